@@ -1,0 +1,21 @@
+//! Pure kernels for id Software models: no I/O, no allocation inside kernels, no unsafe outside the
+//! SIMD loads (each of which reads from a slice whose length was checked first).
+//!
+//! Pipeline (each step a function with explicit inputs and outputs, mirrored name for name by
+//! `ts/src/pose/ts-kernels.ts`):
+//!   `compose_frame` (baseframe + animated components → local pose)
+//!   → `interpolate_local` (two local poses → one, lerp + shortest-path slerp)
+//!   → `local_to_object` (parent first)
+//!   → `pose_matrices` (object pose → 3×4 matrices, column-major, padded to 16 floats)
+//!   → `skin_positions` / `skin_normals`.
+//!
+//! Layouts (shared with TS, see `layout.rs`): a joint pose is 8 f32 `tx ty tz 0 qx qy qz qw`; a joint
+//! matrix is 16 f32, four columns of `x y z 0` (rotation columns then translation).
+
+pub mod layout;
+pub mod pose;
+pub mod quat;
+pub mod skin;
+pub mod validate;
+
+pub use layout::{MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE};

@@ -1,0 +1,78 @@
+//! Every index a kernel will follow, checked once before it runs. Each check returns the position of
+//! the first offending element so the caller can say exactly what is wrong.
+
+use crate::layout::{BASEFRAME_STRIDE, WEIGHT_STRIDE};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Invalid {
+    /// `parents[j]` is not −1 and not below `j`.
+    Parent(usize),
+    /// Joint `j`'s flagged components run past the frame's component count, or a flag bit above 32.
+    AnimComponents(usize),
+    /// A baseframe shorter than 6 floats per joint, or start indices not one per joint.
+    AnimShape,
+    /// Weight `k` names a joint ≥ the joint count.
+    WeightJoint(usize),
+    /// The vertex counts sum to more weights than supplied, or the output is too short.
+    SkinShape,
+}
+
+pub fn parents(parents: &[i32]) -> Result<(), Invalid> {
+    for (j, &p) in parents.iter().enumerate() {
+        if p >= j as i32 || p < -1 {
+            return Err(Invalid::Parent(j));
+        }
+    }
+    Ok(())
+}
+
+pub fn anim(flags: &[u8], start_index: &[u32], baseframe_len: usize, component_count: usize) -> Result<(), Invalid> {
+    if start_index.len() != flags.len() || baseframe_len < flags.len() * BASEFRAME_STRIDE {
+        return Err(Invalid::AnimShape);
+    }
+    for (j, (&f, &s)) in flags.iter().zip(start_index).enumerate() {
+        if f > 63 || s as usize + (f.count_ones() as usize) > component_count {
+            return Err(Invalid::AnimComponents(j));
+        }
+    }
+    Ok(())
+}
+
+pub fn skin(joint_count: usize, counts: &[u32], joints: &[u32], weights_len: usize, out_len: usize) -> Result<(), Invalid> {
+    let total: u64 = counts.iter().map(|&c| c as u64).sum();
+    if total > joints.len() as u64 || total * WEIGHT_STRIDE as u64 > weights_len as u64 || out_len < counts.len() * 3 {
+        return Err(Invalid::SkinShape);
+    }
+    for (k, &j) in joints[..total as usize].iter().enumerate() {
+        if j as usize >= joint_count {
+            return Err(Invalid::WeightJoint(k));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parent_at_or_after_its_child_is_named() {
+        assert_eq!(parents(&[-1, 0, 1]), Ok(()));
+        assert_eq!(parents(&[-1, 2, 0]), Err(Invalid::Parent(1)));
+        assert_eq!(parents(&[-2]), Err(Invalid::Parent(0)));
+    }
+
+    #[test]
+    fn components_past_the_frame_are_named() {
+        assert_eq!(anim(&[63, 7], &[0, 6], 12, 9), Ok(()));
+        assert_eq!(anim(&[63, 7], &[0, 7], 12, 9), Err(Invalid::AnimComponents(1)));
+        assert_eq!(anim(&[64], &[0], 6, 6), Err(Invalid::AnimComponents(0)));
+    }
+
+    #[test]
+    fn weight_joints_out_of_range_are_named() {
+        assert_eq!(skin(2, &[1, 2], &[0, 1, 1], 12, 6), Ok(()));
+        assert_eq!(skin(2, &[1, 2], &[0, 2, 1], 12, 6), Err(Invalid::WeightJoint(1)));
+        assert_eq!(skin(2, &[1, 3], &[0, 1, 1], 12, 6), Err(Invalid::SkinShape));
+    }
+}

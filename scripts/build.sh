@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the two wasm modules (SIMD128 and scalar) from crates/, embeds them for TS, bundles dist/.
+# Needs scripts/setup.sh to have run (it writes target/toolchain.env). Skips the wasm build when
+# nothing under crates/ changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+# shellcheck disable=SC1091
+source target/toolchain.env
+log() { printf '[build] %s\n' "$*" >&2; }
+
+wasm_sum=$( (cat Cargo.lock Cargo.toml target/toolchain.env; find crates -type f \( -name '*.rs' -o -name Cargo.toml \) | sort | xargs cat) | sha1sum | cut -d' ' -f1)
+if [ ! -f ts/wasm/.stamp ] || [ "$(cat ts/wasm/.stamp)" != "$wasm_sum" ]; then
+  for variant in simd scalar; do
+    flags=""
+    opt_features="--enable-sign-ext --enable-mutable-globals"
+    if [ $variant = simd ]; then flags="-C target-feature=+simd128"; opt_features="$opt_features --enable-simd"; fi
+    log "wasm-pack build ($variant) with $("$WASM_RUSTC" --version)"
+    (
+      export PATH="$ROOT/target/toolchain/bin:$TOOLS_DIR/bin:$PATH"
+      export CARGO_TARGET_DIR="$ROOT/target/wasm-$variant" RUSTFLAGS="$flags"
+      if [ -n "$WASM_CARGO_HOME" ]; then export CARGO_HOME="$WASM_CARGO_HOME"; fi
+      wasm-pack --quiet build crates/wasm --release --target web --mode no-install --no-pack \
+        --out-dir "$ROOT/ts/wasm/$variant" --out-name idtech_wasm >&2
+    )
+    wasm="ts/wasm/$variant/idtech_wasm_bg.wasm"
+    if [ -n "$WASM_OPT" ]; then
+      # shellcheck disable=SC2086
+      "$WASM_OPT" -O3 $opt_features "$wasm" -o "$wasm.opt" && mv "$wasm.opt" "$wasm" || log "wasm-opt failed; keeping the unoptimised module"
+    fi
+    node scripts/embed-wasm.mjs "$wasm" "ts/wasm/$variant/binary.js"
+  done
+  echo "$wasm_sum" > ts/wasm/.stamp
+fi
+
+log "esbuild → dist/"
+node scripts/bundle.mjs
+npx tsc -p tsconfig.json

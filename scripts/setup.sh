@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Installs whatever the build needs and is missing; idempotent (a second run does nothing slow).
+#
+# What it settles (docs/toolchain.md explains why):
+#   1. npm dev dependencies (npm ci, only when package-lock.json changed).
+#   2. A Rust toolchain that has the wasm32-unknown-unknown target. A toolchain that already has it (a
+#      user's rustup) wins; otherwise Debian's rustc + libstd-rust-dev-wasm32 + lld, installed with apt
+#      when we are root. The choice is written to target/toolchain.env for scripts/build.sh.
+#   3. When that toolchain's cargo predates sparse registries (Debian's 1.65), the locked dependencies are
+#      vendored once with the newer host cargo and the wasm build runs offline against them.
+#   4. wasm-bindgen-cli pinned to the exact wasm-bindgen in Cargo.lock, and wasm-pack, built from crates.io
+#      with the host cargo into $IDTECH_TOOLS_DIR (default ~/.cache/idtech-models/tools); wasm-opt from
+#      Debian's binaryen when apt is available (optional: the build works without it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TOOLS_DIR=${IDTECH_TOOLS_DIR:-$HOME/.cache/idtech-models/tools}
+WASM_PACK_VERSION=0.13.1
+mkdir -p target "$TOOLS_DIR"
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+APT_UPDATED=0
+apt_install() {
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    log "need Debian packages: $* — install them (apt-get install $*) and run again"; return 1
+  fi
+  if [ $APT_UPDATED = 0 ]; then log "apt-get update"; apt-get update -qq >&2; APT_UPDATED=1; fi
+  log "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+
+# --- 1. npm -------------------------------------------------------------------------------------------
+lock_sum=$(sha1sum package-lock.json | cut -d' ' -f1)
+if [ ! -f node_modules/.idtech-lock ] || [ "$(cat node_modules/.idtech-lock)" != "$lock_sum" ]; then
+  log "npm install (from package-lock.json)"
+  npm install --no-audit --no-fund --loglevel=error >&2
+  echo "$lock_sum" > node_modules/.idtech-lock
+fi
+
+# --- 2. Rust: a host cargo (native tests, cargo install) and a wasm32-capable toolchain ---------------------
+has_wasm32() { # $1 = rustc
+  local sysroot
+  sysroot=$("$1" --print sysroot 2>/dev/null) || return 1
+  compgen -G "$sysroot/lib/rustlib/wasm32-unknown-unknown/lib/libcore-*.rlib" >/dev/null
+}
+cargo_minor() { "$1" --version 2>/dev/null | sed -E 's/^cargo 1\.([0-9]+).*/\1/'; }
+
+HOST_CARGO=$(command -v cargo || true)
+if [ -z "$HOST_CARGO" ]; then apt_install cargo rustc; HOST_CARGO=/usr/bin/cargo; fi
+
+WASM_RUSTC=""; WASM_CARGO=""
+if command -v rustc >/dev/null && has_wasm32 "$(command -v rustc)"; then
+  WASM_RUSTC=$(command -v rustc); WASM_CARGO=$HOST_CARGO
+elif [ -x /usr/bin/rustc ] && has_wasm32 /usr/bin/rustc && { [ -x /usr/bin/rust-lld ] || [ -x /usr/bin/lld ]; }; then
+  WASM_RUSTC=/usr/bin/rustc; WASM_CARGO=/usr/bin/cargo
+fi
+if [ -z "$WASM_RUSTC" ] || [ ! -x "$WASM_CARGO" ]; then
+  log "no Rust toolchain with the wasm32-unknown-unknown target: installing Debian's"
+  apt_install rustc cargo libstd-rust-dev-wasm32 lld
+  WASM_RUSTC=/usr/bin/rustc; WASM_CARGO=/usr/bin/cargo
+  has_wasm32 "$WASM_RUSTC" || { log "Debian rustc still has no wasm32 target"; exit 1; }
+fi
+# wasm-pack finds cargo and rustc on PATH: give it a directory holding exactly the chosen pair.
+mkdir -p target/toolchain/bin
+ln -sf "$WASM_CARGO" target/toolchain/bin/cargo
+ln -sf "$WASM_RUSTC" target/toolchain/bin/rustc
+
+# --- 3. Vendored sources for an old wasm cargo ----------------------------------------------------------
+WASM_CARGO_HOME=""
+if [ "$(cargo_minor "$WASM_CARGO")" -lt 68 ]; then
+  WASM_CARGO_HOME=$ROOT/target/wasm-cargo-home
+  cargo_sum=$(cat Cargo.lock crates/*/Cargo.toml | sha1sum | cut -d' ' -f1)
+  if [ ! -f "$WASM_CARGO_HOME/.stamp" ] || [ "$(cat "$WASM_CARGO_HOME/.stamp")" != "$cargo_sum" ]; then
+    log "vendoring locked crates for $("$WASM_CARGO" --version) (no sparse registry support)"
+    rm -rf target/vendor "$WASM_CARGO_HOME"; mkdir -p "$WASM_CARGO_HOME"
+    "$HOST_CARGO" vendor --quiet --locked --versioned-dirs target/vendor >/dev/null
+    cat > "$WASM_CARGO_HOME/config.toml" <<TOML
+[source.crates-io]
+replace-with = "vendored-sources"
+[source.vendored-sources]
+directory = "$ROOT/target/vendor"
+[net]
+offline = true
+TOML
+    echo "$cargo_sum" > "$WASM_CARGO_HOME/.stamp"
+  fi
+fi
+
+# --- 4. wasm-bindgen-cli (pinned to Cargo.lock) and wasm-pack -------------------------------------------
+WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+[ -n "$WB_VERSION" ] || { log "wasm-bindgen not found in Cargo.lock"; exit 1; }
+if [ "$("$TOOLS_DIR/bin/wasm-bindgen" --version 2>/dev/null | cut -d' ' -f2)" != "$WB_VERSION" ]; then
+  log "cargo install wasm-bindgen-cli $WB_VERSION (a few minutes, once)"
+  "$HOST_CARGO" install wasm-bindgen-cli --version "=$WB_VERSION" --locked --root "$TOOLS_DIR" --quiet >&2
+fi
+if [ "$("$TOOLS_DIR/bin/wasm-pack" --version 2>/dev/null | cut -d' ' -f2)" != "$WASM_PACK_VERSION" ]; then
+  log "cargo install wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
+  "$HOST_CARGO" install wasm-pack --version "=$WASM_PACK_VERSION" --locked --root "$TOOLS_DIR" --quiet >&2
+fi
+WASM_OPT=$(command -v wasm-opt || true)
+if [ -z "$WASM_OPT" ]; then
+  apt_install binaryen || true
+  WASM_OPT=$(command -v wasm-opt || true)
+fi
+
+cat > target/toolchain.env <<ENV
+# Written by scripts/setup.sh; read by scripts/build.sh and scripts/test.sh.
+HOST_CARGO='$HOST_CARGO'
+WASM_CARGO='$WASM_CARGO'
+WASM_RUSTC='$WASM_RUSTC'
+WASM_CARGO_HOME='$WASM_CARGO_HOME'
+TOOLS_DIR='$TOOLS_DIR'
+WASM_OPT='$WASM_OPT'
+ENV
+log "toolchain: wasm32 via $("$WASM_RUSTC" --version), wasm-bindgen $WB_VERSION, wasm-pack $WASM_PACK_VERSION${WASM_OPT:+, wasm-opt}"

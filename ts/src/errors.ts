@@ -1,0 +1,82 @@
+/**
+ * One typed error for every parser and kernel entry point.
+ *
+ * Every malformed input maps to exactly one {@link ErrorCode}. Text formats (MD5) report a 1-based
+ * `line`:`column` as well as the byte `offset`; binary formats report the byte `offset` only.
+ * Nothing else is ever thrown for bad input: a different exception type escaping a parser is a bug.
+ */
+
+/** The documented list of error codes (docs/errors.md explains each). */
+export const ErrorCode = {
+  /** The input ended before the structure was complete (includes a zero-byte file). */
+  Truncated: 'TRUNCATED',
+  /** `MD5Version` missing or not 10 (or wrong magic in binary formats). */
+  BadVersion: 'BAD_VERSION',
+  /** A token of the wrong kind where the grammar wanted another (e.g. a word where a number goes). */
+  UnexpectedToken: 'UNEXPECTED_TOKEN',
+  /** A byte that cannot start any token (e.g. a control byte, a lone `/`). */
+  BadCharacter: 'BAD_CHARACTER',
+  /** A quoted string that reaches end of line or end of file. */
+  UnterminatedString: 'UNTERMINATED_STRING',
+  /** A token longer than the tokenizer's bound (protects memory). */
+  TokenTooLong: 'TOKEN_TOO_LONG',
+  /** A number that does not parse, or is NaN/Infinity, or an integer where a float is not allowed. */
+  BadNumber: 'BAD_NUMBER',
+  /** A declared count above its limit, negative, or inconsistent with what follows. */
+  BadCount: 'BAD_COUNT',
+  /** `vert N`, `tri N`, `weight N` or `frame N` where N is not the element's position. */
+  BadIndexMarker: 'BAD_INDEX_MARKER',
+  /** An index that points outside its target: weight → joint, triangle → vertex, vertex → weight range, parent. */
+  IndexOutOfRange: 'INDEX_OUT_OF_RANGE',
+  /** A block that is required but missing, or present twice. */
+  MissingBlock: 'MISSING_BLOCK',
+  DuplicateBlock: 'DUPLICATE_BLOCK',
+  /** An md5anim whose joints (names and parents) do not match the md5mesh it is played on. */
+  AnimMeshMismatch: 'ANIM_MESH_MISMATCH',
+  /** The caller's AbortSignal fired. */
+  Aborted: 'ABORTED',
+  /** A source value of a type we cannot read bytes from. */
+  BadSource: 'BAD_SOURCE',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface ErrorPosition {
+  /** Byte offset from the start of the input (0-based). */
+  offset: number;
+  /** 1-based line, for text formats. */
+  line?: number;
+  /** 1-based column in bytes, for text formats. */
+  column?: number;
+}
+
+export class ModelParseError extends Error {
+  override readonly name = 'ModelParseError';
+  readonly code: ErrorCode;
+  readonly offset: number;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  /** The message without the position suffix. */
+  readonly detail: string;
+
+  constructor(code: ErrorCode, detail: string, position: ErrorPosition) {
+    const where =
+      position.line !== undefined
+        ? `line ${position.line}:${position.column ?? 0} (byte ${position.offset})`
+        : `byte ${position.offset}`;
+    super(`${code}: ${detail} at ${where}`);
+    this.code = code;
+    this.detail = detail;
+    this.offset = position.offset;
+    this.line = position.line;
+    this.column = position.column;
+  }
+}
+
+/** A recoverable oddity: reported, never thrown. */
+export interface ParseWarning {
+  code: string;
+  message: string;
+  offset: number;
+  line?: number;
+  column?: number;
+}

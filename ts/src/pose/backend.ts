@@ -1,0 +1,52 @@
+/**
+ * One interface for the hot path, implemented twice: by the WASM modules (`wasm-kernels.ts`, SIMD128 or
+ * scalar build) over buffers in their linear memory, and by plain TS (`ts-kernels.ts`) over ordinary typed
+ * arrays. Callers allocate every buffer up front through the backend, write inputs into `buffer.view`,
+ * call kernels, and read outputs from `buffer.view`.
+ *
+ * View lifetime: a WASM buffer's `view` is re-created when the module's memory grows, so read `.view`
+ * again after any allocation rather than keeping an old typed array; the data itself stays put.
+ */
+export type BackendName = 'wasm-simd' | 'wasm-scalar' | 'ts';
+export type BackendChoice = BackendName | 'wasm' | 'auto';
+
+export type Typed = Float32Array | Uint32Array | Int32Array | Uint8Array;
+
+export interface KernelBuffer<T extends Typed> {
+  /** Element count. */
+  readonly length: number;
+  /** Address in the module's linear memory (0 for the TS backend). */
+  readonly ptr: number;
+  /** The elements; for WASM a view on linear memory (see view lifetime above). */
+  readonly view: T;
+}
+
+export type F32 = KernelBuffer<Float32Array>;
+export type U32 = KernelBuffer<Uint32Array>;
+export type I32 = KernelBuffer<Int32Array>;
+export type U8 = KernelBuffer<Uint8Array>;
+
+export interface PoseBackend {
+  readonly name: BackendName;
+  f32(length: number): F32;
+  u32(length: number): U32;
+  i32(length: number): I32;
+  u8(length: number): U8;
+  /** Give a buffer back (WASM frees it; TS drops it). */
+  release(buffer: KernelBuffer<Typed>): void;
+
+  /** −1 when valid, else the first joint whose parent is not −1 and not below it. */
+  validateParents(parents: I32): number;
+  /** −1 when valid, else the first joint whose flagged components run past `componentCount`. */
+  validateAnim(flags: U8, startIndex: U32, componentCount: number): number;
+  /** −1 valid, −2 inconsistent shape, else the first weight naming a joint ≥ jointCount. */
+  validateSkin(jointCount: number, counts: U32, joints: U32, weights: F32): number;
+
+  /** Frame `frameIndex` of `frames` (componentCount floats each) → local pose (8 floats per joint). */
+  composeFrame(flags: U8, startIndex: U32, baseframe: F32, frames: F32, frameIndex: number, componentCount: number, outLocal: F32): void;
+  interpolateLocal(a: F32, b: F32, t: number, outLocal: F32): void;
+  localToObject(parents: I32, local: F32, outObject: F32): void;
+  poseMatrices(object: F32, outMatrices: F32): void;
+  skinPositions(matrices: F32, counts: U32, joints: U32, weights: F32, outPositions: F32): void;
+  skinNormals(matrices: F32, counts: U32, joints: U32, normalWeights: F32, outNormals: F32): void;
+}

@@ -1,0 +1,134 @@
+/**
+ * The WASM backend: kernels from `crates/wasm` over buffers in the module's linear memory.
+ *
+ * Two builds ship embedded in the bundle (base64, so one import works in browsers and Node with no fetch
+ * path or fs): SIMD128 and scalar. `wasm` / `auto` picks SIMD when `WebAssembly.validate` accepts a tiny
+ * SIMD module, else scalar. Instantiation is asynchronous (browsers forbid synchronous compiles of
+ * modules this size on the main thread).
+ */
+import * as scalarGlue from '../../wasm/scalar/idtech_wasm.js';
+import scalarBase64 from '../../wasm/scalar/binary.js';
+import * as simdGlue from '../../wasm/simd/idtech_wasm.js';
+import simdBase64 from '../../wasm/simd/binary.js';
+import type { F32, KernelBuffer, PoseBackend, Typed } from './backend.js';
+import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE } from './layout.js';
+
+type Glue = typeof simdGlue;
+
+/** A module using one v128 instruction: validates only where SIMD128 is supported. */
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+export function wasmSimdSupported(): boolean {
+  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+}
+
+export function wasmSupported(): boolean {
+  return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function';
+}
+
+function decodeBase64(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+type TypedCtor<T extends Typed> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
+
+class WasmBuffer<T extends Typed> implements KernelBuffer<T> {
+  private cached: T;
+  constructor(
+    private readonly memory: WebAssembly.Memory,
+    private readonly ctor: TypedCtor<T>,
+    readonly ptr: number,
+    readonly length: number,
+  ) {
+    this.cached = new ctor(memory.buffer, ptr, length);
+  }
+  get view(): T {
+    // Memory growth detaches the old ArrayBuffer (byteLength 0): make a new view on the new one.
+    if (this.cached.buffer !== this.memory.buffer) this.cached = new this.ctor(this.memory.buffer, this.ptr, this.length);
+    return this.cached;
+  }
+  get bytes(): number {
+    return Math.max(1, this.length * this.ctor.BYTES_PER_ELEMENT);
+  }
+}
+
+const loaded = new Map<'simd' | 'scalar', Promise<{ glue: Glue; memory: WebAssembly.Memory }>>();
+
+function load(variant: 'simd' | 'scalar') {
+  let p = loaded.get(variant);
+  if (!p) {
+    const glue = (variant === 'simd' ? simdGlue : scalarGlue) as Glue;
+    const bytes = decodeBase64(variant === 'simd' ? simdBase64 : scalarBase64);
+    p = glue.default({ module_or_path: bytes }).then((exports) => ({ glue, memory: exports.memory }));
+    loaded.set(variant, p);
+  }
+  return p;
+}
+
+export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<PoseBackend> {
+  if (variant === 'simd' && !wasmSimdSupported()) throw new Error('WebAssembly SIMD128 is not supported here');
+  const { glue: g, memory } = await load(variant);
+  if (g.simd_enabled() !== (variant === 'simd')) throw new Error(`the ${variant} wasm build reports simd=${g.simd_enabled()}`);
+
+  function make<T extends Typed>(ctor: TypedCtor<T>, length: number): WasmBuffer<T> {
+    if (!Number.isInteger(length) || length < 0) throw new RangeError(`bad buffer length ${length}`);
+    const ptr = g.alloc(Math.max(1, length * ctor.BYTES_PER_ELEMENT));
+    if (ptr === 0) throw new RangeError(`WASM could not allocate ${length} elements`);
+    return new WasmBuffer(memory, ctor, ptr, length);
+  }
+  const joints = (pose: F32) => (pose.length / POSE_STRIDE) | 0;
+
+  return {
+    name: variant === 'simd' ? 'wasm-simd' : 'wasm-scalar',
+    f32: (n) => make(Float32Array, n),
+    u32: (n) => make(Uint32Array, n),
+    i32: (n) => make(Int32Array, n),
+    u8: (n) => make(Uint8Array, n),
+    release(buffer: KernelBuffer<Typed>) {
+      if (buffer instanceof WasmBuffer) g.dealloc(buffer.ptr, buffer.bytes);
+    },
+    validateParents: (parents) => g.validate_parents(parents.length, parents.ptr),
+    validateAnim: (flags, startIndex, componentCount) => {
+      if (startIndex.length !== flags.length) return 0;
+      return g.validate_anim(flags.length, flags.ptr, startIndex.ptr, componentCount);
+    },
+    validateSkin: (jointCount, counts, jointsBuf, weights) => {
+      if (weights.length < jointsBuf.length * 4) return -2;
+      return g.validate_skin(jointCount, counts.length, counts.ptr, jointsBuf.length, jointsBuf.ptr);
+    },
+    composeFrame(flags, startIndex, baseframe, frames, frameIndex, componentCount, outLocal) {
+      const n = flags.length;
+      if (startIndex.length < n || baseframe.length < n * BASEFRAME_STRIDE || outLocal.length < n * POSE_STRIDE) throw new RangeError('composeFrame: buffer too short');
+      if (frameIndex < 0 || (frameIndex + 1) * componentCount > frames.length) throw new RangeError(`composeFrame: no frame ${frameIndex}`);
+      g.compose_frame(n, flags.ptr, startIndex.ptr, baseframe.ptr, frames.ptr + frameIndex * componentCount * 4, componentCount, outLocal.ptr);
+    },
+    interpolateLocal(a, b, t, out) {
+      const n = joints(out);
+      if (a.length < out.length || b.length < out.length) throw new RangeError('interpolateLocal: buffer too short');
+      g.interpolate_local(n, a.ptr, b.ptr, t, out.ptr);
+    },
+    localToObject(parents, local, out) {
+      const n = parents.length;
+      if (local.length < n * POSE_STRIDE || out.length < n * POSE_STRIDE) throw new RangeError('localToObject: buffer too short');
+      g.local_to_object(n, parents.ptr, local.ptr, out.ptr);
+    },
+    poseMatrices(object, out) {
+      const n = joints(object);
+      if (out.length < n * MATRIX_STRIDE) throw new RangeError('poseMatrices: buffer too short');
+      g.pose_matrices(n, object.ptr, out.ptr);
+    },
+    skinPositions(m, counts, jointsBuf, weights, out) {
+      if (out.length < counts.length * 3 || weights.length < jointsBuf.length * 4) throw new RangeError('skinPositions: buffer too short');
+      g.skin_positions((m.length / MATRIX_STRIDE) | 0, m.ptr, counts.length, counts.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, out.ptr);
+    },
+    skinNormals(m, counts, jointsBuf, weights, out) {
+      if (out.length < counts.length * 3 || weights.length < jointsBuf.length * 4) throw new RangeError('skinNormals: buffer too short');
+      g.skin_normals((m.length / MATRIX_STRIDE) | 0, m.ptr, counts.length, counts.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, out.ptr);
+    },
+  };
+}
