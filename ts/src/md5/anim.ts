@@ -31,7 +31,7 @@ import {
   Md5Tokenizer,
   decodeText,
   isNonFiniteWord,
-  keywordIndex,
+  KeywordTable,
   showToken,
   type Md5TokenSink,
 } from './tokenizer.js';
@@ -49,6 +49,7 @@ const KW = [
   'baseframe',
   'frame',
 ] as const;
+const KEYWORDS = new KeywordTable(KW);
 const K_VERSION = 0;
 const K_COMMANDLINE = 1;
 const K_NUMFRAMES = 2;
@@ -520,7 +521,7 @@ export class Md5AnimParser implements Md5TokenSink {
   }
 
   word(buf: Uint8Array, start: number, end: number): void {
-    const k = keywordIndex(buf, start, end, KW);
+    const k = KEYWORDS.index(buf, start, end);
     const s = this.state;
     switch (s) {
       case A_FRAME_KW:

@@ -27,6 +27,7 @@
  * Memory: lists are allocated after their count is read, at most {@link LIMITS.initialElements} elements up front,
  * and grow by doubling (capped at the declared count) as elements arrive, so the final arrays are exactly sized.
  */
+import { recoverW } from '../quat.js';
 import { ErrorCode, ModelParseError } from '../errors.js';
 import type { Md5Joints, Md5Mesh, Md5MeshPart } from '../model.js';
 import { LIMITS } from './limits.js';
@@ -34,7 +35,7 @@ import {
   Md5Tokenizer,
   decodeText,
   isNonFiniteWord,
-  keywordIndex,
+  KeywordTable,
   showToken,
   type Md5TokenSink,
 } from './tokenizer.js';
@@ -56,6 +57,7 @@ const KW = [
   'numweights',
   'weight',
 ] as const;
+const KEYWORDS = new KeywordTable(KW);
 const K_VERSION = 0;
 const K_COMMANDLINE = 1;
 const K_NUMJOINTS = 2;
@@ -191,16 +193,6 @@ for (const st of [
   M_VERT_WSTART, M_VERT_WCOUNT, M_NUMTRIS, M_TRI_IDX, M_TRI_V, M_NUMWEIGHTS, M_WEIGHT_IDX, M_WEIGHT_JOINT,
   M_WEIGHT_BIAS, M_WEIGHT_POS,
 ]) NUMERIC[st] = 1;
-
-/**
- * w = −sqrt(max(0, 1 − x² − y² − z²)) (see model.ts), evaluated exactly as the Rust kernel's `recover_w` does in
- * f32 arithmetic, left to right, with +0 when the radicand is not positive.
- */
-export function recoverW(x: number, y: number, z: number): number {
-  const f = Math.fround;
-  const t = f(f(f(1 - f(x * x)) - f(y * y)) - f(z * z));
-  return t > 0 ? -f(Math.sqrt(t)) : 0;
-}
 
 function growF32(a: Float32Array, len: number): Float32Array {
   const b = new Float32Array(len);
@@ -619,7 +611,7 @@ export class Md5MeshParser implements Md5TokenSink {
   }
 
   word(buf: Uint8Array, start: number, end: number): void {
-    const k = keywordIndex(buf, start, end, KW);
+    const k = KEYWORDS.index(buf, start, end);
     const s = this.state;
     switch (s) {
       case M_VERT_KW:

@@ -5,8 +5,8 @@
  *   [+-]? ( digits [ '.' digits? ] | '.' digits ) ( [eE] [+-]? digits )?
  * so `-0`, `12.5`, `5.`, `.5`, `-.5`, `1e-5` are numbers; `.`, `-`, `1e`, `1.#IND`, `0x10`, `inf`, `nan` are not.
  *
- * Fast path (Clinger 1990): when the decimal significand has at most 15 significant digits (so it is an exact
- * double) and the decimal exponent is within ±22 (10^|e| is an exact double), one correctly rounded multiply or
+ * Fast path (Clinger 1990): when the decimal significand (all digits, as an integer) is below 2^53 (so it is an
+ * exact double — always the case with at most 15 digits) and the decimal exponent is within ±22 (10^|e| is an exact double), one correctly rounded multiply or
  * divide gives the correctly rounded result — the same double `parseFloat` returns. Anything else falls back to
  * `parseFloat` of the (already validated) text, so the result is always bit-identical to `parseFloat(text)`.
  * No string is built on the fast path.
@@ -26,18 +26,19 @@ export interface DecimalResult {
   integer: boolean;
 }
 
-/** Max significant digits kept in the exact-integer significand on the fast path. */
-const MAX_FAST_DIGITS = 15;
+/** Integers below this are exact doubles. */
+const TWO53 = 9007199254740992;
 
 /**
- * Parse `buf[start, end)` as a decimal number into `out`. Returns false (leaving `out` untouched) when the bytes
- * are not a number per the syntax above. The value may be ±Infinity for overflowing input (`1e999`): callers
- * must reject non-finite values themselves.
+ * Greedy single pass over a decimal literal starting at `buf[start]`: consumes sign, digits, fraction and exponent
+ * while they fit the syntax, stopping at `limit` or at the first byte that cannot continue the literal. Returns the
+ * index where it stopped. `out.value` is the parsed double, or NaN when what was consumed is not a complete literal
+ * (no digit at all, or an exponent marker without digits); `out.integer` is set as documented on
+ * {@link DecimalResult}. The caller decides whether the byte at the returned index may legally end the token.
  */
-export function parseDecimalInto(buf: Uint8Array, start: number, end: number, out: DecimalResult): boolean {
+export function scanDecimal(buf: Uint8Array, start: number, limit: number, out: DecimalResult): number {
   let i = start;
-  if (i >= end) return false;
-  let c = buf[i];
+  let c = i < limit ? buf[i] : 0;
   let neg = false;
   if (c === 0x2d) {
     neg = true;
@@ -46,60 +47,45 @@ export function parseDecimalInto(buf: Uint8Array, start: number, end: number, ou
     i++;
   }
 
-  let mant = 0; // significand of the digits seen so far, trailing zeros deferred in `pz`
-  let sig = 0; // significant digits folded into `mant`
-  let pz = 0; // zeros seen after the first significant digit and not yet folded in
-  let frac = 0; // digits after the '.'
-  let digits = 0; // total digits (integer + fraction)
-  let slow = false;
-  let integer = true;
-
-  // Integer part.
-  while (i < end) {
-    c = buf[i];
-    const d = c - 0x30;
+  // Accumulate every digit into `mant`. While the exact value stays below 2^53 each step is exact; once it
+  // reaches 2^53 the (monotonic) rounding keeps it there, so `mant < 2^53` at the end proves exactness.
+  let mant = 0;
+  const intStart = i;
+  while (i < limit) {
+    const d = buf[i] - 0x30;
     if (d < 0 || d > 9) break;
-    digits++;
-    if (d === 0) {
-      if (sig !== 0) pz++;
-    } else {
-      sig += pz + 1;
-      if (sig > MAX_FAST_DIGITS) slow = true;
-      else mant = mant * POW10[pz + 1] + d;
-      pz = 0;
-    }
+    mant = mant * 10 + d;
     i++;
   }
-  // Fraction.
-  if (i < end && buf[i] === 0x2e) {
+  let digits = i - intStart;
+  let frac = 0;
+  let integer = true;
+  if (i < limit && buf[i] === 0x2e) {
     integer = false;
     i++;
-    while (i < end) {
-      c = buf[i];
-      const d = c - 0x30;
+    const fracStart = i;
+    while (i < limit) {
+      const d = buf[i] - 0x30;
       if (d < 0 || d > 9) break;
-      digits++;
-      frac++;
-      if (d === 0) {
-        if (sig !== 0) pz++;
-      } else {
-        sig += pz + 1;
-        if (sig > MAX_FAST_DIGITS) slow = true;
-        else mant = mant * POW10[pz + 1] + d;
-        pz = 0;
-      }
+      mant = mant * 10 + d;
       i++;
     }
+    frac = i - fracStart;
+    digits += frac;
   }
-  if (digits === 0) return false;
+  out.integer = integer;
+  if (digits === 0) {
+    out.value = NaN;
+    return i;
+  }
 
   // Exponent.
   let exp = 0;
-  if (i < end && (buf[i] | 0x20) === 0x65) {
-    integer = false;
+  if (i < limit && (buf[i] | 0x20) === 0x65) {
+    out.integer = false;
     i++;
     let eneg = false;
-    if (i < end) {
+    if (i < limit) {
       c = buf[i];
       if (c === 0x2d) {
         eneg = true;
@@ -108,45 +94,52 @@ export function parseDecimalInto(buf: Uint8Array, start: number, end: number, ou
         i++;
       }
     }
-    let edigits = 0;
-    while (i < end) {
+    const expStart = i;
+    while (i < limit) {
       const d = buf[i] - 0x30;
       if (d < 0 || d > 9) break;
       if (exp < 100_000_000) exp = exp * 10 + d; // saturate: such exponents go the slow path anyway
-      edigits++;
       i++;
     }
-    if (edigits === 0) return false;
+    if (i === expStart) {
+      out.value = NaN;
+      return i;
+    }
     if (eneg) exp = -exp;
   }
-  if (i !== end) return false;
 
-  out.integer = integer;
-  if (!slow) {
-    if (mant === 0) {
-      out.value = neg ? -0 : 0;
-      return true;
-    }
-    const e = pz - frac + exp;
-    let v: number;
-    if (e === 0) {
+  if (mant < TWO53) {
+    const e = exp - frac;
+    let v = NaN;
+    if (mant === 0 || e === 0) {
       v = mant;
-    } else if (e > 0 && e <= 22) {
-      v = mant * POW10[e];
-    } else if (e < 0 && e >= -22) {
+    } else if (e > 0) {
+      if (e <= 22) {
+        v = mant * POW10[e];
+      } else if (e <= 22 + 15) {
+        // mant·10^(e−22) may still be an exact integer: then one rounding multiply by 10^22 is correct.
+        const t = mant * POW10[e - 22];
+        if (t < TWO53) v = t * 1e22;
+      }
+    } else if (e >= -22) {
       v = mant / POW10[-e];
-    } else if (e > 22 && e - 22 <= MAX_FAST_DIGITS - sig) {
-      // mant·10^(e−22) is still an exact integer below 10^15: fold it in, then one rounding multiply.
-      v = mant * POW10[e - 22] * 1e22;
-    } else {
-      out.value = slowParse(buf, start, end);
-      return true;
     }
-    out.value = neg ? -v : v;
-    return true;
+    if (v === v) {
+      out.value = neg ? -v : v;
+      return i;
+    }
   }
-  out.value = slowParse(buf, start, end);
-  return true;
+  out.value = slowParse(buf, start, i);
+  return i;
+}
+
+/**
+ * Parse exactly `buf[start, end)` as a decimal number into `out`. Returns false when the bytes are not a number
+ * per the syntax above (then `out` holds garbage). The value may be ±Infinity for overflowing input (`1e999`):
+ * callers must reject non-finite values themselves.
+ */
+export function parseDecimalInto(buf: Uint8Array, start: number, end: number, out: DecimalResult): boolean {
+  return scanDecimal(buf, start, end, out) === end && out.value === out.value;
 }
 
 /** `parseDecimalInto` convenience: the value, or NaN when the bytes are not a number. */

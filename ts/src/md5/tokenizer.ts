@@ -22,7 +22,7 @@
  */
 import { ErrorCode, ModelParseError } from '../errors.js';
 import { LIMITS } from './limits.js';
-import { parseDecimalInto, type DecimalResult } from './number.js';
+import { parseDecimalInto, scanDecimal, type DecimalResult } from './number.js';
 
 /** Receiver of tokens. Methods may throw {@link ModelParseError}; the tokenizer does not catch. */
 export interface Md5TokenSink {
@@ -99,8 +99,12 @@ export class Md5Tokenizer {
   tokenOffset = 0;
   /** 1-based line of the current token's first byte. */
   tokenLine = 1;
+  /** Absolute offset of the first byte of the current token's line. */
+  private tokenLineStart = 0;
   /** 1-based column (bytes) of the current token's first byte. */
-  tokenColumn = 1;
+  get tokenColumn(): number {
+    return this.tokenOffset - this.tokenLineStart + 1;
+  }
 
   private readonly sink: Md5TokenSink;
   private readonly maxToken: number;
@@ -171,15 +175,29 @@ export class Md5Tokenizer {
       const cls = START_CLASS[c];
       this.tokenOffset = base + i;
       this.tokenLine = this.line;
-      this.tokenColumn = base + i - this.lineStart + 1;
+      this.tokenLineStart = this.lineStart;
       if (cls === C_NUMBER) {
-        let j = i + 1;
-        while (j < n && NUMBER_CONT[chunk[j]] === 1) j++;
+        // One pass: scan and convert; the literal must end at a byte that cannot continue a number token.
+        const num = this.num;
+        // (Bounded scan: a giant digit run must not reach the parseFloat fallback before TOKEN_TOO_LONG.)
+        const j = scanDecimal(chunk, i, n - i > this.maxToken ? i + this.maxToken + 1 : n, num);
         if (j === n) {
           this.beginPartial(chunk, i, n, S_NUMBER);
           break;
         }
-        this.emitNumber(chunk, i, j);
+        const v = num.value;
+        if (NUMBER_CONT[chunk[j]] === 1 || !(v < F32_OVERFLOW && v > -F32_OVERFLOW) || j - i > this.maxToken) {
+          let k = j;
+          while (k < n && NUMBER_CONT[chunk[k]] === 1) k++;
+          if (k === n) {
+            this.beginPartial(chunk, i, n, S_NUMBER);
+            break;
+          }
+          this.emitNumber(chunk, i, k); // reports the precise error
+          i = k;
+          continue;
+        }
+        sink.number(v, num.integer);
         i = j;
       } else if (cls === C_PUNCT) {
         sink.punct(c);
@@ -455,16 +473,27 @@ export function bytesEqual(buf: Uint8Array, start: number, end: number, text: st
   return true;
 }
 
-/** Index of the word `buf[start, end)` in `table`, or −1. */
-export function keywordIndex(buf: Uint8Array, start: number, end: number, table: readonly string[]): number {
-  const len = end - start;
-  outer: for (let k = 0; k < table.length; k++) {
-    const t = table[k];
-    if (t.length !== len) continue;
-    for (let i = 0; i < len; i++) if (buf[start + i] !== t.charCodeAt(i)) continue outer;
-    return k;
+/** A small fixed keyword set, matched against token bytes without decoding them. */
+export class KeywordTable {
+  private readonly words: Uint8Array[];
+  constructor(list: readonly string[]) {
+    this.words = list.map((w) => Uint8Array.from(w, (ch) => ch.charCodeAt(0)));
   }
-  return -1;
+  /** Index of the word `buf[start, end)` in the table, or −1. */
+  index(buf: Uint8Array, start: number, end: number): number {
+    const len = end - start;
+    if (len <= 0) return -1;
+    const first = buf[start];
+    const words = this.words;
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k];
+      if (w.length !== len || w[0] !== first) continue;
+      let i = 1;
+      while (i < len && buf[start + i] === w[i]) i++;
+      if (i === len) return k;
+    }
+    return -1;
+  }
 }
 
 /** True for the words `nan`, `inf`, `infinity` (any case), which we report as BAD_NUMBER where a number goes. */

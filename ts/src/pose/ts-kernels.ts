@@ -7,12 +7,10 @@
  * Arithmetic is in float64 with float32 storage; the Rust side computes in float32. The difference is far
  * below the parity tolerance (1e-4 × the model's diagonal).
  */
+import { recoverW } from '../quat.js';
 import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
 
-export function recoverW(x: number, y: number, z: number): number {
-  const t = 1 - x * x - y * y - z * z;
-  return t > 0 ? -Math.sqrt(t) : 0;
-}
+export { recoverW };
 
 /** One md5anim frame → local pose (flagged components from `frame`, the rest from `baseframe`). */
 export function composeFrame(

@@ -1,0 +1,62 @@
+/**
+ * Wavefront OBJ of a posed MD5 model: per mesh in file order an `o` line, then its vertices (`v`) in file
+ * order, `vt`, `vn`, and `f v/vt/vn` lines.
+ *
+ * - Positions keep the file's own coordinates (id: Z up) unless `yUp` asks for (x, z, −y).
+ * - `vt` is (u, 1 − t): Doom 3's t grows downward, OBJ's upward.
+ * - MD5 triangles are clockwise seen from the front; OBJ wants counter-clockwise, so each face is written
+ *   as (a, c, b).
+ */
+import type { Md5Mesh } from '../model.js';
+
+export interface ObjOptions {
+  /** Posed positions for all meshes, 3 floats per vertex (a poser's `positions`). */
+  positions: Float32Array;
+  /** Posed normals, same layout; omitted → no `vn` lines. */
+  normals?: Float32Array;
+  /** Rotate Z-up to Y-up: (x, y, z) → (x, z, −y). */
+  yUp?: boolean;
+  /** First line comment. */
+  comment?: string;
+}
+
+const fmt = (x: number): string => {
+  if (x === 0) return '0';
+  const s = x.toFixed(6);
+  // trim trailing zeros, keep the number readable and exact to 1e-6
+  return s.replace(/\.?0+$/, '') || '0';
+};
+
+/** Returns the OBJ text. Vertex indices are global across meshes, as OBJ requires. */
+export function toObj(mesh: Md5Mesh, options: ObjOptions): string {
+  const { positions, normals, yUp = false } = options;
+  const out: string[] = [];
+  if (options.comment) out.push(`# ${options.comment.replace(/\n/g, ' ')}`);
+  out.push('# written by idtech-models');
+  let base = 0;
+  mesh.meshes.forEach((m, i) => {
+    const name = (m.name || m.shader.split('/').pop() || `mesh${i}`).replace(/\s+/g, '_');
+    out.push(`o ${name || `mesh${i}`}`);
+    if (m.shader) out.push(`# shader ${m.shader}`);
+    for (let v = 0; v < m.vertexCount; v++) {
+      const p = (base + v) * 3;
+      const x = positions[p], y = positions[p + 1], z = positions[p + 2];
+      out.push(yUp ? `v ${fmt(x)} ${fmt(z)} ${fmt(-y)}` : `v ${fmt(x)} ${fmt(y)} ${fmt(z)}`);
+    }
+    for (let v = 0; v < m.vertexCount; v++) out.push(`vt ${fmt(m.uvs[v * 2])} ${fmt(1 - m.uvs[v * 2 + 1])}`);
+    if (normals) {
+      for (let v = 0; v < m.vertexCount; v++) {
+        const p = (base + v) * 3;
+        const x = normals[p], y = normals[p + 1], z = normals[p + 2];
+        out.push(yUp ? `vn ${fmt(x)} ${fmt(z)} ${fmt(-y)}` : `vn ${fmt(x)} ${fmt(y)} ${fmt(z)}`);
+      }
+    }
+    for (let t = 0; t < m.triangleCount; t++) {
+      const a = base + m.triangles[t * 3] + 1, b = base + m.triangles[t * 3 + 1] + 1, c = base + m.triangles[t * 3 + 2] + 1;
+      out.push(normals ? `f ${a}/${a}/${a} ${c}/${c}/${c} ${b}/${b}/${b}` : `f ${a}/${a} ${c}/${c} ${b}/${b}`);
+    }
+    base += m.vertexCount;
+  });
+  out.push('');
+  return out.join('\n');
+}

@@ -1,0 +1,22 @@
+/**
+ * idtech-models — the public facade, the same in browsers and Node (`node.ts` adds file paths).
+ *
+ * bytes → `parseMd5MeshStream` / `parseMd5AnimStream` (or the one-buffer `parseMd5Mesh` / `parseMd5Anim`)
+ *       → `createBackend('auto' | 'wasm-simd' | 'wasm-scalar' | 'ts')` → `new Md5Poser(backend, mesh)`
+ *       → `poser.setAnim(anim)`, `poser.poseFrame(n)` / `poseTime(seconds)` → `poser.positions`, `poser.normals`
+ *       → `toObj(...)`.
+ */
+export { ErrorCode, ModelParseError, type ErrorPosition, type ParseWarning } from './errors.js';
+export type { Md5Anim, Md5Joints, Md5Mesh, Md5MeshPart } from './model.js';
+export { Md5AnimFlag } from './model.js';
+export { byteChunks, parseStream, type ByteSource, type ChunkParser, type ReadOptions } from './source.js';
+export { Md5AnimParser, Md5MeshParser, Md5Tokenizer, LIMITS as MD5_LIMITS, parseMd5Anim, parseMd5Mesh } from './md5/index.js';
+export { parseMd5AnimStream, parseMd5MeshStream } from './md5/stream.js';
+export type { BackendChoice, BackendName, KernelBuffer, PoseBackend } from './pose/backend.js';
+export { createBackend } from './pose/select.js';
+export { createTsBackend } from './pose/ts-backend.js';
+export { createWasmBackend, wasmSimdSupported, wasmSupported } from './pose/wasm-backend.js';
+export { Md5Poser, assertAnimMatchesMesh, frameAtTime, type FrameBlend } from './pose/md5-poser.js';
+export { buildSkinStream, bindPose, type Md5SkinStream } from './pose/skin-stream.js';
+export * as tsKernels from './pose/ts-kernels.js';
+export { toObj, type ObjOptions } from './export/obj.js';

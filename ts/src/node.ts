@@ -1,0 +1,20 @@
+/** The Node entry: everything in `index.ts`, plus reading from file paths (streamed, never whole). */
+import { createReadStream } from 'node:fs';
+import type { Md5Anim, Md5Mesh } from './model.js';
+import { parseMd5AnimStream, parseMd5MeshStream } from './md5/stream.js';
+import type { ReadOptions } from './source.js';
+
+export * from './index.js';
+
+/** A file as a stream of chunks (64 KiB by default). */
+export function fileChunks(path: string | URL, chunkSize = 64 * 1024): AsyncIterable<Uint8Array> {
+  return createReadStream(path, { highWaterMark: chunkSize });
+}
+
+export function loadMd5Mesh(path: string | URL, options?: ReadOptions): Promise<Md5Mesh> {
+  return parseMd5MeshStream(fileChunks(path), options);
+}
+
+export function loadMd5Anim(path: string | URL, options?: ReadOptions): Promise<Md5Anim> {
+  return parseMd5AnimStream(fileChunks(path), options);
+}

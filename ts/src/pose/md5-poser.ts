@@ -1,0 +1,230 @@
+/**
+ * Poses and skins an md5mesh, in its bind pose or by an md5anim, on one backend. Every buffer the kernels
+ * use is allocated once here (nothing is allocated per frame); outputs are read from `positions` and
+ * `normals`, which stay valid until the next pose call on this poser (or until another allocation grows
+ * the WASM memory: read them again after any call rather than keeping the typed array).
+ */
+import { ErrorCode, ModelParseError } from '../errors.js';
+import type { Md5Anim, Md5Mesh } from '../model.js';
+import type { F32, I32, PoseBackend, U32, U8 } from './backend.js';
+import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
+import { bindPose, buildSkinStream, type Md5SkinStream } from './skin-stream.js';
+
+/** The frames to blend for a time, the way Doom 3 plays an anim: the last frame closes the cycle. */
+export interface FrameBlend {
+  frame1: number;
+  frame2: number;
+  /** Weight of frame2, in [0, 1). */
+  t: number;
+}
+
+/**
+ * Time in seconds → two frames and a blend factor. A cycle lasts (frameCount − 1) / frameRate seconds: frame
+ * frameCount − 1 is where the cycle ends (and, looping, frame 0 begins again). Without `loop`, times past the
+ * end hold the last frame and times before 0 hold the first.
+ */
+export function frameAtTime(anim: Pick<Md5Anim, 'frameCount' | 'frameRate'>, seconds: number, loop = true): FrameBlend {
+  const last = anim.frameCount - 1;
+  if (last <= 0 || !Number.isFinite(seconds)) return { frame1: 0, frame2: 0, t: 0 };
+  const ft = seconds * anim.frameRate;
+  let f = Math.floor(ft);
+  let t = ft - f;
+  if (loop) {
+    f = ((f % last) + last) % last;
+  } else if (f >= last) {
+    return { frame1: last, frame2: last, t: 0 };
+  } else if (f < 0) {
+    return { frame1: 0, frame2: 0, t: 0 };
+  }
+  if (t < 0) t = 0;
+  return { frame1: f, frame2: f + 1, t };
+}
+
+/** Throws ANIM_MESH_MISMATCH unless the anim's joints have the mesh's names and parents, in order. */
+export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
+  const mj = mesh.joints;
+  const fail = (detail: string) => {
+    throw new ModelParseError(ErrorCode.AnimMeshMismatch, detail, { offset: 0 });
+  };
+  if (anim.jointCount !== mj.count) fail(`the anim has ${anim.jointCount} joints, the mesh ${mj.count}`);
+  for (let j = 0; j < mj.count; j++) {
+    if (anim.names[j] !== mj.names[j]) fail(`joint ${j} is "${anim.names[j]}" in the anim but "${mj.names[j]}" in the mesh`);
+    if (anim.parents[j] !== mj.parents[j]) fail(`joint ${j} ("${mj.names[j]}") has parent ${anim.parents[j]} in the anim but ${mj.parents[j]} in the mesh`);
+  }
+}
+
+interface AnimBuffers {
+  anim: Md5Anim;
+  flags: U8;
+  startIndex: U32;
+  baseframe: F32;
+  frames: F32;
+}
+
+export class Md5Poser {
+  readonly backend: PoseBackend;
+  readonly mesh: Md5Mesh;
+  readonly stream: Md5SkinStream;
+  readonly jointCount: number;
+  readonly vertexCount: number;
+
+  private readonly parents: I32;
+  private readonly bind: F32;
+  private readonly localA: F32;
+  private readonly localB: F32;
+  private readonly local: F32;
+  private readonly object: F32;
+  private readonly matrices: F32;
+  private readonly counts: U32;
+  private readonly joints: U32;
+  private readonly weights: F32;
+  private readonly normalWeights: F32;
+  private readonly outPositions: F32;
+  private readonly outNormals: F32;
+  private animBuffers: AnimBuffers | null = null;
+
+  constructor(backend: PoseBackend, mesh: Md5Mesh, stream: Md5SkinStream = buildSkinStream(mesh)) {
+    this.backend = backend;
+    this.mesh = mesh;
+    this.stream = stream;
+    const n = (this.jointCount = mesh.joints.count);
+    this.vertexCount = stream.vertexCount;
+    const b = backend;
+    this.parents = b.i32(n);
+    this.bind = b.f32(n * POSE_STRIDE);
+    this.localA = b.f32(n * POSE_STRIDE);
+    this.localB = b.f32(n * POSE_STRIDE);
+    this.local = b.f32(n * POSE_STRIDE);
+    this.object = b.f32(n * POSE_STRIDE);
+    this.matrices = b.f32(n * MATRIX_STRIDE);
+    this.counts = b.u32(stream.vertexCount);
+    this.joints = b.u32(stream.weightTotal);
+    this.weights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
+    this.normalWeights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
+    this.outPositions = b.f32(stream.vertexCount * 3);
+    this.outNormals = b.f32(stream.vertexCount * 3);
+    // All allocation is done: write the inputs once (views read after the last allocation).
+    this.parents.view.set(mesh.joints.parents);
+    this.bind.view.set(bindPose(mesh));
+    this.counts.view.set(stream.counts);
+    this.joints.view.set(stream.joints);
+    this.weights.view.set(stream.weights);
+    this.normalWeights.view.set(stream.normalWeights);
+    const badParent = b.validateParents(this.parents);
+    if (badParent >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
+    const badWeight = b.validateSkin(n, this.counts, this.joints, this.weights);
+    if (badWeight !== -1) throw new ModelParseError(ErrorCode.IndexOutOfRange, badWeight === -2 ? 'skin stream is inconsistent' : `skin weight ${badWeight} names joint ${stream.joints[badWeight]} of ${n}`, { offset: 0 });
+  }
+
+  /** Skinned positions, 3 floats per vertex, meshes one after another (see `stream.meshVertexStart`). */
+  get positions(): Float32Array {
+    return this.outPositions.view;
+  }
+  /** Skinned unit normals, 3 floats per vertex. */
+  get normals(): Float32Array {
+    return this.outNormals.view;
+  }
+  /** Joint matrices of the last pose (16 floats per joint, columns `x y z 0`). */
+  get jointMatrices(): Float32Array {
+    return this.matrices.view;
+  }
+  get anim(): Md5Anim | null {
+    return this.animBuffers?.anim ?? null;
+  }
+
+  /** Attach an anim (its frames are copied into the backend once), or detach with null. */
+  setAnim(anim: Md5Anim | null): void {
+    this.releaseAnim();
+    if (!anim) return;
+    assertAnimMatchesMesh(this.mesh, anim);
+    const b = this.backend;
+    const ab: AnimBuffers = {
+      anim,
+      flags: b.u8(anim.jointCount),
+      startIndex: b.u32(anim.jointCount),
+      baseframe: b.f32(anim.baseframe.length),
+      frames: b.f32(anim.frames.length),
+    };
+    ab.flags.view.set(anim.flags);
+    ab.startIndex.view.set(anim.startIndices);
+    ab.baseframe.view.set(anim.baseframe);
+    ab.frames.view.set(anim.frames);
+    const bad = b.validateAnim(ab.flags, ab.startIndex, anim.componentCount);
+    this.animBuffers = ab;
+    if (bad >= 0) {
+      this.releaseAnim();
+      throw new ModelParseError(ErrorCode.BadCount, `joint ${bad}'s animated components run past the ${anim.componentCount} per frame`, { offset: 0 });
+    }
+  }
+
+  /** The mesh's own joints (bind pose). */
+  poseBind(withNormals = true): void {
+    this.backend.poseMatrices(this.bind, this.matrices);
+    this.skin(withNormals);
+  }
+
+  /** One frame of the attached anim, exactly (no interpolation). */
+  poseFrame(frame: number, withNormals = true): void {
+    const ab = this.requireAnim();
+    this.checkFrame(ab.anim, frame);
+    const b = this.backend;
+    b.composeFrame(ab.flags, ab.startIndex, ab.baseframe, ab.frames, frame, ab.anim.componentCount, this.local);
+    b.localToObject(this.parents, this.local, this.object);
+    b.poseMatrices(this.object, this.matrices);
+    this.skin(withNormals);
+  }
+
+  /** Two frames blended in local space (lerp translations, slerp rotations), then skinned. */
+  poseBlend(frame1: number, frame2: number, t: number, withNormals = true): void {
+    const ab = this.requireAnim();
+    this.checkFrame(ab.anim, frame1);
+    this.checkFrame(ab.anim, frame2);
+    const b = this.backend;
+    const cc = ab.anim.componentCount;
+    b.composeFrame(ab.flags, ab.startIndex, ab.baseframe, ab.frames, frame1, cc, this.localA);
+    b.composeFrame(ab.flags, ab.startIndex, ab.baseframe, ab.frames, frame2, cc, this.localB);
+    b.interpolateLocal(this.localA, this.localB, t, this.local);
+    b.localToObject(this.parents, this.local, this.object);
+    b.poseMatrices(this.object, this.matrices);
+    this.skin(withNormals);
+  }
+
+  /** The attached anim at a time in seconds (looping by default), interpolated as the engine does. */
+  poseTime(seconds: number, loop = true, withNormals = true): FrameBlend {
+    const blend = frameAtTime(this.requireAnim().anim, seconds, loop);
+    this.poseBlend(blend.frame1, blend.frame2, blend.t, withNormals);
+    return blend;
+  }
+
+  /** Give every buffer back to the backend. */
+  dispose(): void {
+    this.releaseAnim();
+    for (const buf of [this.parents, this.bind, this.localA, this.localB, this.local, this.object, this.matrices, this.counts, this.joints, this.weights, this.normalWeights, this.outPositions, this.outNormals]) {
+      this.backend.release(buf);
+    }
+  }
+
+  private skin(withNormals: boolean): void {
+    const b = this.backend;
+    b.skinPositions(this.matrices, this.counts, this.joints, this.weights, this.outPositions);
+    if (withNormals) b.skinNormals(this.matrices, this.counts, this.joints, this.normalWeights, this.outNormals);
+  }
+
+  private requireAnim(): AnimBuffers {
+    if (!this.animBuffers) throw new Error('no anim attached: call setAnim(anim) first');
+    return this.animBuffers;
+  }
+
+  private checkFrame(anim: Md5Anim, frame: number): void {
+    if (!Number.isInteger(frame) || frame < 0 || frame >= anim.frameCount) {
+      throw new RangeError(`frame ${frame} is outside 0..${anim.frameCount - 1}`);
+    }
+  }
+
+  private releaseAnim(): void {
+    const ab = this.animBuffers;
+    if (!ab) return;
+    for (const buf of [ab.flags, ab.startIndex, ab.baseframe, ab.frames]) this.backend.release(buf);
+    this.animBuffers = null;
+  }
+}

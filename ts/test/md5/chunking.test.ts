@@ -1,0 +1,102 @@
+/**
+ * Chunk-split invariance: feeding a file in any number of pieces, split anywhere, gives a result bit-identical to
+ * the one-chunk parse (and the same error, at the same position, for invalid input).
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { ModelParseError } from '../../src/errors.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
+import { FILES, HAVE_MODELS, animFromChunks, catchParse, diff, meshFromChunks, readModel, splitAt } from './_helpers.js';
+
+type Parse = (chunks: readonly Uint8Array[]) => unknown;
+
+function everyTwoWaySplit(bytes: Uint8Array, parse: Parse, whole: unknown): number {
+  let n = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    const d = diff(parse(splitAt(bytes, [i])), whole);
+    if (d) throw new Error(`split at ${i}: results differ at ${d}`);
+    n++;
+  }
+  return n;
+}
+
+/** fast-check: sorted distinct cut positions, sometimes dense (many 1-byte chunks). */
+function cutsArb(len: number) {
+  const sparse = fc.uniqueArray(fc.integer({ min: 0, max: len }), { maxLength: 64 });
+  const dense = fc
+    .tuple(fc.integer({ min: 0, max: len }), fc.integer({ min: 1, max: 400 }))
+    .map(([start, count]) => Array.from({ length: Math.min(count, len - start) }, (_, k) => start + k));
+  return fc.oneof(sparse, dense).map((c) => [...new Set(c)].sort((a, b) => a - b));
+}
+
+function randomSplitsMatch(bytes: Uint8Array, parse: Parse, whole: unknown, numRuns: number): void {
+  fc.assert(
+    fc.property(cutsArb(bytes.length), (cuts) => {
+      const d = diff(parse(splitAt(bytes, cuts)), whole);
+      if (d) throw new Error(`cuts ${cuts.join(',')}: results differ at ${d}`);
+    }),
+    { numRuns },
+  );
+}
+
+function oneByteChunks(bytes: Uint8Array): Uint8Array[] {
+  return Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1));
+}
+
+describe.skipIf(!HAVE_MODELS)('chunk-split invariance on real files', () => {
+  test('SimpleCube.md5mesh: every split position, 1-byte chunks, random multi-splits', () => {
+    const bytes = readModel(FILES.simpleCube);
+    const whole = parseMd5Mesh(bytes);
+    expect(everyTwoWaySplit(bytes, meshFromChunks, whole)).toBe(bytes.length + 1);
+    expect(diff(meshFromChunks(oneByteChunks(bytes)), whole)).toBe('');
+    randomSplitsMatch(bytes, meshFromChunks, whole, 500);
+  });
+
+  test('drone idle.md5anim: every split position, 1-byte chunks, random multi-splits', () => {
+    const bytes = readModel(FILES.droneIdle);
+    const whole = parseMd5Anim(bytes);
+    expect(everyTwoWaySplit(bytes, animFromChunks, whole)).toBe(bytes.length + 1);
+    expect(diff(animFromChunks(oneByteChunks(bytes)), whole)).toBe('');
+    randomSplitsMatch(bytes, animFromChunks, whole, 300);
+  });
+
+  test('turret.md5mesh: 1-byte chunks and random multi-splits (every split position: chunking-turret-*.test.ts)', () => {
+    const bytes = readModel(FILES.turret);
+    const whole = parseMd5Mesh(bytes);
+    expect(diff(meshFromChunks(oneByteChunks(bytes)), whole)).toBe('');
+    randomSplitsMatch(bytes, meshFromChunks, whole, 100);
+  });
+
+  test('drone mesh and CRLF rifle files: a handful of random splits', () => {
+    for (const [file, parse, one] of [
+      [FILES.droneMesh, meshFromChunks, parseMd5Mesh],
+      [FILES.rifleView, meshFromChunks, parseMd5Mesh],
+      [FILES.rifleIdle, animFromChunks, parseMd5Anim],
+      [FILES.rifleReload, animFromChunks, parseMd5Anim],
+    ] as const) {
+      const bytes = readModel(file);
+      const whole = one(bytes);
+      randomSplitsMatch(bytes, parse, whole, 8);
+      // fixed small chunk sizes, incl. odd ones that land between CR and LF
+      for (const size of [1, 2, 3, 7, 4096]) {
+        if (size === 1 && bytes.length > 500_000) continue;
+        const chunks: Uint8Array[] = [];
+        for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+        const d = diff(parse(chunks), whole);
+        expect(d, `${file} in ${size}-byte chunks`).toBe('');
+      }
+    }
+  });
+
+  test('invalid files: same error and position under every split', () => {
+    for (const file of [FILES.invalidBoneIndex, FILES.overflowTri, FILES.overflowVert, FILES.overflowWeight, FILES.camera]) {
+      const bytes = readModel(file);
+      const ref = catchParse(() => parseMd5Mesh(bytes));
+      for (let i = 0; i <= bytes.length; i++) {
+        const e = catchParse(() => meshFromChunks(splitAt(bytes, [i])));
+        expect(e).toBeInstanceOf(ModelParseError);
+        expect([e.code, e.offset, e.line, e.column], `${file} split ${i}`).toEqual([ref.code, ref.offset, ref.line, ref.column]);
+      }
+    }
+  });
+});

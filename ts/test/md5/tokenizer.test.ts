@@ -1,0 +1,228 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { ErrorCode } from '../../src/errors.js';
+import { LIMITS } from '../../src/md5/limits.js';
+import { Md5Tokenizer, decodeText, type Md5TokenSink } from '../../src/md5/tokenizer.js';
+import { catchParse, enc, splitAt } from './_helpers.js';
+
+type Tok = [kind: string, value: string | number, line: number, column: number, offset: number];
+
+/** Tokenize `chunks`, recording every token with its start position. */
+function lex(chunks: readonly Uint8Array[]): Tok[] {
+  const out: Tok[] = [];
+  const sink: Md5TokenSink = {
+    word(buf, s, e) {
+      out.push(['w', decodeText(buf, s, e), t.tokenLine, t.tokenColumn, t.tokenOffset]);
+    },
+    string(buf, s, e) {
+      out.push(['s', decodeText(buf, s, e), t.tokenLine, t.tokenColumn, t.tokenOffset]);
+    },
+    number(v, integer) {
+      out.push([integer ? 'i' : 'n', v, t.tokenLine, t.tokenColumn, t.tokenOffset]);
+    },
+    punct(c) {
+      out.push(['p', String.fromCharCode(c), t.tokenLine, t.tokenColumn, t.tokenOffset]);
+    },
+  };
+  const t = new Md5Tokenizer(sink);
+  for (const c of chunks) t.write(c);
+  t.end();
+  return out;
+}
+const lexText = (s: string) => lex([enc(s)]);
+
+/** Every two-chunk split of `text` gives the same tokens as the one-chunk run. */
+function expectSplitInvariant(text: string): Tok[] {
+  const bytes = enc(text);
+  const whole = lex([bytes]);
+  for (let i = 0; i <= bytes.length; i++) {
+    expect(lex(splitAt(bytes, [i])), `split at ${i}`).toEqual(whole);
+  }
+  expect(lex(Array.from(bytes, (b) => Uint8Array.of(b))), '1-byte chunks').toEqual(whole);
+  return whole;
+}
+
+describe('Md5Tokenizer', () => {
+  test('token kinds and positions', () => {
+    expect(lexText('MD5Version 10\ncommandline "a b"\n\tjoints {\n( -0 .5 5. 1e-5 )}')).toEqual([
+      ['w', 'MD5Version', 1, 1, 0],
+      ['i', 10, 1, 12, 11],
+      ['w', 'commandline', 2, 1, 14],
+      ['s', 'a b', 2, 13, 26],
+      ['w', 'joints', 3, 2, 33],
+      ['p', '{', 3, 9, 40],
+      ['p', '(', 4, 1, 42],
+      ['i', -0, 4, 3, 44],
+      ['n', 0.5, 4, 6, 47],
+      ['n', 5, 4, 9, 50],
+      ['n', 1e-5, 4, 12, 53],
+      ['p', ')', 4, 17, 58],
+      ['p', '}', 4, 18, 59],
+    ]);
+  });
+
+  test('-0 keeps its sign; punctuation needs no spaces', () => {
+    const toks = lexText('(0 -0)"x"{a}');
+    expect(toks.map((t) => t[1])).toEqual(['(', 0, -0, ')', 'x', '{', 'a', '}']);
+    expect(Object.is(toks[2][1], -0)).toBe(true);
+  });
+
+  test('empty string and strings with odd bytes', () => {
+    expect(lexText('"" "\t/* not a comment */ //x"').map((t) => t[1])).toEqual(['', '\t/* not a comment */ //x']);
+  });
+
+  test('comments of both kinds, split at every position', () => {
+    const toks = expectSplitInvariant('a // line comment { "x" 1\r\n/* block\n * still */ b/**/c /*x*/ 1.5 //\n"s t"{()}//eof');
+    expect(toks.map((t) => [t[1], t[2], t[3]])).toEqual([
+      ['a', 1, 1],
+      ['b', 3, 13],
+      ['c', 3, 18],
+      [1.5, 3, 26],
+      ['s t', 4, 1],
+      ['{', 4, 6],
+      ['(', 4, 7],
+      [')', 4, 8],
+      ['}', 4, 9],
+    ]);
+  });
+
+  test('block comment end marker split between * and /; "/*/" does not close', () => {
+    expect(lex([enc('/* x *'), enc('/ y')]).map((t) => t[1])).toEqual(['y']);
+    expect(lex([enc('/'), enc('* x */z')]).map((t) => t[1])).toEqual(['z']);
+    const e = catchParse(() => lexText('/*/ a'));
+    expect(e.code).toBe(ErrorCode.Truncated);
+  });
+
+  test('CRLF is one line break, also when split between CR and LF; lone CR and LF count', () => {
+    const text = 'a\r\nb\r\n\r\nc\rd\ne\n\rf';
+    const toks = expectSplitInvariant(text);
+    expect(toks.map((t) => [t[1], t[2], t[3]])).toEqual([
+      ['a', 1, 1],
+      ['b', 2, 1],
+      ['c', 4, 1],
+      ['d', 5, 1],
+      ['e', 6, 1],
+      ['f', 8, 1],
+    ]);
+    // explicit split between CR and LF
+    expect(lex([enc('x\r'), enc('\ny')]).map((t) => [t[1], t[2], t[3]])).toEqual([
+      ['x', 1, 1],
+      ['y', 2, 1],
+    ]);
+  });
+
+  test('CRLF inside comments keeps line numbers right', () => {
+    expect(lex([enc('/* a\r'), enc('\n b\r'), enc('\n*/ z')]).map((t) => [t[1], t[2], t[3]])).toEqual([['z', 3, 4]]);
+    expect(lex([enc('// c\r'), enc('\nz')]).map((t) => [t[1], t[2], t[3]])).toEqual([['z', 2, 1]]);
+  });
+
+  test('numbers, words and strings split at every position', () => {
+    expectSplitInvariant('MD5Version 10 -0.0249728262 "models/weapons/rifle/rifle" 1e-5 -.5 5. numAnimatedComponents');
+  });
+
+  test('quoted string with a newline is UNTERMINATED_STRING at the string start', () => {
+    for (const chunks of [[enc('a\n  "abc\ndef"')], [enc('a\n  "ab'), enc('c\ndef"')], [enc('a\n  "abc'), enc('\r\n')]]) {
+      const e = catchParse(() => lex(chunks));
+      expect(e.code).toBe(ErrorCode.UnterminatedString);
+      expect([e.line, e.column, e.offset]).toEqual([2, 3, 4]);
+    }
+  });
+
+  test('string open at end of input is UNTERMINATED_STRING', () => {
+    const e = catchParse(() => lex([enc('x "abc'), enc('de')]));
+    expect([e.code, e.line, e.column]).toEqual([ErrorCode.UnterminatedString, 1, 3]);
+  });
+
+  test('unterminated /* at end of input is a typed error at the comment start', () => {
+    for (const chunks of [[enc('a\n /* never closed')], [enc('a\n /'), enc('* never *')], [enc('a\n /* x *')]]) {
+      const e = catchParse(() => lex(chunks));
+      expect(e.code).toBe(ErrorCode.Truncated);
+      expect([e.line, e.column, e.offset]).toEqual([2, 2, 3]);
+      expect(e.detail).toMatch(/unterminated \/\* comment/);
+    }
+  });
+
+  test('bad characters with line:column', () => {
+    const cases: [string, number, number][] = [
+      ['a\n  #', 2, 3],
+      ['a b\n\n x / y', 3, 4],
+      ['x\t;', 1, 3],
+      ['"ok" \x7f', 1, 6],
+      ['ab \xe9', 1, 4],
+      ['a /', 1, 3],
+    ];
+    for (const [text, line, column] of cases) {
+      const bytes = Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+      const e = catchParse(() => lex([bytes]));
+      expect([e.code, e.line, e.column], JSON.stringify(text)).toEqual([ErrorCode.BadCharacter, line, column]);
+    }
+    const e = catchParse(() => lex([enc('a /'), enc('x')]));
+    expect([e.code, e.line, e.column]).toEqual([ErrorCode.BadCharacter, 1, 3]);
+  });
+
+  test('control bytes and NUL are whitespace', () => {
+    expect(lex([Uint8Array.of(0x61, 0x00, 0x01, 0x0b, 0x0c, 0x20, 0x62)]).map((t) => t[1])).toEqual(['a', 'b']);
+  });
+
+  test('malformed, non-finite or float32-overflowing numbers are BAD_NUMBER', () => {
+    for (const t of ['1e999', '-1e999', '1e39', '3.5e38', '-1.#IND', '1.#INF', '1-2', '-', '.', '1e', '1.2.3', '12abc', '0x1f', '1,5']) {
+      const e = catchParse(() => lexText(`  ${t} `));
+      expect([e.code, e.line, e.column], t).toEqual([ErrorCode.BadNumber, 1, 3]);
+    }
+    // largest float32 is fine
+    expect(lexText('3.4028234663852886e38')[0][1]).toBe(3.4028234663852886e38);
+  });
+
+  test('TOKEN_TOO_LONG for numbers, words and strings, in one chunk or many', () => {
+    const n = LIMITS.maxTokenBytes + 1;
+    const bodies = ['1'.repeat(n), 'a'.repeat(n), `"${'s'.repeat(n)}"`];
+    for (const body of bodies) {
+      const bytes = enc(`x\n ${body} y`);
+      for (const chunks of [[bytes], splitAt(bytes, [5, 100, 5000, 40000])]) {
+        const e = catchParse(() => lex(chunks));
+        expect([e.code, e.line, e.column]).toEqual([ErrorCode.TokenTooLong, 2, 2]);
+      }
+    }
+    // exactly the limit is fine
+    expect(lexText('a'.repeat(LIMITS.maxTokenBytes))[0][1]).toHaveLength(LIMITS.maxTokenBytes);
+  });
+
+  test('decodeText: ASCII, UTF-8, and Latin-1 fallback for invalid UTF-8', () => {
+    const utf8 = enc('Kopf_ä€');
+    expect(decodeText(utf8, 0, utf8.length)).toBe('Kopf_ä€');
+    const latin = Uint8Array.of(0x4b, 0xf6, 0x70, 0x66);
+    expect(decodeText(latin, 0, latin.length)).toBe('Köpf');
+    expect(lex([Uint8Array.of(0x22, 0xe9, 0x22)])[0][1]).toBe('é');
+  });
+
+  test('property: random token streams, random multi-splits (incl. 1-byte chunks) give identical tokens', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('{', '}', '(', ')', 'MD5Version', 'numverts', 'vert', 'joint_1', '""', '"Thigh.Right"', '"a b/c"'),
+      fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e30, max: 1e30 }).map((v) => String(v)),
+      fc.integer({ min: -100000, max: 100000 }).map(String),
+      fc.constantFrom('// comment\n', '/* block\r\n comment */', '/**/', '/* * / */'),
+    );
+    const sep = fc.constantFrom(' ', '\t', '\n', '\r\n', '\r', '  ');
+    const doc = fc
+      .array(fc.tuple(piece, sep), { minLength: 1, maxLength: 40 })
+      .map((parts) => parts.map(([p, s]) => p + s).join(''));
+    fc.assert(
+      fc.property(doc, fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (text, rawCuts, bytewise) => {
+        const bytes = enc(text);
+        const whole = lex([bytes]);
+        const chunks = bytewise
+          ? Array.from(bytes, (b) => Uint8Array.of(b))
+          : splitAt(bytes, [...new Set(rawCuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b));
+        expect(lex(chunks)).toEqual(whole);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('write after end is refused', () => {
+    const t = new Md5Tokenizer({ word() {}, string() {}, number() {}, punct() {} });
+    t.write(enc('a'));
+    t.end();
+    expect(() => t.write(enc('b'))).toThrow();
+  });
+});
