@@ -1,0 +1,106 @@
+/** The built CLI (bin/idtech-models.js → dist/cli.js) on every real MD5, on bad input and bad usage. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseMd5Mesh } from '../../src/md5/index.js';
+import { invalidFiles, read, realAnimPairs, realMeshes, REPO } from '../helpers/models.js';
+
+const BIN = join(REPO, 'bin', 'idtech-models.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-'));
+
+describe('idtech-models inspect', () => {
+  for (const row of realMeshes()) {
+    it(`${row.path} --json gives the mesh's counts`, () => {
+      const r = run('inspect', row.absPath, '--json');
+      expect(r.status, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout);
+      const mesh = parseMd5Mesh(read(row.absPath));
+      expect(j.format).toBe('md5mesh');
+      expect(j.joints).toBe(mesh.joints.count);
+      expect(j.meshes).toBe(mesh.meshes.length);
+      expect(j.vertices).toBe(mesh.meshes.reduce((n, m) => n + m.vertexCount, 0));
+      expect(j.jointNames).toEqual(mesh.joints.names);
+      const m = /verts=(\d+) tris=(\d+) weights=(\d+)/.exec(row.notes);
+      if (m) expect([j.vertices, j.triangles, j.weights]).toEqual(m.slice(1).map(Number));
+    });
+  }
+  for (const { anim } of realAnimPairs()) {
+    it(`${anim.path} shows frames and frame rate`, () => {
+      const r = run('inspect', anim.absPath);
+      expect(r.status, r.stderr).toBe(0);
+      const frames = /numFrames=(\d+)/.exec(anim.notes)![1];
+      const rate = /frameRate=(\d+)/.exec(anim.notes)![1];
+      expect(r.stdout).toMatch(new RegExp(`^frames\\s+${frames}$`, 'm'));
+      expect(r.stdout).toMatch(new RegExp(`^frameRate\\s+${rate}$`, 'm'));
+    });
+  }
+  for (const row of invalidFiles()) {
+    it(`${row.path} exits 1 with file, code and line:column on one line`, () => {
+      const r = run('inspect', row.absPath);
+      expect(r.status).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`${row.absPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: [A-Z_]+: `));
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    });
+  }
+});
+
+describe('idtech-models convert', () => {
+  for (const { anim, mesh } of realAnimPairs()) {
+    it(`${mesh.path.split('/').pop()} + ${anim.path.split('/').pop()} → OBJ in file order, same on WASM and TS`, () => {
+      const parsed = parseMd5Mesh(read(mesh.absPath));
+      const frame = String(Math.floor(Number(/numFrames=(\d+)/.exec(anim.notes)![1]) / 2));
+      const outs = ['wasm', 'ts'].map((backend) => {
+        const out = join(tmp, `${backend}.obj`);
+        const r = run('convert', mesh.absPath, '--anim', anim.absPath, '--frame', frame, '--backend', backend, '-o', out);
+        expect(r.status, r.stderr).toBe(0);
+        return readFileSync(out, 'utf8');
+      });
+      const vOf = (t: string) => t.split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number));
+      const [a, b] = outs.map(vOf);
+      expect(a.length).toBe(parsed.meshes.reduce((n, m) => n + m.vertexCount, 0));
+      let d = 0;
+      a.forEach((v, i) => v.forEach((x, k) => (d = Math.max(d, Math.abs(x - b[i][k])))));
+      expect(d).toBeLessThan(1e-3);
+      const text = outs[0];
+      expect(text.split('\n').filter((l) => l.startsWith('o ')).length).toBe(parsed.meshes.length);
+      expect(text.split('\n').filter((l) => l.startsWith('f ')).length).toBe(parsed.meshes.reduce((n, m) => n + m.triangleCount, 0));
+      expect(text.split('\n').filter((l) => l.startsWith('vn ')).length).toBe(a.length);
+    });
+  }
+  it('without --anim writes the bind pose; --y-up rotates Z-up to Y-up', () => {
+    const mesh = realMeshes().find((r) => r.path.endsWith('SimpleCube.md5mesh'))!;
+    const z = join(tmp, 'z.obj'), y = join(tmp, 'y.obj');
+    expect(run('convert', mesh.absPath, '-o', z).status).toBe(0);
+    expect(run('convert', mesh.absPath, '--y-up', '-o', y).status).toBe(0);
+    const v = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number));
+    const [zs, ys] = [v(z), v(y)];
+    expect(zs.length).toBe(24);
+    zs.forEach((p, i) => {
+      expect(ys[i][0]).toBeCloseTo(p[0], 5);
+      expect(ys[i][1]).toBeCloseTo(p[2], 5);
+      expect(ys[i][2]).toBeCloseTo(-p[1], 5);
+    });
+  });
+  it('a mesh/anim pair that does not match exits 1 with ANIM_MESH_MISMATCH', () => {
+    const drone = realMeshes().find((r) => r.path.endsWith('drone/mesh.md5mesh'))!;
+    const rifleAnim = realAnimPairs().find((p) => p.anim.path.endsWith('rifle_view_idle.md5anim'))!.anim;
+    const r = run('convert', drone.absPath, '--anim', rifleAnim.absPath, '-o', join(tmp, 'x.obj'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/ANIM_MESH_MISMATCH/);
+  });
+  it('bad usage exits 2; a missing file exits 1', () => {
+    expect(run().status).toBe(2);
+    expect(run('convert').status).toBe(2);
+    expect(run('frobnicate').status).toBe(2);
+    expect(run('convert', 'x.md5mesh', '--frame', '-3', '--anim', 'a.md5anim', '-o', 'o.obj').status).toBe(2);
+    expect(run('inspect', '--wat', 'x').status).toBe(2);
+    const missing = run('inspect', join(tmp, 'nope.md5mesh'));
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/ENOENT/);
+  });
+});
