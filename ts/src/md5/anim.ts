@@ -24,17 +24,11 @@
  * Memory: the frame store starts at no more than {@link LIMITS.initialFrameFloats} floats (and bounds at
  * {@link LIMITS.initialElements} frames) and doubles as frames actually arrive, capped at the declared size.
  */
-import { ErrorCode, ModelParseError } from '../errors.js';
+import { ErrorCode } from '../errors.js';
 import type { Md5Anim } from '../model.js';
 import { LIMITS } from './limits.js';
-import {
-  Md5Tokenizer,
-  decodeText,
-  isNonFiniteWord,
-  KeywordTable,
-  showToken,
-  type Md5TokenSink,
-} from './tokenizer.js';
+import { H_CMD, H_NEXT, H_VERSION, H_VERSION_KW, Md5ParserBase, growF32, md5Grammar } from './parser-base.js';
+import { decodeText, KeywordTable } from './tokenizer.js';
 
 /** Keywords; the index doubles as the order rank. */
 const KW = [
@@ -50,8 +44,6 @@ const KW = [
   'frame',
 ] as const;
 const KEYWORDS = new KeywordTable(KW);
-const K_VERSION = 0;
-const K_COMMANDLINE = 1;
 const K_NUMFRAMES = 2;
 const K_NUMJOINTS = 3;
 const K_FRAMERATE = 4;
@@ -61,12 +53,8 @@ const K_BOUNDS = 7;
 const K_BASEFRAME = 8;
 const K_FRAME = 9;
 
-// Parser states.
-const A_VERSION_KW = 0;
-const A_VERSION = 1;
-const A_CMD_KW = 2;
-const A_CMD = 3;
-const A_NUMFRAMES_KW = 4;
+// Parser states (0..3: the header states H_* of parser-base).
+const A_NUMFRAMES_KW = H_NEXT;
 const A_NUMFRAMES = 5;
 const A_NUMJOINTS_KW = 6;
 const A_NUMJOINTS = 7;
@@ -102,90 +90,79 @@ const A_FRAME_OPEN = 36;
 const A_FRAME_VALUES = 37;
 const A_DONE = 38;
 
-const EXPECT: readonly string[] = [
-  "'MD5Version'",
-  'the version number',
-  "'commandline'",
-  'the commandline string',
-  "'numFrames'",
-  'the frame count',
-  "'numJoints'",
-  'the joint count',
-  "'frameRate'",
-  'the frame rate',
-  "'numAnimatedComponents'",
-  'the animated component count',
-  "'hierarchy'",
-  "'{' after 'hierarchy'",
-  "a joint name or '}'",
-  'the joint parent index',
-  'the joint flags',
-  'the joint start index',
-  "'bounds'",
-  "'{' after 'bounds'",
-  "'(' or '}'",
-  'a bounds minimum',
-  "')' after the bounds minimum",
-  "'(' before the bounds maximum",
-  'a bounds maximum',
-  "')' after the bounds maximum",
-  "'baseframe'",
-  "'{' after 'baseframe'",
-  "'(' or '}'",
-  'a baseframe position number',
-  "')' after the baseframe position",
-  "'(' before the baseframe orientation",
-  'a baseframe orientation number',
-  "')' after the baseframe orientation",
-  "'frame' or end of input",
-  'the frame index',
-  "'{' after 'frame N'",
-  "a frame component or '}'",
-  'nothing (parser finished)',
-];
-
-/** The keyword a state is waiting for (for MISSING_BLOCK / DUPLICATE_BLOCK), or −1. */
-const EXPECT_KW = new Int8Array(A_DONE + 1).fill(-1);
-EXPECT_KW[A_CMD_KW] = K_COMMANDLINE;
-EXPECT_KW[A_NUMFRAMES_KW] = K_NUMFRAMES;
-EXPECT_KW[A_NUMJOINTS_KW] = K_NUMJOINTS;
-EXPECT_KW[A_FRAMERATE_KW] = K_FRAMERATE;
-EXPECT_KW[A_NUMCOMP_KW] = K_NUMCOMP;
-EXPECT_KW[A_HIER_KW] = K_HIERARCHY;
-EXPECT_KW[A_BOUNDS_KW] = K_BOUNDS;
-EXPECT_KW[A_BASE_KW] = K_BASEFRAME;
-EXPECT_KW[A_FRAME_KW] = K_FRAME;
-
-/** States whose next token is a number (a `nan`/`inf` word there is BAD_NUMBER). */
-const NUMERIC = new Uint8Array(A_DONE + 1);
-for (const st of [
-  A_NUMFRAMES, A_NUMJOINTS, A_FRAMERATE, A_NUMCOMP, A_HIER_PARENT, A_HIER_FLAGS, A_HIER_START, A_BOUND_MIN,
-  A_BOUND_MAX, A_BASE_POS, A_BASE_ORI, A_FRAME_IDX, A_FRAME_VALUES,
-]) NUMERIC[st] = 1;
+const GRAMMAR = md5Grammar({
+  name: 'Md5AnimParser',
+  keywords: KW,
+  // all md5anim keywords are file level
+  fileLevelLast: K_FRAME,
+  /** What each state wants, for messages. */
+  expect: [
+    "'numFrames'",
+    'the frame count',
+    "'numJoints'",
+    'the joint count',
+    "'frameRate'",
+    'the frame rate',
+    "'numAnimatedComponents'",
+    'the animated component count',
+    "'hierarchy'",
+    "'{' after 'hierarchy'",
+    "a joint name or '}'",
+    'the joint parent index',
+    'the joint flags',
+    'the joint start index',
+    "'bounds'",
+    "'{' after 'bounds'",
+    "'(' or '}'",
+    'a bounds minimum',
+    "')' after the bounds minimum",
+    "'(' before the bounds maximum",
+    'a bounds maximum',
+    "')' after the bounds maximum",
+    "'baseframe'",
+    "'{' after 'baseframe'",
+    "'(' or '}'",
+    'a baseframe position number',
+    "')' after the baseframe position",
+    "'(' before the baseframe orientation",
+    'a baseframe orientation number',
+    "')' after the baseframe orientation",
+    "'frame' or end of input",
+    'the frame index',
+    "'{' after 'frame N'",
+    "a frame component or '}'",
+    'nothing (parser finished)',
+  ],
+  /** The keyword a state is waiting for (for MISSING_BLOCK / DUPLICATE_BLOCK). */
+  waits: [
+    [A_NUMFRAMES_KW, K_NUMFRAMES],
+    [A_NUMJOINTS_KW, K_NUMJOINTS],
+    [A_FRAMERATE_KW, K_FRAMERATE],
+    [A_NUMCOMP_KW, K_NUMCOMP],
+    [A_HIER_KW, K_HIERARCHY],
+    [A_BOUNDS_KW, K_BOUNDS],
+    [A_BASE_KW, K_BASEFRAME],
+    [A_FRAME_KW, K_FRAME],
+  ],
+  /** States whose next token is a number (a `nan`/`inf` word there is BAD_NUMBER, not UNEXPECTED_TOKEN). */
+  numericStates: [
+    A_NUMFRAMES, A_NUMJOINTS, A_FRAMERATE, A_NUMCOMP, A_HIER_PARENT, A_HIER_FLAGS, A_HIER_START, A_BOUND_MIN,
+    A_BOUND_MAX, A_BASE_POS, A_BASE_ORI, A_FRAME_IDX, A_FRAME_VALUES,
+  ],
+});
+const EXPECT_KW = GRAMMAR.expectKw;
 
 function popcount6(x: number): number {
   return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1);
 }
 
-export class Md5AnimParser implements Md5TokenSink {
-  private readonly tok: Md5Tokenizer;
-  private state = A_VERSION_KW;
-  private finished = false;
-  private failure: unknown = undefined;
-
-  private version = 0;
-  private commandline = '';
+export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
   private numFrames = 0;
-  private numJoints = 0;
   private frameRate = 0;
   private numComp = 0;
-  private names: string[] = [];
-  private parents: Int32Array = new Int32Array(0);
   private flags: Uint8Array = new Uint8Array(0);
   private startIndices: Uint32Array = new Uint32Array(0);
   private baseframe: Float32Array = new Float32Array(0);
-  private joint = 0;
-  private sub = 0;
 
   private bounds: Float32Array = new Float32Array(0);
   private boundsCap = 0;
@@ -200,84 +177,34 @@ export class Md5AnimParser implements Md5TokenSink {
   private fend = 0;
 
   constructor() {
-    this.tok = new Md5Tokenizer(this);
+    super(GRAMMAR);
   }
 
-  /** Feed the next chunk of the file (any split). */
-  write(chunk: Uint8Array): void {
-    this.checkUsable();
-    try {
-      this.tok.write(chunk);
-    } catch (e) {
-      this.failure = e;
-      throw e;
+  protected finish(): Md5Anim {
+    if (this.state === A_FRAME_KW && this.frame === this.numFrames) {
+      this.state = A_DONE;
+      const total = this.numFrames * this.numComp;
+      return {
+        format: 'md5anim',
+        version: this.version,
+        commandline: this.commandline,
+        frameCount: this.numFrames,
+        jointCount: this.numJoints,
+        frameRate: this.frameRate,
+        componentCount: this.numComp,
+        names: this.names,
+        parents: this.parents,
+        flags: this.flags,
+        startIndices: this.startIndices,
+        bounds: this.bounds,
+        baseframe: this.baseframe,
+        frames: this.frames.length === total ? this.frames : this.frames.slice(0, total),
+      };
     }
-  }
-
-  /** Finish and return the animation. The parser is done afterwards, whether this returns or throws. */
-  end(): Md5Anim {
-    this.checkUsable();
-    this.finished = true;
-    try {
-      this.tok.end();
-      if (this.state === A_FRAME_KW && this.frame === this.numFrames) {
-        this.state = A_DONE;
-        const total = this.numFrames * this.numComp;
-        return {
-          format: 'md5anim',
-          version: this.version,
-          commandline: this.commandline,
-          frameCount: this.numFrames,
-          jointCount: this.numJoints,
-          frameRate: this.frameRate,
-          componentCount: this.numComp,
-          names: this.names,
-          parents: this.parents,
-          flags: this.flags,
-          startIndices: this.startIndices,
-          bounds: this.bounds,
-          baseframe: this.baseframe,
-          frames: this.frames.length === total ? this.frames : this.frames.slice(0, total),
-        };
-      }
-      const eof = this.tok.position();
-      if (this.state === A_FRAME_KW) {
-        throw new ModelParseError(
-          ErrorCode.BadCount,
-          `numFrames is ${this.numFrames} but the file has ${this.frame} frame block(s)`,
-          eof,
-        );
-      }
-      throw new ModelParseError(ErrorCode.Truncated, `input ended while expecting ${EXPECT[this.state]}`, eof);
-    } catch (e) {
-      this.failure = e;
-      throw e;
-    }
-  }
-
-  private checkUsable(): void {
-    if (this.failure !== undefined) throw this.failure;
-    if (this.finished) throw new Error('Md5AnimParser: already ended');
-  }
-
-  private fail(code: ErrorCode, detail: string): never {
-    throw new ModelParseError(code, detail, this.tok.tokenPosition());
-  }
-
-  private expected(got: string): never {
-    if (this.state <= A_VERSION) this.fail(ErrorCode.BadVersion, `expected 'MD5Version 10', got ${got}`);
-    this.fail(ErrorCode.UnexpectedToken, `expected ${EXPECT[this.state]}, got ${got}`);
-  }
-
-  private count(v: number, integer: boolean, max: number, what: string): number {
-    if (!integer) this.fail(ErrorCode.BadNumber, `${what} must be an integer, got ${v}`);
-    if (v < 0 || v > max) this.fail(ErrorCode.BadCount, `${what} ${v} outside 0..${max}`);
-    return v;
-  }
-
-  private int(v: number, integer: boolean, what: string): number {
-    if (!integer) this.fail(ErrorCode.BadNumber, `${what} must be an integer, got ${v}`);
-    return v;
+    this.endOfInput(
+      this.state === A_FRAME_KW,
+      `numFrames is ${this.numFrames} but the file has ${this.frame} frame block(s)`,
+    );
   }
 
   // --- token callbacks -------------------------------------------------------------------------------------
@@ -308,13 +235,10 @@ export class Md5AnimParser implements Md5TokenSink {
         return;
       }
       case A_FRAME_IDX: {
-        if (!integer) this.fail(ErrorCode.BadNumber, `'frame' index must be an integer, got ${v}`);
-        if (v !== this.frame) this.fail(ErrorCode.BadIndexMarker, `'frame ${v}' at position ${this.frame}`);
+        this.marker(v, integer, this.frame, 'frame');
         if (this.frame === this.frameCap) {
           const cap = Math.min(this.frameCap * 2, this.numFrames);
-          const next = new Float32Array(cap * this.numComp);
-          next.set(this.frames);
-          this.frames = next;
+          this.frames = growF32(this.frames, cap * this.numComp);
           this.frameCap = cap;
         }
         this.fpos = this.frame * this.numComp;
@@ -323,11 +247,7 @@ export class Md5AnimParser implements Md5TokenSink {
         return;
       }
       case A_HIER_PARENT: {
-        const p = this.int(v, integer, 'joint parent index');
-        if (p < -1 || p >= this.joint) {
-          this.fail(ErrorCode.IndexOutOfRange, `joint ${this.joint} parent ${p} must be -1 or below ${this.joint}`);
-        }
-        this.parents[this.joint] = p;
+        this.parent(v, integer);
         this.state = A_HIER_FLAGS;
         return;
       }
@@ -352,21 +272,16 @@ export class Md5AnimParser implements Md5TokenSink {
         this.state = A_HIER_NAME;
         return;
       }
-      case A_VERSION: {
-        if (!integer || v !== 10) this.fail(ErrorCode.BadVersion, `MD5Version ${v} is not supported (want 10)`);
-        this.version = 10;
-        this.state = A_CMD_KW;
+      case H_VERSION:
+        this.versionNumber(v, integer);
         return;
-      }
       case A_NUMFRAMES: {
         this.numFrames = this.count(v, integer, LIMITS.maxFrames, 'numFrames');
         this.state = A_NUMJOINTS_KW;
         return;
       }
       case A_NUMJOINTS: {
-        const n = this.count(v, integer, LIMITS.maxJoints, 'numJoints');
-        this.numJoints = n;
-        this.parents = new Int32Array(n);
+        const n = this.jointCount(v, integer);
         this.flags = new Uint8Array(n);
         this.startIndices = new Uint32Array(n);
         this.baseframe = new Float32Array(n * 6);
@@ -386,7 +301,7 @@ export class Md5AnimParser implements Md5TokenSink {
         return;
       }
       default:
-        this.expected(`number ${v}`);
+        this.wrongNumber(v);
     }
   }
 
@@ -417,9 +332,7 @@ export class Md5AnimParser implements Md5TokenSink {
         }
         if (this.bound === this.boundsCap) {
           const cap = Math.min(this.boundsCap * 2, this.numFrames);
-          const next = new Float32Array(cap * 6);
-          next.set(this.bounds);
-          this.bounds = next;
+          this.bounds = growF32(this.bounds, cap * 6);
           this.boundsCap = cap;
         }
         this.sub = 0;
@@ -499,7 +412,7 @@ export class Md5AnimParser implements Md5TokenSink {
       default:
         break;
     }
-    this.expected(`'${String.fromCharCode(c)}'`);
+    this.wrongPunct(c);
   }
 
   string(buf: Uint8Array, start: number, end: number): void {
@@ -511,12 +424,11 @@ export class Md5AnimParser implements Md5TokenSink {
         this.names.push(decodeText(buf, start, end));
         this.state = A_HIER_PARENT;
         return;
-      case A_CMD:
-        this.commandline = decodeText(buf, start, end);
-        this.state = A_NUMFRAMES_KW;
+      case H_CMD:
+        this.commandlineString(buf, start, end);
         return;
       default:
-        this.expected(`string ${showToken(buf, start, end)}`);
+        this.wrongString(buf, start, end);
     }
   }
 
@@ -539,12 +451,9 @@ export class Md5AnimParser implements Md5TokenSink {
           return;
         }
         break;
-      case A_VERSION_KW:
-        if (k === K_VERSION) {
-          this.state = A_VERSION;
-          return;
-        }
-        this.fail(ErrorCode.BadVersion, `expected 'MD5Version', got ${showToken(buf, start, end)}`);
+      case H_VERSION_KW:
+        this.versionWord(k, buf, start, end);
+        return;
       default: {
         const want = EXPECT_KW[s];
         if (want >= 0 && k === want) {
@@ -554,15 +463,7 @@ export class Md5AnimParser implements Md5TokenSink {
         break;
       }
     }
-    if (NUMERIC[s] === 1 && isNonFiniteWord(buf, start, end)) {
-      this.fail(ErrorCode.BadNumber, `${showToken(buf, start, end)} is not a finite number`);
-    }
-    const want = EXPECT_KW[s];
-    if (k >= 0 && want >= 0) {
-      if (k < want) this.fail(ErrorCode.DuplicateBlock, `'${KW[k]}' appears again (expected ${EXPECT[s]})`);
-      this.fail(ErrorCode.MissingBlock, `'${KW[want]}' is missing before '${KW[k]}'`);
-    }
-    this.expected(`word ${showToken(buf, start, end)}`);
+    this.wrongWord(k, buf, start, end);
   }
 }
 

@@ -32,13 +32,18 @@ import { ErrorCode, ModelParseError } from '../errors.js';
 import type { Md5Joints, Md5Mesh, Md5MeshPart } from '../model.js';
 import { LIMITS } from './limits.js';
 import {
-  Md5Tokenizer,
-  decodeText,
-  isNonFiniteWord,
-  KeywordTable,
-  showToken,
-  type Md5TokenSink,
-} from './tokenizer.js';
+  H_CMD,
+  H_CMD_KW,
+  H_NEXT,
+  H_VERSION,
+  H_VERSION_KW,
+  K_COMMANDLINE,
+  Md5ParserBase,
+  growF32,
+  growU32,
+  md5Grammar,
+} from './parser-base.js';
+import { decodeText, KeywordTable } from './tokenizer.js';
 
 /** Keywords; the index doubles as the order rank (file level 0..5, mesh level 6..13). */
 const KW = [
@@ -58,8 +63,6 @@ const KW = [
   'weight',
 ] as const;
 const KEYWORDS = new KeywordTable(KW);
-const K_VERSION = 0;
-const K_COMMANDLINE = 1;
 const K_NUMJOINTS = 2;
 const K_NUMMESHES = 3;
 const K_JOINTS = 4;
@@ -74,12 +77,8 @@ const K_NUMWEIGHTS = 12;
 const K_WEIGHT = 13;
 const FILE_LEVEL_LAST = K_MESH;
 
-// Parser states.
-const M_VERSION_KW = 0;
-const M_VERSION = 1;
-const M_CMD_KW = 2;
-const M_CMD = 3;
-const M_NUMJOINTS_KW = 4;
+// Parser states (0..3: the header states H_* of parser-base).
+const M_NUMJOINTS_KW = H_NEXT;
 const M_NUMJOINTS = 5;
 const M_NUMMESHES_KW = 6;
 const M_NUMMESHES = 7;
@@ -122,106 +121,80 @@ const M_WEIGHT_POS = 43;
 const M_WEIGHT_POS_CLOSE = 44;
 const M_DONE = 45;
 
-/** What each state wants, for messages. */
-const EXPECT: readonly string[] = [
-  "'MD5Version'",
-  'the version number',
-  "'commandline'",
-  'the commandline string',
-  "'numJoints'",
-  'the joint count',
-  "'numMeshes'",
-  'the mesh count',
-  "'joints'",
-  "'{' after 'joints'",
-  "a joint name or '}'",
-  'the joint parent index',
-  "'(' before the joint position",
-  'a joint position number',
-  "')' after the joint position",
-  "'(' before the joint orientation",
-  'a joint orientation number',
-  "')' after the joint orientation",
-  "'mesh' or end of input",
-  "'{' after 'mesh'",
-  "'name' or 'shader'",
-  'the mesh name string',
-  "'shader'",
-  'the shader string',
-  "'numverts'",
-  'the vertex count',
-  "'vert' or 'numtris'",
-  'the vertex index',
-  "'(' before the texture coordinates",
-  'a texture coordinate',
-  "')' after the texture coordinates",
-  'the first weight index',
-  'the weight count',
-  'the triangle count',
-  "'tri' or 'numweights'",
-  'the triangle index',
-  'a triangle vertex index',
-  'the weight count',
-  "'weight' or '}'",
-  'the weight index',
-  'the weight joint index',
-  'the weight bias',
-  "'(' before the weight position",
-  'a weight position number',
-  "')' after the weight position",
-  'nothing (parser finished)',
-];
+const GRAMMAR = md5Grammar({
+  name: 'Md5MeshParser',
+  keywords: KW,
+  fileLevelLast: FILE_LEVEL_LAST,
+  /** What each state wants, for messages. */
+  expect: [
+    "'numJoints'",
+    'the joint count',
+    "'numMeshes'",
+    'the mesh count',
+    "'joints'",
+    "'{' after 'joints'",
+    "a joint name or '}'",
+    'the joint parent index',
+    "'(' before the joint position",
+    'a joint position number',
+    "')' after the joint position",
+    "'(' before the joint orientation",
+    'a joint orientation number',
+    "')' after the joint orientation",
+    "'mesh' or end of input",
+    "'{' after 'mesh'",
+    "'name' or 'shader'",
+    'the mesh name string',
+    "'shader'",
+    'the shader string',
+    "'numverts'",
+    'the vertex count',
+    "'vert' or 'numtris'",
+    'the vertex index',
+    "'(' before the texture coordinates",
+    'a texture coordinate',
+    "')' after the texture coordinates",
+    'the first weight index',
+    'the weight count',
+    'the triangle count',
+    "'tri' or 'numweights'",
+    'the triangle index',
+    'a triangle vertex index',
+    'the weight count',
+    "'weight' or '}'",
+    'the weight index',
+    'the weight joint index',
+    'the weight bias',
+    "'(' before the weight position",
+    'a weight position number',
+    "')' after the weight position",
+    'nothing (parser finished)',
+  ],
+  /** The keyword a state is waiting for (for MISSING_BLOCK / DUPLICATE_BLOCK). */
+  waits: [
+    [M_NUMJOINTS_KW, K_NUMJOINTS],
+    [M_NUMMESHES_KW, K_NUMMESHES],
+    [M_JOINTS_KW, K_JOINTS],
+    [M_MESH_KW, K_MESH],
+    [M_MESH_NAME_OR_SHADER, K_SHADER],
+    [M_SHADER_KW, K_SHADER],
+    [M_NUMVERTS_KW, K_NUMVERTS],
+    [M_VERT_KW, K_NUMTRIS],
+    [M_TRI_KW, K_NUMWEIGHTS],
+    [M_WEIGHT_KW, K_WEIGHT],
+  ],
+  /** States whose next token is a number (a `nan`/`inf` word there is BAD_NUMBER, not UNEXPECTED_TOKEN). */
+  numericStates: [
+    M_NUMJOINTS, M_NUMMESHES, M_JOINT_PARENT, M_JOINT_POS, M_JOINT_ORI, M_NUMVERTS, M_VERT_IDX, M_VERT_UV,
+    M_VERT_WSTART, M_VERT_WCOUNT, M_NUMTRIS, M_TRI_IDX, M_TRI_V, M_NUMWEIGHTS, M_WEIGHT_IDX, M_WEIGHT_JOINT,
+    M_WEIGHT_BIAS, M_WEIGHT_POS,
+  ],
+});
 
-/** The keyword a state is waiting for (for MISSING_BLOCK / DUPLICATE_BLOCK), or −1. */
-const EXPECT_KW = new Int8Array(M_DONE + 1).fill(-1);
-EXPECT_KW[M_CMD_KW] = K_COMMANDLINE;
-EXPECT_KW[M_NUMJOINTS_KW] = K_NUMJOINTS;
-EXPECT_KW[M_NUMMESHES_KW] = K_NUMMESHES;
-EXPECT_KW[M_JOINTS_KW] = K_JOINTS;
-EXPECT_KW[M_MESH_KW] = K_MESH;
-EXPECT_KW[M_MESH_NAME_OR_SHADER] = K_SHADER;
-EXPECT_KW[M_SHADER_KW] = K_SHADER;
-EXPECT_KW[M_NUMVERTS_KW] = K_NUMVERTS;
-EXPECT_KW[M_VERT_KW] = K_NUMTRIS;
-EXPECT_KW[M_TRI_KW] = K_NUMWEIGHTS;
-EXPECT_KW[M_WEIGHT_KW] = K_WEIGHT;
-
-/** States whose next token is a number (a `nan`/`inf` word there is BAD_NUMBER rather than UNEXPECTED_TOKEN). */
-const NUMERIC = new Uint8Array(M_DONE + 1);
-for (const st of [
-  M_NUMJOINTS, M_NUMMESHES, M_JOINT_PARENT, M_JOINT_POS, M_JOINT_ORI, M_NUMVERTS, M_VERT_IDX, M_VERT_UV,
-  M_VERT_WSTART, M_VERT_WCOUNT, M_NUMTRIS, M_TRI_IDX, M_TRI_V, M_NUMWEIGHTS, M_WEIGHT_IDX, M_WEIGHT_JOINT,
-  M_WEIGHT_BIAS, M_WEIGHT_POS,
-]) NUMERIC[st] = 1;
-
-function growF32(a: Float32Array, len: number): Float32Array {
-  const b = new Float32Array(len);
-  b.set(a);
-  return b;
-}
-function growU32(a: Uint32Array, len: number): Uint32Array {
-  const b = new Uint32Array(len);
-  b.set(a);
-  return b;
-}
-
-export class Md5MeshParser implements Md5TokenSink {
-  private readonly tok: Md5Tokenizer;
-  private state = M_VERSION_KW;
-  private finished = false;
-  private failure: unknown = undefined;
-
-  private version = 0;
-  private commandline = '';
-  private numJoints = 0;
+export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
   private numMeshes = 0;
-  private names: string[] = [];
-  private parents: Int32Array = new Int32Array(0);
   private positions: Float32Array = new Float32Array(0);
   private orientations: Float32Array = new Float32Array(0);
-  private joint = 0;
-  /** Sub-index inside a ( … ) group or a triangle. */
-  private sub = 0;
   private meshes: Md5MeshPart[] = [];
 
   // The mesh block being read.
@@ -251,80 +224,25 @@ export class Md5MeshParser implements Md5TokenSink {
   private wPositions: Float32Array = new Float32Array(0);
 
   constructor() {
-    this.tok = new Md5Tokenizer(this);
+    super(GRAMMAR);
   }
 
-  /** Feed the next chunk of the file (any split). */
-  write(chunk: Uint8Array): void {
-    this.checkUsable();
-    try {
-      this.tok.write(chunk);
-    } catch (e) {
-      this.failure = e;
-      throw e;
+  protected finish(): Md5Mesh {
+    if (this.state === M_MESH_KW && this.meshes.length === this.numMeshes) {
+      this.state = M_DONE;
+      const joints: Md5Joints = {
+        count: this.numJoints,
+        names: this.names,
+        parents: this.parents,
+        positions: this.positions,
+        orientations: this.orientations,
+      };
+      return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints, meshes: this.meshes };
     }
-  }
-
-  /** Finish and return the model. The parser is done afterwards, whether this returns or throws. */
-  end(): Md5Mesh {
-    this.checkUsable();
-    this.finished = true;
-    try {
-      this.tok.end();
-      if (this.state === M_MESH_KW && this.meshes.length === this.numMeshes) {
-        this.state = M_DONE;
-        const joints: Md5Joints = {
-          count: this.numJoints,
-          names: this.names,
-          parents: this.parents,
-          positions: this.positions,
-          orientations: this.orientations,
-        };
-        return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints, meshes: this.meshes };
-      }
-      const eof = this.tok.position();
-      if (this.state === M_MESH_KW) {
-        throw new ModelParseError(
-          ErrorCode.BadCount,
-          `numMeshes is ${this.numMeshes} but the file has ${this.meshes.length} mesh block(s)`,
-          eof,
-        );
-      }
-      throw new ModelParseError(ErrorCode.Truncated, `input ended while expecting ${EXPECT[this.state]}`, eof);
-    } catch (e) {
-      this.failure = e;
-      throw e;
-    }
-  }
-
-  private checkUsable(): void {
-    if (this.failure !== undefined) throw this.failure;
-    if (this.finished) throw new Error('Md5MeshParser: already ended');
-  }
-
-  private fail(code: ErrorCode, detail: string): never {
-    throw new ModelParseError(code, detail, this.tok.tokenPosition());
-  }
-
-  private expected(got: string): never {
-    if (this.state <= M_VERSION) this.fail(ErrorCode.BadVersion, `expected 'MD5Version 10', got ${got}`);
-    this.fail(ErrorCode.UnexpectedToken, `expected ${EXPECT[this.state]}, got ${got}`);
-  }
-
-  private count(v: number, integer: boolean, max: number, what: string): number {
-    if (!integer) this.fail(ErrorCode.BadNumber, `${what} must be an integer, got ${v}`);
-    if (v < 0 || v > max) this.fail(ErrorCode.BadCount, `${what} ${v} outside 0..${max}`);
-    return v;
-  }
-
-  private int(v: number, integer: boolean, what: string): number {
-    if (!integer) this.fail(ErrorCode.BadNumber, `${what} must be an integer, got ${v}`);
-    return v;
-  }
-
-  private marker(v: number, integer: boolean, expected: number, what: string): void {
-    if (!integer) this.fail(ErrorCode.BadNumber, `'${what}' index must be an integer, got ${v}`);
-    if (v !== expected) this.fail(ErrorCode.BadIndexMarker, `'${what} ${v}' at position ${expected}`);
+    this.endOfInput(
+      this.state === M_MESH_KW,
+      `numMeshes is ${this.numMeshes} but the file has ${this.meshes.length} mesh block(s)`,
+    );
   }
 
   // --- token callbacks -------------------------------------------------------------------------------------
@@ -445,24 +363,15 @@ export class Md5MeshParser implements Md5TokenSink {
         return;
       }
       case M_JOINT_PARENT: {
-        const p = this.int(v, integer, 'joint parent index');
-        if (p < -1 || p >= this.joint) {
-          this.fail(ErrorCode.IndexOutOfRange, `joint ${this.joint} parent ${p} must be -1 or below ${this.joint}`);
-        }
-        this.parents[this.joint] = p;
+        this.parent(v, integer);
         this.state = M_JOINT_POS_OPEN;
         return;
       }
-      case M_VERSION: {
-        if (!integer || v !== 10) this.fail(ErrorCode.BadVersion, `MD5Version ${v} is not supported (want 10)`);
-        this.version = 10;
-        this.state = M_CMD_KW;
+      case H_VERSION:
+        this.versionNumber(v, integer);
         return;
-      }
       case M_NUMJOINTS: {
-        const n = this.count(v, integer, LIMITS.maxJoints, 'numJoints');
-        this.numJoints = n;
-        this.parents = new Int32Array(n);
+        const n = this.jointCount(v, integer);
         this.positions = new Float32Array(n * 3);
         this.orientations = new Float32Array(n * 4);
         this.state = M_NUMMESHES_KW;
@@ -514,7 +423,7 @@ export class Md5MeshParser implements Md5TokenSink {
         return;
       }
       default:
-        this.expected(`number ${v}`);
+        this.wrongNumber(v);
     }
   }
 
@@ -575,12 +484,12 @@ export class Md5MeshParser implements Md5TokenSink {
       case M_MESH_NAME_OR_SHADER:
       case M_SHADER_KW:
       case M_NUMVERTS_KW:
-        if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends while expecting ${EXPECT[this.state]}`);
+        if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends while expecting ${GRAMMAR.expect[this.state]}`);
         break;
       default:
         break;
     }
-    this.expected(`'${String.fromCharCode(c)}'`);
+    this.wrongPunct(c);
   }
 
   string(buf: Uint8Array, start: number, end: number): void {
@@ -593,9 +502,8 @@ export class Md5MeshParser implements Md5TokenSink {
         this.state = M_JOINT_PARENT;
         return;
       }
-      case M_CMD:
-        this.commandline = decodeText(buf, start, end);
-        this.state = M_NUMJOINTS_KW;
+      case H_CMD:
+        this.commandlineString(buf, start, end);
         return;
       case M_MESH_NAME:
         this.meshName = decodeText(buf, start, end);
@@ -606,7 +514,7 @@ export class Md5MeshParser implements Md5TokenSink {
         this.state = M_NUMVERTS_KW;
         return;
       default:
-        this.expected(`string ${showToken(buf, start, end)}`);
+        this.wrongString(buf, start, end);
     }
   }
 
@@ -651,15 +559,12 @@ export class Md5MeshParser implements Md5TokenSink {
           return;
         }
         break;
-      case M_VERSION_KW:
-        if (k === K_VERSION) {
-          this.state = M_VERSION;
-          return;
-        }
-        this.fail(ErrorCode.BadVersion, `expected 'MD5Version', got ${showToken(buf, start, end)}`);
-      case M_CMD_KW:
+      case H_VERSION_KW:
+        this.versionWord(k, buf, start, end);
+        return;
+      case H_CMD_KW:
         if (k === K_COMMANDLINE) {
-          this.state = M_CMD;
+          this.state = H_CMD;
           return;
         }
         break;
@@ -718,16 +623,7 @@ export class Md5MeshParser implements Md5TokenSink {
       default:
         break;
     }
-    // Errors.
-    if (NUMERIC[s] === 1 && isNonFiniteWord(buf, start, end)) {
-      this.fail(ErrorCode.BadNumber, `${showToken(buf, start, end)} is not a finite number`);
-    }
-    const want = EXPECT_KW[s];
-    if (k >= 0 && want >= 0 && (k <= FILE_LEVEL_LAST) === (want <= FILE_LEVEL_LAST)) {
-      if (k < want) this.fail(ErrorCode.DuplicateBlock, `'${KW[k]}' appears again (expected ${EXPECT[s]})`);
-      this.fail(ErrorCode.MissingBlock, `'${KW[want]}' is missing before '${KW[k]}'`);
-    }
-    this.expected(`word ${showToken(buf, start, end)}`);
+    this.wrongWord(k, buf, start, end);
   }
 
   private finishMesh(): void {

@@ -1,6 +1,7 @@
 /** Shared helpers of the MD5 tests (not a test file itself). */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { SHARED_MODELS } from '../helpers/models.js';
 import { ModelParseError, type ErrorCode } from '../../src/errors.js';
 import type { Md5Anim, Md5Mesh } from '../../src/model.js';
@@ -89,6 +90,33 @@ export function expectError(
   return e;
 }
 
+/** 1-based line:column of the first occurrence of `needle` (after `after`, if given) in `text`. */
+export function posOf(text: string, needle: string, after = ''): [number, number] {
+  const from = after ? text.indexOf(after) + after.length : 0;
+  const at = text.indexOf(needle, from);
+  if (at < 0) throw new Error(`needle ${needle} not found`);
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  const column = at - (before.lastIndexOf('\n') + 1) + 1;
+  return [line, column];
+}
+
+/**
+ * `expectBad(from, to, code, at = to, after = '')` for edits of `base`: parses `base` with `from` replaced by `to`
+ * and expects error `code` at the position of `at` (the first occurrence after `after`, or an explicit
+ * [line, column]); returns the error.
+ */
+export function badEditChecker(base: string, parse: (text: string) => unknown) {
+  return (from: string, to: string, code: string, at: string | [number, number] = to, after = ''): ModelParseError => {
+    const text = base.replace(from, to);
+    expect(text).not.toBe(base);
+    const [line, column] = typeof at === 'string' ? posOf(text, at, after) : at;
+    const e = catchParse(() => parse(text));
+    expect({ code: e.code, line: e.line, column: e.column }, e.message).toEqual({ code, line, column });
+    return e;
+  };
+}
+
 function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
   if (a.constructor !== b.constructor || a.byteLength !== b.byteLength) return false;
   const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -126,17 +154,26 @@ export function diff(a: unknown, b: unknown, path = '$'): string {
 }
 
 /**
- * Every two-chunk split of the turret mesh in [from, to) (as fractions of its length) parses bit-identically to the
- * one-chunk parse. Shared by chunking-turret-{1,2}.test.ts so the ~70k parses run in two parallel workers.
+ * Two-chunk splits of `bytes` at every `step`-th position (0 included) parse bit-identically to `whole`; throws at
+ * the first that does not. Returns the number of splits tried.
  */
+export function everyTwoWaySplit(
+  bytes: Uint8Array,
+  parse: (chunks: readonly Uint8Array[]) => unknown,
+  whole: unknown,
+  step = 1,
+  label = 'split',
+): number {
+  let n = 0;
+  for (let i = 0; i <= bytes.length; i += step, n++) {
+    const d = diff(parse(splitAt(bytes, [i])), whole);
+    if (d) throw new Error(`${label} at ${i}: results differ at ${d}`);
+  }
+  return n;
+}
+
 /** Two-chunk splits of turret.md5mesh at every `step`-th byte (every byte is too slow for the suite: 69k parses). */
 export function turretEverySplit(step: number): number {
   const bytes = readModel(FILES.turret);
-  const whole = meshFromChunks([bytes]);
-  let n = 0;
-  for (let i = 0; i <= bytes.length; i += step, n++) {
-    const d = diff(meshFromChunks(splitAt(bytes, [i])), whole);
-    if (d) throw new Error(`turret split at ${i}: results differ at ${d}`);
-  }
-  return n;
+  return everyTwoWaySplit(bytes, meshFromChunks, meshFromChunks([bytes]), step, 'turret split');
 }

@@ -1,17 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../src/errors.js';
 import { Md5AnimParser, parseMd5Anim } from '../../src/md5/index.js';
-import { FILES, HAVE_MODELS, catchParse, enc, expectError, readModel } from './_helpers.js';
+import { FILES, HAVE_MODELS, badEditChecker, catchParse, enc, expectError, readModel } from './_helpers.js';
 
 const f32 = Math.fround;
-
-function posOf(text: string, needle: string, after = ''): [number, number] {
-  const from = after ? text.indexOf(after) + after.length : 0;
-  const at = text.indexOf(needle, from);
-  if (at < 0) throw new Error(`needle ${needle} not found`);
-  const before = text.slice(0, at);
-  return [before.split('\n').length, at - (before.lastIndexOf('\n') + 1) + 1];
-}
 
 const BASE = `MD5Version 10
 commandline "anim"
@@ -46,14 +38,8 @@ frame 1 {
 }
 `;
 
-function expectBad(from: string, to: string, code: string, at: string | [number, number] = to, after = '') {
-  const text = BASE.replace(from, to);
-  expect(text).not.toBe(BASE);
-  const [line, column] = typeof at === 'string' ? posOf(text, at, after) : at;
-  const e = catchParse(() => parseMd5Anim(text));
-  expect({ code: e.code, line: e.line, column: e.column }, e.message).toEqual({ code, line, column });
-  return e;
-}
+/** Parse BASE with `from` replaced by `to`; expect `code` at the position of `at` (default: `to`). */
+const expectBad = badEditChecker(BASE, parseMd5Anim);
 
 describe('md5anim: hand-written input', () => {
   test('parses every field', () => {

@@ -6,19 +6,19 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ModelParseError } from '../../src/errors.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
-import { FILES, HAVE_MODELS, animFromChunks, catchParse, diff, meshFromChunks, readModel, splitAt } from './_helpers.js';
+import {
+  FILES,
+  HAVE_MODELS,
+  animFromChunks,
+  catchParse,
+  diff,
+  everyTwoWaySplit,
+  meshFromChunks,
+  readModel,
+  splitAt,
+} from './_helpers.js';
 
 type Parse = (chunks: readonly Uint8Array[]) => unknown;
-
-function everyTwoWaySplit(bytes: Uint8Array, parse: Parse, whole: unknown): number {
-  let n = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    const d = diff(parse(splitAt(bytes, [i])), whole);
-    if (d) throw new Error(`split at ${i}: results differ at ${d}`);
-    n++;
-  }
-  return n;
-}
 
 /** fast-check: sorted distinct cut positions, sometimes dense (many 1-byte chunks). */
 function cutsArb(len: number) {
@@ -43,21 +43,22 @@ function oneByteChunks(bytes: Uint8Array): Uint8Array[] {
   return Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1));
 }
 
+/** `file` split at every position, in 1-byte chunks, and at `numRuns` random cut sets: all give the one-chunk result. */
+function everySplitKind(file: string, one: (bytes: Uint8Array) => unknown, parse: Parse, numRuns: number): void {
+  const bytes = readModel(file);
+  const whole = one(bytes);
+  expect(everyTwoWaySplit(bytes, parse, whole)).toBe(bytes.length + 1);
+  expect(diff(parse(oneByteChunks(bytes)), whole)).toBe('');
+  randomSplitsMatch(bytes, parse, whole, numRuns);
+}
+
 describe.skipIf(!HAVE_MODELS)('chunk-split invariance on real files', () => {
   test('SimpleCube.md5mesh: every split position, 1-byte chunks, random multi-splits', () => {
-    const bytes = readModel(FILES.simpleCube);
-    const whole = parseMd5Mesh(bytes);
-    expect(everyTwoWaySplit(bytes, meshFromChunks, whole)).toBe(bytes.length + 1);
-    expect(diff(meshFromChunks(oneByteChunks(bytes)), whole)).toBe('');
-    randomSplitsMatch(bytes, meshFromChunks, whole, 500);
+    everySplitKind(FILES.simpleCube, parseMd5Mesh, meshFromChunks, 500);
   });
 
   test('drone idle.md5anim: every split position, 1-byte chunks, random multi-splits', () => {
-    const bytes = readModel(FILES.droneIdle);
-    const whole = parseMd5Anim(bytes);
-    expect(everyTwoWaySplit(bytes, animFromChunks, whole)).toBe(bytes.length + 1);
-    expect(diff(animFromChunks(oneByteChunks(bytes)), whole)).toBe('');
-    randomSplitsMatch(bytes, animFromChunks, whole, 300);
+    everySplitKind(FILES.droneIdle, parseMd5Anim, animFromChunks, 300);
   });
 
   test('turret.md5mesh: 1-byte chunks and random multi-splits (every split position: chunking-turret-*.test.ts)', () => {

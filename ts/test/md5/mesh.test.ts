@@ -2,20 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../src/errors.js';
 import { LIMITS } from '../../src/md5/limits.js';
 import { Md5MeshParser, parseMd5Mesh, parseMd5Anim, recoverW } from '../../src/md5/index.js';
-import { FILES, HAVE_MODELS, catchParse, enc, expectError, readModel } from './_helpers.js';
+import { FILES, HAVE_MODELS, badEditChecker, catchParse, enc, expectError, readModel } from './_helpers.js';
 
 const f32 = Math.fround;
-
-/** 1-based line:column of the first occurrence of `needle` (after `after`, if given) in `text`. */
-function posOf(text: string, needle: string, after = ''): [number, number] {
-  const from = after ? text.indexOf(after) + after.length : 0;
-  const at = text.indexOf(needle, from);
-  if (at < 0) throw new Error(`needle ${needle} not found`);
-  const before = text.slice(0, at);
-  const line = before.split('\n').length;
-  const column = at - (before.lastIndexOf('\n') + 1) + 1;
-  return [line, column];
-}
 
 const BASE = `MD5Version 10 // written by hand
 commandline "x"
@@ -50,14 +39,7 @@ mesh {
 `;
 
 /** Parse BASE with `from` replaced by `to`; expect `code` at the position of `at` (default: `to`). */
-function expectBad(from: string, to: string, code: string, at: string | [number, number] = to, after = '') {
-  const text = BASE.replace(from, to);
-  expect(text).not.toBe(BASE);
-  const [line, column] = typeof at === 'string' ? posOf(text, at, after) : at;
-  const e = catchParse(() => parseMd5Mesh(text));
-  expect({ code: e.code, line: e.line, column: e.column }, e.message).toEqual({ code, line, column });
-  return e;
-}
+const expectBad = badEditChecker(BASE, parseMd5Mesh);
 
 describe('md5mesh: hand-written input', () => {
   test('parses every field', () => {
