@@ -17,6 +17,6 @@ export { createBackend } from './pose/select.js';
 export { createTsBackend } from './pose/ts-backend.js';
 export { createWasmBackend, wasmSimdSupported, wasmSupported } from './pose/wasm-backend.js';
 export { Md5Poser, assertAnimMatchesMesh, frameAtTime, type FrameBlend } from './pose/md5-poser.js';
-export { buildSkinStream, bindPose, type Md5SkinStream } from './pose/skin-stream.js';
+export { buildSkinStream, bindPose, groupedTriangles, type Md5SkinStream } from './pose/skin-stream.js';
 export * as tsKernels from './pose/ts-kernels.js';
 export { toObj, type ObjOptions } from './export/obj.js';

@@ -38,14 +38,26 @@ pub fn anim(flags: &[u8], start_index: &[u32], baseframe_len: usize, component_c
     Ok(())
 }
 
-pub fn skin(joint_count: usize, counts: &[u32], joints: &[u32], weights_len: usize, out_len: usize) -> Result<(), Invalid> {
-    let total: u64 = counts.iter().map(|&c| c as u64).sum();
-    if total > joints.len() as u64 || total * WEIGHT_STRIDE as u64 > weights_len as u64 || out_len < counts.len() * 3 {
+/// A grouped skin stream (see `skin.rs`): lengths agree, every weight names a joint below `joint_count`, and
+/// `dest` (when not empty) is a permutation of the vertices.
+pub fn skin(joint_count: usize, group_sizes: &[u32], joints: &[u32], weights_len: usize, dest: &[u32], out_len: usize) -> Result<(), Invalid> {
+    let (vertices, total) = crate::skin::group_totals(group_sizes);
+    if joints.len() < total || weights_len < total * WEIGHT_STRIDE || out_len < vertices * 3 || !(dest.is_empty() || dest.len() == vertices) {
         return Err(Invalid::SkinShape);
     }
-    for (k, &j) in joints[..total as usize].iter().enumerate() {
+    for (k, &j) in joints[..total].iter().enumerate() {
         if j as usize >= joint_count {
             return Err(Invalid::WeightJoint(k));
+        }
+    }
+    if !dest.is_empty() {
+        let mut seen = vec![false; vertices];
+        for &d in dest {
+            let d = d as usize;
+            if d >= vertices || seen[d] {
+                return Err(Invalid::SkinShape);
+            }
+            seen[d] = true;
         }
     }
     Ok(())
@@ -71,8 +83,10 @@ mod tests {
 
     #[test]
     fn weight_joints_out_of_range_are_named() {
-        assert_eq!(skin(2, &[1, 2], &[0, 1, 1], 12, 6), Ok(()));
-        assert_eq!(skin(2, &[1, 2], &[0, 2, 1], 12, 6), Err(Invalid::WeightJoint(1)));
-        assert_eq!(skin(2, &[1, 3], &[0, 1, 1], 12, 6), Err(Invalid::SkinShape));
+        // one 1-weight vertex, one 2-weight vertex: 3 weights
+        assert_eq!(skin(2, &[1, 1], &[0, 1, 1], 12, &[1, 0], 6), Ok(()));
+        assert_eq!(skin(2, &[1, 1], &[0, 2, 1], 12, &[], 6), Err(Invalid::WeightJoint(1)));
+        assert_eq!(skin(2, &[1, 2], &[0, 1, 1], 12, &[], 9), Err(Invalid::SkinShape));
+        assert_eq!(skin(2, &[1, 1], &[0, 1, 1], 12, &[0, 0], 6), Err(Invalid::SkinShape));
     }
 }

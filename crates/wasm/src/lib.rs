@@ -50,6 +50,9 @@ unsafe fn f32s_mut<'a>(ptr: usize, len: usize) -> &'a mut [f32] {
     slice::from_raw_parts_mut(ptr as *mut f32, len)
 }
 unsafe fn u32s<'a>(ptr: usize, len: usize) -> &'a [u32] {
+    if len == 0 {
+        return &[]; // JS may pass 0 for "none"; a slice may not be built on a null pointer
+    }
     slice::from_raw_parts(ptr as *const u32, len)
 }
 
@@ -79,10 +82,11 @@ pub fn validate_anim(joint_count: usize, flags: usize, start_index: usize, compo
 
 /// −1 when valid, −2 when the shape is inconsistent, else the first weight naming a missing joint.
 #[wasm_bindgen]
-pub fn validate_skin(joint_count: usize, vertex_count: usize, counts: usize, weight_total: usize, joints: usize) -> i32 {
+pub fn validate_skin(joint_count: usize, groups: usize, group_sizes: usize, weight_total: usize, joints: usize, dest: usize, dest_len: usize) -> i32 {
     // SAFETY: as above.
-    let (c, j) = unsafe { (u32s(counts, vertex_count), u32s(joints, weight_total)) };
-    match validate::skin(joint_count, c, j, weight_total * layout::WEIGHT_STRIDE, vertex_count * 3) {
+    let (g, j, d) = unsafe { (u32s(group_sizes, groups), u32s(joints, weight_total), u32s(dest, dest_len)) };
+    let (vertices, _) = skin::group_totals(g);
+    match validate::skin(joint_count, g, j, weight_total * layout::WEIGHT_STRIDE, d, vertices * 3) {
         Ok(()) => -1,
         Err(validate::Invalid::WeightJoint(k)) => k as i32,
         Err(_) => -2,
@@ -130,30 +134,36 @@ pub fn pose_matrices(joint_count: usize, object: usize, out_matrices: usize) {
     }
 }
 
+/// Skin a grouped stream (see `idtech_core::skin`); `dest_len` 0 writes the grouped order, else file order.
+/// `out_len` is the output's length in floats. Returns false when the shapes disagree (nothing written).
 #[wasm_bindgen]
-pub fn skin_positions(joint_count: usize, matrices: usize, vertex_count: usize, counts: usize, weight_total: usize, joints: usize, weights: usize, out: usize) {
+#[allow(clippy::too_many_arguments)]
+pub fn skin_positions(joint_count: usize, matrices: usize, groups: usize, group_sizes: usize, weight_total: usize, joints: usize, weights: usize, dest: usize, dest_len: usize, out: usize, out_len: usize) -> bool {
     // SAFETY: as above.
     unsafe {
         skin::skin_positions(
             f32s(matrices, joint_count * layout::MATRIX_STRIDE),
-            u32s(counts, vertex_count),
+            u32s(group_sizes, groups),
             u32s(joints, weight_total),
             f32s(weights, weight_total * layout::WEIGHT_STRIDE),
-            f32s_mut(out, vertex_count * 3),
+            u32s(dest, dest_len),
+            f32s_mut(out, out_len),
         )
     }
 }
 
 #[wasm_bindgen]
-pub fn skin_normals(joint_count: usize, matrices: usize, vertex_count: usize, counts: usize, weight_total: usize, joints: usize, normal_weights: usize, out: usize) {
+#[allow(clippy::too_many_arguments)]
+pub fn skin_normals(joint_count: usize, matrices: usize, groups: usize, group_sizes: usize, weight_total: usize, joints: usize, normal_weights: usize, dest: usize, dest_len: usize, out: usize, out_len: usize) -> bool {
     // SAFETY: as above.
     unsafe {
         skin::skin_normals(
             f32s(matrices, joint_count * layout::MATRIX_STRIDE),
-            u32s(counts, vertex_count),
+            u32s(group_sizes, groups),
             u32s(joints, weight_total),
             f32s(normal_weights, weight_total * layout::WEIGHT_STRIDE),
-            f32s_mut(out, vertex_count * 3),
+            u32s(dest, dest_len),
+            f32s_mut(out, out_len),
         )
     }
 }

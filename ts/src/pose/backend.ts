@@ -39,14 +39,18 @@ export interface PoseBackend {
   validateParents(parents: I32): number;
   /** −1 when valid, else the first joint whose flagged components run past `componentCount`. */
   validateAnim(flags: U8, startIndex: U32, componentCount: number): number;
-  /** −1 valid, −2 inconsistent shape, else the first weight naming a joint ≥ jointCount. */
-  validateSkin(jointCount: number, counts: U32, joints: U32, weights: F32): number;
+  /** −1 valid, −2 inconsistent shape or `dest` not a permutation, else the first weight naming a joint ≥ jointCount. */
+  validateSkin(jointCount: number, groupSizes: U32, joints: U32, weights: F32, dest: U32 | null): number;
 
   /** Frame `frameIndex` of `frames` (componentCount floats each) → local pose (8 floats per joint). */
   composeFrame(flags: U8, startIndex: U32, baseframe: F32, frames: F32, frameIndex: number, componentCount: number, outLocal: F32): void;
   interpolateLocal(a: F32, b: F32, t: number, outLocal: F32): void;
   localToObject(parents: I32, local: F32, outObject: F32): void;
   poseMatrices(object: F32, outMatrices: F32): void;
-  skinPositions(matrices: F32, counts: U32, joints: U32, weights: F32, outPositions: F32): void;
-  skinNormals(matrices: F32, counts: U32, joints: U32, normalWeights: F32, outNormals: F32): void;
+  /**
+   * Skin a stream grouped by weight count (`groupSizes[c − 1]` vertices with c weights). With `dest`, stream
+   * vertex i goes to slot dest[i] (file order); with null, to slot i (grouped order). RangeError on bad shapes.
+   */
+  skinPositions(matrices: F32, groupSizes: U32, joints: U32, weights: F32, dest: U32 | null, outPositions: F32): void;
+  skinNormals(matrices: F32, groupSizes: U32, joints: U32, normalWeights: F32, dest: U32 | null, outNormals: F32): void;
 }

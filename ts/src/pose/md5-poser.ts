@@ -75,7 +75,8 @@ export class Md5Poser {
   private readonly local: F32;
   private readonly object: F32;
   private readonly matrices: F32;
-  private readonly counts: U32;
+  private readonly groupSizes: U32;
+  private readonly dest: U32 | null;
   private readonly joints: U32;
   private readonly weights: F32;
   private readonly normalWeights: F32;
@@ -83,7 +84,16 @@ export class Md5Poser {
   private readonly outNormals: F32;
   private animBuffers: AnimBuffers | null = null;
 
-  constructor(backend: PoseBackend, mesh: Md5Mesh, stream: Md5SkinStream = buildSkinStream(mesh)) {
+  /**
+   * `order: 'file'` (default) writes outputs in the file's vertex order (meshes back to back);
+   * `'grouped'` writes them in the skinning stream's order (vertices grouped by weight count — no scatter);
+   * draw those with `groupedTriangles(mesh, poser.stream)`.
+   */
+  readonly order: 'file' | 'grouped';
+
+  constructor(backend: PoseBackend, mesh: Md5Mesh, options: { order?: 'file' | 'grouped'; stream?: Md5SkinStream } = {}) {
+    const stream = options.stream ?? buildSkinStream(mesh);
+    this.order = options.order ?? 'file';
     this.backend = backend;
     this.mesh = mesh;
     this.stream = stream;
@@ -97,7 +107,8 @@ export class Md5Poser {
     this.local = b.f32(n * POSE_STRIDE);
     this.object = b.f32(n * POSE_STRIDE);
     this.matrices = b.f32(n * MATRIX_STRIDE);
-    this.counts = b.u32(stream.vertexCount);
+    this.groupSizes = b.u32(stream.groupSizes.length);
+    this.dest = this.order === 'file' ? b.u32(stream.vertexCount) : null;
     this.joints = b.u32(stream.weightTotal);
     this.weights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
     this.normalWeights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
@@ -106,13 +117,14 @@ export class Md5Poser {
     // All allocation is done: write the inputs once (views read after the last allocation).
     this.parents.view.set(mesh.joints.parents);
     this.bind.view.set(bindPose(mesh));
-    this.counts.view.set(stream.counts);
+    this.groupSizes.view.set(stream.groupSizes);
+    this.dest?.view.set(stream.streamToFile);
     this.joints.view.set(stream.joints);
     this.weights.view.set(stream.weights);
     this.normalWeights.view.set(stream.normalWeights);
     const badParent = b.validateParents(this.parents);
     if (badParent >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
-    const badWeight = b.validateSkin(n, this.counts, this.joints, this.weights);
+    const badWeight = b.validateSkin(n, this.groupSizes, this.joints, this.weights, this.dest);
     if (badWeight !== -1) throw new ModelParseError(ErrorCode.IndexOutOfRange, badWeight === -2 ? 'skin stream is inconsistent' : `skin weight ${badWeight} names joint ${stream.joints[badWeight]} of ${n}`, { offset: 0 });
   }
 
@@ -199,15 +211,15 @@ export class Md5Poser {
   /** Give every buffer back to the backend. */
   dispose(): void {
     this.releaseAnim();
-    for (const buf of [this.parents, this.bind, this.localA, this.localB, this.local, this.object, this.matrices, this.counts, this.joints, this.weights, this.normalWeights, this.outPositions, this.outNormals]) {
+    for (const buf of [this.parents, this.bind, this.localA, this.localB, this.local, this.object, this.matrices, this.groupSizes, this.joints, this.weights, this.normalWeights, this.outPositions, this.outNormals, ...(this.dest ? [this.dest] : [])]) {
       this.backend.release(buf);
     }
   }
 
   private skin(withNormals: boolean): void {
     const b = this.backend;
-    b.skinPositions(this.matrices, this.counts, this.joints, this.weights, this.outPositions);
-    if (withNormals) b.skinNormals(this.matrices, this.counts, this.joints, this.normalWeights, this.outNormals);
+    b.skinPositions(this.matrices, this.groupSizes, this.joints, this.weights, this.dest, this.outPositions);
+    if (withNormals) b.skinNormals(this.matrices, this.groupSizes, this.joints, this.normalWeights, this.dest, this.outNormals);
   }
 
   private requireAnim(): AnimBuffers {

@@ -6,6 +6,8 @@ function buffer<T extends Typed>(view: T): KernelBuffer<T> {
   return { length: view.length, ptr: 0, view };
 }
 
+const EMPTY = new Uint32Array(0);
+
 export function createTsBackend(): PoseBackend {
   return {
     name: 'ts',
@@ -17,8 +19,8 @@ export function createTsBackend(): PoseBackend {
     validateParents: (parents: I32) => k.validateParents(parents.view),
     validateAnim: (flags: U8, startIndex: U32, componentCount: number) =>
       k.validateAnim(flags.view, startIndex.view, componentCount),
-    validateSkin: (jointCount: number, counts: U32, joints: U32, weights: F32) =>
-      k.validateSkin(jointCount, counts.view, joints.view, weights.length),
+    validateSkin: (jointCount: number, groupSizes: U32, joints: U32, weights: F32, dest: U32 | null) =>
+      k.validateSkin(jointCount, groupSizes.view, joints.view, weights.length, dest ? dest.view : EMPTY),
     composeFrame(flags, startIndex, baseframe, frames, frameIndex, componentCount, outLocal) {
       const start = frameIndex * componentCount;
       k.composeFrame(flags.view, startIndex.view, baseframe.view, frames.view.subarray(start, start + componentCount), outLocal.view);
@@ -26,7 +28,11 @@ export function createTsBackend(): PoseBackend {
     interpolateLocal: (a, b, t, out) => k.interpolateLocal(a.view, b.view, t, out.view),
     localToObject: (parents, local, out) => k.localToObject(parents.view, local.view, out.view),
     poseMatrices: (object, out) => k.poseMatrices(object.view, out.view),
-    skinPositions: (m, counts, joints, weights, out) => k.skinPositions(m.view, counts.view, joints.view, weights.view, out.view),
-    skinNormals: (m, counts, joints, weights, out) => k.skinNormals(m.view, counts.view, joints.view, weights.view, out.view),
+    skinPositions(m, groupSizes, joints, weights, dest, out) {
+      if (!k.skinPositions(m.view, groupSizes.view, joints.view, weights.view, dest ? dest.view : EMPTY, out.view)) throw new RangeError('skinPositions: buffer shapes disagree');
+    },
+    skinNormals(m, groupSizes, joints, weights, dest, out) {
+      if (!k.skinNormals(m.view, groupSizes.view, joints.view, weights.view, dest ? dest.view : EMPTY, out.view)) throw new RangeError('skinNormals: buffer shapes disagree');
+    },
   };
 }

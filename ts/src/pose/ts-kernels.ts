@@ -155,43 +155,69 @@ export function poseMatrices(object: Float32Array, outMatrices: Float32Array): v
   }
 }
 
-/** Positions: out[3v..] = Σ M[joints[k]] · weights[4k..4k+4] over the vertex's `counts[v]` weights. */
+/** Total vertices and weights of a grouping (`groupSizes[c − 1]` vertices with c weights each). */
+export function groupTotals(groupSizes: Uint32Array): { vertices: number; weights: number } {
+  let vertices = 0, weights = 0;
+  for (let g = 0; g < groupSizes.length; g++) {
+    vertices += groupSizes[g];
+    weights += groupSizes[g] * (g + 1);
+  }
+  return { vertices, weights };
+}
+
+/**
+ * Positions over a stream grouped by weight count (see crates/core/src/skin.rs): vertex i of the stream is
+ * Σ M[joints[k]] · weights[4k..4k+4] over its weights, written to slot `dest[i]` (file order) or, with an
+ * empty `dest`, to slot i (grouped order). Returns false, writing nothing, when the shapes disagree.
+ */
 export function skinPositions(
   matrices: Float32Array,
-  counts: Uint32Array,
+  groupSizes: Uint32Array,
   joints: Uint32Array,
   weights: Float32Array,
+  dest: Uint32Array,
   out: Float32Array,
-): void {
-  const n = counts.length;
-  let k = 0;
-  for (let v = 0; v < n; v++) {
-    let x = 0, y = 0, z = 0;
-    const end = k + counts[v];
-    for (; k < end; k++) {
-      const m = joints[k] * MATRIX_STRIDE;
-      const w = k * WEIGHT_STRIDE;
-      const wx = weights[w], wy = weights[w + 1], wz = weights[w + 2], wb = weights[w + 3];
-      x += matrices[m] * wx + matrices[m + 4] * wy + matrices[m + 8] * wz + matrices[m + 12] * wb;
-      y += matrices[m + 1] * wx + matrices[m + 5] * wy + matrices[m + 9] * wz + matrices[m + 13] * wb;
-      z += matrices[m + 2] * wx + matrices[m + 6] * wy + matrices[m + 10] * wz + matrices[m + 14] * wb;
+): boolean {
+  const { vertices, weights: total } = groupTotals(groupSizes);
+  const jointCount = (matrices.length / MATRIX_STRIDE) | 0;
+  if ((jointCount === 0 && total > 0) || joints.length < total || weights.length < total * WEIGHT_STRIDE || out.length < vertices * 3 || !(dest.length === 0 || dest.length >= vertices)) return false;
+  const lastJoint = jointCount - 1;
+  const slots = (out.length / 3) | 0;
+  const scatter = dest.length > 0;
+  let v = 0, k = 0;
+  for (let g = 0; g < groupSizes.length; g++) {
+    const c = g + 1;
+    for (let end = v + groupSizes[g]; v < end; v++) {
+      let x = 0, y = 0, z = 0;
+      for (const stop = k + c; k < stop; k++) {
+        const m = Math.min(joints[k], lastJoint) * MATRIX_STRIDE;
+        const w = k * WEIGHT_STRIDE;
+        const wx = weights[w], wy = weights[w + 1], wz = weights[w + 2], wb = weights[w + 3];
+        x += matrices[m] * wx + matrices[m + 4] * wy + matrices[m + 8] * wz + matrices[m + 12] * wb;
+        y += matrices[m + 1] * wx + matrices[m + 5] * wy + matrices[m + 9] * wz + matrices[m + 13] * wb;
+        z += matrices[m + 2] * wx + matrices[m + 6] * wy + matrices[m + 10] * wz + matrices[m + 14] * wb;
+      }
+      const s = (scatter ? Math.min(dest[v], slots - 1) : v) * 3;
+      out[s] = x;
+      out[s + 1] = y;
+      out[s + 2] = z;
     }
-    out[v * 3] = x;
-    out[v * 3 + 1] = y;
-    out[v * 3 + 2] = z;
   }
+  return true;
 }
 
 /** Normals: the same sum over normal weights (`nx·b ny·b nz·b 0`), renormalised. */
 export function skinNormals(
   matrices: Float32Array,
-  counts: Uint32Array,
+  groupSizes: Uint32Array,
   joints: Uint32Array,
   normalWeights: Float32Array,
+  dest: Uint32Array,
   out: Float32Array,
-): void {
-  skinPositions(matrices, counts, joints, normalWeights, out);
-  for (let i = 0; i < out.length; i += 3) {
+): boolean {
+  if (!skinPositions(matrices, groupSizes, joints, normalWeights, dest, out)) return false;
+  const n = groupTotals(groupSizes).vertices * 3;
+  for (let i = 0; i < n; i += 3) {
     const x = out[i], y = out[i + 1], z = out[i + 2];
     const len2 = x * x + y * y + z * z;
     if (len2 > 0) {
@@ -199,6 +225,7 @@ export function skinNormals(
       out[i] = x * inv; out[i + 1] = y * inv; out[i + 2] = z * inv;
     }
   }
+  return true;
 }
 
 /** −1 when valid, else the first joint whose parent is not −1 and not below it. */
@@ -221,11 +248,17 @@ export function validateAnim(flags: Uint8Array, startIndex: Uint32Array, compone
   return -1;
 }
 
-/** −1 valid, −2 inconsistent shape, else the first weight naming a joint ≥ jointCount. */
-export function validateSkin(jointCount: number, counts: Uint32Array, joints: Uint32Array, weightsLength: number): number {
-  let total = 0;
-  for (let v = 0; v < counts.length; v++) total += counts[v];
-  if (total > joints.length || total * WEIGHT_STRIDE > weightsLength) return -2;
+/** −1 valid, −2 inconsistent shape (or `dest` not a permutation), else the first weight naming a joint ≥ jointCount. */
+export function validateSkin(jointCount: number, groupSizes: Uint32Array, joints: Uint32Array, weightsLength: number, dest: Uint32Array): number {
+  const { vertices, weights: total } = groupTotals(groupSizes);
+  if (total > joints.length || total * WEIGHT_STRIDE > weightsLength || !(dest.length === 0 || dest.length === vertices)) return -2;
   for (let k = 0; k < total; k++) if (joints[k] >= jointCount) return k;
+  if (dest.length) {
+    const seen = new Uint8Array(vertices);
+    for (let i = 0; i < dest.length; i++) {
+      if (dest[i] >= vertices || seen[dest[i]]) return -2;
+      seen[dest[i]] = 1;
+    }
+  }
   return -1;
 }

@@ -97,9 +97,9 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       if (startIndex.length !== flags.length) return 0;
       return g.validate_anim(flags.length, flags.ptr, startIndex.ptr, componentCount);
     },
-    validateSkin: (jointCount, counts, jointsBuf, weights) => {
+    validateSkin: (jointCount, groupSizes, jointsBuf, weights, dest) => {
       if (weights.length < jointsBuf.length * 4) return -2;
-      return g.validate_skin(jointCount, counts.length, counts.ptr, jointsBuf.length, jointsBuf.ptr);
+      return g.validate_skin(jointCount, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0);
     },
     composeFrame(flags, startIndex, baseframe, frames, frameIndex, componentCount, outLocal) {
       const n = flags.length;
@@ -122,13 +122,15 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       if (out.length < n * MATRIX_STRIDE) throw new RangeError('poseMatrices: buffer too short');
       g.pose_matrices(n, object.ptr, out.ptr);
     },
-    skinPositions(m, counts, jointsBuf, weights, out) {
-      if (out.length < counts.length * 3 || weights.length < jointsBuf.length * 4) throw new RangeError('skinPositions: buffer too short');
-      g.skin_positions((m.length / MATRIX_STRIDE) | 0, m.ptr, counts.length, counts.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, out.ptr);
+    skinPositions(m, groupSizes, jointsBuf, weights, dest, out) {
+      if (weights.length < jointsBuf.length * 4) throw new RangeError('skinPositions: weights shorter than joints');
+      const ok = g.skin_positions((m.length / MATRIX_STRIDE) | 0, m.ptr, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0, out.ptr, out.length);
+      if (!ok) throw new RangeError('skinPositions: buffer shapes disagree');
     },
-    skinNormals(m, counts, jointsBuf, weights, out) {
-      if (out.length < counts.length * 3 || weights.length < jointsBuf.length * 4) throw new RangeError('skinNormals: buffer too short');
-      g.skin_normals((m.length / MATRIX_STRIDE) | 0, m.ptr, counts.length, counts.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, out.ptr);
+    skinNormals(m, groupSizes, jointsBuf, weights, dest, out) {
+      if (weights.length < jointsBuf.length * 4) throw new RangeError('skinNormals: weights shorter than joints');
+      const ok = g.skin_normals((m.length / MATRIX_STRIDE) | 0, m.ptr, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0, out.ptr, out.length);
+      if (!ok) throw new RangeError('skinNormals: buffer shapes disagree');
     },
   };
 }
