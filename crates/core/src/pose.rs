@@ -79,22 +79,24 @@ pub fn local_to_object(parents: &[i32], local: &[f32], out_object: &mut [f32]) {
     }
 }
 
-/// Object poses → 3×4 matrices (16 floats: columns r0 r1 r2 t, each `x y z 0`).
+/// Object poses → 3×4 matrices, row-major, padded to 16 floats: rows `r0 r1 r2` each `m·0 m·1 m·2 t·`, then
+/// `0 0 0 0`. Row form lets skinning dot each row with a pre-scaled weight `x·b y·b z·b b` (one SIMD multiply
+/// per row, no broadcasts).
 pub fn pose_matrices(object: &[f32], out_matrices: &mut [f32]) {
     let joints = object.len() / POSE_STRIDE;
     for j in 0..joints {
         let (t, q) = read_pose(object, j);
         let c = quat::to_columns(q);
         let m = &mut out_matrices[j * MATRIX_STRIDE..j * MATRIX_STRIDE + MATRIX_STRIDE];
-        for col in 0..3 {
-            m[col * 4] = c[col][0];
-            m[col * 4 + 1] = c[col][1];
-            m[col * 4 + 2] = c[col][2];
-            m[col * 4 + 3] = 0.0;
+        for row in 0..3 {
+            m[row * 4] = c[0][row];
+            m[row * 4 + 1] = c[1][row];
+            m[row * 4 + 2] = c[2][row];
+            m[row * 4 + 3] = t[row];
         }
-        m[12] = t[0];
-        m[13] = t[1];
-        m[14] = t[2];
+        m[12] = 0.0;
+        m[13] = 0.0;
+        m[14] = 0.0;
         m[15] = 0.0;
     }
 }
@@ -128,9 +130,9 @@ mod tests {
         assert!((object[8] - 1.0).abs() < 1e-6 && (object[9] - 2.0).abs() < 1e-6);
         let mut m = [0.0f32; 32];
         pose_matrices(&object, &mut m);
-        // Child inherits the rotation: its x column is world +y.
-        assert!((m[16] - 0.0).abs() < 1e-6 && (m[17] - 1.0).abs() < 1e-6);
-        assert_eq!(&m[28..31], &object[8..11]);
+        // Child inherits the rotation: its x axis (first column) is world +y.
+        assert!((m[16] - 0.0).abs() < 1e-6 && (m[20] - 1.0).abs() < 1e-6 && m[24].abs() < 1e-6);
+        assert_eq!([m[19], m[23], m[27]], [object[8], object[9], object[10]]);
     }
 
     #[test]

@@ -127,9 +127,9 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
             unsafe {
                 let (wx, wy, wz, wb) = (*w.get_unchecked(o), *w.get_unchecked(o + 1), *w.get_unchecked(o + 2), *w.get_unchecked(o + 3));
                 let mm = |i: usize| *m.get_unchecked(j + i);
-                x += mm(0) * wx + mm(4) * wy + mm(8) * wz + mm(12) * wb;
-                y += mm(1) * wx + mm(5) * wy + mm(9) * wz + mm(13) * wb;
-                z += mm(2) * wx + mm(6) * wy + mm(10) * wz + mm(14) * wb;
+                x += mm(0) * wx + mm(1) * wy + mm(2) * wz + mm(3) * wb;
+                y += mm(4) * wx + mm(5) * wy + mm(6) * wz + mm(7) * wb;
+                z += mm(8) * wx + mm(9) * wy + mm(10) * wz + mm(11) * wb;
             }
             k += 1;
         }
@@ -148,7 +148,8 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
     let w = ctx.weights.as_ptr();
     let mut k = k0;
     for v in v0..v0 + n {
-        let mut acc = f32x4_splat(0.0);
+        // One accumulator per matrix row: acc_r += row_r · w lane-wise; the lanes are summed once per vertex.
+        let (mut a0, mut a1, mut a2) = (f32x4_splat(0.0), f32x4_splat(0.0), f32x4_splat(0.0));
         for _ in 0..c {
             let j = ctx.matrix(k);
             // SAFETY: j + 16 ≤ matrices.len() (clamped joint), (k + 1) · 4 ≤ weights.len() (entry check);
@@ -156,13 +157,17 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
             unsafe {
                 let p = m.add(j) as *const v128;
                 let wv = v128_load(w.add(k * WEIGHT_STRIDE) as *const v128);
-                acc = f32x4_add(acc, f32x4_mul(v128_load(p), i32x4_shuffle::<0, 0, 0, 0>(wv, wv)));
-                acc = f32x4_add(acc, f32x4_mul(v128_load(p.add(1)), i32x4_shuffle::<1, 1, 1, 1>(wv, wv)));
-                acc = f32x4_add(acc, f32x4_mul(v128_load(p.add(2)), i32x4_shuffle::<2, 2, 2, 2>(wv, wv)));
-                acc = f32x4_add(acc, f32x4_mul(v128_load(p.add(3)), i32x4_shuffle::<3, 3, 3, 3>(wv, wv)));
+                a0 = f32x4_add(a0, f32x4_mul(v128_load(p), wv));
+                a1 = f32x4_add(a1, f32x4_mul(v128_load(p.add(1)), wv));
+                a2 = f32x4_add(a2, f32x4_mul(v128_load(p.add(2)), wv));
             }
             k += 1;
         }
+        // Transpose-and-add: (Σa0, Σa1, Σa2, 0).
+        let zero = f32x4_splat(0.0);
+        let p = f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(a0, a1), i32x4_shuffle::<2, 6, 3, 7>(a0, a1));
+        let q = f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(a2, zero), i32x4_shuffle::<2, 6, 3, 7>(a2, zero));
+        let acc = f32x4_add(i32x4_shuffle::<0, 1, 4, 5>(p, q), i32x4_shuffle::<2, 3, 6, 7>(p, q));
         let s = ctx.slot(v) * 3;
         if ctx.dest.is_empty() && s + 4 <= out.len() {
             // Sequential order: store 4 lanes; the 4th lands on the next vertex's x, written next.
@@ -186,9 +191,9 @@ mod tests {
         m[0] = 1.0;
         m[5] = 1.0;
         m[10] = 1.0;
-        m[12] = t[0];
-        m[13] = t[1];
-        m[14] = t[2];
+        m[3] = t[0];
+        m[7] = t[1];
+        m[11] = t[2];
         m
     }
 

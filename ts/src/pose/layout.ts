@@ -2,7 +2,7 @@
 
 /** Floats per joint pose: `tx ty tz 0 qx qy qz qw`. */
 export const POSE_STRIDE = 8;
-/** Floats per joint matrix: columns r0 r1 r2 t, each `x y z 0`. */
+/** Floats per joint matrix: row-major 3×4 (`m·0 m·1 m·2 t·` × 3) padded with `0 0 0 0`. */
 export const MATRIX_STRIDE = 16;
 /** Floats per skinning weight: `x·b y·b z·b b` (normals: `nx·b ny·b nz·b 0`). */
 export const WEIGHT_STRIDE = 4;

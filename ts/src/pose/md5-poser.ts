@@ -136,7 +136,7 @@ export class Md5Poser {
   get normals(): Float32Array {
     return this.outNormals.view;
   }
-  /** Joint matrices of the last pose (16 floats per joint, columns `x y z 0`). */
+  /** Joint matrices of the last pose: 16 floats per joint, a row-major 3×4 (rows `m·0 m·1 m·2 t·`) then `0 0 0 0`. */
   get jointMatrices(): Float32Array {
     return this.matrices.view;
   }

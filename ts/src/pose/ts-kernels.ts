@@ -128,7 +128,7 @@ export function localToObject(parents: Int32Array, local: Float32Array, outObjec
   }
 }
 
-/** Object poses → 3×4 matrices stored as four columns `x y z 0` (16 floats per joint). */
+/** Object poses → row-major 3×4 matrices padded to 16 floats (rows `m·0 m·1 m·2 t·`, then `0 0 0 0`). */
 export function poseMatrices(object: Float32Array, outMatrices: Float32Array): void {
   const joints = (object.length / POSE_STRIDE) | 0;
   for (let j = 0; j < joints; j++) {
@@ -137,20 +137,20 @@ export function poseMatrices(object: Float32Array, outMatrices: Float32Array): v
     const x = object[o + 4], y = object[o + 5], z = object[o + 6], w = object[o + 7];
     const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
     outMatrices[m] = 1 - 2 * (yy + zz);
-    outMatrices[m + 1] = 2 * (xy + wz);
-    outMatrices[m + 2] = 2 * (xz - wy);
-    outMatrices[m + 3] = 0;
-    outMatrices[m + 4] = 2 * (xy - wz);
+    outMatrices[m + 1] = 2 * (xy - wz);
+    outMatrices[m + 2] = 2 * (xz + wy);
+    outMatrices[m + 3] = object[o];
+    outMatrices[m + 4] = 2 * (xy + wz);
     outMatrices[m + 5] = 1 - 2 * (xx + zz);
-    outMatrices[m + 6] = 2 * (yz + wx);
-    outMatrices[m + 7] = 0;
-    outMatrices[m + 8] = 2 * (xz + wy);
-    outMatrices[m + 9] = 2 * (yz - wx);
+    outMatrices[m + 6] = 2 * (yz - wx);
+    outMatrices[m + 7] = object[o + 1];
+    outMatrices[m + 8] = 2 * (xz - wy);
+    outMatrices[m + 9] = 2 * (yz + wx);
     outMatrices[m + 10] = 1 - 2 * (xx + yy);
-    outMatrices[m + 11] = 0;
-    outMatrices[m + 12] = object[o];
-    outMatrices[m + 13] = object[o + 1];
-    outMatrices[m + 14] = object[o + 2];
+    outMatrices[m + 11] = object[o + 2];
+    outMatrices[m + 12] = 0;
+    outMatrices[m + 13] = 0;
+    outMatrices[m + 14] = 0;
     outMatrices[m + 15] = 0;
   }
 }
@@ -193,9 +193,9 @@ export function skinPositions(
         const m = Math.min(joints[k], lastJoint) * MATRIX_STRIDE;
         const w = k * WEIGHT_STRIDE;
         const wx = weights[w], wy = weights[w + 1], wz = weights[w + 2], wb = weights[w + 3];
-        x += matrices[m] * wx + matrices[m + 4] * wy + matrices[m + 8] * wz + matrices[m + 12] * wb;
-        y += matrices[m + 1] * wx + matrices[m + 5] * wy + matrices[m + 9] * wz + matrices[m + 13] * wb;
-        z += matrices[m + 2] * wx + matrices[m + 6] * wy + matrices[m + 10] * wz + matrices[m + 14] * wb;
+        x += matrices[m] * wx + matrices[m + 1] * wy + matrices[m + 2] * wz + matrices[m + 3] * wb;
+        y += matrices[m + 4] * wx + matrices[m + 5] * wy + matrices[m + 6] * wz + matrices[m + 7] * wb;
+        z += matrices[m + 8] * wx + matrices[m + 9] * wy + matrices[m + 10] * wz + matrices[m + 11] * wb;
       }
       const s = (scatter ? Math.min(dest[v], slots - 1) : v) * 3;
       out[s] = x;

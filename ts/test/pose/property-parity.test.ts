@@ -41,7 +41,7 @@ const modelArb = fc
       baseQ: fc.array(quatXyz, { minLength: jointCount, maxLength: jointCount }),
       frames: fc.array(fc.array(fc.tuple(f32(-5, 5), f32(-5, 5), f32(-5, 5), quatXyz), { minLength: jointCount, maxLength: jointCount }), { minLength: frameCount, maxLength: frameCount }),
       vertices: fc.array(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: jointCount - 1 }), f32(0.01, 1), f32(-20, 20), f32(-20, 20), f32(-20, 20)), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: jointCount - 1 }), f32(0.01, 1), f32(-20, 20), f32(-20, 20), f32(-20, 20)), { minLength: 1, maxLength: 9 }), // every unrolled group (1–6) and the general loop (7+)
         { minLength: vertexCount, maxLength: vertexCount },
       ),
       triangles: fc.array(fc.tuple(fc.nat(vertexCount - 1), fc.nat(vertexCount - 1), fc.nat(vertexCount - 1)), { minLength: 1, maxLength: 40 }),
@@ -128,11 +128,13 @@ describe('WASM and TS agree on random models', () => {
       fc.property(modelArb, (m) => {
         const { mesh, anim } = build(m);
         const posers = backends.map((b) => new Md5Poser(b, mesh));
+        // The same kernels writing grouped order (no scatter), read back through the stream's permutation.
+        const grouped = backends.map((b) => new Md5Poser(b, mesh, { order: 'grouped' }));
         try {
           const check = (what: string) => {
             const ref = posers[0];
             // Scale: the larger of the skinned model and the skeleton (joints can sit far from the vertices).
-            const jointPositions = Array.from({ length: ref.jointCount }, (_, j) => Array.from(ref.jointMatrices.subarray(j * 16 + 12, j * 16 + 15))).flat();
+            const jointPositions = Array.from({ length: ref.jointCount }, (_, j) => [ref.jointMatrices[j * 16 + 3], ref.jointMatrices[j * 16 + 7], ref.jointMatrices[j * 16 + 11]]).flat();
             const tol = 1e-4 * Math.max(diagonal(ref.positions), diagonal(jointPositions), 1);
             for (const p of posers.slice(1)) {
               expect(maxAbsDiff(p.positions, ref.positions), `${p.backend.name} ${what}`).toBeLessThanOrEqual(tol);
@@ -141,6 +143,12 @@ describe('WASM and TS agree on random models', () => {
           };
           posers.forEach((p) => p.poseBind(false));
           check('bind');
+          grouped.forEach((g) => g.poseBind(false));
+          for (const g of grouped) {
+            const inFileOrder = new Float32Array(g.positions.length);
+            g.stream.streamToFile.forEach((file, i) => inFileOrder.set(g.positions.subarray(i * 3, i * 3 + 3), file * 3));
+            expect(maxAbsDiff(inFileOrder, posers[0].positions), `${g.backend.name} grouped order`).toBeLessThanOrEqual(1e-4 * Math.max(diagonal(posers[0].positions), 1));
+          }
           posers.forEach((p) => p.setAnim(anim));
           for (let f = 0; f < anim.frameCount; f++) {
             posers.forEach((p) => p.poseFrame(f, false));
@@ -150,6 +158,7 @@ describe('WASM and TS agree on random models', () => {
           check(`blend t=${m.t}`);
         } finally {
           posers.forEach((p) => p.dispose());
+          grouped.forEach((p) => p.dispose());
         }
       }),
       { numRuns: 1000, seed: 20261121 },
