@@ -177,13 +177,18 @@ export class Md5Poser {
 
   /** One frame of the attached anim, exactly (no interpolation). */
   poseFrame(frame: number, withNormals = true): void {
+    this.poseJoints(frame);
+    this.skin(withNormals);
+  }
+
+  /** The skeleton only (compose → object space → `jointMatrices`), no skinning; `skin()` can follow. */
+  poseJoints(frame: number): void {
     const ab = this.requireAnim();
     this.checkFrame(ab.anim, frame);
     const b = this.backend;
     b.composeFrame(ab.flags, ab.startIndex, ab.baseframe, ab.frames, frame, ab.anim.componentCount, this.local);
     b.localToObject(this.parents, this.local, this.object);
     b.poseMatrices(this.object, this.matrices);
-    this.skin(withNormals);
   }
 
   /** Two frames blended in local space (lerp translations, slerp rotations), then skinned. */
@@ -216,7 +221,8 @@ export class Md5Poser {
     }
   }
 
-  private skin(withNormals: boolean): void {
+  /** Skin the vertices with the current `jointMatrices` (the last pose). */
+  skin(withNormals = true): void {
     const b = this.backend;
     b.skinPositions(this.matrices, this.groupSizes, this.joints, this.weights, this.dest, this.outPositions);
     if (withNormals) b.skinNormals(this.matrices, this.groupSizes, this.joints, this.normalWeights, this.dest, this.outNormals);

@@ -1,0 +1,86 @@
+// `npm run bench`: compose / skin / frame on WASM SIMD, WASM scalar, TS and the same Rust kernels built
+// natively, on the largest real MD5 models in ../shared/models and on generated 50k and 1M vertex models.
+// Prints a table with ratio columns, writes bench/results/latest.json (+ a dated copy) and latest.svg.
+//   node bench/run.mjs [--quick] [--json]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSkinStream, loadMd5Anim, loadMd5Mesh } from '../dist/node.js';
+import { formatTable, runSuite } from '../dist/bench-suite.js';
+import { syntheticModel } from './synthetic.mjs';
+import { chartSvg } from './chart.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SHARED = join(ROOT, '..', 'shared', 'models');
+const quick = process.argv.includes('--quick');
+const jsonOnly = process.argv.includes('--json');
+const log = (...a) => { if (!jsonOnly) console.error(...a); };
+
+const real = [
+  ['rifle_view + reload (real)', 'res-weapons_src.dpkdir/models/weapons/rifle/rifle_view.md5mesh', 'res-weapons_src.dpkdir/models/weapons/rifle/rifle_view_reload.md5anim'],
+  ['drone + forward (real)', 'actors/drone/mesh.md5mesh', 'actors/drone/forward.md5anim'],
+];
+const models = [];
+for (const [name, m, a] of real) {
+  if (!existsSync(join(SHARED, m))) { log(`skipping ${name}: ${join(SHARED, m)} not found`); continue; }
+  models.push({ name, mesh: await loadMd5Mesh(join(SHARED, m)), anim: await loadMd5Anim(join(SHARED, a)) });
+}
+models.push({ name: 'synthetic 50k', ...syntheticModel({ vertices: 50_000, joints: 64, frames: 16, seed: 50 }) });
+if (!quick) models.push({ name: 'synthetic 1M', ...syntheticModel({ vertices: 1_000_000, joints: 128, frames: 4, seed: 1000 }) });
+
+// --- the native ceiling: same idtech-core kernels, host build --------------------------------------------
+const env = Object.fromEntries(readFileSync(join(ROOT, 'target/toolchain.env'), 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => { const i = l.indexOf('='); return [l.slice(0, i), l.slice(i + 1).replace(/^'|'$/g, '')]; }));
+let nativeBin = null;
+try {
+  log('building the native bench (cargo build --release -p idtech-bench)…');
+  execFileSync(env.HOST_CARGO, ['build', '--release', '--locked', '-q', '-p', 'idtech-bench'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  nativeBin = join(ROOT, 'target/release/idtech-bench-native');
+} catch (e) {
+  log(`native bench unavailable: ${e.message}`);
+}
+
+function dump(mesh, anim, path) {
+  const s = buildSkinStream(mesh);
+  const J = mesh.joints.count;
+  const parts = [
+    new Uint32Array([J, anim.frameCount, anim.componentCount, s.groupSizes.length, s.weightTotal, s.vertexCount]),
+    new Int32Array(mesh.joints.parents), Uint32Array.from(anim.flags), anim.startIndices, anim.baseframe, anim.frames,
+    s.groupSizes, s.joints, s.weights, s.streamToFile,
+  ];
+  const bytes = Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+  writeFileSync(path, bytes);
+}
+
+const results = [];
+mkdirSync(join(ROOT, 'target/bench'), { recursive: true });
+for (const m of models) {
+  log(`benchmarking ${m.name}…`);
+  const r = await runSuite(m.name, m.mesh, m.anim, { timeMs: quick ? 100 : 250, rounds: quick ? 2 : 4 });
+  if (nativeBin) {
+    const file = join(ROOT, 'target/bench', `${m.name.replace(/\W+/g, '_')}.bin`);
+    dump(m.mesh, m.anim, file);
+    const n = JSON.parse(execFileSync(nativeBin, [file], { encoding: 'utf8' }));
+    r.backends.native = { compose_ns_per_joint: n.compose_ns_per_joint, skin_mverts_per_s: n.skin_mverts_per_s, frame_us: n.frame_us };
+    r.skin_mverts_per_s.native = n.skin_mverts_per_s;
+  }
+  results.push(r);
+}
+
+const out = {
+  date: new Date().toISOString(),
+  node: process.version,
+  machine: { cpus: (await import('node:os')).cpus().length },
+  notes: 'skin = positions in file order; frame = compose + skin positions; medians (tinybench p50); native = idtech-core built for the host (x86-64 baseline SSE2), scalar kernel',
+  results,
+};
+const dir = join(ROOT, 'bench/results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, 'latest.json'), JSON.stringify(out, null, 2) + '\n');
+writeFileSync(join(dir, 'latest.svg'), chartSvg(results));
+if (jsonOnly) {
+  console.log(JSON.stringify(out));
+} else {
+  console.log(formatTable(results));
+  console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
+}

@@ -1,0 +1,97 @@
+//! `idtech-bench-native MODEL.bin`: times the same `idtech-core` kernels the wasm builds run, compiled for
+//! the host, on a model dumped by `bench/run.mjs` (little-endian):
+//!   u32 joints, frames, components, groups, weight_total, vertices
+//!   i32 parents[joints]; u32 flags[joints]; u32 start[joints]; f32 baseframe[joints·6];
+//!   f32 frames[frames·components]; u32 group_sizes[groups]; u32 joints[weight_total];
+//!   f32 weights[weight_total·4]; u32 dest[vertices]
+//! Prints one JSON object: compose ns per joint, skin Mvert/s, and a whole frame in µs (best of 7 rounds).
+
+use idtech_core::{pose, skin, MATRIX_STRIDE, POSE_STRIDE};
+use std::time::Instant;
+
+struct Reader {
+    bytes: Vec<u8>,
+    at: usize,
+}
+
+impl Reader {
+    fn u32s(&mut self, n: usize) -> Vec<u32> {
+        let out = self.bytes[self.at..self.at + 4 * n].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        self.at += 4 * n;
+        out
+    }
+    fn f32s(&mut self, n: usize) -> Vec<f32> {
+        self.u32s(n).into_iter().map(f32::from_bits).collect()
+    }
+}
+
+/// Best (smallest) mean seconds per call over 7 rounds of ~40 ms each.
+fn time<F: FnMut()>(mut f: F) -> f64 {
+    f();
+    let mut reps = 1u32;
+    loop {
+        let t = Instant::now();
+        for _ in 0..reps {
+            f();
+        }
+        if t.elapsed().as_secs_f64() > 0.04 {
+            break;
+        }
+        reps *= 2;
+    }
+    (0..7)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            t.elapsed().as_secs_f64() / reps as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: idtech-bench-native MODEL.bin");
+    let mut r = Reader { bytes: std::fs::read(&path).expect("read model dump"), at: 0 };
+    let h = r.u32s(6);
+    let (nj, nf, nc, ng, nw, nv) = (h[0] as usize, h[1] as usize, h[2] as usize, h[3] as usize, h[4] as usize, h[5] as usize);
+    let parents: Vec<i32> = r.u32s(nj).into_iter().map(|x| x as i32).collect();
+    let flags: Vec<u8> = r.u32s(nj).into_iter().map(|x| x as u8).collect();
+    let start = r.u32s(nj);
+    let baseframe = r.f32s(nj * 6);
+    let frames = r.f32s(nf * nc);
+    let groups = r.u32s(ng);
+    let joints = r.u32s(nw);
+    let weights = r.f32s(nw * 4);
+    let dest = r.u32s(nv);
+    assert!(idtech_core::validate::parents(&parents).is_ok() && idtech_core::validate::anim(&flags, &start, baseframe.len(), nc).is_ok());
+    assert!(idtech_core::validate::skin(nj, &groups, &joints, weights.len(), &dest, nv * 3).is_ok());
+
+    let mut local = vec![0.0f32; nj * POSE_STRIDE];
+    let mut object = vec![0.0f32; nj * POSE_STRIDE];
+    let mut matrices = vec![0.0f32; nj * MATRIX_STRIDE];
+    let mut out = vec![0.0f32; nv * 3];
+    let mut f = 0usize;
+    let mut compose = |local: &mut [f32], object: &mut [f32], matrices: &mut [f32]| {
+        pose::compose_frame(&flags, &start, &baseframe, &frames[f * nc..f * nc + nc], local);
+        pose::local_to_object(&parents, local, object);
+        pose::pose_matrices(object, matrices);
+        f = (f + 1) % nf.max(1);
+    };
+    let compose_s = time(|| compose(&mut local, &mut object, &mut matrices));
+    let skin_s = time(|| {
+        skin::skin_positions(&matrices, &groups, &joints, &weights, &dest, &mut out);
+    });
+    let frame_s = time(|| {
+        compose(&mut local, &mut object, &mut matrices);
+        skin::skin_positions(&matrices, &groups, &joints, &weights, &dest, &mut out);
+    });
+    let checksum: f64 = out.iter().map(|&x| x as f64).sum();
+    println!(
+        "{{\"compose_ns_per_joint\": {:.3}, \"skin_mverts_per_s\": {:.3}, \"frame_us\": {:.3}, \"checksum\": {}}}",
+        compose_s * 1e9 / nj as f64,
+        nv as f64 / skin_s / 1e6,
+        frame_s * 1e6,
+        checksum
+    );
+}
