@@ -112,9 +112,16 @@ fn group_any(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32
     group_impl(ctx, c, v0, k0, n, out)
 }
 
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(not(any(all(target_arch = "wasm32", target_feature = "simd128"), target_arch = "x86_64")))]
 #[inline(always)]
 fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+    group_scalar(ctx, c, v0, k0, n, out)
+}
+
+/// The scalar form of the kernel (wasm without SIMD128, and the reference the SIMD forms are tested against).
+#[inline(always)]
+#[allow(dead_code)]
+fn group_scalar(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
     let m = ctx.matrices;
     let w = ctx.weights;
     let mut k = k0;
@@ -182,9 +189,79 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
     }
 }
 
+/// Native x86-64 (SSE2 is part of the baseline): the same row formulation as the SIMD128 kernel, so the
+/// native benchmark measures the machine's ceiling for this very kernel.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+    use core::arch::x86_64::*;
+    let m = ctx.matrices.as_ptr();
+    let w = ctx.weights.as_ptr();
+    let mut k = k0;
+    for v in v0..v0 + n {
+        // SAFETY: as in the SIMD128 kernel: clamped joints, lengths checked at entry, unaligned loads/stores.
+        unsafe {
+            let (mut a0, mut a1, mut a2) = (_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps());
+            for _ in 0..c {
+                let p = m.add(ctx.matrix(k));
+                let wv = _mm_loadu_ps(w.add(k * WEIGHT_STRIDE));
+                a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(p), wv));
+                a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(p.add(4)), wv));
+                a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(p.add(8)), wv));
+                k += 1;
+            }
+            // Transpose-and-add: (Σa0, Σa1, Σa2, 0).
+            let zero = _mm_setzero_ps();
+            let p = _mm_add_ps(_mm_unpacklo_ps(a0, a1), _mm_unpackhi_ps(a0, a1));
+            let q = _mm_add_ps(_mm_unpacklo_ps(a2, zero), _mm_unpackhi_ps(a2, zero));
+            let acc = _mm_add_ps(_mm_movelh_ps(p, q), _mm_movehl_ps(q, p));
+            let s = ctx.slot(v) * 3;
+            if ctx.dest.is_empty() && s + 4 <= out.len() {
+                _mm_storeu_ps(out.as_mut_ptr().add(s), acc);
+            } else {
+                let mut lanes = [0.0f32; 4];
+                _mm_storeu_ps(lanes.as_mut_ptr(), acc);
+                out[s..s + 3].copy_from_slice(&lanes[..3]);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_native_simd_kernel_equals_the_scalar_one() {
+        // 3 joints, vertices with 1..=8 weights, pseudo-random values; both output orders.
+        let mut seed = 12345u32;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed as f32 / u32::MAX as f32) * 2.0 - 1.0
+        };
+        let matrices: Vec<f32> = (0..48).map(|_| rnd()).collect();
+        let groups = [3u32, 1, 2, 0, 1, 0, 1, 2];
+        let (vertices, total) = group_totals(&groups);
+        let joints: Vec<u32> = (0..total).map(|k| (k % 3) as u32).collect();
+        let weights: Vec<f32> = (0..total * 4).map(|_| rnd()).collect();
+        let dest: Vec<u32> = (0..vertices as u32).rev().collect();
+        for d in [&dest[..], &[][..]] {
+            let ctx = Ctx { matrices: &matrices, joints: &joints, weights: &weights, dest: d, last_joint: 2, slots: vertices };
+            let (mut a, mut b) = (vec![0.0f32; vertices * 3], vec![0.0f32; vertices * 3]);
+            assert!(skin_positions(&matrices, &groups, &joints, &weights, d, &mut a));
+            let (mut v, mut k) = (0, 0);
+            for (g, &n) in groups.iter().enumerate() {
+                group_scalar(&ctx, g + 1, v, k, n as usize, &mut b);
+                v += n as usize;
+                k += n as usize * (g + 1);
+            }
+            for (x, y) in a.iter().zip(&b) {
+                assert!((x - y).abs() < 1e-5, "{} vs {}", x, y);
+            }
+        }
+    }
 
     fn identity_at(t: [f32; 3]) -> [f32; 16] {
         let mut m = [0.0f32; 16];

@@ -113,6 +113,7 @@ function diagonal(p: Float32Array): number {
 }
 
 const fmt = (x: number | null | undefined, digits = 1) => (x == null ? '—' : x.toFixed(digits));
+const times = (x: number | null) => (x == null ? '—' : `${x.toFixed(2)}×`);
 
 /** A plain-text table: one block per model, rows compose / skin / frame, ratio columns. */
 export function formatTable(results: SuiteResult[]): string {
@@ -131,7 +132,7 @@ export function formatTable(results: SuiteResult[]): string {
       const v = (c: BackendName | 'native') => r.backends[c]?.[key] ?? null;
       const ratio = (a: number | null, b: number | null) => (a && b ? (higher ? a / b : b / a) : null);
       lines.push(
-        [label.padEnd(44), ...cols.map((c) => fmt(v(c), key === 'skin_mverts_per_s' ? 1 : 2).padStart(11)), `${fmt(ratio(v('wasm-simd'), v('ts')), 2)}×`.padStart(9), `${fmt(ratio(v('wasm-simd'), v('native')), 2)}×`.padStart(12)].join(' '),
+        [label.padEnd(44), ...cols.map((c) => fmt(v(c), key === 'skin_mverts_per_s' ? 1 : 2).padStart(11)), times(ratio(v('wasm-simd'), v('ts'))).padStart(9), times(ratio(v('wasm-simd'), v('native'))).padStart(12)].join(' '),
       );
     }
   }

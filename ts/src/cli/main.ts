@@ -10,7 +10,8 @@ import type { Md5Anim, Md5Mesh } from '../model.js';
 import { fileChunks, loadMd5Anim, loadMd5Mesh } from '../node.js';
 import { toObj } from '../export/obj.js';
 import { createBackend } from '../pose/select.js';
-import { Md5Poser } from '../pose/md5-poser.js';
+import { Md5Poser, assertAnimMatchesMesh } from '../pose/md5-poser.js';
+import { formatTable, runSuite } from './bench-suite.js';
 import type { BackendChoice } from '../pose/backend.js';
 import { parseMd5AnimStream, parseMd5MeshStream } from '../md5/stream.js';
 import { parseArgs, UsageError } from './args.js';
@@ -18,7 +19,8 @@ import { kindFromBytes, kindFromName, type FileKind } from './detect.js';
 
 const USAGE = `usage:
   idtech-models inspect FILE [--json]
-  idtech-models convert MESH.md5mesh [--anim ANIM.md5anim] [--frame N] [--backend wasm|wasm-simd|wasm-scalar|ts] [--y-up] -o OUT.obj`;
+  idtech-models convert MESH.md5mesh [--anim ANIM.md5anim] [--frame N] [--backend wasm|wasm-simd|wasm-scalar|ts] [--y-up] -o OUT.obj
+  idtech-models bench MESH.md5mesh [ANIM.md5anim] [--json]`;
 
 class InputError extends Error {
   constructor(readonly file: string, override readonly cause: unknown) {
@@ -144,6 +146,18 @@ async function convert(argv: string[]): Promise<void> {
   poser.dispose();
 }
 
+async function bench(argv: string[]): Promise<void> {
+  const a = parseArgs(argv, [], ['--json']);
+  if (a.positionals.length < 1 || a.positionals.length > 2) throw new UsageError('bench takes MESH [ANIM]');
+  const [meshPath, animPath] = a.positionals;
+  const mesh = await load(meshPath, () => loadMd5Mesh(meshPath));
+  const anim = animPath ? await load(animPath, () => loadMd5Anim(animPath)) : null;
+  if (anim) await load(animPath, async () => assertAnimMatchesMesh(mesh, anim));
+  const result = await runSuite(meshPath.split(/[\\/]/).pop() ?? meshPath, mesh, anim, { timeMs: 200, rounds: 3 });
+  if (a.flags.has('--json')) process.stdout.write(JSON.stringify(result) + '\n');
+  else process.stdout.write(formatTable([result]) + '\n');
+}
+
 function describe(file: string, e: unknown): string {
   if (e instanceof ModelParseError) {
     const where = e.line !== undefined ? `${e.line}:${e.column}` : `byte ${e.offset}`;
@@ -163,6 +177,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'convert':
         await convert(rest);
+        return 0;
+      case 'bench':
+        await bench(rest);
         return 0;
       case undefined:
       case '-h':

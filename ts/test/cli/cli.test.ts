@@ -93,12 +93,27 @@ describe('idtech-models convert', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ANIM_MESH_MISMATCH/);
   });
+  it('bench --json on a real model reports every backend, with parity', () => {
+    const drone = realAnimPairs().find((p) => p.anim.path.endsWith('drone/forward.md5anim'))!;
+    const r = run('bench', drone.mesh.absPath, drone.anim.absPath, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.vertices).toBe(1439);
+    expect(j.joints).toBe(27);
+    expect(j.frames).toBe(12);
+    for (const b of ['wasm-simd', 'wasm-scalar', 'ts']) {
+      expect(j.skin_mverts_per_s[b]).toBeGreaterThan(0);
+      expect(j.backends[b].compose_ns_per_joint).toBeGreaterThan(0);
+    }
+    expect(j.parity_max_rel).toBeLessThan(1e-4);
+  });
   it('bad usage exits 2; a missing file exits 1', () => {
     expect(run().status).toBe(2);
     expect(run('convert').status).toBe(2);
     expect(run('frobnicate').status).toBe(2);
     expect(run('convert', 'x.md5mesh', '--frame', '-3', '--anim', 'a.md5anim', '-o', 'o.obj').status).toBe(2);
     expect(run('inspect', '--wat', 'x').status).toBe(2);
+    expect(run('bench').status).toBe(2);
     const missing = run('inspect', join(tmp, 'nope.md5mesh'));
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/ENOENT/);
