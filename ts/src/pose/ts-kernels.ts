@@ -181,8 +181,8 @@ export function skinPositions(
   const { vertices, weights: total } = groupTotals(groupSizes);
   const jointCount = (matrices.length / MATRIX_STRIDE) | 0;
   if ((jointCount === 0 && total > 0) || joints.length < total || weights.length < total * WEIGHT_STRIDE || out.length < vertices * 3 || !(dest.length === 0 || dest.length >= vertices)) return false;
-  const lastJoint = jointCount - 1;
-  const slots = (out.length / 3) | 0;
+  // Unlike the Rust kernel, no clamping: a JS typed array cannot be read or written out of bounds (a bad index
+  // reads undefined and writes nowhere), validateSkin rejects such streams first, and the clamp cost 25%.
   const scatter = dest.length > 0;
   let v = 0, k = 0;
   for (let g = 0; g < groupSizes.length; g++) {
@@ -190,14 +190,14 @@ export function skinPositions(
     for (let end = v + groupSizes[g]; v < end; v++) {
       let x = 0, y = 0, z = 0;
       for (const stop = k + c; k < stop; k++) {
-        const m = Math.min(joints[k], lastJoint) * MATRIX_STRIDE;
-        const w = k * WEIGHT_STRIDE;
+        const m = joints[k] << 4; // × MATRIX_STRIDE
+        const w = k << 2; // × WEIGHT_STRIDE
         const wx = weights[w], wy = weights[w + 1], wz = weights[w + 2], wb = weights[w + 3];
         x += matrices[m] * wx + matrices[m + 1] * wy + matrices[m + 2] * wz + matrices[m + 3] * wb;
         y += matrices[m + 4] * wx + matrices[m + 5] * wy + matrices[m + 6] * wz + matrices[m + 7] * wb;
         z += matrices[m + 8] * wx + matrices[m + 9] * wy + matrices[m + 10] * wz + matrices[m + 11] * wb;
       }
-      const s = (scatter ? Math.min(dest[v], slots - 1) : v) * 3;
+      const s = (scatter ? dest[v] : v) * 3;
       out[s] = x;
       out[s + 1] = y;
       out[s + 2] = z;
