@@ -12,6 +12,7 @@
 //! Layouts (shared with TS, see `layout.rs`): a joint pose is 8 f32 `tx ty tz 0 qx qy qz qw`; a joint
 //! matrix is 16 f32, four columns of `x y z 0` (rotation columns then translation).
 
+pub mod batch;
 pub mod layout;
 pub mod pose;
 pub mod quat;

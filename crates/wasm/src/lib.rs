@@ -9,7 +9,7 @@
 //! so that never happens on real input.
 
 use core::slice;
-use idtech_core::{layout, pose, skin, validate};
+use idtech_core::{batch, layout, pose, skin, validate};
 use std::alloc::{alloc_zeroed, dealloc as free, Layout};
 use wasm_bindgen::prelude::*;
 
@@ -165,5 +165,36 @@ pub fn skin_normals(joint_count: usize, matrices: usize, groups: usize, group_si
             u32s(dest, dest_len),
             f32s_mut(out, out_len),
         )
+    }
+}
+
+/// Pose and skin several frames in one call (see `idtech_core::batch`): frame i's positions at
+/// `out[i · vertices · 3]`. Returns false on a frame index past the anim or a short buffer.
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn skin_frames(
+    joint_count: usize, parents: usize, flags: usize, start_index: usize, baseframe: usize, frames: usize, frames_len: usize, component_count: usize,
+    groups: usize, group_sizes: usize, weight_total: usize, joints: usize, weights: usize, dest: usize, dest_len: usize,
+    frame_indices: usize, frame_index_count: usize, local: usize, object: usize, matrices: usize, out: usize, out_len: usize,
+) -> bool {
+    let n = joint_count * layout::POSE_STRIDE;
+    // SAFETY: buffers from `alloc`, lengths from the allocating JS objects.
+    unsafe {
+        let anim = batch::Anim {
+            parents: slice::from_raw_parts(parents as *const i32, joint_count),
+            flags: slice::from_raw_parts(flags as *const u8, joint_count),
+            start_index: u32s(start_index, joint_count),
+            baseframe: f32s(baseframe, joint_count * layout::BASEFRAME_STRIDE),
+            frames: f32s(frames, frames_len),
+            component_count,
+        };
+        let stream = batch::Skin {
+            group_sizes: u32s(group_sizes, groups),
+            joints: u32s(joints, weight_total),
+            weights: f32s(weights, weight_total * layout::WEIGHT_STRIDE),
+            dest: u32s(dest, dest_len),
+        };
+        let mut scratch = batch::Scratch { local: f32s_mut(local, n), object: f32s_mut(object, n), matrices: f32s_mut(matrices, joint_count * layout::MATRIX_STRIDE) };
+        batch::skin_frames(&anim, &stream, u32s(frame_indices, frame_index_count), &mut scratch, f32s_mut(out, out_len))
     }
 }

@@ -53,4 +53,31 @@ export interface PoseBackend {
    */
   skinPositions(matrices: F32, groupSizes: U32, joints: U32, weights: F32, dest: U32 | null, outPositions: F32): void;
   skinNormals(matrices: F32, groupSizes: U32, joints: U32, normalWeights: F32, dest: U32 | null, outNormals: F32): void;
+  /** Several frames in one call: frame i's positions at out[i · V · 3]. RangeError on a bad frame index or shape. */
+  skinFrames(anim: AnimBuffers, skin: SkinBuffers, frameIndices: U32, scratch: PoseScratch, out: F32): void;
+}
+
+/** An md5anim in kernel buffers. */
+export interface AnimBuffers {
+  parents: I32;
+  flags: U8;
+  startIndex: U32;
+  baseframe: F32;
+  frames: F32;
+  componentCount: number;
+}
+
+/** A grouped skin stream in kernel buffers (`dest` null: grouped output order). */
+export interface SkinBuffers {
+  groupSizes: U32;
+  joints: U32;
+  weights: F32;
+  dest: U32 | null;
+}
+
+/** Caller-owned scratch for a pose: local and object poses, joint matrices. */
+export interface PoseScratch {
+  local: F32;
+  object: F32;
+  matrices: F32;
 }

@@ -53,7 +53,7 @@ export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
   }
 }
 
-interface AnimBuffers {
+interface AttachedAnim {
   anim: Md5Anim;
   flags: U8;
   startIndex: U32;
@@ -82,7 +82,8 @@ export class Md5Poser {
   private readonly normalWeights: F32;
   private readonly outPositions: F32;
   private readonly outNormals: F32;
-  private animBuffers: AnimBuffers | null = null;
+  private animBuffers: AttachedAnim | null = null;
+  private batch: { indices: U32; out: F32 } | null = null;
 
   /**
    * `order: 'file'` (default) writes outputs in the file's vertex order (meshes back to back);
@@ -150,7 +151,7 @@ export class Md5Poser {
     if (!anim) return;
     assertAnimMatchesMesh(this.mesh, anim);
     const b = this.backend;
-    const ab: AnimBuffers = {
+    const ab: AttachedAnim = {
       anim,
       flags: b.u8(anim.jointCount),
       startIndex: b.u32(anim.jointCount),
@@ -216,9 +217,45 @@ export class Md5Poser {
   /** Give every buffer back to the backend. */
   dispose(): void {
     this.releaseAnim();
+    if (this.batch) {
+      this.backend.release(this.batch.indices);
+      this.backend.release(this.batch.out);
+      this.batch = null;
+    }
     for (const buf of [this.parents, this.bind, this.localA, this.localB, this.local, this.object, this.matrices, this.groupSizes, this.joints, this.weights, this.normalWeights, this.outPositions, this.outNormals, ...(this.dest ? [this.dest] : [])]) {
       this.backend.release(buf);
     }
+  }
+
+  /**
+   * Pose and skin several frames of the attached anim in one call (one boundary crossing for WASM). Returns
+   * frame i's positions at [i · vertexCount · 3, (i + 1) · vertexCount · 3), in this poser's output order. The
+   * array is a view on a batch buffer: valid until the next `poseFrames` call (a larger batch re-allocates)
+   * or, for WASM, until the module's memory grows; copy what you keep. `jointMatrices` end at the last frame.
+   */
+  poseFrames(frames: ArrayLike<number>): Float32Array {
+    const ab = this.requireAnim();
+    for (let i = 0; i < frames.length; i++) this.checkFrame(ab.anim, frames[i]);
+    const b = this.backend;
+    const need = frames.length * this.vertexCount * 3;
+    if (!this.batch || this.batch.indices.length < frames.length || this.batch.out.length < need) {
+      if (this.batch) {
+        b.release(this.batch.indices);
+        b.release(this.batch.out);
+      }
+      this.batch = { indices: b.u32(Math.max(1, frames.length)), out: b.f32(Math.max(3, need)) };
+    }
+    const { indices, out } = this.batch;
+    const idx = indices.view;
+    for (let i = 0; i < frames.length; i++) idx[i] = frames[i];
+    b.skinFrames(
+      { parents: this.parents, flags: ab.flags, startIndex: ab.startIndex, baseframe: ab.baseframe, frames: ab.frames, componentCount: ab.anim.componentCount },
+      { groupSizes: this.groupSizes, joints: this.joints, weights: this.weights, dest: this.dest },
+      { ptr: indices.ptr, length: frames.length, get view() { return indices.view.subarray(0, frames.length); } },
+      { local: this.local, object: this.object, matrices: this.matrices },
+      { ptr: out.ptr, length: need, get view() { return out.view.subarray(0, need); } },
+    );
+    return out.view.subarray(0, need);
   }
 
   /** Skin the vertices with the current `jointMatrices` (the last pose). */
@@ -228,7 +265,7 @@ export class Md5Poser {
     if (withNormals) b.skinNormals(this.matrices, this.groupSizes, this.joints, this.normalWeights, this.dest, this.outNormals);
   }
 
-  private requireAnim(): AnimBuffers {
+  private requireAnim(): AttachedAnim {
     if (!this.animBuffers) throw new Error('no anim attached: call setAnim(anim) first');
     return this.animBuffers;
   }

@@ -31,6 +31,10 @@ export function createTsBackend(): PoseBackend {
     skinPositions(m, groupSizes, joints, weights, dest, out) {
       if (!k.skinPositions(m.view, groupSizes.view, joints.view, weights.view, dest ? dest.view : EMPTY, out.view)) throw new RangeError('skinPositions: buffer shapes disagree');
     },
+    skinFrames(a, sk, frameIndices, sc, out) {
+      const ok = k.skinFrames(a.parents.view, a.flags.view, a.startIndex.view, a.baseframe.view, a.frames.view, a.componentCount, sk.groupSizes.view, sk.joints.view, sk.weights.view, sk.dest ? sk.dest.view : EMPTY, frameIndices.view, sc.local.view, sc.object.view, sc.matrices.view, out.view);
+      if (!ok) throw new RangeError('skinFrames: a frame index is past the anim, or a buffer is too short');
+    },
     skinNormals(m, groupSizes, joints, weights, dest, out) {
       if (!k.skinNormals(m.view, groupSizes.view, joints.view, weights.view, dest ? dest.view : EMPTY, out.view)) throw new RangeError('skinNormals: buffer shapes disagree');
     },

@@ -228,6 +228,43 @@ export function skinNormals(
   return true;
 }
 
+/**
+ * Many frames in one call (mirrors crates/core/src/batch.rs): for each index in `frameIndices`, compose →
+ * object → matrices (in the scratch buffers) → skin, frame i's positions at out[i · V · 3]. Returns false at a
+ * frame index past the anim or a short buffer.
+ */
+export function skinFrames(
+  parents: Int32Array,
+  flags: Uint8Array,
+  startIndex: Uint32Array,
+  baseframe: Float32Array,
+  frames: Float32Array,
+  componentCount: number,
+  groupSizes: Uint32Array,
+  joints: Uint32Array,
+  weights: Float32Array,
+  dest: Uint32Array,
+  frameIndices: Uint32Array,
+  local: Float32Array,
+  object: Float32Array,
+  matrices: Float32Array,
+  out: Float32Array,
+): boolean {
+  const vertices = groupTotals(groupSizes).vertices;
+  const frameCount = componentCount === 0 ? Infinity : Math.floor(frames.length / componentCount);
+  const n = parents.length * POSE_STRIDE;
+  if (local.length < n || object.length < n || out.length < frameIndices.length * vertices * 3) return false;
+  for (let i = 0; i < frameIndices.length; i++) {
+    const f = frameIndices[i];
+    if (f >= frameCount) return false;
+    composeFrame(flags, startIndex, baseframe, frames.subarray(f * componentCount, f * componentCount + componentCount), local);
+    localToObject(parents, local, object);
+    poseMatrices(object, matrices);
+    if (!skinPositions(matrices, groupSizes, joints, weights, dest, out.subarray(i * vertices * 3, (i + 1) * vertices * 3))) return false;
+  }
+  return true;
+}
+
 /** −1 when valid, else the first joint whose parent is not −1 and not below it. */
 export function validateParents(parents: Int32Array): number {
   for (let j = 0; j < parents.length; j++) {

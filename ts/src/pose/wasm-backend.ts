@@ -127,6 +127,12 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       const ok = g.skin_positions((m.length / MATRIX_STRIDE) | 0, m.ptr, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0, out.ptr, out.length);
       if (!ok) throw new RangeError('skinPositions: buffer shapes disagree');
     },
+    skinFrames(a, sk, frameIndices, sc, out) {
+      const n = a.parents.length;
+      if (a.flags.length < n || a.startIndex.length < n || a.baseframe.length < n * BASEFRAME_STRIDE || sc.matrices.length < n * MATRIX_STRIDE || sk.weights.length < sk.joints.length * 4) throw new RangeError('skinFrames: buffer too short');
+      const ok = g.skin_frames(n, a.parents.ptr, a.flags.ptr, a.startIndex.ptr, a.baseframe.ptr, a.frames.ptr, a.frames.length, a.componentCount, sk.groupSizes.length, sk.groupSizes.ptr, sk.joints.length, sk.joints.ptr, sk.weights.ptr, sk.dest ? sk.dest.ptr : 0, sk.dest ? sk.dest.length : 0, frameIndices.ptr, frameIndices.length, sc.local.ptr, sc.object.ptr, sc.matrices.ptr, out.ptr, out.length);
+      if (!ok) throw new RangeError('skinFrames: a frame index is past the anim, or a buffer is too short');
+    },
     skinNormals(m, groupSizes, jointsBuf, weights, dest, out) {
       if (weights.length < jointsBuf.length * 4) throw new RangeError('skinNormals: weights shorter than joints');
       const ok = g.skin_normals((m.length / MATRIX_STRIDE) | 0, m.ptr, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0, out.ptr, out.length);

@@ -156,6 +156,15 @@ describe('WASM and TS agree on random models', () => {
           }
           posers.forEach((p) => p.poseBlend(0, anim.frameCount - 1, m.t, false));
           check(`blend t=${m.t}`);
+          // A batch in one call equals the frames one by one, on every backend.
+          const order = Array.from({ length: anim.frameCount }, (_, i) => anim.frameCount - 1 - i);
+          for (const p of posers) {
+            const batch = p.poseFrames(order).slice();
+            order.forEach((f, i) => {
+              p.poseFrame(f, false);
+              expect(maxAbsDiff(batch.subarray(i * p.vertexCount * 3, (i + 1) * p.vertexCount * 3), p.positions), `${p.backend.name} batch frame ${f}`).toBe(0);
+            });
+          }
         } finally {
           posers.forEach((p) => p.dispose());
           grouped.forEach((p) => p.dispose());
