@@ -182,8 +182,8 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
             unsafe { v128_store(out.as_mut_ptr().add(s) as *mut v128, acc) };
         } else {
             let o = &mut out[s..s + 3];
-            o[0] = f32x4_extract_lane::<0>(acc);
-            o[1] = f32x4_extract_lane::<1>(acc);
+            // SAFETY: `o` has 3 floats: x and y as one 64-bit lane store, then z.
+            unsafe { v128_store64_lane::<0>(acc, o.as_mut_ptr() as *mut u64) };
             o[2] = f32x4_extract_lane::<2>(acc);
         }
     }
