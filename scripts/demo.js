@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { stat } from 'node:fs/promises';
 import {
+  boundingDiagonal,
   createBackend,
   fileChunks,
   Md5Poser,
@@ -58,9 +59,7 @@ let worst = 0, diag = 0;
 for (let f = 0; f < frames; f++) {
   pose(ts, f);
   const ref = ts.positions;
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < ref.length; i += 3) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], ref[i + k]); hi[k] = Math.max(hi[k], ref[i + k]); }
-  diag = Math.max(diag, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
+  diag = Math.max(diag, boundingDiagonal(ref));
   for (const p of posers.slice(0, -1)) {
     pose(p, f);
     const out = p.positions;

@@ -20,3 +20,4 @@ export { Md5Poser, assertAnimMatchesMesh, frameAtTime, type FrameBlend } from '.
 export { buildSkinStream, bindPose, groupedTriangles, type Md5SkinStream } from './pose/skin-stream.js';
 export * as tsKernels from './pose/ts-kernels.js';
 export { toObj, type ObjOptions } from './export/obj.js';
+export { boundingDiagonal } from './bounds.js';

@@ -4,6 +4,7 @@
  * matrices), skin = million skinned vertices per second (positions, file order), frame = µs for both.
  */
 import { Bench } from 'tinybench';
+import { boundingDiagonal } from '../bounds.js';
 import type { Md5Anim, Md5Mesh } from '../model.js';
 import type { BackendName } from '../pose/backend.js';
 import { Md5Poser } from '../pose/md5-poser.js';
@@ -47,7 +48,7 @@ export async function runSuite(model: string, mesh: Md5Mesh, anim: Md5Anim | nul
     pose(ts, f);
     ts.skin(false);
     const ref = ts.positions.slice();
-    const diag = diagonal(ref) || 1;
+    const diag = boundingDiagonal(ref) || 1;
     for (const [n, p] of posers) {
       if (n === 'ts') continue;
       pose(p, f);
@@ -99,17 +100,6 @@ export async function runSuite(model: string, mesh: Md5Mesh, anim: Md5Anim | nul
   }
   posers.forEach((p) => p.dispose());
   return result;
-}
-
-function diagonal(p: Float32Array): number {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < p.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      lo[k] = Math.min(lo[k], p[i + k]);
-      hi[k] = Math.max(hi[k], p[i + k]);
-    }
-  }
-  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
 }
 
 const fmt = (x: number | null | undefined, digits = 1) => (x == null ? '—' : x.toFixed(digits));
