@@ -11,6 +11,8 @@
 #   4. wasm-bindgen-cli pinned to the exact wasm-bindgen in Cargo.lock, and wasm-pack, built from crates.io
 #      with the host cargo into $IDTECH_TOOLS_DIR (default ~/.cache/idtech-models/tools); wasm-opt from
 #      Debian's binaryen when apt is available (optional: the build works without it).
+#   5. Debian's chromium (the browser tests drive it through playwright-core; never `playwright install`)
+#      and assimp-utils (the `assimp` CLI, the native peer in `npm run bench`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -103,6 +105,18 @@ if [ -z "$WASM_OPT" ]; then
   WASM_OPT=$(command -v wasm-opt || true)
 fi
 
+# --- 5. System programs the tests and benches drive ---------------------------------------------------
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$CHROMIUM" ]; then
+  apt_install chromium
+  CHROMIUM=$(command -v chromium || true)
+fi
+ASSIMP=$(command -v assimp || true)
+if [ -z "$ASSIMP" ]; then
+  apt_install assimp-utils || log "assimp-utils unavailable: the bench will skip the native assimp column"
+  ASSIMP=$(command -v assimp || true)
+fi
+
 cat > target/toolchain.env <<ENV
 # Written by scripts/setup.sh; read by scripts/build.sh and scripts/test.sh.
 HOST_CARGO='$HOST_CARGO'
@@ -111,5 +125,7 @@ WASM_RUSTC='$WASM_RUSTC'
 WASM_CARGO_HOME='$WASM_CARGO_HOME'
 TOOLS_DIR='$TOOLS_DIR'
 WASM_OPT='$WASM_OPT'
+CHROMIUM='$CHROMIUM'
+ASSIMP='$ASSIMP'
 ENV
 log "toolchain: wasm32 via $("$WASM_RUSTC" --version), wasm-bindgen $WB_VERSION, wasm-pack $WASM_PACK_VERSION${WASM_OPT:+, wasm-opt}"

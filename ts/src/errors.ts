@@ -10,8 +10,12 @@
 export const ErrorCode = {
   /** The input ended before the structure was complete (includes a zero-byte file). */
   Truncated: 'TRUNCATED',
-  /** `MD5Version` missing or not 10 (or wrong magic in binary formats). */
+  /** `MD5Version` missing or not 10; an MD2 version other than 8 or an MD3 version other than 15. */
   BadVersion: 'BAD_VERSION',
+  /** A binary file whose first four bytes are not its format's magic (`IDP2`, `IDP3`). */
+  BadMagic: 'BAD_MAGIC',
+  /** A binary offset or extent outside the file (or outside its declared end), or ranges that overlap where they may not. */
+  BadOffset: 'BAD_OFFSET',
   /** A token of the wrong kind where the grammar wanted another (e.g. a word where a number goes). */
   UnexpectedToken: 'UNEXPECTED_TOKEN',
   /** A byte that cannot start any token (e.g. a control byte, a lone `/`). */
