@@ -6,14 +6,17 @@
 //!   `compose_frame` (baseframe + animated components → local pose)
 //!   → `interpolate_local` (two local poses → one, lerp + shortest-path slerp)
 //!   → `local_to_object` (parent first)
-//!   → `pose_matrices` (object pose → 3×4 matrices, column-major, padded to 16 floats)
-//!   → `skin_positions` / `skin_normals`.
+//!   → `pose_matrices` (object pose → 3×4 row matrices, padded to 16 floats)
+//!   → `skin_positions` / `skin_normals`;
+//! and for the vertex-animated formats, `morph::md2_blend` / `morph::md3_blend` (two quantised frames →
+//! float positions and normals).
 //!
 //! Layouts (shared with TS, see `layout.rs`): a joint pose is 8 f32 `tx ty tz 0 qx qy qz qw`; a joint
-//! matrix is 16 f32, four columns of `x y z 0` (rotation columns then translation).
+//! matrix is 16 f32, three rows `m·0 m·1 m·2 t·` then a zero row.
 
 pub mod batch;
 pub mod layout;
+pub mod morph;
 pub mod pose;
 pub mod quat;
 pub mod skin;

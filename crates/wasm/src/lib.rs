@@ -9,7 +9,7 @@
 //! so that never happens on real input.
 
 use core::slice;
-use idtech_core::{batch, layout, pose, skin, validate};
+use idtech_core::{batch, layout, morph, pose, skin, validate};
 use std::alloc::{alloc_zeroed, dealloc as free, Layout};
 use wasm_bindgen::prelude::*;
 
@@ -196,5 +196,49 @@ pub fn skin_frames(
         };
         let mut scratch = batch::Scratch { local: f32s_mut(local, n), object: f32s_mut(object, n), matrices: f32s_mut(matrices, joint_count * layout::MATRIX_STRIDE) };
         batch::skin_frames(&anim, &stream, u32s(frame_indices, frame_index_count), &mut scratch, f32s_mut(out, out_len))
+    }
+}
+
+/// MD2 blend of frames `frame_a` and `frame_b` (see `idtech_core::morph::md2_blend`); `frames_len` in bytes.
+/// Returns false when a frame index or a length is out of range (nothing written).
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn md2_blend(
+    frames: usize, frames_len: usize, scales: usize, translates: usize, frame_count: usize, vertex_count: usize,
+    frame_a: usize, frame_b: usize, t: f32, normals: usize, normals_len: usize, out_positions: usize, out_normals: usize,
+) -> bool {
+    let n = vertex_count * 3;
+    // SAFETY: buffers from `alloc`, lengths from the allocating JS objects.
+    unsafe {
+        morph::md2_blend(
+            if frames_len == 0 { &[] } else { slice::from_raw_parts(frames as *const u8, frames_len) },
+            f32s(scales, frame_count * 3),
+            f32s(translates, frame_count * 3),
+            vertex_count, frame_a, frame_b, t,
+            f32s(normals, normals_len),
+            f32s_mut(out_positions, n),
+            f32s_mut(out_normals, n),
+        )
+    }
+}
+
+/// MD3 blend of one surface (see `idtech_core::morph::md3_blend`); `xyz_normals_len` in int16s.
+/// Returns false when a frame index or a length is out of range (nothing written).
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn md3_blend(
+    xyz_normals: usize, xyz_normals_len: usize, vertex_count: usize, frame_a: usize, frame_b: usize, t: f32,
+    angles: usize, out_positions: usize, out_normals: usize,
+) -> bool {
+    let n = vertex_count * 3;
+    // SAFETY: as above.
+    unsafe {
+        morph::md3_blend(
+            if xyz_normals_len == 0 { &[] } else { slice::from_raw_parts(xyz_normals as *const i16, xyz_normals_len) },
+            vertex_count, frame_a, frame_b, t,
+            f32s(angles, morph::MD3_ANGLE_TABLE_LEN),
+            f32s_mut(out_positions, n),
+            f32s_mut(out_normals, n),
+        )
     }
 }

@@ -10,7 +10,7 @@
 export type BackendName = 'wasm-simd' | 'wasm-scalar' | 'ts';
 export type BackendChoice = BackendName | 'wasm' | 'auto';
 
-export type Typed = Float32Array | Uint32Array | Int32Array | Uint8Array;
+export type Typed = Float32Array | Uint32Array | Int32Array | Uint8Array | Int16Array;
 
 export interface KernelBuffer<T extends Typed> {
   /** Element count. */
@@ -25,6 +25,7 @@ export type F32 = KernelBuffer<Float32Array>;
 export type U32 = KernelBuffer<Uint32Array>;
 export type I32 = KernelBuffer<Int32Array>;
 export type U8 = KernelBuffer<Uint8Array>;
+export type I16 = KernelBuffer<Int16Array>;
 
 export interface PoseBackend {
   readonly name: BackendName;
@@ -32,6 +33,7 @@ export interface PoseBackend {
   u32(length: number): U32;
   i32(length: number): I32;
   u8(length: number): U8;
+  i16(length: number): I16;
   /** Give a buffer back (WASM frees it; TS drops it). */
   release(buffer: KernelBuffer<Typed>): void;
 
@@ -55,6 +57,15 @@ export interface PoseBackend {
   skinNormals(matrices: F32, groupSizes: U32, joints: U32, normalWeights: F32, dest: U32 | null, outNormals: F32): void;
   /** Several frames in one call: frame i's positions at out[i · V · 3]. RangeError on a bad frame index or shape. */
   skinFrames(anim: AnimBuffers, skin: SkinBuffers, frameIndices: U32, scratch: PoseScratch, out: F32): void;
+
+  /**
+   * MD2 vertex animation: the blend of frames a and b (t in [0, 1]) of `frames` (4 bytes per vertex,
+   * frame-major) → `vertexCount × 3` floats in each output, starting at vertex `outVertexOffset`.
+   * RangeError on a frame index past the end or a short buffer.
+   */
+  md2Blend(frames: U8, scales: F32, translates: F32, vertexCount: number, frameA: number, frameB: number, t: number, normalTable: F32, outPositions: F32, outNormals: F32, outVertexOffset: number): void;
+  /** MD3 vertex animation of one surface (4 int16 per vertex, frame-major); otherwise as `md2Blend`. */
+  md3Blend(xyzNormals: I16, vertexCount: number, frameA: number, frameB: number, t: number, angleTable: F32, outPositions: F32, outNormals: F32, outVertexOffset: number): void;
 }
 
 /** An md5anim in kernel buffers. */

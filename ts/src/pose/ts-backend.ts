@@ -1,12 +1,20 @@
 /** The pure-TS backend: ordinary typed arrays, the kernels of `ts-kernels.ts`. */
 import type { F32, I32, KernelBuffer, PoseBackend, Typed, U32, U8 } from './backend.js';
 import * as k from './ts-kernels.js';
+import { md2Blend, md3Blend } from './ts-morph-kernels.js';
 
 function buffer<T extends Typed>(view: T): KernelBuffer<T> {
   return { length: view.length, ptr: 0, view };
 }
 
 const EMPTY = new Uint32Array(0);
+
+/** The output slots of `vertexCount` vertices from vertex `offset` (RangeError when they do not fit). */
+function outRange(positions: F32, normals: F32, offset: number, vertexCount: number): [Float32Array, Float32Array] {
+  const start = offset * 3, end = start + vertexCount * 3;
+  if (!Number.isInteger(offset) || offset < 0 || end > positions.length || end > normals.length) throw new RangeError('vertex offset past the output');
+  return [positions.view.subarray(start, end), normals.view.subarray(start, end)];
+}
 
 export function createTsBackend(): PoseBackend {
   return {
@@ -15,6 +23,7 @@ export function createTsBackend(): PoseBackend {
     u32: (n) => buffer(new Uint32Array(n)),
     i32: (n) => buffer(new Int32Array(n)),
     u8: (n) => buffer(new Uint8Array(n)),
+    i16: (n) => buffer(new Int16Array(n)),
     release: () => {},
     validateParents: (parents: I32) => k.validateParents(parents.view),
     validateAnim: (flags: U8, startIndex: U32, componentCount: number) =>
@@ -37,6 +46,14 @@ export function createTsBackend(): PoseBackend {
     },
     skinNormals(m, groupSizes, joints, weights, dest, out) {
       if (!k.skinNormals(m.view, groupSizes.view, joints.view, weights.view, dest ? dest.view : EMPTY, out.view)) throw new RangeError('skinNormals: buffer shapes disagree');
+    },
+    md2Blend(frames, scales, translates, vertexCount, frameA, frameB, t, normalTable, outPositions, outNormals, outVertexOffset) {
+      const [p, n] = outRange(outPositions, outNormals, outVertexOffset, vertexCount);
+      if (!md2Blend(frames.view, scales.view, translates.view, vertexCount, frameA, frameB, t, normalTable.view, p, n)) throw new RangeError(`md2Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
+    },
+    md3Blend(xyzNormals, vertexCount, frameA, frameB, t, angleTable, outPositions, outNormals, outVertexOffset) {
+      const [p, n] = outRange(outPositions, outNormals, outVertexOffset, vertexCount);
+      if (!md3Blend(xyzNormals.view, vertexCount, frameA, frameB, t, angleTable.view, p, n)) throw new RangeError(`md3Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
     },
   };
 }

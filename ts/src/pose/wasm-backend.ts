@@ -82,6 +82,12 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     return new WasmBuffer(memory, ctor, ptr, length);
   }
   const joints = (pose: F32) => (pose.length / POSE_STRIDE) | 0;
+  /** Byte offset of vertex `offset` in the outputs; RangeError unless `vertexCount` vertices fit there. */
+  const outAt = (positions: F32, normals: F32, offset: number, vertexCount: number) => {
+    const end = (offset + vertexCount) * 3;
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(vertexCount) || vertexCount < 0 || end > positions.length || end > normals.length) throw new RangeError('vertex offset past the output');
+    return offset * 3 * 4;
+  };
 
   return {
     name: variant === 'simd' ? 'wasm-simd' : 'wasm-scalar',
@@ -89,6 +95,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     u32: (n) => make(Uint32Array, n),
     i32: (n) => make(Int32Array, n),
     u8: (n) => make(Uint8Array, n),
+    i16: (n) => make(Int16Array, n),
     release(buffer: KernelBuffer<Typed>) {
       if (buffer instanceof WasmBuffer) g.dealloc(buffer.ptr, buffer.bytes);
     },
@@ -137,6 +144,18 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       if (weights.length < jointsBuf.length * 4) throw new RangeError('skinNormals: weights shorter than joints');
       const ok = g.skin_normals((m.length / MATRIX_STRIDE) | 0, m.ptr, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0, out.ptr, out.length);
       if (!ok) throw new RangeError('skinNormals: buffer shapes disagree');
+    },
+    md2Blend(frames, scales, translates, vertexCount, frameA, frameB, t, normalTable, outPositions, outNormals, outVertexOffset) {
+      const at = outAt(outPositions, outNormals, outVertexOffset, vertexCount);
+      const frameCount = Math.min(scales.length, translates.length) / 3 | 0;
+      if (!g.md2_blend(frames.ptr, frames.length, scales.ptr, translates.ptr, frameCount, vertexCount, frameA, frameB, t, normalTable.ptr, normalTable.length, outPositions.ptr + at, outNormals.ptr + at))
+        throw new RangeError(`md2Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
+    },
+    md3Blend(xyzNormals, vertexCount, frameA, frameB, t, angleTable, outPositions, outNormals, outVertexOffset) {
+      const at = outAt(outPositions, outNormals, outVertexOffset, vertexCount);
+      if (angleTable.length < 512) throw new RangeError('md3Blend: angle table too short');
+      if (!g.md3_blend(xyzNormals.ptr, xyzNormals.length, vertexCount, frameA, frameB, t, angleTable.ptr, outPositions.ptr + at, outNormals.ptr + at))
+        throw new RangeError(`md3Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
     },
   };
 }

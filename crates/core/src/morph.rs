@@ -1,0 +1,209 @@
+//! Vertex animation for MD2 and MD3: two quantised frames of a model → float positions and normals of
+//! their blend (`t` = 0 gives frame a, 1 gives frame b). Frames stay quantised in memory (MD2 bytes with
+//! a per-frame scale and translate, MD3 int16 ×1/64 with a packed normal) and are decoded only here.
+//!
+//! Positions are lerped, as both engines do. Normals are decoded, lerped and renormalised (Quake 3's
+//! `LerpMeshVertexes` renormalises; Quake 2 lights with the current frame's normal, which is the t = 0 case
+//! of the same rule). When two opposite normals cancel, the nearer frame's normal is used.
+//!
+//! The decode tables are inputs, not constants here: the 162 MD2 normals and MD3's 256-step cos/sin table
+//! live once, in TS (`ts/src/md2/normals.ts`, `ts/src/pose/morph-tables.ts`), and are copied into the
+//! module's memory once. Every index a kernel follows is bounded first (frames by the checks below, a
+//! normal index by clamping into the table), so no input can make a kernel read or write outside its slices.
+
+/// Floats per decoded vertex in the outputs (x, y, z).
+const OUT_STRIDE: usize = 3;
+/// MD2 vertex record in a frame: x, y, z bytes and a normal index.
+pub const MD2_VERTEX_BYTES: usize = 4;
+/// MD3 vertex record: int16 x, y, z and the packed lat/lng normal.
+pub const MD3_VERTEX_SHORTS: usize = 4;
+/// MD3 positions are stored ×64.
+const MD3_XYZ_SCALE: f32 = 1.0 / 64.0;
+/// The MD3 angle table: 256 cosines then 256 sines of k·2π/256.
+pub const MD3_ANGLE_TABLE_LEN: usize = 512;
+
+/// Lerp two unit normals and renormalise; if they cancel, keep the nearer one.
+#[inline(always)]
+fn blend_normal(a: [f32; 3], b: [f32; 3], t: f32, out: &mut [f32]) {
+    let s = 1.0 - t;
+    let x = a[0] * s + b[0] * t;
+    let y = a[1] * s + b[1] * t;
+    let z = a[2] * s + b[2] * t;
+    let len2 = x * x + y * y + z * z;
+    if len2 > 1e-12 {
+        let inv = 1.0 / len2.sqrt();
+        out[0] = x * inv;
+        out[1] = y * inv;
+        out[2] = z * inv;
+    } else {
+        let n = if t < 0.5 { a } else { b };
+        out.copy_from_slice(&n);
+    }
+}
+
+/// MD2 blend. `frames` holds `frame_count × vertex_count` 4-byte records frame-major; `scales` and
+/// `translates` 3 floats per frame; `normals` the 162 × 3 table. Writes `vertex_count × 3` floats to each
+/// output. Returns false (writing nothing) when a frame index or a length is out of range.
+#[allow(clippy::too_many_arguments)]
+pub fn md2_blend(
+    frames: &[u8], scales: &[f32], translates: &[f32], vertex_count: usize, frame_a: usize, frame_b: usize, t: f32,
+    normals: &[f32], out_positions: &mut [f32], out_normals: &mut [f32],
+) -> bool {
+    let frame_bytes = vertex_count * MD2_VERTEX_BYTES;
+    let frame_count = if frame_bytes == 0 { 0 } else { frames.len() / frame_bytes };
+    let n = vertex_count * OUT_STRIDE;
+    if frame_a >= frame_count || frame_b >= frame_count || scales.len() < frame_count * 3 || translates.len() < frame_count * 3
+        || normals.len() < 3 || out_positions.len() < n || out_normals.len() < n
+    {
+        return false;
+    }
+    let normal_max = normals.len() / 3 - 1;
+    let s = 1.0 - t;
+    // p = (va·sa + ta)·(1 − t) + (vb·sb + tb)·t, folded into one multiply-add per frame and axis.
+    let (sa, sb, ta, tb) = (&scales[frame_a * 3..][..3], &scales[frame_b * 3..][..3], &translates[frame_a * 3..][..3], &translates[frame_b * 3..][..3]);
+    let ka = [sa[0] * s, sa[1] * s, sa[2] * s];
+    let kb = [sb[0] * t, sb[1] * t, sb[2] * t];
+    let c = [ta[0] * s + tb[0] * t, ta[1] * s + tb[1] * t, ta[2] * s + tb[2] * t];
+    let va = &frames[frame_a * frame_bytes..][..frame_bytes];
+    let vb = &frames[frame_b * frame_bytes..][..frame_bytes];
+    let normal = |i: u8| {
+        let k = (i as usize).min(normal_max) * 3;
+        [normals[k], normals[k + 1], normals[k + 2]]
+    };
+    for (((a, b), p), nm) in va
+        .chunks_exact(MD2_VERTEX_BYTES)
+        .zip(vb.chunks_exact(MD2_VERTEX_BYTES))
+        .zip(out_positions[..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(out_normals[..n].chunks_exact_mut(OUT_STRIDE))
+    {
+        p[0] = a[0] as f32 * ka[0] + b[0] as f32 * kb[0] + c[0];
+        p[1] = a[1] as f32 * ka[1] + b[1] as f32 * kb[1] + c[1];
+        p[2] = a[2] as f32 * ka[2] + b[2] as f32 * kb[2] + c[2];
+        blend_normal(normal(a[3]), normal(b[3]), t, nm);
+    }
+    true
+}
+
+/// Decode an MD3 packed normal: lat = high byte, lng = low byte, angles k·2π/256;
+/// n = (cos lat · sin lng, sin lat · sin lng, cos lng).
+#[inline(always)]
+fn md3_normal(packed: i16, angles: &[f32; MD3_ANGLE_TABLE_LEN]) -> [f32; 3] {
+    let lat = ((packed as u16 >> 8) & 255) as usize;
+    let lng = (packed as u16 & 255) as usize;
+    let (cos_lat, sin_lat, cos_lng, sin_lng) = (angles[lat], angles[256 + lat], angles[lng], angles[256 + lng]);
+    [cos_lat * sin_lng, sin_lat * sin_lng, cos_lng]
+}
+
+/// MD3 blend of one surface. `xyz_normals` holds `frame_count × vertex_count` records of 4 int16
+/// frame-major; `angles` the 512-float cos/sin table. Writes `vertex_count × 3` floats to each output.
+/// Returns false (writing nothing) when a frame index or a length is out of range.
+#[allow(clippy::too_many_arguments)]
+pub fn md3_blend(
+    xyz_normals: &[i16], vertex_count: usize, frame_a: usize, frame_b: usize, t: f32, angles: &[f32],
+    out_positions: &mut [f32], out_normals: &mut [f32],
+) -> bool {
+    let frame_len = vertex_count * MD3_VERTEX_SHORTS;
+    let frame_count = if frame_len == 0 { 0 } else { xyz_normals.len() / frame_len };
+    let n = vertex_count * OUT_STRIDE;
+    let angles: &[f32; MD3_ANGLE_TABLE_LEN] = match angles.get(..MD3_ANGLE_TABLE_LEN).and_then(|a| a.try_into().ok()) {
+        Some(a) => a,
+        None => return false,
+    };
+    if frame_a >= frame_count || frame_b >= frame_count || out_positions.len() < n || out_normals.len() < n {
+        return false;
+    }
+    let ka = (1.0 - t) * MD3_XYZ_SCALE;
+    let kb = t * MD3_XYZ_SCALE;
+    let va = &xyz_normals[frame_a * frame_len..][..frame_len];
+    let vb = &xyz_normals[frame_b * frame_len..][..frame_len];
+    for (((a, b), p), nm) in va
+        .chunks_exact(MD3_VERTEX_SHORTS)
+        .zip(vb.chunks_exact(MD3_VERTEX_SHORTS))
+        .zip(out_positions[..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(out_normals[..n].chunks_exact_mut(OUT_STRIDE))
+    {
+        p[0] = a[0] as f32 * ka + b[0] as f32 * kb;
+        p[1] = a[1] as f32 * ka + b[1] as f32 * kb;
+        p[2] = a[2] as f32 * ka + b[2] as f32 * kb;
+        blend_normal(md3_normal(a[3], angles), md3_normal(b[3], angles), t, nm);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::PI;
+
+    fn angle_table() -> Vec<f32> {
+        let mut t = vec![0.0; MD3_ANGLE_TABLE_LEN];
+        for k in 0..256 {
+            let a = k as f64 * 2.0 * PI / 256.0;
+            t[k] = a.cos() as f32;
+            t[256 + k] = a.sin() as f32;
+        }
+        t
+    }
+
+    #[test]
+    fn md2_frame_decodes_scale_and_translate_and_picks_table_normals() {
+        // Two vertices, two frames; normals table of three unit axes.
+        let frames = [1u8, 2, 3, 0, 255, 0, 10, 2, /* frame 1 */ 3, 2, 1, 1, 0, 0, 0, 2];
+        let scales = [0.5, 1.0, 2.0, 1.0, 1.0, 1.0];
+        let translates = [10.0, 20.0, 30.0, -1.0, -2.0, -3.0];
+        let normals = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+        let (mut p, mut n) = ([0.0f32; 6], [0.0f32; 6]);
+        assert!(md2_blend(&frames, &scales, &translates, 2, 0, 1, 0.0, &normals, &mut p, &mut n));
+        assert_eq!(p, [10.5, 22.0, 36.0, 137.5, 20.0, 50.0]);
+        assert_eq!(n, [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        assert!(md2_blend(&frames, &scales, &translates, 2, 0, 1, 1.0, &normals, &mut p, &mut n));
+        assert_eq!(p, [2.0, 0.0, -2.0, -1.0, -2.0, -3.0]);
+        assert_eq!(n, [0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+        // Halfway: positions halfway, normal between x and y renormalised.
+        assert!(md2_blend(&frames, &scales, &translates, 2, 0, 1, 0.5, &normals, &mut p, &mut n));
+        assert_eq!(&p[..3], &[6.25, 11.0, 17.0]);
+        let h = 0.5f32.sqrt();
+        assert!((n[0] - h).abs() < 1e-6 && (n[1] - h).abs() < 1e-6 && n[2] == 0.0);
+    }
+
+    #[test]
+    fn md2_rejects_frames_past_the_end_and_clamps_normal_indices() {
+        let frames = [1u8, 2, 3, 200];
+        let normals = [0.0, 0.0, 1.0];
+        let (mut p, mut n) = ([0.0f32; 3], [9.0f32; 3]);
+        assert!(!md2_blend(&frames, &[1.0; 3], &[0.0; 3], 1, 1, 0, 0.0, &normals, &mut p, &mut n));
+        assert_eq!(n, [9.0; 3]);
+        assert!(md2_blend(&frames, &[1.0; 3], &[0.0; 3], 1, 0, 0, 0.0, &normals, &mut p, &mut n));
+        assert_eq!(n, [0.0, 0.0, 1.0]);
+        assert!(!md2_blend(&frames, &[1.0; 3], &[0.0; 3], 1, 0, 0, 0.0, &normals, &mut [0.0; 2], &mut n));
+    }
+
+    #[test]
+    fn md3_positions_are_sixty_fourths_and_normals_follow_lat_lng() {
+        let angles = angle_table();
+        // lat 0, lng 64 (90°) → +x; lat 64, lng 64 → +y; lng 0 → +z.
+        let xyzn = [64i16, -128, 32, 64, 0, 0, 0, (64 << 8) | 64, /* frame 1 */ 0, 0, 64, 0, 6400, 0, 0, 0];
+        let (mut p, mut n) = ([0.0f32; 6], [0.0f32; 6]);
+        assert!(md3_blend(&xyzn, 2, 0, 1, 0.0, &angles, &mut p, &mut n));
+        assert_eq!(p, [1.0, -2.0, 0.5, 0.0, 0.0, 0.0]);
+        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+        assert!(close(&n, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]), "{n:?}");
+        assert!(md3_blend(&xyzn, 2, 0, 1, 0.25, &angles, &mut p, &mut n));
+        assert!(close(&p, &[0.75, -1.5, 0.625, 25.0, 0.0, 0.0]), "{p:?}");
+        assert!(md3_blend(&xyzn, 2, 1, 1, 0.0, &angles, &mut p, &mut n));
+        assert!(close(&n, &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]), "{n:?}");
+        assert!(!md3_blend(&xyzn, 2, 0, 2, 0.0, &angles, &mut p, &mut n));
+        assert!(!md3_blend(&xyzn, 2, 0, 1, 0.0, &angles[..100], &mut p, &mut n));
+    }
+
+    #[test]
+    fn opposite_normals_that_cancel_keep_the_nearer_frame() {
+        let normals = [1.0, 0.0, 0.0, -1.0, 0.0, 0.0];
+        let frames = [0u8, 0, 0, 0, 0, 0, 0, 1];
+        let (mut p, mut n) = ([0.0f32; 3], [0.0f32; 3]);
+        assert!(md2_blend(&frames, &[1.0; 6], &[0.0; 6], 1, 0, 1, 0.5, &normals, &mut p, &mut n));
+        assert_eq!(n, [-1.0, 0.0, 0.0]);
+        assert!(md2_blend(&frames, &[1.0; 6], &[0.0; 6], 1, 0, 1, 0.49, &normals, &mut p, &mut n));
+        assert_eq!(n, [1.0, 0.0, 0.0]);
+    }
+}

@@ -1,0 +1,83 @@
+/**
+ * The pure-TS vertex-animation kernels, mirroring `crates/core/src/morph.rs` name for name: two quantised
+ * frames → float positions and normals of their blend. Positions lerped; normals decoded, lerped and
+ * renormalised; when two opposite normals cancel, the nearer frame's normal is kept. Returns false (writing
+ * nothing) when a frame index or a length is out of range, like the Rust side.
+ */
+const MD2_VERTEX_BYTES = 4;
+const MD3_VERTEX_SHORTS = 4;
+const MD3_XYZ_SCALE = 1 / 64;
+
+function blendNormal(ax: number, ay: number, az: number, bx: number, by: number, bz: number, t: number, out: Float32Array, o: number): void {
+  const s = 1 - t;
+  const x = ax * s + bx * t;
+  const y = ay * s + by * t;
+  const z = az * s + bz * t;
+  const len2 = x * x + y * y + z * z;
+  if (len2 > 1e-12) {
+    const inv = 1 / Math.sqrt(len2);
+    out[o] = x * inv;
+    out[o + 1] = y * inv;
+    out[o + 2] = z * inv;
+  } else if (t < 0.5) {
+    out[o] = ax;
+    out[o + 1] = ay;
+    out[o + 2] = az;
+  } else {
+    out[o] = bx;
+    out[o + 1] = by;
+    out[o + 2] = bz;
+  }
+}
+
+export function md2Blend(
+  frames: Uint8Array, scales: Float32Array, translates: Float32Array, vertexCount: number, frameA: number, frameB: number, t: number,
+  normals: Float32Array, outPositions: Float32Array, outNormals: Float32Array,
+): boolean {
+  const frameBytes = vertexCount * MD2_VERTEX_BYTES;
+  const frameCount = frameBytes === 0 ? 0 : Math.floor(frames.length / frameBytes);
+  const n = vertexCount * 3;
+  if (!(frameA >= 0 && frameA < frameCount && frameB >= 0 && frameB < frameCount) || scales.length < frameCount * 3 || translates.length < frameCount * 3
+    || normals.length < 3 || outPositions.length < n || outNormals.length < n) return false;
+  const normalMax = Math.floor(normals.length / 3) - 1;
+  const s = 1 - t;
+  const a3 = frameA * 3, b3 = frameB * 3;
+  const kax = scales[a3] * s, kay = scales[a3 + 1] * s, kaz = scales[a3 + 2] * s;
+  const kbx = scales[b3] * t, kby = scales[b3 + 1] * t, kbz = scales[b3 + 2] * t;
+  const cx = translates[a3] * s + translates[b3] * t;
+  const cy = translates[a3 + 1] * s + translates[b3 + 1] * t;
+  const cz = translates[a3 + 2] * s + translates[b3 + 2] * t;
+  let a = frameA * frameBytes, b = frameB * frameBytes;
+  for (let o = 0; o < n; o += 3, a += 4, b += 4) {
+    outPositions[o] = frames[a] * kax + frames[b] * kbx + cx;
+    outPositions[o + 1] = frames[a + 1] * kay + frames[b + 1] * kby + cy;
+    outPositions[o + 2] = frames[a + 2] * kaz + frames[b + 2] * kbz + cz;
+    const na = Math.min(frames[a + 3], normalMax) * 3, nb = Math.min(frames[b + 3], normalMax) * 3;
+    blendNormal(normals[na], normals[na + 1], normals[na + 2], normals[nb], normals[nb + 1], normals[nb + 2], t, outNormals, o);
+  }
+  return true;
+}
+
+export function md3Blend(
+  xyzNormals: Int16Array, vertexCount: number, frameA: number, frameB: number, t: number, angles: Float32Array,
+  outPositions: Float32Array, outNormals: Float32Array,
+): boolean {
+  const frameLen = vertexCount * MD3_VERTEX_SHORTS;
+  const frameCount = frameLen === 0 ? 0 : Math.floor(xyzNormals.length / frameLen);
+  const n = vertexCount * 3;
+  if (angles.length < 512 || !(frameA >= 0 && frameA < frameCount && frameB >= 0 && frameB < frameCount) || outPositions.length < n || outNormals.length < n) return false;
+  const ka = (1 - t) * MD3_XYZ_SCALE;
+  const kb = t * MD3_XYZ_SCALE;
+  let a = frameA * frameLen, b = frameB * frameLen;
+  for (let o = 0; o < n; o += 3, a += 4, b += 4) {
+    outPositions[o] = xyzNormals[a] * ka + xyzNormals[b] * kb;
+    outPositions[o + 1] = xyzNormals[a + 1] * ka + xyzNormals[b + 1] * kb;
+    outPositions[o + 2] = xyzNormals[a + 2] * ka + xyzNormals[b + 2] * kb;
+    // Packed normal: high byte latitude, low byte longitude, each k·2π/256.
+    const pa = xyzNormals[a + 3] & 0xffff, pb = xyzNormals[b + 3] & 0xffff;
+    const laA = pa >> 8, lnA = pa & 255, laB = pb >> 8, lnB = pb & 255;
+    const sA = angles[256 + lnA], sB = angles[256 + lnB];
+    blendNormal(angles[laA] * sA, angles[256 + laA] * sA, angles[lnA], angles[laB] * sB, angles[256 + laB] * sB, angles[lnB], t, outNormals, o);
+  }
+  return true;
+}
