@@ -21,3 +21,24 @@ export { buildSkinStream, bindPose, groupedTriangles, type Md5SkinStream } from 
 export * as tsKernels from './pose/ts-kernels.js';
 export { toObj, type ObjOptions } from './export/obj.js';
 export { boundingDiagonal } from './bounds.js';
+export { openPlayable, supportedFormats } from './worker/open.js';
+export { clipFrameAtTime, type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './worker/playable.js';
+export { ModelWorker, type PosedFrame, type WorkerFile } from './worker/client.js';
+export type { Md2Clip, Md2GlCommands, Md2Model, Md2Skin } from './model.js';
+export { Md2GlKind } from './model.js';
+export {
+  LIMITS as MD2_LIMITS,
+  MD2_NORMALS,
+  MD2_NORMAL_COUNT,
+  Md2Parser,
+  md2FrameNormals,
+  md2FramePositions,
+  md2GlCommandList,
+  md2GlCommandTriangles,
+  md2TexCoords,
+  md2Unwelded,
+  parseMd2,
+  parseMd2Stream,
+  type Md2GlCommand,
+  type Md2Unwelded,
+} from './md2/index.js';

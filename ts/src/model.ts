@@ -76,3 +76,70 @@ export interface Md5Anim {
   /** frameCount × componentCount floats, frame-major. */
   frames: Float32Array;
 }
+
+// ——— MD2 (Quake 2): vertex animation, frames kept quantised ———
+
+/** One skin record of an MD2: the 64-byte path the engine loads the texture from. */
+export interface Md2Skin {
+  /** Latin-1, cut at the first NUL. */
+  name: string;
+  /** The 64 bytes as stored (bytes after the NUL are often garbage from the exporter's memory). */
+  bytes: Uint8Array;
+}
+
+/** A run of consecutive frames whose names differ only in trailing digits (`run1`..`run6` → `run`). */
+export interface Md2Clip {
+  name: string;
+  firstFrame: number;
+  frameCount: number;
+}
+
+/** glcmd kinds, as stored in {@link Md2GlCommands.kinds}. */
+export const Md2GlKind = { Strip: 0, Fan: 1 } as const;
+
+/**
+ * The glcmd block decoded: triangle strips and fans, flat. Command c has vertices
+ * [firstVertex[c], firstVertex[c + 1]) of `vertices` / `st`.
+ */
+export interface Md2GlCommands {
+  commandCount: number;
+  /** Per command: {@link Md2GlKind} (0 strip, 1 fan). */
+  kinds: Uint8Array;
+  /** commandCount + 1 entries; the last is the total glcmd vertex count. */
+  firstVertex: Uint32Array;
+  /** Per glcmd vertex: its xyz index, < vertexCount (checked). */
+  vertices: Uint16Array;
+  /** Per glcmd vertex: s, t as stored — already divided by the skin size (qdata wrote (pixel + 0.5) / size). */
+  st: Float32Array;
+}
+
+export interface Md2Model {
+  format: 'md2';
+  version: number;
+  skinWidth: number;
+  skinHeight: number;
+  skins: Md2Skin[];
+  /** num_xyz: vertices per frame. */
+  vertexCount: number;
+  frameCount: number;
+  /** Latin-1, cut at the first NUL. */
+  frameNames: string[];
+  /** 3 per frame: position = byte · scale + translate. */
+  frameScales: Float32Array;
+  /** 3 per frame. */
+  frameTranslates: Float32Array;
+  /** Quantised vertices as in the file, frame-major: 4 bytes per vertex (x, y, z, normalIndex); every normalIndex < 162 (checked). */
+  frameVertices: Uint8Array;
+  stCount: number;
+  /** 2 per st: signed pixels as stored (t grows downward, as in the file). */
+  st: Int16Array;
+  triangleCount: number;
+  /** 3 per triangle (index_xyz), each < vertexCount (checked). */
+  trianglePositionIndices: Uint16Array;
+  /** 3 per triangle (index_st), each < stCount (checked). */
+  triangleStIndices: Uint16Array;
+  /** null when the block is empty or invalid (then a GLCMDS_INVALID warning). */
+  glCommands: Md2GlCommands | null;
+  clips: Md2Clip[];
+  warnings: import('./errors.js').ParseWarning[];
+}

@@ -2,6 +2,8 @@
 import { createReadStream } from 'node:fs';
 import type { Md5Anim, Md5Mesh } from './model.js';
 import { parseMd5AnimStream, parseMd5MeshStream } from './md5/stream.js';
+import type { Md2Model } from './model.js';
+import { parseMd2Stream } from './md2/stream.js';
 import type { ReadOptions } from './source.js';
 
 export * from './index.js';
@@ -17,4 +19,9 @@ export function loadMd5Mesh(path: string | URL, options?: ReadOptions): Promise<
 
 export function loadMd5Anim(path: string | URL, options?: ReadOptions): Promise<Md5Anim> {
   return parseMd5AnimStream(fileChunks(path), options);
+}
+
+/** An MD2 file, streamed: only its header and then its declared ofs_end bytes are ever held. */
+export function loadMd2(path: string | URL, options?: ReadOptions): Promise<Md2Model> {
+  return parseMd2Stream(fileChunks(path), options);
 }

@@ -1,0 +1,142 @@
+/**
+ * The model from a validated header and the file's first `ofs_end` bytes. The header check has already put every
+ * block inside the buffer, so this only reads; what it still validates is per record: triangle indices, normal
+ * indices, finite scale/translate (errors), and the glcmd block (a warning at worst).
+ *
+ * Every array is a fresh copy — nothing keeps the input buffer alive — and frames stay quantised, so the model
+ * takes no more memory than its blocks do in the file.
+ */
+import { ErrorCode, ModelParseError, type ParseWarning } from '../errors.js';
+import type { Md2Model, Md2Skin } from '../model.js';
+import { groupClips } from './clips.js';
+import { decodeGlCommands } from './glcmds.js';
+import type { Md2Header } from './header.js';
+import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
+import { MD2_NORMAL_COUNT } from './normals.js';
+
+/** Latin-1 text of `bytes[start, start + length)`, cut at the first NUL. */
+function latin1(bytes: Uint8Array, start: number, length: number): string {
+  let s = '';
+  for (let i = start, end = start + length; i < end; i++) {
+    const c = bytes[i];
+    if (c === 0) break;
+    s += String.fromCharCode(c);
+  }
+  return s;
+}
+
+function fail(code: ErrorCode, detail: string, offset: number): never {
+  throw new ModelParseError(code, detail, { offset });
+}
+
+function readSkins(bytes: Uint8Array, h: Md2Header): Md2Skin[] {
+  const skins: Md2Skin[] = [];
+  for (let i = 0; i < h.skinCount; i++) {
+    const at = h.skinsOffset + i * LIMITS.skinNameBytes;
+    skins.push({ name: latin1(bytes, at, LIMITS.skinNameBytes), bytes: bytes.slice(at, at + LIMITS.skinNameBytes) });
+  }
+  return skins;
+}
+
+function readSt(view: DataView, h: Md2Header): Int16Array {
+  const st = new Int16Array(h.stCount * 2);
+  for (let i = 0, at = h.stOffset; i < st.length; i++, at += 2) st[i] = view.getInt16(at, true);
+  return st;
+}
+
+/** One index array of the triangles (`half` 0: index_xyz, 1: index_st), each index checked against `limit`. */
+function readTriangleIndices(view: DataView, h: Md2Header, half: 0 | 1, limit: number, what: string): Uint16Array {
+  const out = new Uint16Array(h.triangleCount * 3);
+  for (let t = 0; t < h.triangleCount; t++) {
+    const rec = h.trianglesOffset + t * MD2_TRIANGLE_BYTES + half * 6;
+    for (let k = 0; k < 3; k++) {
+      const at = rec + 2 * k;
+      const i = view.getInt16(at, true);
+      if (i < 0 || i >= limit) fail(ErrorCode.IndexOutOfRange, `triangle ${t} ${what} ${i} is not in [0, ${limit})`, at);
+      out[t * 3 + k] = i;
+    }
+  }
+  return out;
+}
+
+interface Frames {
+  names: string[];
+  scales: Float32Array;
+  translates: Float32Array;
+  vertices: Uint8Array;
+}
+
+function readFrames(bytes: Uint8Array, view: DataView, h: Md2Header): Frames {
+  const frameVertexBytes = h.vertexCount * MD2_VERTEX_BYTES;
+  const names: string[] = [];
+  const scales = new Float32Array(h.frameCount * 3);
+  const translates = new Float32Array(h.frameCount * 3);
+  const vertices = new Uint8Array(h.frameCount * frameVertexBytes);
+  for (let f = 0; f < h.frameCount; f++) {
+    const at = h.framesOffset + f * h.frameSize;
+    for (let k = 0; k < 6; k++) {
+      const v = view.getFloat32(at + 4 * k, true);
+      if (!Number.isFinite(v)) fail(ErrorCode.BadNumber, `frame ${f} ${k < 3 ? 'scale' : 'translate'} is ${v}`, at + 4 * k);
+      if (k < 3) scales[f * 3 + k] = v;
+      else translates[f * 3 + k - 3] = v;
+    }
+    names.push(latin1(bytes, at + 24, MD2_FRAME_NAME_BYTES));
+    const from = at + MD2_FRAME_HEADER_BYTES;
+    vertices.set(bytes.subarray(from, from + frameVertexBytes), f * frameVertexBytes);
+  }
+  // Normal indices in one pass over the copy: the kernels index the 162-entry table with them unchecked.
+  for (let i = 3; i < vertices.length; i += MD2_VERTEX_BYTES) {
+    if (vertices[i] >= MD2_NORMAL_COUNT) {
+      const f = Math.floor(i / frameVertexBytes);
+      const v = (i - f * frameVertexBytes - 3) / MD2_VERTEX_BYTES;
+      const at = h.framesOffset + f * h.frameSize + MD2_FRAME_HEADER_BYTES + v * MD2_VERTEX_BYTES + 3;
+      fail(ErrorCode.IndexOutOfRange, `frame ${f} vertex ${v} normal index ${vertices[i]} is not below ${MD2_NORMAL_COUNT}`, at);
+    }
+  }
+  return { names, scales, translates, vertices };
+}
+
+/**
+ * The model from `bytes` (at least `h.endOffset` long; bytes past it are not read). `trailingBytes` is how many
+ * bytes the input had past ofs_end (a TRAILING_BYTES warning when > 0).
+ */
+export function readMd2Body(bytes: Uint8Array, h: Md2Header, trailingBytes: number): Md2Model {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const warnings: ParseWarning[] = [];
+  const skins = readSkins(bytes, h);
+  const st = readSt(view, h);
+  const trianglePositionIndices = readTriangleIndices(view, h, 0, h.vertexCount, 'vertex index');
+  const triangleStIndices = readTriangleIndices(view, h, 1, h.stCount, 'st index');
+  const frames = readFrames(bytes, view, h);
+
+  let glCommands = null;
+  if (h.glCommandWords > 0) {
+    const gl = decodeGlCommands(view, h.glCommandsOffset, h.glCommandWords, h.vertexCount);
+    if (gl.ok) glCommands = gl.commands;
+    else warnings.push({ code: 'GLCMDS_INVALID', message: `glcmds ignored: ${gl.reason}`, offset: gl.offset });
+  }
+  if (trailingBytes > 0) {
+    warnings.push({ code: 'TRAILING_BYTES', message: `${trailingBytes} bytes after ofs_end ${h.endOffset} ignored`, offset: h.endOffset });
+  }
+  return {
+    format: 'md2',
+    version: h.version,
+    skinWidth: h.skinWidth,
+    skinHeight: h.skinHeight,
+    skins,
+    vertexCount: h.vertexCount,
+    frameCount: h.frameCount,
+    frameNames: frames.names,
+    frameScales: frames.scales,
+    frameTranslates: frames.translates,
+    frameVertices: frames.vertices,
+    stCount: h.stCount,
+    st,
+    triangleCount: h.triangleCount,
+    trianglePositionIndices,
+    triangleStIndices,
+    glCommands,
+    clips: groupClips(frames.names),
+    warnings,
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The glcmd block: the triangle strips and fans qdata precomputed for GL. Each command is an int32 count (> 0 a
+ * strip, < 0 a fan of −count vertices, 0 the end), then count × {float s, float t, int32 xyz index}.
+ *
+ * The block is optional data — everything it says is also in the triangle list — so a bad block never fails the
+ * model: {@link decodeGlCommands} returns a reason instead, and the parser turns it into a GLCMDS_INVALID warning.
+ * Bad means: a command running past the block, fewer than 3 vertices, an xyz index out of range, a non-finite
+ * s or t, or no terminating 0 (the engine would read past the block).
+ */
+import { Md2GlKind, type Md2GlCommands } from '../model.js';
+import { MD2_GLCMD_VERTEX_BYTES } from './limits.js';
+
+export type GlCommandsResult = { ok: true; commands: Md2GlCommands } | { ok: false; reason: string; offset: number };
+
+/**
+ * Decodes `words` int32 words at `offset` of `view`. Two passes: the first validates and counts (so the arrays are
+ * allocated once, at their exact size), the second fills.
+ */
+export function decodeGlCommands(view: DataView, offset: number, words: number, vertexCount: number): GlCommandsResult {
+  const end = offset + words * 4;
+  let commandCount = 0;
+  let vertexTotal = 0;
+  let at = offset;
+  let terminated = false;
+  while (at + 4 <= end) {
+    const n = view.getInt32(at, true);
+    if (n === 0) {
+      terminated = true;
+      break;
+    }
+    const k = Math.abs(n);
+    if (k < 3) return { ok: false, reason: `a command of ${k} vertices (a strip or fan needs 3)`, offset: at };
+    if (at + 4 + k * MD2_GLCMD_VERTEX_BYTES > end) {
+      return { ok: false, reason: `a command of ${k} vertices runs past the end of the block at ${end}`, offset: at };
+    }
+    for (let v = at + 4, vEnd = v + k * MD2_GLCMD_VERTEX_BYTES; v < vEnd; v += MD2_GLCMD_VERTEX_BYTES) {
+      if (!Number.isFinite(view.getFloat32(v, true)) || !Number.isFinite(view.getFloat32(v + 4, true))) {
+        return { ok: false, reason: 'an s or t that is NaN or infinite', offset: v };
+      }
+      const xyz = view.getInt32(v + 8, true);
+      if (xyz < 0 || xyz >= vertexCount) return { ok: false, reason: `vertex index ${xyz} is not below num_xyz ${vertexCount}`, offset: v + 8 };
+    }
+    commandCount++;
+    vertexTotal += k;
+    at += 4 + k * MD2_GLCMD_VERTEX_BYTES;
+  }
+  if (!terminated) return { ok: false, reason: 'no terminating 0 inside the block', offset: end };
+
+  const kinds = new Uint8Array(commandCount);
+  const firstVertex = new Uint32Array(commandCount + 1);
+  const vertices = new Uint16Array(vertexTotal);
+  const st = new Float32Array(vertexTotal * 2);
+  at = offset;
+  let out = 0;
+  for (let c = 0; c < commandCount; c++) {
+    const n = view.getInt32(at, true);
+    kinds[c] = n > 0 ? Md2GlKind.Strip : Md2GlKind.Fan;
+    firstVertex[c] = out;
+    at += 4;
+    for (let i = Math.abs(n); i > 0; i--, out++, at += MD2_GLCMD_VERTEX_BYTES) {
+      st[2 * out] = view.getFloat32(at, true);
+      st[2 * out + 1] = view.getFloat32(at + 4, true);
+      vertices[out] = view.getInt32(at + 8, true);
+    }
+  }
+  firstVertex[commandCount] = out;
+  return { ok: true, commands: { commandCount, kinds, firstVertex, vertices, st } };
+}
+
+/** One command as views into the flat arrays (no copies). */
+export interface Md2GlCommand {
+  kind: 'strip' | 'fan';
+  /** xyz index per vertex. */
+  vertices: Uint16Array;
+  /** s, t per vertex. */
+  st: Float32Array;
+}
+
+/** The commands one by one, for code that wants objects; the arrays are views into `gl`. */
+export function md2GlCommandList(gl: Md2GlCommands): Md2GlCommand[] {
+  const out: Md2GlCommand[] = [];
+  for (let c = 0; c < gl.commandCount; c++) {
+    const a = gl.firstVertex[c];
+    const b = gl.firstVertex[c + 1];
+    out.push({
+      kind: gl.kinds[c] === Md2GlKind.Strip ? 'strip' : 'fan',
+      vertices: gl.vertices.subarray(a, b),
+      st: gl.st.subarray(2 * a, 2 * b),
+    });
+  }
+  return out;
+}
+
+/**
+ * The strips and fans as a triangle list: 3 glcmd-vertex indices per triangle (indices into `gl.vertices` and
+ * pairs of `gl.st`), wound as GL draws them — a strip's odd triangles swap their first two vertices, a fan's
+ * triangles all start at its first vertex. So a triangle keeps the winding of the file's triangle list.
+ */
+export function md2GlCommandTriangles(gl: Md2GlCommands): Uint32Array {
+  let total = 0;
+  for (let c = 0; c < gl.commandCount; c++) total += gl.firstVertex[c + 1] - gl.firstVertex[c] - 2;
+  const tris = new Uint32Array(total * 3);
+  let o = 0;
+  for (let c = 0; c < gl.commandCount; c++) {
+    const a = gl.firstVertex[c];
+    const n = gl.firstVertex[c + 1] - a;
+    const strip = gl.kinds[c] === Md2GlKind.Strip;
+    for (let i = 0; i + 2 < n; i++) {
+      if (strip) {
+        const odd = i & 1;
+        tris[o++] = a + i + odd;
+        tris[o++] = a + i + 1 - odd;
+      } else {
+        tris[o++] = a;
+        tris[o++] = a + i + 1;
+      }
+      tris[o++] = a + i + 2;
+    }
+  }
+  return tris;
+}
