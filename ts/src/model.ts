@@ -143,3 +143,52 @@ export interface Md2Model {
   clips: Md2Clip[];
   warnings: import('./errors.js').ParseWarning[];
 }
+
+// ——— MD3 (Quake 3): vertex animation, frames kept quantised (int16), tags per frame ———
+
+/** One surface (mesh) of an MD3: its own vertex count, triangles, texture coordinates and per-frame vertices. */
+export interface Md3Surface {
+  /** Latin-1, cut at the first NUL. */
+  name: string;
+  flags: number;
+  vertexCount: number;
+  triangleCount: number;
+  /** Shader paths (Latin-1, cut at the first NUL) and the stored int32 index (the engine overwrites it at load). */
+  shaders: { name: string; index: number }[];
+  /** 3 per triangle, each < vertexCount (checked). */
+  triangles: Uint32Array;
+  /** 2 per vertex, shared by all frames, as stored (t grows downward). */
+  st: Float32Array;
+  /** As stored, frame-major: 4 int16 per vertex per frame — x, y, z (×1/64 to decode), packed normal (lat<<8 | lng). */
+  xyzNormals: Int16Array;
+}
+
+export interface Md3Model {
+  format: 'md3';
+  /** 15. */
+  version: number;
+  /** Latin-1, cut at the first NUL. */
+  name: string;
+  flags: number;
+  frameCount: number;
+  /** Latin-1, cut at the first NUL (16-byte field). */
+  frameNames: string[];
+  /** 3 per frame. */
+  frameMins: Float32Array;
+  /** 3 per frame. */
+  frameMaxs: Float32Array;
+  /** 3 per frame. */
+  frameLocalOrigins: Float32Array;
+  /** 1 per frame. */
+  frameRadii: Float32Array;
+  /** Tags per frame. */
+  tagCount: number;
+  /** From frame 0 (every frame is checked to repeat them; a TAG_NAME_MISMATCH warning if not). */
+  tagNames: string[];
+  /** Frame-major, 3 per tag per frame. */
+  tagOrigins: Float32Array;
+  /** Frame-major, 9 per tag per frame: axis[0], axis[1], axis[2] as stored. */
+  tagAxes: Float32Array;
+  surfaces: Md3Surface[];
+  warnings: import('./errors.js').ParseWarning[];
+}
