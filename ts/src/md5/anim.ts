@@ -23,12 +23,34 @@
  *
  * Memory: the frame store starts at no more than {@link LIMITS.initialFrameFloats} floats (and bounds at
  * {@link LIMITS.initialElements} frames) and doubles as frames actually arrive, capped at the declared size.
+ *
+ * Frame mode (`onFrame`): frames are not stored; each is parsed into one reused buffer and handed to `onFrame`
+ * when its `}` is read, so memory stays constant whatever the frame count (with `keepBounds: false` the bounds
+ * block is checked but not kept either). `frame-stream.ts` builds the async-iterator and callback APIs on it.
+ *
+ * Speed: a frame's values go through the tokenizer's float run (see {@link FloatRun}): no callback per number.
  */
 import { ErrorCode } from '../errors.js';
 import type { Md5Anim } from '../model.js';
 import { LIMITS } from './limits.js';
 import { H_CMD, H_NEXT, H_VERSION, H_VERSION_KW, Md5ParserBase, growF32, md5Grammar } from './parser-base.js';
 import { decodeText, KeywordTable } from './tokenizer.js';
+
+/** Everything of an md5anim but its frames: what a frame stream knows before the first frame. */
+export type Md5AnimHeader = Omit<Md5Anim, 'frames'>;
+
+export interface Md5AnimParserOptions {
+  /**
+   * Frame mode: called with each frame as soon as it is read, instead of storing it. `components` (componentCount
+   * floats) and `bounds` (min xyz, max xyz; null with `keepBounds: false`) are only valid during the call. The
+   * callback may call {@link Md5AnimParser.pause}. `end()` then returns the anim with an empty `frames` array.
+   */
+  onFrame?: (index: number, components: Float32Array, bounds: Float32Array | null) => void;
+  /** Called once hierarchy, bounds and baseframe are read, before the first frame (may call `pause`). */
+  onHeader?: (header: Md5AnimHeader) => void;
+  /** In frame mode: keep the per-frame bounds (24 bytes per frame; default true) or only check them. */
+  keepBounds?: boolean;
+}
 
 /** Keywords; the index doubles as the order rank. */
 const KW = [
@@ -168,38 +190,31 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
   private boundsCap = 0;
   private bound = 0;
 
+  /** All frames (stored mode) or the current frame (frame mode); `floatRun.out` is this while a frame is read. */
   private frames: Float32Array = new Float32Array(0);
   /** Capacity of `frames`, in frames. */
   private frameCap = 0;
   private frame = 0;
-  /** Write position and end of the current frame inside `frames`. */
-  private fpos = 0;
-  private fend = 0;
 
-  constructor() {
+  private readonly onFrame: Md5AnimParserOptions['onFrame'];
+  private readonly onHeader: Md5AnimParserOptions['onHeader'];
+  /** False only in frame mode with `keepBounds: false`: every bounds entry lands in slot 0. */
+  private readonly keepBounds: boolean;
+
+  constructor(options: Md5AnimParserOptions = {}) {
     super(GRAMMAR);
+    this.onFrame = options.onFrame;
+    this.onHeader = options.onHeader;
+    this.keepBounds = options.onFrame === undefined || options.keepBounds !== false;
   }
 
   protected finish(): Md5Anim {
     if (this.state === A_FRAME_KW && this.frame === this.numFrames) {
       this.state = A_DONE;
       const total = this.numFrames * this.numComp;
-      return {
-        format: 'md5anim',
-        version: this.version,
-        commandline: this.commandline,
-        frameCount: this.numFrames,
-        jointCount: this.numJoints,
-        frameRate: this.frameRate,
-        componentCount: this.numComp,
-        names: this.names,
-        parents: this.parents,
-        flags: this.flags,
-        startIndices: this.startIndices,
-        bounds: this.bounds,
-        baseframe: this.baseframe,
-        frames: this.frames.length === total ? this.frames : this.frames.slice(0, total),
-      };
+      const header = this.header();
+      if (this.onFrame) return { ...header, frames: new Float32Array(0) };
+      return { ...header, frames: this.frames.length === total ? this.frames : this.frames.slice(0, total) };
     }
     this.endOfInput(
       this.state === A_FRAME_KW,
@@ -207,20 +222,41 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
     );
   }
 
+  private header(): Md5AnimHeader {
+    return {
+      format: 'md5anim',
+      version: this.version,
+      commandline: this.commandline,
+      frameCount: this.numFrames,
+      jointCount: this.numJoints,
+      frameRate: this.frameRate,
+      componentCount: this.numComp,
+      names: this.names,
+      parents: this.parents,
+      flags: this.flags,
+      startIndices: this.startIndices,
+      bounds: this.keepBounds ? this.bounds : new Float32Array(0),
+      baseframe: this.baseframe,
+    };
+  }
+
   // --- token callbacks -------------------------------------------------------------------------------------
 
   number(v: number, integer: boolean): void {
     switch (this.state) {
       case A_FRAME_VALUES: {
-        if (this.fpos === this.fend) {
+        // Most values arrive through the float run; this is the path for the odd one (exponent, long literal, a
+        // literal split across chunks, a comment next to it) and for one too many.
+        const run = this.floatRun;
+        if (run.pos === run.end) {
           this.fail(ErrorCode.BadCount, `frame ${this.frame} has more than numAnimatedComponents ${this.numComp} values`);
         }
-        this.frames[this.fpos++] = v;
+        run.out[run.pos++] = v;
         return;
       }
       case A_BOUND_MIN:
       case A_BOUND_MAX: {
-        this.bounds[this.bound * 6 + this.sub] = v;
+        this.bounds[(this.keepBounds ? this.bound * 6 : 0) + this.sub] = v;
         this.sub++;
         if (this.sub === 3) this.state = A_BOUND_MID;
         else if (this.sub === 6) this.state = A_BOUND_CLOSE;
@@ -236,13 +272,18 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
       }
       case A_FRAME_IDX: {
         this.marker(v, integer, this.frame, 'frame');
-        if (this.frame === this.frameCap) {
-          const cap = Math.min(this.frameCap * 2, this.numFrames);
-          this.frames = growF32(this.frames, cap * this.numComp);
-          this.frameCap = cap;
+        const run = this.floatRun;
+        if (this.onFrame) {
+          run.pos = run.end = 0;
+        } else {
+          if (this.frame === this.frameCap) {
+            const cap = Math.min(this.frameCap * 2, this.numFrames);
+            this.frames = growF32(this.frames, cap * this.numComp);
+            this.frameCap = cap;
+          }
+          run.pos = run.end = this.frame * this.numComp;
         }
-        this.fpos = this.frame * this.numComp;
-        this.fend = this.fpos + this.numComp;
+        run.out = this.frames;
         this.state = A_FRAME_OPEN;
         return;
       }
@@ -307,17 +348,21 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
 
   punct(c: number): void {
     switch (this.state) {
-      case A_FRAME_VALUES:
+      case A_FRAME_VALUES: {
         if (c !== 0x7d) break;
-        if (this.fpos !== this.fend) {
-          this.fail(
-            ErrorCode.BadCount,
-            `frame ${this.frame} has ${this.fpos - this.frame * this.numComp} values, numAnimatedComponents is ${this.numComp}`,
-          );
+        const run = this.floatRun;
+        if (run.pos !== run.end) {
+          const got = this.numComp - (run.end - run.pos);
+          this.fail(ErrorCode.BadCount, `frame ${this.frame} has ${got} values, numAnimatedComponents is ${this.numComp}`);
         }
         this.frame++;
         this.state = A_FRAME_KW;
+        if (this.onFrame) {
+          const b = this.keepBounds ? this.bounds.subarray((this.frame - 1) * 6, this.frame * 6) : null;
+          this.onFrame(this.frame - 1, this.frames, b);
+        }
         return;
+      }
       case A_BOUND_OPEN:
         if (c === 0x7d) {
           if (this.bound !== this.numFrames) {
@@ -330,7 +375,7 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
         if (this.bound === this.numFrames) {
           this.fail(ErrorCode.BadCount, `'bounds' lists more than numFrames ${this.numFrames}`);
         }
-        if (this.bound === this.boundsCap) {
+        if (this.bound === this.boundsCap && this.keepBounds) {
           const cap = Math.min(this.boundsCap * 2, this.numFrames);
           this.bounds = growF32(this.bounds, cap * 6);
           this.boundsCap = cap;
@@ -359,6 +404,7 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
           this.frame = 0;
           this.frameCap = 0;
           this.state = A_FRAME_KW;
+          this.onHeader?.(this.header());
           return;
         }
         if (c !== 0x28) break;
@@ -396,7 +442,7 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
       case A_BOUNDS_OPEN:
         if (c !== 0x7b) break;
         this.bound = 0;
-        this.boundsCap = Math.min(this.numFrames, LIMITS.initialElements);
+        this.boundsCap = this.keepBounds ? Math.min(this.numFrames, LIMITS.initialElements) : 1;
         this.bounds = new Float32Array(this.boundsCap * 6);
         this.state = A_BOUND_OPEN;
         return;
@@ -405,10 +451,13 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
         this.joint = 0;
         this.state = A_BASE_POS_OPEN;
         return;
-      case A_FRAME_OPEN:
+      case A_FRAME_OPEN: {
         if (c !== 0x7b) break;
+        const run = this.floatRun;
+        run.end = run.pos + this.numComp; // open the window: the tokenizer fills it
         this.state = A_FRAME_VALUES;
         return;
+      }
       default:
         break;
     }
@@ -441,7 +490,11 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
           if (this.frame === this.numFrames) {
             this.fail(ErrorCode.BadCount, `more frame blocks than numFrames ${this.numFrames}`);
           }
-          if (this.frameCap === 0 && this.numFrames > 0) {
+          if (this.frameCap === 0 && this.onFrame) {
+            // Frame mode: one frame's buffer, reused.
+            this.frameCap = 1;
+            this.frames = new Float32Array(this.numComp);
+          } else if (this.frameCap === 0 && this.numFrames > 0) {
             // First frame: allocate a modest store; it doubles as frames arrive.
             const perFrame = Math.max(1, this.numComp);
             this.frameCap = Math.min(this.numFrames, Math.max(1, Math.floor(LIMITS.initialFrameFloats / perFrame)));

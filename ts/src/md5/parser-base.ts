@@ -9,7 +9,7 @@
  */
 import { ErrorCode, ModelParseError } from '../errors.js';
 import { LIMITS } from './limits.js';
-import { Md5Tokenizer, decodeText, isNonFiniteWord, showToken, type Md5TokenSink } from './tokenizer.js';
+import { Md5Tokenizer, decodeText, isNonFiniteWord, showToken, type FloatRun, type Md5TokenSink } from './tokenizer.js';
 
 // Header states, the same in both formats; each parser numbers its own states from H_NEXT on.
 export const H_VERSION_KW = 0;
@@ -76,6 +76,8 @@ export function growU32(a: Uint32Array, len: number): Uint32Array {
 }
 
 export abstract class Md5ParserBase<T> implements Md5TokenSink {
+  /** The tokenizer's float window (see {@link FloatRun}); closed (`pos === end`) unless a parser opens it. */
+  readonly floatRun: FloatRun = { out: new Float32Array(0), pos: 0, end: 0 };
   protected readonly tok: Md5Tokenizer;
   protected state = H_VERSION_KW;
   private finished = false;
@@ -98,11 +100,14 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
     this.tok = new Md5Tokenizer(this);
   }
 
-  /** Feed the next chunk of the file (any split). */
-  write(chunk: Uint8Array): void {
+  /**
+   * Feed the next chunk of the file (any split). Returns the bytes consumed: all of them, unless a callback paused
+   * the parser ({@link pause}); then feed `chunk.subarray(consumed)` to continue.
+   */
+  write(chunk: Uint8Array): number {
     this.checkUsable();
     try {
-      this.tok.write(chunk);
+      return this.tok.write(chunk);
     } catch (e) {
       this.failure = e;
       throw e;
@@ -120,6 +125,19 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
       this.failure = e;
       throw e;
     }
+  }
+
+  /**
+   * Called from a parser callback (`onFrame`, `onMesh`, …): the current `write` returns right after the byte that
+   * completed the element, so a pull-driven reader can hand elements out one at a time.
+   */
+  pause(): void {
+    this.tok.pause();
+  }
+
+  /** Byte offset reached so far (the end of input, after `end()`). */
+  get offset(): number {
+    return this.tok.offset;
   }
 
   /** At end of input (the tokenizer has flushed): the result, or a throw (usually {@link endOfInput}). */

@@ -19,10 +19,20 @@
  * Tokens are delivered to a {@link Md5TokenSink} without copying: numbers as an already parsed double, words and
  * strings as (buffer, start, end) views that are only valid during the callback. The position of the current
  * token's first byte is readable from {@link Md5Tokenizer.tokenOffset} / `tokenLine` / `tokenColumn`.
+ *
+ * Two additions for big files:
+ * - a **float run** ({@link FloatRun}): a sink that expects a run of plain numbers (an md5anim frame block) opens
+ *   a window `out[pos, end)`; the tokenizer then parses numbers straight into it in one tight loop, without a
+ *   callback per number. Anything unusual (an exponent, more than 15 digits, a comment, a token cut by the chunk
+ *   end, the window full) leaves the loop and goes through the ordinary path, so results and errors are the same
+ *   with or without the run (tested);
+ * - **pausing**: a sink may call {@link Md5Tokenizer.pause} inside `punct`; `write` then returns right after that
+ *   byte with the count of bytes consumed, and the caller writes the rest of the chunk later. Pull-driven frame
+ *   streams use it to hand out one frame at a time whatever the chunk size.
  */
 import { ErrorCode, ModelParseError } from '../errors.js';
 import { LIMITS } from './limits.js';
-import { parseDecimalInto, scanDecimal, type DecimalResult } from './number.js';
+import { POW10, parseDecimalInto, scanDecimal, type DecimalResult } from './number.js';
 
 /** Receiver of tokens. Methods may throw {@link ModelParseError}; the tokenizer does not catch. */
 export interface Md5TokenSink {
@@ -37,7 +47,22 @@ export interface Md5TokenSink {
   number(value: number, integer: boolean): void;
   /** One of `{` (0x7b), `}` (0x7d), `(` (0x28), `)` (0x29). */
   punct(code: number): void;
+  /** The sink's float window, read once by the tokenizer's constructor (see {@link FloatRun}). */
+  readonly floatRun?: FloatRun;
 }
+
+/**
+ * A window `out[pos, end)` that the next plain numbers go to directly (as float32). The sink owns it and moves
+ * `pos`/`end`; the tokenizer only writes `out[pos++]` while `pos < end`. Keep `pos === end` whenever the grammar
+ * does not want a run of numbers, so a stray number still reaches `number()` and its error.
+ */
+export interface FloatRun {
+  out: Float32Array;
+  pos: number;
+  end: number;
+}
+
+const NO_RUN: FloatRun = { out: new Float32Array(0), pos: 0, end: 0 };
 
 // Tokenizer states.
 const S_GROUND = 0;
@@ -107,8 +132,10 @@ export class Md5Tokenizer {
   }
 
   private readonly sink: Md5TokenSink;
+  private readonly run: FloatRun;
   private readonly maxToken: number;
   private state = S_GROUND;
+  private paused = false;
   /** Absolute offset of the current chunk's first byte. */
   private base = 0;
   private line = 1;
@@ -126,7 +153,13 @@ export class Md5Tokenizer {
 
   constructor(sink: Md5TokenSink, maxTokenBytes: number = LIMITS.maxTokenBytes) {
     this.sink = sink;
+    this.run = sink.floatRun ?? NO_RUN;
     this.maxToken = maxTokenBytes;
+  }
+
+  /** Called by the sink inside `punct()`: `write` returns right after this byte (see the class comment). */
+  pause(): void {
+    this.paused = true;
   }
 
   /** Bytes consumed so far. */
@@ -144,8 +177,12 @@ export class Md5Tokenizer {
     return { offset: this.tokenOffset, line: this.tokenLine, column: this.tokenColumn };
   }
 
-  /** Feed the next chunk. Throws {@link ModelParseError} on a lexical error (and on whatever the sink throws). */
-  write(chunk: Uint8Array): void {
+  /**
+   * Feed the next chunk. Returns the number of bytes consumed: `chunk.length`, or less when the sink paused (then
+   * write the rest, `chunk.subarray(consumed)`, later). Throws {@link ModelParseError} on a lexical error (and on
+   * whatever the sink throws).
+   */
+  write(chunk: Uint8Array): number {
     if (this.state === S_ENDED) throw new Error('Md5Tokenizer: write() after end()');
     const n = chunk.length;
     let i = 0;
@@ -153,10 +190,11 @@ export class Md5Tokenizer {
       i = this.resume(chunk);
       if (i < 0) {
         this.base += n;
-        return;
+        return n;
       }
     }
     const sink = this.sink;
+    const run = this.run;
     const base = this.base;
     while (i < n) {
       const c = chunk[i];
@@ -177,6 +215,13 @@ export class Md5Tokenizer {
       this.tokenLine = this.line;
       this.tokenLineStart = this.lineStart;
       if (cls === C_NUMBER) {
+        if (run.pos < run.end) {
+          const k = this.floatRun(chunk, i, n);
+          if (k !== i) {
+            i = k;
+            continue;
+          }
+        }
         // One pass: scan and convert; the literal must end at a byte that cannot continue a number token.
         const num = this.num;
         // (Bounded scan: a giant digit run must not reach the parseFloat fallback before TOKEN_TOO_LONG.)
@@ -202,6 +247,11 @@ export class Md5Tokenizer {
       } else if (cls === C_PUNCT) {
         sink.punct(c);
         i++;
+        if (this.paused) {
+          this.paused = false;
+          this.base = base + i;
+          return i;
+        }
       } else if (cls === C_WORD) {
         let j = i + 1;
         while (j < n && WORD_CONT[chunk[j]] === 1) j++;
@@ -251,6 +301,74 @@ export class Md5Tokenizer {
       }
     }
     this.base = base + n;
+    return n;
+  }
+
+  /**
+   * The float-run loop, entered at a number's first byte `chunk[i]` with room in the run. Parses plain decimals
+   * (sign, at most 15 digits, optional fraction, no exponent: the exact significand and one correctly rounded
+   * division give `parseFloat`'s double, stored as float32 exactly like the ordinary path stores it) separated by
+   * whitespace, while each ends inside the chunk at whitespace, `}` or `)`. Returns where the ordinary loop
+   * continues: at the first token it did not take (which may be `i` itself), or at `n`.
+   */
+  private floatRun(chunk: Uint8Array, i: number, n: number): number {
+    const run = this.run;
+    const out = run.out;
+    const end = run.end;
+    let pos = run.pos;
+    const base = this.base;
+    let line = this.line;
+    let lineStart = this.lineStart;
+    let lastCR = this.lastCR;
+    while (pos < end) {
+      // One literal. `c` is 0 at the chunk's end (the literal may go on in the next chunk: left to the slow path).
+      let j = i;
+      let c = chunk[j];
+      const neg = c === 0x2d;
+      if (neg || c === 0x2b) c = ++j < n ? chunk[j] : 0;
+      let mant = 0;
+      const digitStart = j;
+      while (c >= 0x30 && c <= 0x39) {
+        mant = mant * 10 + (c - 0x30);
+        c = ++j < n ? chunk[j] : 0;
+      }
+      let digits = j - digitStart;
+      let frac = 0;
+      if (c === 0x2e) {
+        const fracStart = ++j;
+        c = j < n ? chunk[j] : 0;
+        while (c >= 0x30 && c <= 0x39) {
+          mant = mant * 10 + (c - 0x30);
+          c = ++j < n ? chunk[j] : 0;
+        }
+        frac = j - fracStart;
+        digits += frac;
+      }
+      if (j === n || digits === 0 || digits > 15 || (c > 0x20 && c !== 0x7d && c !== 0x29)) break;
+      const v = frac === 0 ? mant : mant / POW10[frac];
+      out[pos++] = neg ? -v : v;
+      i = j;
+      // Whitespace up to the next token.
+      while (i < n) {
+        c = chunk[i];
+        if (c > 0x20) break;
+        if (c === 0x0a) {
+          if (lastCR !== base + i - 1) line++;
+          lineStart = base + i + 1;
+        } else if (c === 0x0d) {
+          line++;
+          lineStart = base + i + 1;
+          lastCR = base + i;
+        }
+        i++;
+      }
+      if (i === n || START_CLASS[c] !== C_NUMBER) break;
+    }
+    run.pos = pos;
+    this.line = line;
+    this.lineStart = lineStart;
+    this.lastCR = lastCR;
+    return i;
   }
 
   /**
