@@ -20,6 +20,7 @@ export { Md5Poser, assertAnimMatchesMesh, frameAtTime, type FrameBlend } from '.
 export { buildSkinStream, bindPose, groupedTriangles, type Md5SkinStream } from './pose/skin-stream.js';
 export * as tsKernels from './pose/ts-kernels.js';
 export { toObj, type ObjOptions } from './export/obj.js';
+export { buildGltf, gltfFiles, toGlb, toGltf, type GltfModel, type GltfOptions, type GltfResult, type Md5GltfStats, type NamedMd5Anim } from './export/gltf.js';
 export { boundingDiagonal } from './bounds.js';
 export { openPlayable, supportedFormats } from './worker/open.js';
 export { clipFrameAtTime, type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './worker/playable.js';

@@ -1,0 +1,212 @@
+/**
+ * A small glTF 2.0 document builder: the JSON tree plus one binary buffer, written as GLB (one file) or as
+ * `.gltf` JSON + `.bin`. It knows the layout rules the Khronos validator checks — every bufferView starts on
+ * a 4-byte boundary, accessors carry exact min/max where the spec requires them (POSITION, animation input),
+ * empty top-level arrays are left out — so the format exporters only say *what* to store.
+ * No Node built-ins: runs in browsers as is.
+ */
+
+/** The subset of the glTF 2.0 JSON schema the exporters write (see https://registry.khronos.org/glTF/). */
+export interface GltfJson {
+  asset: { version: '2.0'; generator: string; copyright?: string };
+  scene?: number;
+  scenes: { name?: string; nodes: number[] }[];
+  nodes: GltfNode[];
+  meshes: GltfMesh[];
+  materials: GltfMaterial[];
+  textures: { source: number; name?: string }[];
+  images: { uri: string; name?: string }[];
+  skins: { name?: string; joints: number[]; inverseBindMatrices?: number; skeleton?: number }[];
+  animations: GltfAnimation[];
+  accessors: GltfAccessor[];
+  bufferViews: { buffer: number; byteOffset: number; byteLength: number; target?: number }[];
+  buffers: { byteLength: number; uri?: string }[];
+}
+
+export interface GltfNode {
+  name?: string;
+  children?: number[];
+  mesh?: number;
+  skin?: number;
+  translation?: number[];
+  rotation?: number[];
+  scale?: number[];
+  weights?: number[];
+  extras?: Record<string, unknown>;
+}
+
+export interface GltfPrimitive {
+  attributes: Record<string, number>;
+  indices?: number;
+  material?: number;
+  mode?: number;
+  targets?: Record<string, number>[];
+}
+
+export interface GltfMesh {
+  name?: string;
+  primitives: GltfPrimitive[];
+  weights?: number[];
+  extras?: Record<string, unknown>;
+}
+
+export interface GltfMaterial {
+  name?: string;
+  pbrMetallicRoughness?: { baseColorTexture?: { index: number }; metallicFactor?: number; roughnessFactor?: number };
+  doubleSided?: boolean;
+  extras?: Record<string, unknown>;
+}
+
+export interface GltfAnimation {
+  name?: string;
+  channels: { sampler: number; target: { node: number; path: 'translation' | 'rotation' | 'scale' | 'weights' } }[];
+  samplers: { input: number; output: number; interpolation: 'LINEAR' | 'STEP' | 'CUBICSPLINE' }[];
+  extras?: Record<string, unknown>;
+}
+
+export type AccessorType = 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4';
+
+export interface GltfAccessor {
+  bufferView: number;
+  byteOffset?: number;
+  componentType: number;
+  normalized?: boolean;
+  count: number;
+  type: AccessorType;
+  min?: number[];
+  max?: number[];
+}
+
+export const ComponentType = { UnsignedByte: 5121, UnsignedShort: 5123, UnsignedInt: 5125, Float: 5126 } as const;
+export const BufferTarget = { ArrayBuffer: 34962, ElementArrayBuffer: 34963 } as const;
+
+const COMPONENTS: Record<AccessorType, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
+
+type AccessorData = Float32Array | Uint32Array | Uint16Array | Uint8Array;
+
+function componentTypeOf(data: AccessorData): number {
+  if (data instanceof Float32Array) return ComponentType.Float;
+  if (data instanceof Uint32Array) return ComponentType.UnsignedInt;
+  if (data instanceof Uint16Array) return ComponentType.UnsignedShort;
+  return ComponentType.UnsignedByte;
+}
+
+const pad4 = (n: number) => (n + 3) & ~3;
+
+export class GltfBuilder {
+  readonly json: GltfJson;
+  private readonly chunks: Uint8Array[] = [];
+  private byteLength = 0;
+
+  constructor(generator = 'idtech-models') {
+    this.json = {
+      asset: { version: '2.0', generator },
+      scenes: [],
+      nodes: [],
+      meshes: [],
+      materials: [],
+      textures: [],
+      images: [],
+      skins: [],
+      animations: [],
+      accessors: [],
+      bufferViews: [],
+      buffers: [],
+    };
+  }
+
+  /** Appends `item` to the top-level array `key` and returns its index. */
+  add<K extends keyof GltfJson>(key: K, item: GltfJson[K] extends (infer T)[] ? T : never): number {
+    const list = this.json[key] as unknown[];
+    list.push(item);
+    return list.length - 1;
+  }
+
+  /** The bytes of a typed array as a new bufferView (4-byte aligned). */
+  view(data: ArrayBufferView, target?: number): number {
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const byteOffset = this.byteLength;
+    this.chunks.push(bytes.slice());
+    const padded = pad4(bytes.byteLength);
+    if (padded > bytes.byteLength) this.chunks.push(new Uint8Array(padded - bytes.byteLength));
+    this.byteLength += padded;
+    return this.add('bufferViews', { buffer: 0, byteOffset, byteLength: bytes.byteLength, ...(target ? { target } : {}) });
+  }
+
+  /**
+   * A tightly packed accessor over its own bufferView. `bounds` adds min/max (required for POSITION and
+   * animation inputs), computed on the stored values so they match exactly what the validator reads back.
+   */
+  accessor(data: AccessorData, type: AccessorType, options: { target?: number; bounds?: boolean; normalized?: boolean } = {}): number {
+    const n = COMPONENTS[type];
+    if (data.length === 0 || data.length % n !== 0) throw new RangeError(`accessor of ${data.length} values is not a whole number of ${type}`);
+    const accessor: GltfAccessor = {
+      bufferView: this.view(data, options.target),
+      componentType: componentTypeOf(data),
+      count: data.length / n,
+      type,
+    };
+    if (options.normalized) accessor.normalized = true;
+    if (options.bounds) {
+      const min = new Array<number>(n).fill(Infinity), max = new Array<number>(n).fill(-Infinity);
+      for (let i = 0; i < data.length; i++) {
+        const k = i % n, v = data[i];
+        if (v < min[k]) min[k] = v;
+        if (v > max[k]) max[k] = v;
+      }
+      accessor.min = min;
+      accessor.max = max;
+    }
+    return this.add('accessors', accessor);
+  }
+
+  /** The finished JSON object: buffer 0 sized, empty top-level arrays removed (the schema forbids them). */
+  document(binUri?: string): Record<string, unknown> {
+    const json: Record<string, unknown> = { ...this.json };
+    json.buffers = this.byteLength > 0 ? [{ byteLength: this.byteLength, ...(binUri ? { uri: binUri } : {}) }] : [];
+    if (this.json.scenes.length > 0 && this.json.scene === undefined) json.scene = 0;
+    for (const [key, value] of Object.entries(json)) if (Array.isArray(value) && value.length === 0) delete json[key];
+    return json;
+  }
+
+  /** The binary buffer (all bufferViews back to back). */
+  binary(): Uint8Array {
+    const out = new Uint8Array(this.byteLength);
+    let o = 0;
+    for (const c of this.chunks) {
+      out.set(c, o);
+      o += c.byteLength;
+    }
+    return out;
+  }
+
+  /** One GLB file: 12-byte header, JSON chunk (space-padded), BIN chunk (zero-padded). */
+  glb(): Uint8Array {
+    const jsonBytes = new TextEncoder().encode(JSON.stringify(this.document()));
+    const jsonLength = pad4(jsonBytes.byteLength);
+    const bin = this.binary();
+    const binChunk = bin.byteLength > 0 ? 8 + bin.byteLength : 0; // already 4-aligned
+    const total = 12 + 8 + jsonLength + binChunk;
+    const out = new Uint8Array(total);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(0, 0x46546c67, true); // 'glTF'
+    dv.setUint32(4, 2, true);
+    dv.setUint32(8, total, true);
+    dv.setUint32(12, jsonLength, true);
+    dv.setUint32(16, 0x4e4f534a, true); // 'JSON'
+    out.set(jsonBytes, 20);
+    out.fill(0x20, 20 + jsonBytes.byteLength, 20 + jsonLength);
+    if (binChunk) {
+      const o = 20 + jsonLength;
+      dv.setUint32(o, bin.byteLength, true);
+      dv.setUint32(o + 4, 0x004e4942, true); // 'BIN\0'
+      out.set(bin, o + 8);
+    }
+    return out;
+  }
+
+  /** `.gltf` JSON text whose buffer 0 lives in a separate file at `binUri` (relative to the .gltf). */
+  gltf(binUri: string): { json: string; bin: Uint8Array } {
+    return { json: JSON.stringify(this.document(encodeURI(binUri)), null, 1), bin: this.binary() };
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * MD5 (md5mesh + md5anims) → glTF 2.0: one skinned mesh per `mesh { }` block, all sharing one skin.
+ *
+ * - Joints become nodes; the md5mesh's object-space bind joints are turned into local TRS (parent-relative).
+ * - `inverseBindMatrices` invert the object-space bind joints, so the skin reproduces the bind vertices.
+ * - Vertex positions and normals are the bind pose as our poser computes it (`skin-stream` + TS kernels), so
+ *   the glTF at rest is our `poseBind()` bit for bit before the axis change.
+ * - JOINTS_0 / WEIGHTS_0 hold at most 4 influences. Weights on the same joint are first merged (their biases
+ *   add: M·(b₁p₁ + b₂p₂) is one influence); of the rest the 4 largest are kept and renormalised to sum 1, as
+ *   Doom 3 BFG does when it converts MD5 to its 4-weight GPU format. Vertices that lose weight are counted
+ *   (`stats`) and reported in one `WEIGHTS_DROPPED` warning.
+ * - Each md5anim is one animation named after its file: per joint a translation and a rotation channel
+ *   (LINEAR: glTF lerps translations and slerps rotations in local space, exactly the engine's interpolation),
+ *   key i at i / frameRate seconds. Anims must match the mesh's joint names and parents
+ *   (`assertAnimMatchesMesh`, ANIM_MESH_MISMATCH otherwise).
+ * - Triangles are written (a, c, b): MD5 winds clockwise seen from the front, glTF counter-clockwise.
+ * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
+ */
+import { ErrorCode, ModelParseError, type ParseWarning } from '../errors.js';
+import type { Md5Anim, Md5Mesh } from '../model.js';
+import { POSE_STRIDE } from '../pose/layout.js';
+import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
+import { bindPose, buildSkinStream } from '../pose/skin-stream.js';
+import { composeFrame, poseMatrices, skinNormals, skinPositions, validateAnim } from '../pose/ts-kernels.js';
+import type { Axes } from './gltf-axes.js';
+import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
+import type { MaterialTable } from './gltf-material.js';
+
+/** An md5anim and the name its glTF animation gets (its file name without extension, by convention). */
+export interface NamedMd5Anim {
+  name: string;
+  anim: Md5Anim;
+}
+
+export interface Md5GltfStats {
+  /** Vertices with more than 4 distinct joints, whose smallest influences were dropped. */
+  verticesLostWeight: number;
+  /** The largest share of a vertex's total bias that was dropped (0 when none was). */
+  maxLostWeight: number;
+  /** Vertices by distinct-joint count: `jointsPerVertex[k]` vertices have k + 1 joints. */
+  jointsPerVertex: number[];
+}
+
+export interface Md5GltfContext {
+  builder: GltfBuilder;
+  axes: Axes;
+  materials: MaterialTable;
+  warnings: ParseWarning[];
+}
+
+const MAX_INFLUENCES = 4;
+
+type Quat = [number, number, number, number];
+
+function normalized(x: number, y: number, z: number, w: number): Quat {
+  const len = Math.hypot(x, y, z, w);
+  return len > 0 ? [x / len, y / len, z / len, w / len] : [0, 0, 0, 1];
+}
+
+/** Hamilton product a·b. */
+function mul(a: Quat, b: Quat): Quat {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
+const conj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
+
+/** q·v·q* for a unit q. */
+function rotate(q: Quat, v: number[]): number[] {
+  const [x, y, z, w] = q;
+  const cx = 2 * (y * v[2] - z * v[1]), cy = 2 * (z * v[0] - x * v[2]), cz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * cx + (y * cz - z * cy), v[1] + w * cy + (z * cx - x * cz), v[2] + w * cz + (x * cy - y * cx)];
+}
+
+/** Column-major 4×4 inverse of the rigid transform (R(q), t): [Rᵀ | −Rᵀt]. */
+function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void {
+  const [x, y, z, w] = q;
+  // rows of R
+  const r = [
+    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+  ];
+  // inverse[row][col] = R[col][row]; column-major storage puts (row, col) at col·4 + row
+  for (let row = 0; row < 3; row++) {
+    for (let col = 0; col < 3; col++) out[o + col * 4 + row] = r[col * 3 + row];
+    out[o + 12 + row] = -(r[row] * t[0] + r[3 + row] * t[1] + r[6 + row] * t[2]);
+    out[o + row * 4 + 3] = 0;
+  }
+  out[o + 15] = 1;
+}
+
+/** Object-space bind joints (normalised rotations) and their parent-relative local transforms. */
+function bindJoints(mesh: Md5Mesh) {
+  const { count, parents, positions, orientations } = mesh.joints;
+  const world: { t: number[]; q: Quat }[] = [];
+  const local: { t: number[]; q: Quat }[] = [];
+  for (let j = 0; j < count; j++) {
+    const t = [positions[j * 3], positions[j * 3 + 1], positions[j * 3 + 2]];
+    const q = normalized(orientations[j * 4], orientations[j * 4 + 1], orientations[j * 4 + 2], orientations[j * 4 + 3]);
+    world.push({ t, q });
+    const p = parents[j];
+    if (p < 0) {
+      local.push({ t, q });
+    } else {
+      const inv = conj(world[p].q);
+      const d = [t[0] - world[p].t[0], t[1] - world[p].t[1], t[2] - world[p].t[2]];
+      local.push({ t: rotate(inv, d), q: normalized(...mul(inv, q)) });
+    }
+  }
+  return { world, local };
+}
+
+/** Up to 4 (joint, weight) pairs per vertex of one mesh part, weights summing to 1 in float32. */
+function vertexInfluences(part: Md5Mesh['meshes'][number], stats: Md5GltfStats, wide: boolean) {
+  const n = part.vertexCount;
+  const joints = wide ? new Uint16Array(n * 4) : new Uint8Array(n * 4);
+  const weights = new Float32Array(n * 4);
+  let nonPositive = 0;
+  for (let v = 0; v < n; v++) {
+    const js: number[] = [];
+    const bs: number[] = [];
+    for (let w = part.weightStart[v], end = w + part.weightCount[v]; w < end; w++) {
+      const j = part.weightJoints[w];
+      const k = js.indexOf(j);
+      if (k >= 0) bs[k] += part.weightBiases[w];
+      else {
+        js.push(j);
+        bs.push(part.weightBiases[w]);
+      }
+    }
+    const order = js.map((_, i) => i).sort((a, b) => bs[b] - bs[a]);
+    stats.jointsPerVertex[js.length - 1] = (stats.jointsPerVertex[js.length - 1] ?? 0) + 1;
+    const kept = order.slice(0, MAX_INFLUENCES).filter((i) => bs[i] > 0);
+    const total = bs.reduce((s, b) => s + Math.max(0, b), 0);
+    const keptSum = kept.reduce((s, i) => s + bs[i], 0);
+    if (js.length > MAX_INFLUENCES) {
+      stats.verticesLostWeight++;
+      stats.maxLostWeight = Math.max(stats.maxLostWeight, total > 0 ? (total - keptSum) / total : 0);
+    }
+    const o = v * 4;
+    if (!(keptSum > 0)) {
+      // no positive bias at all: bind rigidly to the first joint rather than write weights that sum to 0
+      nonPositive++;
+      joints[o] = js[0];
+      weights[o] = 1;
+      continue;
+    }
+    // largest first; the largest absorbs float32 rounding so the stored weights sum to 1
+    let rest = 0;
+    for (let s = kept.length - 1; s >= 1; s--) {
+      joints[o + s] = js[kept[s]];
+      weights[o + s] = bs[kept[s]] / keptSum;
+      rest += weights[o + s];
+    }
+    joints[o] = js[kept[0]];
+    weights[o] = 1 - rest;
+  }
+  return { joints, weights, nonPositive };
+}
+
+/** Adds the model to the builder; returns the nodes to put at the scene root and what was measured. */
+export function addMd5(ctx: Md5GltfContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: Md5GltfStats } {
+  const { builder: b, axes } = ctx;
+  const n = mesh.joints.count;
+  for (const { name, anim } of anims) {
+    assertAnimMatchesMesh(mesh, anim);
+    const bad = validateAnim(anim.flags, anim.startIndices, anim.componentCount);
+    if (bad >= 0) throw new ModelParseError(ErrorCode.BadCount, `anim "${name}": joint ${bad}'s animated components run past the ${anim.componentCount} per frame`, { offset: 0 });
+  }
+
+  // Skeleton: one node per joint, local TRS, children from parents.
+  const { world, local } = bindJoints(mesh);
+  const jointNodes: number[] = [];
+  for (let j = 0; j < n; j++) {
+    const translation = [0, 0, 0], rotation = [0, 0, 0, 1];
+    axes.vec(local[j].t[0], local[j].t[1], local[j].t[2], translation, 0);
+    axes.quat(...local[j].q, rotation, 0);
+    jointNodes.push(b.add('nodes', { name: mesh.joints.names[j], translation, rotation }));
+  }
+  const roots: number[] = [];
+  for (let j = 0; j < n; j++) {
+    const p = mesh.joints.parents[j];
+    if (p < 0) roots.push(jointNodes[j]);
+    else (b.json.nodes[jointNodes[p]].children ??= []).push(jointNodes[j]);
+  }
+  const ibm = new Float32Array(n * 16);
+  for (let j = 0; j < n; j++) {
+    const q: Quat = [0, 0, 0, 1], t = [0, 0, 0];
+    axes.quat(...world[j].q, q, 0);
+    axes.vec(world[j].t[0], world[j].t[1], world[j].t[2], t, 0);
+    inverseRigid(q, t, ibm, j * 16);
+  }
+  const skin = b.add('skins', {
+    name: 'skeleton',
+    joints: jointNodes,
+    inverseBindMatrices: b.accessor(ibm, 'MAT4'),
+    ...(roots.length === 1 ? { skeleton: roots[0] } : {}),
+  });
+
+  // Bind-pose vertices exactly as the poser computes them.
+  const stream = buildSkinStream(mesh);
+  const matrices = new Float32Array(n * 16);
+  poseMatrices(bindPose(mesh), matrices);
+  const bindPositions = new Float32Array(stream.vertexCount * 3);
+  const bindNormals = new Float32Array(stream.vertexCount * 3);
+  skinPositions(matrices, stream.groupSizes, stream.joints, stream.weights, stream.streamToFile, bindPositions);
+  skinNormals(matrices, stream.groupSizes, stream.joints, stream.normalWeights, stream.streamToFile, bindNormals);
+
+  const stats: Md5GltfStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
+  const meshNodes: number[] = [];
+  let zeroNormals = 0, nonPositive = 0;
+  mesh.meshes.forEach((part, i) => {
+    const label = part.name || part.shader.split('/').pop() || `mesh${i}`;
+    if (part.vertexCount === 0 || part.triangleCount === 0) {
+      ctx.warnings.push({ code: 'EMPTY_MESH', message: `mesh ${i} ("${label}") has no ${part.vertexCount === 0 ? 'vertices' : 'triangles'}: not exported`, offset: 0 });
+      return;
+    }
+    const base = stream.meshVertexStart[i];
+    const vc = part.vertexCount;
+    const positions = new Float32Array(vc * 3);
+    const normals = new Float32Array(vc * 3);
+    for (let v = 0; v < vc; v++) {
+      const s = (base + v) * 3;
+      axes.vec(bindPositions[s], bindPositions[s + 1], bindPositions[s + 2], positions, v * 3);
+      if (bindNormals[s] === 0 && bindNormals[s + 1] === 0 && bindNormals[s + 2] === 0) {
+        // a vertex on no (or only degenerate) triangles has no normal; glTF requires unit length
+        zeroNormals++;
+        axes.vec(0, 0, 1, normals, v * 3);
+      } else {
+        axes.vec(bindNormals[s], bindNormals[s + 1], bindNormals[s + 2], normals, v * 3);
+      }
+    }
+    const influences = vertexInfluences(part, stats, n > 256);
+    nonPositive += influences.nonPositive;
+    const indices = vc <= 0xffff ? new Uint16Array(part.triangleCount * 3) : new Uint32Array(part.triangleCount * 3);
+    for (let t = 0; t < part.triangleCount * 3; t += 3) {
+      indices[t] = part.triangles[t];
+      indices[t + 1] = part.triangles[t + 2];
+      indices[t + 2] = part.triangles[t + 1];
+    }
+    const V = BufferTarget.ArrayBuffer;
+    const gltfMesh = b.add('meshes', {
+      name: label,
+      primitives: [{
+        attributes: {
+          POSITION: b.accessor(positions, 'VEC3', { target: V, bounds: true }),
+          NORMAL: b.accessor(normals, 'VEC3', { target: V }),
+          TEXCOORD_0: b.accessor(part.uvs, 'VEC2', { target: V }),
+          JOINTS_0: b.accessor(influences.joints, 'VEC4', { target: V }),
+          WEIGHTS_0: b.accessor(influences.weights, 'VEC4', { target: V }),
+        },
+        indices: b.accessor(indices, 'SCALAR', { target: BufferTarget.ElementArrayBuffer }),
+        material: ctx.materials.index(part.shader),
+        mode: 4,
+      }],
+    });
+    meshNodes.push(b.add('nodes', { name: label, mesh: gltfMesh, skin }));
+  });
+  stats.jointsPerVertex = Array.from(stats.jointsPerVertex, (x) => x ?? 0);
+  if (stats.verticesLostWeight > 0) {
+    ctx.warnings.push({ code: 'WEIGHTS_DROPPED', message: `${stats.verticesLostWeight} vertices have more than ${MAX_INFLUENCES} joints: kept the ${MAX_INFLUENCES} largest and renormalised (at most ${(stats.maxLostWeight * 100).toFixed(2)}% of a vertex's weight dropped)`, offset: 0 });
+  }
+  if (zeroNormals > 0) ctx.warnings.push({ code: 'NO_NORMAL', message: `${zeroNormals} vertices lie on no triangle with area: given the up normal`, offset: 0 });
+  if (nonPositive > 0) ctx.warnings.push({ code: 'NO_POSITIVE_WEIGHT', message: `${nonPositive} vertices have no positive weight: bound rigidly to their first joint`, offset: 0 });
+
+  for (const { name, anim } of anims) addAnimation(b, axes, anim, name, jointNodes);
+  return { rootNodes: [...roots, ...meshNodes], stats };
+}
+
+/** One md5anim → one glTF animation: per joint, every frame's local translation and rotation. */
+function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, jointNodes: number[]): void {
+  const n = anim.jointCount, frames = anim.frameCount, cc = anim.componentCount;
+  const times = new Float32Array(frames);
+  for (let f = 0; f < frames; f++) times[f] = f / anim.frameRate;
+  const translations = Array.from({ length: n }, () => new Float32Array(frames * 3));
+  const rotations = Array.from({ length: n }, () => new Float32Array(frames * 4));
+  const localPose = new Float32Array(n * POSE_STRIDE);
+  const q = [0, 0, 0, 0];
+  for (let f = 0; f < frames; f++) {
+    composeFrame(anim.flags, anim.startIndices, anim.baseframe, anim.frames.subarray(f * cc, (f + 1) * cc), localPose);
+    for (let j = 0; j < n; j++) {
+      const o = j * POSE_STRIDE;
+      axes.vec(localPose[o], localPose[o + 1], localPose[o + 2], translations[j], f * 3);
+      const [x, y, z, w] = normalized(localPose[o + 4], localPose[o + 5], localPose[o + 6], localPose[o + 7]);
+      axes.quat(x, y, z, w, q, 0);
+      // Keep consecutive keys in the same hemisphere so every slerp takes the short way, as the engine's does.
+      const r = rotations[j];
+      const sign = f > 0 && q[0] * r[f * 4 - 4] + q[1] * r[f * 4 - 3] + q[2] * r[f * 4 - 2] + q[3] * r[f * 4 - 1] < 0 ? -1 : 1;
+      for (let k = 0; k < 4; k++) r[f * 4 + k] = sign * q[k];
+    }
+  }
+  const input = b.accessor(times, 'SCALAR', { bounds: true });
+  const channels: { sampler: number; target: { node: number; path: 'translation' | 'rotation' } }[] = [];
+  const samplers: { input: number; output: number; interpolation: 'LINEAR' }[] = [];
+  for (let j = 0; j < n; j++) {
+    for (const [path, data, type] of [['translation', translations[j], 'VEC3'], ['rotation', rotations[j], 'VEC4']] as const) {
+      channels.push({ sampler: samplers.length, target: { node: jointNodes[j], path } });
+      samplers.push({ input, output: b.accessor(data, type), interpolation: 'LINEAR' });
+    }
+  }
+  b.add('animations', { name, channels, samplers, extras: { frameRate: anim.frameRate, frameCount: frames } });
+}
