@@ -1,0 +1,111 @@
+// A tiny static file server for the demo page and the browser tests. URL prefixes map to folders:
+//   /demo/  → demo/        (the page; / redirects here)      /dist/  → dist/ (the built package and demo)
+//   /fixtures/ → fixtures/ (the bundled default model)       /models/ → ../shared/models/ (read in place)
+// Files are streamed with their Content-Length (so the page's progress bar has a total). Cross-origin
+// isolation headers are sent so performance.now() has its fine resolution for the page's ms-per-frame timer.
+//
+//   node scripts/serve.mjs [--port 8080] [--host 127.0.0.1]      (npm run demo:web)
+//   import { startServer } from './scripts/serve.mjs'             (tests: port 0 = any free port)
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+export const DEFAULT_MOUNTS = {
+  '/demo/': join(REPO, 'demo'),
+  '/dist/': join(REPO, 'dist'),
+  '/fixtures/': join(REPO, 'fixtures'),
+  '/models/': resolve(REPO, '..', 'shared', 'models'),
+};
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The file a URL path names under one of the mounts, or null (unknown prefix, or an escape with `..`). */
+function fileFor(mounts, urlPath) {
+  let path;
+  try {
+    path = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (path.includes('\0')) return null;
+  for (const [prefix, dir] of Object.entries(mounts)) {
+    if (!path.startsWith(prefix)) continue;
+    const root = resolve(dir);
+    const file = normalize(join(root, path.slice(prefix.length)));
+    if (file !== root && !file.startsWith(root + sep)) return null;
+    return file;
+  }
+  return null;
+}
+
+/**
+ * Starts serving; resolves with `{ url, port, close() }` once listening. `mounts` maps URL prefixes (ending
+ * in `/`) to folders; `extra` adds more to the defaults.
+ */
+export function startServer({ port = 8080, host = '127.0.0.1', mounts = DEFAULT_MOUNTS, extra = {} } = {}) {
+  const all = { ...mounts, ...extra };
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cache-Control': 'no-store' };
+    if (url.pathname === '/') {
+      res.writeHead(302, { ...headers, Location: '/demo/' });
+      res.end();
+      return;
+    }
+    let file = fileFor(all, url.pathname);
+    try {
+      if (!file) throw Object.assign(new Error('not found'), { code: 'ENOENT' });
+      let info = await stat(file);
+      if (info.isDirectory()) {
+        if (!url.pathname.endsWith('/')) {
+          res.writeHead(301, { ...headers, Location: `${url.pathname}/` });
+          res.end();
+          return;
+        }
+        file = join(file, 'index.html');
+        info = await stat(file);
+      }
+      res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', 'Content-Length': info.size });
+      if (req.method === 'HEAD') return void res.end();
+      createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    } catch {
+      res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`not found: ${url.pathname}\n`);
+    }
+  });
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const actual = server.address().port;
+      resolvePromise({
+        port: actual,
+        url: `http://${host}:${actual}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : fallback;
+  };
+  const { url } = await startServer({ port: Number(arg('--port', process.env.PORT ?? 8080)), host: arg('--host', '127.0.0.1') });
+  console.log(`idtech-models demo: ${url}/demo/  (Ctrl-C stops)`);
+}

@@ -1,0 +1,46 @@
+/**
+ * Messages between `ModelWorker` (main thread) and `worker.ts`. Every request carries an `id`; the worker
+ * answers each with exactly one `done` or `failed` of the same id (and `progress` messages before an `open`
+ * completes). Posed vertices come back in buffers that are transferred, never copied, and the caller may
+ * hand them back with the next request to be refilled, so steady-state posing allocates nothing.
+ */
+import type { BackendName } from '../pose/backend.js';
+import type { PlayableInfo } from './playable.js';
+
+/** A file for the worker: bytes, a stream (transferred), a Blob/File (cloned by reference), or a URL to fetch. */
+export interface WorkerFile {
+  name: string;
+  source: ArrayBuffer | Uint8Array | ReadableStream<Uint8Array> | Blob | { url: string };
+  size?: number;
+}
+
+export type WorkerRequest =
+  | { id: number; type: 'open'; files: WorkerFile[]; backend: BackendName | 'auto' }
+  | { id: number; type: 'backend'; backend: BackendName | 'auto' }
+  | { id: number; type: 'clip'; clip: number }
+  | { id: number; type: 'pose'; frame1: number; frame2: number; t: number; positions?: Float32Array; normals?: Float32Array };
+
+/** What a pose returns: this frame's vertices (3 floats each) and the worker's time to pose and skin them. */
+export interface PosedFrame {
+  positions: Float32Array;
+  normals: Float32Array;
+  /** Pose + skin time inside the worker, in ms (excludes the copy out of WASM memory and the message). */
+  poseMs: number;
+  backend: BackendName;
+}
+
+/** A ModelParseError (or any Error) as plain data: the client rebuilds the same class, code and message. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  code?: string;
+  detail?: string;
+  offset?: number;
+  line?: number;
+  column?: number;
+}
+
+export type WorkerReply =
+  | { id: number; type: 'progress'; bytesRead: number; bytesTotal: number | undefined; fileName: string }
+  | { id: number; type: 'done'; info?: PlayableInfo; backend?: BackendName; frame?: PosedFrame }
+  | { id: number; type: 'failed'; error: SerializedError };

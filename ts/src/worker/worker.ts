@@ -1,0 +1,112 @@
+/**
+ * The Web Worker entry (bundled as `dist/worker.js`): opens, poses and skins a model off the main thread.
+ * Requests run one at a time in arrival order; see `protocol.ts` for the messages and `client.ts` for the
+ * main-thread side. Posed vertices are copied once out of the poser (WASM memory cannot be transferred)
+ * into a buffer that is then transferred to the caller.
+ */
+import { ModelParseError } from '../errors.js';
+import type { BackendName, PoseBackend } from '../pose/backend.js';
+import { createBackend } from '../pose/select.js';
+import type { ByteSource } from '../source.js';
+import { openPlayable } from './open.js';
+import { playableInfo, type ModelPlayer, type PlayableModel } from './playable.js';
+import type { SerializedError, WorkerFile, WorkerReply, WorkerRequest } from './protocol.js';
+
+interface Scope {
+  postMessage(message: WorkerReply, options?: { transfer?: Transferable[] }): void;
+  addEventListener(type: 'message', listener: (e: MessageEvent<WorkerRequest>) => void): void;
+}
+const scope = globalThis as unknown as Scope;
+
+const backends = new Map<BackendName | 'auto', Promise<PoseBackend>>();
+let model: PlayableModel | null = null;
+let players = new Map<BackendName, ModelPlayer>();
+let backend: PoseBackend | null = null;
+let clip = 0;
+
+function backendFor(name: BackendName | 'auto'): Promise<PoseBackend> {
+  let b = backends.get(name);
+  if (!b) backends.set(name, (b = createBackend(name)));
+  return b;
+}
+
+function player(): ModelPlayer {
+  if (!model || !backend) throw new Error('no model open: send an open request first');
+  let p = players.get(backend.name);
+  if (!p) players.set(backend.name, (p = model.createPlayer(backend)));
+  p.setClip(clip);
+  return p;
+}
+
+function byteSource(f: WorkerFile): ByteSource | Promise<ByteSource> {
+  const s = f.source;
+  if (typeof Blob === 'function' && s instanceof Blob) return s.stream();
+  if (typeof s === 'object' && s !== null && 'url' in s) {
+    return fetch(s.url).then((r) => {
+      if (!r.ok || !r.body) throw new Error(`${s.url}: HTTP ${r.status}`);
+      return r.body;
+    });
+  }
+  return s as ByteSource;
+}
+
+function serialize(e: unknown): SerializedError {
+  if (e instanceof ModelParseError) return { name: e.name, message: e.message, code: e.code, detail: e.detail, offset: e.offset, line: e.line, column: e.column };
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: 'Error', message: String(e) };
+}
+
+async function handle(req: WorkerRequest): Promise<void> {
+  switch (req.type) {
+    case 'open': {
+      for (const p of players.values()) p.dispose();
+      players = new Map();
+      model = null;
+      clip = 0;
+      const files = await Promise.all(req.files.map(async (f) => ({ name: f.name, size: f.size, source: await byteSource(f) })));
+      const opened = await openPlayable(files, {
+        onProgress: (bytesRead, bytesTotal, fileName) => scope.postMessage({ id: req.id, type: 'progress', bytesRead, bytesTotal, fileName }),
+      });
+      backend = await backendFor(req.backend);
+      model = opened;
+      player(); // builds the first poser now, so validation errors belong to the open
+      const info = playableInfo(opened);
+      scope.postMessage({ id: req.id, type: 'done', info, backend: backend.name });
+      return;
+    }
+    case 'backend':
+      backend = await backendFor(req.backend);
+      if (model) player();
+      scope.postMessage({ id: req.id, type: 'done', backend: backend.name });
+      return;
+    case 'clip':
+      if (!model || !Number.isInteger(req.clip) || req.clip < 0 || req.clip >= model.clips.length) throw new RangeError(`clip ${req.clip} is not one of the model's ${model?.clips.length ?? 0}`);
+      clip = req.clip;
+      player();
+      scope.postMessage({ id: req.id, type: 'done' });
+      return;
+    case 'pose': {
+      const p = player();
+      const t0 = performance.now();
+      p.poseBlend(req.frame1, req.frame2, req.t);
+      const poseMs = performance.now() - t0;
+      const n = p.positions.length;
+      // Refill the caller's buffers when they were handed back at the right size; else allocate new ones.
+      const positions = req.positions?.length === n ? req.positions : new Float32Array(n);
+      const normals = req.normals?.length === n ? req.normals : new Float32Array(n);
+      positions.set(p.positions);
+      normals.set(p.normals);
+      scope.postMessage(
+        { id: req.id, type: 'done', frame: { positions, normals, poseMs, backend: p.backend.name } },
+        { transfer: [positions.buffer, normals.buffer] },
+      );
+      return;
+    }
+  }
+}
+
+let queue: Promise<void> = Promise.resolve();
+scope.addEventListener('message', (e) => {
+  const req = e.data;
+  queue = queue.then(() => handle(req)).catch((err) => scope.postMessage({ id: req.id, type: 'failed', error: serialize(err) }));
+});
