@@ -80,6 +80,7 @@ export class Md5Poser {
   private readonly joints: U32;
   private readonly weights: F32;
   private readonly normalWeights: F32;
+  private tangentBuffers: { weights: F32; out: F32 } | null = null;
   private readonly outPositions: F32;
   private readonly outNormals: F32;
   private animBuffers: AttachedAnim | null = null;
@@ -92,7 +93,7 @@ export class Md5Poser {
    */
   readonly order: 'file' | 'grouped';
 
-  constructor(backend: PoseBackend, mesh: Md5Mesh, options: { order?: 'file' | 'grouped'; stream?: Md5SkinStream } = {}) {
+  constructor(backend: PoseBackend, mesh: Md5Mesh, options: { order?: 'file' | 'grouped'; stream?: Md5SkinStream; tangents?: boolean } = {}) {
     const stream = options.stream ?? buildSkinStream(mesh);
     this.order = options.order ?? 'file';
     this.backend = backend;
@@ -115,6 +116,10 @@ export class Md5Poser {
     this.normalWeights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
     this.outPositions = b.f32(stream.vertexCount * 3);
     this.outNormals = b.f32(stream.vertexCount * 3);
+    if (options.tangents) {
+      this.tangentBuffers = { weights: b.f32(stream.weightTotal * WEIGHT_STRIDE), out: b.f32(stream.vertexCount * 3) };
+      this.tangentSigns = this.order === 'file' ? stream.tangentSigns.slice() : stream.tangentSigns.map((_, i) => stream.tangentSigns[stream.streamToFile[i]]);
+    }
     // All allocation is done: write the inputs once (views read after the last allocation).
     this.parents.view.set(mesh.joints.parents);
     this.bind.view.set(bindPose(mesh));
@@ -123,6 +128,7 @@ export class Md5Poser {
     this.joints.view.set(stream.joints);
     this.weights.view.set(stream.weights);
     this.normalWeights.view.set(stream.normalWeights);
+    this.tangentBuffers?.weights.view.set(stream.tangentWeights);
     const badParent = b.validateParents(this.parents);
     if (badParent >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
     const badWeight = b.validateSkin(n, this.groupSizes, this.joints, this.weights, this.dest);
@@ -137,6 +143,15 @@ export class Md5Poser {
   get normals(): Float32Array {
     return this.outNormals.view;
   }
+  /**
+   * Skinned unit tangents (along +u), 3 floats per vertex, when the poser was made with `{ tangents: true }`
+   * (skinned together with the normals); null otherwise. Bitangent = tangentSigns[v] · (normal × tangent).
+   */
+  get tangents(): Float32Array | null {
+    return this.tangentBuffers?.out.view ?? null;
+  }
+  /** Per output vertex, ±1: the bitangent's handedness (see `tangents`); null without tangents. */
+  readonly tangentSigns: Float32Array | null = null;
   /** Joint matrices of the last pose: 16 floats per joint, a row-major 3×4 (rows `m·0 m·1 m·2 t·`) then `0 0 0 0`. */
   get jointMatrices(): Float32Array {
     return this.matrices.view;
@@ -222,6 +237,11 @@ export class Md5Poser {
       this.backend.release(this.batch.out);
       this.batch = null;
     }
+    if (this.tangentBuffers) {
+      this.backend.release(this.tangentBuffers.weights);
+      this.backend.release(this.tangentBuffers.out);
+      this.tangentBuffers = null;
+    }
     for (const buf of [this.parents, this.bind, this.localA, this.localB, this.local, this.object, this.matrices, this.groupSizes, this.joints, this.weights, this.normalWeights, this.outPositions, this.outNormals, ...(this.dest ? [this.dest] : [])]) {
       this.backend.release(buf);
     }
@@ -262,7 +282,9 @@ export class Md5Poser {
   skin(withNormals = true): void {
     const b = this.backend;
     b.skinPositions(this.matrices, this.groupSizes, this.joints, this.weights, this.dest, this.outPositions);
-    if (withNormals) b.skinNormals(this.matrices, this.groupSizes, this.joints, this.normalWeights, this.dest, this.outNormals);
+    if (!withNormals) return;
+    b.skinNormals(this.matrices, this.groupSizes, this.joints, this.normalWeights, this.dest, this.outNormals);
+    if (this.tangentBuffers) b.skinNormals(this.matrices, this.groupSizes, this.joints, this.tangentBuffers.weights, this.dest, this.tangentBuffers.out);
   }
 
   private requireAnim(): AttachedAnim {

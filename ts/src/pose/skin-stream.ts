@@ -3,7 +3,8 @@
  * after another, each followed by its own weights (shared weights are repeated), pre-scaled so the kernels
  * do no bias multiply. Normals follow the MD5 format document's "weight normals": bind-pose vertex normals
  * (area-weighted face normals) are turned into each weight's joint space once; per frame the joints rotate
- * them back.
+ * them back. Tangents the same way: bind-pose tangents from the triangles' texture-coordinate gradients
+ * (+u direction, made orthogonal to the normal), turned into joint space once, skinned by the normal kernel.
  */
 import type { Md5Mesh } from '../model.js';
 import { POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
@@ -29,6 +30,13 @@ export interface Md5SkinStream {
   weights: Float32Array;
   /** `nx·b ny·b nz·b 0` per stream weight (the bind normal in the joint's space). */
   normalWeights: Float32Array;
+  /** `tx·b ty·b tz·b 0` per stream weight (the bind tangent, along +u, in the joint's space). */
+  tangentWeights: Float32Array;
+  /**
+   * Per file-order vertex, the bitangent's handedness: bitangent = sign · (normal × tangent) points along +v as
+   * stored in the file (Doom 3's v grows downward). Joint rotations keep it, so it holds for every pose.
+   */
+  tangentSigns: Float32Array;
 }
 
 /** Mesh joints (object-space bind pose) as a kernel pose: 8 floats per joint. */
@@ -103,8 +111,10 @@ export function buildSkinStream(mesh: Md5Mesh): Md5SkinStream {
     joints,
     weights,
     normalWeights: new Float32Array(weightTotal * WEIGHT_STRIDE),
+    tangentWeights: new Float32Array(weightTotal * WEIGHT_STRIDE),
+    tangentSigns: new Float32Array(vertexCount),
   };
-  fillNormalWeights(mesh, stream);
+  fillNormalAndTangentWeights(mesh, stream);
   return stream;
 }
 
@@ -120,52 +130,88 @@ export function groupedTriangles(mesh: Md5Mesh, stream: Md5SkinStream): Uint32Ar
   return out;
 }
 
-function fillNormalWeights(mesh: Md5Mesh, s: Md5SkinStream): void {
+function fillNormalAndTangentWeights(mesh: Md5Mesh, s: Md5SkinStream): void {
   const matrices = new Float32Array(mesh.joints.count * 16);
   poseMatrices(bindPose(mesh), matrices);
   const pos = new Float32Array(s.vertexCount * 3);
   skinPositions(matrices, s.groupSizes, s.joints, s.weights, s.streamToFile, pos);
 
   const normals = new Float64Array(s.vertexCount * 3);
+  const tangents = new Float64Array(s.vertexCount * 3);
+  const bitangents = new Float64Array(s.vertexCount * 3);
   mesh.meshes.forEach((m, i) => {
     const base = s.meshVertexStart[i];
     const tri = m.triangles;
+    const uv = m.uvs;
     for (let t = 0; t < m.triangleCount; t++) {
-      const a = (base + tri[t * 3]) * 3, b = (base + tri[t * 3 + 1]) * 3, c = (base + tri[t * 3 + 2]) * 3;
+      const ia = tri[t * 3], ib = tri[t * 3 + 1], ic = tri[t * 3 + 2];
+      const a = (base + ia) * 3, b = (base + ib) * 3, c = (base + ic) * 3;
       const e1x = pos[b] - pos[a], e1y = pos[b + 1] - pos[a + 1], e1z = pos[b + 2] - pos[a + 2];
       const e2x = pos[c] - pos[a], e2y = pos[c + 1] - pos[a + 1], e2z = pos[c + 2] - pos[a + 2];
       // MD5 triangles are wound clockwise seen from the front (Doom 3's convention), hence e2 × e1:
       // the cross product's length is twice the area, so the sum is area-weighted.
       const nx = e2y * e1z - e2z * e1y, ny = e2z * e1x - e2x * e1z, nz = e2x * e1y - e2y * e1x;
+      // Texture gradients: e1 = du1·T + dv1·B, e2 = du2·T + dv2·B. Solving without dividing by the
+      // determinant keeps the sum area-weighted; its sign keeps the direction.
+      const du1 = uv[ib * 2] - uv[ia * 2], dv1 = uv[ib * 2 + 1] - uv[ia * 2 + 1];
+      const du2 = uv[ic * 2] - uv[ia * 2], dv2 = uv[ic * 2 + 1] - uv[ia * 2 + 1];
+      const r = Math.sign(du1 * dv2 - du2 * dv1);
+      const tx = (e1x * dv2 - e2x * dv1) * r, ty = (e1y * dv2 - e2y * dv1) * r, tz = (e1z * dv2 - e2z * dv1) * r;
+      const bx = (e2x * du1 - e1x * du2) * r, by = (e2y * du1 - e1y * du2) * r, bz = (e2z * du1 - e1z * du2) * r;
       for (const v of [a, b, c]) {
-        normals[v] += nx;
-        normals[v + 1] += ny;
-        normals[v + 2] += nz;
+        normals[v] += nx; normals[v + 1] += ny; normals[v + 2] += nz;
+        tangents[v] += tx; tangents[v + 1] += ty; tangents[v + 2] += tz;
+        bitangents[v] += bx; bitangents[v + 1] += by; bitangents[v + 2] += bz;
       }
     }
   });
+  for (let v = 0; v < s.vertexCount; v++) {
+    const o = v * 3;
+    const n = normalize(normals, o);
+    // Gram–Schmidt: the tangent's part along the normal removed; a degenerate tangent (no UV gradient)
+    // becomes any unit vector orthogonal to the normal, so skinned tangents are always unit and orthogonal.
+    const d = tangents[o] * n[0] + tangents[o + 1] * n[1] + tangents[o + 2] * n[2];
+    tangents[o] -= d * n[0]; tangents[o + 1] -= d * n[1]; tangents[o + 2] -= d * n[2];
+    if (Math.hypot(tangents[o], tangents[o + 1], tangents[o + 2]) < 1e-12) {
+      const ax = Math.abs(n[0]) < 0.9 ? 1 : 0, ay = 1 - ax; // a helper axis not parallel to n
+      tangents[o] = -n[2] * ay; tangents[o + 1] = n[2] * ax; tangents[o + 2] = n[0] * ay - n[1] * ax; // n × (ax, ay, 0)
+    }
+    const t = normalize(tangents, o);
+    const cx = n[1] * t[2] - n[2] * t[1], cy = n[2] * t[0] - n[0] * t[2], cz = n[0] * t[1] - n[1] * t[0];
+    s.tangentSigns[v] = cx * bitangents[o] + cy * bitangents[o + 1] + cz * bitangents[o + 2] < 0 ? -1 : 1;
+  }
+  toJointSpace(mesh, s, normals, s.normalWeights);
+  toJointSpace(mesh, s, tangents, s.tangentWeights);
+}
 
+/** Normalises the vector at `o` in place (left as is when zero) and returns it. */
+function normalize(v: Float64Array, o: number): [number, number, number] {
+  const len = Math.hypot(v[o], v[o + 1], v[o + 2]);
+  if (len > 0) {
+    v[o] /= len; v[o + 1] /= len; v[o + 2] /= len;
+  }
+  return [v[o], v[o + 1], v[o + 2]];
+}
+
+/** Per stream weight: the file-order unit vector rotated into the weight's joint space, times the bias, w = 0. */
+function toJointSpace(mesh: Md5Mesh, s: Md5SkinStream, vectors: Float64Array, out: Float32Array): void {
   const q = mesh.joints.orientations;
   let k = 0;
   let i = 0;
   for (let g = 0; g < s.groupSizes.length; g++) {
     for (const groupEnd = i + s.groupSizes[g]; i < groupEnd; i++) {
       const v = s.streamToFile[i];
-      let nx = normals[v * 3], ny = normals[v * 3 + 1], nz = normals[v * 3 + 2];
-      const len = Math.hypot(nx, ny, nz);
-      if (len > 0) {
-        nx /= len; ny /= len; nz /= len;
-      }
+      const nx = vectors[v * 3], ny = vectors[v * 3 + 1], nz = vectors[v * 3 + 2];
       for (const end = k + g + 1; k < end; k++) {
         const j = s.joints[k] * 4;
         // rotate by the conjugate (inverse) of the joint's bind orientation: object → joint space
         const x = -q[j], y = -q[j + 1], z = -q[j + 2], w = q[j + 3];
         const cx = 2 * (y * nz - z * ny), cy = 2 * (z * nx - x * nz), cz = 2 * (x * ny - y * nx);
         const b = s.weights[k * 4 + 3];
-        s.normalWeights[k * 4] = (nx + w * cx + (y * cz - z * cy)) * b;
-        s.normalWeights[k * 4 + 1] = (ny + w * cy + (z * cx - x * cz)) * b;
-        s.normalWeights[k * 4 + 2] = (nz + w * cz + (x * cy - y * cx)) * b;
-        s.normalWeights[k * 4 + 3] = 0;
+        out[k * 4] = (nx + w * cx + (y * cz - z * cy)) * b;
+        out[k * 4 + 1] = (ny + w * cy + (z * cx - x * cz)) * b;
+        out[k * 4 + 2] = (nz + w * cz + (x * cy - y * cx)) * b;
+        out[k * 4 + 3] = 0;
       }
     }
   }
