@@ -46,7 +46,7 @@ function dump(mesh, anim, path) {
   const parts = [
     new Uint32Array([J, anim.frameCount, anim.componentCount, s.groupSizes.length, s.weightTotal, s.vertexCount]),
     new Int32Array(mesh.joints.parents), Uint32Array.from(anim.flags), anim.startIndices, anim.baseframe, anim.frames,
-    s.groupSizes, s.joints, s.weights, s.streamToFile,
+    s.groupSizes, s.joints, s.weights, s.streamToFile, s.normalWeights, s.tangentWeights,
   ];
   const bytes = Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
   writeFileSync(path, bytes);
@@ -61,7 +61,7 @@ for (const m of models) {
     const file = join(ROOT, 'target/bench', `${m.name.replace(/\W+/g, '_')}.bin`);
     dump(m.mesh, m.anim, file);
     const n = JSON.parse(execFileSync(nativeBin, [file], { encoding: 'utf8' }));
-    r.backends.native = { compose_ns_per_joint: n.compose_ns_per_joint, skin_mverts_per_s: n.skin_mverts_per_s, frame_us: n.frame_us };
+    r.backends.native = { compose_ns_per_joint: n.compose_ns_per_joint, skin_mverts_per_s: n.skin_mverts_per_s, skin_grouped_mverts_per_s: n.skin_grouped_mverts_per_s, skin_pnt_mverts_per_s: n.skin_pnt_mverts_per_s, frame_us: n.frame_us };
     r.skin_mverts_per_s.native = n.skin_mverts_per_s;
   }
   results.push(r);
@@ -71,7 +71,7 @@ const out = {
   date: new Date().toISOString(),
   node: process.version,
   machine: { cpus: (await import('node:os')).cpus().length },
-  notes: 'skin = positions in file order; frame = compose + skin positions; medians (tinybench p50); native = idtech-core built for the host (x86-64 baseline SSE2), scalar kernel',
+  notes: 'skin = positions in file order; skin_grouped = positions in the grouped (fast) order; skin_pnt = positions + normals + tangents, file order; frame = compose + skin positions; medians (tinybench p50); native = idtech-core built for the host (x86-64 baseline SSE2), scalar kernel',
   results,
 };
 const dir = join(ROOT, 'bench/results');

@@ -3,8 +3,10 @@
 //!   u32 joints, frames, components, groups, weight_total, vertices
 //!   i32 parents[joints]; u32 flags[joints]; u32 start[joints]; f32 baseframe[joints·6];
 //!   f32 frames[frames·components]; u32 group_sizes[groups]; u32 joints[weight_total];
-//!   f32 weights[weight_total·4]; u32 dest[vertices]
-//! Prints one JSON object: compose ns per joint, skin Mvert/s, and a whole frame in µs (best of 7 rounds).
+//!   f32 weights[weight_total·4]; u32 dest[vertices]; f32 normal_weights[weight_total·4];
+//!   f32 tangent_weights[weight_total·4]
+//! Prints one JSON object: compose ns per joint; skin Mvert/s (positions, file order), grouped order, and
+//! positions + normals + tangents; a whole frame in µs (best of 7 rounds).
 
 use idtech_core::{pose, skin, MATRIX_STRIDE, POSE_STRIDE};
 use std::time::Instant;
@@ -64,6 +66,8 @@ fn main() {
     let joints = r.u32s(nw);
     let weights = r.f32s(nw * 4);
     let dest = r.u32s(nv);
+    let normal_weights = r.f32s(nw * 4);
+    let tangent_weights = r.f32s(nw * 4);
     assert!(idtech_core::validate::parents(&parents).is_ok() && idtech_core::validate::anim(&flags, &start, baseframe.len(), nc).is_ok());
     assert!(idtech_core::validate::skin(nj, &groups, &joints, weights.len(), &dest, nv * 3).is_ok());
 
@@ -71,6 +75,8 @@ fn main() {
     let mut object = vec![0.0f32; nj * POSE_STRIDE];
     let mut matrices = vec![0.0f32; nj * MATRIX_STRIDE];
     let mut out = vec![0.0f32; nv * 3];
+    let mut out_normals = vec![0.0f32; nv * 3];
+    let mut out_tangents = vec![0.0f32; nv * 3];
     let mut f = 0usize;
     let mut compose = |local: &mut [f32], object: &mut [f32], matrices: &mut [f32]| {
         pose::compose_frame(&flags, &start, &baseframe, &frames[f * nc..f * nc + nc], local);
@@ -82,15 +88,25 @@ fn main() {
     let skin_s = time(|| {
         skin::skin_positions(&matrices, &groups, &joints, &weights, &dest, &mut out);
     });
+    let grouped_s = time(|| {
+        skin::skin_positions(&matrices, &groups, &joints, &weights, &[], &mut out);
+    });
+    let pnt_s = time(|| {
+        skin::skin_positions(&matrices, &groups, &joints, &weights, &dest, &mut out);
+        skin::skin_normals(&matrices, &groups, &joints, &normal_weights, &dest, &mut out_normals);
+        skin::skin_normals(&matrices, &groups, &joints, &tangent_weights, &dest, &mut out_tangents);
+    });
     let frame_s = time(|| {
         compose(&mut local, &mut object, &mut matrices);
         skin::skin_positions(&matrices, &groups, &joints, &weights, &dest, &mut out);
     });
     let checksum: f64 = out.iter().map(|&x| x as f64).sum();
     println!(
-        "{{\"compose_ns_per_joint\": {:.3}, \"skin_mverts_per_s\": {:.3}, \"frame_us\": {:.3}, \"checksum\": {}}}",
+        "{{\"compose_ns_per_joint\": {:.3}, \"skin_mverts_per_s\": {:.3}, \"skin_grouped_mverts_per_s\": {:.3}, \"skin_pnt_mverts_per_s\": {:.3}, \"frame_us\": {:.3}, \"checksum\": {}}}",
         compose_s * 1e9 / nj as f64,
         nv as f64 / skin_s / 1e6,
+        nv as f64 / grouped_s / 1e6,
+        nv as f64 / pnt_s / 1e6,
         frame_s * 1e6,
         checksum
     );

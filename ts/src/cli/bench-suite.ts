@@ -1,7 +1,9 @@
 /**
  * The compose / skin / frame benchmark of one model on every backend (tinybench), shared by `npm run bench`
  * (bench/run.mjs) and `idtech-models bench`. Numbers: compose = ns per joint (compose → object space →
- * matrices), skin = million skinned vertices per second (positions, file order), frame = µs for both.
+ * matrices), skin = million skinned vertices per second (positions, file order), skin grouped = the same in
+ * the grouped ("fast") output order, skin pnt = positions + normals + tangents (file order), frame = µs for
+ * compose + skin positions.
  */
 import { Bench } from 'tinybench';
 import { boundingDiagonal } from '../bounds.js';
@@ -14,6 +16,8 @@ import { wasmSimdSupported } from '../pose/wasm-backend.js';
 export interface BackendNumbers {
   compose_ns_per_joint: number | null;
   skin_mverts_per_s: number;
+  skin_grouped_mverts_per_s?: number;
+  skin_pnt_mverts_per_s?: number;
   frame_us: number;
 }
 
@@ -32,10 +36,20 @@ export interface SuiteResult {
 export async function runSuite(model: string, mesh: Md5Mesh, anim: Md5Anim | null, options: { timeMs?: number; rounds?: number } = {}): Promise<SuiteResult> {
   const names: BackendName[] = [...(wasmSimdSupported() ? (['wasm-simd'] as const) : []), 'wasm-scalar', 'ts'];
   const posers = new Map<BackendName, Md5Poser>();
+  const groupedPosers = new Map<BackendName, Md5Poser>();
+  const pntPosers = new Map<BackendName, Md5Poser>();
   for (const n of names) {
-    const p = new Md5Poser(await createBackend(n), mesh);
+    const backend = await createBackend(n);
+    const p = new Md5Poser(backend, mesh);
     if (anim) p.setAnim(anim);
     posers.set(n, p);
+    // Same skeleton pose (bind) for the extra skin tasks: skinning cost does not depend on the pose.
+    const g = new Md5Poser(backend, mesh, { order: 'grouped', stream: p.stream });
+    g.poseBind(false);
+    groupedPosers.set(n, g);
+    const t = new Md5Poser(backend, mesh, { stream: p.stream, tangents: true });
+    t.poseBind(true);
+    pntPosers.set(n, t);
   }
   const frameCount = anim ? anim.frameCount : 1;
   const pose = (p: Md5Poser, f: number) => (anim ? p.poseJoints(f) : p.poseBind(false));
@@ -67,6 +81,9 @@ export async function runSuite(model: string, mesh: Md5Mesh, anim: Md5Anim | nul
       let f = 0;
       if (anim) bench.add(`${n} compose`, () => { p.poseJoints(f); f = (f + 1) % frameCount; });
       bench.add(`${n} skin`, () => p.skin(false));
+      const grouped = groupedPosers.get(n)!, pnt = pntPosers.get(n)!;
+      bench.add(`${n} skin grouped`, () => grouped.skin(false));
+      bench.add(`${n} skin pnt`, () => pnt.skin(true));
       let g = 0;
       bench.add(`${n} frame`, () => { pose(p, g); p.skin(false); g = (g + 1) % frameCount; });
     }
@@ -94,11 +111,13 @@ export async function runSuite(model: string, mesh: Md5Mesh, anim: Md5Anim | nul
     result.backends[n] = {
       compose_ns_per_joint: anim ? (ms(`${n} compose`) * 1e6) / mesh.joints.count : null,
       skin_mverts_per_s: skin,
+      skin_grouped_mverts_per_s: vertices / ms(`${n} skin grouped`) / 1000,
+      skin_pnt_mverts_per_s: vertices / ms(`${n} skin pnt`) / 1000,
       frame_us: ms(`${n} frame`) * 1000,
     };
     result.skin_mverts_per_s[n] = skin;
   }
-  posers.forEach((p) => p.dispose());
+  for (const m of [posers, groupedPosers, pntPosers]) m.forEach((p) => p.dispose());
   return result;
 }
 
@@ -115,14 +134,16 @@ export function formatTable(results: SuiteResult[]): string {
     lines.push(`${r.model} — ${r.vertices} vertices, ${r.joints} joints, ${r.weights} weights, ${r.frames} frames, parity ${r.parity_max_rel.toExponential(1)} of diagonal`);
     const rows: [string, keyof BackendNumbers, boolean][] = [
       ['  compose, ns/joint (lower is better)', 'compose_ns_per_joint', false],
-      ['  skin, Mvert/s (higher is better)', 'skin_mverts_per_s', true],
+      ['  skin positions, Mvert/s (higher is better)', 'skin_mverts_per_s', true],
+      ['  skin positions, grouped order, Mvert/s', 'skin_grouped_mverts_per_s', true],
+      ['  skin pos+normals+tangents, Mvert/s', 'skin_pnt_mverts_per_s', true],
       ['  compose+skin frame, µs (lower is better)', 'frame_us', false],
     ];
     for (const [label, key, higher] of rows) {
       const v = (c: BackendName | 'native') => r.backends[c]?.[key] ?? null;
       const ratio = (a: number | null, b: number | null) => (a && b ? (higher ? a / b : b / a) : null);
       lines.push(
-        [label.padEnd(44), ...cols.map((c) => fmt(v(c), key === 'skin_mverts_per_s' ? 1 : 2).padStart(11)), times(ratio(v('wasm-simd'), v('ts'))).padStart(9), times(ratio(v('wasm-simd'), v('native'))).padStart(12)].join(' '),
+        [label.padEnd(44), ...cols.map((c) => fmt(v(c), key.startsWith('skin') ? 1 : 2).padStart(11)), times(ratio(v('wasm-simd'), v('ts'))).padStart(9), times(ratio(v('wasm-simd'), v('native'))).padStart(12)].join(' '),
       );
     }
   }
