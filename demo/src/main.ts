@@ -51,7 +51,8 @@ function setState(state: 'starting' | 'loading' | 'ready' | 'error'): void {
   document.body.dataset.state = state;
 }
 
-function kib(n: number): string {
+function size(n: number): string {
+  if (n < 1024) return `${n} B`;
   return n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
@@ -99,7 +100,7 @@ async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, lab
       onProgress: (read, total, fileName) => {
         current = fileName;
         if (total) progress.value = read / total;
-        $('progress-text').textContent = `${fileName}: ${kib(read)}${total ? ` of ${kib(total)}` : ''}`;
+        $('progress-text').textContent = `${fileName}: ${size(read)}${total ? ` of ${size(total)}` : ''}`;
       },
     });
     const parseMs = performance.now() - t0;
@@ -200,6 +201,7 @@ function wireUi(): void {
   backendSelect.addEventListener('change', () => setBackend(backendSelect.value as BackendName));
   buildBenchRows($('bench').querySelector('tbody')!, names, setBackend);
 
+  $('error').addEventListener('click', () => ($('error').hidden = true));
   $<HTMLSelectElement>('clip').addEventListener('change', (e) => setClip(Number((e.target as HTMLSelectElement).value)));
   $('play').addEventListener('click', () => setPlaying(!playing));
   $<HTMLInputElement>('frame').addEventListener('input', (e) => {

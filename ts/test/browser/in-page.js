@@ -1,0 +1,53 @@
+// Runs inside the test page (blank.html): the browser entry imported as plain ESM, no bundler. Kept as a
+// browser module rather than functions inside the test so that vitest's transforms never touch it.
+import * as lib from '/dist/browser.js';
+
+const arrays = (p) => ({ backend: p.backend, positions: Array.from(p.positions), normals: Array.from(p.normals) });
+
+/** Streams an md5mesh + md5anim with fetch().body; poses `frame` and `blend` on WASM ('wasm': SIMD when supported) and TS. */
+export async function poseStreamed({ mesh, anim, frame, blend }) {
+  let chunks = 0;
+  const m = await lib.parseMd5MeshStream((await fetch(mesh)).body, { onProgress: () => chunks++ });
+  const a = await lib.parseMd5AnimStream((await fetch(anim)).body);
+  const out = {};
+  for (const name of ['wasm', 'ts']) {
+    const p = new lib.Md5Poser(await lib.createBackend(name), m);
+    p.setAnim(a);
+    p.poseFrame(frame);
+    const f = arrays({ backend: p.backend.name, positions: p.positions, normals: p.normals });
+    p.poseBlend(blend.frame1, blend.frame2, blend.t);
+    out[name] = { frame: f, blend: arrays({ backend: p.backend.name, positions: p.positions, normals: p.normals }) };
+  }
+  return { out, chunks, simd: lib.wasmSimdSupported() };
+}
+
+/** The same through the worker mode, plus buffer hand-back and a malformed file's error. */
+export async function poseInWorker({ mesh, anim, invalid, frame, blend }) {
+  const w = lib.ModelWorker.create();
+  try {
+    let progress = 0;
+    const files = [
+      { name: 'mesh.md5mesh', source: (await fetch(mesh)).body },
+      { name: 'forward.md5anim', source: (await fetch(anim)).body },
+    ];
+    const info = await w.open(files, { backend: 'wasm-simd', onProgress: () => progress++ });
+    const first = await w.pose(frame);
+    const simd = arrays(first);
+    // Hand the buffers back: they move to the worker (detached here) and come back refilled.
+    const handedBack = first.positions.buffer;
+    const blended = await w.pose(blend.frame1, blend.frame2, blend.t, first);
+    const detached = handedBack.byteLength === 0;
+    const simdBlend = arrays(blended);
+    await w.setBackend('ts');
+    const ts = arrays(await w.pose(frame));
+    let error = null;
+    try {
+      await w.open([{ name: 'InvalidBoneIndex.md5mesh', source: { url: invalid } }]);
+    } catch (e) {
+      error = { isTyped: e instanceof lib.ModelParseError, name: e.name, code: e.code, message: e.message, line: e.line };
+    }
+    return { info: { vertexCount: info.vertexCount, indices: info.indices.length, clips: info.clips }, progress, simd, simdBlend, detached, ts, error };
+  } finally {
+    w.terminate();
+  }
+}
