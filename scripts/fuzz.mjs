@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+// npm run fuzz [-- --inputs N] [--seed S] [--workers W] [--only md5mesh,md2] [--no-sweep] [--minimize]
+//
+// Long fuzzing runs of every parser (ts/test/fuzz/: the same mutators and invariant as the fixed-budget test in
+// `npm test`). Input i of campaign S is a pure function of (S, i), so any failure is reproduced from two numbers.
+// Worker threads run slices of the index range; each publishes the index it is on in shared memory, and a worker
+// that stays on one input for --hang-ms is terminated and that input reported as a hang. Prints, per parser,
+// inputs, accepted models, error codes seen, violations and inputs/s; writes target/fuzz/summary.json and, per
+// violation, target/fuzz/violations/<parser>-<seed>-<index>.{bin,json} (minimised with --minimize).
+// Exit status 1 when any input broke the invariant.
+import { build } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Three levels below the repository, like ts/test/fuzz/, so the bundled helpers find ../shared/models the same way.
+const LIB = join(REPO, 'target', 'fuzz', 'lib', 'fuzz-lib.mjs');
+const OUT = join(REPO, 'target', 'fuzz');
+
+if (isMainThread) await main();
+else await worker();
+
+function args() {
+  const a = process.argv.slice(2);
+  const get = (name, dflt) => {
+    const i = a.indexOf(`--${name}`);
+    return i >= 0 && i + 1 < a.length ? a[i + 1] : dflt;
+  };
+  return {
+    inputs: Number(get('inputs', '1000000')),
+    seed: Number(get('seed', String(Date.now() % 1e9))),
+    workers: Number(get('workers', String(Math.max(1, Math.min(2, availableParallelism()))))),
+    only: get('only', '') ? get('only', '').split(',') : undefined,
+    slice: Number(get('slice', '20000')),
+    hangMs: Number(get('hang-ms', '20000')),
+    sweep: !a.includes('--no-sweep'),
+    minimize: a.includes('--minimize'),
+  };
+}
+
+async function bundle() {
+  await build({
+    entryPoints: [join(REPO, 'ts/test/fuzz/index.ts')],
+    outfile: LIB,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  return import(pathToFileURL(LIB).href);
+}
+
+async function main() {
+  const o = args();
+  const lib = await bundle();
+  mkdirSync(join(OUT, 'violations'), { recursive: true });
+  const names = lib.TARGETS.map((t) => t.name).filter((n) => !o.only || o.only.includes(n));
+  console.log(`fuzz: seed ${o.seed}, ${o.inputs} inputs over ${names.join(', ')}, ${o.workers} worker(s)`);
+  if (lib.MISSING_TARGETS.length) console.log(`fuzz: not exported yet, not fuzzed: ${lib.MISSING_TARGETS.join(', ')}`);
+
+  const stats = {};
+  const violations = [];
+  const t0 = performance.now();
+
+  if (o.sweep) {
+    // Deterministic: every seed cut at every block boundary.
+    const s = lib.truncationSweep(1, o.only);
+    lib.mergeStats(stats, s.stats);
+    violations.push(...s.violations);
+    const n = Object.values(s.stats).reduce((a, x) => a + x.inputs, 0);
+    console.log(`fuzz: truncation sweep, ${n} inputs, ${s.violations.length} violation(s), ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  const slices = [];
+  for (let s = 0; s < o.inputs; s += o.slice) slices.push([s, Math.min(o.slice, o.inputs - s)]);
+  let done = 0;
+  let lastReport = performance.now();
+  const progress = new Int32Array(new SharedArrayBuffer(4 * o.workers));
+
+  const hang = (index, kind, detail) => {
+    const input = lib.makeInput(o.seed, index, o.only);
+    return { target: input.ts.target.name, seed: o.seed, index, from: input.from, ops: input.ops, kind, detail, bytes: input.bytes };
+  };
+
+  // One persistent worker per slot (seed loading costs a second); replaced when it hangs or dies.
+  const runSlot = async (slot) => {
+    let w = null;
+    while (slices.length) {
+      const [start, count] = slices.shift();
+      w ??= new Worker(fileURLToPath(import.meta.url), { workerData: { lib: LIB, seed: o.seed, only: o.only, progress, slot } });
+      const r = await runSlice(w, slot, start, count);
+      lib.mergeStats(stats, r.stats);
+      violations.push(...r.violations);
+      done += r.ran;
+      if (r.stoppedAt !== undefined) {
+        // The input it was on is the violation; the rest of the slice goes back in the queue.
+        violations.push(hang(r.stoppedAt, r.kind, r.detail));
+        const rest = start + count - r.stoppedAt - 1;
+        if (rest > 0) slices.unshift([r.stoppedAt + 1, rest]);
+        w = null;
+      }
+      if (performance.now() - lastReport > 10000) {
+        lastReport = performance.now();
+        const s = (performance.now() - t0) / 1000;
+        console.log(`fuzz: ${done} inputs, ${violations.length} violation(s), ${(done / s).toFixed(0)} inputs/s`);
+      }
+    }
+    await w?.terminate();
+  };
+
+  const runSlice = (w, slot, start, count) =>
+    new Promise((resolve) => {
+      Atomics.store(progress, slot, start);
+      let last = start;
+      let still = 0;
+      let loading = true; // the first slice of a worker includes loading the seeds
+      const finish = (r) => {
+        clearInterval(timer);
+        w.removeAllListeners('message');
+        w.removeAllListeners('error');
+        resolve(r);
+      };
+      const timer = setInterval(() => {
+        const now = Atomics.load(progress, slot);
+        if (now !== last) {
+          last = now;
+          still = 0;
+          loading = false;
+          return;
+        }
+        still += 1000;
+        if (still >= o.hangMs * (loading ? 3 : 1)) {
+          w.terminate();
+          finish({ stats: {}, violations: [], ran: now - start, stoppedAt: now, kind: 'hang', detail: `no progress for ${still} ms` });
+        }
+      }, 1000);
+      w.on('message', (r) => finish({ ...r, ran: count }));
+      w.on('error', (e) => {
+        // A worker that dies (out of memory, a native crash) fails the input it was on.
+        const at = Atomics.load(progress, slot);
+        finish({ stats: {}, violations: [], ran: at - start, stoppedAt: at, kind: 'worker-died', detail: String(e) });
+      });
+      w.postMessage({ start, count });
+    });
+
+  await Promise.all(Array.from({ length: o.workers }, (_, k) => runSlot(k)));
+  const wall = (performance.now() - t0) / 1000;
+
+  // Report.
+  const rows = Object.entries(stats).map(([name, s]) => ({
+    parser: name,
+    inputs: s.inputs,
+    accepted: s.accepted,
+    violations: s.violations,
+    'MB parsed': (s.inputBytes / 1e6).toFixed(1),
+    'inputs/s (parse)': (s.inputs / (s.ms / 1000)).toFixed(0),
+    'worst mem/limit': `${s.worstMemory.allocated} B for ${s.worstMemory.inputBytes} B (${(s.worstMemory.ratio * 100).toFixed(1)}%)`,
+    'slowest': `${s.worstTime.ms.toFixed(1)} ms for ${s.worstTime.inputBytes} B`,
+  }));
+  console.table(rows);
+  for (const [name, s] of Object.entries(stats)) {
+    const codes = Object.entries(s.codes).sort((a, b) => b[1] - a[1]).map(([c, k]) => `${c} ${k}`).join(', ');
+    console.log(`  ${name}: ${codes}`);
+  }
+  const total = Object.values(stats).reduce((a, s) => a + s.inputs, 0);
+  console.log(`fuzz: ${total} inputs in ${wall.toFixed(1)} s (${(total / wall).toFixed(0)} inputs/s wall, ${o.workers} worker(s)); ${violations.length} violation(s)`);
+
+  for (const v of violations) {
+    const base = join(OUT, 'violations', `${v.target}-${v.seed}-${v.index}`);
+    let bytes = v.bytes;
+    if (o.minimize && v.kind !== 'hang' && v.kind !== 'worker-died') {
+      const t = lib.TARGETS.find((x) => x.name === v.target);
+      bytes = lib.minimize(t, v.bytes, v.kind);
+    }
+    writeFileSync(`${base}.bin`, bytes);
+    writeFileSync(`${base}.json`, JSON.stringify({ ...v, bytes: undefined, size: v.bytes.length, minimized: bytes.length }, null, 2));
+    console.log(`  ${v.kind} ${v.target} #${v.index} (${v.from}; ${v.ops.join(' ')}): ${v.detail.slice(0, 300)} → ${base}.bin`);
+  }
+  writeFileSync(join(OUT, 'summary.json'), JSON.stringify({ seed: o.seed, wallSeconds: wall, workers: o.workers, missing: lib.MISSING_TARGETS, stats, violations: violations.length }, null, 2));
+  process.exitCode = violations.length ? 1 : 0;
+}
+
+async function worker() {
+  const { lib: path, seed, only, progress, slot } = workerData;
+  const lib = await import(pathToFileURL(path).href);
+  parentPort.on('message', ({ start, count }) => {
+    const r = lib.runCampaign({
+      seed,
+      start,
+      count,
+      only,
+      chunkEvery: 4,
+      useEvery: 2,
+      onInput: (i) => Atomics.store(progress, slot, i + 1),
+    });
+    parentPort.postMessage(r);
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Counts the bytes of every typed array allocated while a parse runs, so the fuzzer can check the memory bound of
+ * docs/errors.md on each input. The global typed-array constructors are replaced by counting subclasses (library
+ * code looks `Float32Array` & co. up at call time, so it picks them up without any hook in the library); a view on
+ * an existing buffer (`subarray`, `new Uint8Array(buffer, …)`) allocates nothing and is not counted. `instanceof`
+ * keeps working both ways through `Symbol.hasInstance`.
+ *
+ * Counting is cumulative, so it bounds the peak too: a list that grows by doubling is charged for every copy.
+ */
+
+const NAMES = [
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+] as const;
+
+let counting = false;
+let allocated = 0;
+let installed = false;
+
+type AnyTypedArrayCtor = new (...args: unknown[]) => ArrayBufferView;
+
+/** Replace the global typed-array constructors by counting ones (idempotent; they count only while metering). */
+export function installAllocMeter(): void {
+  if (installed) return;
+  installed = true;
+  const g = globalThis as unknown as Record<string, AnyTypedArrayCtor>;
+  for (const name of NAMES) {
+    const Original = g[name];
+    if (!Original) continue;
+    const Counting = class extends Original {
+      constructor(...args: unknown[]) {
+        super(...args);
+        const a = args[0];
+        if (counting && !(a instanceof ArrayBuffer) && !(typeof SharedArrayBuffer !== 'undefined' && a instanceof SharedArrayBuffer)) {
+          allocated += this.byteLength;
+        }
+      }
+      static [Symbol.hasInstance](x: unknown): boolean {
+        return x instanceof Original;
+      }
+    };
+    Object.defineProperty(Counting, 'name', { value: name });
+    g[name] = Counting as unknown as AnyTypedArrayCtor;
+  }
+}
+
+/** Run `fn` and return what it returned (or threw) together with the typed-array bytes it allocated. */
+export function metered<T>(fn: () => T): { bytes: number; value?: T; error?: unknown } {
+  installAllocMeter();
+  const before = allocated;
+  counting = true;
+  try {
+    const value = fn();
+    return { bytes: allocated - before, value };
+  } catch (error) {
+    return { bytes: allocated - before, error };
+  } finally {
+    counting = false;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The bounds every fuzzed input is held to (docs/errors.md states the memory bound; docs/fuzzing.md explains how
+ * it is measured).
+ */
+
+/** Typed-array bytes a parse may allocate for an input of n bytes: `perByte · n + constant` (cumulative, see alloc-meter). */
+export interface MemoryBound {
+  perByte: number;
+  constant: number;
+}
+
+/**
+ * Every parser, per input byte: the densest MD5 element is an md5anim frame value (`0 ` — 2 bytes of text, a 4-byte
+ * float32). A list that doubles as elements arrive has allocated, with all its copies, under 2× its final capacity,
+ * which is under 2× what arrived — 16 bytes per value — and the anim's frames are sliced to size once at the end
+ * (4 more): 20 bytes per 2 bytes of text, 10 per byte, 12 with headroom. MD2/MD3 keep frames quantised as in the file (about 1 byte per byte; a streamed file's
+ * buffer doubles up to its ofs_end: 2 more).
+ *
+ * Constant: what a short header can make a parser allocate before the elements that justify it arrive — 4096 joints
+ * (~135 KiB in an md5anim, 128 KiB in an md5mesh), the first lists of one mesh block or one bounds block (under
+ * 48 KiB), the MD5 tokenizer's token buffer growing to its 64 KiB limit (128 KiB with its copies), a stream's first
+ * 64 KiB buffer: under 512 KiB together.
+ */
+export const PARSER_MEMORY_BOUND: MemoryBound = { perByte: 12, constant: 512 * 1024 };
+
+export const memoryLimit = (b: MemoryBound, n: number): number => b.perByte * n + b.constant;
+
+/**
+ * Time a parse may take: generous, because the machine is shared and a GC pause can land anywhere; a real hang or
+ * a quadratic path blows through it by orders of magnitude. The parsers run at ~130 MB/s (≈ 8 ns per byte), so
+ * 1 µs per byte is a 100× margin. A slow input is re-timed twice and only the fastest run counts.
+ */
+export const timeLimitMs = (n: number): number => 100 + n / 1000;

@@ -1,0 +1,223 @@
+/**
+ * A fuzzing campaign: input i of campaign `seed` is a pure function of (seed, i) — target chosen round-robin, a real
+ * file (or a foreign file, or random bytes) mutated by `mutate` — and is checked by `checkInput`. Used by the
+ * fixed-budget test in `npm test` and by `npm run fuzz` (scripts/fuzz.mjs), which runs slices of the index range in
+ * child processes.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
+import { parseMd5Mesh } from '../../src/md5/index.js';
+import { checkInput, type Outcome, type ViolationKind } from './invariant.js';
+import { mutate, type Seed } from './mutate.js';
+import { Rng } from './rng.js';
+import { setPairedMesh, TARGETS, type FuzzTarget } from './targets.js';
+
+export interface TargetStats {
+  inputs: number;
+  /** Inputs the parser accepted (returned a model). */
+  accepted: number;
+  /** Error codes seen, with counts. */
+  codes: Record<string, number>;
+  violations: number;
+  inputBytes: number;
+  ms: number;
+  /** The input with the most typed-array bytes per the target's bound (allocated / limit). */
+  worstMemory: { allocated: number; inputBytes: number; ratio: number };
+  /** Slowest input per byte. */
+  worstTime: { ms: number; inputBytes: number };
+}
+
+export interface Violation {
+  target: string;
+  seed: number;
+  index: number;
+  from: string;
+  ops: string[];
+  kind: ViolationKind;
+  detail: string;
+  bytes: Uint8Array;
+}
+
+export interface CampaignResult {
+  stats: Record<string, TargetStats>;
+  violations: Violation[];
+}
+
+/** Every real file of the shared corpus, by MANIFEST format; fails loudly when the corpus is missing. */
+function corpus(): Map<string, Seed[]> {
+  if (!existsSync(join(SHARED_MODELS, 'MANIFEST.tsv'))) throw new Error(`real models not found at ${SHARED_MODELS}`);
+  const byFormat = new Map<string, Seed[]>();
+  for (const row of manifest()) {
+    if (!existsSync(row.absPath)) throw new Error(`MANIFEST lists ${row.path}, missing from ${SHARED_MODELS}`);
+    const bytes = read(row.absPath);
+    const list = byFormat.get(row.format) ?? [];
+    list.push({ name: row.path, bytes, structure: { boundaries: new Int32Array(0), counts: [], offsets: [], numbers: new Int32Array(0), lines: new Int32Array(0) } });
+    byFormat.set(row.format, list);
+  }
+  return byFormat;
+}
+
+interface TargetSeeds {
+  target: FuzzTarget;
+  /** Its own format's files, structure computed by the target. */
+  own: Seed[];
+  /** Every other model file (other formats, camera files): must fail with a typed error, never crash. */
+  foreign: Seed[];
+}
+
+let cached: TargetSeeds[] | undefined;
+
+/** Seeds per target (computed once per process). */
+export function targetSeeds(): TargetSeeds[] {
+  if (cached) return cached;
+  const byFormat = corpus();
+  const all = [...byFormat.values()].flat();
+  cached = TARGETS.map((target) => {
+    const own = all
+      .filter((s) => target.formats.some((f) => byFormat.get(f)?.includes(s)))
+      .map((s) => ({ ...s, structure: target.structure(s.bytes) }));
+    if (own.length === 0) throw new Error(`no seeds for ${target.name} in ${SHARED_MODELS}`);
+    const foreign = all.filter((s) => !own.some((o) => o.name === s.name)).map((s) => ({ ...s, structure: target.structure(s.bytes) }));
+    return { target, own, foreign };
+  });
+  // Fuzzed anims are attached to the mesh their seed belongs to (MANIFEST "pairs with X").
+  for (const row of manifest().filter((r) => r.format === 'md5anim')) {
+    const m = /pairs with ([^\s(]+)/.exec(row.notes);
+    if (!m) continue;
+    const meshPath = join(row.path, '..', m[1]);
+    setPairedMesh(row.path, parseMd5Mesh(read(join(SHARED_MODELS, meshPath))));
+  }
+  return cached;
+}
+
+function emptyStats(): TargetStats {
+  return {
+    inputs: 0,
+    accepted: 0,
+    codes: {},
+    violations: 0,
+    inputBytes: 0,
+    ms: 0,
+    worstMemory: { allocated: 0, inputBytes: 0, ratio: 0 },
+    worstTime: { ms: 0, inputBytes: 0 },
+  };
+}
+
+/** Random bytes, or random text made of MD5's own vocabulary (so the grammar gets past its first token). */
+function randomInput(rng: Rng, text: boolean): Uint8Array {
+  const n = rng.below(600);
+  if (!text || rng.chance(0.3)) return Uint8Array.from({ length: n }, () => rng.below(256));
+  const words = ['MD5Version', '10', 'commandline', '""', 'numJoints', 'numMeshes', 'joints', 'mesh', 'shader', 'numverts',
+    'vert', 'numtris', 'tri', 'numweights', 'weight', 'numFrames', 'frameRate', 'numAnimatedComponents', 'hierarchy',
+    'bounds', 'baseframe', 'frame', '{', '}', '(', ')', '0', '1', '-1', '2', '0.5', '"j"', '//c\n', '/*c*/'];
+  const parts: string[] = [];
+  for (let k = 0; k < n / 4; k++) parts.push(rng.pick(words), rng.pick([' ', '\n', '\t', '\r\n']));
+  return new TextEncoder().encode(parts.join(''));
+}
+
+export interface CampaignOptions {
+  seed: number;
+  /** First input index and how many to run. */
+  start: number;
+  count: number;
+  /** Stop early after this many milliseconds (the `npm test` budget); inputs run so far are reported. */
+  budgetMs?: number;
+  /** Check chunked parsing on every k-th input (0: never). */
+  chunkEvery?: number;
+  /** Use accepted models (pose them) on every k-th input (0: never). */
+  useEvery?: number;
+  /** Only these targets. */
+  only?: readonly string[];
+  /** Called after each input (progress reporting in child processes). */
+  onInput?: (index: number) => void;
+}
+
+/** Input `index` of campaign `seed`: which target, which seed, which bytes. */
+export function makeInput(seed: number, index: number, only?: readonly string[]): { ts: TargetSeeds; rng: Rng; from: string; ops: string[]; bytes: Uint8Array } {
+  const all = targetSeeds().filter((t) => !only || only.includes(t.target.name));
+  const ts = all[index % all.length];
+  const rng = Rng.forInput(seed, index);
+  const r = rng.unit();
+  if (r < 0.04) {
+    const bytes = randomInput(rng, ts.target.text);
+    return { ts, rng, from: 'random', ops: [], bytes };
+  }
+  const pool = r < 0.12 ? ts.foreign : ts.own;
+  const s = rng.pick(pool);
+  const others = [...ts.own, ...ts.foreign];
+  const m = mutate(s, rng, ts.target.text, others);
+  return { ts, rng, from: s.name, ops: m.ops, bytes: m.bytes };
+}
+
+export function runCampaign(o: CampaignOptions): CampaignResult {
+  const stats: Record<string, TargetStats> = {};
+  const violations: Violation[] = [];
+  const t0 = performance.now();
+  for (let i = o.start; i < o.start + o.count; i++) {
+    if (o.budgetMs !== undefined && (i & 63) === 0 && performance.now() - t0 > o.budgetMs) break;
+    const { ts, rng, from, ops, bytes } = makeInput(o.seed, i, o.only);
+    const name = ts.target.name;
+    const st = (stats[name] ??= emptyStats());
+    const out: Outcome = checkInput(ts.target, bytes, rng, {
+      chunks: !!o.chunkEvery && i % o.chunkEvery === 0,
+      use: !!o.useEvery && i % o.useEvery === 0,
+      seedName: from,
+    });
+    record(st, out, bytes.length, ts.target);
+    if (out.violation) violations.push({ target: name, seed: o.seed, index: i, from, ops, ...out.violation, bytes });
+    o.onInput?.(i);
+  }
+  return { stats, violations };
+}
+
+/** Add one outcome to a target's stats. */
+export function record(st: TargetStats, out: Outcome, n: number, target: FuzzTarget): void {
+  st.inputs++;
+  st.inputBytes += n;
+  st.ms += out.ms;
+  if (out.code === 'OK') st.accepted++;
+  else st.codes[out.code] = (st.codes[out.code] ?? 0) + 1;
+  if (out.violation) st.violations++;
+  const ratio = out.allocated / (target.memory.perByte * n + target.memory.constant);
+  if (ratio > st.worstMemory.ratio) st.worstMemory = { allocated: out.allocated, inputBytes: n, ratio };
+  if (out.ms / (n + 1000) > st.worstTime.ms / (st.worstTime.inputBytes + 1000)) st.worstTime = { ms: out.ms, inputBytes: n };
+}
+
+/** Merge stats from several workers. */
+export function mergeStats(into: Record<string, TargetStats>, from: Record<string, TargetStats>): void {
+  for (const [name, s] of Object.entries(from)) {
+    const d = (into[name] ??= emptyStats());
+    d.inputs += s.inputs;
+    d.accepted += s.accepted;
+    d.violations += s.violations;
+    d.inputBytes += s.inputBytes;
+    d.ms += s.ms;
+    for (const [c, k] of Object.entries(s.codes)) d.codes[c] = (d.codes[c] ?? 0) + k;
+    if (s.worstMemory.ratio > d.worstMemory.ratio) d.worstMemory = s.worstMemory;
+    if (s.worstTime.ms / (s.worstTime.inputBytes + 1000) > d.worstTime.ms / (d.worstTime.inputBytes + 1000)) d.worstTime = s.worstTime;
+  }
+}
+
+/**
+ * The deterministic part: every seed of every target truncated at every block boundary (or every `step`-th one).
+ * Returns the stats and violations like a campaign.
+ */
+export function truncationSweep(step = 1, only?: readonly string[]): CampaignResult {
+  const stats: Record<string, TargetStats> = {};
+  const violations: Violation[] = [];
+  const rng = new Rng(1);
+  for (const ts of targetSeeds().filter((t) => !only || only.includes(t.target.name))) {
+    const st = (stats[ts.target.name] ??= emptyStats());
+    for (const s of ts.own) {
+      const bs = s.structure.boundaries;
+      for (let k = 0; k < bs.length; k += step) {
+        const bytes = s.bytes.subarray(0, bs[k]);
+        const out = checkInput(ts.target, bytes, rng, { chunks: k % 16 === 0 });
+        record(st, out, bytes.length, ts.target);
+        if (out.violation) violations.push({ target: ts.target.name, seed: -1, index: k, from: s.name, ops: [`truncate@${bs[k]}`], ...out.violation, bytes: bytes.slice() });
+      }
+    }
+  }
+  return { stats, violations };
+}

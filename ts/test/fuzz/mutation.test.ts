@@ -1,0 +1,36 @@
+/**
+ * The mutation fuzzer on a fixed budget (`npm run fuzz` runs the same campaign for a million inputs and more):
+ * every real file of ../shared/models, mutated, fed to every parser. Each input must return a model that passes an
+ * independent re-check, or throw ModelParseError — no other exception, within the memory and time bounds, the
+ * same outcome in random chunks, and posing an accepted model throws nothing untyped.
+ */
+import { describe, expect, test } from 'vitest';
+import { runCampaign, truncationSweep, type CampaignResult } from './campaign.js';
+import { TARGETS } from './targets.js';
+
+/** A readable failure: the first few violations with how to reproduce them. */
+function violationsOf(r: CampaignResult): string[] {
+  return r.violations.slice(0, 5).map((v) => `${v.kind} in ${v.target}, input ${v.index} of seed ${v.seed} (${v.from}; ${v.ops.join(' ')}): ${v.detail}`);
+}
+
+describe('mutation fuzzer, fixed budget', () => {
+  test('mutated real files: a model or a typed error, within bounds, the same in chunks, usable', () => {
+    // Seed fixed so a red run is reproducible: `node scripts/fuzz.mjs --seed 20260601 --inputs 60000`.
+    const r = runCampaign({ seed: 20260601, start: 0, count: 60000, budgetMs: 14000, chunkEvery: 4, useEvery: 2 });
+    expect(violationsOf(r)).toEqual([]);
+    for (const t of TARGETS) {
+      const s = r.stats[t.name];
+      // Each parser got a real share of the budget, accepted some mutants (so `use` ran) and rejected others in
+      // many different ways (so the mutations reach past the header).
+      expect(s.inputs, t.name).toBeGreaterThan(1000);
+      expect(s.accepted, t.name).toBeGreaterThan(10);
+      expect(Object.keys(s.codes).length, `${t.name}: ${JSON.stringify(s.codes)}`).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  test('every real file cut at its block boundaries (every 5th boundary here; all of them in npm run fuzz)', () => {
+    const r = truncationSweep(5);
+    expect(violationsOf(r)).toEqual([]);
+    for (const t of TARGETS) expect(r.stats[t.name].inputs, t.name).toBeGreaterThan(50);
+  });
+});

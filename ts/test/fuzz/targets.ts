@@ -1,0 +1,300 @@
+/**
+ * The parsers under fuzz, one table entry each. Adding a parser is one entry: its name, the MANIFEST formats whose
+ * real files seed it, a one-shot parse, optionally a push parser (for chunk-split checks), a structure scan (where
+ * the counts, offsets and block boundaries are), an independent check of what it accepts, and its memory bound.
+ *
+ * MD2 and MD3 entries switch themselves on when `parseMd2` / `parseMd3` appear in the library's public exports.
+ */
+import * as lib from '../../src/index.js';
+import type { Md2Model, Md5Anim, Md5Mesh } from '../../src/model.js';
+import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/md2/index.js';
+import { Md2Poser } from '../../src/pose/morph-poser.js';
+import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
+import { Md5Poser } from '../../src/pose/md5-poser.js';
+import { createTsBackend } from '../../src/pose/ts-backend.js';
+import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
+import { md2Structure, md3Structure, md5Structure, type Structure } from './structure.js';
+
+export interface FuzzTarget {
+  name: string;
+  /** MANIFEST `format` values whose files seed this target (other formats' files are used as foreign inputs). */
+  formats: readonly string[];
+  /** Text formats report line:column and get text-aware mutations. */
+  text: boolean;
+  parse(bytes: Uint8Array): unknown;
+  /** The same parse fed chunk by chunk, when the parser has a push interface. */
+  parseChunks?(chunks: readonly Uint8Array[]): unknown;
+  structure(bytes: Uint8Array): Structure;
+  /** What is wrong with an accepted model ('' when nothing): an independent re-check of every index and float. */
+  check(model: unknown, bytes: Uint8Array): string;
+  /** Drive the accepted model one stage further (pose it); anything but a typed error escaping is a bug. */
+  use?(model: unknown, seedName: string): void;
+  memory: MemoryBound;
+}
+
+// --- independent checks ------------------------------------------------------------------------------------------
+
+/** First non-finite float in a typed array, as a message, or ''. */
+function finite(name: string, a: ArrayLike<number>): string {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return `${name}[${i}] = ${a[i]}`;
+  return '';
+}
+
+function lengthIs(name: string, a: { length: number }, n: number): string {
+  return a.length === n ? '' : `${name}.length ${a.length}, want ${n}`;
+}
+
+function parentsBelow(parents: Int32Array): string {
+  for (let j = 0; j < parents.length; j++) if (parents[j] < -1 || parents[j] >= j) return `parent of joint ${j} is ${parents[j]}`;
+  return '';
+}
+
+export function checkMd5Mesh(model: unknown): string {
+  const m = model as Md5Mesh;
+  const j = m.joints;
+  const c = j.count;
+  const first =
+    lengthIs('names', j.names, c) ||
+    lengthIs('parents', j.parents, c) ||
+    lengthIs('positions', j.positions, c * 3) ||
+    lengthIs('orientations', j.orientations, c * 4) ||
+    parentsBelow(j.parents) ||
+    finite('joint positions', j.positions) ||
+    finite('joint orientations', j.orientations);
+  if (first) return first;
+  for (let k = 0; k < m.meshes.length; k++) {
+    const p = m.meshes[k];
+    const v = p.vertexCount;
+    const bad =
+      lengthIs(`mesh ${k} uvs`, p.uvs, v * 2) ||
+      lengthIs(`mesh ${k} weightStart`, p.weightStart, v) ||
+      lengthIs(`mesh ${k} weightCount`, p.weightCount, v) ||
+      lengthIs(`mesh ${k} triangles`, p.triangles, p.triangleCount * 3) ||
+      lengthIs(`mesh ${k} weightJoints`, p.weightJoints, p.weightTotal) ||
+      lengthIs(`mesh ${k} weightBiases`, p.weightBiases, p.weightTotal) ||
+      lengthIs(`mesh ${k} weightPositions`, p.weightPositions, p.weightTotal * 3) ||
+      finite(`mesh ${k} uvs`, p.uvs) ||
+      finite(`mesh ${k} weightBiases`, p.weightBiases) ||
+      finite(`mesh ${k} weightPositions`, p.weightPositions);
+    if (bad) return bad;
+    for (let i = 0; i < p.triangles.length; i++) if (p.triangles[i] >= v) return `mesh ${k} triangle corner ${i} = ${p.triangles[i]} ≥ ${v}`;
+    for (let i = 0; i < v; i++) {
+      if (p.weightCount[i] < 1 || p.weightStart[i] + p.weightCount[i] > p.weightTotal) {
+        return `mesh ${k} vertex ${i} weights ${p.weightStart[i]}+${p.weightCount[i]} outside ${p.weightTotal}`;
+      }
+    }
+    for (let i = 0; i < p.weightTotal; i++) if (p.weightJoints[i] >= c) return `mesh ${k} weight ${i} joint ${p.weightJoints[i]} ≥ ${c}`;
+  }
+  return '';
+}
+
+const popcount6 = (x: number) => ((x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1));
+
+export function checkMd5Anim(model: unknown): string {
+  const a = model as Md5Anim;
+  const j = a.jointCount;
+  const first =
+    lengthIs('names', a.names, j) ||
+    lengthIs('parents', a.parents, j) ||
+    lengthIs('flags', a.flags, j) ||
+    lengthIs('startIndices', a.startIndices, j) ||
+    lengthIs('baseframe', a.baseframe, j * 6) ||
+    lengthIs('bounds', a.bounds, a.frameCount * 6) ||
+    lengthIs('frames', a.frames, a.frameCount * a.componentCount) ||
+    parentsBelow(a.parents) ||
+    (Number.isFinite(a.frameRate) && a.frameRate > 0 ? '' : `frameRate ${a.frameRate}`) ||
+    finite('baseframe', a.baseframe) ||
+    finite('bounds', a.bounds) ||
+    finite('frames', a.frames);
+  if (first) return first;
+  for (let k = 0; k < j; k++) {
+    if (a.flags[k] > 63 || a.startIndices[k] + popcount6(a.flags[k]) > a.componentCount) {
+      return `joint ${k} flags ${a.flags[k]} start ${a.startIndices[k]} past ${a.componentCount} components`;
+    }
+  }
+  return '';
+}
+
+export function checkMd2(model: unknown): string {
+  const m = model as Md2Model;
+  const [f, v, t] = [m.frameCount, m.vertexCount, m.triangleCount];
+  const first =
+    lengthIs('frameNames', m.frameNames, f) ||
+    lengthIs('frameScales', m.frameScales, f * 3) ||
+    lengthIs('frameTranslates', m.frameTranslates, f * 3) ||
+    lengthIs('frameVertices', m.frameVertices, f * v * 4) ||
+    lengthIs('st', m.st, m.stCount * 2) ||
+    lengthIs('trianglePositionIndices', m.trianglePositionIndices, t * 3) ||
+    lengthIs('triangleStIndices', m.triangleStIndices, t * 3) ||
+    finite('frameScales', m.frameScales) ||
+    finite('frameTranslates', m.frameTranslates);
+  if (first) return first;
+  // 162: the size of Quake 2's anorms.h normal table.
+  for (let i = 3; i < m.frameVertices.length; i += 4) if (m.frameVertices[i] >= 162) return `vertex record ${i >> 2} normal index ${m.frameVertices[i]}`;
+  for (let i = 0; i < t * 3; i++) {
+    if (m.trianglePositionIndices[i] >= v) return `triangle corner ${i} xyz index ${m.trianglePositionIndices[i]} ≥ ${v}`;
+    if (m.triangleStIndices[i] >= m.stCount) return `triangle corner ${i} st index ${m.triangleStIndices[i]} ≥ ${m.stCount}`;
+  }
+  const gl = m.glCommands;
+  if (gl) {
+    const total = gl.firstVertex[gl.commandCount];
+    const bad =
+      lengthIs('glCommands.kinds', gl.kinds, gl.commandCount) ||
+      lengthIs('glCommands.firstVertex', gl.firstVertex, gl.commandCount + 1) ||
+      lengthIs('glCommands.vertices', gl.vertices, total) ||
+      lengthIs('glCommands.st', gl.st, total * 2);
+    if (bad) return bad;
+    for (let i = 0; i < total; i++) if (gl.vertices[i] >= v) return `glcmd vertex ${i} index ${gl.vertices[i]} ≥ ${v}`;
+    for (let c = 0; c < gl.commandCount; c++) if (gl.firstVertex[c] > gl.firstVertex[c + 1]) return `glcmd ${c} runs backwards`;
+  }
+  return '';
+}
+
+/**
+ * For formats whose model shape this file does not know in detail (MD2, MD3 while they are being written): every
+ * float anywhere in the result is finite, and warnings are well-formed.
+ */
+export function checkGeneric(model: unknown, bytes: Uint8Array): string {
+  const seen = new Set<unknown>();
+  const walk = (x: unknown, path: string): string => {
+    if (x === null || typeof x !== 'object' || seen.has(x)) return typeof x === 'number' && !Number.isFinite(x) ? `${path} = ${x}` : '';
+    seen.add(x);
+    if (x instanceof Float32Array || x instanceof Float64Array) return finite(path, x);
+    if (ArrayBuffer.isView(x)) return '';
+    for (const [k, v] of Object.entries(x)) {
+      const bad = walk(v, `${path}.${k}`);
+      if (bad) return bad;
+    }
+    return '';
+  };
+  return walk(model, '$') || checkWarnings(model, bytes);
+}
+
+/** A result's `warnings`, if it has any: `{ code, message, offset }` with the offset inside the input. */
+export function checkWarnings(model: unknown, bytes: Uint8Array): string {
+  const ws = (model as { warnings?: unknown }).warnings;
+  if (ws === undefined) return '';
+  if (!Array.isArray(ws)) return 'warnings is not an array';
+  for (const w of ws as { code?: unknown; message?: unknown; offset?: unknown }[]) {
+    if (typeof w.code !== 'string' || typeof w.message !== 'string' || !Number.isInteger(w.offset) || (w.offset as number) < 0 || (w.offset as number) > bytes.length) {
+      return `malformed warning ${JSON.stringify(w)}`;
+    }
+  }
+  return '';
+}
+
+// --- using accepted models -----------------------------------------------------------------------------------------
+
+const tsBackend = createTsBackend();
+
+/** Pose an accepted mesh's bind pose on the TS backend (builds the skin stream, validates, skins). */
+function poseMesh(model: unknown): void {
+  const poser = new Md5Poser(tsBackend, model as Md5Mesh);
+  poser.poseBind();
+  poser.dispose();
+}
+
+/** The mesh each real anim belongs to (parsed once), to attach fuzzed anims to. */
+const pairedMeshes = new Map<string, Md5Mesh>();
+
+/** Register the mesh an anim seed pairs with (MANIFEST "pairs with"). */
+export function setPairedMesh(animSeed: string, mesh: Md5Mesh): void {
+  pairedMeshes.set(animSeed, mesh);
+}
+
+/** Attach an accepted anim to its seed's mesh and pose its first and last frame (a mismatch is a typed error). */
+function poseAnim(model: unknown, seedName: string): void {
+  const mesh = pairedMeshes.get(seedName);
+  if (!mesh) return;
+  const anim = model as Md5Anim;
+  const poser = new Md5Poser(tsBackend, mesh);
+  try {
+    poser.setAnim(anim);
+    if (anim.frameCount > 0) {
+      poser.poseFrame(0);
+      poser.poseFrame(anim.frameCount - 1);
+    }
+  } finally {
+    poser.dispose();
+  }
+}
+
+/** Pose an accepted MD2's first and last frame, and un-weld it (the shapes a renderer asks for). */
+function poseMd2(model: unknown): void {
+  const m = model as Md2Model;
+  md2Unwelded(m);
+  if (m.frameCount === 0) return;
+  const poser = new Md2Poser(tsBackend, m);
+  poser.poseFrame(m.frameCount - 1);
+  poser.dispose();
+}
+
+// --- the table ---------------------------------------------------------------------------------------------------
+
+function pushParse(make: () => { write(c: Uint8Array): void; end(): unknown }) {
+  return (chunks: readonly Uint8Array[]) => {
+    const p = make();
+    for (const c of chunks) p.write(c);
+    return p.end();
+  };
+}
+
+type Parse = (bytes: Uint8Array) => unknown;
+const exported = (name: string): Parse | undefined => {
+  const f = (lib as unknown as Record<string, unknown>)[name];
+  return typeof f === 'function' ? (f as Parse) : undefined;
+};
+
+const md5: FuzzTarget[] = [
+  {
+    name: 'md5mesh',
+    formats: ['md5mesh'],
+    text: true,
+    parse: parseMd5Mesh,
+    parseChunks: pushParse(() => new Md5MeshParser()),
+    structure: md5Structure,
+    check: (m, b) => checkMd5Mesh(m) || checkWarnings(m, b),
+    use: poseMesh,
+    memory: PARSER_MEMORY_BOUND,
+  },
+  {
+    name: 'md5anim',
+    formats: ['md5anim'],
+    text: true,
+    parse: parseMd5Anim,
+    parseChunks: pushParse(() => new Md5AnimParser()),
+    structure: md5Structure,
+    check: (m, b) => checkMd5Anim(m) || checkWarnings(m, b),
+    use: poseAnim,
+    memory: PARSER_MEMORY_BOUND,
+  },
+];
+
+const md2: FuzzTarget = {
+  name: 'md2',
+  formats: ['md2'],
+  text: false,
+  parse: parseMd2,
+  parseChunks: pushParse(() => new Md2Parser()),
+  structure: md2Structure,
+  check: (m, b) => checkMd2(m) || checkGeneric(m, b),
+  use: poseMd2,
+  memory: PARSER_MEMORY_BOUND,
+};
+
+/** Formats whose parser is still being written: on, with the generic check, as soon as the library exports it. */
+const binaryCandidates: { name: string; fn: string; formats: string[]; structure: (b: Uint8Array) => Structure }[] = [
+  { name: 'md3', fn: 'parseMd3', formats: ['md3'], structure: md3Structure },
+];
+
+export const TARGETS: readonly FuzzTarget[] = [
+  ...md5,
+  md2,
+  ...binaryCandidates.flatMap(({ name, fn, formats, structure }) => {
+    const parse = exported(fn);
+    return parse ? [{ name, formats, text: false, parse, structure, check: checkGeneric, memory: PARSER_MEMORY_BOUND }] : [];
+  }),
+];
+
+/** Names of the binary parsers not exported yet (reported by the fuzzer so nobody thinks they were fuzzed). */
+export const MISSING_TARGETS: readonly string[] = binaryCandidates.filter((c) => !exported(c.fn)).map((c) => c.fn);
