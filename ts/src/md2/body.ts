@@ -25,6 +25,9 @@ function latin1(bytes: Uint8Array, start: number, length: number): string {
   return s;
 }
 
+/** The largest finite float32. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
 function fail(code: ErrorCode, detail: string, offset: number): never {
   throw new ModelParseError(code, detail, { offset });
 }
@@ -79,6 +82,12 @@ function readFrames(bytes: Uint8Array, view: DataView, h: Md2Header): Frames {
       if (!Number.isFinite(v)) fail(ErrorCode.BadNumber, `frame ${f} ${k < 3 ? 'scale' : 'translate'} is ${v}`, at + 4 * k);
       if (k < 3) scales[f * 3 + k] = v;
       else translates[f * 3 + k - 3] = v;
+    }
+    for (let k = 0; k < 3; k++) {
+      // Finite inputs can still decode to ±Infinity (255 · 3e38): the largest position must be a float32.
+      if (255 * Math.abs(scales[f * 3 + k]) + Math.abs(translates[f * 3 + k]) > FLOAT32_MAX) {
+        fail(ErrorCode.BadNumber, `frame ${f} scale ${scales[f * 3 + k]} and translate ${translates[f * 3 + k]} overflow float32`, at + 4 * k);
+      }
     }
     names.push(latin1(bytes, at + 24, MD2_FRAME_NAME_BYTES));
     const from = at + MD2_FRAME_HEADER_BYTES;

@@ -2,8 +2,9 @@
  * MD2 entry points over bytes: `parseMd2` for one buffer, `Md2Parser` for chunks as they arrive (what
  * `parseMd2Stream` drives). Offsets may point backwards, so a streamed file is buffered — but only after its
  * header has been validated, and only up to the `ofs_end` it declares (itself bounded by the limits): the input
- * can never make the parser hold more than a valid file of that header could be. Bytes after `ofs_end` are
- * counted, not kept (TRAILING_BYTES).
+ * can never make the parser hold more than a valid file of that header could be. The buffer grows by doubling as
+ * bytes arrive, so a short input that declares a large ofs_end costs what it sent, not what it claimed. Bytes after
+ * `ofs_end` are counted, not kept (TRAILING_BYTES).
  */
 import { ErrorCode, ModelParseError } from '../errors.js';
 import type { Md2Model } from '../model.js';
@@ -31,11 +32,14 @@ export function parseMd2(input: Uint8Array | ArrayBuffer): Md2Model {
   return readMd2Body(bytes, header, bytes.length - header.endOffset);
 }
 
+/** First capacity of a streamed file's buffer (it doubles up to ofs_end as bytes arrive). */
+const INITIAL_BUFFER_BYTES = 64 * 1024;
+
 /** Push parser: `write` chunks of any size (split anywhere), then `end`. */
 export class Md2Parser implements ChunkParser<Md2Model> {
   private readonly head = new Uint8Array(MD2_HEADER_BYTES);
   private header: Md2Header | null = null;
-  /** The file's first ofs_end bytes, allocated once the header is valid. */
+  /** The file's first bytes, up to ofs_end; allocated once the header is valid, grown as bytes arrive. */
   private body: Uint8Array | null = null;
   /** Bytes of `head` (before the header is read) or `body` (after) filled so far. */
   private filled = 0;
@@ -46,30 +50,44 @@ export class Md2Parser implements ChunkParser<Md2Model> {
   write(chunk: Uint8Array): void {
     if (this.finished) throw new Error('Md2Parser: already ended');
     let at = 0;
-    if (!this.body) {
+    if (!this.header) {
       at = Math.min(MD2_HEADER_BYTES - this.filled, chunk.length);
       this.head.set(chunk.subarray(0, at), this.filled);
       this.filled += at;
       checkIdentity(viewOf(this.head), this.filled);
       if (this.filled === MD2_HEADER_BYTES) {
         this.header = readMd2Header(viewOf(this.head));
-        this.body = new Uint8Array(this.header.endOffset);
+        this.body = new Uint8Array(Math.min(this.header.endOffset, INITIAL_BUFFER_BYTES));
         this.body.set(this.head);
       }
     }
-    if (this.body) {
-      const take = Math.min(chunk.length - at, this.body.length - this.filled);
-      if (take > 0) this.body.set(chunk.subarray(at, at + take), this.filled);
-      this.filled += Math.max(take, 0);
+    if (this.header && at < chunk.length) {
+      const take = Math.min(chunk.length - at, this.header.endOffset - this.filled);
+      if (take > 0) {
+        this.reserve(this.filled + take);
+        this.body!.set(chunk.subarray(at, at + take), this.filled);
+        this.filled += take;
+      }
     }
     this.received += chunk.length;
+  }
+
+  /** Grows `body` (doubling, capped at ofs_end) to hold `bytes`. */
+  private reserve(bytes: number): void {
+    const body = this.body!;
+    if (bytes <= body.length) return;
+    let cap = body.length;
+    while (cap < bytes) cap *= 2;
+    const grown = new Uint8Array(Math.min(cap, this.header!.endOffset));
+    grown.set(body.subarray(0, this.filled));
+    this.body = grown;
   }
 
   end(): Md2Model {
     if (this.finished) throw new Error('Md2Parser: already ended');
     this.finished = true;
     if (!this.header || !this.body) throw truncated(`the ${MD2_HEADER_BYTES}-byte header`, this.filled);
-    if (this.filled < this.body.length) throw truncated(`the file (ofs_end is ${this.header.endOffset})`, this.filled);
+    if (this.filled < this.header.endOffset) throw truncated(`the file (ofs_end is ${this.header.endOffset})`, this.filled);
     const model = readMd2Body(this.body, this.header, this.received - this.header.endOffset);
     this.body = null;
     return model;
