@@ -18,6 +18,8 @@ export { createTsBackend } from './pose/ts-backend.js';
 export { createWasmBackend, wasmSimdSupported, wasmSupported } from './pose/wasm-backend.js';
 export { Md5Poser, assertAnimMatchesMesh, frameAtTime, type FrameBlend } from './pose/md5-poser.js';
 export { buildSkinStream, bindPose, groupedTriangles, type Md5SkinStream } from './pose/skin-stream.js';
+export { Md2Poser, Md3Poser, clipBlend, MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, type MorphBlend, type MorphClip, type Md2Frames, type Md3Frames } from './pose/morph-poser.js';
+export { MD3_ANGLE_TABLE } from './pose/morph-tables.js';
 export * as tsKernels from './pose/ts-kernels.js';
 export { toObj, type ObjOptions } from './export/obj.js';
 export { buildGltf, gltfFiles, toGlb, toGltf, type GltfModel, type GltfOptions, type GltfResult, type Md5GltfStats, type NamedMd5Anim } from './export/gltf.js';

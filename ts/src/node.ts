@@ -2,8 +2,9 @@
 import { createReadStream } from 'node:fs';
 import type { Md5Anim, Md5Mesh } from './model.js';
 import { parseMd5AnimStream, parseMd5MeshStream } from './md5/stream.js';
-import type { Md2Model } from './model.js';
+import type { Md2Model, Md3Model } from './model.js';
 import { parseMd2Stream } from './md2/stream.js';
+import { parseMd3Stream } from './md3/stream.js';
 import type { ReadOptions } from './source.js';
 
 export * from './index.js';
@@ -24,4 +25,9 @@ export function loadMd5Anim(path: string | URL, options?: ReadOptions): Promise<
 /** An MD2 file, streamed: only its header and then its declared ofs_end bytes are ever held. */
 export function loadMd2(path: string | URL, options?: ReadOptions): Promise<Md2Model> {
   return parseMd2Stream(fileChunks(path), options);
+}
+
+/** An MD3 file, streamed: only its header and then its declared ofsEnd bytes are ever held. */
+export function loadMd3(path: string | URL, options?: ReadOptions): Promise<Md3Model> {
+  return parseMd3Stream(fileChunks(path), options);
 }

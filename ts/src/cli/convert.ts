@@ -1,12 +1,18 @@
-/** `convert MESH [--anim ANIM] [--frame N] [--backend …] [--y-up] -o OUT.obj`: a posed model to a file. */
+/**
+ * `convert MODEL [--anim ANIM] [--frame N] [--backend …] [--y-up] -o OUT.obj`: one posed frame to a file.
+ * MODEL is an .md5mesh (posed by --anim's frame N, or its bind pose), or an .md2 / .md3 (its frame N).
+ */
 import { writeFile } from 'node:fs/promises';
-import { loadMd5Anim, loadMd5Mesh } from '../node.js';
+import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../node.js';
+import { md2ToObj, md3ToObj } from '../export/obj-morph.js';
+import { Md2Poser, Md3Poser } from '../pose/morph-poser.js';
+import type { PoseBackend } from '../pose/backend.js';
 import { toObj } from '../export/obj.js';
 import { createBackend } from '../pose/select.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import type { BackendChoice } from '../pose/backend.js';
 import { parseArgs, UsageError } from './args.js';
-import { load } from './input.js';
+import { kindOf, load } from './input.js';
 
 export async function convert(argv: string[]): Promise<void> {
   const a = parseArgs(argv, ['--anim', '--frame', '--backend', '-o', '--output'], ['--y-up']);
@@ -19,11 +25,20 @@ export async function convert(argv: string[]): Promise<void> {
   const frameText = (a.options.get('--frame') ?? [])[0];
   const frame = frameText === undefined ? 0 : Number(frameText);
   if (!Number.isInteger(frame) || frame < 0) throw new UsageError(`--frame must be a whole number ≥ 0, not ${frameText}`);
-  if (frameText !== undefined && animPaths.length === 0) throw new UsageError('--frame needs --anim');
   const backendName = ((a.options.get('--backend') ?? [])[0] ?? 'auto') as BackendChoice;
   if (!['auto', 'wasm', 'wasm-simd', 'wasm-scalar', 'ts'].includes(backendName)) throw new UsageError(`unknown backend ${backendName}`);
+  const input = a.positionals[0];
+  const kind = await kindOf(input);
+  const yUp = a.flags.has('--y-up');
+  if (kind === 'md2' || kind === 'md3') {
+    if (animPaths.length) throw new UsageError(`--anim is for .md5mesh files; ${kind} frames are in the file (use --frame N)`);
+    await convertMorph(kind, input, frame, await createBackend(backendName), yUp, out);
+    return;
+  }
+  if (kind !== 'md5mesh') throw new UsageError(`${input}: convert takes an .md5mesh, .md2 or .md3 (an .md5anim goes with --anim)`);
+  if (frameText !== undefined && animPaths.length === 0) throw new UsageError('--frame needs --anim');
 
-  const meshPath = a.positionals[0];
+  const meshPath = input;
   const mesh = await load(meshPath, () => loadMd5Mesh(meshPath));
   const anim = animPaths.length ? await load(animPaths[0], () => loadMd5Anim(animPaths[0])) : null;
   const backend = await createBackend(backendName);
@@ -36,8 +51,27 @@ export async function convert(argv: string[]): Promise<void> {
     poser.poseBind();
   }
   const what = anim ? `${meshPath} posed by ${animPaths[0]} frame ${frame}` : `${meshPath} in its bind pose`;
-  await writeFile(out, toObj(mesh, { positions: poser.positions, normals: poser.normals, yUp: a.flags.has('--y-up'), comment: `${what} (backend ${backend.name})` }));
+  await writeFile(out, toObj(mesh, { positions: poser.positions, normals: poser.normals, yUp, comment: `${what} (backend ${backend.name})` }));
   process.stderr.write(`wrote ${out}: ${poser.vertexCount} vertices (${backend.name})\n`);
   poser.dispose();
 }
 
+async function convertMorph(kind: 'md2' | 'md3', input: string, frame: number, backend: PoseBackend, yUp: boolean, out: string): Promise<void> {
+  const model = kind === 'md2' ? await load(input, () => loadMd2(input)) : await load(input, () => loadMd3(input));
+  if (frame >= model.frameCount) throw new UsageError(`--frame ${frame}: ${input} has frames 0..${model.frameCount - 1}`);
+  const comment = `${input} frame ${frame} (backend ${backend.name})`;
+  let text: string, vertices: number;
+  if (model.format === 'md2') {
+    const poser = new Md2Poser(backend, model).poseFrame(frame);
+    text = md2ToObj(model, { positions: poser.positions, yUp, comment });
+    vertices = poser.vertexCount;
+    poser.dispose();
+  } else {
+    const poser = new Md3Poser(backend, model).poseFrame(frame);
+    text = md3ToObj(model, { positions: poser.positions, normals: poser.normals, yUp, comment });
+    vertices = poser.vertexCount;
+    poser.dispose();
+  }
+  await writeFile(out, text);
+  process.stderr.write(`wrote ${out}: ${vertices} vertices (${backend.name})\n`);
+}

@@ -14,6 +14,7 @@ import { inspect } from './inspect.js';
 const USAGE = `usage:
   idtech-models inspect FILE [--json]
   idtech-models convert MESH.md5mesh [--anim ANIM.md5anim] [--frame N] [--backend wasm|wasm-simd|wasm-scalar|ts] [--y-up] -o OUT.obj
+  idtech-models convert MODEL.md2|MODEL.md3 [--frame N] [--backend …] [--y-up] -o OUT.obj
   idtech-models bench MESH.md5mesh [ANIM.md5anim] [--json]`;
 
 function describe(file: string, e: unknown): string {

@@ -20,12 +20,19 @@ export interface ObjOptions {
   comment?: string;
 }
 
-const fmt = (x: number): string => {
+/** A number for OBJ: 6 decimals, trailing zeros trimmed. */
+export const fmt = (x: number): string => {
   if (x === 0) return '0';
   const s = x.toFixed(6);
   // trim trailing zeros, keep the number readable and exact to 1e-6
   return s.replace(/\.?0+$/, '') || '0';
 };
+
+/** A `v` or `vn` line, in Z-up file coordinates or rotated to Y-up. */
+export function objVector(tag: 'v' | 'vn', a: ArrayLike<number>, i: number, yUp: boolean): string {
+  const x = a[i], y = a[i + 1], z = a[i + 2];
+  return yUp ? `${tag} ${fmt(x)} ${fmt(z)} ${fmt(-y)}` : `${tag} ${fmt(x)} ${fmt(y)} ${fmt(z)}`;
+}
 
 /** Returns the OBJ text. Vertex indices are global across meshes, as OBJ requires. */
 export function toObj(mesh: Md5Mesh, options: ObjOptions): string {
@@ -39,17 +46,11 @@ export function toObj(mesh: Md5Mesh, options: ObjOptions): string {
     out.push(`o ${name || `mesh${i}`}`);
     if (m.shader) out.push(`# shader ${m.shader}`);
     for (let v = 0; v < m.vertexCount; v++) {
-      const p = (base + v) * 3;
-      const x = positions[p], y = positions[p + 1], z = positions[p + 2];
-      out.push(yUp ? `v ${fmt(x)} ${fmt(z)} ${fmt(-y)}` : `v ${fmt(x)} ${fmt(y)} ${fmt(z)}`);
+      out.push(objVector('v', positions, (base + v) * 3, yUp));
     }
     for (let v = 0; v < m.vertexCount; v++) out.push(`vt ${fmt(m.uvs[v * 2])} ${fmt(1 - m.uvs[v * 2 + 1])}`);
     if (normals) {
-      for (let v = 0; v < m.vertexCount; v++) {
-        const p = (base + v) * 3;
-        const x = normals[p], y = normals[p + 1], z = normals[p + 2];
-        out.push(yUp ? `vn ${fmt(x)} ${fmt(z)} ${fmt(-y)}` : `vn ${fmt(x)} ${fmt(y)} ${fmt(z)}`);
-      }
+      for (let v = 0; v < m.vertexCount; v++) out.push(objVector('vn', normals, (base + v) * 3, yUp));
     }
     for (let t = 0; t < m.triangleCount; t++) {
       const a = base + m.triangles[t * 3] + 1, b = base + m.triangles[t * 3 + 1] + 1, c = base + m.triangles[t * 3 + 2] + 1;
