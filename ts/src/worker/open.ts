@@ -6,11 +6,14 @@
 import { kindFromBytes, kindFromName, type FileKind } from '../cli/detect.js';
 import { byteChunks, type ByteSource } from '../source.js';
 import { openMd5 } from './md5-playable.js';
+import { openMd2, openMd3 } from './morph-playable.js';
 import type { FormatOpener, ModelFile, OpenOptions, PlayableModel } from './playable.js';
 
 /** One adapter per primary format (md5anim files ride along with their md5mesh). */
 const OPENERS: Partial<Record<FileKind, FormatOpener>> = {
   md5mesh: openMd5,
+  md2: openMd2,
+  md3: openMd3,
 };
 
 export function supportedFormats(): FileKind[] {

@@ -10,8 +10,12 @@ import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelParseError } from '../../src/errors.js';
+import { parseMd2 } from '../../src/md2/index.js';
+import { parseMd3 } from '../../src/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
+import type { PoseBackend } from '../../src/pose/backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
+import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
 import { createTsBackend } from '../../src/pose/ts-backend.js';
 import { createWasmBackend } from '../../src/pose/wasm-backend.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
@@ -47,16 +51,16 @@ async function nodePoses(): Promise<Record<'wasm-simd' | 'ts', { frame: Posed; b
   return out;
 }
 
-function expectSamePose(page: Posed, node: Posed): void {
+function expectSamePose(page: Posed, node: Posed, vertexCount = 1439 /* the drone's (MANIFEST: verts=1439) */): void {
   expect(page.backend).toBe(node.backend);
-  expect(page.positions.length).toBe(1439 * 3); // the drone's vertex count (MANIFEST: verts=1439)
+  expect(page.positions.length).toBe(vertexCount * 3);
   // Tolerance from the task: 1e-6 of the model's diagonal (the same kernels on the same inputs are bit-identical).
   expect(maxAbsDiff(page.positions, node.positions)).toBeLessThanOrEqual(1e-6 * diagonal(node.positions));
   expect(maxAbsDiff(page.normals, node.normals)).toBeLessThanOrEqual(1e-6);
 }
 
 /** `in-page.js`'s exports, as blank.html publishes them. */
-type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker', (args: object) => Promise<any>> };
+type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker' | 'posePlayable', (args: object) => Promise<any>> };
 
 async function openTestPage(): Promise<void> {
   await page.goto(`${h.url}/test/blank.html`);
@@ -82,12 +86,12 @@ afterAll(async () => {
 describe('the browser entry, as plain ESM from a static server', () => {
   it('streams the drone with fetch().body and poses it on WASM SIMD and TS exactly as Node does', async () => {
     await openTestPage();
-    const r: { out: Record<'wasm' | 'ts', { frame: Posed; blend: Posed }>; chunks: number; simd: boolean } = await page.evaluate(
+    const r: { out: Record<'wasm' | 'ts', { frame: Posed; blend: Posed }>; bytes: number; simd: boolean } = await page.evaluate(
       (args) => (window as unknown as InPage).inPage.poseStreamed(args),
       { mesh: `/models/${DRONE.mesh}`, anim: `/models/${DRONE.anim}`, frame: FRAME, blend: BLEND },
     );
     expect(r.simd).toBe(true); // Chromium has had SIMD128 since 91: 'wasm' must pick the SIMD build
-    expect(r.chunks).toBeGreaterThan(1); // 204,801 bytes over HTTP arrive in several chunks
+    expect(r.bytes).toBe(204_801); // the whole file came through the stream (MANIFEST: size_bytes)
     expectSamePose(r.out.wasm.frame, node['wasm-simd'].frame);
     expectSamePose(r.out.wasm.blend, node['wasm-simd'].blend);
     expectSamePose(r.out.ts.frame, node.ts.frame);
@@ -134,6 +138,37 @@ describe('the worker mode', () => {
     const expected = nodeError(read(join(SHARED_MODELS, INVALID)));
     expect(r.error).toEqual({ isTyped: true, name: 'ModelParseError', code: expected.code, message: expected.message, line: expected.line });
   });
+});
+
+describe('MD2 and MD3 through the format dispatch', () => {
+  // Frames and clips from MANIFEST.tsv: faerie.md2 "frames: stand(40) run(6) …" (so run is frames 40–45,
+  // 366 vertices, 654 triangles); overmind.md3 "frames=70", surfaces of 462 + 248 + 20 vertices.
+  const cases = [
+    { path: 'assimp/test/models/MD2/faerie.md2', clip: 1, clipName: 'run', firstFrame: 40, vertices: 366, triangles: 654 },
+    { path: 'res-tremulous_src.dpkdir/models/tremulous/buildables/overmind/overmind.md3', clip: 0, clipName: 'all frames', firstFrame: 0, vertices: 462 + 248 + 20, triangles: 702 + 352 + 10 },
+  ];
+  for (const c of cases) {
+    it(`${c.path.split('/').pop()}: streamed and posed in the page and in the worker exactly as Node's poser does`, async () => {
+      const [frame1, frame2, t] = [2, 3, 0.5];
+      const bytes = read(join(SHARED_MODELS, c.path));
+      const nodePose = (backend: PoseBackend): Posed => {
+        const poser = c.path.endsWith('.md2') ? new Md2Poser(backend, parseMd2(bytes)) : new Md3Poser(backend, parseMd3(bytes));
+        poser.poseBlend(c.firstFrame + frame1, c.firstFrame + frame2, t);
+        return { backend: backend.name, positions: [...poser.positions], normals: [...poser.normals] };
+      };
+      const simd = nodePose(await createWasmBackend('simd'));
+      const ts = nodePose(createTsBackend());
+      await openTestPage();
+      const r = await page.evaluate((args) => (window as unknown as InPage).inPage.posePlayable(args), { urls: [`/models/${c.path}`], clip: c.clip, frame1, frame2, t });
+      expect(r.clips[c.clip].name).toBe(c.clipName);
+      expect(r.indices.length).toBe(c.triangles * 3);
+      expect(r.workerIndices).toBe(c.triangles * 3);
+      expect(Math.max(...r.indices)).toBeLessThan(c.vertices);
+      expectSamePose(r.out['wasm-simd'], simd, c.vertices);
+      expectSamePose(r.out.ts, ts, c.vertices);
+      expectSamePose({ ...r.out.worker, backend: 'wasm-simd' }, simd, c.vertices);
+    });
+  }
 });
 
 /** The error Node's parser throws for these bytes. */
@@ -197,6 +232,18 @@ describe('the demo page', () => {
     expect(await page.textContent('#frame-text')).toBe('7 / 11');
     const [c, d] = await twoShots('demo-drone-paused');
     expect(c.equals(d)).toBe(true);
+  });
+
+  it('plays a dropped .md2 with its frame-name clips', async () => {
+    // MANIFEST: faerie.md2 frames stand(40) run(6) attack(8) … — 16 clips.
+    await page.locator('#file').setInputFiles(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2'));
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'), null, { timeout: 10_000 });
+    const clips = await page.locator('#clip option').allTextContents();
+    expect(clips.length).toBe(16);
+    expect(clips.slice(0, 2)).toEqual(['stand (40 frames, 10 fps)', 'run (6 frames, 10 fps)']);
+    await page.click('#play'); // scrubbing paused it: play again
+    const [a, b] = await twoShots('demo-md2');
+    expect(a.equals(b)).toBe(false);
   });
 
   it('shows a malformed dropped file as its typed error, with Node’s message', async () => {

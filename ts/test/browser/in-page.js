@@ -6,8 +6,8 @@ const arrays = (p) => ({ backend: p.backend, positions: Array.from(p.positions),
 
 /** Streams an md5mesh + md5anim with fetch().body; poses `frame` and `blend` on WASM ('wasm': SIMD when supported) and TS. */
 export async function poseStreamed({ mesh, anim, frame, blend }) {
-  let chunks = 0;
-  const m = await lib.parseMd5MeshStream((await fetch(mesh)).body, { onProgress: () => chunks++ });
+  let bytes = 0;
+  const m = await lib.parseMd5MeshStream((await fetch(mesh)).body, { onProgress: (n) => (bytes = n) });
   const a = await lib.parseMd5AnimStream((await fetch(anim)).body);
   const out = {};
   for (const name of ['wasm', 'ts']) {
@@ -18,7 +18,7 @@ export async function poseStreamed({ mesh, anim, frame, blend }) {
     p.poseBlend(blend.frame1, blend.frame2, blend.t);
     out[name] = { frame: f, blend: arrays({ backend: p.backend.name, positions: p.positions, normals: p.normals }) };
   }
-  return { out, chunks, simd: lib.wasmSimdSupported() };
+  return { out, bytes, simd: lib.wasmSimdSupported() };
 }
 
 /** The same through the worker mode, plus buffer hand-back and a malformed file's error. */
@@ -47,6 +47,31 @@ export async function poseInWorker({ mesh, anim, invalid, frame, blend }) {
       error = { isTyped: e instanceof lib.ModelParseError, name: e.name, code: e.code, message: e.message, line: e.line };
     }
     return { info: { vertexCount: info.vertexCount, indices: info.indices.length, clips: info.clips }, progress, simd, simdBlend, detached, ts, error };
+  } finally {
+    w.terminate();
+  }
+}
+
+/**
+ * Any format through the format dispatch (`openPlayable`), streamed with fetch().body: clip `clip`, frames
+ * `frame1`→`frame2` blended by `t`, on WASM SIMD and on TS in this thread, and on WASM SIMD in the worker.
+ */
+export async function posePlayable({ urls, clip, frame1, frame2, t }) {
+  const files = async () => Promise.all(urls.map(async (url) => ({ name: url.split('/').pop(), source: (await fetch(url)).body })));
+  const model = await lib.openPlayable(await files());
+  const out = {};
+  for (const name of ['wasm-simd', 'ts']) {
+    const player = model.createPlayer(await lib.createBackend(name));
+    player.setClip(clip);
+    player.poseBlend(frame1, frame2, t);
+    out[name] = arrays({ backend: name, positions: player.positions, normals: player.normals });
+  }
+  const w = lib.ModelWorker.create();
+  try {
+    const info = await w.open(await files(), { backend: 'wasm-simd' });
+    await w.setClip(clip);
+    out.worker = arrays(await w.pose(frame1, frame2, t));
+    return { format: model.format, clips: model.clips, indices: Array.from(model.indices), workerIndices: info.indices.length, out };
   } finally {
     w.terminate();
   }
