@@ -12,6 +12,18 @@ export { Md5AnimFlag } from './model.js';
 export { byteChunks, parseStream, type ByteSource, type ChunkParser, type ReadOptions } from './source.js';
 export { Md5AnimParser, Md5MeshParser, Md5Tokenizer, LIMITS as MD5_LIMITS, parseMd5Anim, parseMd5Mesh } from './md5/index.js';
 export { parseMd5AnimStream, parseMd5MeshStream } from './md5/stream.js';
+export {
+  forEachMd5AnimFrame,
+  openMd5AnimFrames,
+  openMd5Meshes,
+  type ElementReader,
+  type FrameStreamOptions,
+  type Md5AnimFrame,
+  type Md5AnimFrameReader,
+  type Md5AnimHeader,
+  type Md5MeshHeader,
+  type Md5MeshReader,
+} from './md5/index.js';
 export type { BackendChoice, BackendName, KernelBuffer, PoseBackend } from './pose/backend.js';
 export { createBackend } from './pose/select.js';
 export { createTsBackend } from './pose/ts-backend.js';
@@ -22,7 +34,7 @@ export { Md2Poser, Md3Poser, clipBlend, MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, type M
 export { MD3_ANGLE_TABLE } from './pose/morph-tables.js';
 export * as tsKernels from './pose/ts-kernels.js';
 export { toObj, type ObjOptions } from './export/obj.js';
-export { buildGltf, gltfFiles, toGlb, toGltf, type GltfModel, type GltfOptions, type GltfResult, type Md5GltfStats, type NamedMd5Anim } from './export/gltf.js';
+export { buildGltf, gltfFiles, toGlb, toGltf, type GltfClip, type GltfModel, type GltfOptions, type GltfResult, type Md5GltfStats, type NamedMd5Anim } from './export/gltf.js';
 export { boundingDiagonal } from './bounds.js';
 export { openPlayable, supportedFormats } from './worker/open.js';
 export { clipFrameAtTime, type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './worker/playable.js';

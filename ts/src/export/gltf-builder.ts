@@ -10,7 +10,7 @@
 export interface GltfJson {
   asset: { version: '2.0'; generator: string; copyright?: string };
   scene?: number;
-  scenes: { name?: string; nodes: number[] }[];
+  scenes: { name?: string; nodes?: number[] }[];
   nodes: GltfNode[];
   meshes: GltfMesh[];
   materials: GltfMaterial[];

@@ -16,15 +16,15 @@
  * - Triangles are written (a, c, b): MD5 winds clockwise seen from the front, glTF counter-clockwise.
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
-import { ErrorCode, ModelParseError, type ParseWarning } from '../errors.js';
+import { ErrorCode, ModelParseError } from '../errors.js';
 import type { Md5Anim, Md5Mesh } from '../model.js';
 import { POSE_STRIDE } from '../pose/layout.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import { bindPose, buildSkinStream } from '../pose/skin-stream.js';
 import { composeFrame, poseMatrices, skinNormals, skinPositions, validateAnim } from '../pose/ts-kernels.js';
-import type { Axes } from './gltf-axes.js';
+import { counterClockwise, type Axes } from './gltf-axes.js';
 import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
-import type { MaterialTable } from './gltf-material.js';
+import type { ExportContext } from './gltf-context.js';
 
 /** An md5anim and the name its glTF animation gets (its file name without extension, by convention). */
 export interface NamedMd5Anim {
@@ -39,13 +39,6 @@ export interface Md5GltfStats {
   maxLostWeight: number;
   /** Vertices by distinct-joint count: `jointsPerVertex[k]` vertices have k + 1 joints. */
   jointsPerVertex: number[];
-}
-
-export interface Md5GltfContext {
-  builder: GltfBuilder;
-  axes: Axes;
-  materials: MaterialTable;
-  warnings: ParseWarning[];
 }
 
 const MAX_INFLUENCES = 4;
@@ -164,7 +157,7 @@ function vertexInfluences(part: Md5Mesh['meshes'][number], stats: Md5GltfStats, 
 }
 
 /** Adds the model to the builder; returns the nodes to put at the scene root and what was measured. */
-export function addMd5(ctx: Md5GltfContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: Md5GltfStats } {
+export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: Md5GltfStats } {
   const { builder: b, axes } = ctx;
   const n = mesh.joints.count;
   for (const { name, anim } of anims) {
@@ -237,12 +230,7 @@ export function addMd5(ctx: Md5GltfContext, mesh: Md5Mesh, anims: NamedMd5Anim[]
     }
     const influences = vertexInfluences(part, stats, n > 256);
     nonPositive += influences.nonPositive;
-    const indices = vc <= 0xffff ? new Uint16Array(part.triangleCount * 3) : new Uint32Array(part.triangleCount * 3);
-    for (let t = 0; t < part.triangleCount * 3; t += 3) {
-      indices[t] = part.triangles[t];
-      indices[t + 1] = part.triangles[t + 2];
-      indices[t + 2] = part.triangles[t + 1];
-    }
+    const indices = counterClockwise(part.triangles, vc);
     const V = BufferTarget.ArrayBuffer;
     const gltfMesh = b.add('meshes', {
       name: label,

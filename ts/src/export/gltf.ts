@@ -5,18 +5,27 @@
  * built-ins); docs/gltf.md describes the mapping of each format.
  */
 import type { ParseWarning } from '../errors.js';
-import type { Md5Anim, Md5Mesh } from '../model.js';
+import { Md3Player } from '../md3/player.js';
+import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
 import { MaterialTable, type TextureOptions } from './gltf-material.js';
+import { addMd2, type Md2ExportOptions } from './gltf-md2.js';
+import { addMd3 } from './gltf-md3.js';
 import { addMd5, type Md5GltfStats, type NamedMd5Anim } from './gltf-md5.js';
+import type { GltfClip } from './gltf-morph.js';
+import { addPlayer } from './gltf-player.js';
 
-export type { NamedMd5Anim, Md5GltfStats };
+export type { GltfClip, NamedMd5Anim, Md5GltfStats };
 
-/** What `toGlb` / `toGltf` accept. */
-export type GltfModel = Md5Mesh;
+/** What `toGlb` / `toGltf` accept: an md5mesh (anims in the options), an MD2, an MD3, or a Quake 3 player. */
+export type GltfModel = Md5Mesh | Md2Model | Md3Model | Md3Player;
 
-export interface GltfOptions extends TextureOptions {
+/**
+ * `clips`, `fps`, `interpolation` (MD2, MD3, player without animation.cfg) and `md2Frames` (MD2) are described
+ * in gltf-md2.ts / gltf-morph.ts and docs/gltf.md.
+ */
+export interface GltfOptions extends TextureOptions, Md2ExportOptions {
   /** MD5: the md5anims to include, one glTF animation each (a bare anim is named `anim<i>`). */
   anims?: (NamedMd5Anim | Md5Anim)[];
   /** Convert id's Z-up to glTF's Y-up, (x, y, z) → (x, z, −y). Default true (glTF requires Y up). */
@@ -40,8 +49,11 @@ export function buildGltf(model: GltfModel, options: GltfOptions = {}): GltfResu
   const warnings: ParseWarning[] = [];
   const ctx = { builder, axes: axes(options.yUp ?? true), materials: new MaterialTable(builder, options), warnings };
   const result: GltfResult = { builder, warnings };
+  const name = options.name ?? 'model';
   let rootNodes: number[];
-  switch (model.format) {
+  if (model instanceof Md3Player) {
+    rootNodes = addPlayer(ctx, model, name, options).rootNodes;
+  } else switch (model.format) {
     case 'md5mesh': {
       const anims = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
       const out = addMd5(ctx, model, anims);
@@ -49,10 +61,16 @@ export function buildGltf(model: GltfModel, options: GltfOptions = {}): GltfResu
       result.md5 = out.stats;
       break;
     }
+    case 'md2':
+      rootNodes = addMd2(ctx, model, name, options).rootNodes;
+      break;
+    case 'md3':
+      rootNodes = addMd3(ctx, model, name, options).rootNodes;
+      break;
     default:
       throw new TypeError(`glTF export does not handle ${(model as { format?: string }).format ?? 'this value'}`);
   }
-  builder.add('scenes', { name: options.name ?? 'model', nodes: rootNodes });
+  builder.add('scenes', { name, ...(rootNodes.length ? { nodes: rootNodes } : {}) });
   options.warnings?.push(...warnings);
   return result;
 }

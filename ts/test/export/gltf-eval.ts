@@ -127,8 +127,8 @@ export interface EvaluatedScene {
   weights: (number[] | undefined)[];
 }
 
-/** Every node's world matrix (and morph weights) with animation `animIndex` (or none) at `time` seconds. */
-export function evaluate(g: Gltf, animIndex: number | null, time: number): EvaluatedScene {
+/** Every node's world matrix (and morph weights) with animation(s) `animIndex` (or none) at `time` seconds. */
+export function evaluate(g: Gltf, animIndex: number | number[] | null, time: number): EvaluatedScene {
   const nodes: any[] = g.json.nodes ?? [];
   const trs = nodes.map((nd) => ({
     t: nd.translation ?? [0, 0, 0],
@@ -136,8 +136,8 @@ export function evaluate(g: Gltf, animIndex: number | null, time: number): Evalu
     s: nd.scale ?? [1, 1, 1],
     w: nd.weights ?? (nd.mesh !== undefined ? g.json.meshes[nd.mesh].weights : undefined),
   }));
-  if (animIndex !== null) {
-    const anim = g.json.animations[animIndex];
+  for (const a of animIndex === null ? [] : Array.isArray(animIndex) ? animIndex : [animIndex]) {
+    const anim = g.json.animations[a];
     for (const ch of anim.channels) {
       const v = sample(g, anim.samplers[ch.sampler], ch.target.path, time);
       const x = trs[ch.target.node];
@@ -201,6 +201,30 @@ export function primitivePositions(g: Gltf, scene: EvaluatedScene, nodeIndex: nu
       acc[0] += w * q[0]; acc[1] += w * q[1]; acc[2] += w * q[2];
     }
     out.set(acc, v * 3);
+  }
+  return out;
+}
+
+/** Z-up → Y-up as docs/gltf.md states it: (x, y, z) → (x, z, −y). */
+export const yUp = (p: ArrayLike<number>): Float64Array => {
+  const out = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i += 3) {
+    out[i] = p[i];
+    out[i + 1] = p[i + 2];
+    out[i + 2] = -p[i + 1];
+  }
+  return out;
+};
+
+/** All mesh nodes' evaluated positions, back to back in node order (= the file's non-empty meshes). */
+export function gltfPositions(g: Gltf, anim: number | number[] | null, time: number): Float64Array {
+  const scene = evaluate(g, anim, time);
+  const parts = g.json.nodes.map((n: any, i: number) => (n.mesh !== undefined ? primitivePositions(g, scene, i) : null)).filter(Boolean) as Float64Array[];
+  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
   }
   return out;
 }

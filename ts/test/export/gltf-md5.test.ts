@@ -12,36 +12,13 @@ import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/pose/ts-backend.js';
 import { diagonal } from '../helpers/compare.js';
 import { read, realAnimPairs, realMeshes } from '../helpers/models.js';
-import { evaluate, primitivePositions, readAccessor, readGlb, type Gltf } from './gltf-eval.js';
-import { ACCEPTED_INFOS, ACCEPTED_WARNINGS, summaryLine, validate } from './validate.js';
+import { gltfPositions, readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';
+import { expectClean as expectCleanIn, summaryLine, validate } from './validate.js';
 
 const baseName = (p: string) => p.split('/').pop()!.replace(/\.[^.]+$/, '');
 const results: string[] = [];
+const expectClean = (name: string, s: Awaited<ReturnType<typeof validate>>) => expectCleanIn(results, name, s);
 afterAll(() => console.log(`glTF validator, MD5:\n  ${results.join('\n  ')}`));
-
-/** Z-up → Y-up as docs/gltf.md states it: (x, y, z) → (x, z, −y). */
-const yUp = (p: ArrayLike<number>): Float64Array => {
-  const out = new Float64Array(p.length);
-  for (let i = 0; i < p.length; i += 3) {
-    out[i] = p[i];
-    out[i + 1] = p[i + 2];
-    out[i + 2] = -p[i + 1];
-  }
-  return out;
-};
-
-/** All mesh nodes' evaluated positions, back to back in node order (= the file's non-empty meshes). */
-function gltfPositions(g: Gltf, anim: number | null, time: number): Float64Array {
-  const scene = evaluate(g, anim, time);
-  const parts = g.json.nodes.map((n: any, i: number) => (n.mesh !== undefined ? primitivePositions(g, scene, i) : null)).filter(Boolean) as Float64Array[];
-  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
 
 /** Per vertex (file order, all meshes): does it have at most 4 distinct joints? */
 function fourOrFewerJoints(mesh: Md5Mesh): boolean[] {
@@ -89,13 +66,6 @@ function onePixelPng(): Uint8Array {
   const ihdr = new Uint8Array([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
   const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', new Uint8Array(deflateSync(new Uint8Array([0, 200, 100, 50])))), chunk('IEND', new Uint8Array(0))];
   return new Uint8Array(parts.flatMap((p) => Array.from(p)));
-}
-
-function expectClean(name: string, s: Awaited<ReturnType<typeof validate>>): void {
-  results.push(summaryLine(name, s));
-  expect(s.errors, s.sample.join('\n')).toBe(0);
-  for (const code of s.codes.warnings) expect(ACCEPTED_WARNINGS, `${name}: warning ${code}`).toContain(code);
-  for (const code of s.codes.infos) expect(ACCEPTED_INFOS, `${name}: info ${code}`).toContain(code);
 }
 
 describe('every real md5mesh, bind pose', () => {

@@ -3,6 +3,7 @@
  * it, and the validator findings this project accepts (docs/gltf.md justifies each).
  */
 import { validateBytes } from 'gltf-validator';
+import { expect } from 'vitest';
 
 export interface ValidatorSummary {
   errors: number;
@@ -23,9 +24,10 @@ export const ACCEPTED_WARNINGS: readonly string[] = [];
 /**
  * Infos we accept: `UNUSED_OBJECT` (TEXCOORD_0 with no texture to read it, when no texture folder is
  * given — the coordinates are still wanted by whoever adds the texture), `URI_GLB` (a GLB whose images are
- * external files: the texture-folder option, by design).
+ * external files: the texture-folder option, by design), `NODE_EMPTY` (an MD3 tag with nothing attached: tags
+ * are attachment points, kept so users can hang a weapon or a head on them).
  */
-export const ACCEPTED_INFOS: readonly string[] = ['UNUSED_OBJECT', 'URI_GLB'];
+export const ACCEPTED_INFOS: readonly string[] = ['UNUSED_OBJECT', 'URI_GLB', 'NODE_EMPTY'];
 
 export async function validate(bytes: Uint8Array, options: Record<string, unknown> = {}): Promise<ValidatorSummary> {
   const report: any = await validateBytes(bytes, { maxIssues: 0, ...options });
@@ -42,3 +44,11 @@ export async function validate(bytes: Uint8Array, options: Record<string, unknow
 
 export const summaryLine = (name: string, s: ValidatorSummary) =>
   `${name}: ${s.errors} errors, ${s.warnings} warnings${s.codes.warnings.length ? ` (${s.codes.warnings.join(', ')})` : ''}, ${s.infos} infos${s.codes.infos.length ? ` (${s.codes.infos.join(', ')})` : ''}`;
+
+/** 0 errors, and only accepted warnings and infos; the summary line goes to `results` for the report. */
+export function expectClean(results: string[], name: string, s: ValidatorSummary): void {
+  results.push(summaryLine(name, s));
+  expect(s.errors, s.sample.join('\n')).toBe(0);
+  for (const code of s.codes.warnings) expect(ACCEPTED_WARNINGS, `${name}: warning ${code}`).toContain(code);
+  for (const code of s.codes.infos) expect(ACCEPTED_INFOS, `${name}: info ${code}`).toContain(code);
+}

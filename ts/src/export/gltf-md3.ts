@@ -1,0 +1,138 @@
+/**
+ * MD3 → glTF 2.0: each surface is a mesh whose morph targets are the model's frames (gltf-morph.ts), each tag
+ * an empty node whose translation and rotation follow the tag frame by frame, and each clip one animation that
+ * drives every surface's `weights` and every tag's TRS together. A model is one group node holding its surface
+ * and tag nodes, so the player exporter can hang a part under another part's tag node.
+ *
+ * Tags: a point p of an attached model lands at origin + Σ p[i]·axis[i] (ioquake3 R_LerpTag / CG_PositionEntityOnTag),
+ * i.e. the rotation matrix whose columns are the stored axes. The stored axes are orthonormalised first
+ * (`lerpTag`'s Gram–Schmidt) so the quaternion is a true rotation.
+ *
+ * Clips default to frame-name groups (as MD2; real MD3 frame names are often one exporter string, which makes
+ * one clip of every frame) at 15 frames per second. Materials are named after the surface's first shader, or
+ * the surface name when it has none (player models take their skins from .skin files).
+ */
+import { groupClips } from '../md2/clips.js';
+import { md3FramePositions } from '../md3/frame.js';
+import { lerpTag, TAG_FLOATS } from '../md3/tag.js';
+import type { Md3Model } from '../model.js';
+import { MD3_DEFAULT_FPS } from '../pose/morph-poser.js';
+import type { ExportContext } from './gltf-context.js';
+import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphInterpolation } from './gltf-morph.js';
+import type { GltfAnimation } from './gltf-builder.js';
+
+/** An MD3 model in the document: its group node, surface nodes and tag nodes (tag order as in the file). */
+export interface Md3Part {
+  model: Md3Model;
+  group: number;
+  surfaceNodes: number[];
+  tagNodes: number[];
+}
+
+/** Quake axes (rows, 9 floats) → unit quaternion (x, y, z, w) of the matrix whose columns they are. */
+export function tagQuaternion(axis: ArrayLike<number>): [number, number, number, number] {
+  // m[r][c] = axis[c][r]
+  const m = (r: number, c: number) => axis[c * 3 + r];
+  const trace = m(0, 0) + m(1, 1) + m(2, 2);
+  let x: number, y: number, z: number, w: number;
+  if (trace > 0) {
+    const s = 2 * Math.sqrt(trace + 1);
+    w = s / 4; x = (m(2, 1) - m(1, 2)) / s; y = (m(0, 2) - m(2, 0)) / s; z = (m(1, 0) - m(0, 1)) / s;
+  } else if (m(0, 0) > m(1, 1) && m(0, 0) > m(2, 2)) {
+    const s = 2 * Math.sqrt(1 + m(0, 0) - m(1, 1) - m(2, 2));
+    w = (m(2, 1) - m(1, 2)) / s; x = s / 4; y = (m(0, 1) + m(1, 0)) / s; z = (m(0, 2) + m(2, 0)) / s;
+  } else if (m(1, 1) > m(2, 2)) {
+    const s = 2 * Math.sqrt(1 + m(1, 1) - m(0, 0) - m(2, 2));
+    w = (m(0, 2) - m(2, 0)) / s; x = (m(0, 1) + m(1, 0)) / s; y = s / 4; z = (m(1, 2) + m(2, 1)) / s;
+  } else {
+    const s = 2 * Math.sqrt(1 + m(2, 2) - m(0, 0) - m(1, 1));
+    w = (m(1, 0) - m(0, 1)) / s; x = (m(0, 2) + m(2, 0)) / s; y = (m(1, 2) + m(2, 1)) / s; z = s / 4;
+  }
+  const len = Math.hypot(x, y, z, w) || 1;
+  return [x / len, y / len, z / len, w / len];
+}
+
+/** Tag `k` at frame `f` as glTF translation + rotation (in glTF axes). */
+function tagTrs(ctx: ExportContext, model: Md3Model, k: number, f: number, mirrored: Set<number>) {
+  const tag = lerpTag(model, k, f, f, 0, new Float32Array(TAG_FLOATS), { orthonormalize: true });
+  const a = tag.subarray(3, 12);
+  const det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
+  if (det < 0 && !mirrored.has(k)) {
+    // a quaternion cannot mirror: flip axis[2] to the proper rotation nearest to it, and say so
+    mirrored.add(k);
+    ctx.warnings.push({ code: 'TAG_MIRRORED', message: `tag "${model.tagNames[k]}" has mirrored axes (first at frame ${f}): exported as the rotation with its third axis flipped`, offset: 0 });
+  }
+  if (det < 0) for (let i = 6; i < 9; i++) a[i] = -a[i];
+  const translation = [0, 0, 0], rotation = [0, 0, 0, 1];
+  ctx.axes.vec(tag[0], tag[1], tag[2], translation, 0);
+  ctx.axes.quat(...tagQuaternion(a), rotation, 0);
+  return { translation, rotation };
+}
+
+/** Adds the model's surfaces and tags under one new group node (not yet placed in a scene). */
+export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): Md3Part {
+  const b = ctx.builder;
+  const surfaceNodes: number[] = [];
+  model.surfaces.forEach((s, i) => {
+    const label = s.name || `surface${i}`;
+    if (s.vertexCount === 0 || s.triangleCount === 0) {
+      ctx.warnings.push({ code: 'EMPTY_MESH', message: `${name}: surface ${i} ("${label}") has no ${s.vertexCount === 0 ? 'vertices' : 'triangles'}: not exported`, offset: 0 });
+      return;
+    }
+    const { mesh } = addMorphMesh(b, ctx.axes, {
+      name: label,
+      vertexCount: s.vertexCount,
+      frameCount: model.frameCount,
+      frame: (f) => md3FramePositions(model, i, f),
+      uvs: s.st,
+      triangles: s.triangles,
+      material: ctx.materials.index(s.shaders[0]?.name || label),
+    });
+    surfaceNodes.push(b.add('nodes', { name: label, mesh }));
+  });
+  const mirrored = new Set<number>();
+  const tagNodes = model.tagNames.map((tagName, k) => b.add('nodes', { name: tagName || `tag${k}`, ...tagTrs(ctx, model, k, 0, mirrored) }));
+  const group = b.add('nodes', { name, children: [...surfaceNodes, ...tagNodes] });
+  return { model, group, surfaceNodes, tagNodes };
+}
+
+/** Channels and samplers that play `clip` on one part (surface weights + tag TRS); `input` holds its key times. */
+export function partClipChannels(ctx: ExportContext, part: Md3Part, clip: ClipFrames, input: number, interpolation: MorphInterpolation, anim: GltfAnimation): void {
+  const b = ctx.builder;
+  const { model } = part;
+  if (model.frameCount <= 1) return;
+  for (const node of part.surfaceNodes) {
+    anim.channels.push({ sampler: anim.samplers.length, target: { node, path: 'weights' } });
+    anim.samplers.push(weightsSampler(b, clip, model.frameCount, input, interpolation));
+  }
+  const mirrored = new Set<number>([...Array(model.tagCount).keys()]); // warned once, when the part was added
+  part.tagNodes.forEach((node, k) => {
+    const t = new Float32Array(clip.frames.length * 3), r = new Float32Array(clip.frames.length * 4);
+    clip.frames.forEach((f, i) => {
+      const trs = tagTrs(ctx, model, k, f, mirrored);
+      t.set(trs.translation, i * 3);
+      // same hemisphere as the previous key, so the slerp takes the short way
+      const prev = i > 0 ? r.subarray(i * 4 - 4, i * 4) : null;
+      const sign = prev && prev[0] * trs.rotation[0] + prev[1] * trs.rotation[1] + prev[2] * trs.rotation[2] + prev[3] * trs.rotation[3] < 0 ? -1 : 1;
+      r.set(trs.rotation.map((v) => sign * v), i * 4);
+    });
+    for (const [path, data, type] of [['translation', t, 'VEC3'], ['rotation', r, 'VEC4']] as const) {
+      anim.channels.push({ sampler: anim.samplers.length, target: { node, path } });
+      anim.samplers.push({ input, output: b.accessor(data, type), interpolation });
+    }
+  });
+}
+
+/** One MD3 model: its part at the scene root and one animation per clip. */
+export function addMd3(ctx: ExportContext, model: Md3Model, name: string, options: MorphExportOptions): { rootNodes: number[] } {
+  const part = addMd3Part(ctx, model, name);
+  const clips = clipFrames(options.clips ?? groupClips(model.frameNames), model.frameCount, options.fps ?? MD3_DEFAULT_FPS, ctx);
+  if (model.frameCount > 1) {
+    for (const clip of clips) {
+      const anim: GltfAnimation = { name: clip.name, channels: [], samplers: [] };
+      partClipChannels(ctx, part, clip, clipTimes(ctx.builder, clip), options.interpolation ?? 'LINEAR', anim);
+      ctx.builder.add('animations', anim);
+    }
+  }
+  return { rootNodes: [part.group] };
+}
