@@ -11,6 +11,7 @@ import type { Md2Model, Md2Skin } from '../model.js';
 import { groupClips } from './clips.js';
 import { decodeGlCommands } from './glcmds.js';
 import type { Md2Header } from './header.js';
+import { hostOrder } from './words.js';
 import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
 import { MD2_NORMAL_COUNT } from './normals.js';
 
@@ -41,25 +42,30 @@ function readSkins(bytes: Uint8Array, h: Md2Header): Md2Skin[] {
   return skins;
 }
 
-function readSt(view: DataView, h: Md2Header): Int16Array {
-  const st = new Int16Array(h.stCount * 2);
-  for (let i = 0, at = h.stOffset; i < st.length; i++, at += 2) st[i] = view.getInt16(at, true);
-  return st;
+function readSt(bytes: Uint8Array, h: Md2Header): Int16Array {
+  return hostOrder(bytes, h.stOffset, h.stCount * 2, Int16Array).slice();
 }
 
-/** One index array of the triangles (`half` 0: index_xyz, 1: index_st), each index checked against `limit`. */
-function readTriangleIndices(view: DataView, h: Md2Header, half: 0 | 1, limit: number, what: string): Uint16Array {
-  const out = new Uint16Array(h.triangleCount * 3);
+/** The triangles' index_xyz and index_st, each index checked against num_xyz and num_st. */
+function readTriangles(bytes: Uint8Array, h: Md2Header): { positions: Uint16Array; sts: Uint16Array } {
+  const words = hostOrder(bytes, h.trianglesOffset, h.triangleCount * 6, Int16Array);
+  const positions = new Uint16Array(h.triangleCount * 3);
+  const sts = new Uint16Array(h.triangleCount * 3);
   for (let t = 0; t < h.triangleCount; t++) {
-    const rec = h.trianglesOffset + t * MD2_TRIANGLE_BYTES + half * 6;
     for (let k = 0; k < 3; k++) {
-      const at = rec + 2 * k;
-      const i = view.getInt16(at, true);
-      if (i < 0 || i >= limit) fail(ErrorCode.IndexOutOfRange, `triangle ${t} ${what} ${i} is not in [0, ${limit})`, at);
-      out[t * 3 + k] = i;
+      const xyz = words[t * 6 + k];
+      const st = words[t * 6 + 3 + k];
+      // One test per pair on the success path; the error names the first bad one.
+      if ((xyz >>> 0) >= h.vertexCount || (st >>> 0) >= h.stCount) {
+        const at = h.trianglesOffset + t * MD2_TRIANGLE_BYTES;
+        if ((xyz >>> 0) >= h.vertexCount) fail(ErrorCode.IndexOutOfRange, `triangle ${t} vertex index ${xyz} is not in [0, ${h.vertexCount})`, at + 2 * k);
+        fail(ErrorCode.IndexOutOfRange, `triangle ${t} st index ${st} is not in [0, ${h.stCount})`, at + 6 + 2 * k);
+      }
+      positions[t * 3 + k] = xyz;
+      sts[t * 3 + k] = st;
     }
   }
-  return out;
+  return { positions, sts };
 }
 
 interface Frames {
@@ -113,14 +119,13 @@ export function readMd2Body(bytes: Uint8Array, h: Md2Header, trailingBytes: numb
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const warnings: ParseWarning[] = [];
   const skins = readSkins(bytes, h);
-  const st = readSt(view, h);
-  const trianglePositionIndices = readTriangleIndices(view, h, 0, h.vertexCount, 'vertex index');
-  const triangleStIndices = readTriangleIndices(view, h, 1, h.stCount, 'st index');
+  const st = readSt(bytes, h);
+  const triangles = readTriangles(bytes, h);
   const frames = readFrames(bytes, view, h);
 
   let glCommands = null;
   if (h.glCommandWords > 0) {
-    const gl = decodeGlCommands(view, h.glCommandsOffset, h.glCommandWords, h.vertexCount);
+    const gl = decodeGlCommands(bytes, h.glCommandsOffset, h.glCommandWords, h.vertexCount);
     if (gl.ok) glCommands = gl.commands;
     else warnings.push({ code: 'GLCMDS_INVALID', message: `glcmds ignored: ${gl.reason}`, offset: gl.offset });
   }
@@ -142,8 +147,8 @@ export function readMd2Body(bytes: Uint8Array, h: Md2Header, trailingBytes: numb
     stCount: h.stCount,
     st,
     triangleCount: h.triangleCount,
-    trianglePositionIndices,
-    triangleStIndices,
+    trianglePositionIndices: triangles.positions,
+    triangleStIndices: triangles.sts,
     glCommands,
     clips: groupClips(frames.names),
     warnings,

@@ -9,58 +9,62 @@
  */
 import { Md2GlKind, type Md2GlCommands } from '../model.js';
 import { MD2_GLCMD_VERTEX_BYTES } from './limits.js';
+import { hostOrder } from './words.js';
+
+/** Words per glcmd vertex: s, t, xyz index. */
+const GLCMD_VERTEX_WORDS = MD2_GLCMD_VERTEX_BYTES / 4;
 
 export type GlCommandsResult = { ok: true; commands: Md2GlCommands } | { ok: false; reason: string; offset: number };
 
 /**
- * Decodes `words` int32 words at `offset` of `view`. Two passes: the first validates and counts (so the arrays are
- * allocated once, at their exact size), the second fills.
+ * Decodes `words` int32 words at `offset` of `bytes`. Two passes over the block as typed arrays: the first
+ * validates and counts (so the arrays are allocated once, at their exact size), the second fills.
  */
-export function decodeGlCommands(view: DataView, offset: number, words: number, vertexCount: number): GlCommandsResult {
-  const end = offset + words * 4;
+export function decodeGlCommands(bytes: Uint8Array, offset: number, words: number, vertexCount: number): GlCommandsResult {
+  const w = hostOrder(bytes, offset, words, Int32Array);
+  const f = new Float32Array(w.buffer, w.byteOffset, words);
+  const byteAt = (word: number) => offset + 4 * word;
   let commandCount = 0;
   let vertexTotal = 0;
-  let at = offset;
+  let at = 0;
   let terminated = false;
-  while (at + 4 <= end) {
-    const n = view.getInt32(at, true);
+  while (at < words) {
+    const n = w[at];
     if (n === 0) {
       terminated = true;
       break;
     }
     const k = Math.abs(n);
-    if (k < 3) return { ok: false, reason: `a command of ${k} vertices (a strip or fan needs 3)`, offset: at };
-    if (at + 4 + k * MD2_GLCMD_VERTEX_BYTES > end) {
-      return { ok: false, reason: `a command of ${k} vertices runs past the end of the block at ${end}`, offset: at };
+    if (k < 3) return { ok: false, reason: `a command of ${k} vertices (a strip or fan needs 3)`, offset: byteAt(at) };
+    if (at + 1 + k * GLCMD_VERTEX_WORDS > words) {
+      return { ok: false, reason: `a command of ${k} vertices runs past the end of the block at ${byteAt(words)}`, offset: byteAt(at) };
     }
-    for (let v = at + 4, vEnd = v + k * MD2_GLCMD_VERTEX_BYTES; v < vEnd; v += MD2_GLCMD_VERTEX_BYTES) {
-      if (!Number.isFinite(view.getFloat32(v, true)) || !Number.isFinite(view.getFloat32(v + 4, true))) {
-        return { ok: false, reason: 'an s or t that is NaN or infinite', offset: v };
-      }
-      const xyz = view.getInt32(v + 8, true);
-      if (xyz < 0 || xyz >= vertexCount) return { ok: false, reason: `vertex index ${xyz} is not below num_xyz ${vertexCount}`, offset: v + 8 };
+    for (let v = at + 1, vEnd = v + k * GLCMD_VERTEX_WORDS; v < vEnd; v += GLCMD_VERTEX_WORDS) {
+      // s - s is 0 for every finite s and NaN for NaN and ±Infinity: one test for both.
+      if (f[v] - f[v] !== 0 || f[v + 1] - f[v + 1] !== 0) return { ok: false, reason: 'an s or t that is NaN or infinite', offset: byteAt(v) };
+      const xyz = w[v + 2];
+      if (xyz < 0 || xyz >= vertexCount) return { ok: false, reason: `vertex index ${xyz} is not below num_xyz ${vertexCount}`, offset: byteAt(v + 2) };
     }
     commandCount++;
     vertexTotal += k;
-    at += 4 + k * MD2_GLCMD_VERTEX_BYTES;
+    at += 1 + k * GLCMD_VERTEX_WORDS;
   }
-  if (!terminated) return { ok: false, reason: 'no terminating 0 inside the block', offset: end };
+  if (!terminated) return { ok: false, reason: 'no terminating 0 inside the block', offset: byteAt(words) };
 
   const kinds = new Uint8Array(commandCount);
   const firstVertex = new Uint32Array(commandCount + 1);
   const vertices = new Uint16Array(vertexTotal);
   const st = new Float32Array(vertexTotal * 2);
-  at = offset;
+  at = 0;
   let out = 0;
   for (let c = 0; c < commandCount; c++) {
-    const n = view.getInt32(at, true);
+    const n = w[at++];
     kinds[c] = n > 0 ? Md2GlKind.Strip : Md2GlKind.Fan;
     firstVertex[c] = out;
-    at += 4;
-    for (let i = Math.abs(n); i > 0; i--, out++, at += MD2_GLCMD_VERTEX_BYTES) {
-      st[2 * out] = view.getFloat32(at, true);
-      st[2 * out + 1] = view.getFloat32(at + 4, true);
-      vertices[out] = view.getInt32(at + 8, true);
+    for (let i = Math.abs(n); i > 0; i--, out++, at += GLCMD_VERTEX_WORDS) {
+      st[2 * out] = f[at];
+      st[2 * out + 1] = f[at + 1];
+      vertices[out] = w[at + 2];
     }
   }
   firstVertex[commandCount] = out;

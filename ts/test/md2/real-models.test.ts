@@ -136,6 +136,14 @@ describe('real MD2 files', () => {
         expect(worst).toBeLessThan(1e-6);
       });
 
+      test('the same file at an odd byte offset of a larger buffer (unaligned blocks) gives the same model', () => {
+        for (const shift of [1, 2, 3]) {
+          const host = new Uint8Array(bytes.length + shift);
+          host.set(bytes, shift);
+          expect(diff(parseMd2(host.subarray(shift)), model)).toBe('');
+        }
+      });
+
       test('the model takes at most 1.5× the file size in typed arrays (frames stay quantised)', () => {
         expect(typedBytes(model)).toBeLessThanOrEqual(1.5 * bytes.length);
         // And nothing is a view into the input: changing it does not change the model.

@@ -1,0 +1,24 @@
+/**
+ * Little-endian blocks as typed arrays in host order, for reading whole blocks at typed-array speed instead of a
+ * DataView call per field. On a little-endian host (every browser platform, Node on x86/ARM) an aligned block is a
+ * view of the input, no copy; an unaligned one is copied first. A big-endian host (Node on s390x) gets a copy
+ * with its bytes swapped, so one code path serves both.
+ */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+type WordArray<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
+
+/**
+ * `count` elements of `type` at `offset` of `bytes` (the caller has checked the extent), in host order. May be a
+ * view of `bytes`: copy it (`.slice()`) before keeping it.
+ */
+export function hostOrder<T>(bytes: Uint8Array, offset: number, count: number, type: WordArray<T>): T {
+  const size = type.BYTES_PER_ELEMENT;
+  const at = bytes.byteOffset + offset;
+  if (LITTLE_ENDIAN_HOST && at % size === 0) return new type(bytes.buffer, at, count);
+  const copy = bytes.slice(offset, offset + count * size);
+  if (!LITTLE_ENDIAN_HOST) {
+    for (let i = 0; i < copy.length; i += size) copy.subarray(i, i + size).reverse();
+  }
+  return new type(copy.buffer, 0, count);
+}
