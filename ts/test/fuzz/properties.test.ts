@@ -1,0 +1,143 @@
+/**
+ * Property tests (fast-check) for the MD5 tokenizer and every parser: arbitrary bytes, MD5 token soups near the
+ * grammar, and binary headers built from edge values. The invariant is the fuzzer's (`checkInput`): a model that
+ * passes an independent re-check or a ModelParseError, within the memory and time bounds, the same in chunks.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { ModelParseError } from '../../src/errors.js';
+import { Md5Tokenizer } from '../../src/md5/tokenizer.js';
+import { checkInput } from './invariant.js';
+import { Rng } from './rng.js';
+import { TARGETS, type FuzzTarget } from './targets.js';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** Bytes weighted towards what MD5 text is made of, so arbitrary inputs get past the first token. */
+const md5ish = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...' \t\r\n{}()"/*-+.e0123456789abz_'.split('').map((c) => c.charCodeAt(0))) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) },
+    ),
+    { maxLength: 400 },
+  )
+  .map((a) => Uint8Array.from(a));
+
+const anyBytes = fc.oneof(fc.uint8Array({ maxLength: 1500 }), md5ish);
+
+/** Tokenize `chunks`; the tokens (kind, value, position) then the error, as one comparable string. */
+function lexOutcome(chunks: readonly Uint8Array[]): string {
+  const out: string[] = [];
+  const t: Md5Tokenizer = new Md5Tokenizer({
+    word: (b, s, e) => out.push(`w${String.fromCharCode(...b.subarray(s, e))}@${t.tokenOffset}`),
+    string: (b, s, e) => out.push(`s${b.subarray(s, e).join(',')}@${t.tokenOffset}`),
+    number: (v, i) => out.push(`${i ? 'i' : 'n'}${Object.is(v, -0) ? '-0' : v}@${t.tokenOffset}:${t.tokenLine}:${t.tokenColumn}`),
+    punct: (c) => out.push(`p${c}@${t.tokenOffset}`),
+  });
+  try {
+    for (const c of chunks) t.write(c);
+    t.end();
+  } catch (e) {
+    if (!(e instanceof ModelParseError)) throw e;
+    out.push(`${e.code}@${e.offset}:${e.line}:${e.column}`);
+  }
+  return out.join(' ');
+}
+
+function cutsToChunks(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const sorted = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  return [0, ...sorted].map((c, k) => bytes.subarray(c, k < sorted.length ? sorted[k] : bytes.length));
+}
+
+describe('Md5Tokenizer on arbitrary bytes', () => {
+  test('tokens or ModelParseError, nothing else; the same tokens and error position under any chunking', () => {
+    fc.assert(
+      fc.property(anyBytes, fc.array(fc.nat(), { maxLength: 10 }), (bytes, cuts) => {
+        const whole = lexOutcome([bytes]);
+        expect(lexOutcome(cutsToChunks(bytes, cuts))).toBe(whole);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/** Asserts the fuzzer's invariant on one input (chunked and used too). */
+function holds(target: FuzzTarget, bytes: Uint8Array, seed: number): void {
+  const v = checkInput(target, bytes, new Rng(seed), { chunks: true, use: true }).violation;
+  expect(v, v && `${v.kind}: ${v.detail}`).toBeUndefined();
+}
+
+/** Text near the MD5 grammar: its keywords, punctuation and numbers at the edges of every limit, in random order. */
+const md5Soup = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('MD5Version 10', 'commandline ""', 'numJoints', 'numMeshes', 'joints', 'mesh', 'shader', 'name',
+        'numverts', 'vert', 'numtris', 'tri', 'numweights', 'weight', 'numFrames', 'frameRate', 'numAnimatedComponents',
+        'hierarchy', 'bounds', 'baseframe', 'frame', '{', '}', '(', ')', '"j"', '""', '// c\n', '/* c */'),
+      fc.constantFrom('0', '1', '2', '-1', '6', '63', '64', '4096', '4097', '16777216', '16777217', '1.5', '-0', '1e39', 'nan'),
+      fc.integer({ min: -3, max: 40 }).map(String),
+    ),
+    { maxLength: 120 },
+  )
+  .map((parts) => enc(parts.join(' ')));
+
+/** The start of a valid file, then soup: the parser gets past the header into the blocks. */
+const md5Headers = fc.constantFrom(
+  'MD5Version 10 commandline "" numJoints 2 numMeshes 1 joints { "a" -1 ( 0 0 0 ) ( 0 0 0 ) "b" 0 ( 1 0 0 ) ( 0 0 0 ) } ',
+  'MD5Version 10 commandline "" numFrames 2 numJoints 2 frameRate 24 numAnimatedComponents 3 hierarchy { "a" -1 7 0 "b" 0 0 3 } ',
+  'MD5Version 10 commandline "" ',
+);
+
+describe('every parser on arbitrary and near-grammar input', () => {
+  for (const target of TARGETS) {
+    test(`${target.name}: arbitrary bytes`, () => {
+      fc.assert(fc.property(anyBytes, fc.nat(), (bytes, seed) => holds(target, bytes, seed)), { numRuns: 1500 });
+    });
+  }
+
+  for (const target of TARGETS.filter((t) => t.text)) {
+    test(`${target.name}: MD5 keyword and number soups after a valid header`, () => {
+      fc.assert(
+        fc.property(md5Headers, md5Soup, fc.nat(), (head, soup, seed) => {
+          const h = enc(head);
+          const bytes = new Uint8Array(h.length + soup.length);
+          bytes.set(h);
+          bytes.set(soup, h.length);
+          holds(target, bytes, seed);
+        }),
+        { numRuns: 1500 },
+      );
+    });
+  }
+
+  /** int32 header fields: edges of every limit and of the file size. */
+  const field = fc.oneof(
+    fc.constantFrom(0, 1, -1, 2, 4, 8, 15, 16, 40, 64, 68, 108, 162, 255, 256, 512, 513, 2048, 2049, 4096, 4097, 16384, 65536, 0x7fffffff, -0x80000000),
+    fc.integer({ min: 0, max: 4096 }),
+  );
+  /** ident, version, offset of the first int32 field after them, number of such fields, header size. */
+  const magic: Record<string, [string, number, number, number, number]> = {
+    md2: ['IDP2', 8, 8, 15, 68],
+    // MD3: a 64-byte name follows the version (left zero), then flags … ofsEnd.
+    md3: ['IDP3', 15, 72, 9, 108],
+  };
+
+  for (const target of TARGETS.filter((t) => magic[t.name])) {
+    test(`${target.name}: its magic and version, then header fields at the edges, then random bytes`, () => {
+      const [ident, version, first, count, size] = magic[target.name];
+      fc.assert(
+        fc.property(fc.array(field, { minLength: count, maxLength: count }), fc.uint8Array({ maxLength: 3000 }), fc.nat(), (fields, body, seed) => {
+          const b = new Uint8Array(size + body.length);
+          const dv = new DataView(b.buffer);
+          b.set(enc(ident));
+          dv.setInt32(4, version, true);
+          fields.forEach((v, k) => dv.setInt32(first + k * 4, v, true));
+          b.set(body, size);
+          holds(target, b, seed);
+        }),
+        { numRuns: 2000 },
+      );
+    });
+  }
+});
