@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/errors.js';
 import { Md3Parser, parseMd3, parseMd3Stream } from '../../src/md3/index.js';
 import { read } from '../helpers/models.js';
+import { splitAt } from '../md5/_helpers.js';
 import { HUMAN_BASE, digest, expectMd3Error, smallMd3 } from './_helpers.js';
 
 /** The digest (see _helpers) of the model parsed from `chunks`. */
@@ -11,17 +12,6 @@ function fromChunks(chunks: readonly Uint8Array[]) {
   const p = new Md3Parser();
   for (const c of chunks) p.write(c);
   return digest(p.end());
-}
-
-function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let prev = 0;
-  for (const c of cuts) {
-    out.push(bytes.subarray(prev, c));
-    prev = c;
-  }
-  out.push(bytes.subarray(prev));
-  return out;
 }
 
 describe('chunking', () => {
