@@ -114,6 +114,7 @@ async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, lab
     $('info').textContent = opened.summary;
     renderer.setModel(opened);
     setClip(0);
+    setPlaying(true);
     const first = players.get(active)!;
     first.poseBlend(0, 0, 0);
     camera.fit(first.positions);

@@ -185,9 +185,16 @@ function nodeError(bytes: Uint8Array): ModelParseError {
 /** Waits for the demo to be ready with every backend measured; returns ms per frame by backend. */
 async function demoBench(): Promise<Record<string, number>> {
   await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
-  // About a second of measuring: every backend has several samples behind its median.
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].every((tr) => tr.dataset.ms), null, { timeout: 20_000 });
+  // About a second more of measuring: every backend has several samples behind its median.
   await page.waitForTimeout(1000);
   return page.evaluate(() => Object.fromEntries([...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].map((tr) => [tr.dataset.backend!, Number(tr.dataset.ms)])));
+}
+
+/** The demo with its default model loaded. */
+async function openDemo(): Promise<void> {
+  await page.goto(`${h.url}/demo/`);
+  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
 }
 
 /** Two canvas screenshots a little apart: an animating model draws different pixels. */
@@ -234,14 +241,23 @@ describe('the demo page', () => {
     expect(c.equals(d)).toBe(true);
   });
 
+  it('draws with the 2D canvas fallback where WebGL2 is not wanted', async () => {
+    await page.goto(`${h.url}/demo/?renderer=2d`);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
+    expect(await page.evaluate(() => document.body.dataset.renderer)).toBe('canvas2d');
+    const [a, b] = await twoShots('demo-canvas2d');
+    expect(a.equals(b)).toBe(false);
+  });
+
   it('plays a dropped .md2 with its frame-name clips', async () => {
     // MANIFEST: faerie.md2 frames stand(40) run(6) attack(8) … — 16 clips.
+    await openDemo();
+    await page.locator('#frame').fill('3'); // paused: a newly opened model must play again
     await page.locator('#file').setInputFiles(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2'));
     await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'), null, { timeout: 10_000 });
     const clips = await page.locator('#clip option').allTextContents();
     expect(clips.length).toBe(16);
     expect(clips.slice(0, 2)).toEqual(['stand (40 frames, 10 fps)', 'run (6 frames, 10 fps)']);
-    await page.click('#play'); // scrubbing paused it: play again
     const [a, b] = await twoShots('demo-md2');
     expect(a.equals(b)).toBe(false);
   });
@@ -249,6 +265,7 @@ describe('the demo page', () => {
   it('shows a malformed dropped file as its typed error, with Node’s message', async () => {
     const path = join(SHARED_MODELS, INVALID);
     const expected = nodeError(read(path));
+    await openDemo();
     await page.locator('#file').setInputFiles(path);
     await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 10_000 });
     expect(await page.textContent('#error-kind')).toBe(`ModelParseError ${expected.code}`);
