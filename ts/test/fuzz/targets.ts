@@ -6,9 +6,10 @@
  * MD2 and MD3 entries switch themselves on when `parseMd2` / `parseMd3` appear in the library's public exports.
  */
 import * as lib from '../../src/index.js';
-import type { Md2Model, Md5Anim, Md5Mesh } from '../../src/model.js';
+import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/model.js';
 import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/md2/index.js';
-import { Md2Poser } from '../../src/pose/morph-poser.js';
+import { Md3Parser, parseMd3 } from '../../src/md3/index.js';
+import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
 import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/pose/ts-backend.js';
@@ -150,6 +151,31 @@ export function checkMd2(model: unknown): string {
   return '';
 }
 
+export function checkMd3(model: unknown): string {
+  const m = model as Md3Model;
+  const f = m.frameCount;
+  const first =
+    lengthIs('frameNames', m.frameNames, f) ||
+    lengthIs('frameMins', m.frameMins, f * 3) ||
+    lengthIs('frameMaxs', m.frameMaxs, f * 3) ||
+    lengthIs('frameLocalOrigins', m.frameLocalOrigins, f * 3) ||
+    lengthIs('frameRadii', m.frameRadii, f) ||
+    lengthIs('tagNames', m.tagNames, m.tagCount) ||
+    lengthIs('tagOrigins', m.tagOrigins, f * m.tagCount * 3) ||
+    lengthIs('tagAxes', m.tagAxes, f * m.tagCount * 9);
+  if (first) return first;
+  for (let k = 0; k < m.surfaces.length; k++) {
+    const s = m.surfaces[k];
+    const bad =
+      lengthIs(`surface ${k} triangles`, s.triangles, s.triangleCount * 3) ||
+      lengthIs(`surface ${k} st`, s.st, s.vertexCount * 2) ||
+      lengthIs(`surface ${k} xyzNormals`, s.xyzNormals, f * s.vertexCount * 4);
+    if (bad) return bad;
+    for (let i = 0; i < s.triangles.length; i++) if (s.triangles[i] >= s.vertexCount) return `surface ${k} triangle corner ${i} = ${s.triangles[i]} ≥ ${s.vertexCount}`;
+  }
+  return '';
+}
+
 /**
  * For formats whose model shape this file does not know in detail (MD2, MD3 while they are being written): every
  * float anywhere in the result is finite, and warnings are well-formed.
@@ -229,6 +255,14 @@ function poseMd2(model: unknown): void {
   poser.dispose();
 }
 
+/** Pose an accepted MD3's last frame (all surfaces). */
+function poseMd3(model: unknown): void {
+  const m = model as Md3Model;
+  const poser = new Md3Poser(tsBackend, m);
+  if (m.frameCount > 0) poser.poseFrame(m.frameCount - 1);
+  poser.dispose();
+}
+
 // --- the table ---------------------------------------------------------------------------------------------------
 
 function pushParse(make: () => { write(c: Uint8Array): void; end(): unknown }) {
@@ -282,14 +316,28 @@ const md2: FuzzTarget = {
   memory: PARSER_MEMORY_BOUND,
 };
 
-/** Formats whose parser is still being written: on, with the generic check, as soon as the library exports it. */
-const binaryCandidates: { name: string; fn: string; formats: string[]; structure: (b: Uint8Array) => Structure }[] = [
-  { name: 'md3', fn: 'parseMd3', formats: ['md3'], structure: md3Structure },
-];
+const md3: FuzzTarget = {
+  name: 'md3',
+  formats: ['md3'],
+  text: false,
+  parse: parseMd3,
+  parseChunks: pushParse(() => new Md3Parser()),
+  structure: md3Structure,
+  check: (m, b) => checkMd3(m) || checkGeneric(m, b),
+  use: poseMd3,
+  memory: PARSER_MEMORY_BOUND,
+};
+
+/**
+ * A parser still being written goes here (`{ name, fn: 'parseX', formats, structure }`): it is fuzzed with the
+ * generic check as soon as the library exports `fn`, and listed as not fuzzed until then.
+ */
+const binaryCandidates: { name: string; fn: string; formats: string[]; structure: (b: Uint8Array) => Structure }[] = [];
 
 export const TARGETS: readonly FuzzTarget[] = [
   ...md5,
   md2,
+  md3,
   ...binaryCandidates.flatMap(({ name, fn, formats, structure }) => {
     const parse = exported(fn);
     return parse ? [{ name, formats, text: false, parse, structure, check: checkGeneric, memory: PARSER_MEMORY_BOUND }] : [];
