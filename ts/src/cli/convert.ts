@@ -13,15 +13,21 @@ import { Md5Poser } from '../pose/md5-poser.js';
 import type { BackendChoice } from '../pose/backend.js';
 import { parseArgs, UsageError } from './args.js';
 import { kindOf, load } from './input.js';
+import { convertGltf, GLTF_FLAGS, GLTF_OPTIONS } from './convert-gltf.js';
 
 export async function convert(argv: string[]): Promise<void> {
-  const a = parseArgs(argv, ['--anim', '--frame', '--backend', '-o', '--output'], ['--y-up']);
-  if (a.positionals.length !== 1) throw new UsageError('convert takes one MESH file');
+  const a = parseArgs(argv, [...new Set(['--anim', '--frame', '--backend', '-o', '--output', ...GLTF_OPTIONS])], ['--y-up', ...GLTF_FLAGS]);
+  if (a.positionals.length !== 1) throw new UsageError('convert takes one input file (or a Quake 3 player folder)');
   const out = (a.options.get('-o') ?? a.options.get('--output') ?? [])[0];
-  if (!out) throw new UsageError('convert needs -o OUT.obj');
-  if (!out.toLowerCase().endsWith('.obj')) throw new UsageError('only .obj output is supported');
+  if (!out) throw new UsageError('convert needs -o OUT.obj|OUT.glb|OUT.gltf');
+  const ext = out.toLowerCase().replace(/^.*(\.[^.]*)$/, '$1');
+  if (ext === '.glb' || ext === '.gltf') return convertGltf(a, out);
+  if (ext !== '.obj') throw new UsageError(`${out}: output must end in .obj, .glb or .gltf`);
+  for (const g of [...GLTF_OPTIONS.filter((o) => o !== '--anim' && o !== '-o' && o !== '--output'), ...GLTF_FLAGS]) {
+    if (a.options.has(g) || a.flags.has(g)) throw new UsageError(`${g} is for glTF output`);
+  }
   const animPaths = a.options.get('--anim') ?? [];
-  if (animPaths.length > 1) throw new UsageError('convert takes at most one --anim');
+  if (animPaths.length > 1) throw new UsageError('OBJ output takes at most one --anim (glTF takes many)');
   const frameText = (a.options.get('--frame') ?? [])[0];
   const frame = frameText === undefined ? 0 : Number(frameText);
   if (!Number.isInteger(frame) || frame < 0) throw new UsageError(`--frame must be a whole number ≥ 0, not ${frameText}`);

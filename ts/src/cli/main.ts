@@ -15,6 +15,8 @@ const USAGE = `usage:
   idtech-models inspect FILE [--json]
   idtech-models convert MESH.md5mesh [--anim ANIM.md5anim] [--frame N] [--backend wasm|wasm-simd|wasm-scalar|ts] [--y-up] -o OUT.obj
   idtech-models convert MODEL.md2|MODEL.md3 [--frame N] [--backend …] [--y-up] -o OUT.obj
+  idtech-models convert MESH.md5mesh|MODEL.md2|MODEL.md3|PLAYER_DIR [--anim ANIM.md5anim …] [--clip name:first:count[:fps] …]
+                [--fps N] [--step] [--md2-frame-nodes] [--textures DIR] [--texture-ext .png] [--z-up] -o OUT.glb|OUT.gltf
   idtech-models bench MESH.md5mesh [ANIM.md5anim] [--json]`;
 
 function describe(file: string, e: unknown): string {

@@ -1,0 +1,67 @@
+/**
+ * `convert … -o OUT.glb|OUT.gltf` through the built CLI: an md5mesh with two anims, an MD2 as .gltf + .bin, an
+ * MD3 and a Quake 3 player folder — each accepted by the Khronos validator with 0 errors and only the accepted
+ * warnings/infos, with the animations named after the anim files / clips; bad usage exits 2, bad input 1.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, SHARED_MODELS } from '../helpers/models.js';
+import { expectClean, validate } from '../export/validate.js';
+
+const BIN = join(REPO, 'bin', 'idtech-models.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-gltf-'));
+const M = (p: string) => join(SHARED_MODELS, p);
+
+/** The JSON chunk of a GLB (header 12 bytes, then chunk length, type 'JSON', data). */
+function glbJson(bytes: Uint8Array): any {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  expect(dv.getUint32(0, true)).toBe(0x46546c67); // 'glTF'
+  const len = dv.getUint32(12, true);
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len)));
+}
+
+describe('convert to glTF', () => {
+  const results: string[] = [];
+  it('an md5mesh with two --anim files: one skin, one animation per anim named after its file', async () => {
+    const out = join(tmp, 'drone.glb');
+    const r = run('convert', M('actors/drone/mesh.md5mesh'), '--anim', M('actors/drone/idle.md5anim'), '--anim', M('actors/drone/forward.md5anim'), '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    const bytes = new Uint8Array(readFileSync(out));
+    expectClean(results, 'drone', await validate(bytes));
+    const j = glbJson(bytes);
+    expect(j.skins).toHaveLength(1);
+    expect(j.animations.map((a: { name: string }) => a.name)).toEqual(['idle', 'forward']);
+  });
+  it('an MD2 as .gltf + .bin, clips from its frame names', async () => {
+    const out = join(tmp, 'faerie.gltf');
+    const r = run('convert', M('assimp/test/models/MD2/faerie.md2'), '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(join(tmp, 'faerie.bin'))).toBe(true);
+    const json = readFileSync(out, 'utf8');
+    const s = await validate(new TextEncoder().encode(json), { externalResourceFunction: (uri: string) => Promise.resolve(new Uint8Array(readFileSync(join(tmp, uri)))) });
+    expectClean(results, 'faerie.gltf', s);
+    const names = JSON.parse(json).animations.map((a: { name: string }) => a.name);
+    expect(names).toContain('run');
+    expect(names).toContain('death');
+  });
+  it('an MD3 and a Quake 3 player folder', async () => {
+    for (const [input, name] of [[M('res-tremulous_src.dpkdir/models/tremulous/buildables/overmind/overmind.md3'), 'overmind'], [M('res-tremulous_src.dpkdir/models/tremulous/players/human_base'), 'player']]) {
+      const out = join(tmp, `${name}.glb`);
+      const r = run('convert', input, '-o', out);
+      expect(r.status, r.stderr).toBe(0);
+      expectClean(results, name, await validate(new Uint8Array(readFileSync(out))));
+    }
+  });
+  it('bad usage exits 2, a malformed input exits 1 with its code', () => {
+    expect(run('convert', M('actors/drone/mesh.md5mesh'), '--frame', '3', '-o', join(tmp, 'x.glb')).status).toBe(2);
+    expect(run('convert', M('actors/drone/mesh.md5mesh'), '--clip', 'bad', '-o', join(tmp, 'x.glb')).status).toBe(2);
+    expect(run('convert', M('actors/drone/mesh.md5mesh'), '--step', '-o', join(tmp, 'x.obj')).status).toBe(2);
+    const bad = run('convert', M('assimp/test/models/MD2/malformed_zero_numvertices.md2'), '-o', join(tmp, 'x.glb'));
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/BAD_COUNT/);
+  });
+});
