@@ -44,7 +44,12 @@ function isReadableStream(x: unknown): x is ReadableStream<Uint8Array> {
   return typeof x === 'object' && x !== null && typeof (x as ReadableStream).getReader === 'function';
 }
 
-/** The source as chunks, in order, without copying them. Checks `signal` between chunks. */
+/**
+ * The source as chunks, in order, without copying them. One chunk is requested at a time, only when the consumer
+ * asks for the next (so a slow consumer slows the reading). `signal` is checked between chunks and also stops a
+ * read that is waiting for data. When the consumer stops early (`break`, `return`, a throw), the source is
+ * released: a stream reader is cancelled, an iterator's `return()` is called.
+ */
 export async function* byteChunks(source: ByteSource, options: ReadOptions = {}): AsyncGenerator<Uint8Array, void, undefined> {
   const { signal } = options;
   let read = 0;
@@ -78,14 +83,40 @@ export async function* byteChunks(source: ByteSource, options: ReadOptions = {})
     }
   }
   if (typeof source === 'object' && source !== null && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
-    for await (const chunk of source as AsyncIterable<unknown>) {
-      if (signal?.aborted) throw abortError(read);
-      const bytes = asBytes(chunk, read);
-      read += bytes.length;
-      yield bytes;
+    const it: AsyncIterator<unknown> | Iterator<unknown> =
+      Symbol.asyncIterator in source ? (source as AsyncIterable<unknown>)[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
+    // An abort must not wait for a chunk that may never come: race each read against the signal.
+    let rejectAbort: ((e: unknown) => void) | undefined;
+    const aborted = signal ? new Promise<never>((_, reject) => (rejectAbort = reject)) : undefined;
+    aborted?.catch(() => {});
+    const onAbort = () => rejectAbort?.(abortError(read));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let finished = false;
+    try {
+      for (;;) {
+        const next = it.next();
+        const r = aborted ? await Promise.race([next, aborted]) : await next;
+        if (signal?.aborted) throw abortError(read);
+        if (r.done) {
+          finished = true;
+          return;
+        }
+        const bytes = asBytes(r.value, read);
+        read += bytes.length;
+        yield bytes;
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!finished) {
+        // Stopped early (break, abort, bad chunk): let the source clean up (a Node Readable is destroyed). Not
+        // awaited: after an abort the source may still be stuck in the read we stopped waiting for.
+        try {
+          Promise.resolve(it.return?.()).catch(() => {});
+        } catch {
+          // its own failure while closing does not replace ours
+        }
+      }
     }
-    if (signal?.aborted) throw abortError(read);
-    return;
   }
   throw new ModelParseError(ErrorCode.BadSource, `cannot read bytes from ${Object.prototype.toString.call(source)}`, { offset: 0 });
 }

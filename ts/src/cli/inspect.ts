@@ -1,22 +1,63 @@
 /** `inspect FILE [--json]`: what a model file holds, read as a stream (never whole). */
-import type { Md5Anim, Md5Mesh } from '../model.js';
-import { fileChunks } from '../node.js';
-import { parseMd5AnimStream, parseMd5MeshStream } from '../md5/stream.js';
+import type { Md5MeshPart } from '../model.js';
+import type { Md5AnimHeader, Md5MeshHeader } from '../md5/index.js';
+import { openMd5AnimFrames } from '../md5/frame-stream.js';
+import { openMd5Meshes } from '../md5/mesh-stream.js';
 import { parseArgs, UsageError } from './args.js';
 import type { FileKind } from './detect.js';
-import { kindOf, load } from './input.js';
+import { kindOf, load, reusedFileChunks } from './input.js';
+import { fileProgress } from './progress.js';
+import { loadMd2, loadMd3 } from '../node.js';
+import { md2Summary, md3Summary } from './summary-morph.js';
 
 type Summary = Record<string, unknown>;
 
-/** One summariser per file kind; each streams its file. */
+/**
+ * One summariser per file kind; each streams its file. md5anim goes frame by frame and md5mesh mesh by mesh, so
+ * memory stays flat however long the file is (a 1 GB md5anim inspects in a few tens of MB).
+ */
 const summarize: Partial<Record<FileKind, (file: string) => Promise<Summary>>> = {
-  md5mesh: async (file) => meshSummary(file, await load(file, () => parseMd5MeshStream(fileChunks(file)))),
-  md5anim: async (file) => animSummary(file, await load(file, () => parseMd5AnimStream(fileChunks(file)))),
+  md5mesh: (file) =>
+    load(file, () =>
+      withProgress(file, async (onProgress) => {
+        const model = await openMd5Meshes(reusedFileChunks(file), { onProgress });
+        // Only each mesh's counts are kept; its arrays are dropped as the next mesh is read.
+        const meshes: MeshCounts[] = [];
+        for await (const m of model) meshes.push({ name: m.name, shader: m.shader, vertexCount: m.vertexCount, triangleCount: m.triangleCount, weightTotal: m.weightTotal });
+        return meshSummary(file, model.header, meshes);
+      }),
+    ),
+  md5anim: (file) =>
+    load(file, () =>
+      withProgress(file, async (onProgress) => {
+        // Bounds are checked but not kept: the only per-frame memory is the current frame.
+        const anim = await openMd5AnimFrames(reusedFileChunks(file), { onProgress, keepBounds: false });
+        let frames = 0;
+        for await (const f of anim) frames = f.index + 1;
+        if (frames !== anim.header.frameCount) throw new Error(`internal: streamed ${frames} of ${anim.header.frameCount} frames`);
+        return animSummary(file, anim.header);
+      }),
+    ),
+  // MD2/MD3 are bounded by their limits (a few MB at most): parsed whole, still streamed from the file.
+  md2: (file) => load(file, () => withProgress(file, async (onProgress) => md2Summary(file, await loadMd2(file, { onProgress })))),
+  md3: (file) => load(file, () => withProgress(file, async (onProgress) => md3Summary(file, await loadMd3(file, { onProgress })))),
 };
 
-function meshSummary(path: string, mesh: Md5Mesh) {
+type MeshCounts = Pick<Md5MeshPart, 'name' | 'shader' | 'vertexCount' | 'triangleCount' | 'weightTotal'>;
+
+/** Runs `read` with a progress bar on stderr (when it is a TTY and the file is big), erased whatever happens. */
+async function withProgress<T>(file: string, read: (onProgress: (bytes: number) => void) => Promise<T>): Promise<T> {
+  const progress = await fileProgress(file);
+  try {
+    return await read(progress.update);
+  } finally {
+    progress.done();
+  }
+}
+
+function meshSummary(path: string, mesh: Md5MeshHeader, parts: readonly MeshCounts[]) {
   let vertices = 0, triangles = 0, weights = 0;
-  for (const m of mesh.meshes) {
+  for (const m of parts) {
     vertices += m.vertexCount;
     triangles += m.triangleCount;
     weights += m.weightTotal;
@@ -27,17 +68,17 @@ function meshSummary(path: string, mesh: Md5Mesh) {
     version: mesh.version,
     commandline: mesh.commandline,
     joints: mesh.joints.count,
-    meshes: mesh.meshes.length,
+    meshes: parts.length,
     vertices,
     triangles,
     weights,
     jointNames: mesh.joints.names,
-    shaders: mesh.meshes.map((m) => m.shader),
-    perMesh: mesh.meshes.map((m) => ({ name: m.name, shader: m.shader, vertices: m.vertexCount, triangles: m.triangleCount, weights: m.weightTotal })),
+    shaders: parts.map((m) => m.shader),
+    perMesh: parts.map((m) => ({ name: m.name, shader: m.shader, vertices: m.vertexCount, triangles: m.triangleCount, weights: m.weightTotal })),
   };
 }
 
-function animSummary(path: string, anim: Md5Anim) {
+function animSummary(path: string, anim: Md5AnimHeader) {
   return {
     file: path,
     format: 'md5anim',
@@ -66,11 +107,14 @@ export async function inspect(argv: string[]): Promise<void> {
   }
   const lines: string[] = [];
   for (const [k, v] of Object.entries(summary)) {
-    if (k === 'perMesh') continue;
+    if (k === 'perMesh' || k === 'perSurface') continue;
     lines.push(`${k.padEnd(20)} ${Array.isArray(v) ? v.map((s) => JSON.stringify(s)).join(' ') : String(v)}`);
   }
   if (Array.isArray(summary.perMesh)) {
     (summary.perMesh as { vertices: number; triangles: number; weights: number; shader: string }[]).forEach((m, i) => lines.push(`mesh ${i}`.padEnd(20) + ` ${m.vertices} vertices, ${m.triangles} triangles, ${m.weights} weights, shader ${JSON.stringify(m.shader)}`));
+  }
+  if (Array.isArray(summary.perSurface)) {
+    (summary.perSurface as { name: string; vertices: number; triangles: number; shader: string }[]).forEach((s, i) => lines.push(`surface ${i}`.padEnd(20) + ` ${JSON.stringify(s.name)}: ${s.vertices} vertices, ${s.triangles} triangles, shader ${JSON.stringify(s.shader)}`));
   }
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -26,6 +26,9 @@
  *
  * Memory: lists are allocated after their count is read, at most {@link LIMITS.initialElements} elements up front,
  * and grow by doubling (capped at the declared count) as elements arrive, so the final arrays are exactly sized.
+ *
+ * Mesh mode (`onMesh`): each mesh block is handed out when its `}` is read and not kept, so a file of many meshes
+ * is held one mesh at a time (`mesh-stream.ts` builds the async iterator on it).
  */
 import { recoverW } from '../quat.js';
 import { ErrorCode, ModelParseError } from '../errors.js';
@@ -44,6 +47,19 @@ import {
   md5Grammar,
 } from './parser-base.js';
 import { decodeText, KeywordTable } from './tokenizer.js';
+
+/** Everything of an md5mesh before its first mesh block. */
+export type Md5MeshHeader = Omit<Md5Mesh, 'meshes'> & { meshCount: number };
+
+export interface Md5MeshParserOptions {
+  /**
+   * Mesh mode: called with each mesh block as soon as its `}` is read; the parser keeps no reference to it, and
+   * `end()` returns the model with an empty `meshes` list. The callback may call {@link Md5MeshParser.pause}.
+   */
+  onMesh?: (mesh: Md5MeshPart, index: number) => void;
+  /** Called once the joints are read, before the first mesh block (may call `pause`). */
+  onHeader?: (header: Md5MeshHeader) => void;
+}
 
 /** Keywords; the index doubles as the order rank (file level 0..5, mesh level 6..13). */
 const KW = [
@@ -196,6 +212,10 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
   private positions: Float32Array = new Float32Array(0);
   private orientations: Float32Array = new Float32Array(0);
   private meshes: Md5MeshPart[] = [];
+  /** Mesh blocks read so far (`meshes.length` unless in mesh mode). */
+  private meshCount = 0;
+  private readonly onMesh: Md5MeshParserOptions['onMesh'];
+  private readonly onHeader: Md5MeshParserOptions['onHeader'];
 
   // The mesh block being read.
   private meshName = '';
@@ -223,26 +243,31 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
   private wBiases: Float32Array = new Float32Array(0);
   private wPositions: Float32Array = new Float32Array(0);
 
-  constructor() {
+  constructor(options: Md5MeshParserOptions = {}) {
     super(GRAMMAR);
+    this.onMesh = options.onMesh;
+    this.onHeader = options.onHeader;
   }
 
   protected finish(): Md5Mesh {
-    if (this.state === M_MESH_KW && this.meshes.length === this.numMeshes) {
+    if (this.state === M_MESH_KW && this.meshCount === this.numMeshes) {
       this.state = M_DONE;
-      const joints: Md5Joints = {
-        count: this.numJoints,
-        names: this.names,
-        parents: this.parents,
-        positions: this.positions,
-        orientations: this.orientations,
-      };
-      return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints, meshes: this.meshes };
+      return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints: this.joints(), meshes: this.meshes };
     }
     this.endOfInput(
       this.state === M_MESH_KW,
-      `numMeshes is ${this.numMeshes} but the file has ${this.meshes.length} mesh block(s)`,
+      `numMeshes is ${this.numMeshes} but the file has ${this.meshCount} mesh block(s)`,
     );
+  }
+
+  private joints(): Md5Joints {
+    return {
+      count: this.numJoints,
+      names: this.names,
+      parents: this.parents,
+      positions: this.positions,
+      orientations: this.orientations,
+    };
   }
 
   // --- token callbacks -------------------------------------------------------------------------------------
@@ -466,6 +491,13 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
           this.fail(ErrorCode.BadCount, `numJoints is ${this.numJoints} but 'joints' lists ${this.joint}`);
         }
         this.state = M_MESH_KW;
+        this.onHeader?.({
+          format: 'md5mesh',
+          version: this.version,
+          commandline: this.commandline,
+          joints: this.joints(),
+          meshCount: this.numMeshes,
+        });
         return;
       case M_WEIGHT_KW:
         if (c !== 0x7d) break;
@@ -589,7 +621,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
         break;
       case M_MESH_KW:
         if (k === K_MESH) {
-          if (this.meshes.length === this.numMeshes) {
+          if (this.meshCount === this.numMeshes) {
             this.fail(ErrorCode.BadCount, `more mesh blocks than numMeshes ${this.numMeshes}`);
           }
           this.meshName = '';
@@ -627,7 +659,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
   }
 
   private finishMesh(): void {
-    this.meshes.push({
+    const mesh: Md5MeshPart = {
       name: this.meshName,
       shader: this.shader,
       vertexCount: this.numVerts,
@@ -640,7 +672,10 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
       weightJoints: this.wJoints,
       weightBiases: this.wBiases,
       weightPositions: this.wPositions,
-    });
+    };
+    this.meshCount++;
+    if (this.onMesh) this.onMesh(mesh, this.meshCount - 1);
+    else this.meshes.push(mesh);
   }
 }
 
