@@ -142,7 +142,7 @@ export function checkInput(target: FuzzTarget, bytes: Uint8Array, rng: Rng, opts
       if (run.error !== undefined) throw run.error;
       return run.value;
     });
-    const split = outcomeKey(() => target.parseChunks!(chunks));
+    const split = outcomeKey(() => target.parseChunks!(chunks, rng));
     if (whole !== split) {
       return fail('chunk-mismatch', `one chunk: ${whole}; ${chunks.length} chunks (${chunks.map((c) => c.length).join('+')}): ${split}`);
     }

@@ -14,6 +14,8 @@ import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/pose/ts-backend.js';
 import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
+import { fingerprint } from './invariant.js';
+import type { Rng } from './rng.js';
 import { md2Structure, md3Structure, md5Structure, type Structure } from './structure.js';
 
 export interface FuzzTarget {
@@ -23,8 +25,11 @@ export interface FuzzTarget {
   /** Text formats report line:column and get text-aware mutations. */
   text: boolean;
   parse(bytes: Uint8Array): unknown;
-  /** The same parse fed chunk by chunk, when the parser has a push interface. */
-  parseChunks?(chunks: readonly Uint8Array[]): unknown;
+  /**
+   * The same parse fed chunk by chunk, when the parser has a push interface; `rng` may pick one of its modes (MD5's
+   * mesh-by-mesh and frame-by-frame callbacks), each reassembled into the one-shot result.
+   */
+  parseChunks?(chunks: readonly Uint8Array[], rng: Rng): unknown;
   structure(bytes: Uint8Array): Structure;
   /** What is wrong with an accepted model ('' when nothing): an independent re-check of every index and float. */
   check(model: unknown, bytes: Uint8Array): string;
@@ -265,12 +270,55 @@ function poseMd3(model: unknown): void {
 
 // --- the table ---------------------------------------------------------------------------------------------------
 
-function pushParse(make: () => { write(c: Uint8Array): void; end(): unknown }) {
-  return (chunks: readonly Uint8Array[]) => {
-    const p = make();
-    for (const c of chunks) p.write(c);
-    return p.end();
-  };
+interface PushParser<T> {
+  write(c: Uint8Array): void;
+  end(): T;
+}
+
+function feed<T>(p: PushParser<T>, chunks: readonly Uint8Array[]): T {
+  for (const c of chunks) p.write(c);
+  return p.end();
+}
+
+function pushParse(make: () => PushParser<unknown>) {
+  return (chunks: readonly Uint8Array[]) => feed(make(), chunks);
+}
+
+/** md5mesh in chunks: plain, or in mesh mode (meshes handed over one by one, collected back into the model). */
+function md5MeshChunks(chunks: readonly Uint8Array[], rng: Rng): unknown {
+  if (rng.chance(0.5)) return feed(new Md5MeshParser(), chunks);
+  const meshes: Md5Mesh['meshes'] = [];
+  const m = feed(new Md5MeshParser({ onMesh: (mesh) => meshes.push(mesh) }), chunks);
+  return { ...m, meshes };
+}
+
+/**
+ * md5anim in chunks: plain, or in frame mode (each frame's values copied out as they pass, bounds kept or only
+ * checked), reassembled into the one-shot result.
+ */
+function md5AnimChunks(chunks: readonly Uint8Array[], rng: Rng): unknown {
+  const mode = rng.below(3);
+  if (mode === 0) return feed(new Md5AnimParser(), chunks);
+  const keepBounds = mode === 1;
+  const frames: number[] = [];
+  const bounds: number[] = [];
+  const a = feed(
+    new Md5AnimParser({
+      keepBounds,
+      onFrame: (_, components, b) => {
+        frames.push(...components);
+        if (b) bounds.push(...b);
+        else if (keepBounds) throw new Error('frame mode with keepBounds gave no bounds');
+      },
+    }),
+    chunks,
+  );
+  if (keepBounds) {
+    if (fingerprint(Float32Array.from(bounds)) !== fingerprint(a.bounds)) throw new Error('frame mode: per-frame bounds differ from the header bounds');
+    return { ...a, frames: Float32Array.from(frames) };
+  }
+  // Bounds were only checked: take them from a plain parse (which must accept what frame mode accepted).
+  return { ...a, frames: Float32Array.from(frames), bounds: feed(new Md5AnimParser(), chunks).bounds };
 }
 
 type Parse = (bytes: Uint8Array) => unknown;
@@ -285,7 +333,7 @@ const md5: FuzzTarget[] = [
     formats: ['md5mesh'],
     text: true,
     parse: parseMd5Mesh,
-    parseChunks: pushParse(() => new Md5MeshParser()),
+    parseChunks: md5MeshChunks,
     structure: md5Structure,
     check: (m, b) => checkMd5Mesh(m) || checkWarnings(m, b),
     use: poseMesh,
@@ -296,7 +344,7 @@ const md5: FuzzTarget[] = [
     formats: ['md5anim'],
     text: true,
     parse: parseMd5Anim,
-    parseChunks: pushParse(() => new Md5AnimParser()),
+    parseChunks: md5AnimChunks,
     structure: md5Structure,
     check: (m, b) => checkMd5Anim(m) || checkWarnings(m, b),
     use: poseAnim,
