@@ -17,13 +17,10 @@ import { MD2_NORMAL_COUNT } from './normals.js';
 
 /** Latin-1 text of `bytes[start, start + length)`, cut at the first NUL. */
 function latin1(bytes: Uint8Array, start: number, length: number): string {
-  let s = '';
-  for (let i = start, end = start + length; i < end; i++) {
-    const c = bytes[i];
-    if (c === 0) break;
-    s += String.fromCharCode(c);
-  }
-  return s;
+  const field = bytes.subarray(start, start + length);
+  const nul = field.indexOf(0);
+  // Every byte is one UTF-16 code unit in Latin-1 (a TextDecoder 'latin1' is windows-1252 in browsers: not this).
+  return String.fromCharCode.apply(null, (nul < 0 ? field : field.subarray(0, nul)) as unknown as number[]);
 }
 
 /** The largest finite float32. */

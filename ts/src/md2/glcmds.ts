@@ -17,58 +17,60 @@ const GLCMD_VERTEX_WORDS = MD2_GLCMD_VERTEX_BYTES / 4;
 export type GlCommandsResult = { ok: true; commands: Md2GlCommands } | { ok: false; reason: string; offset: number };
 
 /**
- * Decodes `words` int32 words at `offset` of `bytes`. Two passes over the block as typed arrays: the first
- * validates and counts (so the arrays are allocated once, at their exact size), the second fills.
+ * Decodes `words` int32 words at `offset` of `bytes` in one pass over the block as typed arrays, into arrays
+ * sized for the most the block can hold (a command takes at least 1 + 3·3 words) and returned as views of their
+ * used part: one backing buffer, no larger than the block itself.
  */
 export function decodeGlCommands(bytes: Uint8Array, offset: number, words: number, vertexCount: number): GlCommandsResult {
   const w = hostOrder(bytes, offset, words, Int32Array);
   const f = new Float32Array(w.buffer, w.byteOffset, words);
   const byteAt = (word: number) => offset + 4 * word;
+  const maxCommands = Math.floor(words / (1 + 3 * GLCMD_VERTEX_WORDS));
+  const maxVertices = Math.floor(words / GLCMD_VERTEX_WORDS);
+  // Float32 st first, then the Uint32 starts, the Uint16 vertices and the Uint8 kinds: each section aligned.
+  const store = new ArrayBuffer(8 * maxVertices + 4 * (maxCommands + 1) + 2 * maxVertices + maxCommands);
+  const st = new Float32Array(store, 0, 2 * maxVertices);
+  const firstVertex = new Uint32Array(store, st.byteLength, maxCommands + 1);
+  const vertices = new Uint16Array(store, st.byteLength + firstVertex.byteLength, maxVertices);
+  const kinds = new Uint8Array(store, st.byteLength + firstVertex.byteLength + vertices.byteLength, maxCommands);
   let commandCount = 0;
-  let vertexTotal = 0;
+  let out = 0;
   let at = 0;
-  let terminated = false;
-  while (at < words) {
+  for (;;) {
+    if (at >= words) return { ok: false, reason: 'no terminating 0 inside the block', offset: byteAt(words) };
     const n = w[at];
-    if (n === 0) {
-      terminated = true;
-      break;
-    }
+    if (n === 0) break;
     const k = Math.abs(n);
     if (k < 3) return { ok: false, reason: `a command of ${k} vertices (a strip or fan needs 3)`, offset: byteAt(at) };
     if (at + 1 + k * GLCMD_VERTEX_WORDS > words) {
       return { ok: false, reason: `a command of ${k} vertices runs past the end of the block at ${byteAt(words)}`, offset: byteAt(at) };
     }
-    for (let v = at + 1, vEnd = v + k * GLCMD_VERTEX_WORDS; v < vEnd; v += GLCMD_VERTEX_WORDS) {
-      // s - s is 0 for every finite s and NaN for NaN and ±Infinity: one test for both.
-      if (f[v] - f[v] !== 0 || f[v + 1] - f[v + 1] !== 0) return { ok: false, reason: 'an s or t that is NaN or infinite', offset: byteAt(v) };
+    kinds[commandCount] = n > 0 ? Md2GlKind.Strip : Md2GlKind.Fan;
+    firstVertex[commandCount++] = out;
+    for (let v = at + 1, vEnd = v + k * GLCMD_VERTEX_WORDS; v < vEnd; v += GLCMD_VERTEX_WORDS, out++) {
+      const s = f[v];
+      const t = f[v + 1];
+      // x − x is 0 for every finite x and NaN for NaN and ±Infinity: one test for both.
+      if (s - s !== 0 || t - t !== 0) return { ok: false, reason: 'an s or t that is NaN or infinite', offset: byteAt(v) };
       const xyz = w[v + 2];
       if (xyz < 0 || xyz >= vertexCount) return { ok: false, reason: `vertex index ${xyz} is not below num_xyz ${vertexCount}`, offset: byteAt(v + 2) };
+      st[2 * out] = s;
+      st[2 * out + 1] = t;
+      vertices[out] = xyz;
     }
-    commandCount++;
-    vertexTotal += k;
     at += 1 + k * GLCMD_VERTEX_WORDS;
   }
-  if (!terminated) return { ok: false, reason: 'no terminating 0 inside the block', offset: byteAt(words) };
-
-  const kinds = new Uint8Array(commandCount);
-  const firstVertex = new Uint32Array(commandCount + 1);
-  const vertices = new Uint16Array(vertexTotal);
-  const st = new Float32Array(vertexTotal * 2);
-  at = 0;
-  let out = 0;
-  for (let c = 0; c < commandCount; c++) {
-    const n = w[at++];
-    kinds[c] = n > 0 ? Md2GlKind.Strip : Md2GlKind.Fan;
-    firstVertex[c] = out;
-    for (let i = Math.abs(n); i > 0; i--, out++, at += GLCMD_VERTEX_WORDS) {
-      st[2 * out] = f[at];
-      st[2 * out + 1] = f[at + 1];
-      vertices[out] = w[at + 2];
-    }
-  }
   firstVertex[commandCount] = out;
-  return { ok: true, commands: { commandCount, kinds, firstVertex, vertices, st } };
+  return {
+    ok: true,
+    commands: {
+      commandCount,
+      kinds: kinds.subarray(0, commandCount),
+      firstVertex: firstVertex.subarray(0, commandCount + 1),
+      vertices: vertices.subarray(0, out),
+      st: st.subarray(0, 2 * out),
+    },
+  };
 }
 
 /** One command as views into the flat arrays (no copies). */
