@@ -9,7 +9,7 @@
  * growth re-creates views).
  */
 import { MD2_NORMALS } from '../md2/normals.js';
-import type { F32, I16, PoseBackend, U8 } from './backend.js';
+import type { F32, I16, KernelBuffer, PoseBackend, Typed, U8 } from './backend.js';
 import { MD3_ANGLE_TABLE } from './morph-tables.js';
 
 /** A run of frames played as one animation. `fps` defaults to the format's usual rate. */
@@ -57,44 +57,20 @@ function checkBlend(frameA: number, frameB: number, t: number, frameCount: numbe
   if (!(t >= 0 && t <= 1)) throw new RangeError(`blend factor ${t} is not in [0, 1]`);
 }
 
-/** The parts of an `Md2Model` the poser reads. */
-export interface Md2Frames {
-  vertexCount: number;
-  frameCount: number;
-  frameScales: Float32Array;
-  frameTranslates: Float32Array;
-  frameVertices: Uint8Array;
-}
-
-export class Md2Poser {
-  readonly vertexCount: number;
-  readonly frameCount: number;
-  private readonly frames: U8;
-  private readonly scales: F32;
-  private readonly translates: F32;
-  private readonly normalTable: F32;
-  private readonly out: { positions: F32; normals: F32 };
+/**
+ * What both posers share: the two outputs, their lifetime, the frame checks and clip timing. Subclasses hold
+ * the quantised frames and implement `blend`.
+ */
+abstract class MorphPoser {
+  protected readonly out: { positions: F32; normals: F32 };
+  private readonly owned: KernelBuffer<Typed>[] = [];
   private disposed = false;
 
-  constructor(readonly backend: PoseBackend, model: Md2Frames) {
-    this.vertexCount = model.vertexCount;
-    this.frameCount = model.frameCount;
-    if (model.frameVertices.length !== model.frameCount * model.vertexCount * 4 || model.frameScales.length < model.frameCount * 3 || model.frameTranslates.length < model.frameCount * 3) {
-      throw new RangeError('Md2Poser: frame arrays disagree with frameCount × vertexCount');
-    }
-    this.frames = backend.u8(model.frameVertices.length);
-    this.frames.view.set(model.frameVertices);
-    this.scales = backend.f32(model.frameCount * 3);
-    this.scales.view.set(model.frameScales.subarray(0, model.frameCount * 3));
-    this.translates = backend.f32(model.frameCount * 3);
-    this.translates.view.set(model.frameTranslates.subarray(0, model.frameCount * 3));
-    this.normalTable = backend.f32(MD2_NORMALS.length);
-    this.normalTable.view.set(MD2_NORMALS);
-    this.out = { positions: backend.f32(this.vertexCount * 3), normals: backend.f32(this.vertexCount * 3) };
-    this.poseFrame(0);
+  protected constructor(readonly backend: PoseBackend, readonly frameCount: number, vertexCount: number, private readonly defaultFps: number) {
+    this.out = { positions: this.own(backend.f32(vertexCount * 3)), normals: this.own(backend.f32(vertexCount * 3)) };
   }
 
-  /** Positions of the last pose, 3 floats per vertex in file order (`num_xyz` order). */
+  /** Positions of the last pose, 3 floats per vertex. */
   get positions(): Float32Array {
     return this.out.positions.view;
   }
@@ -107,23 +83,72 @@ export class Md2Poser {
     return this.poseBlend(frame, frame, 0);
   }
 
+  /** Frames a and b blended by t ∈ [0, 1] (t = 0 gives a). */
   poseBlend(frameA: number, frameB: number, t: number): this {
-    if (this.disposed) throw new Error('Md2Poser: disposed');
+    if (this.disposed) throw new Error(`${this.constructor.name}: disposed`);
     checkBlend(frameA, frameB, t, this.frameCount);
-    this.backend.md2Blend(this.frames, this.scales, this.translates, this.vertexCount, frameA, frameB, t, this.normalTable, this.out.positions, this.out.normals, 0);
+    this.blend(frameA, frameB, t);
     return this;
   }
 
-  /** The pose `seconds` into `clip` (default rate 10 fps, looping). */
+  /** The pose `seconds` into `clip` (see `clipBlend`; the format's default rate when the clip has none). */
   poseTime(clip: MorphClip, seconds: number): this {
-    const { frameA, frameB, t } = clipBlend(clip, seconds, MD2_DEFAULT_FPS);
+    const { frameA, frameB, t } = clipBlend(clip, seconds, this.defaultFps);
     return this.poseBlend(frameA, frameB, t);
   }
 
+  /** Give every buffer back to the backend. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const b of [this.frames, this.scales, this.translates, this.normalTable, this.out.positions, this.out.normals]) this.backend.release(b);
+    for (const b of this.owned) this.backend.release(b);
+  }
+
+  /** Registers a buffer to release on `dispose`. */
+  protected own<B extends KernelBuffer<Typed>>(buffer: B): B {
+    this.owned.push(buffer);
+    return buffer;
+  }
+
+  protected abstract blend(frameA: number, frameB: number, t: number): void;
+}
+
+/** The parts of an `Md2Model` the poser reads. */
+export interface Md2Frames {
+  vertexCount: number;
+  frameCount: number;
+  frameScales: Float32Array;
+  frameTranslates: Float32Array;
+  frameVertices: Uint8Array;
+}
+
+export class Md2Poser extends MorphPoser {
+  readonly vertexCount: number;
+  private readonly frames: U8;
+  private readonly scales: F32;
+  private readonly translates: F32;
+  private readonly normalTable: F32;
+
+  constructor(backend: PoseBackend, model: Md2Frames) {
+    if (model.frameVertices.length !== model.frameCount * model.vertexCount * 4 || model.frameScales.length < model.frameCount * 3 || model.frameTranslates.length < model.frameCount * 3) {
+      throw new RangeError('Md2Poser: frame arrays disagree with frameCount × vertexCount');
+    }
+    super(backend, model.frameCount, model.vertexCount, MD2_DEFAULT_FPS);
+    this.vertexCount = model.vertexCount;
+    this.frames = this.own(backend.u8(model.frameVertices.length));
+    this.scales = this.own(backend.f32(model.frameCount * 3));
+    this.translates = this.own(backend.f32(model.frameCount * 3));
+    this.normalTable = this.own(backend.f32(MD2_NORMALS.length));
+    // All allocation is done: write the inputs once (views read after the last allocation).
+    this.frames.view.set(model.frameVertices);
+    this.scales.view.set(model.frameScales.subarray(0, model.frameCount * 3));
+    this.translates.view.set(model.frameTranslates.subarray(0, model.frameCount * 3));
+    this.normalTable.view.set(MD2_NORMALS);
+    this.poseFrame(0);
+  }
+
+  protected blend(frameA: number, frameB: number, t: number): void {
+    this.backend.md2Blend(this.frames, this.scales, this.translates, this.vertexCount, frameA, frameB, t, this.normalTable, this.out.positions, this.out.normals, 0);
   }
 }
 
@@ -133,8 +158,7 @@ export interface Md3Frames {
   surfaces: { vertexCount: number; triangles: Uint32Array; xyzNormals: Int16Array }[];
 }
 
-export class Md3Poser {
-  readonly frameCount: number;
+export class Md3Poser extends MorphPoser {
   readonly vertexCount: number;
   /** Surface s owns vertices [surfaceVertexStart[s], surfaceVertexStart[s + 1]) of the outputs. */
   readonly surfaceVertexStart: Uint32Array;
@@ -143,68 +167,33 @@ export class Md3Poser {
   private readonly surfaceFrames: I16[];
   private readonly surfaceVertices: number[];
   private readonly angleTable: F32;
-  private readonly out: { positions: F32; normals: F32 };
-  private disposed = false;
 
-  constructor(readonly backend: PoseBackend, model: Md3Frames) {
-    this.frameCount = model.frameCount;
-    const n = model.surfaces.length;
-    this.surfaceVertexStart = new Uint32Array(n + 1);
-    let triangles = 0;
+  constructor(backend: PoseBackend, model: Md3Frames) {
+    const starts = new Uint32Array(model.surfaces.length + 1);
     model.surfaces.forEach((s, i) => {
       if (s.xyzNormals.length !== model.frameCount * s.vertexCount * 4) throw new RangeError(`Md3Poser: surface ${i}'s vertex records disagree with frameCount × vertexCount`);
-      this.surfaceVertexStart[i + 1] = this.surfaceVertexStart[i] + s.vertexCount;
-      triangles += s.triangles.length;
+      starts[i + 1] = starts[i] + s.vertexCount;
     });
-    this.vertexCount = this.surfaceVertexStart[n];
-    this.indices = new Uint32Array(triangles);
+    super(backend, model.frameCount, starts[model.surfaces.length], MD3_DEFAULT_FPS);
+    this.surfaceVertexStart = starts;
+    this.vertexCount = starts[model.surfaces.length];
+    this.indices = new Uint32Array(model.surfaces.reduce((n, s) => n + s.triangles.length, 0));
     let k = 0;
     model.surfaces.forEach((s, i) => {
-      const base = this.surfaceVertexStart[i];
-      for (let j = 0; j < s.triangles.length; j++) this.indices[k++] = base + s.triangles[j];
+      for (let j = 0; j < s.triangles.length; j++) this.indices[k++] = starts[i] + s.triangles[j];
     });
     this.surfaceVertices = model.surfaces.map((s) => s.vertexCount);
-    this.surfaceFrames = model.surfaces.map((s) => {
-      const b = backend.i16(s.xyzNormals.length);
-      b.view.set(s.xyzNormals);
-      return b;
-    });
-    this.angleTable = backend.f32(MD3_ANGLE_TABLE.length);
+    this.surfaceFrames = model.surfaces.map((s) => this.own(backend.i16(s.xyzNormals.length)));
+    this.angleTable = this.own(backend.f32(MD3_ANGLE_TABLE.length));
+    // All allocation is done: write the inputs once (views read after the last allocation).
+    model.surfaces.forEach((s, i) => this.surfaceFrames[i].view.set(s.xyzNormals));
     this.angleTable.view.set(MD3_ANGLE_TABLE);
-    this.out = { positions: backend.f32(this.vertexCount * 3), normals: backend.f32(this.vertexCount * 3) };
     if (this.frameCount > 0) this.poseFrame(0);
   }
 
-  /** Positions of the last pose, 3 floats per vertex, surfaces back to back in file order. */
-  get positions(): Float32Array {
-    return this.out.positions.view;
-  }
-  get normals(): Float32Array {
-    return this.out.normals.view;
-  }
-
-  poseFrame(frame: number): this {
-    return this.poseBlend(frame, frame, 0);
-  }
-
-  poseBlend(frameA: number, frameB: number, t: number): this {
-    if (this.disposed) throw new Error('Md3Poser: disposed');
-    checkBlend(frameA, frameB, t, this.frameCount);
+  protected blend(frameA: number, frameB: number, t: number): void {
     for (let s = 0; s < this.surfaceFrames.length; s++) {
       this.backend.md3Blend(this.surfaceFrames[s], this.surfaceVertices[s], frameA, frameB, t, this.angleTable, this.out.positions, this.out.normals, this.surfaceVertexStart[s]);
     }
-    return this;
-  }
-
-  /** The pose `seconds` into `clip` (a clip's fps, else 15 as Quake 3's `animation.cfg` files mostly use). */
-  poseTime(clip: MorphClip, seconds: number): this {
-    const { frameA, frameB, t } = clipBlend(clip, seconds, MD3_DEFAULT_FPS);
-    return this.poseBlend(frameA, frameB, t);
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const b of [...this.surfaceFrames, this.angleTable, this.out.positions, this.out.normals]) this.backend.release(b);
   }
 }
