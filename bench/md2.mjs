@@ -4,19 +4,11 @@
 // work three does (it expands every frame to float morph targets; we keep frames quantised).
 //   node bench/md2.mjs [--quick] [--json]      (needs dist/: node scripts/bundle.mjs)
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Bench } from 'tinybench';
+import { join } from 'node:path';
+import { bestMedians, formatRows, isMain, SHARED, sharedFiles } from './lib.mjs';
 import { MD2Loader } from 'three/examples/jsm/loaders/MD2Loader.js';
 import { md2FrameNormals, md2FramePositions, parseMd2 } from '../dist/node.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SHARED = join(ROOT, '..', 'shared', 'models');
-
-function md2Files() {
-  const rows = readFileSync(join(SHARED, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split('\t'));
-  return rows.filter((c) => c[0] === 'md2' && !/malformed/.test(c[1])).map((c) => c[1]);
-}
 
 function decodeAll(model, pos, nrm) {
   for (let f = 0; f < model.frameCount; f++) {
@@ -26,8 +18,7 @@ function decodeAll(model, pos, nrm) {
 }
 
 export async function benchMd2({ quick = false } = {}) {
-  const files = md2Files();
-  if (files.length === 0) throw new Error(`no MD2 in ${SHARED}/MANIFEST.tsv`);
+  const files = sharedFiles('md2');
   const loader = new MD2Loader();
   const inputs = files.map((file) => {
     const b = readFileSync(join(SHARED, file));
@@ -40,22 +31,13 @@ export async function benchMd2({ quick = false } = {}) {
     return { file, bytes, buffer, pos: new Float32Array(model.vertexCount * 3), nrm: new Float32Array(model.vertexCount * 3) };
   });
 
-  const best = new Map();
-  const rounds = quick ? 2 : 4;
-  for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time: quick ? 100 : 300, warmupTime: 50 });
+  const best = await bestMedians(quick ? 2 : 4, { time: quick ? 100 : 300, warmupTime: 50 }, (bench) => {
     for (const x of inputs) {
       bench.add(`${x.file} ours`, () => parseMd2(x.bytes));
       bench.add(`${x.file} ours decoded`, () => decodeAll(parseMd2(x.bytes), x.pos, x.nrm));
       bench.add(`${x.file} three`, () => loader.parse(x.buffer));
     }
-    await bench.run();
-    for (const t of bench.tasks) {
-      const r = t.result;
-      if (!r?.latency) throw new Error(`benchmark task ${t.name} did not complete`);
-      best.set(t.name, Math.min(best.get(t.name) ?? Infinity, r.latency.p50 ?? r.latency.mean));
-    }
-  }
+  });
   const rows = inputs.map((x) => {
     const ours = best.get(`${x.file} ours`);
     const three = best.get(`${x.file} three`);
@@ -67,12 +49,10 @@ export async function benchMd2({ quick = false } = {}) {
 export function formatMd2Table({ rows }) {
   const head = ['file', 'bytes', 'ours ms', 'ours+decode ms', 'three ms', 'three/ours'];
   const body = rows.map((r) => [r.file, String(r.bytes), r.ours_ms.toFixed(4), r.ours_decoded_ms.toFixed(4), r.three_ms.toFixed(4), `${r.ratio.toFixed(1)}×`]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+  return formatRows(head, body);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   const result = await benchMd2({ quick: process.argv.includes('--quick') });
   if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
   else console.log(formatMd2Table(result));

@@ -9,18 +9,10 @@
 // ratio = assimpjs_ms / ours_ms.
 //   node bench/md3.mjs [--quick] [--json]      (needs dist/: node scripts/bundle.mjs)
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Bench } from 'tinybench';
+import { join } from 'node:path';
+import { bestMedians, formatRows, isMain, SHARED, sharedFiles } from './lib.mjs';
 import { md3FramePositions, parseMd3 } from '../dist/node.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SHARED = join(ROOT, '..', 'shared', 'models');
-
-function md3Files() {
-  const rows = readFileSync(join(SHARED, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split('\t'));
-  return rows.filter((c) => c[0] === 'md3').map((c) => c[1]);
-}
 
 function frame0(model, outs) {
   model.surfaces.forEach((s, i) => md3FramePositions(model, s, 0, outs[i]));
@@ -37,8 +29,7 @@ function assimpConvert(ajs, name, bytes) {
 }
 
 export async function benchMd3({ quick = false } = {}) {
-  const files = md3Files();
-  if (files.length === 0) throw new Error(`no MD3 in ${SHARED}/MANIFEST.tsv`);
+  const files = sharedFiles('md3');
   const ajs = await (await import('assimpjs')).default();
   const inputs = files.map((file) => {
     const b = readFileSync(join(SHARED, file));
@@ -51,23 +42,15 @@ export async function benchMd3({ quick = false } = {}) {
     return { file, name, bytes, outs };
   });
 
-  const best = new Map();
-  const rounds = quick ? 2 : 4;
-  for (let round = 0; round < rounds; round++) {
-    // Few iterations as a floor: assimpjs takes up to ~0.2 s a call, and tinybench’s default floor is 64.
-    const bench = new Bench({ time: quick ? 60 : 200, warmupTime: 30, iterations: quick ? 3 : 8, warmupIterations: 2 });
+  // Few iterations as a floor: assimpjs takes up to ~0.2 s a call, and tinybench's default floor is 64.
+  const options = { time: quick ? 60 : 200, warmupTime: 30, iterations: quick ? 3 : 8, warmupIterations: 2 };
+  const best = await bestMedians(quick ? 2 : 4, options, (bench) => {
     for (const x of inputs) {
       bench.add(`${x.file} ours`, () => parseMd3(x.bytes));
       bench.add(`${x.file} ours frame0`, () => frame0(parseMd3(x.bytes), x.outs));
       bench.add(`${x.file} assimpjs`, () => assimpConvert(ajs, x.name, x.bytes));
     }
-    await bench.run();
-    for (const t of bench.tasks) {
-      const r = t.result;
-      if (!r?.latency) throw new Error(`benchmark task ${t.name} did not complete`);
-      best.set(t.name, Math.min(best.get(t.name) ?? Infinity, r.latency.p50 ?? r.latency.mean));
-    }
-  }
+  });
   const rows = inputs.map((x) => {
     const ours = best.get(`${x.file} ours`);
     const assimp = best.get(`${x.file} assimpjs`);
@@ -79,12 +62,10 @@ export async function benchMd3({ quick = false } = {}) {
 export function formatMd3Table({ rows }) {
   const head = ['file', 'bytes', 'ours ms', 'ours+frame0 ms', 'assimpjs ms', 'assimpjs/ours'];
   const body = rows.map((r) => [r.file, String(r.bytes), r.ours_ms.toFixed(4), r.ours_frame0_ms.toFixed(4), r.assimpjs_ms.toFixed(4), `${r.ratio.toFixed(1)}×`]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+  return formatRows(head, body);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   const result = await benchMd3({ quick: process.argv.includes('--quick') });
   if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
   else console.log(formatMd3Table(result));

@@ -10,6 +10,9 @@ import { buildSkinStream, loadMd5Anim, loadMd5Mesh } from '../dist/node.js';
 import { formatTable, runSuite } from '../dist/bench-suite.js';
 import { syntheticModel } from './synthetic.mjs';
 import { chartSvg } from './chart.mjs';
+import { benchMd2, formatMd2Table } from './md2.mjs';
+import { benchMd3, formatMd3Table } from './md3.mjs';
+import { benchMorph, formatMorphTable } from './morph.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -67,12 +70,23 @@ for (const m of models) {
   results.push(r);
 }
 
+// --- MD2 / MD3: parse against three.js (MD2Loader) and assimpjs; vertex animation per backend --------------
+log('MD2 parse vs three.js MD2Loader…');
+const md2Parse = await benchMd2({ quick });
+log('MD3 parse vs assimpjs…');
+const md3Parse = await benchMd3({ quick });
+log('MD2/MD3 vertex animation…');
+const morph = await benchMorph({ quick });
+
 const out = {
   date: new Date().toISOString(),
   node: process.version,
   machine: { cpus: (await import('node:os')).cpus().length },
   notes: 'skin = positions in file order; skin_grouped = positions in the grouped (fast) order; skin_pnt = positions + normals + tangents, file order; frame = compose + skin positions; medians (tinybench p50); native = idtech-core built for the host (x86-64 baseline SSE2), scalar kernel',
   results,
+  md2_parse: md2Parse.rows,
+  md3_parse: md3Parse.rows,
+  morph: morph.rows,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -82,5 +96,8 @@ if (jsonOnly) {
   console.log(JSON.stringify(out));
 } else {
   console.log(formatTable(results));
+  console.log('\nMD2 parse (all frames kept) vs three.js MD2Loader\n' + formatMd2Table(md2Parse));
+  console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
+  console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

@@ -1,0 +1,45 @@
+// What the bench suites share: the real files of a format, best-of-rounds medians, and a plain-text table.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Bench } from 'tinybench';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SHARED = join(ROOT, '..', 'shared', 'models');
+
+/** Paths (relative to SHARED) of the MANIFEST's well-formed files of one format. */
+export function sharedFiles(format) {
+  const rows = readFileSync(join(SHARED, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split('\t'));
+  const files = rows.filter((c) => c[0] === format && !/malformed|\/invalid\//.test(c[1])).map((c) => c[1]);
+  if (files.length === 0) throw new Error(`no ${format} in ${SHARED}/MANIFEST.tsv`);
+  return files;
+}
+
+/**
+ * Several short tinybench rounds, every task once per round; the best median (p50) per task in ms is kept, so a
+ * transient stall (GC, the other core's load) spoils one round of one task, not the reported number.
+ */
+export async function bestMedians(rounds, benchOptions, addTasks) {
+  const best = new Map();
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench(benchOptions);
+    addTasks(bench);
+    await bench.run();
+    for (const t of bench.tasks) {
+      const r = t.result;
+      if (!r?.latency) throw new Error(`benchmark task ${t.name} did not complete`);
+      best.set(t.name, Math.min(best.get(t.name) ?? Infinity, r.latency.p50 ?? r.latency.mean));
+    }
+  }
+  return best;
+}
+
+/** Rows of cells as aligned text: the first column left-aligned, the others right-aligned. */
+export function formatRows(head, body) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+/** True when the module at `url` is the script node was started with. */
+export const isMain = (url) => Boolean(process.argv[1]) && fileURLToPath(url) === process.argv[1];
