@@ -13,6 +13,7 @@ import { chartSvg } from './chart.mjs';
 import { benchMd2, formatMd2Table } from './md2.mjs';
 import { benchMd3, formatMd3Table } from './md3.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
+import { benchParse, formatParseTable } from './parse.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -78,6 +79,10 @@ const md3Parse = await benchMd3({ quick });
 log('MD2/MD3 vertex animation…');
 const morph = await benchMorph({ quick });
 
+// --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
+log('MD5 parse vs assimp and assimpjs…');
+const parse = { date: new Date().toISOString(), node: process.version, quick, ...(await benchParse({ quick, log })) };
+
 const out = {
   date: new Date().toISOString(),
   node: process.version,
@@ -87,6 +92,7 @@ const out = {
   md2_parse: md2Parse.rows,
   md3_parse: md3Parse.rows,
   morph: morph.rows,
+  parse,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -99,5 +105,6 @@ if (jsonOnly) {
   console.log('\nMD2 parse (all frames kept) vs three.js MD2Loader\n' + formatMd2Table(md2Parse));
   console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
+  console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }
