@@ -33,7 +33,11 @@ export interface CheckOptions {
 }
 
 function describe(e: unknown): string {
-  if (e instanceof Error) return `${e.name}: ${e.message} ${(e.stack ?? '').split('\n').slice(1, 3).join(' ').trim()}`;
+  if (e instanceof Error) {
+    // The first frames of library code (the allocation meter's constructor wrappers are not library code).
+    const frames = (e.stack ?? '').split('\n').slice(1).filter((l) => !l.includes('alloc-meter'));
+    return `${e.name}: ${e.message} ${frames.slice(0, 3).map((l) => l.trim()).join(' ')}`;
+  }
   return `non-Error thrown: ${String(e)}`;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Shrinks a failing input while it still fails the same way: delete chunks (halves, quarters, … single bytes), then
- * try turning each remaining byte into a space or '0' (text) / zero (binary). Bounded by `maxTries` parses, so a
+ * Shrinks a failing input while it still fails the same way: delete chunks (halves, quarters, … single bytes), blank
+ * ranges, then try turning each remaining byte into a space or '0' (text) / zero (binary). Bounded by `maxTries` parses, so a
  * minimisation always ends; the result is what goes under fixtures/regressions/.
  */
 import { checkInput, type ViolationKind } from './invariant.js';
@@ -25,6 +25,15 @@ export function minimize(target: FuzzTarget, bytes: Uint8Array, kind: ViolationK
     }
   }
   const plain = target.text ? [0x20, 0x30] : [0];
+  // Blank whole ranges (halves, quarters, …): binary files keep their offsets, so this is what shrinks them.
+  for (let size = cur.length >> 1; size >= 4 && tries < maxTries; size >>= 1) {
+    for (let at = 0; at + size <= cur.length && tries < maxTries; at += size) {
+      if (cur.subarray(at, at + size).every((b) => b === plain[0])) continue;
+      const next = cur.slice();
+      next.fill(plain[0], at, at + size);
+      if (fails(next)) cur = next;
+    }
+  }
   for (let at = 0; at < cur.length && tries < maxTries; at++) {
     for (const p of plain) {
       if (cur[at] === p) break;

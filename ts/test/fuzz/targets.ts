@@ -13,6 +13,8 @@ import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
 import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/pose/ts-backend.js';
+import { toObj } from '../../src/export/obj.js';
+import { toGlb, type GltfModel } from '../../src/export/gltf.js';
 import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
@@ -218,11 +220,13 @@ export function checkWarnings(model: unknown, bytes: Uint8Array): string {
 
 const tsBackend = createTsBackend();
 
-/** Pose an accepted mesh's bind pose on the TS backend (builds the skin stream, validates, skins). */
+/** Pose an accepted mesh's bind pose on the TS backend (builds the skin stream, validates, skins); export it. */
 function poseMesh(model: unknown): void {
   const poser = new Md5Poser(tsBackend, model as Md5Mesh);
   poser.poseBind();
+  toObj(model as Md5Mesh, { positions: poser.positions, normals: poser.normals });
   poser.dispose();
+  toGlb(model as GltfModel);
 }
 
 /** The mesh each real anim belongs to (parsed once), to attach fuzzed anims to. */
@@ -250,19 +254,21 @@ function poseAnim(model: unknown, seedName: string): void {
   }
 }
 
-/** Pose an accepted MD2's first and last frame, and un-weld it (the shapes a renderer asks for). */
+/** Un-weld an accepted MD2 (the shape a renderer asks for), export it to glTF, pose its last frame. */
 function poseMd2(model: unknown): void {
   const m = model as Md2Model;
   md2Unwelded(m);
+  toGlb(m);
   if (m.frameCount === 0) return;
   const poser = new Md2Poser(tsBackend, m);
   poser.poseFrame(m.frameCount - 1);
   poser.dispose();
 }
 
-/** Pose an accepted MD3's last frame (all surfaces). */
+/** Export an accepted MD3 to glTF and pose its last frame (all surfaces). */
 function poseMd3(model: unknown): void {
   const m = model as Md3Model;
+  toGlb(m);
   const poser = new Md3Poser(tsBackend, m);
   if (m.frameCount > 0) poser.poseFrame(m.frameCount - 1);
   poser.dispose();
