@@ -31,6 +31,6 @@ describe('mutation fuzzer, fixed budget', () => {
   test('every real file cut at its block boundaries (every 5th boundary here; all of them in npm run fuzz)', () => {
     const r = truncationSweep(5);
     expect(violationsOf(r)).toEqual([]);
-    for (const t of TARGETS) expect(r.stats[t.name].inputs, t.name).toBeGreaterThan(50);
+    for (const t of TARGETS) expect(r.stats[t.name].inputs, t.name).toBeGreaterThan(20);
   });
 });
