@@ -18,11 +18,11 @@ export interface Progress {
 
 const silent: Progress = { update: () => {}, done: () => {} };
 
-/** The bar for reading `file`, or a no-op when stderr is not a TTY or the file is small. */
-export async function fileProgress(file: string, stream: NodeJS.WriteStream = process.stderr): Promise<Progress> {
+/** The bar for reading `file`, or a no-op when `stream` (stderr) is not a TTY or the file is small. */
+export async function fileProgress(file: string, stream: NodeJS.WriteStream = process.stderr, minBytes = PROGRESS_MIN_BYTES): Promise<Progress> {
   if (!stream.isTTY) return silent;
   const total = (await stat(file)).size;
-  if (total < PROGRESS_MIN_BYTES) return silent;
+  if (total < minBytes) return silent;
   return progressBar(basename(file), total, stream);
 }
 

@@ -6,9 +6,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
+import { Md5AnimParser } from '../../src/md5/anim.js';
 import { openMd5AnimFrames } from '../../src/md5/frame-stream.js';
 import { parseMd5AnimStream } from '../../src/md5/stream.js';
-import { syntheticFrames } from './_helpers.js';
+import { animHeaderText, enc, frameText, frameTokens, syntheticFrames } from './_helpers.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -60,5 +61,24 @@ describe('frame streaming memory', () => {
     const held = liveBytes() - before;
     expect(anim.frames.length).toBe(LARGE * JOINTS * 6);
     expect(held).toBeGreaterThan(LARGE * JOINTS * 6 * 4); // 4.8 MB of float32 frames
+  });
+});
+
+describe('one-buffer frame store sizing (expectedBytes)', () => {
+  /** The parser's frame store, in floats (private: read for this check only). */
+  const storeFloats = (p: Md5AnimParser) => (p as unknown as { frames: Float32Array }).frames.length;
+
+  test('sized once from the first frame: exactly the frames the input holds, +5%', () => {
+    const frames = 5000;
+    const text = animHeaderText(4, frames) + Array.from({ length: frames }, (_, f) => frameText(f, frameTokens(f, 24))).join('');
+    const bytes = enc(text);
+    const p = new Md5AnimParser({ expectedBytes: bytes.length });
+    p.write(bytes.subarray(0, text.indexOf('frame 2 {')));
+    // after frame 0 and 1: room for about the 5000 frames, not the 65,536-float first guess or a doubling of it
+    expect(storeFloats(p)).toBeGreaterThanOrEqual(frames * 24);
+    expect(storeFloats(p)).toBeLessThanOrEqual(Math.ceil(frames * 1.1) * 24);
+    // and the result is the exact-size array, as without the hint
+    p.write(bytes.subarray(text.indexOf('frame 2 {')));
+    expect(p.end().frames.length).toBe(frames * 24);
   });
 });
