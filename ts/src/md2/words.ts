@@ -13,6 +13,8 @@ type WordArray<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: 
  * view of `bytes`: copy it (`.slice()`) before keeping it.
  */
 export function hostOrder<T>(bytes: Uint8Array, offset: number, count: number, type: WordArray<T>): T {
+  // An empty block may carry any offset (even past the end): a view there would throw a RangeError.
+  if (count === 0) return new type(new ArrayBuffer(0), 0, 0);
   const size = type.BYTES_PER_ELEMENT;
   const at = bytes.byteOffset + offset;
   if (LITTLE_ENDIAN_HOST && at % size === 0) return new type(bytes.buffer, at, count);
