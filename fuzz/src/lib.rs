@@ -166,7 +166,7 @@ pub fn check(data: &[u8]) -> Reached {
     // 3. skin: validate agrees with its rule; accepted streams skin without panicking, writing only V × 3 floats.
     let groups = c.count(10);
     let group_sizes: Vec<u32> = (0..groups).map(|_| if c.u8() < 250 { c.u8() as u32 % 9 } else { c.u32() }).collect();
-    let (vertices, total) = skin::group_totals(&group_sizes);
+    let (vertices, total) = skin::group_totals(&group_sizes).unwrap_or((usize::MAX, usize::MAX));
     let small = vertices <= 4096 && total <= 1 << 16;
     let (v, t) = if small { (vertices, total) } else { (c.count(32), c.count(64)) };
     let weight_joints: Vec<u32> = (0..t + usize::from(c.u8() >= 250)).map(|_| c.index(joints)).collect();

@@ -35,10 +35,13 @@ pub struct Scratch<'a> {
 /// first frame index past the anim or when a buffer is too short.
 pub fn skin_frames(anim: &Anim, skin_stream: &Skin, frame_indices: &[u32], scratch: &mut Scratch, out: &mut [f32]) -> bool {
     let joints = anim.parents.len();
-    let (vertices, _) = skin::group_totals(skin_stream.group_sizes);
+    let vertices = match skin::group_totals(skin_stream.group_sizes) {
+        Some((v, _)) => v,
+        None => return false,
+    };
     let cc = anim.component_count;
     let frame_count = if cc == 0 { usize::MAX } else { anim.frames.len() / cc };
-    if scratch.local.len() < joints * POSE_STRIDE || scratch.object.len() < joints * POSE_STRIDE || out.len() < frame_indices.len() * vertices * 3 {
+    if scratch.local.len() < joints * POSE_STRIDE || scratch.object.len() < joints * POSE_STRIDE || frame_indices.len().checked_mul(vertices * 3).map_or(true, |n| out.len() < n) {
         return false;
     }
     for (i, &f) in frame_indices.iter().enumerate() {

@@ -14,20 +14,27 @@
 
 use crate::layout::{MATRIX_STRIDE, WEIGHT_STRIDE};
 
-/// Total vertices and weights a grouping describes.
-pub fn group_totals(group_sizes: &[u32]) -> (usize, usize) {
+/// Total vertices and weights a grouping describes, or None when they (or the float counts the kernels derive
+/// from them, vertices · 3 and weights · 4) overflow `usize` — possible on wasm32 for a hostile direct caller, and
+/// a wrapped total would let a short buffer pass every length check.
+pub fn group_totals(group_sizes: &[u32]) -> Option<(usize, usize)> {
     let mut vertices = 0usize;
     let mut weights = 0usize;
     for (g, &n) in group_sizes.iter().enumerate() {
-        vertices += n as usize;
-        weights += n as usize * (g + 1);
+        vertices = vertices.checked_add(n as usize)?;
+        weights = weights.checked_add((n as usize).checked_mul(g + 1)?)?;
     }
-    (vertices, weights)
+    vertices.checked_mul(3)?;
+    weights.checked_mul(WEIGHT_STRIDE)?;
+    Some((vertices, weights))
 }
 
 /// Positions; returns false (and writes nothing) when the buffer shapes disagree.
 pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], weights: &[f32], dest: &[u32], out: &mut [f32]) -> bool {
-    let (vertices, total) = group_totals(group_sizes);
+    let (vertices, total) = match group_totals(group_sizes) {
+        Some(t) => t,
+        None => return false,
+    };
     let joint_count = matrices.len() / MATRIX_STRIDE;
     if joint_count == 0 && total > 0
         || joints.len() < total
@@ -62,7 +69,7 @@ pub fn skin_normals(matrices: &[f32], group_sizes: &[u32], joints: &[u32], norma
     if !skin_positions(matrices, group_sizes, joints, normal_weights, dest, out) {
         return false;
     }
-    let (vertices, _) = group_totals(group_sizes);
+    let vertices = group_totals(group_sizes).map_or(0, |t| t.0); // Some: skin_positions succeeded
     for n in out[..vertices * 3].chunks_exact_mut(3) {
         let len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
         if len2 > 0.0 {
@@ -321,7 +328,7 @@ mod tests {
         };
         let matrices: Vec<f32> = (0..48).map(|_| rnd()).collect();
         let groups = [7u32, 5, 2, 0, 4, 0, 1, 9]; // batches of four and remainders
-        let (vertices, total) = group_totals(&groups);
+        let (vertices, total) = group_totals(&groups).unwrap();
         let joints: Vec<u32> = (0..total).map(|k| (k % 3) as u32).collect();
         let weights: Vec<f32> = (0..total * 4).map(|_| rnd()).collect();
         let dest: Vec<u32> = (0..vertices as u32).rev().collect();
@@ -387,6 +394,19 @@ mod tests {
         let mut out = [0.0f32; 3];
         assert!(skin_positions(&m, &groups, &[0; 8], &w, &[], &mut out));
         assert_eq!(out, [8.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn group_totals_that_overflow_are_refused() {
+        assert_eq!(group_totals(&[3, 2]), Some((5, 7)));
+        assert_eq!(group_totals(&[u32::MAX; 3]).map(|_| ()), if usize::BITS > 32 { Some(()) } else { None });
+        // Sizes whose sums wrap a 32-bit usize to 0 (the wasm32 case) must not pass as an empty stream.
+        let huge = [1u32 << 31, 0, 1 << 31];
+        if usize::BITS == 32 {
+            assert_eq!(group_totals(&huge), None);
+        }
+        let mut out = [0.0f32; 3];
+        assert!(!skin_positions(&[0.0; 16], &huge, &[], &[], &[], &mut out));
     }
 
     #[test]

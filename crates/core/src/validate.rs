@@ -41,7 +41,7 @@ pub fn anim(flags: &[u8], start_index: &[u32], baseframe_len: usize, component_c
 /// A grouped skin stream (see `skin.rs`): lengths agree, every weight names a joint below `joint_count`, and
 /// `dest` (when not empty) is a permutation of the vertices.
 pub fn skin(joint_count: usize, group_sizes: &[u32], joints: &[u32], weights_len: usize, dest: &[u32], out_len: usize) -> Result<(), Invalid> {
-    let (vertices, total) = crate::skin::group_totals(group_sizes);
+    let (vertices, total) = crate::skin::group_totals(group_sizes).ok_or(Invalid::SkinShape)?;
     if joints.len() < total || weights_len < total * WEIGHT_STRIDE || out_len < vertices * 3 || !(dest.is_empty() || dest.len() == vertices) {
         return Err(Invalid::SkinShape);
     }

@@ -85,8 +85,11 @@ pub fn validate_anim(joint_count: usize, flags: usize, start_index: usize, compo
 pub fn validate_skin(joint_count: usize, groups: usize, group_sizes: usize, weight_total: usize, joints: usize, dest: usize, dest_len: usize) -> i32 {
     // SAFETY: as above.
     let (g, j, d) = unsafe { (u32s(group_sizes, groups), u32s(joints, weight_total), u32s(dest, dest_len)) };
-    let (vertices, _) = skin::group_totals(g);
-    match validate::skin(joint_count, g, j, weight_total * layout::WEIGHT_STRIDE, d, vertices * 3) {
+    let vertices = match skin::group_totals(g) {
+        Some((v, _)) => v,
+        None => return -2,
+    };
+    match validate::skin(joint_count, g, j, weight_total.saturating_mul(layout::WEIGHT_STRIDE), d, vertices * 3) {
         Ok(()) => -1,
         Err(validate::Invalid::WeightJoint(k)) => k as i32,
         Err(_) => -2,
