@@ -6,6 +6,7 @@
  * them back. Tangents the same way: bind-pose tangents from the triangles' texture-coordinate gradients
  * (+u direction, made orthogonal to the normal), turned into joint space once, skinned by the normal kernel.
  */
+import { ErrorCode, ModelParseError } from '../errors.js';
 import type { Md5Mesh } from '../model.js';
 import { POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
 import { poseMatrices, skinPositions } from './ts-kernels.js';
@@ -50,6 +51,9 @@ export function bindPose(mesh: Md5Mesh): Float32Array {
   return pose;
 }
 
+/** How many times over the vertices may reference the declared weights (see the check in `buildSkinStream`). */
+export const STREAM_WEIGHT_FACTOR = 4;
+
 export function buildSkinStream(mesh: Md5Mesh): Md5SkinStream {
   let vertexCount = 0;
   let weightTotal = 0;
@@ -64,6 +68,13 @@ export function buildSkinStream(mesh: Md5Mesh): Md5SkinStream {
     }
   });
   meshVertexStart[mesh.meshes.length] = vertexCount;
+  // Each vertex gets its own copy of its weights, so a file whose vertices all share one long weight run would
+  // make this stream grow with vertices × weights (a 108 KB file asked for 352 MB). Real files reference each
+  // weight about once (at most 2× the larger of their vertex and weight counts); allow 4× and refuse the rest.
+  const declared = mesh.meshes.reduce((n, m) => n + Math.max(m.vertexCount, m.weightTotal), 0);
+  if (weightTotal > STREAM_WEIGHT_FACTOR * declared) {
+    throw new ModelParseError(ErrorCode.BadCount, `the vertices reference ${weightTotal} weights in total, more than ${STREAM_WEIGHT_FACTOR}× the larger of each mesh's vertex and weight counts (${declared})`, { offset: 0 });
+  }
 
   // Counting sort of the vertices by weight count (stable: file order inside each group).
   const groupSizes = new Uint32Array(maxCount);

@@ -89,3 +89,18 @@ describe('the default fixture model', () => {
     p.dispose();
   });
 });
+
+describe('skin stream bound', () => {
+  it('refuses a mesh whose vertices all share one long weight run (quadratic stream), with BAD_COUNT', async () => {
+    const { parseMd5Mesh } = await import('../../src/md5/index.js');
+    const { buildSkinStream, STREAM_WEIGHT_FACTOR } = await import('../../src/pose/skin-stream.js');
+    // 60 vertices × 60 weights each over 60 declared weights: 3600 stream weights > 4 × 60.
+    const n = 60;
+    const verts = Array.from({ length: n }, (_, v) => `vert ${v} ( 0 0 ) 0 ${n}`).join('\n');
+    const weights = Array.from({ length: n }, (_, w) => `weight ${w} 0 ${1 / n} ( ${w} 0 0 )`).join('\n');
+    const text = `MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n"root" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\nshader "s"\nnumverts ${n}\n${verts}\nnumtris 1\ntri 0 0 1 2\nnumweights ${n}\n${weights}\n}\n`;
+    const mesh = parseMd5Mesh(new TextEncoder().encode(text));
+    expect(n * n).toBeGreaterThan(STREAM_WEIGHT_FACTOR * n);
+    expect(() => buildSkinStream(mesh)).toThrow(/BAD_COUNT: the vertices reference 3600 weights/);
+  });
+});
