@@ -1,7 +1,7 @@
 // MD5 parse speed and memory: our TS parsers on the real md5mesh / md5anim files of ../shared/models and on big
 // generated files (fixtures/generate-md5.mjs, written to target/bench/parse/, reused across runs, never committed),
 //   - from one Uint8Array (parseMd5Mesh / parseMd5Anim),
-//   - from a ReadableStream of 64 KiB chunks (parseMd5MeshStream / parseMd5AnimStream),
+//   - from a ReadableStream of 64 KiB chunks (parseMd5MeshStream / parseMd5AnimStream), without and with `sizeHint`,
 //   - md5anim frame by frame (openMd5AnimFrames over the same stream; constant memory), md5mesh mesh by mesh,
 // side by side with the same files through native assimp (`assimp info FILE -r`: its own import time, raw import
 // without post-processing) and assimpjs (WASM; ConvertFileList to assjson — it has no import-only call, so its time
@@ -155,10 +155,11 @@ async function oursOn(bytes, kind, big, quick) {
   const best = await bestMedians(quick ? 2 : 3, options, (bench) => {
     bench.add('buffer', () => parse(bytes));
     bench.add('stream', () => parseStream(streamOf(bytes)));
+    bench.add('stream sized', () => parseStream(streamOf(bytes), { sizeHint: bytes.length }));
     bench.add('elements', elements);
   });
   const mbps = (ms) => bytes.length / 1e6 / (ms / 1000);
-  return { buffer: mbps(best.get('buffer')), stream: mbps(best.get('stream')), elements: mbps(best.get('elements')) };
+  return { buffer: mbps(best.get('buffer')), stream: mbps(best.get('stream')), streamSized: mbps(best.get('stream sized')), elements: mbps(best.get('elements')) };
 }
 
 export async function benchParse({ quick = false, log = () => {} } = {}) {
@@ -189,10 +190,12 @@ export async function benchParse({ quick = false, log = () => {} } = {}) {
       bytes: bytes.length,
       ts_buffer_mbps: ours.buffer,
       ts_stream_mbps: ours.stream,
+      ts_stream_sized_mbps: ours.streamSized,
       ts_elements_mbps: ours.elements,
       assimp_mbps: mbps(native.ms),
       assimpjs_mbps: mbps(js.ms),
       stream_vs_buffer: ours.stream / ours.buffer,
+      stream_sized_vs_buffer: ours.streamSized / ours.buffer,
       buffer_vs_assimp: native.ms ? ours.buffer / mbps(native.ms) : null,
       stream_vs_assimp: native.ms ? ours.stream / mbps(native.ms) : null,
       buffer_vs_assimpjs: js.ms ? ours.buffer / mbps(js.ms) : null,
@@ -213,6 +216,7 @@ export async function benchParse({ quick = false, log = () => {} } = {}) {
   return {
     notes:
       'MB = 1e6 bytes; best median of several rounds (tinybench). buffer = one Uint8Array; stream = ReadableStream of 64 KiB chunks; ' +
+      '+size = the same stream with sizeHint (what a Content-Length or a file size gives: the md5anim frame store is sized once); ' +
       'elements = md5anim frame by frame (openMd5AnimFrames, keepBounds false) / md5mesh mesh by mesh, over the same stream. ' +
       'assimp = `assimp info FILE -r` import time (raw, no post-processing; best of runs); assimpjs = ConvertFileList to assjson ' +
       '(import + JSON export: it has no import-only call), in a child process.',
@@ -225,16 +229,18 @@ const f1 = (v) => (v == null ? '—' : v.toFixed(1));
 const x2 = (v) => (v == null ? '—' : `${v.toFixed(2)}×`);
 
 export function formatParseTable(parse) {
-  const head = ['file', 'MB', 'buffer MB/s', 'stream MB/s', 'frames/meshes MB/s', 'assimp MB/s', 'assimpjs MB/s', 'stream/buffer', 'buffer/assimp', 'buffer/assimpjs'];
+  const head = ['file', 'MB', 'buffer MB/s', 'stream MB/s', '+size MB/s', 'frames/meshes MB/s', 'assimp MB/s', 'assimpjs MB/s', 'stream/buffer', '+size/buffer', 'buffer/assimp', 'buffer/assimpjs'];
   const body = parse.rows.map((r) => [
     r.file,
     (r.bytes / 1e6).toFixed(r.bytes < 1e6 ? 3 : 1),
     f1(r.ts_buffer_mbps),
     f1(r.ts_stream_mbps),
+    f1(r.ts_stream_sized_mbps),
     f1(r.ts_elements_mbps),
     f1(r.assimp_mbps),
     f1(r.assimpjs_mbps),
     x2(r.stream_vs_buffer),
+    x2(r.stream_sized_vs_buffer),
     x2(r.buffer_vs_assimp),
     x2(r.buffer_vs_assimpjs),
   ]);

@@ -20,6 +20,23 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Called after each chunk with the bytes read so far. */
   onProgress?: (bytesRead: number) => void;
+  /**
+   * The source's total size in bytes, when the caller knows it (a file's size, a Content-Length). Buffers and
+   * responses with a Content-Length need none. Lets the md5anim parser size its frame store once instead of
+   * growing it by doubling; a wrong hint costs only that (the store grows as needed, never past O(input)).
+   */
+  sizeHint?: number;
+}
+
+/** The total size of `source` in bytes when it is known up front (`options.sizeHint`, a buffer, a Content-Length). */
+export function knownSize(source: ByteSource, options: ReadOptions = {}): number | undefined {
+  if (options.sizeHint !== undefined) return options.sizeHint;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source.byteLength;
+  if (isResponse(source) && !source.headers.get('content-encoding')) {
+    const n = Number(source.headers.get('content-length') ?? NaN);
+    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  }
+  return undefined;
 }
 
 const encoder = new TextEncoder();

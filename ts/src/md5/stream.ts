@@ -1,6 +1,6 @@
 /** MD5 from any byte source, parsed chunk by chunk as the bytes arrive. */
 import type { Md5Anim, Md5Mesh } from '../model.js';
-import { parseStream, type ByteSource, type ReadOptions } from '../source.js';
+import { knownSize, parseStream, type ByteSource, type ReadOptions } from '../source.js';
 import { Md5AnimParser } from './anim.js';
 import { Md5MeshParser } from './mesh.js';
 
@@ -9,5 +9,5 @@ export function parseMd5MeshStream(source: ByteSource, options?: ReadOptions): P
 }
 
 export function parseMd5AnimStream(source: ByteSource, options?: ReadOptions): Promise<Md5Anim> {
-  return parseStream(new Md5AnimParser(), source, options);
+  return parseStream(new Md5AnimParser({ expectedBytes: knownSize(source, options) }), source, options);
 }

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
 import { forEachMd5AnimFrame, openMd5AnimFrames } from '../../src/md5/frame-stream.js';
+import { parseMd5AnimStream } from '../../src/md5/stream.js';
 import { openMd5Meshes } from '../../src/md5/mesh-stream.js';
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../../src/model.js';
 import { createTsBackend } from '../../src/pose/ts-backend.js';
@@ -167,5 +168,17 @@ describe('mesh stream = one-buffer parse', () => {
     const kept: Md5MeshPart[] = [];
     for await (const m of reader) kept.push(m);
     expect(diff(kept, whole.meshes)).toBe('');
+  });
+});
+
+describe('size hints', () => {
+  test('parseMd5AnimStream gives the same anim with a right, a too small and a too large sizeHint, and from a Response', async () => {
+    const bytes = readModel(FILES.rifleIdle);
+    const whole = parseMd5Anim(bytes);
+    for (const sizeHint of [bytes.length, 1000, bytes.length * 10, undefined]) {
+      expect(diff(await parseMd5AnimStream(instrumentedStream(bytes, 65536).stream, { sizeHint }), whole), `hint ${sizeHint}`).toBe('');
+    }
+    const response = new Response(instrumentedStream(bytes, 65536).stream, { headers: { 'content-length': String(bytes.length) } });
+    expect(diff(await parseMd5AnimStream(response), whole)).toBe('');
   });
 });
