@@ -163,18 +163,21 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
     // One accumulator per matrix row of vertex weights k..k+c: acc_r = Σ row_r · w, lane-wise.
     #[inline(always)]
     fn rows(ctx: &Ctx, m: *const f32, w: *const f32, k: usize, c: usize) -> [v128; 3] {
-        let (mut a0, mut a1, mut a2) = (f32x4_splat(0.0), f32x4_splat(0.0), f32x4_splat(0.0));
-        for k in k..k + c {
-            let j = ctx.matrix(k);
-            // SAFETY: j + 16 ≤ matrices.len() (clamped joint), (k + 1) · 4 ≤ weights.len() (entry check);
-            // v128 loads have no alignment requirement.
-            unsafe {
-                let p = m.add(j) as *const v128;
-                let wv = v128_load(w.add(k * WEIGHT_STRIDE) as *const v128);
-                a0 = f32x4_add(a0, f32x4_mul(v128_load(p), wv));
-                a1 = f32x4_add(a1, f32x4_mul(v128_load(p.add(1)), wv));
-                a2 = f32x4_add(a2, f32x4_mul(v128_load(p.add(2)), wv));
-            }
+        // SAFETY: j + 16 ≤ matrices.len() (clamped joint), (k + 1) · 4 ≤ weights.len() (entry check);
+        // v128 loads have no alignment requirement.
+        let product = |k: usize| unsafe {
+            let p = m.add(ctx.matrix(k)) as *const v128;
+            let wv = v128_load(w.add(k * WEIGHT_STRIDE) as *const v128);
+            [f32x4_mul(v128_load(p), wv), f32x4_mul(v128_load(p.add(1)), wv), f32x4_mul(v128_load(p.add(2)), wv)]
+        };
+        // Start from the first weight's products (every vertex has ≥ 1): 0 + x cannot be folded away in
+        // floating point (−0), so starting from zero would cost three adds per vertex.
+        let [mut a0, mut a1, mut a2] = product(k);
+        for k in k + 1..k + c {
+            let [p0, p1, p2] = product(k);
+            a0 = f32x4_add(a0, p0);
+            a1 = f32x4_add(a1, p1);
+            a2 = f32x4_add(a2, p2);
         }
         [a0, a1, a2]
     }
@@ -250,17 +253,22 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
     #[inline(always)]
     fn rows(ctx: &Ctx, m: *const f32, w: *const f32, k: usize, c: usize) -> [__m128; 3] {
         // SAFETY: as in the SIMD128 kernel: clamped joints, lengths checked at entry, unaligned loads.
-        unsafe {
-            let (mut a0, mut a1, mut a2) = (_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps());
-            for k in k..k + c {
-                let p = m.add(ctx.matrix(k));
-                let wv = _mm_loadu_ps(w.add(k * WEIGHT_STRIDE));
-                a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(p), wv));
-                a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(p.add(4)), wv));
-                a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(p.add(8)), wv));
+        let product = |k: usize| unsafe {
+            let p = m.add(ctx.matrix(k));
+            let wv = _mm_loadu_ps(w.add(k * WEIGHT_STRIDE));
+            [_mm_mul_ps(_mm_loadu_ps(p), wv), _mm_mul_ps(_mm_loadu_ps(p.add(4)), wv), _mm_mul_ps(_mm_loadu_ps(p.add(8)), wv)]
+        };
+        let [mut a0, mut a1, mut a2] = product(k); // from the first weight, as in the SIMD128 kernel
+        for k in k + 1..k + c {
+            let [p0, p1, p2] = product(k);
+            // SAFETY: SSE2 baseline.
+            unsafe {
+                a0 = _mm_add_ps(a0, p0);
+                a1 = _mm_add_ps(a1, p1);
+                a2 = _mm_add_ps(a2, p2);
             }
-            [a0, a1, a2]
         }
+        [a0, a1, a2]
     }
     #[inline(always)]
     fn hsum4(p: __m128, q: __m128, r: __m128, s: __m128) -> __m128 {

@@ -188,11 +188,18 @@ export function skinPositions(
   for (let g = 0; g < groupSizes.length; g++) {
     const c = g + 1;
     for (let end = v + groupSizes[g]; v < end; v++) {
-      let x = 0, y = 0, z = 0;
-      for (const stop = k + c; k < stop; k++) {
-        const m = joints[k] << 4; // × MATRIX_STRIDE
-        const w = k << 2; // × WEIGHT_STRIDE
-        const wx = weights[w], wy = weights[w + 1], wz = weights[w + 2], wb = weights[w + 3];
+      // The first weight initialises the sums (as in the Rust kernel: every vertex has at least one).
+      let m = joints[k] << 4; // × MATRIX_STRIDE
+      let w = k << 2; // × WEIGHT_STRIDE
+      let wx = weights[w], wy = weights[w + 1], wz = weights[w + 2], wb = weights[w + 3];
+      let x = matrices[m] * wx + matrices[m + 1] * wy + matrices[m + 2] * wz + matrices[m + 3] * wb;
+      let y = matrices[m + 4] * wx + matrices[m + 5] * wy + matrices[m + 6] * wz + matrices[m + 7] * wb;
+      let z = matrices[m + 8] * wx + matrices[m + 9] * wy + matrices[m + 10] * wz + matrices[m + 11] * wb;
+      k++;
+      for (const stop = k + c - 1; k < stop; k++) {
+        m = joints[k] << 4;
+        w = k << 2;
+        wx = weights[w]; wy = weights[w + 1]; wz = weights[w + 2]; wb = weights[w + 3];
         x += matrices[m] * wx + matrices[m + 1] * wy + matrices[m + 2] * wz + matrices[m + 3] * wb;
         y += matrices[m + 4] * wx + matrices[m + 5] * wy + matrices[m + 6] * wz + matrices[m + 7] * wb;
         z += matrices[m + 8] * wx + matrices[m + 9] * wy + matrices[m + 10] * wz + matrices[m + 11] * wb;
