@@ -31,7 +31,7 @@ export function formatBar(label: string, done: number, total: number, seconds: n
   const frac = total > 0 ? Math.min(1, done / total) : 1;
   const mb = (n: number) => (n / 1e6).toFixed(n < 1e8 ? 1 : 0);
   const rate = seconds > 0 ? `${(done / 1e6 / seconds).toFixed(0)} MB/s` : '';
-  const tail = ` ${(frac * 100).toFixed(0).padStart(3)}% ${mb(done)}/${mb(total)} MB ${rate}`;
+  const tail = ` ${(frac * 100).toFixed(0).padStart(3)}% ${mb(done).padStart(mb(total).length)}/${mb(total)} MB ${rate.padStart(9)}`;
   const barWidth = Math.max(10, Math.min(40, width - label.length - tail.length - 4));
   const filled = Math.round(frac * barWidth);
   return `${label} [${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]${tail}`.slice(0, Math.max(1, width - 1));
@@ -47,7 +47,7 @@ function progressBar(label: string, total: number, stream: NodeJS.WriteStream): 
       if (now - last < REDRAW_MS && bytesRead < total) return;
       last = now;
       shown = true;
-      stream.write(`\r${formatBar(label, bytesRead, total, (now - start) / 1000, stream.columns ?? 80)}\x1b[K`);
+      stream.write(`\r${formatBar(label, bytesRead, total, (now - start) / 1000, stream.columns || 80)}\x1b[K`);
     },
     done() {
       if (shown) stream.write('\r\x1b[K');

@@ -104,9 +104,11 @@ describe('progress bar', () => {
   });
 
   test('the bar line: label, filled share, percent, MB and rate, within the terminal width', () => {
-    // by hand: the tail "  25% 250/1000 MB 250 MB/s" is 26 wide, so the bar gets 80 − 11 − 26 − 4 = 39 cells,
-    // of which 25% → 9.75 → 10 are filled
-    expect(formatBar('big.md5anim', 250e6, 1000e6, 1, 80)).toBe(`big.md5anim [${'#'.repeat(10)}${'.'.repeat(29)}]  25% 250/1000 MB 250 MB/s`);
+    // by hand: the tail "  25%  250/1000 MB  250 MB/s" (MB read padded to the total's width, the rate to 9) is
+    // 28 wide, so the bar gets 80 − 11 − 28 − 4 = 37 cells, of which 25% → 9.25 → 9 are filled
+    expect(formatBar('big.md5anim', 250e6, 1000e6, 1, 80)).toBe(`big.md5anim [${'#'.repeat(9)}${'.'.repeat(28)}]  25%  250/1000 MB  250 MB/s`);
+    // the bar keeps its width as the numbers change
+    expect(formatBar('big.md5anim', 5e6, 1000e6, 1, 80).length).toBe(formatBar('big.md5anim', 990e6, 1000e6, 3, 80).length);
     expect(formatBar('x', 0, 0, 0, 40).length).toBeLessThan(40);
   });
 });
