@@ -1,5 +1,6 @@
 /** The Node entry: everything in `index.ts`, plus reading from file paths (streamed, never whole). */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Md5Anim, Md5Mesh } from './model.js';
 import { parseMd5AnimStream, parseMd5MeshStream } from './md5/stream.js';
 import type { Md2Model, Md3Model } from './model.js';
@@ -18,8 +19,10 @@ export function loadMd5Mesh(path: string | URL, options?: ReadOptions): Promise<
   return parseMd5MeshStream(fileChunks(path), options);
 }
 
-export function loadMd5Anim(path: string | URL, options?: ReadOptions): Promise<Md5Anim> {
-  return parseMd5AnimStream(fileChunks(path), options);
+/** The file's size tells the parser how big the frame store will be: one allocation instead of doubling. */
+export async function loadMd5Anim(path: string | URL, options?: ReadOptions): Promise<Md5Anim> {
+  const sizeHint = options?.sizeHint ?? (await stat(path)).size;
+  return parseMd5AnimStream(fileChunks(path), { ...options, sizeHint });
 }
 
 /** An MD2 file, streamed: only its header and then its declared ofs_end bytes are ever held. */
