@@ -7,6 +7,7 @@ import { parseMd5AnimStream, parseMd5MeshStream } from '../src/md5/stream.js';
 import { fileChunks, loadMd5Anim, loadMd5Mesh } from '../src/node.js';
 import { type ByteSource } from '../src/source.js';
 import { read, SHARED_MODELS } from './helpers/models.js';
+import { chunked, readableOf as stream } from '../helpers/chunks.js';
 
 const meshPath = `${SHARED_MODELS}/res-weapons_src.dpkdir/models/weapons/rifle/rifle_view.md5mesh`;
 const animPath = `${SHARED_MODELS}/actors/drone/forward.md5anim`;
@@ -14,22 +15,6 @@ const meshBytes = read(meshPath);
 const animBytes = read(animPath);
 const wholeMesh = parseMd5Mesh(meshBytes);
 const wholeAnim = parseMd5Anim(animBytes);
-
-function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
-  return out;
-}
-function stream(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  const parts = chunked(bytes, size);
-  return new ReadableStream({
-    pull(c) {
-      const p = parts.shift();
-      if (p) c.enqueue(p);
-      else c.close();
-    },
-  });
-}
 
 describe('byte sources', () => {
   const sources: [string, () => ByteSource][] = [

@@ -11,23 +11,7 @@ import { fileChunks, loadMd2 } from '../../src/node.js';
 import type { ByteSource } from '../../src/source.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 import { FILES, catchParseAsync, diff, fromChunks, readMd2File, splitAt } from './_helpers.js';
-
-function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
-  return out;
-}
-
-function readable(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  const parts = chunked(bytes, size);
-  return new ReadableStream({
-    pull(c) {
-      const p = parts.shift();
-      if (p) c.enqueue(p);
-      else c.close();
-    },
-  });
-}
+import { chunked, readableOf as readable } from '../helpers/chunks.js';
 
 describe('chunk-split invariance', () => {
   for (const file of [FILES.flag, FILES.barrel]) {

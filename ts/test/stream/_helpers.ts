@@ -62,11 +62,8 @@ export function syntheticFrames(joints: number, frames: number, framesPerChunk =
 }
 
 /** `bytes` in chunks of `size`. */
-export function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
-  return out;
-}
+export { chunked } from '../helpers/chunks.js';
+import { chunked } from '../helpers/chunks.js';
 
 /**
  * A ReadableStream over `bytes` in `size` chunks that records what was pulled from it and whether it was cancelled
