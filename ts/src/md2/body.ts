@@ -45,24 +45,36 @@ function readSt(bytes: Uint8Array, h: Md2Header): Int16Array {
 
 /** The triangles' index_xyz and index_st, each index checked against num_xyz and num_st. */
 function readTriangles(bytes: Uint8Array, h: Md2Header): { positions: Uint16Array; sts: Uint16Array } {
-  const words = hostOrder(bytes, h.trianglesOffset, h.triangleCount * 6, Int16Array);
-  const positions = new Uint16Array(h.triangleCount * 3);
-  const sts = new Uint16Array(h.triangleCount * 3);
-  for (let t = 0; t < h.triangleCount; t++) {
-    for (let k = 0; k < 3; k++) {
-      const xyz = words[t * 6 + k];
-      const st = words[t * 6 + 3 + k];
-      // One test per pair on the success path; the error names the first bad one.
-      if ((xyz >>> 0) >= h.vertexCount || (st >>> 0) >= h.stCount) {
-        const at = h.trianglesOffset + t * MD2_TRIANGLE_BYTES;
-        if ((xyz >>> 0) >= h.vertexCount) fail(ErrorCode.IndexOutOfRange, `triangle ${t} vertex index ${xyz} is not in [0, ${h.vertexCount})`, at + 2 * k);
-        fail(ErrorCode.IndexOutOfRange, `triangle ${t} st index ${st} is not in [0, ${h.stCount})`, at + 6 + 2 * k);
-      }
-      positions[t * 3 + k] = xyz;
-      sts[t * 3 + k] = st;
+  const n = h.triangleCount;
+  const words = hostOrder(bytes, h.trianglesOffset, n * 6, Int16Array);
+  const positions = new Uint16Array(n * 3);
+  const sts = new Uint16Array(n * 3);
+  const vertexCount = h.vertexCount, stCount = h.stCount;
+  // Flat loop, counts in locals: this runs for every triangle of every file.
+  for (let t = 0, w = 0, o = 0; t < n; t++, w += 6, o += 3) {
+    const a = words[w], b = words[w + 1], c = words[w + 2], sa = words[w + 3], sb = words[w + 4], sc = words[w + 5];
+    // Int16 indices: a negative one compares as huge after >>> 0. One test per triangle on the success path.
+    if ((a >>> 0) >= vertexCount || (b >>> 0) >= vertexCount || (c >>> 0) >= vertexCount || (sa >>> 0) >= stCount || (sb >>> 0) >= stCount || (sc >>> 0) >= stCount) {
+      badTriangle(words, t, h);
     }
+    positions[o] = a; positions[o + 1] = b; positions[o + 2] = c;
+    sts[o] = sa; sts[o + 1] = sb; sts[o + 2] = sc;
   }
   return { positions, sts };
+}
+
+/** Throws for the first bad index of triangle t (off the hot path). */
+function badTriangle(words: Int16Array, t: number, h: Md2Header): never {
+  const at = h.trianglesOffset + t * MD2_TRIANGLE_BYTES;
+  for (let k = 0; k < 3; k++) {
+    const xyz = words[t * 6 + k];
+    if ((xyz >>> 0) >= h.vertexCount) fail(ErrorCode.IndexOutOfRange, `triangle ${t} vertex index ${xyz} is not in [0, ${h.vertexCount})`, at + 2 * k);
+  }
+  for (let k = 0; k < 3; k++) {
+    const st = words[t * 6 + 3 + k];
+    if ((st >>> 0) >= h.stCount) fail(ErrorCode.IndexOutOfRange, `triangle ${t} st index ${st} is not in [0, ${h.stCount})`, at + 6 + 2 * k);
+  }
+  throw new Error('unreachable: badTriangle found no bad index');
 }
 
 interface Frames {
