@@ -7,7 +7,7 @@ import { parseMd5AnimStream, parseMd5MeshStream } from '../src/md5/stream.js';
 import { fileChunks, loadMd5Anim, loadMd5Mesh } from '../src/node.js';
 import { type ByteSource } from '../src/source.js';
 import { read, SHARED_MODELS } from './helpers/models.js';
-import { chunked, readableOf as stream } from '../helpers/chunks.js';
+import { chunked, readableOf as stream } from './helpers/chunks.js';
 
 const meshPath = `${SHARED_MODELS}/res-weapons_src.dpkdir/models/weapons/rifle/rifle_view.md5mesh`;
 const animPath = `${SHARED_MODELS}/actors/drone/forward.md5anim`;

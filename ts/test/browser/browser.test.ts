@@ -232,6 +232,8 @@ describe('the demo page', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'demo-drone-page.png') });
 
     await page.selectOption('#backend', 'ts');
+    // The table marks the active backend when it next redraws (a display frame later): wait for it, bounded.
+    await page.waitForFunction(() => document.querySelector('#bench tr.active')?.getAttribute('data-backend') === 'ts', null, { timeout: 5_000 });
     expect(await page.getAttribute('#bench tr.active', 'data-backend')).toBe('ts');
     // Scrubbing pauses on the chosen frame: the picture then stays still.
     await page.locator('#frame').fill('7');
