@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSkinStream, loadMd5Anim, loadMd5Mesh } from '../dist/node.js';
+import { buildSkinStream, buildTangentStream, loadMd5Anim, loadMd5Mesh } from '../dist/node.js';
 import { formatTable, runSuite } from '../dist/bench-suite.js';
 import { syntheticModel } from './synthetic.mjs';
 import { chartSvg } from './chart.mjs';
@@ -46,11 +46,12 @@ try {
 
 function dump(mesh, anim, path) {
   const s = buildSkinStream(mesh);
+  const { tangentWeights } = buildTangentStream(mesh, s);
   const J = mesh.joints.count;
   const parts = [
     new Uint32Array([J, anim.frameCount, anim.componentCount, s.groupSizes.length, s.weightTotal, s.vertexCount]),
     new Int32Array(mesh.joints.parents), Uint32Array.from(anim.flags), anim.startIndices, anim.baseframe, anim.frames,
-    s.groupSizes, s.joints, s.weights, s.streamToFile, s.normalWeights, s.tangentWeights,
+    s.groupSizes, s.joints, s.weights, s.streamToFile, s.normalWeights, tangentWeights,
   ];
   const bytes = Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
   writeFileSync(path, bytes);

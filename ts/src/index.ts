@@ -29,7 +29,7 @@ export { createBackend } from './pose/select.js';
 export { createTsBackend } from './pose/ts-backend.js';
 export { createWasmBackend, wasmSimdSupported, wasmSupported } from './pose/wasm-backend.js';
 export { Md5Poser, assertAnimMatchesMesh, frameAtTime, type FrameBlend } from './pose/md5-poser.js';
-export { buildSkinStream, bindPose, groupedTriangles, type Md5SkinStream } from './pose/skin-stream.js';
+export { buildSkinStream, buildTangentStream, bindPose, groupedTriangles, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';
 export { Md2Poser, Md3Poser, clipBlend, MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, type MorphBlend, type MorphClip, type Md2Frames, type Md3Frames } from './pose/morph-poser.js';
 export { MD3_ANGLE_TABLE } from './pose/morph-tables.js';
 export * as tsKernels from './pose/ts-kernels.js';

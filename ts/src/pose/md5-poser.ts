@@ -8,7 +8,7 @@ import { ErrorCode, ModelParseError } from '../errors.js';
 import type { Md5Anim, Md5Mesh } from '../model.js';
 import type { F32, I32, PoseBackend, U32, U8 } from './backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
-import { bindPose, buildSkinStream, type Md5SkinStream } from './skin-stream.js';
+import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
 
 /** The frames to blend for a time, the way Doom 3 plays an anim: the last frame closes the cycle. */
 export interface FrameBlend {
@@ -116,9 +116,11 @@ export class Md5Poser {
     this.normalWeights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
     this.outPositions = b.f32(stream.vertexCount * 3);
     this.outNormals = b.f32(stream.vertexCount * 3);
-    if (options.tangents) {
+    const tangents = options.tangents ? buildTangentStream(mesh, stream) : null;
+    if (tangents) {
       this.tangentBuffers = { weights: b.f32(stream.weightTotal * WEIGHT_STRIDE), out: b.f32(stream.vertexCount * 3) };
-      this.tangentSigns = this.order === 'file' ? stream.tangentSigns.slice() : stream.tangentSigns.map((_, i) => stream.tangentSigns[stream.streamToFile[i]]);
+      const signs = tangents.tangentSigns;
+      this.tangentSigns = this.order === 'file' ? signs : signs.map((_, i) => signs[stream.streamToFile[i]]);
     }
     // All allocation is done: write the inputs once (views read after the last allocation).
     this.parents.view.set(mesh.joints.parents);
@@ -128,7 +130,7 @@ export class Md5Poser {
     this.joints.view.set(stream.joints);
     this.weights.view.set(stream.weights);
     this.normalWeights.view.set(stream.normalWeights);
-    this.tangentBuffers?.weights.view.set(stream.tangentWeights);
+    if (tangents) this.tangentBuffers!.weights.view.set(tangents.tangentWeights);
     const badParent = b.validateParents(this.parents);
     if (badParent >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
     const badWeight = b.validateSkin(n, this.groupSizes, this.joints, this.weights, this.dest);

@@ -31,6 +31,13 @@ export interface Md5SkinStream {
   weights: Float32Array;
   /** `nx·b ny·b nz·b 0` per stream weight (the bind normal in the joint's space). */
   normalWeights: Float32Array;
+}
+
+/**
+ * Tangents for a skin stream, built only when a poser asks for them (`buildTangentStream`): they cost as much
+ * memory as the normal weights and a second pass over the triangles.
+ */
+export interface Md5TangentStream {
   /** `tx·b ty·b tz·b 0` per stream weight (the bind tangent, along +u, in the joint's space). */
   tangentWeights: Float32Array;
   /**
@@ -122,10 +129,8 @@ export function buildSkinStream(mesh: Md5Mesh): Md5SkinStream {
     joints,
     weights,
     normalWeights: new Float32Array(weightTotal * WEIGHT_STRIDE),
-    tangentWeights: new Float32Array(weightTotal * WEIGHT_STRIDE),
-    tangentSigns: new Float32Array(vertexCount),
   };
-  fillNormalAndTangentWeights(mesh, stream);
+  toJointSpace(mesh, stream, bindNormals(mesh, stream, bindPositions(mesh, stream)), stream.normalWeights);
   return stream;
 }
 
@@ -141,44 +146,73 @@ export function groupedTriangles(mesh: Md5Mesh, stream: Md5SkinStream): Uint32Ar
   return out;
 }
 
-function fillNormalAndTangentWeights(mesh: Md5Mesh, s: Md5SkinStream): void {
+/** Bind-pose positions of every vertex in file order (the stream skinned by the mesh's own joints). */
+function bindPositions(mesh: Md5Mesh, s: Md5SkinStream): Float32Array {
   const matrices = new Float32Array(mesh.joints.count * 16);
   poseMatrices(bindPose(mesh), matrices);
   const pos = new Float32Array(s.vertexCount * 3);
   skinPositions(matrices, s.groupSizes, s.joints, s.weights, s.streamToFile, pos);
+  return pos;
+}
 
+/** Unit bind normals in file order: area-weighted face normals (zero where a vertex has no area). */
+function bindNormals(mesh: Md5Mesh, s: Md5SkinStream, pos: Float32Array): Float64Array {
   const normals = new Float64Array(s.vertexCount * 3);
-  const tangents = new Float64Array(s.vertexCount * 3);
-  const bitangents = new Float64Array(s.vertexCount * 3);
+  forEachTriangle(mesh, s, pos, (a, b, c, e1x, e1y, e1z, e2x, e2y, e2z) => {
+    // MD5 triangles are wound clockwise seen from the front (Doom 3's convention), hence e2 × e1:
+    // the cross product's length is twice the area, so the sum is area-weighted.
+    const nx = e2y * e1z - e2z * e1y, ny = e2z * e1x - e2x * e1z, nz = e2x * e1y - e2y * e1x;
+    for (const v of [a, b, c]) {
+      normals[v] += nx; normals[v + 1] += ny; normals[v + 2] += nz;
+    }
+  });
+  for (let o = 0; o < normals.length; o += 3) normalize(normals, o);
+  return normals;
+}
+
+/** Calls `f` per triangle with its corners' offsets into `pos` (file order) and its two edge vectors. */
+function forEachTriangle(
+  mesh: Md5Mesh, s: Md5SkinStream, pos: Float32Array,
+  f: (a: number, b: number, c: number, e1x: number, e1y: number, e1z: number, e2x: number, e2y: number, e2z: number, mesh: number, t: number) => void,
+): void {
   mesh.meshes.forEach((m, i) => {
     const base = s.meshVertexStart[i];
     const tri = m.triangles;
-    const uv = m.uvs;
     for (let t = 0; t < m.triangleCount; t++) {
-      const ia = tri[t * 3], ib = tri[t * 3 + 1], ic = tri[t * 3 + 2];
-      const a = (base + ia) * 3, b = (base + ib) * 3, c = (base + ic) * 3;
-      const e1x = pos[b] - pos[a], e1y = pos[b + 1] - pos[a + 1], e1z = pos[b + 2] - pos[a + 2];
-      const e2x = pos[c] - pos[a], e2y = pos[c + 1] - pos[a + 1], e2z = pos[c + 2] - pos[a + 2];
-      // MD5 triangles are wound clockwise seen from the front (Doom 3's convention), hence e2 × e1:
-      // the cross product's length is twice the area, so the sum is area-weighted.
-      const nx = e2y * e1z - e2z * e1y, ny = e2z * e1x - e2x * e1z, nz = e2x * e1y - e2y * e1x;
-      // Texture gradients: e1 = du1·T + dv1·B, e2 = du2·T + dv2·B. Solving without dividing by the
-      // determinant keeps the sum area-weighted; its sign keeps the direction.
-      const du1 = uv[ib * 2] - uv[ia * 2], dv1 = uv[ib * 2 + 1] - uv[ia * 2 + 1];
-      const du2 = uv[ic * 2] - uv[ia * 2], dv2 = uv[ic * 2 + 1] - uv[ia * 2 + 1];
-      const r = Math.sign(du1 * dv2 - du2 * dv1);
-      const tx = (e1x * dv2 - e2x * dv1) * r, ty = (e1y * dv2 - e2y * dv1) * r, tz = (e1z * dv2 - e2z * dv1) * r;
-      const bx = (e2x * du1 - e1x * du2) * r, by = (e2y * du1 - e1y * du2) * r, bz = (e2z * du1 - e1z * du2) * r;
-      for (const v of [a, b, c]) {
-        normals[v] += nx; normals[v + 1] += ny; normals[v + 2] += nz;
-        tangents[v] += tx; tangents[v + 1] += ty; tangents[v + 2] += tz;
-        bitangents[v] += bx; bitangents[v + 1] += by; bitangents[v + 2] += bz;
-      }
+      const a = (base + tri[t * 3]) * 3, b = (base + tri[t * 3 + 1]) * 3, c = (base + tri[t * 3 + 2]) * 3;
+      f(a, b, c, pos[b] - pos[a], pos[b + 1] - pos[a + 1], pos[b + 2] - pos[a + 2], pos[c] - pos[a], pos[c + 1] - pos[a + 1], pos[c + 2] - pos[a + 2], i, t);
     }
   });
+}
+
+/**
+ * Bind tangents for `stream`: per vertex the area-weighted +u gradient of its triangles, made orthogonal to the
+ * bind normal, turned into each weight's joint space (skinned by the normal kernel), plus the handedness sign.
+ */
+export function buildTangentStream(mesh: Md5Mesh, s: Md5SkinStream): Md5TangentStream {
+  const pos = bindPositions(mesh, s);
+  const normals = bindNormals(mesh, s, pos);
+  const tangents = new Float64Array(s.vertexCount * 3);
+  const bitangents = new Float64Array(s.vertexCount * 3);
+  forEachTriangle(mesh, s, pos, (a, b, c, e1x, e1y, e1z, e2x, e2y, e2z, mi, t) => {
+    const m = mesh.meshes[mi], uv = m.uvs;
+    const ia = m.triangles[t * 3], ib = m.triangles[t * 3 + 1], ic = m.triangles[t * 3 + 2];
+    // Texture gradients: e1 = du1·T + dv1·B, e2 = du2·T + dv2·B. Solving without dividing by the
+    // determinant keeps the sum area-weighted; its sign keeps the direction.
+    const du1 = uv[ib * 2] - uv[ia * 2], dv1 = uv[ib * 2 + 1] - uv[ia * 2 + 1];
+    const du2 = uv[ic * 2] - uv[ia * 2], dv2 = uv[ic * 2 + 1] - uv[ia * 2 + 1];
+    const r = Math.sign(du1 * dv2 - du2 * dv1);
+    const tx = (e1x * dv2 - e2x * dv1) * r, ty = (e1y * dv2 - e2y * dv1) * r, tz = (e1z * dv2 - e2z * dv1) * r;
+    const bx = (e2x * du1 - e1x * du2) * r, by = (e2y * du1 - e1y * du2) * r, bz = (e2z * du1 - e1z * du2) * r;
+    for (const v of [a, b, c]) {
+      tangents[v] += tx; tangents[v + 1] += ty; tangents[v + 2] += tz;
+      bitangents[v] += bx; bitangents[v + 1] += by; bitangents[v + 2] += bz;
+    }
+  });
+  const tangentSigns = new Float32Array(s.vertexCount);
   for (let v = 0; v < s.vertexCount; v++) {
     const o = v * 3;
-    const n = normalize(normals, o);
+    const n = [normals[o], normals[o + 1], normals[o + 2]];
     // Gram–Schmidt: the tangent's part along the normal removed; a degenerate tangent (no UV gradient)
     // becomes any unit vector orthogonal to the normal, so skinned tangents are always unit and orthogonal.
     const d = tangents[o] * n[0] + tangents[o + 1] * n[1] + tangents[o + 2] * n[2];
@@ -189,10 +223,11 @@ function fillNormalAndTangentWeights(mesh: Md5Mesh, s: Md5SkinStream): void {
     }
     const t = normalize(tangents, o);
     const cx = n[1] * t[2] - n[2] * t[1], cy = n[2] * t[0] - n[0] * t[2], cz = n[0] * t[1] - n[1] * t[0];
-    s.tangentSigns[v] = cx * bitangents[o] + cy * bitangents[o + 1] + cz * bitangents[o + 2] < 0 ? -1 : 1;
+    tangentSigns[v] = cx * bitangents[o] + cy * bitangents[o + 1] + cz * bitangents[o + 2] < 0 ? -1 : 1;
   }
-  toJointSpace(mesh, s, normals, s.normalWeights);
-  toJointSpace(mesh, s, tangents, s.tangentWeights);
+  const tangentWeights = new Float32Array(s.weightTotal * WEIGHT_STRIDE);
+  toJointSpace(mesh, s, tangents, tangentWeights);
+  return { tangentWeights, tangentSigns };
 }
 
 /** Normalises the vector at `o` in place (left as is when zero) and returns it. */
