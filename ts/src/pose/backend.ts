@@ -92,3 +92,14 @@ export interface PoseScratch {
   object: F32;
   matrices: F32;
 }
+
+/**
+ * The morph kernels' output contract, checked the same way by both backends: `vertexCount` vertices (3 floats each)
+ * from vertex `offset` must fit in both outputs. RangeError otherwise.
+ */
+export function checkOutputRange(positions: F32, normals: F32, offset: number, vertexCount: number): void {
+  const end = (offset + vertexCount) * 3;
+  if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(vertexCount) || vertexCount < 0 || end > positions.length || end > normals.length) {
+    throw new RangeError('vertex offset past the output');
+  }
+}

@@ -1,5 +1,5 @@
 /** The pure-TS backend: ordinary typed arrays, the kernels of `ts-kernels.ts`. */
-import type { F32, I32, KernelBuffer, PoseBackend, Typed, U32, U8 } from './backend.js';
+import { checkOutputRange, type F32, type I32, type KernelBuffer, type PoseBackend, type Typed, type U32, type U8 } from './backend.js';
 import * as k from './ts-kernels.js';
 import { md2Blend, md3Blend } from './ts-morph-kernels.js';
 
@@ -11,8 +11,8 @@ const EMPTY = new Uint32Array(0);
 
 /** The output slots of `vertexCount` vertices from vertex `offset` (RangeError when they do not fit). */
 function outRange(positions: F32, normals: F32, offset: number, vertexCount: number): [Float32Array, Float32Array] {
+  checkOutputRange(positions, normals, offset, vertexCount);
   const start = offset * 3, end = start + vertexCount * 3;
-  if (!Number.isInteger(offset) || offset < 0 || end > positions.length || end > normals.length) throw new RangeError('vertex offset past the output');
   return [positions.view.subarray(start, end), normals.view.subarray(start, end)];
 }
 

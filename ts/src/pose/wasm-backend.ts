@@ -10,7 +10,7 @@ import * as scalarGlue from '../../wasm/scalar/idtech_wasm.js';
 import scalarBase64 from '../../wasm/scalar/binary.js';
 import * as simdGlue from '../../wasm/simd/idtech_wasm.js';
 import simdBase64 from '../../wasm/simd/binary.js';
-import type { F32, KernelBuffer, PoseBackend, Typed } from './backend.js';
+import { checkOutputRange, type F32, type KernelBuffer, type PoseBackend, type Typed } from './backend.js';
 import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE } from './layout.js';
 
 type Glue = typeof simdGlue;
@@ -84,8 +84,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
   const joints = (pose: F32) => (pose.length / POSE_STRIDE) | 0;
   /** Byte offset of vertex `offset` in the outputs; RangeError unless `vertexCount` vertices fit there. */
   const outAt = (positions: F32, normals: F32, offset: number, vertexCount: number) => {
-    const end = (offset + vertexCount) * 3;
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(vertexCount) || vertexCount < 0 || end > positions.length || end > normals.length) throw new RangeError('vertex offset past the output');
+    checkOutputRange(positions, normals, offset, vertexCount);
     return offset * 3 * 4;
   };
 
