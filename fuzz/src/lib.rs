@@ -87,6 +87,17 @@ fn first_bad_anim_joint(flags: &[u8], start: &[u32], component_count: usize) -> 
     (0..flags.len()).find(|&j| flags[j] > 63 || start[j] as u64 + u64::from(flags[j].count_ones()) > component_count as u64)
 }
 
+/// The rule of `validate::skin` for a stream whose shapes agree (counts sum without overflow to a small stream,
+/// enough weights and output): every used weight names a joint below `joint_count`, and `dest` is empty or a
+/// permutation of the vertices.
+fn skin_rule_holds(joint_count: usize, used_joints: &[u32], dest: &[u32], vertices: usize) -> bool {
+    let permutation = |dest: &[u32]| {
+        let mut seen = vec![false; vertices];
+        dest.len() == vertices && dest.iter().all(|&d| (d as usize) < vertices && !std::mem::replace(&mut seen[d as usize], true))
+    };
+    used_joints.iter().all(|&j| (j as usize) < joint_count) && (dest.is_empty() || permutation(dest))
+}
+
 const SENTINEL: f32 = -7.5e-39;
 
 /// Which guarded paths an input reached (for the stable harness's coverage summary).
@@ -187,20 +198,13 @@ pub fn check(data: &[u8]) -> Reached {
     };
     let out_len = v * 3 + usize::from(c.u8() >= 240) * 3;
     let accepted = validate::skin(joints, &group_sizes, &weight_joints, weights.len(), &dest, out_len);
+    let shapes_agree = small && weight_joints.len() >= total && weights.len() >= total * WEIGHT_STRIDE && out_len >= vertices * 3;
     reached.parents_ok = parents_ok;
     reached.anim_ok = anim_ok;
     if let Ok(()) = accepted {
         reached.skin_ok = true;
-        // The rule, restated: shapes agree, every used weight names a joint, dest is a permutation.
-        assert!(small && weight_joints.len() >= total && weights.len() >= total * WEIGHT_STRIDE && out_len >= vertices * 3);
-        assert!(weight_joints[..total].iter().all(|&j| (j as usize) < joints), "validate::skin accepted a weight naming a missing joint");
-        if !dest.is_empty() {
-            let mut seen = vec![false; vertices];
-            for &d in &dest {
-                assert!((d as usize) < vertices && !seen[d as usize], "validate::skin accepted dest {dest:?}");
-                seen[d as usize] = true;
-            }
-        }
+        assert!(shapes_agree, "validate::skin accepted mismatched shapes");
+        assert!(skin_rule_holds(joints, &weight_joints[..total], &dest, vertices), "validate::skin accepted joints {weight_joints:?} / {joints}, dest {dest:?}");
         let mut out = vec![SENTINEL; out_len + 3];
         let written = skin::skin_positions(&matrices, &group_sizes, &weight_joints, &weights, &dest, &mut out[..out_len]);
         assert!(written || (joints == 0 && total > 0), "skin_positions refused a validated stream");
@@ -219,12 +223,9 @@ pub fn check(data: &[u8]) -> Reached {
             let in_range = indices.iter().all(|&f| (f as usize) < frame_count || component_count == 0);
             assert!(ok || !in_range || (joints == 0 && total > 0), "skin_frames refused in-range frames");
         }
-    } else if small && weight_joints.len() >= total && weights.len() >= total * WEIGHT_STRIDE && out_len >= vertices * 3 {
+    } else if shapes_agree {
         // Rejected although the shapes agree: a weight must name a missing joint, or dest must not be a permutation.
-        let bad_joint = weight_joints[..total].iter().any(|&j| (j as usize) >= joints);
-        let mut seen = vec![false; vertices];
-        let bad_dest = !dest.is_empty() && (dest.len() != vertices || dest.iter().any(|&d| (d as usize) >= vertices || std::mem::replace(&mut seen[d as usize], true)));
-        assert!(bad_joint || bad_dest, "validate::skin rejected a good stream: {accepted:?}");
+        assert!(!skin_rule_holds(joints, &weight_joints[..total], &dest, vertices), "validate::skin rejected a good stream: {accepted:?}");
     }
 
     // 5. self-checking kernels on unvalidated input: false or in bounds, never a panic.
