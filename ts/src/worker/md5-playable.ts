@@ -6,7 +6,7 @@ import type { PoseBackend } from '../pose/backend.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
 import { buildSkinStream } from '../pose/skin-stream.js';
 import { parseStream } from '../source.js';
-import type { Clip, FormatOpener, ModelPlayer, PlayablePart } from './playable.js';
+import { partsBackToBack, type Clip, type FormatOpener, type ModelPlayer } from './playable.js';
 
 /** The file name without folders and extension: what a clip is called. */
 export function clipName(fileName: string): string {
@@ -22,15 +22,8 @@ export const openMd5: FormatOpener = async ([meshFile, ...animFiles], stream) =>
     anims.push(anim);
   }
   const skin = buildSkinStream(mesh); // shared by the posers of every backend
-  const indices = new Uint32Array(mesh.meshes.reduce((n, m) => n + m.triangles.length, 0));
-  const parts: PlayablePart[] = [];
-  let at = 0;
-  mesh.meshes.forEach((m, i) => {
-    const base = skin.meshVertexStart[i];
-    for (let k = 0; k < m.triangles.length; k++) indices[at + k] = base + m.triangles[k];
-    parts.push({ name: m.name || m.shader || `mesh ${i}`, firstIndex: at, indexCount: m.triangles.length });
-    at += m.triangles.length;
-  });
+  // Meshes back to back, as the skin stream's file-order outputs (meshVertexStart) lay them out.
+  const { indices, parts } = partsBackToBack(mesh.meshes.map((m, i) => ({ name: m.name || m.shader || `mesh ${i}`, vertexCount: m.vertexCount, triangles: m.triangles })));
   const clips: Clip[] = anims.length
     ? anims.map((a, i) => ({ name: clipName(animFiles[i].name), frameCount: a.frameCount, frameRate: a.frameRate, closesOnLastFrame: true }))
     : [{ name: 'bind pose', frameCount: 1, frameRate: 0, closesOnLastFrame: true }];

@@ -8,7 +8,7 @@ import { parseMd2Stream } from '../md2/stream.js';
 import { parseMd3Stream } from '../md3/stream.js';
 import type { PoseBackend } from '../pose/backend.js';
 import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, Md2Poser, Md3Poser } from '../pose/morph-poser.js';
-import type { Clip, FormatOpener, ModelPlayer, PlayablePart } from './playable.js';
+import { partsBackToBack, type Clip, type FormatOpener, type ModelPlayer, type PlayablePart } from './playable.js';
 
 /** A frame-range clip as the player sees it, with where its frames start in the model. */
 interface RangeClip extends Clip {
@@ -62,23 +62,15 @@ export const openMd3: FormatOpener = async ([file], stream) => {
   const model = await parseMd3Stream(stream(file));
   const clips: RangeClip[] = [{ name: model.frameCount > 1 ? 'all frames' : 'static', firstFrame: 0, frameCount: model.frameCount, frameRate: MD3_DEFAULT_FPS, closesOnLastFrame: false }];
   // Surfaces back to back, as Md3Poser lays out its outputs.
-  const parts: PlayablePart[] = [];
-  const indices = new Uint32Array(model.surfaces.reduce((n, s) => n + s.triangles.length, 0));
-  let vertexBase = 0, at = 0;
-  for (const s of model.surfaces) {
-    for (let k = 0; k < s.triangles.length; k++) indices[at + k] = vertexBase + s.triangles[k];
-    parts.push({ name: s.name, firstIndex: at, indexCount: s.triangles.length });
-    at += s.triangles.length;
-    vertexBase += s.vertexCount;
-  }
+  const { indices, parts, vertexCount } = partsBackToBack(model.surfaces);
   const triangles = indices.length / 3;
   return {
     format: 'md3',
-    vertexCount: vertexBase,
+    vertexCount,
     indices,
     parts,
     clips,
-    summary: `MD3: ${model.frameCount} frames, ${model.surfaces.length} surfaces, ${vertexBase} vertices, ${triangles} triangles, ${model.tagCount} tags`,
+    summary: `MD3: ${model.frameCount} frames, ${model.surfaces.length} surfaces, ${vertexCount} vertices, ${triangles} triangles, ${model.tagCount} tags`,
     createPlayer: (backend: PoseBackend) => morphPlayer(backend, new Md3Poser(backend, model), clips),
   };
 };

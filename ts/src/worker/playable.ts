@@ -83,6 +83,31 @@ export function clipFrameAtTime(clip: Clip, seconds: number): { frame1: number; 
   return { frame1, frame2: Math.min(frame2, clip.frameCount - 1), t: Math.max(0, ft - whole) };
 }
 
+/** A piece of a model drawn from the shared vertex arrays: an MD5 mesh, an MD3 surface. */
+export interface PartSource {
+  name: string;
+  vertexCount: number;
+  /** 3 per triangle, indices into the piece's own vertices. */
+  triangles: ArrayLike<number>;
+}
+
+/**
+ * Pieces whose vertices the posers lay out back to back (MD5 meshes in `meshVertexStart` order, MD3 surfaces
+ * as `Md3Poser` does): one index buffer over the combined vertices, and each piece's range of it.
+ */
+export function partsBackToBack(pieces: PartSource[]): { indices: Uint32Array; parts: PlayablePart[]; vertexCount: number } {
+  const indices = new Uint32Array(pieces.reduce((n, p) => n + p.triangles.length, 0));
+  const parts: PlayablePart[] = [];
+  let vertexBase = 0, at = 0;
+  for (const p of pieces) {
+    for (let k = 0; k < p.triangles.length; k++) indices[at + k] = vertexBase + p.triangles[k];
+    parts.push({ name: p.name, firstIndex: at, indexCount: p.triangles.length });
+    at += p.triangles.length;
+    vertexBase += p.vertexCount;
+  }
+  return { indices, parts, vertexCount: vertexBase };
+}
+
 /** The plain-data part of a model, for posting to another thread. */
 export function playableInfo(m: PlayableModel): PlayableInfo {
   return { format: m.format, vertexCount: m.vertexCount, indices: m.indices, parts: m.parts, clips: m.clips, summary: m.summary };
