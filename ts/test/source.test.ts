@@ -7,7 +7,7 @@ import { parseMd5AnimStream, parseMd5MeshStream } from '../src/md5/stream.js';
 import { fileChunks, loadMd5Anim, loadMd5Mesh } from '../src/node.js';
 import { type ByteSource } from '../src/source.js';
 import { read, SHARED_MODELS } from './helpers/models.js';
-import { chunked, readableOf as stream } from './helpers/chunks.js';
+import { chunked, instrumentedStream, readableOf as stream } from './helpers/chunks.js';
 
 const meshPath = `${SHARED_MODELS}/res-weapons_src.dpkdir/models/weapons/rifle/rifle_view.md5mesh`;
 const animPath = `${SHARED_MODELS}/actors/drone/forward.md5anim`;
@@ -47,24 +47,14 @@ describe('byte sources', () => {
 
   it('an aborted read rejects with ABORTED at the bytes read so far and cancels the stream', async () => {
     const ac = new AbortController();
-    let cancelled = false;
-    const parts = chunked(animBytes, 1000);
-    let sent = 0;
-    const rs = new ReadableStream<Uint8Array>({
-      pull(c) {
-        c.enqueue(parts[sent++]);
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
+    const { stream: rs, log } = instrumentedStream(animBytes, 1000);
     // The consumer aborts after it has taken 3000 bytes.
     const onProgress = (n: number) => n === 3000 && ac.abort();
     const err = await parseMd5AnimStream(rs, { signal: ac.signal, onProgress }).catch((e) => e);
     expect(err).toBeInstanceOf(ModelParseError);
     expect(err.code).toBe(ErrorCode.Aborted);
     expect(err.offset).toBe(3000);
-    expect(cancelled).toBe(true);
+    expect(log.cancelled).toBe(true);
   });
 
   it('a stream that ends early is TRUNCATED with the line:column where it ended', async () => {

@@ -11,7 +11,7 @@ import { fileChunks, loadMd2 } from '../../src/node.js';
 import type { ByteSource } from '../../src/source.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 import { FILES, catchParseAsync, diff, fromChunks, readMd2File, splitAt } from './_helpers.js';
-import { chunked, readableOf as readable } from '../helpers/chunks.js';
+import { chunked, instrumentedStream, readableOf as readable } from '../helpers/chunks.js';
 
 describe('chunk-split invariance', () => {
   for (const file of [FILES.flag, FILES.barrel]) {
@@ -78,21 +78,11 @@ describe('byte sources', () => {
 
   test('an AbortSignal stops the read: ABORTED at the bytes read so far, stream cancelled', async () => {
     const ac = new AbortController();
-    let cancelled = false;
-    const parts = chunked(bytes, 1000);
-    let sent = 0;
-    const rs = new ReadableStream<Uint8Array>({
-      pull(c) {
-        c.enqueue(parts[sent++]);
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
+    const { stream: rs, log } = instrumentedStream(bytes, 1000);
     const onProgress = (n: number) => n === 3000 && ac.abort();
     const e = await catchParseAsync(parseMd2Stream(rs, { signal: ac.signal, onProgress }));
     expect([e.code, e.offset]).toEqual([ErrorCode.Aborted, 3000]);
-    expect(cancelled).toBe(true);
+    expect(log.cancelled).toBe(true);
   });
 
   test('an already aborted signal rejects before reading', async () => {

@@ -61,37 +61,8 @@ export function syntheticFrames(joints: number, frames: number, framesPerChunk =
   return { source: gen(), pulled: () => produced };
 }
 
-/** `bytes` in chunks of `size`. */
-export { chunked } from '../helpers/chunks.js';
-import { chunked } from '../helpers/chunks.js';
-
-/**
- * A ReadableStream over `bytes` in `size` chunks that records what was pulled from it and whether it was cancelled
- * (highWaterMark 0: a chunk is produced only when the reader asks, so `pulled` is exactly what the reader took).
- */
-export function instrumentedStream(bytes: Uint8Array, size: number) {
-  const parts = chunked(bytes, size);
-  const log = { pulled: 0, chunks: 0, cancelled: false };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(c) {
-        const p = parts[log.chunks];
-        if (!p) {
-          c.close();
-          return;
-        }
-        log.chunks++;
-        log.pulled += p.length;
-        c.enqueue(p);
-      },
-      cancel() {
-        log.cancelled = true;
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { stream, log };
-}
+/** `bytes` in chunks of `size`; a ReadableStream over them that logs pulls and cancellation. */
+export { chunked, instrumentedStream } from '../helpers/chunks.js';
 
 /** 1-based line and column (in bytes) of byte `offset` of a Latin-1 / ASCII `text`; LF, CR and CRLF each end a line. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
