@@ -11,7 +11,7 @@ import type { Md2Model, Md2Skin } from '../model.js';
 import { groupClips } from './clips.js';
 import { decodeGlCommands } from './glcmds.js';
 import type { Md2Header } from './header.js';
-import { hostOrder } from './words.js';
+import { hostOrder, hostOrderCopy } from './words.js';
 import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
 import { MD2_NORMAL_COUNT } from './normals.js';
 
@@ -40,7 +40,7 @@ function readSkins(bytes: Uint8Array, h: Md2Header): Md2Skin[] {
 }
 
 function readSt(bytes: Uint8Array, h: Md2Header): Int16Array {
-  return hostOrder(bytes, h.stOffset, h.stCount * 2, Int16Array).slice();
+  return hostOrderCopy(bytes, h.stOffset, h.stCount * 2, Int16Array);
 }
 
 /** The triangles' index_xyz and index_st, each index checked against num_xyz and num_st. */

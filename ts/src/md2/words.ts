@@ -2,7 +2,7 @@
  * Little-endian blocks as typed arrays in host order, for reading whole blocks at typed-array speed instead of a
  * DataView call per field. On a little-endian host (every browser platform, Node on x86/ARM) an aligned block is a
  * view of the input, no copy; an unaligned one is copied first. A big-endian host (Node on s390x) gets a copy
- * with its bytes swapped, so one code path serves both.
+ * with its bytes swapped, so one code path serves both. Used by the MD2 and the MD3 reader alike.
  */
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -10,17 +10,26 @@ type WordArray<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: 
 
 /**
  * `count` elements of `type` at `offset` of `bytes` (the caller has checked the extent), in host order. May be a
- * view of `bytes`: copy it (`.slice()`) before keeping it.
+ * view of `bytes`: use {@link hostOrderCopy} for an array to keep.
  */
 export function hostOrder<T>(bytes: Uint8Array, offset: number, count: number, type: WordArray<T>): T {
+  return read(bytes, offset, count, type, false);
+}
+
+/** Like {@link hostOrder}, but always a fresh array of exactly `count` elements (one copy, whatever the alignment). */
+export function hostOrderCopy<T>(bytes: Uint8Array, offset: number, count: number, type: WordArray<T>): T {
+  return read(bytes, offset, count, type, true);
+}
+
+function read<T>(bytes: Uint8Array, offset: number, count: number, type: WordArray<T>, copy: boolean): T {
   // An empty block may carry any offset (even past the end): a view there would throw a RangeError.
   if (count === 0) return new type(new ArrayBuffer(0), 0, 0);
   const size = type.BYTES_PER_ELEMENT;
   const at = bytes.byteOffset + offset;
-  if (LITTLE_ENDIAN_HOST && at % size === 0) return new type(bytes.buffer, at, count);
-  const copy = bytes.slice(offset, offset + count * size);
+  if (!copy && LITTLE_ENDIAN_HOST && at % size === 0) return new type(bytes.buffer, at, count);
+  const out = bytes.slice(offset, offset + count * size);
   if (!LITTLE_ENDIAN_HOST) {
-    for (let i = 0; i < copy.length; i += size) copy.subarray(i, i + size).reverse();
+    for (let i = 0; i < out.length; i += size) out.subarray(i, i + size).reverse();
   }
-  return new type(copy.buffer, 0, count);
+  return new type(out.buffer, 0, count);
 }

@@ -10,9 +10,8 @@ import { ErrorCode, type ParseWarning } from '../errors.js';
 import type { Md3Model, Md3Surface } from '../model.js';
 import { FRAME_BYTES, FRAME_NAME_BYTES, QPATH_BYTES, S, SHADER_BYTES, TAG_BYTES, latin1 } from './format.js';
 import { fail, type Md3Header } from './header.js';
+import { hostOrderCopy } from '../md2/words.js';
 import { surfaceLayouts, type SurfaceLayout } from './surfaces.js';
-
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** `n` little-endian float32 from `at` into `out[o…]`, each finite (BAD_NUMBER at its byte offset otherwise). */
 function floats(view: DataView, at: number, n: number, out: Float32Array, o: number, what: string): void {
@@ -21,14 +20,6 @@ function floats(view: DataView, at: number, n: number, out: Float32Array, o: num
     if (!Number.isFinite(v)) fail(ErrorCode.BadNumber, `${what} is ${v}`, at + 4 * i);
     out[o + i] = v;
   }
-}
-
-/** A copy of `count` little-endian int16 at `at` (a plain byte copy on little-endian hosts). */
-function int16s(bytes: Uint8Array, view: DataView, at: number, count: number): Int16Array {
-  const out = new Int16Array(count);
-  if (LITTLE_ENDIAN_HOST) new Uint8Array(out.buffer).set(bytes.subarray(at, at + 2 * count));
-  else for (let i = 0; i < count; i++) out[i] = view.getInt16(at + 2 * i, true);
-  return out;
 }
 
 function surface(bytes: Uint8Array, view: DataView, s: SurfaceLayout, frameCount: number, index: number): Md3Surface {
@@ -57,7 +48,7 @@ function surface(bytes: Uint8Array, view: DataView, s: SurfaceLayout, frameCount
     shaders,
     triangles,
     st,
-    xyzNormals: int16s(bytes, view, s.xyzNormals, s.numVerts * frameCount * 4),
+    xyzNormals: hostOrderCopy(bytes, s.xyzNormals, s.numVerts * frameCount * 4, Int16Array),
   };
 }
 
