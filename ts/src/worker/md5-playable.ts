@@ -6,7 +6,7 @@ import type { PoseBackend } from '../pose/backend.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
 import { buildSkinStream } from '../pose/skin-stream.js';
 import { parseStream } from '../source.js';
-import { partsBackToBack, type Clip, type FormatOpener, type ModelPlayer } from './playable.js';
+import { partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer } from './playable.js';
 
 /** The file name without folders and extension: what a clip is called. */
 export function clipName(fileName: string): string {
@@ -38,8 +38,7 @@ export const openMd5: FormatOpener = async ([meshFile, ...animFiles], stream) =>
     createPlayer(backend: PoseBackend): ModelPlayer {
       const poser = new Md5Poser(backend, mesh, { stream: skin });
       let clip = -1;
-      const player: ModelPlayer = {
-        backend,
+      const player = poserPlayer(poser, {
         setClip(index: number) {
           if (index === clip) return;
           poser.setAnim(anims[index] ?? null);
@@ -49,14 +48,7 @@ export const openMd5: FormatOpener = async ([meshFile, ...animFiles], stream) =>
           if (poser.anim) poser.poseBlend(frame1, frame2, t);
           else poser.poseBind();
         },
-        get positions() {
-          return poser.positions;
-        },
-        get normals() {
-          return poser.normals;
-        },
-        dispose: () => poser.dispose(),
-      };
+      });
       player.setClip(0);
       return player;
     },

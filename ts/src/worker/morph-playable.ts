@@ -8,7 +8,7 @@ import { parseMd2Stream } from '../md2/stream.js';
 import { parseMd3Stream } from '../md3/stream.js';
 import type { PoseBackend } from '../pose/backend.js';
 import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, Md2Poser, Md3Poser } from '../pose/morph-poser.js';
-import { partsBackToBack, type Clip, type FormatOpener, type ModelPlayer, type PlayablePart } from './playable.js';
+import { partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer, type PlayablePart } from './playable.js';
 
 /** A frame-range clip as the player sees it, with where its frames start in the model. */
 interface RangeClip extends Clip {
@@ -16,24 +16,16 @@ interface RangeClip extends Clip {
 }
 
 /** A player over a poser that blends absolute frame numbers; clip-local frames are offset by the clip's first. */
-function morphPlayer(backend: PoseBackend, poser: Md2Poser | Md3Poser, clips: RangeClip[]): ModelPlayer {
+function morphPlayer(poser: Md2Poser | Md3Poser, clips: RangeClip[]): ModelPlayer {
   let first = clips[0]?.firstFrame ?? 0;
-  return {
-    backend,
+  return poserPlayer(poser, {
     setClip(index: number) {
       first = clips[index]?.firstFrame ?? 0;
     },
     poseBlend(frame1: number, frame2: number, t: number) {
       poser.poseBlend(first + frame1, first + frame2, t);
     },
-    get positions() {
-      return poser.positions;
-    },
-    get normals() {
-      return poser.normals;
-    },
-    dispose: () => poser.dispose(),
-  };
+  });
 }
 
 export const openMd2: FormatOpener = async ([file], stream) => {
@@ -54,7 +46,7 @@ export const openMd2: FormatOpener = async ([file], stream) => {
     parts,
     clips,
     summary: `MD2: ${model.frameCount} frames, ${model.vertexCount} vertices, ${model.triangleCount} triangles, ${clips.length} clips`,
-    createPlayer: (backend: PoseBackend) => morphPlayer(backend, new Md2Poser(backend, model), clips),
+    createPlayer: (backend: PoseBackend) => morphPlayer(new Md2Poser(backend, model), clips),
   };
 };
 
@@ -71,6 +63,6 @@ export const openMd3: FormatOpener = async ([file], stream) => {
     parts,
     clips,
     summary: `MD3: ${model.frameCount} frames, ${model.surfaces.length} surfaces, ${vertexCount} vertices, ${triangles} triangles, ${model.tagCount} tags`,
-    createPlayer: (backend: PoseBackend) => morphPlayer(backend, new Md3Poser(backend, model), clips),
+    createPlayer: (backend: PoseBackend) => morphPlayer(new Md3Poser(backend, model), clips),
   };
 };

@@ -59,6 +59,30 @@ export interface ModelPlayer {
   dispose(): void;
 }
 
+/** What a player reads off its poser, whatever the format (`Md5Poser`, `Md2Poser`, `Md3Poser`). */
+export interface PlayerPoser {
+  readonly backend: PoseBackend;
+  readonly positions: Float32Array;
+  readonly normals: Float32Array;
+  dispose(): void;
+}
+
+/** A player over `poser`: clip choice and blending are the format's, backend, outputs and lifetime the poser's. */
+export function poserPlayer(poser: PlayerPoser, play: Pick<ModelPlayer, 'setClip' | 'poseBlend'>): ModelPlayer {
+  return {
+    backend: poser.backend,
+    setClip: play.setClip,
+    poseBlend: play.poseBlend,
+    get positions() {
+      return poser.positions;
+    },
+    get normals() {
+      return poser.normals;
+    },
+    dispose: () => poser.dispose(),
+  };
+}
+
 export interface PlayableModel extends PlayableInfo {
   createPlayer(backend: PoseBackend): ModelPlayer;
 }
