@@ -10,18 +10,11 @@
  * - `vt` is (s, 1 − t): the files' t grows downward. Coordinates stay Z-up unless `yUp`.
  */
 import type { Md2Model, Md3Model } from '../model.js';
-import { fmt, objVector, type ObjOptions } from './obj.js';
-
-function header(options: ObjOptions): string[] {
-  const out: string[] = [];
-  if (options.comment) out.push(`# ${options.comment.replace(/\n/g, ' ')}`);
-  out.push('# written by idtech-models');
-  return out;
-}
+import { fmt, objFace, objHeader, objVector, type ObjOptions } from './obj.js';
 
 export function md2ToObj(model: Md2Model, options: ObjOptions): string {
   const { positions, yUp = false } = options;
-  const out = header(options);
+  const out = objHeader(options);
   if (model.skins.length) out.push(`# skin ${model.skins[0].name}`);
   out.push('o md2');
   for (let v = 0; v < model.vertexCount; v++) out.push(objVector('v', positions, v * 3, yUp));
@@ -37,7 +30,7 @@ export function md2ToObj(model: Md2Model, options: ObjOptions): string {
 
 export function md3ToObj(model: Md3Model, options: ObjOptions): string {
   const { positions, normals, yUp = false } = options;
-  const out = header(options);
+  const out = objHeader(options);
   let base = 0;
   model.surfaces.forEach((surface, i) => {
     out.push(`o ${(surface.name || `surface${i}`).replace(/\s+/g, '_')}`);
@@ -48,7 +41,7 @@ export function md3ToObj(model: Md3Model, options: ObjOptions): string {
     const tri = surface.triangles;
     for (let t = 0; t < surface.triangleCount * 3; t += 3) {
       const a = base + tri[t] + 1, b = base + tri[t + 1] + 1, c = base + tri[t + 2] + 1;
-      out.push(normals ? `f ${a}/${a}/${a} ${c}/${c}/${c} ${b}/${b}/${b}` : `f ${a}/${a} ${c}/${c} ${b}/${b}`);
+      out.push(objFace(a, b, c, Boolean(normals)));
     }
     base += surface.vertexCount;
   });

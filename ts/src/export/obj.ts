@@ -34,12 +34,26 @@ export function objVector(tag: 'v' | 'vn', a: ArrayLike<number>, i: number, yUp:
   return yUp ? `${tag} ${fmt(x)} ${fmt(z)} ${fmt(-y)}` : `${tag} ${fmt(x)} ${fmt(y)} ${fmt(z)}`;
 }
 
-/** Returns the OBJ text. Vertex indices are global across meshes, as OBJ requires. */
-export function toObj(mesh: Md5Mesh, options: ObjOptions): string {
-  const { positions, normals, yUp = false } = options;
+/** The opening comment lines every OBJ we write starts with. */
+export function objHeader(options: Pick<ObjOptions, 'comment'>): string[] {
   const out: string[] = [];
   if (options.comment) out.push(`# ${options.comment.replace(/\n/g, ' ')}`);
   out.push('# written by idtech-models');
+  return out;
+}
+
+/**
+ * An `f` line for a triangle stored clockwise (all three id formats), written (a, c, b) — counter-clockwise, as OBJ
+ * wants. 1-based indices shared by `v`, `vt` and (with normals) `vn`.
+ */
+export function objFace(a: number, b: number, c: number, withNormals: boolean): string {
+  return withNormals ? `f ${a}/${a}/${a} ${c}/${c}/${c} ${b}/${b}/${b}` : `f ${a}/${a} ${c}/${c} ${b}/${b}`;
+}
+
+/** Returns the OBJ text. Vertex indices are global across meshes, as OBJ requires. */
+export function toObj(mesh: Md5Mesh, options: ObjOptions): string {
+  const { positions, normals, yUp = false } = options;
+  const out = objHeader(options);
   let base = 0;
   mesh.meshes.forEach((m, i) => {
     const name = (m.name || m.shader.split('/').pop() || `mesh${i}`).replace(/\s+/g, '_');
@@ -54,7 +68,7 @@ export function toObj(mesh: Md5Mesh, options: ObjOptions): string {
     }
     for (let t = 0; t < m.triangleCount; t++) {
       const a = base + m.triangles[t * 3] + 1, b = base + m.triangles[t * 3 + 1] + 1, c = base + m.triangles[t * 3 + 2] + 1;
-      out.push(normals ? `f ${a}/${a}/${a} ${c}/${c}/${c} ${b}/${b}/${b}` : `f ${a}/${a} ${c}/${c} ${b}/${b}`);
+      out.push(objFace(a, b, c, Boolean(normals)));
     }
     base += m.vertexCount;
   });
