@@ -11,17 +11,9 @@ import type { Md2Model, Md2Skin } from '../model.js';
 import { groupClips } from './clips.js';
 import { decodeGlCommands } from './glcmds.js';
 import type { Md2Header } from './header.js';
-import { hostOrder, hostOrderCopy } from './words.js';
+import { hostOrder, hostOrderCopy, latin1Field } from './words.js';
 import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
 import { MD2_NORMAL_COUNT } from './normals.js';
-
-/** Latin-1 text of `bytes[start, start + length)`, cut at the first NUL. */
-function latin1(bytes: Uint8Array, start: number, length: number): string {
-  const field = bytes.subarray(start, start + length);
-  const nul = field.indexOf(0);
-  // Every byte is one UTF-16 code unit in Latin-1 (a TextDecoder 'latin1' is windows-1252 in browsers: not this).
-  return String.fromCharCode.apply(null, (nul < 0 ? field : field.subarray(0, nul)) as unknown as number[]);
-}
 
 /** The largest finite float32. */
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -34,7 +26,7 @@ function readSkins(bytes: Uint8Array, h: Md2Header): Md2Skin[] {
   const skins: Md2Skin[] = [];
   for (let i = 0; i < h.skinCount; i++) {
     const at = h.skinsOffset + i * LIMITS.skinNameBytes;
-    skins.push({ name: latin1(bytes, at, LIMITS.skinNameBytes), bytes: bytes.slice(at, at + LIMITS.skinNameBytes) });
+    skins.push({ name: latin1Field(bytes, at, LIMITS.skinNameBytes), bytes: bytes.slice(at, at + LIMITS.skinNameBytes) });
   }
   return skins;
 }
@@ -104,7 +96,7 @@ function readFrames(bytes: Uint8Array, view: DataView, h: Md2Header): Frames {
         fail(ErrorCode.BadNumber, `frame ${f} scale ${scales[f * 3 + k]} and translate ${translates[f * 3 + k]} overflow float32`, at + 4 * k);
       }
     }
-    names.push(latin1(bytes, at + 24, MD2_FRAME_NAME_BYTES));
+    names.push(latin1Field(bytes, at + 24, MD2_FRAME_NAME_BYTES));
     const from = at + MD2_FRAME_HEADER_BYTES;
     vertices.set(bytes.subarray(from, from + frameVertexBytes), f * frameVertexBytes);
   }

@@ -1,4 +1,6 @@
 /**
+ * Binary-record helpers the MD2 and MD3 readers share.
+ *
  * Little-endian blocks as typed arrays in host order, for reading whole blocks at typed-array speed instead of a
  * DataView call per field. On a little-endian host (every browser platform, Node on x86/ARM) an aligned block is a
  * view of the input, no copy; an unaligned one is copied first. A big-endian host (Node on s390x) gets a copy
@@ -32,4 +34,12 @@ function read<T>(bytes: Uint8Array, offset: number, count: number, type: WordArr
     for (let i = 0; i < out.length; i += size) out.subarray(i, i + size).reverse();
   }
   return new type(out.buffer, 0, count);
+}
+
+/** Latin-1 text of the fixed-size field `bytes[start, start + length)`, cut at the first NUL. */
+export function latin1Field(bytes: Uint8Array, start: number, length: number): string {
+  const field = bytes.subarray(start, start + length);
+  const nul = field.indexOf(0);
+  // Every byte is one UTF-16 code unit in Latin-1 (a TextDecoder 'latin1' is windows-1252 in browsers: not this).
+  return String.fromCharCode.apply(null, (nul < 0 ? field : field.subarray(0, nul)) as unknown as number[]);
 }

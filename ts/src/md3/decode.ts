@@ -8,9 +8,9 @@
  */
 import { ErrorCode, type ParseWarning } from '../errors.js';
 import type { Md3Model, Md3Surface } from '../model.js';
-import { FRAME_BYTES, FRAME_NAME_BYTES, QPATH_BYTES, S, SHADER_BYTES, TAG_BYTES, latin1 } from './format.js';
+import { FRAME_BYTES, FRAME_NAME_BYTES, QPATH_BYTES, S, SHADER_BYTES, TAG_BYTES } from './format.js';
 import { fail, type Md3Header } from './header.js';
-import { hostOrderCopy } from '../md2/words.js';
+import { hostOrderCopy, latin1Field } from '../md2/words.js';
 import { surfaceLayouts, type SurfaceLayout } from './surfaces.js';
 
 /** `n` little-endian float32 from `at` into `out[o…]`, each finite (BAD_NUMBER at its byte offset otherwise). */
@@ -27,7 +27,7 @@ function surface(bytes: Uint8Array, view: DataView, s: SurfaceLayout, frameCount
   const shaders: Md3Surface['shaders'] = [];
   for (let k = 0; k < s.numShaders; k++) {
     const at = s.shaders + k * SHADER_BYTES;
-    shaders.push({ name: latin1(bytes, at, QPATH_BYTES), index: view.getInt32(at + QPATH_BYTES, true) });
+    shaders.push({ name: latin1Field(bytes, at, QPATH_BYTES), index: view.getInt32(at + QPATH_BYTES, true) });
   }
   const n = s.numTriangles * 3;
   const triangles = new Uint32Array(n);
@@ -41,7 +41,7 @@ function surface(bytes: Uint8Array, view: DataView, s: SurfaceLayout, frameCount
   const st = new Float32Array(s.numVerts * 2);
   floats(view, s.st, st.length, st, 0, `${what} st`);
   return {
-    name: latin1(bytes, s.start + S.name, QPATH_BYTES),
+    name: latin1Field(bytes, s.start + S.name, QPATH_BYTES),
     flags: view.getInt32(s.start + S.flags, true),
     vertexCount: s.numVerts,
     triangleCount: s.numTriangles,
@@ -74,7 +74,7 @@ export function decodeMd3(bytes: Uint8Array, header: Md3Header, received: number
     floats(view, at + 12, 3, frameMaxs, f * 3, `frame ${f} maxs`);
     floats(view, at + 24, 3, frameLocalOrigins, f * 3, `frame ${f} localOrigin`);
     floats(view, at + 36, 1, frameRadii, f, `frame ${f} radius`);
-    frameNames.push(latin1(bytes, at + 40, FRAME_NAME_BYTES));
+    frameNames.push(latin1Field(bytes, at + 40, FRAME_NAME_BYTES));
   }
 
   const tagNames: string[] = [];
@@ -85,7 +85,7 @@ export function decodeMd3(bytes: Uint8Array, header: Md3Header, received: number
     for (let k = 0; k < T; k++) {
       const i = f * T + k;
       const at = header.ofsTags + i * TAG_BYTES;
-      const name = latin1(bytes, at, QPATH_BYTES);
+      const name = latin1Field(bytes, at, QPATH_BYTES);
       if (f === 0) tagNames.push(name);
       else if (name !== tagNames[k] && mismatchWarned[k] === 0) {
         mismatchWarned[k] = 1;

@@ -58,13 +58,3 @@ export const S = {
   ofsXyzNormals: 100,
   ofsEnd: 104,
 } as const;
-
-/** Latin-1 text of `bytes[start, start + length)`, cut at the first NUL. */
-export function latin1(bytes: Uint8Array, start: number, length: number): string {
-  let end = start;
-  const limit = start + length;
-  while (end < limit && bytes[end] !== 0) end++;
-  let s = '';
-  for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]);
-  return s;
-}

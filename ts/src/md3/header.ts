@@ -4,7 +4,8 @@
  * is checked by `surfaces.ts` once the bytes up to `ofsEnd` are in.
  */
 import { ErrorCode, ModelParseError } from '../errors.js';
-import { FRAME_BYTES, H, HEADER_BYTES, MD3_IDENT, MD3_VERSION, SURFACE_HEADER_BYTES, TAG_BYTES, latin1 } from './format.js';
+import { FRAME_BYTES, H, HEADER_BYTES, MD3_IDENT, MD3_VERSION, SURFACE_HEADER_BYTES, TAG_BYTES } from './format.js';
+import { latin1Field } from '../md2/words.js';
 import { MD3_LIMITS, MD3_MAX_FILE_BYTES } from './limits.js';
 
 export interface Md3Header {
@@ -89,7 +90,7 @@ export function readMd3Header(bytes: Uint8Array, available: number): Md3Header {
   checkBlock(H.ofsSurfaces, 'the first surface header', ofsSurfaces, numSurfaces > 0 ? SURFACE_HEADER_BYTES : 0, HEADER_BYTES, ofsEnd);
   return {
     version: MD3_VERSION,
-    name: latin1(bytes, H.name, 64),
+    name: latin1Field(bytes, H.name, 64),
     flags: view.getInt32(H.flags, true),
     numFrames,
     numTags,
