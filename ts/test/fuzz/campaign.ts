@@ -2,12 +2,13 @@
  * A fuzzing campaign: input i of campaign `seed` is a pure function of (seed, i) — target chosen round-robin, a real
  * file (or a foreign file, or random bytes) mutated by `mutate` — and is checked by `checkInput`. Used by the
  * fixed-budget test in `npm test` and by `npm run fuzz` (scripts/fuzz.mjs), which runs slices of the index range in
- * child processes.
+ * worker threads.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
+import { manifest, read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
 import { parseMd5Mesh } from '../../src/md5/index.js';
+import type { Md5Mesh } from '../../src/model.js';
 import { checkInput, type Outcome, type ViolationKind } from './invariant.js';
 import { mutate, type Seed } from './mutate.js';
 import { Rng } from './rng.js';
@@ -44,18 +45,16 @@ export interface CampaignResult {
   violations: Violation[];
 }
 
-/** Every real file of the shared corpus, by MANIFEST format; fails loudly when the corpus is missing. */
-function corpus(): Map<string, Seed[]> {
+/** A real file of the shared corpus, before a target scans its structure. */
+type File = Omit<Seed, 'structure'> & { format: string };
+
+/** Every real file of the shared corpus; fails loudly when the corpus or a file it lists is missing. */
+function corpus(): File[] {
   if (!existsSync(join(SHARED_MODELS, 'MANIFEST.tsv'))) throw new Error(`real models not found at ${SHARED_MODELS}`);
-  const byFormat = new Map<string, Seed[]>();
-  for (const row of manifest()) {
+  return manifest().map((row) => {
     if (!existsSync(row.absPath)) throw new Error(`MANIFEST lists ${row.path}, missing from ${SHARED_MODELS}`);
-    const bytes = read(row.absPath);
-    const list = byFormat.get(row.format) ?? [];
-    list.push({ name: row.path, bytes, structure: { boundaries: new Int32Array(0), counts: [], offsets: [], numbers: new Int32Array(0), lines: new Int32Array(0) } });
-    byFormat.set(row.format, list);
-  }
-  return byFormat;
+    return { name: row.path, format: row.format, bytes: read(row.absPath) };
+  });
 }
 
 interface TargetSeeds {
@@ -71,22 +70,19 @@ let cached: TargetSeeds[] | undefined;
 /** Seeds per target (computed once per process). */
 export function targetSeeds(): TargetSeeds[] {
   if (cached) return cached;
-  const byFormat = corpus();
-  const all = [...byFormat.values()].flat();
+  const files = corpus();
   cached = TARGETS.map((target) => {
-    const own = all
-      .filter((s) => target.formats.some((f) => byFormat.get(f)?.includes(s)))
-      .map((s) => ({ ...s, structure: target.structure(s.bytes) }));
+    const seed = ({ name, bytes }: File): Seed => ({ name, bytes, structure: target.structure(bytes) });
+    const own = files.filter((f) => target.formats.includes(f.format)).map(seed);
     if (own.length === 0) throw new Error(`no seeds for ${target.name} in ${SHARED_MODELS}`);
-    const foreign = all.filter((s) => !own.some((o) => o.name === s.name)).map((s) => ({ ...s, structure: target.structure(s.bytes) }));
+    const foreign = files.filter((f) => !target.formats.includes(f.format)).map(seed);
     return { target, own, foreign };
   });
-  // Fuzzed anims are attached to the mesh their seed belongs to (MANIFEST "pairs with X").
-  for (const row of manifest().filter((r) => r.format === 'md5anim')) {
-    const m = /pairs with ([^\s(]+)/.exec(row.notes);
-    if (!m) continue;
-    const meshPath = join(row.path, '..', m[1]);
-    setPairedMesh(row.path, parseMd5Mesh(read(join(SHARED_MODELS, meshPath))));
+  // Fuzzed anims are attached to the mesh their seed belongs to (MANIFEST "pairs with X"), each mesh parsed once.
+  const meshes = new Map<string, Md5Mesh>();
+  for (const { anim, mesh } of realAnimPairs()) {
+    if (!meshes.has(mesh.path)) meshes.set(mesh.path, parseMd5Mesh(read(mesh.absPath)));
+    setPairedMesh(anim.path, meshes.get(mesh.path)!);
   }
   return cached;
 }
