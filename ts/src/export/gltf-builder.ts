@@ -64,6 +64,28 @@ export interface GltfAnimation {
   extras?: Record<string, unknown>;
 }
 
+/**
+ * Writes the unit quaternion `q` as key `k` of `keys` (4 floats per key), negated when that keeps it in the
+ * previous key's hemisphere: q and −q are the same rotation, and so the slerp between neighbours takes the short
+ * way, as the engines' does.
+ */
+export function setRotationKey(keys: Float32Array, k: number, q: ArrayLike<number>): void {
+  const o = k * 4;
+  const sign = k > 0 && q[0] * keys[o - 4] + q[1] * keys[o - 3] + q[2] * keys[o - 2] + q[3] * keys[o - 1] < 0 ? -1 : 1;
+  for (let i = 0; i < 4; i++) keys[o + i] = sign * q[i];
+}
+
+/** Appends to `anim` a translation and then a rotation channel on `node`, keyed at the times in accessor `input`. */
+export function addTrsChannels(
+  b: GltfBuilder, anim: GltfAnimation, node: number, input: number,
+  translations: Float32Array, rotations: Float32Array, interpolation: 'LINEAR' | 'STEP',
+): void {
+  for (const [path, data, type] of [['translation', translations, 'VEC3'], ['rotation', rotations, 'VEC4']] as const) {
+    anim.channels.push({ sampler: anim.samplers.length, target: { node, path } });
+    anim.samplers.push({ input, output: b.accessor(data, type), interpolation });
+  }
+}
+
 export type AccessorType = 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4';
 
 export interface GltfAccessor {

@@ -19,7 +19,7 @@ import type { Md3Model } from '../model.js';
 import { MD3_DEFAULT_FPS } from '../pose/morph-poser.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphInterpolation } from './gltf-morph.js';
-import type { GltfAnimation } from './gltf-builder.js';
+import { addTrsChannels, setRotationKey, type GltfAnimation } from './gltf-builder.js';
 
 /** An MD3 model in the document: its group node, surface nodes and tag nodes (tag order as in the file). */
 export interface Md3Part {
@@ -111,15 +111,9 @@ export function partClipChannels(ctx: ExportContext, part: Md3Part, clip: ClipFr
     clip.frames.forEach((f, i) => {
       const trs = tagTrs(ctx, model, k, f, mirrored);
       t.set(trs.translation, i * 3);
-      // same hemisphere as the previous key, so the slerp takes the short way
-      const prev = i > 0 ? r.subarray(i * 4 - 4, i * 4) : null;
-      const sign = prev && prev[0] * trs.rotation[0] + prev[1] * trs.rotation[1] + prev[2] * trs.rotation[2] + prev[3] * trs.rotation[3] < 0 ? -1 : 1;
-      r.set(trs.rotation.map((v) => sign * v), i * 4);
+      setRotationKey(r, i, trs.rotation);
     });
-    for (const [path, data, type] of [['translation', t, 'VEC3'], ['rotation', r, 'VEC4']] as const) {
-      anim.channels.push({ sampler: anim.samplers.length, target: { node, path } });
-      anim.samplers.push({ input, output: b.accessor(data, type), interpolation });
-    }
+    addTrsChannels(b, anim, node, input, t, r, interpolation);
   });
 }
 

@@ -23,7 +23,7 @@ import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import { bindPose, buildSkinStream } from '../pose/skin-stream.js';
 import { composeFrame, poseMatrices, skinNormals, skinPositions, validateAnim } from '../pose/ts-kernels.js';
 import { counterClockwise, type Axes } from './gltf-axes.js';
-import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
+import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 
 /** An md5anim and the name its glTF animation gets (its file name without extension, by convention). */
@@ -276,20 +276,11 @@ function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, j
       axes.vec(localPose[o], localPose[o + 1], localPose[o + 2], translations[j], f * 3);
       const [x, y, z, w] = normalized(localPose[o + 4], localPose[o + 5], localPose[o + 6], localPose[o + 7]);
       axes.quat(x, y, z, w, q, 0);
-      // Keep consecutive keys in the same hemisphere so every slerp takes the short way, as the engine's does.
-      const r = rotations[j];
-      const sign = f > 0 && q[0] * r[f * 4 - 4] + q[1] * r[f * 4 - 3] + q[2] * r[f * 4 - 2] + q[3] * r[f * 4 - 1] < 0 ? -1 : 1;
-      for (let k = 0; k < 4; k++) r[f * 4 + k] = sign * q[k];
+      setRotationKey(rotations[j], f, q);
     }
   }
   const input = b.accessor(times, 'SCALAR', { bounds: true });
-  const channels: { sampler: number; target: { node: number; path: 'translation' | 'rotation' } }[] = [];
-  const samplers: { input: number; output: number; interpolation: 'LINEAR' }[] = [];
-  for (let j = 0; j < n; j++) {
-    for (const [path, data, type] of [['translation', translations[j], 'VEC3'], ['rotation', rotations[j], 'VEC4']] as const) {
-      channels.push({ sampler: samplers.length, target: { node: jointNodes[j], path } });
-      samplers.push({ input, output: b.accessor(data, type), interpolation: 'LINEAR' });
-    }
-  }
-  b.add('animations', { name, channels, samplers, extras: { frameRate: anim.frameRate, frameCount: frames } });
+  const animation: GltfAnimation = { name, channels: [], samplers: [], extras: { frameRate: anim.frameRate, frameCount: frames } };
+  for (let j = 0; j < n; j++) addTrsChannels(b, animation, jointNodes[j], input, translations[j], rotations[j], 'LINEAR');
+  b.add('animations', animation);
 }
