@@ -167,6 +167,9 @@ export function runCampaign(o: CampaignOptions): CampaignResult {
   return { stats, violations };
 }
 
+/** What "slowest" ranks by: ms per byte, with 1000 bytes of fixed cost so that tiny inputs do not dominate. */
+const slowness = (t: TargetStats['worstTime']): number => t.ms / (t.inputBytes + 1000);
+
 /** Add one outcome to a target's stats. */
 export function record(st: TargetStats, out: Outcome, n: number, target: FuzzTarget): void {
   st.inputs++;
@@ -177,7 +180,8 @@ export function record(st: TargetStats, out: Outcome, n: number, target: FuzzTar
   if (out.violation) st.violations++;
   const ratio = out.allocated / (target.memory.perByte * n + target.memory.constant);
   if (ratio > st.worstMemory.ratio) st.worstMemory = { allocated: out.allocated, inputBytes: n, ratio };
-  if (out.ms / (n + 1000) > st.worstTime.ms / (st.worstTime.inputBytes + 1000)) st.worstTime = { ms: out.ms, inputBytes: n };
+  const time = { ms: out.ms, inputBytes: n };
+  if (slowness(time) > slowness(st.worstTime)) st.worstTime = time;
 }
 
 /** Merge stats from several workers. */
@@ -191,7 +195,7 @@ export function mergeStats(into: Record<string, TargetStats>, from: Record<strin
     d.ms += s.ms;
     for (const [c, k] of Object.entries(s.codes)) d.codes[c] = (d.codes[c] ?? 0) + k;
     if (s.worstMemory.ratio > d.worstMemory.ratio) d.worstMemory = s.worstMemory;
-    if (s.worstTime.ms / (s.worstTime.inputBytes + 1000) > d.worstTime.ms / (d.worstTime.inputBytes + 1000)) d.worstTime = s.worstTime;
+    if (slowness(s.worstTime) > slowness(d.worstTime)) d.worstTime = s.worstTime;
   }
 }
 
