@@ -6,21 +6,17 @@
  * Every array is a fresh copy — nothing keeps the input buffer alive — and frames stay quantised, so the model
  * takes no more memory than its blocks do in the file.
  */
-import { ErrorCode, ModelParseError, type ParseWarning } from '../errors.js';
+import { ErrorCode, type ParseWarning } from '../errors.js';
 import type { Md2Model, Md2Skin } from '../model.js';
 import { groupClips } from './clips.js';
 import { decodeGlCommands } from './glcmds.js';
-import type { Md2Header } from './header.js';
+import { fail, type Md2Header } from './header.js';
 import { hostOrder, hostOrderCopy, latin1Field } from './words.js';
 import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
 import { MD2_NORMAL_COUNT } from './normals.js';
 
 /** The largest finite float32. */
 const FLOAT32_MAX = 3.4028234663852886e38;
-
-function fail(code: ErrorCode, detail: string, offset: number): never {
-  throw new ModelParseError(code, detail, { offset });
-}
 
 function readSkins(bytes: Uint8Array, h: Md2Header): Md2Skin[] {
   const skins: Md2Skin[] = [];

@@ -60,7 +60,8 @@ export interface Md2Header {
   endOffset: number;
 }
 
-function fail(code: ErrorCode, detail: string, offset: number): never {
+/** Throws ModelParseError `code` at byte `offset` (the header and the body reader both). */
+export function fail(code: ErrorCode, detail: string, offset: number): never {
   throw new ModelParseError(code, detail, { offset });
 }
 
