@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { manifest, read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
 import { parseMd5Mesh } from '../../src/md5/index.js';
 import type { Md5Mesh } from '../../src/model.js';
+import { memoryLimit } from './bounds.js';
 import { checkInput, type Outcome, type ViolationKind } from './invariant.js';
 import { mutate, type Seed } from './mutate.js';
 import { Rng } from './rng.js';
@@ -178,7 +179,7 @@ export function record(st: TargetStats, out: Outcome, n: number, target: FuzzTar
   if (out.code === 'OK') st.accepted++;
   else st.codes[out.code] = (st.codes[out.code] ?? 0) + 1;
   if (out.violation) st.violations++;
-  const ratio = out.allocated / (target.memory.perByte * n + target.memory.constant);
+  const ratio = out.allocated / memoryLimit(target.memory, n);
   if (ratio > st.worstMemory.ratio) st.worstMemory = { allocated: out.allocated, inputBytes: n, ratio };
   const time = { ms: out.ms, inputBytes: n };
   if (slowness(time) > slowness(st.worstTime)) st.worstTime = time;
