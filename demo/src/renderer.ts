@@ -58,11 +58,13 @@ class WebGl2Renderer implements Renderer {
   private readonly normalBuffer: WebGLBuffer;
   private readonly indexBuffer: WebGLBuffer;
   private readonly vao: WebGLVertexArrayObject;
+  private readonly uniforms: { mvp: WebGLUniformLocation | null; rotation: WebGLUniformLocation | null; colour: WebGLUniformLocation | null };
   private parts: PlayablePart[] = [];
   private vertexCount = 0;
 
   constructor(private readonly gl: WebGL2RenderingContext) {
     this.program = link(gl, VERTEX, FRAGMENT);
+    this.uniforms = { mvp: gl.getUniformLocation(this.program, 'mvp'), rotation: gl.getUniformLocation(this.program, 'rotation'), colour: gl.getUniformLocation(this.program, 'colour') };
     this.vao = gl.createVertexArray()!;
     gl.bindVertexArray(this.vao);
     this.positionBuffer = this.attribute('position');
@@ -111,11 +113,10 @@ class WebGl2Renderer implements Renderer {
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, positions, 0, this.vertexCount * 3);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, normals, 0, this.vertexCount * 3);
-    gl.uniformMatrix4fv(gl.getUniformLocation(this.program, 'mvp'), false, view.mvp);
-    gl.uniformMatrix3fv(gl.getUniformLocation(this.program, 'rotation'), false, view.rotation);
-    const colour = gl.getUniformLocation(this.program, 'colour');
+    gl.uniformMatrix4fv(this.uniforms.mvp, false, view.mvp);
+    gl.uniformMatrix3fv(this.uniforms.rotation, false, view.rotation);
     this.parts.forEach((p, i) => {
-      gl.uniform3fv(colour, PART_COLOURS[i % PART_COLOURS.length]);
+      gl.uniform3fv(this.uniforms.colour, PART_COLOURS[i % PART_COLOURS.length]);
       gl.drawElements(gl.TRIANGLES, p.indexCount, gl.UNSIGNED_INT, p.firstIndex * 4);
     });
     gl.bindVertexArray(null);
@@ -143,6 +144,10 @@ class Canvas2dRenderer implements Renderer {
   private partOf = new Uint8Array(0);
   private depth = new Float32Array(0);
   private order = new Uint32Array(0);
+  /** Screen x, y and depth per vertex, refilled every frame. */
+  private sx = new Float32Array(0);
+  private sy = new Float32Array(0);
+  private sz = new Float32Array(0);
 
   constructor(private readonly ctx: CanvasRenderingContext2D) {}
 
@@ -153,6 +158,9 @@ class Canvas2dRenderer implements Renderer {
     model.parts.forEach((p, i) => this.partOf.fill(i % PART_COLOURS.length, p.firstIndex / 3, (p.firstIndex + p.indexCount) / 3));
     this.depth = new Float32Array(triangles);
     this.order = new Uint32Array(triangles);
+    this.sx = new Float32Array(model.vertexCount);
+    this.sy = new Float32Array(model.vertexCount);
+    this.sz = new Float32Array(model.vertexCount);
   }
 
   draw(positions: Float32Array, normals: Float32Array, view: ViewMatrices): void {
@@ -163,7 +171,7 @@ class Canvas2dRenderer implements Renderer {
     const m = this.model;
     if (!m) return;
     const n = m.vertexCount;
-    const sx = new Float32Array(n), sy = new Float32Array(n), sz = new Float32Array(n);
+    const { sx, sy, sz } = this;
     const a = view.mvp;
     for (let v = 0; v < n; v++) {
       const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
