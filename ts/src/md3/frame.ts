@@ -32,7 +32,8 @@ function surfaceOf(model: Md3Model, surface: Md3Surface | number): Md3Surface {
   return s;
 }
 
-function checkFrame(model: Md3Model, frame: number): void {
+/** RangeError unless `frame` is one of the model's frames (the vertex decoders and `lerpTag`). */
+export function checkFrame(model: Md3Model, frame: number): void {
   if (!Number.isInteger(frame) || frame < 0 || frame >= model.frameCount) {
     throw new RangeError(`frame ${frame} outside 0..${model.frameCount - 1}`);
   }

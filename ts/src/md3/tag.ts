@@ -8,6 +8,7 @@
  * is left as it is, like the engine's VectorNormalize; never NaN.
  */
 import type { Md3Model } from '../model.js';
+import { checkFrame } from './frame.js';
 
 /** Layout of a lerped tag: origin xyz, then axis[0], axis[1], axis[2] (3 floats each), as in the file. */
 export const TAG_FLOATS = 12;
@@ -57,9 +58,8 @@ export function lerpTag(
   out: Float32Array = new Float32Array(TAG_FLOATS), options: LerpTagOptions = {},
 ): Float32Array {
   const k = resolveTag(model, tag);
-  for (const f of [frameA, frameB]) {
-    if (!Number.isInteger(f) || f < 0 || f >= model.frameCount) throw new RangeError(`frame ${f} outside 0..${model.frameCount - 1}`);
-  }
+  checkFrame(model, frameA);
+  checkFrame(model, frameB);
   const T = model.tagCount;
   const ia = frameA * T + k;
   const ib = frameB * T + k;
