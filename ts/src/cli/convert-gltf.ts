@@ -15,7 +15,8 @@ import type { ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
 import { kindOf, load } from './input.js';
 
-export const GLTF_OPTIONS = ['--anim', '--textures', '--texture-ext', '--fps', '--clip', '-o', '--output'];
+/** Options and flags only glTF output takes (`convert` parses them with its own and refuses them for OBJ). */
+export const GLTF_OPTIONS = ['--textures', '--texture-ext', '--fps', '--clip'];
 export const GLTF_FLAGS = ['--step', '--z-up', '--md2-frame-nodes'];
 
 const baseName = (p: string) => (p.split(/[\\/]/).pop() ?? p).replace(/\.[^.]*$/, '');

@@ -16,14 +16,14 @@ import { kindOf, load } from './input.js';
 import { convertGltf, GLTF_FLAGS, GLTF_OPTIONS } from './convert-gltf.js';
 
 export async function convert(argv: string[]): Promise<void> {
-  const a = parseArgs(argv, [...new Set(['--anim', '--frame', '--backend', '-o', '--output', ...GLTF_OPTIONS])], ['--y-up', ...GLTF_FLAGS]);
+  const a = parseArgs(argv, ['--anim', '--frame', '--backend', '-o', '--output', ...GLTF_OPTIONS], ['--y-up', ...GLTF_FLAGS]);
   if (a.positionals.length !== 1) throw new UsageError('convert takes one input file (or a Quake 3 player folder)');
   const out = (a.options.get('-o') ?? a.options.get('--output') ?? [])[0];
   if (!out) throw new UsageError('convert needs -o OUT.obj|OUT.glb|OUT.gltf');
   const ext = out.toLowerCase().replace(/^.*(\.[^.]*)$/, '$1');
   if (ext === '.glb' || ext === '.gltf') return convertGltf(a, out);
   if (ext !== '.obj') throw new UsageError(`${out}: output must end in .obj, .glb or .gltf`);
-  for (const g of [...GLTF_OPTIONS.filter((o) => o !== '--anim' && o !== '-o' && o !== '--output'), ...GLTF_FLAGS]) {
+  for (const g of [...GLTF_OPTIONS, ...GLTF_FLAGS]) {
     if (a.options.has(g) || a.flags.has(g)) throw new UsageError(`${g} is for glTF output`);
   }
   const animPaths = a.options.get('--anim') ?? [];
