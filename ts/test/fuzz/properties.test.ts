@@ -7,11 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ModelParseError } from '../../src/errors.js';
 import { Md5Tokenizer } from '../../src/md5/tokenizer.js';
+import { enc, splitAt } from '../md5/_helpers.js';
 import { checkInput } from './invariant.js';
 import { Rng } from './rng.js';
 import { TARGETS, type FuzzTarget } from './targets.js';
-
-const enc = (s: string) => new TextEncoder().encode(s);
 
 /** Bytes weighted towards what MD5 text is made of, so arbitrary inputs get past the first token. */
 const md5ish = fc
@@ -45,9 +44,9 @@ function lexOutcome(chunks: readonly Uint8Array[]): string {
   return out.join(' ');
 }
 
+/** `bytes` split at arbitrary cut positions (taken modulo the length, deduplicated, sorted). */
 function cutsToChunks(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const sorted = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  return [0, ...sorted].map((c, k) => bytes.subarray(c, k < sorted.length ? sorted[k] : bytes.length));
+  return splitAt(bytes, [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b));
 }
 
 describe('Md5Tokenizer on arbitrary bytes', () => {
