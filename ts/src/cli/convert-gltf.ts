@@ -54,6 +54,7 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
   if (fps !== undefined && !(fps > 0)) throw new UsageError(`--fps must be a positive number, not ${fpsText}`);
   if (a.options.has('--frame')) throw new UsageError('--frame is for .obj output; glTF keeps every frame');
   const warnings: ParseWarning[] = [];
+  const clipList = clips(a);
   const options: GltfOptions = {
     name: baseName(input),
     warnings,
@@ -63,7 +64,7 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
     ...(fps ? { fps } : {}),
     ...(a.options.has('--textures') ? { textureFolder: a.options.get('--textures')![0] } : {}),
     ...(a.options.has('--texture-ext') ? { textureExtension: a.options.get('--texture-ext')![0] } : {}),
-    ...(clips(a) ? { clips: clips(a) } : {}),
+    ...(clipList ? { clips: clipList } : {}),
   };
   let model: GltfModel;
   if (await isDirectory(input)) {
