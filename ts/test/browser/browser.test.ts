@@ -191,9 +191,9 @@ async function demoBench(): Promise<Record<string, number>> {
   return page.evaluate(() => Object.fromEntries([...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].map((tr) => [tr.dataset.backend!, Number(tr.dataset.ms)])));
 }
 
-/** The demo with its default model loaded. */
-async function openDemo(): Promise<void> {
-  await page.goto(`${h.url}/demo/`);
+/** The demo with its default model loaded (`query`: page options such as `?renderer=2d`). */
+async function openDemo(query = ''): Promise<void> {
+  await page.goto(`${h.url}/demo/${query}`);
   await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
 }
 
@@ -244,8 +244,7 @@ describe('the demo page', () => {
   });
 
   it('draws with the 2D canvas fallback where WebGL2 is not wanted', async () => {
-    await page.goto(`${h.url}/demo/?renderer=2d`);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
+    await openDemo('?renderer=2d');
     expect(await page.evaluate(() => document.body.dataset.renderer)).toBe('canvas2d');
     const [a, b] = await twoShots('demo-canvas2d');
     expect(a.equals(b)).toBe(false);
