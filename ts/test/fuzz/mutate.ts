@@ -5,7 +5,7 @@
  * it did, so a failure report says how the input was made.
  */
 import type { Rng } from './rng.js';
-import type { Field, Structure } from './structure.js';
+import { i32, type Field, type Structure } from './structure.js';
 
 export interface Seed {
   /** Path under the shared models directory (or a fixture name). */
@@ -57,10 +57,6 @@ function setI32(b: Uint8Array, at: number, v: number): Uint8Array {
   const out = b.slice();
   new DataView(out.buffer, out.byteOffset, out.byteLength).setInt32(at, v | 0, true);
   return out;
-}
-
-function readI32(b: Uint8Array, at: number): number {
-  return new DataView(b.buffer, b.byteOffset, b.byteLength).getInt32(at, true);
 }
 
 type Op = (m: Mutant, rng: Rng, seed: Seed, text: boolean, others: readonly Seed[]) => void;
@@ -126,7 +122,7 @@ function rewriteField(m: Mutant, rng: Rng, f: Field, text: boolean, label: strin
     m.bytes = replace(m.bytes, f.at, f.len, enc.encode(piece));
     m.ops.push(`${label}@${f.at}=${piece.length > 24 ? `${piece.slice(0, 8)}…(${piece.length})` : piece}`);
   } else {
-    const v = rng.pick(binaryValues(readI32(m.bytes, f.at), m.bytes.length));
+    const v = rng.pick(binaryValues(i32(m.bytes, f.at), m.bytes.length));
     m.bytes = setI32(m.bytes, f.at, v);
     m.ops.push(`${label}@${f.at}=${v | 0}`);
   }

@@ -96,7 +96,8 @@ export function md5Structure(b: Uint8Array): Structure {
   };
 }
 
-const i32 = (b: Uint8Array, at: number) =>
+/** The little-endian int32 at `at`, or 0 when it runs past the end. */
+export const i32 = (b: Uint8Array, at: number): number =>
   at + 4 <= b.length ? (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) : 0;
 
 function binary(boundaries: number[], counts: Field[], offsets: Field[], size: number): Structure {
