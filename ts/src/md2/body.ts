@@ -11,7 +11,7 @@ import type { Md2Model, Md2Skin } from '../model.js';
 import { groupClips } from './clips.js';
 import { decodeGlCommands } from './glcmds.js';
 import { fail, type Md2Header } from './header.js';
-import { hostOrder, hostOrderCopy, latin1Field } from './words.js';
+import { hostOrder, hostOrderCopy, latin1Field } from '../binary.js';
 import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
 import { MD2_NORMAL_COUNT } from './normals.js';
 

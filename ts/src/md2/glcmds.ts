@@ -9,7 +9,7 @@
  */
 import { Md2GlKind, type Md2GlCommands } from '../model.js';
 import { MD2_GLCMD_VERTEX_BYTES } from './limits.js';
-import { hostOrder } from './words.js';
+import { hostOrder } from '../binary.js';
 
 /** Words per glcmd vertex: s, t, xyz index. */
 const GLCMD_VERTEX_WORDS = MD2_GLCMD_VERTEX_BYTES / 4;

@@ -10,7 +10,7 @@ import { ErrorCode, type ParseWarning } from '../errors.js';
 import type { Md3Model, Md3Surface } from '../model.js';
 import { FRAME_BYTES, FRAME_NAME_BYTES, QPATH_BYTES, S, SHADER_BYTES, TAG_BYTES } from './format.js';
 import { fail, type Md3Header } from './header.js';
-import { hostOrderCopy, latin1Field } from '../md2/words.js';
+import { hostOrderCopy, latin1Field } from '../binary.js';
 import { surfaceLayouts, type SurfaceLayout } from './surfaces.js';
 
 /** `n` little-endian float32 from `at` into `out[o…]`, each finite (BAD_NUMBER at its byte offset otherwise). */

@@ -5,7 +5,7 @@
  */
 import { ErrorCode, ModelParseError } from '../errors.js';
 import { FRAME_BYTES, H, HEADER_BYTES, MD3_IDENT, MD3_VERSION, SURFACE_HEADER_BYTES, TAG_BYTES } from './format.js';
-import { latin1Field } from '../md2/words.js';
+import { latin1Field } from '../binary.js';
 import { MD3_LIMITS, MD3_MAX_FILE_BYTES } from './limits.js';
 
 export interface Md3Header {
