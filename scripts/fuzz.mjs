@@ -192,8 +192,7 @@ async function worker() {
       start,
       count,
       only,
-      chunkEvery: 4,
-      useEvery: 2,
+      ...lib.CAMPAIGN_CADENCE,
       onInput: (i) => Atomics.store(progress, slot, i + 1),
     });
     parentPort.postMessage(r);

@@ -130,6 +130,12 @@ export interface CampaignOptions {
   onInput?: (index: number) => void;
 }
 
+/**
+ * How often a campaign also checks chunked parsing and uses accepted models: the same in `npm test` and
+ * `npm run fuzz`, so a failing input of the fixed-budget test is reproduced by scripts/fuzz.mjs with its seed.
+ */
+export const CAMPAIGN_CADENCE = { chunkEvery: 4, useEvery: 2 } as const;
+
 /** Input `index` of campaign `seed`: which target, which seed, which bytes. */
 export function makeInput(seed: number, index: number, only?: readonly string[]): { ts: TargetSeeds; rng: Rng; from: string; ops: string[]; bytes: Uint8Array } {
   const all = targetSeeds().filter((t) => !only || only.includes(t.target.name));

@@ -1,5 +1,5 @@
 /** What scripts/fuzz.mjs bundles: the campaign, the sweep, the minimiser and the target table. */
-export { makeInput, mergeStats, runCampaign, truncationSweep, type CampaignResult, type TargetStats, type Violation } from './campaign.js';
+export { CAMPAIGN_CADENCE, makeInput, mergeStats, runCampaign, truncationSweep, type CampaignResult, type TargetStats, type Violation } from './campaign.js';
 export { minimize } from './minimize.js';
 export { TARGETS } from './targets.js';
 export { memoryLimit, timeLimitMs } from './bounds.js';

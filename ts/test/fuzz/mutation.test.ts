@@ -5,7 +5,7 @@
  * same outcome in random chunks, and posing an accepted model throws nothing untyped.
  */
 import { describe, expect, test } from 'vitest';
-import { runCampaign, truncationSweep, type CampaignResult } from './campaign.js';
+import { CAMPAIGN_CADENCE, runCampaign, truncationSweep, type CampaignResult } from './campaign.js';
 import { TARGETS } from './targets.js';
 
 /** A readable failure: the first few violations with how to reproduce them. */
@@ -16,7 +16,7 @@ function violationsOf(r: CampaignResult): string[] {
 describe('mutation fuzzer, fixed budget', () => {
   test('mutated real files: a model or a typed error, within bounds, the same in chunks, usable', () => {
     // Seed fixed so a red run is reproducible: `node scripts/fuzz.mjs --seed 20260601 --inputs 60000`.
-    const r = runCampaign({ seed: 20260601, start: 0, count: 60000, budgetMs: 14000, chunkEvery: 4, useEvery: 2 });
+    const r = runCampaign({ seed: 20260601, start: 0, count: 60000, budgetMs: 14000, ...CAMPAIGN_CADENCE });
     expect(violationsOf(r)).toEqual([]);
     for (const t of TARGETS) {
       const s = r.stats[t.name];
