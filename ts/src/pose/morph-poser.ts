@@ -177,11 +177,7 @@ export class Md3Poser extends MorphPoser {
     super(backend, model.frameCount, starts[model.surfaces.length], MD3_DEFAULT_FPS);
     this.surfaceVertexStart = starts;
     this.vertexCount = starts[model.surfaces.length];
-    this.indices = new Uint32Array(model.surfaces.reduce((n, s) => n + s.triangles.length, 0));
-    let k = 0;
-    model.surfaces.forEach((s, i) => {
-      for (let j = 0; j < s.triangles.length; j++) this.indices[k++] = starts[i] + s.triangles[j];
-    });
+    this.indices = backToBackIndices(model.surfaces);
     this.surfaceVertices = model.surfaces.map((s) => s.vertexCount);
     this.surfaceFrames = model.surfaces.map((s) => this.own(backend.i16(s.xyzNormals.length)));
     this.angleTable = this.own(backend.f32(MD3_ANGLE_TABLE.length));
@@ -196,4 +192,18 @@ export class Md3Poser extends MorphPoser {
       this.backend.md3Blend(this.surfaceFrames[s], this.surfaceVertices[s], frameA, frameB, t, this.angleTable, this.out.positions, this.out.normals, this.surfaceVertexStart[s]);
     }
   }
+}
+
+/**
+ * One index buffer over pieces whose vertices lie back to back (MD3 surfaces as `Md3Poser` lays them out, MD5
+ * meshes as `Md5Poser` does in file order): each piece's triangles offset by the vertices before it.
+ */
+export function backToBackIndices(pieces: readonly { vertexCount: number; triangles: ArrayLike<number> }[]): Uint32Array {
+  const indices = new Uint32Array(pieces.reduce((n, p) => n + p.triangles.length, 0));
+  let base = 0, at = 0;
+  for (const p of pieces) {
+    for (let k = 0; k < p.triangles.length; k++) indices[at++] = base + p.triangles[k];
+    base += p.vertexCount;
+  }
+  return indices;
 }

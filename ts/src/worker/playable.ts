@@ -6,6 +6,7 @@
 import type { FileKind } from '../cli/detect.js';
 import type { PoseBackend } from '../pose/backend.js';
 import type { ByteSource } from '../source.js';
+import { backToBackIndices } from '../pose/morph-poser.js';
 
 export type { FileKind };
 
@@ -120,11 +121,10 @@ export interface PartSource {
  * as `Md3Poser` does): one index buffer over the combined vertices, and each piece's range of it.
  */
 export function partsBackToBack(pieces: PartSource[]): { indices: Uint32Array; parts: PlayablePart[]; vertexCount: number } {
-  const indices = new Uint32Array(pieces.reduce((n, p) => n + p.triangles.length, 0));
+  const indices = backToBackIndices(pieces);
   const parts: PlayablePart[] = [];
   let vertexBase = 0, at = 0;
   for (const p of pieces) {
-    for (let k = 0; k < p.triangles.length; k++) indices[at + k] = vertexBase + p.triangles[k];
     parts.push({ name: p.name, firstIndex: at, indexCount: p.triangles.length });
     at += p.triangles.length;
     vertexBase += p.vertexCount;
