@@ -178,7 +178,6 @@ const GRAMMAR = md5Grammar({
     A_BOUND_MAX, A_BASE_POS, A_BASE_ORI, A_FRAME_IDX, A_FRAME_VALUES,
   ],
 });
-const EXPECT_KW = GRAMMAR.expectKw;
 
 function popcount6(x: number): number {
   return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1);
@@ -504,8 +503,7 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
 
   word(buf: Uint8Array, start: number, end: number): void {
     const k = KEYWORDS.index(buf, start, end);
-    const s = this.state;
-    switch (s) {
+    switch (this.state) {
       case A_FRAME_KW:
         if (k === K_FRAME) {
           if (this.frame === this.numFrames) {
@@ -529,14 +527,9 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
       case H_VERSION_KW:
         this.versionWord(k, buf, start, end);
         return;
-      default: {
-        const want = EXPECT_KW[s];
-        if (want >= 0 && k === want) {
-          this.state = s + 1;
-          return;
-        }
+      default:
+        if (this.nextOnKeyword(k)) return;
         break;
-      }
     }
     this.wrongWord(k, buf, start, end);
   }

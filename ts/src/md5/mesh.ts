@@ -36,11 +36,9 @@ import type { Md5Joints, Md5Mesh, Md5MeshPart } from '../model.js';
 import { LIMITS } from './limits.js';
 import {
   H_CMD,
-  H_CMD_KW,
   H_NEXT,
   H_VERSION,
   H_VERSION_KW,
-  K_COMMANDLINE,
   Md5ParserBase,
   growF32,
   growU32,
@@ -552,8 +550,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
 
   word(buf: Uint8Array, start: number, end: number): void {
     const k = KEYWORDS.index(buf, start, end);
-    const s = this.state;
-    switch (s) {
+    switch (this.state) {
       case M_VERT_KW:
         if (k === K_VERT) {
           if (this.vert === this.numVerts) this.fail(ErrorCode.BadCount, `more 'vert' lines than numverts ${this.numVerts}`);
@@ -594,24 +591,6 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
       case H_VERSION_KW:
         this.versionWord(k, buf, start, end);
         return;
-      case H_CMD_KW:
-        if (k === K_COMMANDLINE) {
-          this.state = H_CMD;
-          return;
-        }
-        break;
-      case M_NUMJOINTS_KW:
-        if (k === K_NUMJOINTS) {
-          this.state = M_NUMJOINTS;
-          return;
-        }
-        break;
-      case M_NUMMESHES_KW:
-        if (k === K_NUMMESHES) {
-          this.state = M_NUMMESHES;
-          return;
-        }
-        break;
       case M_JOINTS_KW:
         if (k === K_JOINTS) {
           this.joint = 0;
@@ -640,19 +619,9 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
           return;
         }
         break;
-      case M_SHADER_KW:
-        if (k === K_SHADER) {
-          this.state = M_SHADER;
-          return;
-        }
-        break;
-      case M_NUMVERTS_KW:
-        if (k === K_NUMVERTS) {
-          this.state = M_NUMVERTS;
-          return;
-        }
-        break;
       default:
+        // numJoints, numMeshes, commandline, shader, numverts: the one keyword the state waits for
+        if (this.nextOnKeyword(k)) return;
         break;
     }
     this.wrongWord(k, buf, start, end);

@@ -222,6 +222,16 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
     this.parents[this.joint] = p;
   }
 
+  /**
+   * A state that waits for one keyword and goes on to the next state (the grammar's `waits`, states numbered in
+   * order): take keyword `k` there and return true; false when `k` is not what this state waits for.
+   */
+  protected nextOnKeyword(k: number): boolean {
+    if (k < 0 || k !== this.grammar.expectKw[this.state]) return false;
+    this.state++;
+    return true;
+  }
+
   // --- errors for a token that no case of the parser's callback accepted in the current state ----------------
 
   protected wrongNumber(v: number): never {
