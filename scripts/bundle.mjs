@@ -7,7 +7,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['ts/src/index.ts'], outfile: 'dist/browser.js', platform: 'browser' }),
   build({ ...common, entryPoints: ['ts/src/node.ts'], outfile: 'dist/node.js', platform: 'node' }),
   build({ ...common, entryPoints: ['ts/src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node' }),
-  build({ ...common, entryPoints: ['ts/src/cli/bench-suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node' }),
+  build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node' }),
   // The worker mode's entry, next to browser.js (ModelWorker.create() finds it as ./worker.js).
   build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser' }),
 ]);

@@ -6,15 +6,13 @@
  *       → `poser.setAnim(anim)`, `poser.poseFrame(n)` / `poseTime(seconds)` → `poser.positions`, `poser.normals`
  *       → `toObj(...)`.
  */
-export { ErrorCode, ModelParseError, type ErrorPosition, type ParseWarning } from './errors.js';
-export type { Md5Anim, Md5Joints, Md5Mesh, Md5MeshPart } from './model.js';
-export { Md5AnimFlag } from './model.js';
-export { byteChunks, parseStream, type ByteSource, type ChunkParser, type ReadOptions } from './source.js';
-export { Md5AnimParser, Md5MeshParser, Md5Tokenizer, LIMITS as MD5_LIMITS, parseMd5Anim, parseMd5Mesh } from './md5/index.js';
-export { parseMd5AnimStream, parseMd5MeshStream } from './md5/stream.js';
+export { ErrorCode, ModelParseError, type ErrorPosition, type ParseWarning } from './base/errors.js';
+export type { Md5Anim, Md5Joints, Md5Mesh, Md5MeshPart } from './base/model.js';
+export { Md5AnimFlag } from './base/model.js';
+export { byteChunks, parseStream, type ByteSource, type ChunkParser, type ReadOptions } from './base/source.js';
+export { Md5AnimParser, Md5MeshParser, Md5Tokenizer, LIMITS as MD5_LIMITS, parseMd5Anim, parseMd5Mesh } from './formats/md5/index.js';
+export { parseMd5AnimStream, parseMd5MeshStream } from './formats/md5/stream.js';
 export {
-  forEachMd5AnimFrame,
-  openMd5AnimFrames,
   openMd5Meshes,
   type ElementReader,
   type FrameStreamOptions,
@@ -23,24 +21,25 @@ export {
   type Md5AnimHeader,
   type Md5MeshHeader,
   type Md5MeshReader,
-} from './md5/index.js';
-export type { BackendChoice, BackendName, KernelBuffer, PoseBackend } from './pose/backend.js';
-export { createBackend } from './pose/select.js';
-export { createTsBackend } from './pose/ts-backend.js';
-export { createWasmBackend, wasmSimdSupported, wasmSupported } from './pose/wasm-backend.js';
+} from './formats/md5/index.js';
+export type { BackendChoice, BackendName, KernelBuffer, PoseBackend } from './kernels/backend.js';
+export { createBackend } from './kernels/select.js';
+export { createTsBackend } from './kernels/ts-backend.js';
+export { createWasmBackend, wasmSimdSupported, wasmSupported } from './kernels/wasm-backend.js';
+export { forEachMd5AnimFrame, openMd5AnimFrames, type PosedFrameStreamOptions } from './pose/md5-frame-stream.js';
 export { Md5Poser, assertAnimMatchesMesh, frameAtTime, type FrameBlend } from './pose/md5-poser.js';
 export { buildSkinStream, buildTangentStream, bindPose, groupedTriangles, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';
 export { Md2Poser, Md3Poser, clipBlend, MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, type MorphBlend, type MorphClip, type Md2Frames, type Md3Frames } from './pose/morph-poser.js';
-export { MD3_ANGLE_TABLE } from './pose/morph-tables.js';
-export * as tsKernels from './pose/ts-kernels.js';
+export { MD3_ANGLE_TABLE } from './kernels/tables.js';
+export * as tsKernels from './kernels/ts-kernels.js';
 export { toObj, type ObjOptions } from './export/obj.js';
 export { buildGltf, gltfFiles, toGlb, toGltf, type GltfClip, type GltfModel, type GltfOptions, type GltfResult, type Md5GltfStats, type NamedMd5Anim } from './export/gltf.js';
-export { boundingDiagonal } from './bounds.js';
-export { openPlayable, supportedFormats } from './worker/open.js';
-export { clipFrameAtTime, type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './worker/playable.js';
+export { boundingDiagonal } from './base/bounds.js';
+export { openPlayable, supportedFormats } from './playable/open.js';
+export { clipFrameAtTime, type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './playable/playable.js';
 export { ModelWorker, type PosedFrame, type WorkerFile } from './worker/client.js';
-export type { Md2Clip, Md2GlCommands, Md2Model, Md2Skin } from './model.js';
-export { Md2GlKind } from './model.js';
+export type { Md2Clip, Md2GlCommands, Md2Model, Md2Skin } from './base/model.js';
+export { Md2GlKind } from './base/model.js';
 export {
   LIMITS as MD2_LIMITS,
   MD2_NORMALS,
@@ -56,35 +55,29 @@ export {
   parseMd2Stream,
   type Md2GlCommand,
   type Md2Unwelded,
-} from './md2/index.js';
-export type { Md3Model, Md3Surface } from './model.js';
+} from './formats/md2/index.js';
+export type { Md3Model, Md3Surface } from './base/model.js';
 export {
   MD3_DERIVED_ANIMATIONS,
   MD3_LIMITS,
   MD3_MAX_FILE_BYTES,
   MD3_PLAYER_ANIMATIONS,
-  MD3_TAG_FLOATS,
   MD3_XYZ_SCALE,
   Md3Parser,
-  Md3Player,
   decodeMd3Normal,
-  lerpTag,
-  md3ClipFrameAt,
   md3FramePositions,
   md3LerpFramePositions,
-  md3TagIndex,
   parseAnimationCfg,
   parseMd3,
   parseMd3Stream,
-  type LerpTagOptions,
   type Md3Animation,
   type Md3AnimationCfg,
   type Md3AnimationName,
   type Md3FramePose,
-  type Md3PartPose,
-  type Md3PlayerModels,
-  type Md3PlayerPart,
-  type Md3PlayerPose,
-  type Md3PlayerPoseInput,
-  type Md3PlayerSurfaceRange,
-} from './md3/index.js';
+} from './formats/md3/index.js';
+export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
+export { md3ClipFrameAt } from './pose/md3-clip.js';
+export {
+  Md3Player,
+  type Md3PartPose, type Md3PlayerModels, type Md3PlayerPart, type Md3PlayerPose, type Md3PlayerPoseInput, type Md3PlayerSurfaceRange,
+} from './pose/md3-player.js';

@@ -1,11 +1,11 @@
 /** Every documented byte source gives the same model as one Uint8Array; abort and bad sources are typed errors. */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, ModelParseError } from '../src/errors.js';
-import { parseMd5Anim, parseMd5Mesh } from '../src/md5/index.js';
-import { parseMd5AnimStream, parseMd5MeshStream } from '../src/md5/stream.js';
+import { ErrorCode, ModelParseError } from '../src/base/errors.js';
+import { parseMd5Anim, parseMd5Mesh } from '../src/formats/md5/index.js';
+import { parseMd5AnimStream, parseMd5MeshStream } from '../src/formats/md5/stream.js';
 import { fileChunks, loadMd5Anim, loadMd5Mesh } from '../src/node.js';
-import { type ByteSource } from '../src/source.js';
+import { type ByteSource } from '../src/base/source.js';
 import { read, SHARED_MODELS } from './helpers/models.js';
 import { chunked, instrumentedStream, readableOf as stream } from './helpers/chunks.js';
 

@@ -1,7 +1,7 @@
 /** `bench MESH [ANIM] [--json]`: the skin/compose suite on the user's own model. */
-import { loadMd5Anim, loadMd5Mesh } from '../node.js';
+import { loadMd5Anim, loadMd5Mesh } from '../load/node.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
-import { formatTable, runSuite } from './bench-suite.js';
+import { formatTable, runSuite } from '../bench/suite.js';
 import { parseArgs, UsageError } from './args.js';
 import { load } from './input.js';
 

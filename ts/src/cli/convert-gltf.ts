@@ -7,10 +7,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gltfFiles, type GltfModel, type GltfOptions } from '../export/gltf.js';
-import { Md3Player } from '../md3/player.js';
-import { parseAnimationCfg } from '../md3/animation-cfg.js';
-import type { ParseWarning } from '../errors.js';
-import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../node.js';
+import { Md3Player } from '../pose/md3-player.js';
+import { parseAnimationCfg } from '../formats/md3/animation-cfg.js';
+import type { ParseWarning } from '../base/errors.js';
+import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../load/node.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
 import { kindOf, load } from './input.js';

@@ -3,14 +3,14 @@
  * MODEL is an .md5mesh (posed by --anim's frame N, or its bind pose), or an .md2 / .md3 (its frame N).
  */
 import { writeFile } from 'node:fs/promises';
-import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../node.js';
+import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../load/node.js';
 import { md2ToObj, md3ToObj } from '../export/obj-morph.js';
 import { Md2Poser, Md3Poser } from '../pose/morph-poser.js';
-import type { PoseBackend } from '../pose/backend.js';
+import type { PoseBackend } from '../kernels/backend.js';
 import { toObj } from '../export/obj.js';
-import { createBackend } from '../pose/select.js';
+import { createBackend } from '../kernels/select.js';
 import { Md5Poser } from '../pose/md5-poser.js';
-import type { BackendChoice } from '../pose/backend.js';
+import type { BackendChoice } from '../kernels/backend.js';
 import { parseArgs, UsageError } from './args.js';
 import { kindOf, load } from './input.js';
 import { convertGltf, GLTF_FLAGS, GLTF_OPTIONS } from './convert-gltf.js';

@@ -1,7 +1,7 @@
 /** What every command shares: naming the file a failure belongs to, and knowing what kind of file it is. */
 import { open } from 'node:fs/promises';
 import { UsageError } from './args.js';
-import { kindFromBytes, kindFromName, type FileKind } from './detect.js';
+import { kindFromBytes, kindFromName, type FileKind } from '../formats/detect.js';
 
 /** A failure while reading one input file; `main` prints it as `file:position: CODE: detail`, exit 1. */
 export class InputError extends Error {

@@ -1,13 +1,13 @@
 /** `inspect FILE [--json]`: what a model file holds, read as a stream (never whole). */
-import type { Md5MeshPart } from '../model.js';
-import type { Md5AnimHeader, Md5MeshHeader } from '../md5/index.js';
-import { openMd5AnimFrames } from '../md5/frame-stream.js';
-import { openMd5Meshes } from '../md5/mesh-stream.js';
+import type { Md5MeshPart } from '../base/model.js';
+import type { Md5AnimHeader, Md5MeshHeader } from '../formats/md5/index.js';
+import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
+import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
 import { parseArgs, UsageError } from './args.js';
-import type { FileKind } from './detect.js';
+import type { FileKind } from '../formats/detect.js';
 import { kindOf, load, reusedFileChunks } from './input.js';
 import { fileProgress } from './progress.js';
-import { loadMd2, loadMd3 } from '../node.js';
+import { loadMd2, loadMd3 } from '../load/node.js';
 import { md2Summary, md3Summary } from './summary-morph.js';
 
 type Summary = Record<string, unknown>;

@@ -4,7 +4,7 @@
  *   convert MESH [--anim ANIM] [--frame N] [--backend wasm|wasm-simd|wasm-scalar|ts] [--y-up] -o OUT.obj
  * Exit codes: 0 success, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.
  */
-import { ModelParseError } from '../errors.js';
+import { ModelParseError } from '../base/errors.js';
 import { UsageError } from './args.js';
 import { bench } from './bench.js';
 import { convert } from './convert.js';

@@ -1,5 +1,5 @@
 /** `inspect` summaries of the vertex-animated formats (MD2, MD3): counts, clips, skins/shaders, tags, warnings. */
-import type { Md2Model, Md3Model } from '../model.js';
+import type { Md2Model, Md3Model } from '../base/model.js';
 
 export function md2Summary(path: string, m: Md2Model) {
   return {

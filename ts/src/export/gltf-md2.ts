@@ -9,8 +9,8 @@
  * Clips default to the model's (frame names with their trailing digits stripped) at Quake 2's 10 frames per
  * second; the material is named after the first skin.
  */
-import { md2FrameNormals, md2FramePositions, md2Unwelded } from '../md2/geometry.js';
-import type { Md2Model } from '../model.js';
+import { md2FrameNormals, md2FramePositions, md2Unwelded } from '../formats/md2/geometry.js';
+import type { Md2Model } from '../base/model.js';
 import { MD2_DEFAULT_FPS } from '../pose/morph-poser.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';

@@ -12,10 +12,10 @@
  * one clip of every frame) at 15 frames per second. Materials are named after the surface's first shader, or
  * the surface name when it has none (player models take their skins from .skin files).
  */
-import { groupClips } from '../md2/clips.js';
-import { md3FramePositions } from '../md3/frame.js';
-import { lerpTag, TAG_FLOATS } from '../md3/tag.js';
-import type { Md3Model } from '../model.js';
+import { groupClips } from '../formats/md2/clips.js';
+import { md3FramePositions } from '../formats/md3/frame.js';
+import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
+import type { Md3Model } from '../base/model.js';
 import { MD3_DEFAULT_FPS } from '../pose/morph-poser.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphInterpolation } from './gltf-morph.js';

@@ -16,12 +16,12 @@
  * - Triangles are written (a, c, b): MD5 winds clockwise seen from the front, glTF counter-clockwise.
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
-import { ErrorCode, ModelParseError } from '../errors.js';
-import type { Md5Anim, Md5Mesh } from '../model.js';
-import { POSE_STRIDE } from '../pose/layout.js';
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+import type { Md5Anim, Md5Mesh } from '../base/model.js';
+import { POSE_STRIDE } from '../kernels/layout.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import { bindPose, buildSkinStream } from '../pose/skin-stream.js';
-import { composeFrame, poseMatrices, skinNormals, skinPositions, validateAnim } from '../pose/ts-kernels.js';
+import { composeFrame, poseMatrices, skinNormals, skinPositions, validateAnim } from '../kernels/ts-kernels.js';
 import { counterClockwise, type Axes } from './gltf-axes.js';
 import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';

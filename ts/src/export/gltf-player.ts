@@ -8,8 +8,8 @@
  * at the cfg's fps, reversed clips with their keys reversed (flag clips are the flag model's, not exported).
  * Without one, two animations, `lower` and `upper`, each playing every frame of its part; play both together.
  */
-import type { Md3Animation } from '../md3/animation-cfg.js';
-import type { Md3Player } from '../md3/player.js';
+import type { Md3Animation } from '../formats/md3/animation-cfg.js';
+import type { Md3Player } from '../pose/md3-player.js';
 import { MD3_DEFAULT_FPS } from '../pose/morph-poser.js';
 import type { GltfAnimation } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';

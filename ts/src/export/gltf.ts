@@ -4,9 +4,9 @@
  * → the files to write for an output name ending in `.glb` or `.gltf`. Browser and Node alike (no Node
  * built-ins); docs/gltf.md describes the mapping of each format.
  */
-import type { ParseWarning } from '../errors.js';
-import { Md3Player } from '../md3/player.js';
-import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../model.js';
+import type { ParseWarning } from '../base/errors.js';
+import { Md3Player } from '../pose/md3-player.js';
+import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
 import { MaterialTable, type TextureOptions } from './gltf-material.js';

@@ -9,7 +9,7 @@
  *   file oppose their vertex normals in (a, b, c) order), so faces are written (a, c, b) for OBJ.
  * - `vt` is (s, 1 − t): the files' t grows downward. Coordinates stay Z-up unless `yUp`.
  */
-import type { Md2Model, Md3Model } from '../model.js';
+import type { Md2Model, Md3Model } from '../base/model.js';
 import { fmt, objFace, objHeader, objVector, type ObjOptions } from './obj.js';
 
 export function md2ToObj(model: Md2Model, options: ObjOptions): string {

@@ -7,7 +7,7 @@
  * - MD5 triangles are clockwise seen from the front; OBJ wants counter-clockwise, so each face is written
  *   as (a, c, b).
  */
-import type { Md5Mesh } from '../model.js';
+import type { Md5Mesh } from '../base/model.js';
 
 export interface ObjOptions {
   /** Posed positions for all meshes, 3 floats per vertex (a poser's `positions`). */

@@ -4,10 +4,10 @@
  * `normals`, which stay valid until the next pose call on this poser (or until another allocation grows
  * the WASM memory: read them again after any call rather than keeping the typed array).
  */
-import { ErrorCode, ModelParseError } from '../errors.js';
-import type { Md5Anim, Md5Mesh } from '../model.js';
-import type { F32, I32, PoseBackend, U32, U8 } from './backend.js';
-import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+import type { Md5Anim, Md5Mesh } from '../base/model.js';
+import type { F32, I32, PoseBackend, U32, U8 } from '../kernels/backend.js';
+import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
 import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
 
 /** The frames to blend for a time, the way Doom 3 plays an anim: the last frame closes the cycle. */

@@ -8,9 +8,9 @@
  * like `Md5Poser`'s, they are valid until the next pose call and must be read again after it (WASM memory
  * growth re-creates views).
  */
-import { MD2_NORMALS } from '../md2/normals.js';
-import type { F32, I16, KernelBuffer, PoseBackend, Typed, U8 } from './backend.js';
-import { MD3_ANGLE_TABLE } from './morph-tables.js';
+import { MD2_NORMALS } from '../formats/md2/normals.js';
+import type { F32, I16, KernelBuffer, PoseBackend, Typed, U8 } from '../kernels/backend.js';
+import { MD3_ANGLE_TABLE } from '../kernels/tables.js';
 
 /** A run of frames played as one animation. `fps` defaults to the format's usual rate. */
 export interface MorphClip {

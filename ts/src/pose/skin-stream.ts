@@ -6,10 +6,10 @@
  * them back. Tangents the same way: bind-pose tangents from the triangles' texture-coordinate gradients
  * (+u direction, made orthogonal to the normal), turned into joint space once, skinned by the normal kernel.
  */
-import { ErrorCode, ModelParseError } from '../errors.js';
-import type { Md5Mesh } from '../model.js';
-import { POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
-import { poseMatrices, skinPositions } from './ts-kernels.js';
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+import type { Md5Mesh } from '../base/model.js';
+import { POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
+import { poseMatrices, skinPositions } from '../kernels/ts-kernels.js';
 
 export interface Md5SkinStream {
   jointCount: number;

@@ -10,9 +10,9 @@
  * frame = await w.pose(1, 2, 0.5, frame);         // refills frame's buffers (they are detached meanwhile)
  * ```
  */
-import { type ErrorCode, ModelParseError } from '../errors.js';
-import type { BackendName } from '../pose/backend.js';
-import type { PlayableInfo } from './playable.js';
+import { type ErrorCode, ModelParseError } from '../base/errors.js';
+import type { BackendName } from '../kernels/backend.js';
+import type { PlayableInfo } from '../playable/playable.js';
 import type { PosedFrame, SerializedError, WorkerFile, WorkerReply, WorkerRequest } from './protocol.js';
 
 export type { PosedFrame, WorkerFile };

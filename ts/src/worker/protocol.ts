@@ -4,8 +4,8 @@
  * completes). Posed vertices come back in buffers that are transferred, never copied, and the caller may
  * hand them back with the next request to be refilled, so steady-state posing allocates nothing.
  */
-import type { BackendName } from '../pose/backend.js';
-import type { PlayableInfo } from './playable.js';
+import type { BackendName } from '../kernels/backend.js';
+import type { PlayableInfo } from '../playable/playable.js';
 
 /** A file for the worker: bytes, a stream (transferred), a Blob/File (cloned by reference), or a URL to fetch. */
 export interface WorkerFile {

@@ -4,12 +4,12 @@
  * main-thread side. Posed vertices are copied once out of the poser (WASM memory cannot be transferred)
  * into a buffer that is then transferred to the caller.
  */
-import { ModelParseError } from '../errors.js';
-import type { BackendName, PoseBackend } from '../pose/backend.js';
-import { createBackend } from '../pose/select.js';
-import type { ByteSource } from '../source.js';
-import { openPlayable } from './open.js';
-import { playableInfo, type ModelPlayer, type PlayableModel } from './playable.js';
+import { ModelParseError } from '../base/errors.js';
+import type { BackendName, PoseBackend } from '../kernels/backend.js';
+import { createBackend } from '../kernels/select.js';
+import type { ByteSource } from '../base/source.js';
+import { openPlayable } from '../playable/open.js';
+import { playableInfo, type ModelPlayer, type PlayableModel } from '../playable/playable.js';
 import type { SerializedError, WorkerFile, WorkerReply, WorkerRequest } from './protocol.js';
 
 interface Scope {

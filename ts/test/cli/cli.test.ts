@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseMd5Mesh } from '../../src/md5/index.js';
+import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { invalidFiles, read, realAnimPairs, realMeshes, REPO } from '../helpers/models.js';
 
 const BIN = join(REPO, 'bin', 'idtech-models.js');

@@ -4,12 +4,12 @@
  */
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/errors.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import { buildGltf, gltfFiles, toGlb, toGltf } from '../../src/export/gltf.js';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
-import type { Md5Mesh } from '../../src/model.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import type { Md5Mesh } from '../../src/base/model.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { diagonal } from '../helpers/compare.js';
 import { read, realAnimPairs, realMeshes } from '../helpers/models.js';
 import { gltfPositions, readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';

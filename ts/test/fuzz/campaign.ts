@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { manifest, read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
-import { parseMd5Mesh } from '../../src/md5/index.js';
-import type { Md5Mesh } from '../../src/model.js';
+import { parseMd5Mesh } from '../../src/formats/md5/index.js';
+import type { Md5Mesh } from '../../src/base/model.js';
 import { memoryLimit } from './bounds.js';
 import { checkInput, type Outcome, type ViolationKind } from './invariant.js';
 import { mutate, type Seed } from './mutate.js';

@@ -3,7 +3,7 @@
  * violation (otherwise a green fuzz run would prove nothing), and the allocation meter counts what it should.
  */
 import { describe, expect, test } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/errors.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import { metered } from './alloc-meter.js';
 import { PARSER_MEMORY_BOUND } from './bounds.js';
 import { checkInput } from './invariant.js';

@@ -4,7 +4,7 @@
  * independent re-check, typed-array allocation within the target's memory bound, time within its time bound, the
  * same outcome when the input arrives in random chunks, and no untyped exception when the accepted model is used.
  */
-import { ErrorCode, ModelParseError } from '../../src/errors.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import { metered } from './alloc-meter.js';
 import { memoryLimit, timeLimitMs } from './bounds.js';
 import type { Rng } from './rng.js';

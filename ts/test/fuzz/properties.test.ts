@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ModelParseError } from '../../src/errors.js';
-import { Md5Tokenizer } from '../../src/md5/tokenizer.js';
+import { ModelParseError } from '../../src/base/errors.js';
+import { Md5Tokenizer } from '../../src/text/tokenizer.js';
 import { enc, splitAt } from '../md5/_helpers.js';
 import { checkInput } from './invariant.js';
 import { Rng } from './rng.js';

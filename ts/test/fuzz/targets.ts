@@ -3,13 +3,13 @@
  * real files seed it, a one-shot parse, optionally a push parser (for chunk-split checks), a structure scan (where
  * the counts, offsets and block boundaries are), an independent check of what it accepts, and its memory bound.
  */
-import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/model.js';
-import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/md2/index.js';
-import { Md3Parser, parseMd3 } from '../../src/md3/index.js';
+import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
+import { Md3Parser, parseMd3 } from '../../src/formats/md3/index.js';
 import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
-import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
+import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { toObj } from '../../src/export/obj.js';
 import { toGlb, type GltfModel } from '../../src/export/gltf.js';
 import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';

@@ -9,4 +9,4 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return m;
 }
 
-export { boundingDiagonal as diagonal } from '../../src/bounds.js';
+export { boundingDiagonal as diagonal } from '../../src/base/bounds.js';

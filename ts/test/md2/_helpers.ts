@@ -1,9 +1,9 @@
 /** Shared helpers of the MD2 tests (not a test file itself). */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ModelParseError } from '../../src/errors.js';
-import type { Md2Model } from '../../src/model.js';
-import { Md2Parser } from '../../src/md2/index.js';
+import { ModelParseError } from '../../src/base/errors.js';
+import type { Md2Model } from '../../src/base/model.js';
+import { Md2Parser } from '../../src/formats/md2/index.js';
 import { SHARED_MODELS, manifest, read, type ManifestRow } from '../helpers/models.js';
 
 export { catchParse, diff, splitAt } from '../md5/_helpers.js';

@@ -1,6 +1,6 @@
 /** Frame decoding, the normals table, clips, glcmd triangulation and un-welding, on hand-made and real inputs. */
 import { describe, expect, test } from 'vitest';
-import { Md2GlKind, type Md2GlCommands, type Md2Model } from '../../src/model.js';
+import { Md2GlKind, type Md2GlCommands, type Md2Model } from '../../src/base/model.js';
 import {
   MD2_NORMALS,
   clipNameOf,
@@ -11,7 +11,7 @@ import {
   md2GlCommandTriangles,
   md2Unwelded,
   parseMd2,
-} from '../../src/md2/index.js';
+} from '../../src/formats/md2/index.js';
 import { FILES, readMd2File } from './_helpers.js';
 
 describe('MD2_NORMALS', () => {

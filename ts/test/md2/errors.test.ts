@@ -4,8 +4,8 @@
  * out here from the format (17 int32 header fields, 12-byte triangles, 40-byte frame headers, 4-byte vertices).
  */
 import { describe, expect, test } from 'vitest';
-import { ErrorCode } from '../../src/errors.js';
-import { LIMITS, MAX_FILE_BYTES, Md2Parser, parseMd2 } from '../../src/md2/index.js';
+import { ErrorCode } from '../../src/base/errors.js';
+import { LIMITS, MAX_FILE_BYTES, Md2Parser, parseMd2 } from '../../src/formats/md2/index.js';
 import { FILES, catchParse, diff, headerOf, readMd2File, withFloat32, withInt16, withInt32 } from './_helpers.js';
 
 const flag = readMd2File(FILES.flag); // no skins, 10 frames, 106 vertices

@@ -5,10 +5,10 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/errors.js';
-import { parseMd2, parseMd2Stream } from '../../src/md2/index.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { parseMd2, parseMd2Stream } from '../../src/formats/md2/index.js';
 import { fileChunks, loadMd2 } from '../../src/node.js';
-import type { ByteSource } from '../../src/source.js';
+import type { ByteSource } from '../../src/base/source.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 import { FILES, catchParseAsync, diff, fromChunks, readMd2File, splitAt } from './_helpers.js';
 import { chunked, instrumentedStream, readableOf as readable } from '../helpers/chunks.js';

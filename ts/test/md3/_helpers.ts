@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ModelParseError, type ErrorCode } from '../../src/errors.js';
+import { ModelParseError, type ErrorCode } from '../../src/base/errors.js';
 import { manifest, read, SHARED_MODELS, type ManifestRow } from '../helpers/models.js';
 
 if (!existsSync(join(SHARED_MODELS, 'MANIFEST.tsv'))) {

@@ -3,8 +3,8 @@
  * ioquake3 qfiles.h layout: header fields at 0, 4, 76, 80, 84, 92, 96, 100, 104; surface fields at +72 … +104).
  */
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/errors.js';
-import { MD3_LIMITS, Md3Parser, parseMd3 } from '../../src/md3/index.js';
+import { ErrorCode } from '../../src/base/errors.js';
+import { MD3_LIMITS, Md3Parser, parseMd3 } from '../../src/formats/md3/index.js';
 import { buildMd3, expectMd3Error, smallMd3, view, type Built } from './_helpers.js';
 
 /** A fresh small file with `edit` applied. */

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Md3Player, parseAnimationCfg, parseMd3 } from '../../src/md3/index.js';
+import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
+import { Md3Player } from '../../src/pose/md3-player.js';
 import { FIXTURES, read } from '../helpers/models.js';
 import { HUMAN_BASE, rawHeader, view } from './_helpers.js';
 

@@ -1,8 +1,8 @@
 /** Streaming: any chunking gives the one-buffer model; sources, abort, progress, early end. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/errors.js';
-import { Md3Parser, parseMd3, parseMd3Stream } from '../../src/md3/index.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { Md3Parser, parseMd3, parseMd3Stream } from '../../src/formats/md3/index.js';
 import { read } from '../helpers/models.js';
 import { splitAt } from '../md5/_helpers.js';
 import { HUMAN_BASE, digest, expectMd3Error, smallMd3 } from './_helpers.js';

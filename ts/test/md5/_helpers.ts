@@ -3,9 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { SHARED_MODELS } from '../helpers/models.js';
-import { ModelParseError, type ErrorCode } from '../../src/errors.js';
-import type { Md5Anim, Md5Mesh } from '../../src/model.js';
-import { Md5AnimParser, Md5MeshParser } from '../../src/md5/index.js';
+import { ModelParseError, type ErrorCode } from '../../src/base/errors.js';
+import type { Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import { Md5AnimParser, Md5MeshParser } from '../../src/formats/md5/index.js';
 
 /** The shared real-model corpus (never copied into the repo). Override with IDTECH_MODELS_DIR. */
 export const MODELS_DIR = process.env.IDTECH_MODELS_DIR ?? SHARED_MODELS;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ErrorCode } from '../../src/errors.js';
-import { Md5AnimParser, parseMd5Anim } from '../../src/md5/index.js';
+import { ErrorCode } from '../../src/base/errors.js';
+import { Md5AnimParser, parseMd5Anim } from '../../src/formats/md5/index.js';
 import { FILES, HAVE_MODELS, badEditChecker, catchParse, enc, expectError, readModel } from './_helpers.js';
 
 const f32 = Math.fround;

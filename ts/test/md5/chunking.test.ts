@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ModelParseError } from '../../src/errors.js';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
+import { ModelParseError } from '../../src/base/errors.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import {
   FILES,
   HAVE_MODELS,

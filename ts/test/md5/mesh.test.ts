@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { ErrorCode } from '../../src/errors.js';
-import { LIMITS } from '../../src/md5/limits.js';
-import { Md5MeshParser, parseMd5Mesh, parseMd5Anim, recoverW } from '../../src/md5/index.js';
+import { ErrorCode } from '../../src/base/errors.js';
+import { LIMITS } from '../../src/formats/md5/limits.js';
+import { Md5MeshParser, parseMd5Mesh, parseMd5Anim, recoverW } from '../../src/formats/md5/index.js';
 import { FILES, HAVE_MODELS, badEditChecker, catchParse, enc, expectError, readModel } from './_helpers.js';
 
 const f32 = Math.fround;

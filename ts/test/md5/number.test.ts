@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parseDecimal, parseDecimalInto, type DecimalResult } from '../../src/md5/number.js';
+import { parseDecimal, parseDecimalInto, type DecimalResult } from '../../src/text/number.js';
 import { enc } from './_helpers.js';
 
 function parseText(text: string): number {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ErrorCode } from '../../src/errors.js';
-import { LIMITS } from '../../src/md5/limits.js';
-import { Md5Tokenizer, decodeText, type Md5TokenSink } from '../../src/md5/tokenizer.js';
+import { ErrorCode } from '../../src/base/errors.js';
+import { LIMITS } from '../../src/formats/md5/limits.js';
+import { Md5Tokenizer, decodeText, type Md5TokenSink } from '../../src/text/tokenizer.js';
 import { catchParse, enc, splitAt } from './_helpers.js';
 
 type Tok = [kind: string, value: string | number, line: number, column: number, offset: number];

@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
-import type { PoseBackend } from '../../src/pose/backend.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
 import { Md5Poser, frameAtTime } from '../../src/pose/md5-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
-import { createWasmBackend } from '../../src/pose/wasm-backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { maxAbsDiff } from '../helpers/compare.js';
 import { FIXTURES } from '../helpers/models.js';
 
@@ -92,7 +92,7 @@ describe('the default fixture model', () => {
 
 describe('skin stream bound', () => {
   it('refuses a mesh whose vertices all share one long weight run (quadratic stream), with BAD_COUNT', async () => {
-    const { parseMd5Mesh } = await import('../../src/md5/index.js');
+    const { parseMd5Mesh } = await import('../../src/formats/md5/index.js');
     const { buildSkinStream, STREAM_WEIGHT_FACTOR } = await import('../../src/pose/skin-stream.js');
     // 60 vertices × 60 weights each over 60 declared weights: 3600 stream weights > 4 × 60.
     const n = 60;

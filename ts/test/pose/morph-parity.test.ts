@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MD2_NORMALS } from '../../src/md2/normals.js';
-import type { PoseBackend } from '../../src/pose/backend.js';
+import { MD2_NORMALS } from '../../src/formats/md2/normals.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
 import { Md2Poser, Md3Poser, clipBlend } from '../../src/pose/morph-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
-import { createWasmBackend } from '../../src/pose/wasm-backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 
 let backends: PoseBackend[];
 beforeAll(async () => {

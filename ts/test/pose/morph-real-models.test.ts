@@ -5,12 +5,12 @@
  * `md2FrameNormals`, `md3FramePositions`), which the MD2/MD3 tests check against three.js and raw bytes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { md2FrameNormals, md2FramePositions, parseMd2 } from '../../src/md2/index.js';
-import { md3FramePositions, parseMd3 } from '../../src/md3/index.js';
-import type { PoseBackend } from '../../src/pose/backend.js';
+import { md2FrameNormals, md2FramePositions, parseMd2 } from '../../src/formats/md2/index.js';
+import { md3FramePositions, parseMd3 } from '../../src/formats/md3/index.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
 import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
-import { createWasmBackend } from '../../src/pose/wasm-backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { manifest, read } from '../helpers/models.js';
 

@@ -4,12 +4,12 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../../src/model.js';
-import type { PoseBackend } from '../../src/pose/backend.js';
+import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../../src/base/model.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
-import { createWasmBackend } from '../../src/pose/wasm-backend.js';
-import { recoverW } from '../../src/pose/ts-kernels.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
+import { recoverW } from '../../src/kernels/ts-kernels.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 
 let backends: PoseBackend[];

@@ -4,11 +4,11 @@
  * (computed by the exporter from the real skinned mesh) wherever those bounds are not degenerate.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
-import type { PoseBackend } from '../../src/pose/backend.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
-import { createWasmBackend } from '../../src/pose/wasm-backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { read, realAnimPairs, realMeshes } from '../helpers/models.js';
 

@@ -5,11 +5,11 @@
  * unit and (for single-weight vertices, whose tangent and normal turn with one joint) orthogonal to the normals.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
-import type { PoseBackend } from '../../src/pose/backend.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
-import { createWasmBackend } from '../../src/pose/wasm-backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { maxAbsDiff } from '../helpers/compare.js';
 import { read, realAnimPairs } from '../helpers/models.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fileProgress, formatBar } from '../../src/cli/progress.js';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { REPO } from '../helpers/models.js';
 import { lineColumn } from './_helpers.js';
 

@@ -6,15 +6,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
-import { forEachMd5AnimFrame, openMd5AnimFrames } from '../../src/md5/frame-stream.js';
-import { parseMd5AnimStream } from '../../src/md5/stream.js';
-import { openMd5Meshes } from '../../src/md5/mesh-stream.js';
-import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../../src/model.js';
-import { createTsBackend } from '../../src/pose/ts-backend.js';
-import { createWasmBackend } from '../../src/pose/wasm-backend.js';
-import * as tsKernels from '../../src/pose/ts-kernels.js';
-import type { ByteSource } from '../../src/source.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { forEachMd5AnimFrame, openMd5AnimFrames } from '../../src/pose/md5-frame-stream.js';
+import { parseMd5AnimStream } from '../../src/formats/md5/stream.js';
+import { openMd5Meshes } from '../../src/formats/md5/mesh-stream.js';
+import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../../src/base/model.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
+import * as tsKernels from '../../src/kernels/ts-kernels.js';
+import type { ByteSource } from '../../src/base/source.js';
 import { diff, FILES, readModel, splitAt } from '../md5/_helpers.js';
 import { chunked, instrumentedStream } from './_helpers.js';
 

@@ -5,11 +5,11 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/errors.js';
-import { openMd5AnimFrames } from '../../src/md5/frame-stream.js';
-import { openMd5Meshes } from '../../src/md5/mesh-stream.js';
-import { parseMd5Anim, parseMd5Mesh } from '../../src/md5/index.js';
-import { parseMd5AnimStream } from '../../src/md5/stream.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { openMd5AnimFrames } from '../../src/formats/md5/frame-stream.js';
+import { openMd5Meshes } from '../../src/formats/md5/mesh-stream.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { parseMd5AnimStream } from '../../src/formats/md5/stream.js';
 import { FILES, readModel } from '../md5/_helpers.js';
 import { animHeaderText, chunked, enc, frameText, frameTokens, instrumentedStream, lineColumn } from './_helpers.js';
 

@@ -6,9 +6,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
-import { Md5AnimParser } from '../../src/md5/anim.js';
-import { openMd5AnimFrames } from '../../src/md5/frame-stream.js';
-import { parseMd5AnimStream } from '../../src/md5/stream.js';
+import { Md5AnimParser } from '../../src/formats/md5/anim.js';
+import { openMd5AnimFrames } from '../../src/formats/md5/frame-stream.js';
+import { parseMd5AnimStream } from '../../src/formats/md5/stream.js';
 import { animHeaderText, enc, frameText, frameTokens, syntheticFrames } from './_helpers.js';
 
 setFlagsFromString('--expose-gc');

@@ -7,8 +7,8 @@
  * Seeded PRNG (mulberry32), seed 0x5eed0004: the run is the same every time.
  */
 import { describe, expect, test } from 'vitest';
-import { Md5AnimParser, parseMd5Anim } from '../../src/md5/anim.js';
-import { Md5Tokenizer } from '../../src/md5/tokenizer.js';
+import { Md5AnimParser, parseMd5Anim } from '../../src/formats/md5/anim.js';
+import { Md5Tokenizer } from '../../src/text/tokenizer.js';
 import { animHeaderText, enc, frameText, prng } from './_helpers.js';
 
 const SEED = 0x5eed0004;

@@ -1,0 +1,33 @@
+/**
+ * Hard limits of the MD5 text parsers. Every declared count is checked against these BEFORE anything is
+ * allocated for it, and no list is ever allocated at its declared size up front beyond
+ * {@link LIMITS.initialElements} elements: arrays grow geometrically as elements actually arrive
+ * (never past the declared count), so a tiny file that claims 16 million vertices costs a few KiB.
+ *
+ * The engine's own caps are lower or absent; these are generous bounds meant to protect memory, not to
+ * reject real content.
+ */
+import { MAX_TOKEN_BYTES } from '../../text/tokenizer.js';
+
+export const LIMITS = {
+  /** Longest single token (word, number or quoted string), in bytes → TOKEN_TOO_LONG. */
+  maxTokenBytes: MAX_TOKEN_BYTES,
+  /** md5mesh `numJoints` and md5anim `numJoints`. */
+  maxJoints: 4096,
+  /** md5mesh `numMeshes`. */
+  maxMeshes: 4096,
+  /** `numverts` per mesh block. */
+  maxVertsPerMesh: 1 << 24,
+  /** `numtris` per mesh block. */
+  maxTrisPerMesh: 1 << 24,
+  /** `numweights` per mesh block. */
+  maxWeightsPerMesh: 1 << 24,
+  /** md5anim `numFrames`. */
+  maxFrames: 1 << 24,
+  /** md5anim `numAnimatedComponents` ≤ this × `numJoints` (the engine's own check). */
+  maxComponentsPerJoint: 6,
+  /** Largest initial capacity (in elements: vertices, triangles, weights, frames) of a growable list. */
+  initialElements: 1024,
+  /** Largest initial capacity, in floats, of the md5anim frame store (grows by doubling afterwards). */
+  initialFrameFloats: 1 << 16,
+} as const;

@@ -1,0 +1,56 @@
+/** MD5 as a playable model: the mesh's meshes as parts, each md5anim a clip (none: the bind pose). */
+import type { Md5Anim } from '../base/model.js';
+import { Md5AnimParser } from '../formats/md5/anim.js';
+import { Md5MeshParser } from '../formats/md5/mesh.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
+import { buildSkinStream } from '../pose/skin-stream.js';
+import { parseStream } from '../base/source.js';
+import { partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer } from './playable.js';
+
+/** The file name without folders and extension: what a clip is called. */
+export function clipName(fileName: string): string {
+  return fileName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+}
+
+export const openMd5: FormatOpener = async ([meshFile, ...animFiles], stream) => {
+  const mesh = await parseStream(new Md5MeshParser(), stream(meshFile));
+  const anims: Md5Anim[] = [];
+  for (const f of animFiles) {
+    const anim = await parseStream(new Md5AnimParser(), stream(f));
+    assertAnimMatchesMesh(mesh, anim); // at load, so a wrong pairing is reported with the files, not on first play
+    anims.push(anim);
+  }
+  const skin = buildSkinStream(mesh); // shared by the posers of every backend
+  // Meshes back to back, as the skin stream's file-order outputs (meshVertexStart) lay them out.
+  const { indices, parts } = partsBackToBack(mesh.meshes.map((m, i) => ({ name: m.name || m.shader || `mesh ${i}`, vertexCount: m.vertexCount, triangles: m.triangles })));
+  const clips: Clip[] = anims.length
+    ? anims.map((a, i) => ({ name: clipName(animFiles[i].name), frameCount: a.frameCount, frameRate: a.frameRate, closesOnLastFrame: true }))
+    : [{ name: 'bind pose', frameCount: 1, frameRate: 0, closesOnLastFrame: true }];
+  const triangles = indices.length / 3;
+  return {
+    format: 'md5mesh',
+    vertexCount: skin.vertexCount,
+    indices,
+    parts,
+    clips,
+    summary: `MD5: ${mesh.joints.count} joints, ${mesh.meshes.length} meshes, ${skin.vertexCount} vertices, ${triangles} triangles, ${anims.length} anims`,
+    createPlayer(backend: PoseBackend): ModelPlayer {
+      const poser = new Md5Poser(backend, mesh, { stream: skin });
+      let clip = -1;
+      const player = poserPlayer(poser, {
+        setClip(index: number) {
+          if (index === clip) return;
+          poser.setAnim(anims[index] ?? null);
+          clip = index;
+        },
+        poseBlend(frame1: number, frame2: number, t: number) {
+          if (poser.anim) poser.poseBlend(frame1, frame2, t);
+          else poser.poseBind();
+        },
+      });
+      player.setClip(0);
+      return player;
+    },
+  };
+};

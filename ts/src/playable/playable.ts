@@ -1,0 +1,138 @@
+/**
+ * Any model format reduced to what a player needs: triangles to draw, clips to pick, and a poser per backend
+ * that writes positions and normals. The demo page and the worker both open files through `openPlayable`
+ * (`open.ts`), one dispatch by format, so a new format is one adapter and nothing changes in the page or the worker.
+ */
+import type { FileKind } from '../formats/detect.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import type { ByteSource } from '../base/source.js';
+import { backToBackIndices } from '../pose/morph-poser.js';
+
+export type { FileKind };
+
+/** One file to open: its name (for the format and the clip name), its bytes, and its size when known. */
+export interface ModelFile {
+  name: string;
+  source: ByteSource;
+  /** Bytes, for the progress total (a File's `size`, a response's Content-Length). */
+  size?: number;
+}
+
+/**
+ * A named run of frames. `closesOnLastFrame`: MD5 semantics, where a cycle lasts (frameCount − 1) / frameRate
+ * and the last frame is where it wraps; otherwise (MD2, MD3) the last frame blends back into the first.
+ */
+export interface Clip {
+  name: string;
+  frameCount: number;
+  frameRate: number;
+  closesOnLastFrame: boolean;
+}
+
+/** A drawable piece (an MD5 mesh, an MD3 surface): a range of the index buffer. */
+export interface PlayablePart {
+  name: string;
+  firstIndex: number;
+  indexCount: number;
+}
+
+/** What the main thread needs to draw a model it does not pose itself (all plain data: posts to a worker). */
+export interface PlayableInfo {
+  format: FileKind;
+  vertexCount: number;
+  /** 3 indices per triangle into the posed vertex arrays. Winding differs by format: draw both faces. */
+  indices: Uint32Array;
+  parts: PlayablePart[];
+  clips: Clip[];
+  /** One line for people: counts of joints, meshes, vertices, triangles. */
+  summary: string;
+}
+
+/** Poses one model on one backend. Frame indices are local to the current clip. */
+export interface ModelPlayer {
+  readonly backend: PoseBackend;
+  setClip(index: number): void;
+  /** Frames `frame1` and `frame2` of the current clip blended by `t` (frame2's weight), skinned. */
+  poseBlend(frame1: number, frame2: number, t: number): void;
+  /** Views valid until the next pose call (see `Md5Poser.positions`). */
+  readonly positions: Float32Array;
+  readonly normals: Float32Array;
+  dispose(): void;
+}
+
+/** What a player reads off its poser, whatever the format (`Md5Poser`, `Md2Poser`, `Md3Poser`). */
+export interface PlayerPoser {
+  readonly backend: PoseBackend;
+  readonly positions: Float32Array;
+  readonly normals: Float32Array;
+  dispose(): void;
+}
+
+/** A player over `poser`: clip choice and blending are the format's, backend, outputs and lifetime the poser's. */
+export function poserPlayer(poser: PlayerPoser, play: Pick<ModelPlayer, 'setClip' | 'poseBlend'>): ModelPlayer {
+  return {
+    backend: poser.backend,
+    setClip: play.setClip,
+    poseBlend: play.poseBlend,
+    get positions() {
+      return poser.positions;
+    },
+    get normals() {
+      return poser.normals;
+    },
+    dispose: () => poser.dispose(),
+  };
+}
+
+export interface PlayableModel extends PlayableInfo {
+  createPlayer(backend: PoseBackend): ModelPlayer;
+}
+
+/** Parses one format's files; `stream(file)` reads a file with progress counted. The primary file comes first. */
+export type FormatOpener = (files: ModelFile[], stream: (file: ModelFile) => AsyncIterable<Uint8Array>) => Promise<PlayableModel>;
+
+export interface OpenOptions {
+  signal?: AbortSignal;
+  /** Bytes read so far over all files, the total when every size is known, and the file being read. */
+  onProgress?: (bytesRead: number, bytesTotal: number | undefined, fileName: string) => void;
+}
+
+/** The frames to show for a time in seconds, looping: MD5 clips wrap at their last frame, others wrap to the first. */
+export function clipFrameAtTime(clip: Clip, seconds: number): { frame1: number; frame2: number; t: number } {
+  const span = clip.closesOnLastFrame ? clip.frameCount - 1 : clip.frameCount;
+  if (span <= 0 || !Number.isFinite(seconds) || clip.frameRate <= 0) return { frame1: 0, frame2: 0, t: 0 };
+  const ft = seconds * clip.frameRate;
+  const whole = Math.floor(ft);
+  const frame1 = ((whole % span) + span) % span;
+  const frame2 = clip.closesOnLastFrame ? frame1 + 1 : (frame1 + 1) % span;
+  return { frame1, frame2: Math.min(frame2, clip.frameCount - 1), t: Math.max(0, ft - whole) };
+}
+
+/** A piece of a model drawn from the shared vertex arrays: an MD5 mesh, an MD3 surface. */
+export interface PartSource {
+  name: string;
+  vertexCount: number;
+  /** 3 per triangle, indices into the piece's own vertices. */
+  triangles: ArrayLike<number>;
+}
+
+/**
+ * Pieces whose vertices the posers lay out back to back (MD5 meshes in `meshVertexStart` order, MD3 surfaces
+ * as `Md3Poser` does): one index buffer over the combined vertices, and each piece's range of it.
+ */
+export function partsBackToBack(pieces: PartSource[]): { indices: Uint32Array; parts: PlayablePart[]; vertexCount: number } {
+  const indices = backToBackIndices(pieces);
+  const parts: PlayablePart[] = [];
+  let vertexBase = 0, at = 0;
+  for (const p of pieces) {
+    parts.push({ name: p.name, firstIndex: at, indexCount: p.triangles.length });
+    at += p.triangles.length;
+    vertexBase += p.vertexCount;
+  }
+  return { indices, parts, vertexCount: vertexBase };
+}
+
+/** The plain-data part of a model, for posting to another thread. */
+export function playableInfo(m: PlayableModel): PlayableInfo {
+  return { format: m.format, vertexCount: m.vertexCount, indices: m.indices, parts: m.parts, clips: m.clips, summary: m.summary };
+}

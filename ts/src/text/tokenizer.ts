@@ -1,0 +1,632 @@
+/**
+ * Incremental byte-level tokenizer for the MD5 text formats (md5mesh, md5anim).
+ *
+ * A state machine in the style of htmlparser2's Tokenizer: `write(chunk)` may be called with chunks split
+ * anywhere (inside a number, a quoted string, a comment, between CR and LF, …); a token that straddles chunks is
+ * carried over in a small reusable scratch buffer, the input is never concatenated or re-scanned.
+ *
+ * Lexical rules (idLexer as used by Doom 3's MD5 loaders, no escapes in strings):
+ * - whitespace: any byte ≤ 0x20;
+ * - comments: `//` to end of line, `/* … *\/` (not nested);
+ * - word: `[A-Za-z_][A-Za-z0-9_]*`;
+ * - number: starts with a digit, `-`, `+` or `.`, runs until whitespace or one of `{ } ( ) " /`, then must match
+ *   the syntax of {@link parseDecimalInto} (else BAD_NUMBER: so `-1.#IND` is BAD_NUMBER, not BAD_CHARACTER);
+ * - quoted string: `"…"` on one line (CR or LF inside → UNTERMINATED_STRING), may be empty;
+ * - punctuation: `{ } ( )`;
+ * - anything else → BAD_CHARACTER.
+ * Line breaks: LF, CR, and CRLF (one break). Columns are 1-based, in bytes.
+ *
+ * Tokens are delivered to a {@link Md5TokenSink} without copying: numbers as an already parsed double, words and
+ * strings as (buffer, start, end) views that are only valid during the callback. The position of the current
+ * token's first byte is readable from {@link Md5Tokenizer.tokenOffset} / `tokenLine` / `tokenColumn`.
+ *
+ * Two additions for big files:
+ * - a **float run** ({@link FloatRun}): a sink that expects a run of plain numbers (an md5anim frame block) opens
+ *   a window `out[pos, end)`; the tokenizer then parses numbers straight into it in one tight loop, without a
+ *   callback per number. Anything unusual (an exponent, more than 15 digits, a comment, a token cut by the chunk
+ *   end, the window full) leaves the loop and goes through the ordinary path, so results and errors are the same
+ *   with or without the run (tested);
+ * - **pausing**: a sink may call {@link Md5Tokenizer.pause} inside `punct`; `write` then returns right after that
+ *   byte with the count of bytes consumed, and the caller writes the rest of the chunk later. Pull-driven frame
+ *   streams use it to hand out one frame at a time whatever the chunk size.
+ */
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { POW10, parseDecimalInto, scanDecimal, type DecimalResult } from './number.js';
+
+/** Longest single token (word, number or quoted string), in bytes, unless a parser says otherwise → TOKEN_TOO_LONG. */
+export const MAX_TOKEN_BYTES = 64 * 1024;
+
+/** Receiver of tokens. Methods may throw {@link ModelParseError}; the tokenizer does not catch. */
+export interface Md5TokenSink {
+  /** A bare word; `buf[start, end)` is only valid during the call. */
+  word(buf: Uint8Array, start: number, end: number): void;
+  /** A quoted string's content, without the quotes; only valid during the call. */
+  string(buf: Uint8Array, start: number, end: number): void;
+  /**
+   * A finite number whose float32 rounding is finite too. `integer` is true when the token is written as an
+   * integer literal (sign and digits only).
+   */
+  number(value: number, integer: boolean): void;
+  /** One of `{` (0x7b), `}` (0x7d), `(` (0x28), `)` (0x29). */
+  punct(code: number): void;
+  /** The sink's float window, read once by the tokenizer's constructor (see {@link FloatRun}). */
+  readonly floatRun?: FloatRun;
+}
+
+/**
+ * A window `out[pos, end)` that the next plain numbers go to directly (as float32). The sink owns it and moves
+ * `pos`/`end`; the tokenizer only writes `out[pos++]` while `pos < end`. Keep `pos === end` whenever the grammar
+ * does not want a run of numbers, so a stray number still reaches `number()` and its error.
+ */
+export interface FloatRun {
+  out: Float32Array;
+  pos: number;
+  end: number;
+}
+
+const NO_RUN: FloatRun = { out: new Float32Array(0), pos: 0, end: 0 };
+
+// Tokenizer states.
+const S_GROUND = 0;
+const S_WORD = 1;
+const S_NUMBER = 2;
+const S_STRING = 3;
+const S_SLASH = 4; // saw '/', waiting for the next byte
+const S_LINE_COMMENT = 5;
+const S_BLOCK_COMMENT = 6;
+const S_BLOCK_COMMENT_STAR = 7; // in a block comment, last byte was '*'
+const S_ENDED = 8;
+
+// Byte classes for token starts.
+const C_WS = 0;
+const C_WORD = 1;
+const C_NUMBER = 2;
+const C_QUOTE = 3;
+const C_PUNCT = 4;
+const C_SLASH = 5;
+const C_BAD = 6;
+
+const START_CLASS = new Uint8Array(256).fill(C_BAD);
+/** 1 when the byte continues a word. */
+const WORD_CONT = new Uint8Array(256);
+/** 1 when the byte continues a number token. */
+const NUMBER_CONT = new Uint8Array(256);
+(() => {
+  for (let c = 0; c <= 0x20; c++) START_CLASS[c] = C_WS;
+  for (let c = 0x30; c <= 0x39; c++) {
+    START_CLASS[c] = C_NUMBER;
+    WORD_CONT[c] = 1;
+  }
+  for (let c = 0x41; c <= 0x5a; c++) {
+    START_CLASS[c] = C_WORD;
+    START_CLASS[c + 0x20] = C_WORD;
+    WORD_CONT[c] = 1;
+    WORD_CONT[c + 0x20] = 1;
+  }
+  START_CLASS[0x5f] = C_WORD;
+  WORD_CONT[0x5f] = 1;
+  START_CLASS[0x2d] = C_NUMBER; // -
+  START_CLASS[0x2b] = C_NUMBER; // +
+  START_CLASS[0x2e] = C_NUMBER; // .
+  START_CLASS[0x22] = C_QUOTE;
+  START_CLASS[0x7b] = C_PUNCT;
+  START_CLASS[0x7d] = C_PUNCT;
+  START_CLASS[0x28] = C_PUNCT;
+  START_CLASS[0x29] = C_PUNCT;
+  START_CLASS[0x2f] = C_SLASH;
+  for (let c = 0x21; c <= 0x7e; c++) NUMBER_CONT[c] = 1;
+  for (const c of [0x7b, 0x7d, 0x28, 0x29, 0x22, 0x2f]) NUMBER_CONT[c] = 0;
+})();
+
+/** Largest magnitude whose float32 rounding is still finite: 2^128 − 2^103 rounds (to even) up to Infinity. */
+const F32_OVERFLOW = 3.4028235677973366e38;
+
+export class Md5Tokenizer {
+  /** Byte offset (0-based) of the current token's first byte. */
+  tokenOffset = 0;
+  /** 1-based line of the current token's first byte. */
+  tokenLine = 1;
+  /** Absolute offset of the first byte of the current token's line. */
+  private tokenLineStart = 0;
+  /** 1-based column (bytes) of the current token's first byte. */
+  get tokenColumn(): number {
+    return this.tokenOffset - this.tokenLineStart + 1;
+  }
+
+  private readonly sink: Md5TokenSink;
+  private readonly run: FloatRun;
+  private readonly maxToken: number;
+  private state = S_GROUND;
+  private paused = false;
+  /** Absolute offset of the current chunk's first byte. */
+  private base = 0;
+  private line = 1;
+  /** Absolute offset of the first byte of the current line. */
+  private lineStart = 0;
+  /** Absolute offset of the last CR seen (so that the LF of a CRLF split across chunks is not a second break). */
+  private lastCR = -2;
+  private scratch: Uint8Array = new Uint8Array(256);
+  private scratchLen = 0;
+  private readonly num: DecimalResult = { value: 0, integer: false };
+  /** Start position of a pending `/` or block comment (for errors). */
+  private pendOffset = 0;
+  private pendLine = 1;
+  private pendColumn = 1;
+
+  constructor(sink: Md5TokenSink, maxTokenBytes: number = MAX_TOKEN_BYTES) {
+    this.sink = sink;
+    this.run = sink.floatRun ?? NO_RUN;
+    this.maxToken = maxTokenBytes;
+  }
+
+  /** Called by the sink inside `punct()`: `write` returns right after this byte (see the class comment). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Bytes consumed so far. */
+  get offset(): number {
+    return this.base;
+  }
+
+  /** Position just past the last byte written so far (where the input ended, after `end()`). */
+  position(): { offset: number; line: number; column: number } {
+    return { offset: this.base, line: this.line, column: this.base - this.lineStart + 1 };
+  }
+
+  /** Position of the current token, for errors. */
+  tokenPosition(): { offset: number; line: number; column: number } {
+    return { offset: this.tokenOffset, line: this.tokenLine, column: this.tokenColumn };
+  }
+
+  /**
+   * Feed the next chunk. Returns the number of bytes consumed: `chunk.length`, or less when the sink paused (then
+   * write the rest, `chunk.subarray(consumed)`, later). Throws {@link ModelParseError} on a lexical error (and on
+   * whatever the sink throws).
+   */
+  write(chunk: Uint8Array): number {
+    if (this.state === S_ENDED) throw new Error('Md5Tokenizer: write() after end()');
+    const n = chunk.length;
+    let i = 0;
+    if (this.state !== S_GROUND) {
+      i = this.resume(chunk);
+      if (i < 0) {
+        this.base += n;
+        return n;
+      }
+    }
+    const sink = this.sink;
+    const run = this.run;
+    const base = this.base;
+    while (i < n) {
+      const c = chunk[i];
+      if (c <= 0x20) {
+        if (c === 0x0a) {
+          if (this.lastCR !== base + i - 1) this.line++;
+          this.lineStart = base + i + 1;
+        } else if (c === 0x0d) {
+          this.line++;
+          this.lineStart = base + i + 1;
+          this.lastCR = base + i;
+        }
+        i++;
+        continue;
+      }
+      const cls = START_CLASS[c];
+      this.tokenOffset = base + i;
+      this.tokenLine = this.line;
+      this.tokenLineStart = this.lineStart;
+      if (cls === C_NUMBER) {
+        if (run.pos < run.end) {
+          const k = this.floatRun(chunk, i, n);
+          if (k !== i) {
+            i = k;
+            continue;
+          }
+        }
+        // One pass: scan and convert; the literal must end at a byte that cannot continue a number token.
+        const num = this.num;
+        // (Bounded scan: a giant digit run must not reach the parseFloat fallback before TOKEN_TOO_LONG.)
+        const j = scanDecimal(chunk, i, n - i > this.maxToken ? i + this.maxToken + 1 : n, num);
+        if (j === n) {
+          this.beginPartial(chunk, i, n, S_NUMBER);
+          break;
+        }
+        const v = num.value;
+        if (NUMBER_CONT[chunk[j]] === 1 || !(v < F32_OVERFLOW && v > -F32_OVERFLOW) || j - i > this.maxToken) {
+          let k = j;
+          while (k < n && NUMBER_CONT[chunk[k]] === 1) k++;
+          if (k === n) {
+            this.beginPartial(chunk, i, n, S_NUMBER);
+            break;
+          }
+          this.emitNumber(chunk, i, k); // reports the precise error
+          i = k;
+          continue;
+        }
+        sink.number(v, num.integer);
+        i = j;
+      } else if (cls === C_PUNCT) {
+        sink.punct(c);
+        i++;
+        if (this.paused) {
+          this.paused = false;
+          this.base = base + i;
+          return i;
+        }
+      } else if (cls === C_WORD) {
+        let j = i + 1;
+        while (j < n && WORD_CONT[chunk[j]] === 1) j++;
+        if (j === n) {
+          this.beginPartial(chunk, i, n, S_WORD);
+          break;
+        }
+        if (j - i > this.maxToken) this.tooLong();
+        sink.word(chunk, i, j);
+        i = j;
+      } else if (cls === C_QUOTE) {
+        let j = i + 1;
+        while (j < n) {
+          const d = chunk[j];
+          if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+          j++;
+        }
+        if (j === n) {
+          this.beginPartial(chunk, i + 1, n, S_STRING);
+          break;
+        }
+        if (chunk[j] !== 0x22) this.unterminatedString();
+        if (j - i - 1 > this.maxToken) this.tooLong();
+        sink.string(chunk, i + 1, j);
+        i = j + 1;
+      } else if (cls === C_SLASH) {
+        this.pendOffset = this.tokenOffset;
+        this.pendLine = this.tokenLine;
+        this.pendColumn = this.tokenColumn;
+        if (i + 1 === n) {
+          this.state = S_SLASH;
+          break;
+        }
+        const d = chunk[i + 1];
+        if (d === 0x2f) {
+          i = this.skipLineComment(chunk, i + 2);
+          if (i < 0) break;
+        } else if (d === 0x2a) {
+          this.state = S_BLOCK_COMMENT;
+          i = this.skipBlockComment(chunk, i + 2);
+          if (i < 0) break;
+        } else {
+          this.badCharacter(0x2f, this.pendOffset, this.pendLine, this.pendColumn);
+        }
+      } else {
+        this.badCharacter(c, this.tokenOffset, this.tokenLine, this.tokenColumn);
+      }
+    }
+    this.base = base + n;
+    return n;
+  }
+
+  /**
+   * The float-run loop, entered at a number's first byte `chunk[i]` with room in the run. Parses plain decimals
+   * (sign, at most 15 digits, optional fraction, no exponent: the exact significand and one correctly rounded
+   * division give `parseFloat`'s double, stored as float32 exactly like the ordinary path stores it) separated by
+   * whitespace, while each ends inside the chunk at whitespace, `}` or `)`. Returns where the ordinary loop
+   * continues: at the first token it did not take (which may be `i` itself), or at `n`.
+   */
+  private floatRun(chunk: Uint8Array, i: number, n: number): number {
+    const run = this.run;
+    const out = run.out;
+    const end = run.end;
+    let pos = run.pos;
+    const base = this.base;
+    let line = this.line;
+    let lineStart = this.lineStart;
+    let lastCR = this.lastCR;
+    while (pos < end) {
+      // One literal. `c` is 0 at the chunk's end (the literal may go on in the next chunk: left to the slow path).
+      let j = i;
+      let c = chunk[j];
+      const neg = c === 0x2d;
+      if (neg || c === 0x2b) c = ++j < n ? chunk[j] : 0;
+      let mant = 0;
+      const digitStart = j;
+      while (c >= 0x30 && c <= 0x39) {
+        mant = mant * 10 + (c - 0x30);
+        c = ++j < n ? chunk[j] : 0;
+      }
+      let digits = j - digitStart;
+      let frac = 0;
+      if (c === 0x2e) {
+        const fracStart = ++j;
+        c = j < n ? chunk[j] : 0;
+        while (c >= 0x30 && c <= 0x39) {
+          mant = mant * 10 + (c - 0x30);
+          c = ++j < n ? chunk[j] : 0;
+        }
+        frac = j - fracStart;
+        digits += frac;
+      }
+      if (j === n || digits === 0 || digits > 15 || (c > 0x20 && c !== 0x7d && c !== 0x29)) break;
+      const v = frac === 0 ? mant : mant / POW10[frac];
+      out[pos++] = neg ? -v : v;
+      i = j;
+      // Whitespace up to the next token.
+      while (i < n) {
+        c = chunk[i];
+        if (c > 0x20) break;
+        if (c === 0x0a) {
+          if (lastCR !== base + i - 1) line++;
+          lineStart = base + i + 1;
+        } else if (c === 0x0d) {
+          line++;
+          lineStart = base + i + 1;
+          lastCR = base + i;
+        }
+        i++;
+      }
+      if (i === n || START_CLASS[c] !== C_NUMBER) break;
+    }
+    run.pos = pos;
+    this.line = line;
+    this.lineStart = lineStart;
+    this.lastCR = lastCR;
+    return i;
+  }
+
+  /**
+   * Finish: flush a final word/number, report an unterminated string (UNTERMINATED_STRING) or block comment
+   * (TRUNCATED, at the comment's start) or a lone `/` (BAD_CHARACTER). Further writes are refused.
+   */
+  end(): void {
+    const state = this.state;
+    this.state = S_ENDED;
+    switch (state) {
+      case S_WORD:
+        this.sink.word(this.scratch, 0, this.scratchLen);
+        break;
+      case S_NUMBER:
+        this.emitNumber(this.scratch, 0, this.scratchLen);
+        break;
+      case S_STRING:
+        this.unterminatedString();
+        break;
+      case S_SLASH:
+        this.badCharacter(0x2f, this.pendOffset, this.pendLine, this.pendColumn);
+        break;
+      case S_BLOCK_COMMENT:
+      case S_BLOCK_COMMENT_STAR: {
+        const eof = this.position();
+        throw new ModelParseError(
+          ErrorCode.Truncated,
+          `unterminated /* comment (input ends at line ${eof.line}:${eof.column})`,
+          { offset: this.pendOffset, line: this.pendLine, column: this.pendColumn },
+        );
+      }
+      default:
+        break;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * Continue the token or comment left open by the previous chunk. Returns the index in `chunk` where ground
+   * scanning resumes, or −1 when the whole chunk was consumed.
+   */
+  private resume(chunk: Uint8Array): number {
+    const n = chunk.length;
+    switch (this.state) {
+      case S_NUMBER:
+      case S_WORD: {
+        const cont = this.state === S_NUMBER ? NUMBER_CONT : WORD_CONT;
+        let j = 0;
+        while (j < n && cont[chunk[j]] === 1) j++;
+        this.appendScratch(chunk, 0, j);
+        if (j === n) return -1;
+        const state = this.state;
+        this.state = S_GROUND;
+        if (state === S_NUMBER) this.emitNumber(this.scratch, 0, this.scratchLen);
+        else this.sink.word(this.scratch, 0, this.scratchLen);
+        return j;
+      }
+      case S_STRING: {
+        let j = 0;
+        while (j < n) {
+          const d = chunk[j];
+          if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+          j++;
+        }
+        this.appendScratch(chunk, 0, j);
+        if (j === n) return -1;
+        if (chunk[j] !== 0x22) this.unterminatedString();
+        this.state = S_GROUND;
+        this.sink.string(this.scratch, 0, this.scratchLen);
+        return j + 1;
+      }
+      case S_SLASH: {
+        if (n === 0) return -1;
+        const d = chunk[0];
+        if (d === 0x2f) {
+          this.state = S_GROUND;
+          return this.skipLineComment(chunk, 1);
+        }
+        if (d === 0x2a) {
+          this.state = S_BLOCK_COMMENT;
+          return this.skipBlockComment(chunk, 1);
+        }
+        return this.badCharacter(0x2f, this.pendOffset, this.pendLine, this.pendColumn);
+      }
+      case S_LINE_COMMENT:
+        return this.skipLineComment(chunk, 0);
+      case S_BLOCK_COMMENT:
+      case S_BLOCK_COMMENT_STAR:
+        return this.skipBlockComment(chunk, 0);
+      default:
+        return 0;
+    }
+  }
+
+  /** Skip to the CR/LF ending a `//` comment (the line break itself is left for the ground loop). */
+  private skipLineComment(chunk: Uint8Array, i: number): number {
+    const n = chunk.length;
+    while (i < n) {
+      const c = chunk[i];
+      if (c === 0x0a || c === 0x0d) {
+        this.state = S_GROUND;
+        return i;
+      }
+      i++;
+    }
+    this.state = S_LINE_COMMENT;
+    return -1;
+  }
+
+  /** Skip past the `*\/` ending a block comment, tracking line breaks. `this.state` says whether a '*' is pending. */
+  private skipBlockComment(chunk: Uint8Array, i: number): number {
+    const n = chunk.length;
+    const base = this.base;
+    let star = this.state === S_BLOCK_COMMENT_STAR;
+    while (i < n) {
+      const c = chunk[i];
+      if (star && c === 0x2f) {
+        this.state = S_GROUND;
+        return i + 1;
+      }
+      star = c === 0x2a;
+      if (c === 0x0a) {
+        if (this.lastCR !== base + i - 1) this.line++;
+        this.lineStart = base + i + 1;
+      } else if (c === 0x0d) {
+        this.line++;
+        this.lineStart = base + i + 1;
+        this.lastCR = base + i;
+      }
+      i++;
+    }
+    this.state = star ? S_BLOCK_COMMENT_STAR : S_BLOCK_COMMENT;
+    return -1;
+  }
+
+  private beginPartial(chunk: Uint8Array, start: number, end: number, state: number): void {
+    this.scratchLen = 0;
+    this.appendScratch(chunk, start, end);
+    this.state = state;
+  }
+
+  private appendScratch(chunk: Uint8Array, start: number, end: number): void {
+    const len = end - start;
+    if (len === 0) return;
+    const need = this.scratchLen + len;
+    if (need > this.maxToken) this.tooLong();
+    if (need > this.scratch.length) {
+      let cap = this.scratch.length * 2;
+      while (cap < need) cap *= 2;
+      const next = new Uint8Array(Math.min(cap, Math.max(need, this.maxToken)));
+      next.set(this.scratch.subarray(0, this.scratchLen));
+      this.scratch = next;
+    }
+    this.scratch.set(chunk.subarray(start, end), this.scratchLen);
+    this.scratchLen = need;
+  }
+
+  private emitNumber(buf: Uint8Array, start: number, end: number): void {
+    if (end - start > this.maxToken) this.tooLong();
+    const num = this.num;
+    if (!parseDecimalInto(buf, start, end, num)) {
+      throw new ModelParseError(ErrorCode.BadNumber, `bad number '${latin1(buf, start, Math.min(end, start + 64))}'`, this.tokenPosition());
+    }
+    const v = num.value;
+    if (!(v < F32_OVERFLOW && v > -F32_OVERFLOW)) {
+      throw new ModelParseError(ErrorCode.BadNumber, `number out of float32 range '${latin1(buf, start, Math.min(end, start + 64))}'`, this.tokenPosition());
+    }
+    this.sink.number(v, num.integer);
+  }
+
+  private tooLong(): never {
+    throw new ModelParseError(ErrorCode.TokenTooLong, `token longer than ${this.maxToken} bytes`, this.tokenPosition());
+  }
+
+  private unterminatedString(): never {
+    throw new ModelParseError(ErrorCode.UnterminatedString, 'quoted string not closed on its line', this.tokenPosition());
+  }
+
+  private badCharacter(c: number, offset: number, line: number, column: number): never {
+    const shown = c >= 0x21 && c <= 0x7e ? `'${String.fromCharCode(c)}'` : `0x${c.toString(16).padStart(2, '0')}`;
+    throw new ModelParseError(ErrorCode.BadCharacter, `unexpected byte ${shown}`, { offset, line, column });
+  }
+}
+
+/** Decode bytes as Latin-1 (one char per byte). */
+export function latin1(buf: Uint8Array, start: number, end: number): string {
+  let s = '';
+  for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]);
+  return s;
+}
+
+let utf8: TextDecoder | undefined;
+
+/**
+ * Decode a name / shader / commandline: ASCII directly, otherwise strict UTF-8, and Latin-1 when the bytes are not
+ * valid UTF-8 (so any byte string round-trips to a defined text).
+ */
+export function decodeText(buf: Uint8Array, start: number, end: number): string {
+  let ascii = true;
+  for (let i = start; i < end; i++) {
+    if (buf[i] >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return latin1(buf, start, end);
+  utf8 ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  try {
+    return utf8.decode(buf.subarray(start, end));
+  } catch {
+    return latin1(buf, start, end);
+  }
+}
+
+/** True when `buf[start, end)` equals the ASCII `text`. */
+export function bytesEqual(buf: Uint8Array, start: number, end: number, text: string): boolean {
+  if (end - start !== text.length) return false;
+  for (let i = 0; i < text.length; i++) if (buf[start + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** A small fixed keyword set, matched against token bytes without decoding them. */
+export class KeywordTable {
+  private readonly words: Uint8Array[];
+  constructor(list: readonly string[]) {
+    this.words = list.map((w) => Uint8Array.from(w, (ch) => ch.charCodeAt(0)));
+  }
+  /** Index of the word `buf[start, end)` in the table, or −1. */
+  index(buf: Uint8Array, start: number, end: number): number {
+    const len = end - start;
+    if (len <= 0) return -1;
+    const first = buf[start];
+    const words = this.words;
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k];
+      if (w.length !== len || w[0] !== first) continue;
+      let i = 1;
+      while (i < len && buf[start + i] === w[i]) i++;
+      if (i === len) return k;
+    }
+    return -1;
+  }
+}
+
+/** True for the words `nan`, `inf`, `infinity` (any case), which we report as BAD_NUMBER where a number goes. */
+export function isNonFiniteWord(buf: Uint8Array, start: number, end: number): boolean {
+  const len = end - start;
+  if (len !== 3 && len !== 8) return false;
+  let s = '';
+  for (let i = start; i < end; i++) s += String.fromCharCode(buf[i] | 0x20);
+  return s === 'nan' || s === 'inf' || s === 'infinity';
+}
+
+/** A short, printable rendering of a word or string token for error messages. */
+export function showToken(buf: Uint8Array, start: number, end: number): string {
+  const cut = end - start > 40;
+  return JSON.stringify(decodeText(buf, start, cut ? start + 40 : end)) + (cut ? '…' : '');
+}
