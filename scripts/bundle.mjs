@@ -6,6 +6,7 @@ const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true,
 await Promise.all([
   build({ ...common, entryPoints: ['ts/src/index.ts'], outfile: 'dist/browser.js', platform: 'browser' }),
   build({ ...common, entryPoints: ['ts/src/node.ts'], outfile: 'dist/node.js', platform: 'node' }),
+  build({ ...common, entryPoints: ['ts/src/advanced.ts'], outfile: 'dist/advanced.js', platform: 'neutral' }),
   build({ ...common, entryPoints: ['ts/src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node' }),
   build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node' }),
   // The worker mode's entry, next to browser.js (ModelWorker.create() finds it as ./worker.js).

@@ -3,8 +3,8 @@
 // Uses the built package (dist/node.js), exactly as a user would import it.
 import { fileURLToPath } from 'node:url';
 import { stat } from 'node:fs/promises';
+import { boundingDiagonal } from '../dist/advanced.js';
 import {
-  boundingDiagonal,
   createBackend,
   fileChunks,
   Md5Poser,

@@ -1,0 +1,43 @@
+/**
+ * idtech-models/advanced — the rooms behind the front door, for tools that build on the pipeline's pieces: the
+ * push parsers and the MD5 tokenizer, the backend contract and both kernel sets, the tables, the skin-stream
+ * preparation, clip timing helpers and the byte-source plumbing. These follow the code more closely than the
+ * front door does: expect them to change between minor versions (see docs/architecture.md).
+ */
+// byte sources
+export { byteChunks, knownSize, parseStream, type ChunkParser } from './base/source.js';
+export { boundingDiagonal } from './base/bounds.js';
+export { recoverW } from './base/quat.js';
+// text: the MD5 tokenizer and number scanner
+export { Md5Tokenizer, decodeText, MAX_TOKEN_BYTES, type FloatRun, type Md5TokenSink } from './text/tokenizer.js';
+export { parseDecimal, parseDecimalInto, type DecimalResult } from './text/number.js';
+// formats: push parsers, limits, format tables, detection
+export { kindFromBytes, kindFromName, type FileKind } from './formats/detect.js';
+export { Md5AnimParser, Md5MeshParser, LIMITS as MD5_LIMITS, type Md5AnimParserOptions, type Md5MeshParserOptions } from './formats/md5/index.js';
+export { openMd5AnimFrames as openRawMd5AnimFrames, type FrameStreamOptions } from './formats/md5/frame-stream.js';
+export type { ElementReader } from './formats/md5/pull.js';
+export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCommandList, md2GlCommandTriangles, md2TexCoords, type Md2GlCommand } from './formats/md2/index.js';
+export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
+export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
+export { MD3_XYZ_SCALE } from './formats/md3/format.js';
+export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/animation-cfg.js';
+// kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
+export type { AnimBuffers, F32, I16, I32, KernelBuffer, PoseScratch, SkinBuffers, Typed, U32, U8 } from './kernels/backend.js';
+export { createTsBackend } from './kernels/ts-backend.js';
+export { createWasmBackend, wasmSupported } from './kernels/wasm-backend.js';
+export * as tsKernels from './kernels/ts-kernels.js';
+export { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './kernels/layout.js';
+export { MD3_ANGLE_TABLE } from './kernels/tables.js';
+// pose: load-time preparation, timing, tags
+export { assertAnimMatchesMesh } from './pose/md5-poser.js';
+export { buildSkinStream, buildTangentStream, bindPose, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';
+export { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, type Md2Frames, type Md3Frames } from './pose/morph-poser.js';
+export { md3ClipFrameAt } from './pose/md3-clip.js';
+export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
+// export: the glTF document before packing
+export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
+// playable
+export { supportedFormats } from './playable/open.js';
+// file systems
+export { pathKey, type FileSystem, type VfsFile } from './vfs/file-system.js';
+export { memoryFileSystem } from './vfs/memory.js';

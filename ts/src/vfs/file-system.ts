@@ -1,0 +1,42 @@
+/**
+ * The read-only file system every reader of game content goes through: a folder in Node, dropped files or URLs in
+ * the browser, a .pk3/.pk4 archive, or several of them mounted in the engine's order. Model readers stream a
+ * file's bytes into the parsers; the material resolver asks whether a name exists (case-insensitively, with the
+ * engine's extension fallback) and reads small text files (`.skin`, `.shader`, `.mtr`).
+ *
+ * Paths are '/'-separated and relative to the root of the game folder (`models/players/sarge/lower.md3`), never
+ * starting with '/'. Lookups ignore case, as the engines' file systems do for content in archives
+ * (ioquake3 `FS_FOpenFileReadDir` compares with `FS_FilenameCompare`, which folds case and treats '\' as '/').
+ */
+
+/** One file as a file system sees it. */
+export interface VfsFile {
+  /** Its path as stored (original case), '/'-separated, relative to the root. */
+  readonly path: string;
+  /** Bytes, as declared (a zip member's uncompressed size; checked while reading). */
+  readonly size: number;
+  /** Where it comes from, for messages: `pak0.pk3:models/x.md3`, `/games/baseq3/models/x.md3`, a URL. */
+  readonly origin: string;
+  /** Modification time in ms since the epoch, when known (for up-to-date checks of batch outputs). */
+  readonly mtimeMs?: number;
+  /** The bytes, streamed (a deflated member is inflated as it is read); each call starts from the beginning. */
+  stream(options?: { signal?: AbortSignal }): AsyncIterable<Uint8Array>;
+  /** All the bytes at once. */
+  bytes(options?: { signal?: AbortSignal }): Promise<Uint8Array>;
+}
+
+export interface FileSystem {
+  /** The file at `path` (any case; '\' taken as '/'), or null. Where several mounts hold it, the one the engine would read. */
+  file(path: string): Promise<VfsFile | null>;
+  /**
+   * Every file under `folder` ('' for all) whose name ends with one of `extensions` (any case, e.g. ['.shader']),
+   * one per path (the one the engine would read), sorted by path. A file system that cannot list (URLs without an
+   * index) returns what it knows.
+   */
+  list(folder: string, extensions?: readonly string[]): Promise<VfsFile[]>;
+}
+
+/** The lookup key of a path: lower case, '/' separators, no leading './' or '/'. */
+export function pathKey(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '').toLowerCase();
+}
