@@ -1,20 +1,23 @@
 // MD2 parse speed: our parseMd2 against three.js MD2Loader.parse on every well-formed MD2 of ../shared/models,
 // all frames kept by both. tinybench, several short rounds, best median per task (a stall spoils one round, not
 // the number). `ours_decoded_ms` adds decoding every frame's positions and normals to floats, closer to the
-// work three does (it expands every frame to float morph targets; we keep frames quantised).
+// work three does (it expands every frame to float morph targets; we keep frames quantised), with an Md2Poser on
+// the TS backend.
 //   node bench/md2.mjs [--quick] [--json]      (needs dist/: node scripts/bundle.mjs)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bestMedians, formatRows, isMain, SHARED, sharedFiles } from './lib.mjs';
 import { MD2Loader } from 'three/examples/jsm/loaders/MD2Loader.js';
-import { md2FrameNormals, md2FramePositions, parseMd2 } from '../dist/node.js';
+import { Md2Poser, parseMd2 } from '../dist/node.js';
+import { createTsBackend } from '../dist/advanced.js';
 
 
-function decodeAll(model, pos, nrm) {
-  for (let f = 0; f < model.frameCount; f++) {
-    md2FramePositions(model, f, pos);
-    md2FrameNormals(model, f, nrm);
-  }
+// Every frame decoded to float positions and normals by an Md2Poser on the TS backend (plain JS, like three).
+const backend = createTsBackend();
+function decodeAll(model) {
+  const poser = new Md2Poser(backend, model);
+  for (let f = 0; f < model.frameCount; f++) poser.poseFrame(f);
+  poser.dispose();
 }
 
 export async function benchMd2({ quick = false } = {}) {
@@ -28,13 +31,13 @@ export async function benchMd2({ quick = false } = {}) {
     // Both parse the same file completely: same frame count, or the comparison means nothing.
     const three = loader.parse(buffer);
     if (!three || three.morphAttributes.position.length !== model.frameCount) throw new Error(`${file}: three.js and we disagree on frames`);
-    return { file, bytes, buffer, pos: new Float32Array(model.vertexCount * 3), nrm: new Float32Array(model.vertexCount * 3) };
+    return { file, bytes, buffer };
   });
 
   const best = await bestMedians(quick ? 2 : 4, { time: quick ? 100 : 300, warmupTime: 50 }, (bench) => {
     for (const x of inputs) {
       bench.add(`${x.file} ours`, () => parseMd2(x.bytes));
-      bench.add(`${x.file} ours decoded`, () => decodeAll(parseMd2(x.bytes), x.pos, x.nrm));
+      bench.add(`${x.file} ours decoded`, () => decodeAll(parseMd2(x.bytes)));
       bench.add(`${x.file} three`, () => loader.parse(x.buffer));
     }
   });

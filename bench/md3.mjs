@@ -2,7 +2,7 @@
 // ../shared/models. tinybench, several short rounds, best median per task (a stall spoils one round, not the number).
 // What each side does:
 //   ours_ms          parseMd3: every frame, kept quantised (int16), every offset and value validated;
-//   ours_frame0_ms   parseMd3 + frame 0 of every surface decoded to float positions and normals — the part of
+//   ours_frame0_ms   parseMd3 + frame 0 of every surface decoded to float positions and normals (Md3Poser, TS) — the part of
 //                    the file assimp turns into a scene (its MD3 importer reads one keyframe);
 //   assimpjs_ms      FileList + ConvertFileList(…, 'assjson'): import (frame 0, triangulate, join identical
 //                    vertices, sort by primitive type) and the JSON export, which assimpjs cannot skip.
@@ -11,11 +11,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bestMedians, formatRows, isMain, SHARED, sharedFiles } from './lib.mjs';
-import { md3FramePositions, parseMd3 } from '../dist/node.js';
+import { Md3Poser, parseMd3 } from '../dist/node.js';
+import { createTsBackend } from '../dist/advanced.js';
 
 
-function frame0(model, outs) {
-  model.surfaces.forEach((s, i) => md3FramePositions(model, s, 0, outs[i]));
+// Frame 0 of every surface decoded to float positions and normals by an Md3Poser on the TS backend.
+const backend = createTsBackend();
+function frame0(model) {
+  new Md3Poser(backend, model).dispose(); // the constructor poses frame 0
 }
 
 function assimpConvert(ajs, name, bytes) {
@@ -38,8 +41,7 @@ export async function benchMd3({ quick = false } = {}) {
     const name = file.split('/').pop();
     // Both must read the file, or the comparison means nothing.
     if (!assimpConvert(ajs, name, bytes)) throw new Error(`${file}: assimpjs could not import it`);
-    const outs = model.surfaces.map((s) => ({ positions: new Float32Array(s.vertexCount * 3), normals: new Float32Array(s.vertexCount * 3) }));
-    return { file, name, bytes, outs };
+    return { file, name, bytes };
   });
 
   // Few iterations as a floor: assimpjs takes up to ~0.2 s a call, and tinybench's default floor is 64.
@@ -47,7 +49,7 @@ export async function benchMd3({ quick = false } = {}) {
   const best = await bestMedians(quick ? 2 : 4, options, (bench) => {
     for (const x of inputs) {
       bench.add(`${x.file} ours`, () => parseMd3(x.bytes));
-      bench.add(`${x.file} ours frame0`, () => frame0(parseMd3(x.bytes), x.outs));
+      bench.add(`${x.file} ours frame0`, () => frame0(parseMd3(x.bytes)));
       bench.add(`${x.file} assimpjs`, () => assimpConvert(ajs, x.name, x.bytes));
     }
   });

@@ -33,6 +33,9 @@ if [ ! -f ts/wasm/.stamp ] || [ "$(cat ts/wasm/.stamp)" != "$wasm_sum" ]; then
   echo "$wasm_sum" > ts/wasm/.stamp
 fi
 
+# The TS layout constants and job offsets are generated from the Rust sources (one source of truth).
+node scripts/gen-layout.mjs
+
 log "esbuild → dist/"
 node scripts/bundle.mjs
 npx tsc -p tsconfig.json

@@ -19,20 +19,21 @@ export type { ElementReader } from './formats/md5/pull.js';
 export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCommandList, md2GlCommandTriangles, md2TexCoords, type Md2GlCommand } from './formats/md2/index.js';
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
-export { MD3_XYZ_SCALE } from './formats/md3/format.js';
 export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/animation-cfg.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
-export type { AnimBuffers, F32, I16, I32, KernelBuffer, PoseScratch, SkinBuffers, Typed, U32, U8 } from './kernels/backend.js';
+export type * from './kernels/backend.js';
 export { createTsBackend } from './kernels/ts-backend.js';
 export { createWasmBackend, wasmSupported } from './kernels/wasm-backend.js';
 export * as tsKernels from './kernels/ts-kernels.js';
-export { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './kernels/layout.js';
+export * as kernelLayout from './kernels/layout.js';
 export { MD3_ANGLE_TABLE } from './kernels/tables.js';
 // pose: load-time preparation, timing, tags
 export { assertAnimMatchesMesh } from './pose/md5-poser.js';
 export { buildSkinStream, buildTangentStream, bindPose, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';
-export { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, type Md2Frames, type Md3Frames } from './pose/morph-poser.js';
-export { md3ClipFrameAt } from './pose/md3-clip.js';
+export { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, md3ClipFrameAt } from './pose/timing.js';
+export type { Md2Frames } from './pose/md2-poser.js';
+export type { Md3Frames } from './pose/md3-poser.js';
+export { backToBackIndices } from './pose/morph-poser.js';
 export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
 // export: the glTF document before packing
 export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';

@@ -26,9 +26,11 @@ export { createBackend } from './kernels/select.js';
 export { wasmSimdSupported } from './kernels/wasm-backend.js';
 export type { BackendChoice, BackendName, PoseBackend } from './kernels/backend.js';
 export { forEachMd5AnimFrame, openMd5AnimFrames, type PosedFrameStreamOptions } from './pose/md5-frame-stream.js';
-export { Md5Poser, frameAtTime, type FrameBlend } from './pose/md5-poser.js';
+export { Md5Poser, type Md5PoserOptions } from './pose/md5-poser.js';
+export { clipBlend, frameAtTime, type FrameBlend, type MorphClip } from './pose/timing.js';
 export { groupedTriangles } from './pose/skin-stream.js';
-export { Md2Poser, Md3Poser, clipBlend, type MorphBlend, type MorphClip } from './pose/morph-poser.js';
+export { Md2Poser } from './pose/md2-poser.js';
+export { Md3Poser } from './pose/md3-poser.js';
 export {
   Md3Player,
   type Md3PartPose, type Md3PlayerModels, type Md3PlayerPart, type Md3PlayerPose, type Md3PlayerPoseInput, type Md3PlayerSurfaceRange,

@@ -1,4 +1,6 @@
-//! Memory layouts shared by the Rust kernels, the wasm surface and the TS kernels.
+//! Memory layouts and constants shared by the Rust kernels, the wasm surface and the TS kernels. This file is
+//! the one source: `scripts/gen-layout.mjs` writes `ts/src/kernels/layout.ts` from it (and from the job
+//! descriptors of `crates/wasm/src/jobs.rs`); a test checks the TS file is up to date.
 
 /// f32 per joint pose: `tx ty tz 0 qx qy qz qw` (the pad keeps the quaternion 16-byte aligned).
 pub const POSE_STRIDE: usize = 8;
@@ -10,3 +12,13 @@ pub const MATRIX_STRIDE: usize = 16;
 pub const WEIGHT_STRIDE: usize = 4;
 /// f32 per baseframe joint in an md5anim: `tx ty tz qx qy qz`.
 pub const BASEFRAME_STRIDE: usize = 6;
+/// f32 of a part placement (`transform_vertices`): a row-major 3×4 without the pad row.
+pub const PLACEMENT_FLOATS: usize = 12;
+/// MD2 vertex record in a frame: x, y, z bytes and a normal index.
+pub const MD2_VERTEX_BYTES: usize = 4;
+/// MD3 vertex record: int16 x, y, z and the packed lat/lng normal.
+pub const MD3_VERTEX_SHORTS: usize = 4;
+/// MD3 positions are stored as int16 × 64 (ioquake3 qfiles.h MD3_XYZ_SCALE).
+pub const MD3_XYZ_SCALE: f32 = 1.0 / 64.0;
+/// The MD3 angle table: 256 cosines then 256 sines of k·2π/256.
+pub const MD3_ANGLE_TABLE_LEN: usize = 512;

@@ -7,20 +7,15 @@
 //! of the same rule). When two opposite normals cancel, the nearer frame's normal is used.
 //!
 //! The decode tables are inputs, not constants here: the 162 MD2 normals and MD3's 256-step cos/sin table
-//! live once, in TS (`ts/src/md2/normals.ts`, `ts/src/pose/morph-tables.ts`), and are copied into the
+//! live once, in TS (`ts/src/formats/md2/normals.ts`, `ts/src/kernels/tables.ts`), and are copied into the
 //! module's memory once. Every index a kernel follows is bounded first (frames by the checks below, a
 //! normal index by clamping into the table), so no input can make a kernel read or write outside its slices.
 
+pub use crate::layout::{MD2_VERTEX_BYTES, MD3_ANGLE_TABLE_LEN, MD3_VERTEX_SHORTS};
+use crate::layout::{MD3_XYZ_SCALE, PLACEMENT_FLOATS};
+
 /// Floats per decoded vertex in the outputs (x, y, z).
 const OUT_STRIDE: usize = 3;
-/// MD2 vertex record in a frame: x, y, z bytes and a normal index.
-pub const MD2_VERTEX_BYTES: usize = 4;
-/// MD3 vertex record: int16 x, y, z and the packed lat/lng normal.
-pub const MD3_VERTEX_SHORTS: usize = 4;
-/// MD3 positions are stored ×64.
-const MD3_XYZ_SCALE: f32 = 1.0 / 64.0;
-/// The MD3 angle table: 256 cosines then 256 sines of k·2π/256.
-pub const MD3_ANGLE_TABLE_LEN: usize = 512;
 
 /// Lerp two unit normals and renormalise; if they cancel, keep the nearer one.
 #[inline(always)]
@@ -130,6 +125,37 @@ pub fn md3_blend(
     true
 }
 
+/// Places decoded vertices in the world: positions p → M·(p, 1), normals n → M₃·n renormalised (left as they are
+/// when that is zero), for vertices `[first, first + count)` of both outputs, in place. `matrix` is a row-major
+/// 3×4 (`m·0 m·1 m·2 t·` per row). Returns false (writing nothing) when the range or the matrix is short.
+pub fn transform_vertices(matrix: &[f32], positions: &mut [f32], normals: &mut [f32], first: usize, count: usize) -> bool {
+    let end = match first.checked_add(count).and_then(|e| e.checked_mul(OUT_STRIDE)) {
+        Some(e) => e,
+        None => return false,
+    };
+    if matrix.len() < PLACEMENT_FLOATS || positions.len() < end || normals.len() < end {
+        return false;
+    }
+    let m = &matrix[..PLACEMENT_FLOATS];
+    let start = first * OUT_STRIDE;
+    for (p, n) in positions[start..end].chunks_exact_mut(OUT_STRIDE).zip(normals[start..end].chunks_exact_mut(OUT_STRIDE)) {
+        let (x, y, z) = (p[0], p[1], p[2]);
+        p[0] = m[0] * x + m[1] * y + m[2] * z + m[3];
+        p[1] = m[4] * x + m[5] * y + m[6] * z + m[7];
+        p[2] = m[8] * x + m[9] * y + m[10] * z + m[11];
+        let (x, y, z) = (n[0], n[1], n[2]);
+        let (wx, wy, wz) = (m[0] * x + m[1] * y + m[2] * z, m[4] * x + m[5] * y + m[6] * z, m[8] * x + m[9] * y + m[10] * z);
+        let len2 = wx * wx + wy * wy + wz * wz;
+        if len2 > 0.0 {
+            let inv = 1.0 / len2.sqrt();
+            n[0] = wx * inv;
+            n[1] = wy * inv;
+            n[2] = wz * inv;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +220,19 @@ mod tests {
         assert!(close(&n, &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]), "{n:?}");
         assert!(!md3_blend(&xyzn, 2, 0, 2, 0.0, &angles, &mut p, &mut n));
         assert!(!md3_blend(&xyzn, 2, 0, 1, 0.0, &angles[..100], &mut p, &mut n));
+    }
+
+    #[test]
+    fn transform_moves_a_vertex_range_and_rotates_its_normals() {
+        // 90° about z (x → y), then translate by (1, 2, 3); vertex 0 is left alone.
+        let m = [0.0, -1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 1.0, 3.0];
+        let mut p = [5.0f32, 5.0, 5.0, 1.0, 0.0, 0.0];
+        let mut n = [0.0f32, 0.0, 1.0, 2.0, 0.0, 0.0];
+        assert!(transform_vertices(&m, &mut p, &mut n, 1, 1));
+        assert_eq!(p, [5.0, 5.0, 5.0, 1.0, 3.0, 3.0]);
+        assert_eq!(n, [0.0, 0.0, 1.0, 0.0, 1.0, 0.0]);
+        assert!(!transform_vertices(&m, &mut p, &mut n, 1, 2));
+        assert!(!transform_vertices(&m[..11], &mut p, &mut n, 0, 1));
     }
 
     #[test]

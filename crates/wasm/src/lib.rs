@@ -1,15 +1,16 @@
-//! The wasm-bindgen surface: an allocator for buffers in linear memory and pointer-taking wrappers over
-//! `idtech-core`'s kernels. JavaScript allocates every buffer once (see `ts/src/pose/wasm-kernels.ts`),
-//! keeps typed-array views on them, writes inputs and reads outputs in place: nothing per vertex crosses
-//! the boundary, only pointers and counts.
+//! The wasm-bindgen surface: an allocator for buffers in linear memory, and one entry point per kernel, each
+//! taking the address of a job descriptor (`jobs.rs`) that JavaScript wrote into linear memory. Nothing per vertex
+//! crosses the boundary, only one pointer per call (see `ts/src/kernels/wasm-backend.ts`).
 //!
-//! Pointers come from `alloc` and lengths from the same JS object that allocated them. Kernels index
-//! through checked slices, so a wrong *index inside the data* (a weight's joint, a parent) stops with a
-//! trap rather than touching memory outside the buffer; callers run the `validate_*` entry points first
-//! so that never happens on real input.
+//! Validation and running stay separate: `validate_*` check every index a kernel will follow and report the first
+//! bad one; the run kernels only check shapes (lengths that agree) and return false when they do not, writing
+//! nothing. Kernels index through checked slices and clamp indices into range, so even an unvalidated bad index
+//! cannot touch memory outside its buffers.
 
-use core::slice;
+mod jobs;
+
 use idtech_core::{batch, layout, morph, pose, skin, validate};
+use jobs::*;
 use std::alloc::{alloc_zeroed, dealloc as free, Layout};
 use wasm_bindgen::prelude::*;
 
@@ -32,7 +33,7 @@ pub fn dealloc(ptr: usize, bytes: usize) {
         return;
     }
     if let Ok(l) = Layout::from_size_align(bytes.max(1), ALIGN) {
-        // SAFETY: `ptr` came from `alloc` with this layout (the JS arena keeps the pair together).
+        // SAFETY: `ptr` came from `alloc` with this layout (the JS buffer keeps the pair together).
         unsafe { free(ptr as *mut u8, l) }
     }
 }
@@ -43,53 +44,45 @@ pub fn simd_enabled() -> bool {
     cfg!(target_feature = "simd128")
 }
 
-unsafe fn f32s<'a>(ptr: usize, len: usize) -> &'a [f32] {
-    slice::from_raw_parts(ptr as *const f32, len)
-}
-unsafe fn f32s_mut<'a>(ptr: usize, len: usize) -> &'a mut [f32] {
-    slice::from_raw_parts_mut(ptr as *mut f32, len)
-}
-unsafe fn u32s<'a>(ptr: usize, len: usize) -> &'a [u32] {
-    if len == 0 {
-        return &[]; // JS may pass 0 for "none"; a slice may not be built on a null pointer
-    }
-    slice::from_raw_parts(ptr as *const u32, len)
+/// The job at `ptr`. SAFETY: `ptr` is a 16-aligned block from `alloc` holding a `T` written by the backend.
+unsafe fn job<'a, T>(ptr: usize) -> &'a T {
+    &*(ptr as *const T)
 }
 
-/// −1 when valid, else the first joint whose parent is not below it.
+/// −1 when valid, else the first joint whose parent is not −1 and not below it.
 #[wasm_bindgen]
-pub fn validate_parents(joint_count: usize, parents: usize) -> i32 {
-    // SAFETY: buffers from `alloc`, lengths from the allocating JS object.
-    let p = unsafe { slice::from_raw_parts(parents as *const i32, joint_count) };
-    match validate::parents(p) {
+pub fn validate_parents(job_ptr: usize) -> i32 {
+    // SAFETY (every entry point): the job and its buffers come from `alloc` (see `jobs.rs`).
+    let j: &ValidateParentsJob = unsafe { job(job_ptr) };
+    match validate::parents(unsafe { j.parents.slice() }) {
         Ok(()) => -1,
-        Err(validate::Invalid::Parent(j)) => j as i32,
+        Err(validate::Invalid::Parent(k)) => k as i32,
         Err(_) => 0,
     }
 }
 
-/// −1 when valid, else the first joint whose components run past `component_count`.
+/// −1 when valid, −2 on inconsistent shapes, else the first joint whose components run past the frame.
 #[wasm_bindgen]
-pub fn validate_anim(joint_count: usize, flags: usize, start_index: usize, component_count: usize) -> i32 {
-    // SAFETY: as above.
-    let (f, s) = unsafe { (slice::from_raw_parts(flags as *const u8, joint_count), u32s(start_index, joint_count)) };
-    match validate::anim(f, s, joint_count * layout::BASEFRAME_STRIDE, component_count) {
+pub fn validate_anim(job_ptr: usize) -> i32 {
+    let j: &ValidateAnimJob = unsafe { job(job_ptr) };
+    match validate::anim(unsafe { j.flags.slice() }, unsafe { j.start_index.slice() }, j.baseframe.len(), j.component_count as usize) {
         Ok(()) => -1,
-        Err(validate::Invalid::AnimComponents(j)) => j as i32,
-        Err(_) => 0,
+        Err(validate::Invalid::AnimComponents(k)) => k as i32,
+        Err(_) => -2,
     }
 }
 
-/// −1 when valid, −2 when the shape is inconsistent, else the first weight naming a missing joint.
+/// −1 when valid, −2 when the shape is inconsistent (or `dest` is not a permutation), else the first weight
+/// naming a missing joint.
 #[wasm_bindgen]
-pub fn validate_skin(joint_count: usize, groups: usize, group_sizes: usize, weight_total: usize, joints: usize, dest: usize, dest_len: usize) -> i32 {
-    // SAFETY: as above.
-    let (g, j, d) = unsafe { (u32s(group_sizes, groups), u32s(joints, weight_total), u32s(dest, dest_len)) };
-    let vertices = match skin::group_totals(g) {
+pub fn validate_skin(job_ptr: usize) -> i32 {
+    let j: &ValidateSkinJob = unsafe { job(job_ptr) };
+    let groups: &[u32] = unsafe { j.group_sizes.slice() };
+    let vertices = match skin::group_totals(groups) {
         Some((v, _)) => v,
         None => return -2,
     };
-    match validate::skin(joint_count, g, j, weight_total.saturating_mul(layout::WEIGHT_STRIDE), d, vertices * 3) {
+    match validate::skin(j.joint_count as usize, groups, unsafe { j.joints.slice() }, j.weights.len(), unsafe { j.dest.slice() }, vertices * 3) {
         Ok(()) => -1,
         Err(validate::Invalid::WeightJoint(k)) => k as i32,
         Err(_) => -2,
@@ -97,151 +90,135 @@ pub fn validate_skin(joint_count: usize, groups: usize, group_sizes: usize, weig
 }
 
 #[wasm_bindgen]
-pub fn compose_frame(joint_count: usize, flags: usize, start_index: usize, baseframe: usize, frame: usize, component_count: usize, out_local: usize) {
-    // SAFETY: as above.
-    unsafe {
-        pose::compose_frame(
-            slice::from_raw_parts(flags as *const u8, joint_count),
-            u32s(start_index, joint_count),
-            f32s(baseframe, joint_count * layout::BASEFRAME_STRIDE),
-            f32s(frame, component_count),
-            f32s_mut(out_local, joint_count * layout::POSE_STRIDE),
-        )
+pub fn compose_frame(job_ptr: usize) -> bool {
+    let j: &ComposeJob = unsafe { job(job_ptr) };
+    let n = j.flags.len();
+    let cc = j.component_count as usize;
+    let start = (j.frame as usize).checked_mul(cc);
+    let end = start.and_then(|s| s.checked_add(cc));
+    match (start, end) {
+        (Some(s), Some(e)) if e <= j.frames.len() && j.start_index.len() >= n && j.baseframe.len() >= n * layout::BASEFRAME_STRIDE && j.out.len() >= n * layout::POSE_STRIDE => {
+            let frames: &[f32] = unsafe { j.frames.slice() };
+            pose::compose_frame(unsafe { j.flags.slice() }, unsafe { j.start_index.slice() }, unsafe { j.baseframe.slice() }, &frames[s..e], unsafe { j.out.slice_mut() });
+            true
+        }
+        _ => false,
     }
 }
 
 #[wasm_bindgen]
-pub fn interpolate_local(joint_count: usize, a: usize, b: usize, t: f32, out_local: usize) {
-    let n = joint_count * layout::POSE_STRIDE;
-    // SAFETY: as above.
-    unsafe { pose::interpolate_local(f32s(a, n), f32s(b, n), t, f32s_mut(out_local, n)) }
-}
-
-#[wasm_bindgen]
-pub fn local_to_object(joint_count: usize, parents: usize, local: usize, out_object: usize) {
-    let n = joint_count * layout::POSE_STRIDE;
-    // SAFETY: as above.
-    unsafe {
-        pose::local_to_object(slice::from_raw_parts(parents as *const i32, joint_count), f32s(local, n), f32s_mut(out_object, n))
+pub fn interpolate_local(job_ptr: usize) -> bool {
+    let j: &InterpolateJob = unsafe { job(job_ptr) };
+    let n = j.out.len() / layout::POSE_STRIDE * layout::POSE_STRIDE;
+    if j.a.len() < n || j.b.len() < n {
+        return false;
     }
+    let out: &mut [f32] = unsafe { j.out.slice_mut() };
+    pose::interpolate_local(unsafe { j.a.slice() }, unsafe { j.b.slice() }, j.t, &mut out[..n]);
+    true
 }
 
 #[wasm_bindgen]
-pub fn pose_matrices(joint_count: usize, object: usize, out_matrices: usize) {
-    // SAFETY: as above.
-    unsafe {
-        pose::pose_matrices(
-            f32s(object, joint_count * layout::POSE_STRIDE),
-            f32s_mut(out_matrices, joint_count * layout::MATRIX_STRIDE),
-        )
+pub fn local_to_object(job_ptr: usize) -> bool {
+    let j: &LocalToObjectJob = unsafe { job(job_ptr) };
+    let n = j.parents.len() * layout::POSE_STRIDE;
+    if j.local.len() < n || j.out.len() < n {
+        return false;
     }
+    // Parents are validated (`validate_parents`) before this runs; an unvalidated parent ≥ j would read a pose
+    // not yet written, never outside the buffer (the slice is checked).
+    pose::local_to_object(unsafe { j.parents.slice() }, unsafe { j.local.slice() }, unsafe { j.out.slice_mut() });
+    true
 }
 
-/// Skin a grouped stream (see `idtech_core::skin`); `dest_len` 0 writes the grouped order, else file order.
-/// `out_len` is the output's length in floats. Returns false when the shapes disagree (nothing written).
 #[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn skin_positions(joint_count: usize, matrices: usize, groups: usize, group_sizes: usize, weight_total: usize, joints: usize, weights: usize, dest: usize, dest_len: usize, out: usize, out_len: usize) -> bool {
-    // SAFETY: as above.
-    unsafe {
-        skin::skin_positions(
-            f32s(matrices, joint_count * layout::MATRIX_STRIDE),
-            u32s(group_sizes, groups),
-            u32s(joints, weight_total),
-            f32s(weights, weight_total * layout::WEIGHT_STRIDE),
-            u32s(dest, dest_len),
-            f32s_mut(out, out_len),
-        )
+pub fn pose_matrices(job_ptr: usize) -> bool {
+    let j: &MatricesJob = unsafe { job(job_ptr) };
+    let joints = j.object.len() / layout::POSE_STRIDE;
+    if j.out.len() < joints * layout::MATRIX_STRIDE {
+        return false;
     }
+    let object: &[f32] = unsafe { j.object.slice() };
+    pose::pose_matrices(&object[..joints * layout::POSE_STRIDE], unsafe { j.out.slice_mut() });
+    true
+}
+
+/// Skin a grouped stream (see `idtech_core::skin`); false when the shapes disagree (nothing written).
+#[wasm_bindgen]
+pub fn skin_positions(job_ptr: usize) -> bool {
+    let j: &SkinJob = unsafe { job(job_ptr) };
+    unsafe { skin::skin_positions(j.matrices.slice(), j.group_sizes.slice(), j.joints.slice(), j.weights.slice(), j.dest.slice(), j.out.slice_mut()) }
 }
 
 #[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn skin_normals(joint_count: usize, matrices: usize, groups: usize, group_sizes: usize, weight_total: usize, joints: usize, normal_weights: usize, dest: usize, dest_len: usize, out: usize, out_len: usize) -> bool {
-    // SAFETY: as above.
-    unsafe {
-        skin::skin_normals(
-            f32s(matrices, joint_count * layout::MATRIX_STRIDE),
-            u32s(group_sizes, groups),
-            u32s(joints, weight_total),
-            f32s(normal_weights, weight_total * layout::WEIGHT_STRIDE),
-            u32s(dest, dest_len),
-            f32s_mut(out, out_len),
-        )
+pub fn skin_normals(job_ptr: usize) -> bool {
+    let j: &SkinJob = unsafe { job(job_ptr) };
+    unsafe { skin::skin_normals(j.matrices.slice(), j.group_sizes.slice(), j.joints.slice(), j.weights.slice(), j.dest.slice(), j.out.slice_mut()) }
+}
+
+/// Pose and skin several frames in one call (see `idtech_core::batch`); false on a frame index past the anim or
+/// a short buffer.
+#[wasm_bindgen]
+pub fn skin_frames(job_ptr: usize) -> bool {
+    let j: &SkinFramesJob = unsafe { job(job_ptr) };
+    let n = j.parents.len();
+    if j.flags.len() < n || j.start_index.len() < n || j.baseframe.len() < n * layout::BASEFRAME_STRIDE || j.matrices.len() < n * layout::MATRIX_STRIDE || j.weights.len() < j.joints.len() * layout::WEIGHT_STRIDE {
+        return false;
     }
-}
-
-/// Pose and skin several frames in one call (see `idtech_core::batch`): frame i's positions at
-/// `out[i · vertices · 3]`. Returns false on a frame index past the anim or a short buffer.
-#[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn skin_frames(
-    joint_count: usize, parents: usize, flags: usize, start_index: usize, baseframe: usize, frames: usize, frames_len: usize, component_count: usize,
-    groups: usize, group_sizes: usize, weight_total: usize, joints: usize, weights: usize, dest: usize, dest_len: usize,
-    frame_indices: usize, frame_index_count: usize, local: usize, object: usize, matrices: usize, out: usize, out_len: usize,
-) -> bool {
-    let n = joint_count * layout::POSE_STRIDE;
-    // SAFETY: buffers from `alloc`, lengths from the allocating JS objects.
     unsafe {
         let anim = batch::Anim {
-            parents: slice::from_raw_parts(parents as *const i32, joint_count),
-            flags: slice::from_raw_parts(flags as *const u8, joint_count),
-            start_index: u32s(start_index, joint_count),
-            baseframe: f32s(baseframe, joint_count * layout::BASEFRAME_STRIDE),
-            frames: f32s(frames, frames_len),
-            component_count,
+            parents: j.parents.slice(),
+            flags: &j.flags.slice::<u8>()[..n],
+            start_index: &j.start_index.slice::<u32>()[..n],
+            baseframe: j.baseframe.slice(),
+            frames: j.frames.slice(),
+            component_count: j.component_count as usize,
         };
-        let stream = batch::Skin {
-            group_sizes: u32s(group_sizes, groups),
-            joints: u32s(joints, weight_total),
-            weights: f32s(weights, weight_total * layout::WEIGHT_STRIDE),
-            dest: u32s(dest, dest_len),
-        };
-        let mut scratch = batch::Scratch { local: f32s_mut(local, n), object: f32s_mut(object, n), matrices: f32s_mut(matrices, joint_count * layout::MATRIX_STRIDE) };
-        batch::skin_frames(&anim, &stream, u32s(frame_indices, frame_index_count), &mut scratch, f32s_mut(out, out_len))
+        let stream = batch::Skin { group_sizes: j.group_sizes.slice(), joints: j.joints.slice(), weights: j.weights.slice(), dest: j.dest.slice() };
+        let mut scratch = batch::Scratch { local: j.local.slice_mut(), object: j.object.slice_mut(), matrices: j.matrices.slice_mut() };
+        batch::skin_frames(&anim, &stream, j.frame_indices.slice(), &mut scratch, j.out.slice_mut())
     }
 }
 
-/// MD2 blend of frames `frame_a` and `frame_b` (see `idtech_core::morph::md2_blend`); `frames_len` in bytes.
-/// Returns false when a frame index or a length is out of range (nothing written).
-#[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn md2_blend(
-    frames: usize, frames_len: usize, scales: usize, translates: usize, frame_count: usize, vertex_count: usize,
-    frame_a: usize, frame_b: usize, t: f32, normals: usize, normals_len: usize, out_positions: usize, out_normals: usize,
-) -> bool {
-    let n = vertex_count * 3;
-    // SAFETY: buffers from `alloc`, lengths from the allocating JS objects.
-    unsafe {
-        morph::md2_blend(
-            if frames_len == 0 { &[] } else { slice::from_raw_parts(frames as *const u8, frames_len) },
-            f32s(scales, frame_count * 3),
-            f32s(translates, frame_count * 3),
-            vertex_count, frame_a, frame_b, t,
-            f32s(normals, normals_len),
-            f32s_mut(out_positions, n),
-            f32s_mut(out_normals, n),
-        )
+/// The output slices of `count` vertices from vertex `first`, or None when they do not fit.
+fn out_range<'a>(positions: Buf, normals: Buf, first: u32, count: u32) -> Option<(&'a mut [f32], &'a mut [f32])> {
+    let start = (first as usize).checked_mul(3)?;
+    let end = start.checked_add((count as usize).checked_mul(3)?)?;
+    if end > positions.len() || end > normals.len() {
+        return None;
     }
+    // SAFETY: as above; the two outputs are distinct buffers.
+    unsafe { Some((&mut positions.slice_mut::<f32>()[start..end], &mut normals.slice_mut::<f32>()[start..end])) }
 }
 
-/// MD3 blend of one surface (see `idtech_core::morph::md3_blend`); `xyz_normals_len` in int16s.
-/// Returns false when a frame index or a length is out of range (nothing written).
+/// MD2 blend (see `idtech_core::morph::md2_blend`); false when a frame index or a length is out of range.
 #[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn md3_blend(
-    xyz_normals: usize, xyz_normals_len: usize, vertex_count: usize, frame_a: usize, frame_b: usize, t: f32,
-    angles: usize, out_positions: usize, out_normals: usize,
-) -> bool {
-    let n = vertex_count * 3;
-    // SAFETY: as above.
-    unsafe {
-        morph::md3_blend(
-            if xyz_normals_len == 0 { &[] } else { slice::from_raw_parts(xyz_normals as *const i16, xyz_normals_len) },
-            vertex_count, frame_a, frame_b, t,
-            f32s(angles, morph::MD3_ANGLE_TABLE_LEN),
-            f32s_mut(out_positions, n),
-            f32s_mut(out_normals, n),
-        )
-    }
+pub fn md2_blend(job_ptr: usize) -> bool {
+    let j: &Md2BlendJob = unsafe { job(job_ptr) };
+    let (p, nrm) = match out_range(j.out_positions, j.out_normals, j.out_vertex_offset, j.vertex_count) {
+        Some(o) => o,
+        None => return false,
+    };
+    let frame_count = j.scales.len().min(j.translates.len()) / 3;
+    let frames: &[u8] = unsafe { j.frames.slice() };
+    let frames = &frames[..frames.len().min(frame_count * j.vertex_count as usize * layout::MD2_VERTEX_BYTES)];
+    unsafe { morph::md2_blend(frames, j.scales.slice(), j.translates.slice(), j.vertex_count as usize, j.frame_a as usize, j.frame_b as usize, j.t, j.normal_table.slice(), p, nrm) }
+}
+
+/// MD3 blend of one surface (see `idtech_core::morph::md3_blend`); false when a frame index or a length is out of range.
+#[wasm_bindgen]
+pub fn md3_blend(job_ptr: usize) -> bool {
+    let j: &Md3BlendJob = unsafe { job(job_ptr) };
+    let (p, nrm) = match out_range(j.out_positions, j.out_normals, j.out_vertex_offset, j.vertex_count) {
+        Some(o) => o,
+        None => return false,
+    };
+    unsafe { morph::md3_blend(j.xyz_normals.slice(), j.vertex_count as usize, j.frame_a as usize, j.frame_b as usize, j.t, j.angle_table.slice(), p, nrm) }
+}
+
+/// Move a vertex range by a 3×4 placement (see `idtech_core::morph::transform_vertices`).
+#[wasm_bindgen]
+pub fn transform_vertices(job_ptr: usize) -> bool {
+    let j: &TransformJob = unsafe { job(job_ptr) };
+    unsafe { morph::transform_vertices(j.matrix.slice(), j.positions.slice_mut(), j.normals.slice_mut(), j.first_vertex as usize, j.vertex_count as usize) }
 }

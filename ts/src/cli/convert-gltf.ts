@@ -6,8 +6,8 @@
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gltfFiles, type GltfModel, type GltfOptions } from '../export/gltf.js';
-import { Md3Player } from '../pose/md3-player.js';
+import { gltfFiles, type GltfModel, type GltfOptions, type GltfPlayer } from '../export/gltf.js';
+import { checkPlayerTags } from '../formats/md3/player-parts.js';
 import { parseAnimationCfg } from '../formats/md3/animation-cfg.js';
 import type { ParseWarning } from '../base/errors.js';
 import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../load/node.js';
@@ -26,13 +26,15 @@ async function isDirectory(p: string): Promise<boolean> {
 }
 
 /** A Quake 3 player folder: lower/upper/head.md3 (+ weapon.md3, animation.cfg). */
-async function loadPlayer(dir: string): Promise<Md3Player> {
+async function loadPlayer(dir: string): Promise<GltfPlayer> {
   const part = (name: string) => join(dir, `${name}.md3`);
   const [lower, upper, head] = await Promise.all(['lower', 'upper', 'head'].map((n) => load(part(n), () => loadMd3(part(n)))));
   const weapon = await stat(part('weapon')).then(() => load(part('weapon'), () => loadMd3(part('weapon'))), () => undefined);
   const cfgPath = join(dir, 'animation.cfg');
   const cfg = await readFile(cfgPath).then((b) => load(cfgPath, async () => parseAnimationCfg(new Uint8Array(b))), () => undefined);
-  return load(dir, async () => new Md3Player({ lower, upper, head, ...(weapon ? { weapon } : {}) }, cfg));
+  const models = { lower, upper, head, ...(weapon ? { weapon } : {}) };
+  await load(dir, async () => checkPlayerTags(models));
+  return { models, animations: cfg };
 }
 
 /** `--clip name:first:count[:fps]`, repeatable. */

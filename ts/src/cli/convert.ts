@@ -5,7 +5,8 @@
 import { writeFile } from 'node:fs/promises';
 import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../load/node.js';
 import { md2ToObj, md3ToObj } from '../export/obj-morph.js';
-import { Md2Poser, Md3Poser } from '../pose/morph-poser.js';
+import { Md2Poser } from '../pose/md2-poser.js';
+import { Md3Poser } from '../pose/md3-poser.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { toObj } from '../export/obj.js';
 import { createBackend } from '../kernels/select.js';

@@ -9,9 +9,10 @@
  * Clips default to the model's (frame names with their trailing digits stripped) at Quake 2's 10 frames per
  * second; the material is named after the first skin.
  */
-import { md2FrameNormals, md2FramePositions, md2Unwelded } from '../formats/md2/geometry.js';
+import { md2Unwelded, type Md2Unwelded } from '../formats/md2/geometry.js';
+import { Md2Poser } from '../pose/md2-poser.js';
 import type { Md2Model } from '../base/model.js';
-import { MD2_DEFAULT_FPS } from '../pose/morph-poser.js';
+import { MD2_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
 
@@ -20,11 +21,11 @@ export interface Md2ExportOptions extends MorphExportOptions {
   md2Frames?: 'morph' | 'nodes';
 }
 
-function frameGetter(model: Md2Model, sourceVertex: Uint16Array): (f: number) => MorphFrame {
-  const all = { positions: new Float32Array(model.vertexCount * 3), normals: new Float32Array(model.vertexCount * 3) };
+/** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser`. */
+function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {
   return (f) => {
-    md2FramePositions(model, f, all.positions);
-    md2FrameNormals(model, f, all.normals);
+    poser.poseFrame(f);
+    const all = { positions: poser.positions, normals: poser.normals };
     const n = sourceVertex.length;
     const positions = new Float32Array(n * 3), normals = new Float32Array(n * 3);
     for (let i = 0; i < n; i++) {
@@ -41,7 +42,16 @@ function frameGetter(model: Md2Model, sourceVertex: Uint16Array): (f: number) =>
 export function addMd2(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions): { rootNodes: number[] } {
   const b = ctx.builder;
   const un = md2Unwelded(model);
-  const frame = frameGetter(model, un.sourceVertex);
+  const poser = new Md2Poser(ctx.backend, model);
+  try {
+    return addFrames(ctx, model, name, options, un, frameGetter(poser, un.sourceVertex));
+  } finally {
+    poser.dispose();
+  }
+}
+
+function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions, un: Md2Unwelded, frame: (f: number) => MorphFrame): { rootNodes: number[] } {
+  const b = ctx.builder;
   const material = ctx.materials.index(model.skins[0]?.name ?? '');
   const clips = clipFrames(options.clips ?? model.clips, model.frameCount, options.fps ?? MD2_DEFAULT_FPS, ctx);
   const interpolation = options.interpolation ?? 'LINEAR';

@@ -13,12 +13,12 @@
  * the surface name when it has none (player models take their skins from .skin files).
  */
 import { groupClips } from '../formats/md2/clips.js';
-import { md3FramePositions } from '../formats/md3/frame.js';
 import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
+import { Md3Poser } from '../pose/md3-poser.js';
 import type { Md3Model } from '../base/model.js';
-import { MD3_DEFAULT_FPS } from '../pose/morph-poser.js';
+import { MD3_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphInterpolation } from './gltf-morph.js';
+import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphFrame, type MorphInterpolation } from './gltf-morph.js';
 import { addTrsChannels, setRotationKey, type GltfAnimation } from './gltf-builder.js';
 
 /** An MD3 model in the document: its group node, surface nodes and tag nodes (tag order as in the file). */
@@ -73,6 +73,7 @@ function tagTrs(ctx: ExportContext, model: Md3Model, k: number, f: number, mirro
 export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): Md3Part {
   const b = ctx.builder;
   const surfaceNodes: number[] = [];
+  const frames = surfaceFrames(ctx, model);
   model.surfaces.forEach((s, i) => {
     const label = s.name || `surface${i}`;
     if (s.vertexCount === 0 || s.triangleCount === 0) {
@@ -83,7 +84,7 @@ export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): M
       name: label,
       vertexCount: s.vertexCount,
       frameCount: model.frameCount,
-      frame: (f) => md3FramePositions(model, i, f),
+      frame: (f) => frames[f][i],
       uvs: s.st,
       triangles: s.triangles,
       material: ctx.materials.index(s.shaders[0]?.name || label),
@@ -94,6 +95,25 @@ export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): M
   const tagNodes = model.tagNames.map((tagName, k) => b.add('nodes', { name: tagName || `tag${k}`, ...tagTrs(ctx, model, k, 0, mirrored) }));
   const group = b.add('nodes', { name, children: [...surfaceNodes, ...tagNodes] });
   return { model, group, surfaceNodes, tagNodes };
+}
+
+/** Every frame of every surface decoded once by an `Md3Poser` (what the morph targets hold anyway): [frame][surface]. */
+function surfaceFrames(ctx: ExportContext, model: Md3Model): MorphFrame[][] {
+  const poser = new Md3Poser(ctx.backend, model);
+  try {
+    const out: MorphFrame[][] = [];
+    for (let f = 0; f < model.frameCount; f++) {
+      poser.poseFrame(f);
+      const { positions, normals } = poser;
+      out.push(model.surfaces.map((_, i) => {
+        const from = poser.surfaceVertexStart[i] * 3, to = poser.surfaceVertexStart[i + 1] * 3;
+        return { positions: positions.slice(from, to), normals: normals.slice(from, to) };
+      }));
+    }
+    return out;
+  } finally {
+    poser.dispose();
+  }
 }
 
 /** Channels and samplers that play `clip` on one part (surface weights + tag TRS); `input` holds its key times. */

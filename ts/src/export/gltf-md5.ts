@@ -20,8 +20,7 @@ import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
-import { bindPose, buildSkinStream } from '../pose/skin-stream.js';
-import { composeFrame, poseMatrices, skinNormals, skinPositions, validateAnim } from '../kernels/ts-kernels.js';
+import { Md5Poser } from '../pose/md5-poser.js';
 import { counterClockwise, type Axes } from './gltf-axes.js';
 import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
@@ -162,8 +161,6 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
   const n = mesh.joints.count;
   for (const { name, anim } of anims) {
     assertAnimMatchesMesh(mesh, anim);
-    const bad = validateAnim(anim.flags, anim.startIndices, anim.componentCount);
-    if (bad >= 0) throw new ModelParseError(ErrorCode.BadCount, `anim "${name}": joint ${bad}'s animated components run past the ${anim.componentCount} per frame`, { offset: 0 });
   }
 
   // Skeleton: one node per joint, local TRS, children from parents.
@@ -195,14 +192,29 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
     ...(roots.length === 1 ? { skeleton: roots[0] } : {}),
   });
 
-  // Bind-pose vertices exactly as the poser computes them.
-  const stream = buildSkinStream(mesh);
-  const matrices = new Float32Array(n * 16);
-  poseMatrices(bindPose(mesh), matrices);
-  const bindPositions = new Float32Array(stream.vertexCount * 3);
-  const bindNormals = new Float32Array(stream.vertexCount * 3);
-  skinPositions(matrices, stream.groupSizes, stream.joints, stream.weights, stream.streamToFile, bindPositions);
-  skinNormals(matrices, stream.groupSizes, stream.joints, stream.normalWeights, stream.streamToFile, bindNormals);
+  // Bind-pose vertices exactly as the poser computes them; each anim's local joint poses from the same poser
+  // (setAnim validates the anim against the mesh first).
+  const poser = new Md5Poser(ctx.backend, mesh);
+  const locals: Float32Array[][] = [];
+  try {
+    for (const { name, anim } of anims) {
+      try {
+        poser.setAnim(anim);
+      } catch (e) {
+        if (e instanceof ModelParseError) throw new ModelParseError(e.code, `anim "${name}": ${e.detail}`, { offset: e.offset });
+        throw e;
+      }
+      locals.push(Array.from({ length: anim.frameCount }, (_, f) => poser.localPose(f).slice()));
+    }
+    poser.poseBind();
+  } catch (e) {
+    poser.dispose();
+    throw e;
+  }
+  const stream = poser.stream;
+  const bindPositions = poser.positions.slice();
+  const bindNormals = poser.normals.slice();
+  poser.dispose();
 
   const stats: Md5GltfStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
   const meshNodes: number[] = [];
@@ -256,21 +268,20 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
   if (zeroNormals > 0) ctx.warnings.push({ code: 'NO_NORMAL', message: `${zeroNormals} vertices lie on no triangle with area: given the up normal`, offset: 0 });
   if (nonPositive > 0) ctx.warnings.push({ code: 'NO_POSITIVE_WEIGHT', message: `${nonPositive} vertices have no positive weight: bound rigidly to their first joint`, offset: 0 });
 
-  for (const { name, anim } of anims) addAnimation(b, axes, anim, name, jointNodes);
+  anims.forEach(({ name, anim }, i) => addAnimation(b, axes, anim, name, jointNodes, locals[i]));
   return { rootNodes: [...roots, ...meshNodes], stats };
 }
 
-/** One md5anim → one glTF animation: per joint, every frame's local translation and rotation. */
-function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, jointNodes: number[]): void {
-  const n = anim.jointCount, frames = anim.frameCount, cc = anim.componentCount;
+/** One md5anim → one glTF animation: per joint, every frame's local translation and rotation (`localPoses[f]`). */
+function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, jointNodes: number[], localPoses: Float32Array[]): void {
+  const n = anim.jointCount, frames = anim.frameCount;
   const times = new Float32Array(frames);
   for (let f = 0; f < frames; f++) times[f] = f / anim.frameRate;
   const translations = Array.from({ length: n }, () => new Float32Array(frames * 3));
   const rotations = Array.from({ length: n }, () => new Float32Array(frames * 4));
-  const localPose = new Float32Array(n * POSE_STRIDE);
   const q = [0, 0, 0, 0];
   for (let f = 0; f < frames; f++) {
-    composeFrame(anim.flags, anim.startIndices, anim.baseframe, anim.frames.subarray(f * cc, (f + 1) * cc), localPose);
+    const localPose = localPoses[f];
     for (let j = 0; j < n; j++) {
       const o = j * POSE_STRIDE;
       axes.vec(localPose[o], localPose[o + 1], localPose[o + 2], translations[j], f * 3);

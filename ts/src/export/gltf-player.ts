@@ -9,12 +9,19 @@
  * Without one, two animations, `lower` and `upper`, each playing every frame of its part; play both together.
  */
 import type { Md3Animation } from '../formats/md3/animation-cfg.js';
-import type { Md3Player } from '../pose/md3-player.js';
-import { MD3_DEFAULT_FPS } from '../pose/morph-poser.js';
+import { MD3_DEFAULT_FPS } from '../pose/timing.js';
+import type { Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
+import type { Md3PlayerModels } from '../pose/md3-player.js';
 import type { GltfAnimation } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMd3Part, partClipChannels, type Md3Part } from './gltf-md3.js';
 import { clipTimes, type ClipFrames, type MorphExportOptions } from './gltf-morph.js';
+
+/** A Quake 3 player's parts and its animation.cfg (an `Md3Player` is one; so is what `loadPlayer` returns). */
+export interface GltfPlayer {
+  models: Md3PlayerModels;
+  animations?: Md3AnimationCfg;
+}
 
 function attach(ctx: ExportContext, parent: Md3Part, tag: string, child: Md3Part): void {
   const k = parent.model.tagNames.indexOf(tag);
@@ -28,7 +35,7 @@ function cfgFrames(a: Md3Animation): number[] {
   return a.flipflop ? [...forward, ...forward.slice().reverse()] : forward;
 }
 
-export function addPlayer(ctx: ExportContext, player: Md3Player, name: string, options: MorphExportOptions): { rootNodes: number[] } {
+export function addPlayer(ctx: ExportContext, player: GltfPlayer, name: string, options: MorphExportOptions): { rootNodes: number[] } {
   const { models } = player;
   const lower = addMd3Part(ctx, models.lower, 'lower');
   const upper = addMd3Part(ctx, models.upper, 'upper');

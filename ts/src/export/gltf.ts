@@ -5,7 +5,8 @@
  * built-ins); docs/gltf.md describes the mapping of each format.
  */
 import type { ParseWarning } from '../base/errors.js';
-import { Md3Player } from '../pose/md3-player.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { createTsBackend } from '../kernels/ts-backend.js';
 import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
@@ -14,12 +15,13 @@ import { addMd2, type Md2ExportOptions } from './gltf-md2.js';
 import { addMd3 } from './gltf-md3.js';
 import { addMd5, type Md5GltfStats, type NamedMd5Anim } from './gltf-md5.js';
 import type { GltfClip } from './gltf-morph.js';
-import { addPlayer } from './gltf-player.js';
+import type { ExportContext } from './gltf-context.js';
+import { addPlayer, type GltfPlayer } from './gltf-player.js';
 
-export type { GltfClip, NamedMd5Anim, Md5GltfStats };
+export type { GltfClip, GltfPlayer, NamedMd5Anim, Md5GltfStats };
 
 /** What `toGlb` / `toGltf` accept: an md5mesh (anims in the options), an MD2, an MD3, or a Quake 3 player. */
-export type GltfModel = Md5Mesh | Md2Model | Md3Model | Md3Player;
+export type GltfModel = Md5Mesh | Md2Model | Md3Model | GltfPlayer;
 
 /**
  * `clips`, `fps`, `interpolation` (MD2, MD3, player without animation.cfg) and `md2Frames` (MD2) are described
@@ -34,6 +36,8 @@ export interface GltfOptions extends TextureOptions, Md2ExportOptions {
   name?: string;
   /** Receives recoverable oddities (`WEIGHTS_DROPPED`, `NO_NORMAL`, …). */
   warnings?: ParseWarning[];
+  /** The backend whose kernels decode frames and bind poses (default: a TS backend; the result is the same). */
+  backend?: PoseBackend;
 }
 
 export interface GltfResult {
@@ -47,32 +51,38 @@ export interface GltfResult {
 export function buildGltf(model: GltfModel, options: GltfOptions = {}): GltfResult {
   const builder = new GltfBuilder();
   const warnings: ParseWarning[] = [];
-  const ctx = { builder, axes: axes(options.yUp ?? true), materials: new MaterialTable(builder, options), warnings };
+  const backend = options.backend ?? createTsBackend();
+  const ctx = { builder, axes: axes(options.yUp ?? true), materials: new MaterialTable(builder, options), warnings, backend };
   const result: GltfResult = { builder, warnings };
   const name = options.name ?? 'model';
   let rootNodes: number[];
-  if (model instanceof Md3Player) {
-    rootNodes = addPlayer(ctx, model, name, options).rootNodes;
-  } else switch (model.format) {
-    case 'md5mesh': {
-      const anims = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
-      const out = addMd5(ctx, model, anims);
-      rootNodes = out.rootNodes;
-      result.md5 = out.stats;
-      break;
-    }
-    case 'md2':
-      rootNodes = addMd2(ctx, model, name, options).rootNodes;
-      break;
-    case 'md3':
-      rootNodes = addMd3(ctx, model, name, options).rootNodes;
-      break;
-    default:
-      throw new TypeError(`glTF export does not handle ${(model as { format?: string }).format ?? 'this value'}`);
+  try {
+    rootNodes = addModel(ctx, model, name, options, result);
+  } finally {
+    if (!options.backend) backend.dispose();
   }
   builder.add('scenes', { name, ...(rootNodes.length ? { nodes: rootNodes } : {}) });
   options.warnings?.push(...warnings);
   return result;
+}
+
+/** Adds the model's nodes, meshes and animations; returns the nodes for the scene root. */
+function addModel(ctx: ExportContext, model: GltfModel, name: string, options: GltfOptions, result: GltfResult): number[] {
+  if ('models' in model) return addPlayer(ctx, model, name, options).rootNodes;
+  switch (model.format) {
+    case 'md5mesh': {
+      const anims = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
+      const out = addMd5(ctx, model, anims);
+      result.md5 = out.stats;
+      return out.rootNodes;
+    }
+    case 'md2':
+      return addMd2(ctx, model, name, options).rootNodes;
+    case 'md3':
+      return addMd3(ctx, model, name, options).rootNodes;
+    default:
+      throw new TypeError(`glTF export does not handle ${(model as { format?: string }).format ?? 'this value'}`);
+  }
 }
 
 /** The model as one binary glTF (`.glb`) file. */

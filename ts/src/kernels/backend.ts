@@ -1,11 +1,17 @@
 /**
- * One interface for the hot path, implemented twice: by the WASM modules (`wasm-kernels.ts`, SIMD128 or
- * scalar build) over buffers in their linear memory, and by plain TS (`ts-kernels.ts`) over ordinary typed
- * arrays. Callers allocate every buffer up front through the backend, write inputs into `buffer.view`,
- * call kernels, and read outputs from `buffer.view`.
+ * The backend contract: **memory** (buffers the kernels read and write) and **kernels** (jobs run over those
+ * buffers), implemented twice — by WASM (`wasm-backend.ts`, SIMD128 or scalar build, buffers in the module's
+ * linear memory, each job passed as one descriptor pointer) and by plain TS (`ts-backend.ts`, ordinary typed
+ * arrays, the kernels of `ts-kernels.ts`). Callers allocate every buffer up front through `memory`, write inputs
+ * into `buffer.view`, build their jobs once, and run them as often as they like.
  *
- * View lifetime: a WASM buffer's `view` is re-created when the module's memory grows, so read `.view`
- * again after any allocation rather than keeping an old typed array; the data itself stays put.
+ * Validation and running stay separate (ozz-animation's jobs): `validate*` report the first index a kernel would
+ * follow out of range (−1 when none); the run kernels check only that shapes agree and throw RangeError when they
+ * do not, having written nothing.
+ *
+ * View lifetime: a WASM buffer's `view` is re-created when the module's memory grows, so read `.view` again after
+ * any allocation rather than keeping an old typed array; the data itself stays put. A released buffer (and every
+ * buffer of a disposed backend) throws on use.
  */
 export type BackendName = 'wasm-simd' | 'wasm-scalar' | 'ts';
 export type BackendChoice = BackendName | 'wasm' | 'auto';
@@ -17,7 +23,7 @@ export interface KernelBuffer<T extends Typed> {
   readonly length: number;
   /** Address in the module's linear memory (0 for the TS backend). */
   readonly ptr: number;
-  /** The elements; for WASM a view on linear memory (see view lifetime above). */
+  /** The elements; for WASM a view on linear memory (see view lifetime above). Throws once released. */
   readonly view: T;
 }
 
@@ -27,47 +33,77 @@ export type I32 = KernelBuffer<Int32Array>;
 export type U8 = KernelBuffer<Uint8Array>;
 export type I16 = KernelBuffer<Int16Array>;
 
-export interface PoseBackend {
-  readonly name: BackendName;
+/** Where kernel buffers live. */
+export interface KernelMemory {
   f32(length: number): F32;
   u32(length: number): U32;
   i32(length: number): I32;
   u8(length: number): U8;
   i16(length: number): I16;
-  /** Give a buffer back (WASM frees it; TS drops it). */
+  /** Give a buffer back (WASM frees it; TS drops it). Using it afterwards throws. */
   release(buffer: KernelBuffer<Typed>): void;
-
-  /** −1 when valid, else the first joint whose parent is not −1 and not below it. */
-  validateParents(parents: I32): number;
-  /** −1 when valid, else the first joint whose flagged components run past `componentCount`. */
-  validateAnim(flags: U8, startIndex: U32, componentCount: number): number;
-  /** −1 valid, −2 inconsistent shape or `dest` not a permutation, else the first weight naming a joint ≥ jointCount. */
-  validateSkin(jointCount: number, groupSizes: U32, joints: U32, weights: F32, dest: U32 | null): number;
-
-  /** Frame `frameIndex` of `frames` (componentCount floats each) → local pose (8 floats per joint). */
-  composeFrame(flags: U8, startIndex: U32, baseframe: F32, frames: F32, frameIndex: number, componentCount: number, outLocal: F32): void;
-  interpolateLocal(a: F32, b: F32, t: number, outLocal: F32): void;
-  localToObject(parents: I32, local: F32, outObject: F32): void;
-  poseMatrices(object: F32, outMatrices: F32): void;
-  /**
-   * Skin a stream grouped by weight count (`groupSizes[c − 1]` vertices with c weights). With `dest`, stream
-   * vertex i goes to slot dest[i] (file order); with null, to slot i (grouped order). RangeError on bad shapes.
-   */
-  skinPositions(matrices: F32, groupSizes: U32, joints: U32, weights: F32, dest: U32 | null, outPositions: F32): void;
-  skinNormals(matrices: F32, groupSizes: U32, joints: U32, normalWeights: F32, dest: U32 | null, outNormals: F32): void;
-  /** Several frames in one call: frame i's positions at out[i · V · 3]. RangeError on a bad frame index or shape. */
-  skinFrames(anim: AnimBuffers, skin: SkinBuffers, frameIndices: U32, scratch: PoseScratch, out: F32): void;
-
-  /**
-   * MD2 vertex animation: the blend of frames a and b (t in [0, 1]) of `frames` (4 bytes per vertex,
-   * frame-major) → `vertexCount × 3` floats in each output, starting at vertex `outVertexOffset`.
-   * RangeError on a frame index past the end or a short buffer.
-   */
-  md2Blend(frames: U8, scales: F32, translates: F32, vertexCount: number, frameA: number, frameB: number, t: number, normalTable: F32, outPositions: F32, outNormals: F32, outVertexOffset: number): void;
-  /** MD3 vertex animation of one surface (4 int16 per vertex, frame-major); otherwise as `md2Blend`. */
-  md3Blend(xyzNormals: I16, vertexCount: number, frameA: number, frameB: number, t: number, angleTable: F32, outPositions: F32, outNormals: F32, outVertexOffset: number): void;
 }
 
+// --- jobs: one kernel call's inputs and outputs (mirrors crates/wasm/src/jobs.rs field for field) -------------
+
+export interface ValidateParentsJob {
+  parents: I32;
+}
+export interface ValidateAnimJob {
+  flags: U8;
+  startIndex: U32;
+  baseframe: F32;
+  componentCount: number;
+}
+export interface ValidateSkinJob {
+  jointCount: number;
+  groupSizes: U32;
+  joints: U32;
+  weights: F32;
+  /** null: grouped output order. */
+  dest: U32 | null;
+}
+/** Frame `frame` of `frames` (componentCount floats each) → local pose (8 floats per joint) in `out`. */
+export interface ComposeJob {
+  flags: U8;
+  startIndex: U32;
+  baseframe: F32;
+  frames: F32;
+  componentCount: number;
+  frame: number;
+  out: F32;
+}
+/** Two local poses blended (lerp translations, shortest-path slerp rotations) by `t` into `out`. */
+export interface InterpolateJob {
+  a: F32;
+  b: F32;
+  t: number;
+  out: F32;
+}
+/** Local → object space, parents first. */
+export interface LocalToObjectJob {
+  parents: I32;
+  local: F32;
+  out: F32;
+}
+/** Object poses → 3×4 joint matrices (16 floats each). */
+export interface MatricesJob {
+  object: F32;
+  out: F32;
+}
+/**
+ * A stream grouped by weight count (`groupSizes[c − 1]` vertices with c weights) skinned by `matrices`. With
+ * `dest`, stream vertex i goes to slot dest[i] (file order); with null, to slot i (grouped order). Positions take
+ * weights `x·b y·b z·b b`; normals (and tangents) `nx·b ny·b nz·b 0`, renormalised.
+ */
+export interface SkinJob {
+  matrices: F32;
+  groupSizes: U32;
+  joints: U32;
+  weights: F32;
+  dest: U32 | null;
+  out: F32;
+}
 /** An md5anim in kernel buffers. */
 export interface AnimBuffers {
   parents: I32;
@@ -77,7 +113,6 @@ export interface AnimBuffers {
   frames: F32;
   componentCount: number;
 }
-
 /** A grouped skin stream in kernel buffers (`dest` null: grouped output order). */
 export interface SkinBuffers {
   groupSizes: U32;
@@ -85,21 +120,92 @@ export interface SkinBuffers {
   weights: F32;
   dest: U32 | null;
 }
-
 /** Caller-owned scratch for a pose: local and object poses, joint matrices. */
 export interface PoseScratch {
   local: F32;
   object: F32;
   matrices: F32;
 }
+/** Several frames posed and skinned in one call: frame i's positions at out[i · V · 3] (the first `frameCount` indices). */
+export interface SkinFramesJob {
+  anim: AnimBuffers;
+  skin: SkinBuffers;
+  frameIndices: U32;
+  frameCount: number;
+  scratch: PoseScratch;
+  out: F32;
+}
+/** MD2: frames a and b of `frames` (4 bytes per vertex, frame-major) blended by t into `vertexCount` outputs from vertex `outVertexOffset`. */
+export interface Md2BlendJob {
+  frames: U8;
+  scales: F32;
+  translates: F32;
+  normalTable: F32;
+  vertexCount: number;
+  frameA: number;
+  frameB: number;
+  t: number;
+  outPositions: F32;
+  outNormals: F32;
+  outVertexOffset: number;
+}
+/** MD3: one surface's frames a and b (4 int16 per vertex, frame-major) blended by t, as {@link Md2BlendJob}. */
+export interface Md3BlendJob {
+  xyzNormals: I16;
+  angleTable: F32;
+  vertexCount: number;
+  frameA: number;
+  frameB: number;
+  t: number;
+  outPositions: F32;
+  outNormals: F32;
+  outVertexOffset: number;
+}
+/** Vertices [firstVertex, firstVertex + vertexCount) of both outputs moved by a 3×4 placement, in place. */
+export interface TransformJob {
+  matrix: F32;
+  positions: F32;
+  normals: F32;
+  firstVertex: number;
+  vertexCount: number;
+}
 
-/**
- * The morph kernels' output contract, checked the same way by both backends: `vertexCount` vertices (3 floats each)
- * from vertex `offset` must fit in both outputs. RangeError otherwise.
- */
-export function checkOutputRange(positions: F32, normals: F32, offset: number, vertexCount: number): void {
-  const end = (offset + vertexCount) * 3;
-  if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(vertexCount) || vertexCount < 0 || end > positions.length || end > normals.length) {
-    throw new RangeError('vertex offset past the output');
-  }
+/** The kernels, one job each. Validators return −1 when valid; runners throw RangeError on shapes that disagree. */
+export interface PoseKernels {
+  /** The first joint whose parent is not −1 and not below it. */
+  validateParents(job: ValidateParentsJob): number;
+  /** −2 inconsistent shapes, else the first joint whose flagged components run past `componentCount`. */
+  validateAnim(job: ValidateAnimJob): number;
+  /** −2 inconsistent shape or `dest` not a permutation, else the first weight naming a joint ≥ jointCount. */
+  validateSkin(job: ValidateSkinJob): number;
+  composeFrame(job: ComposeJob): void;
+  interpolateLocal(job: InterpolateJob): void;
+  localToObject(job: LocalToObjectJob): void;
+  poseMatrices(job: MatricesJob): void;
+  skinPositions(job: SkinJob): void;
+  skinNormals(job: SkinJob): void;
+  skinFrames(job: SkinFramesJob): void;
+  md2Blend(job: Md2BlendJob): void;
+  md3Blend(job: Md3BlendJob): void;
+  transformVertices(job: TransformJob): void;
+}
+
+export interface PoseBackend {
+  readonly name: BackendName;
+  readonly memory: KernelMemory;
+  readonly kernels: PoseKernels;
+  /** True once disposed: every buffer is released and every call throws. */
+  readonly disposed: boolean;
+  /** Release everything this backend allocated (posers built on it become unusable). Idempotent. */
+  dispose(): void;
+}
+
+/** The RangeError every backend throws when a kernel refuses a job's shapes. */
+export function refused(kernel: string, why = 'buffer shapes disagree'): never {
+  throw new RangeError(`${kernel}: ${why}`);
+}
+
+/** The error for anything used after `dispose()` / `release()`. */
+export function disposedError(what: string): Error {
+  return new Error(`${what} was disposed: create a new one`);
 }

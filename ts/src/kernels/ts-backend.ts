@@ -1,59 +1,148 @@
-/** The pure-TS backend: ordinary typed arrays, the kernels of `ts-kernels.ts`. */
-import { checkOutputRange, type F32, type I32, type KernelBuffer, type PoseBackend, type Typed, type U32, type U8 } from './backend.js';
+/**
+ * The pure-TS backend: ordinary typed arrays, the kernels of `ts-kernels.ts` / `ts-morph-kernels.ts`. Each job is
+ * checked for the same shapes the WASM surface checks (crates/wasm/src/lib.rs), so both backends refuse the same
+ * jobs with the same RangeError.
+ */
+import {
+  disposedError,
+  refused,
+  type F32,
+  type KernelBuffer,
+  type KernelMemory,
+  type PoseBackend,
+  type PoseKernels,
+  type Typed,
+} from './backend.js';
+import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
 import * as k from './ts-kernels.js';
-import { md2Blend, md3Blend } from './ts-morph-kernels.js';
+import { md2Blend, md3Blend, transformVertices } from './ts-morph-kernels.js';
 
-function buffer<T extends Typed>(view: T): KernelBuffer<T> {
-  return { length: view.length, ptr: 0, view };
+class TsBuffer<T extends Typed> implements KernelBuffer<T> {
+  readonly ptr = 0;
+  released = false;
+  constructor(private readonly array: T) {}
+  get length(): number {
+    return this.array.length;
+  }
+  get view(): T {
+    if (this.released) throw disposedError('this kernel buffer');
+    return this.array;
+  }
 }
 
-const EMPTY = new Uint32Array(0);
+const EMPTY_U32 = new Uint32Array(0);
 
-/** The output slots of `vertexCount` vertices from vertex `offset` (RangeError when they do not fit). */
-function outRange(positions: F32, normals: F32, offset: number, vertexCount: number): [Float32Array, Float32Array] {
-  checkOutputRange(positions, normals, offset, vertexCount);
-  const start = offset * 3, end = start + vertexCount * 3;
+/** The output slots of `count` vertices from vertex `first`, or a RangeError when they do not fit. */
+function outRange(kernel: string, positions: F32, normals: F32, first: number, count: number): [Float32Array, Float32Array] {
+  const start = first * 3, end = start + count * 3;
+  if (!(Number.isInteger(first) && first >= 0 && Number.isInteger(count) && count >= 0) || end > positions.length || end > normals.length) refused(kernel, 'vertex range past the output');
   return [positions.view.subarray(start, end), normals.view.subarray(start, end)];
 }
 
 export function createTsBackend(): PoseBackend {
+  let disposed = false;
+  const live = new Set<TsBuffer<Typed>>();
+  function make<T extends Typed>(array: T): KernelBuffer<T> {
+    if (disposed) throw disposedError('this ts backend');
+    const b = new TsBuffer(array);
+    live.add(b as unknown as TsBuffer<Typed>);
+    return b;
+  }
+  const size = (n: number) => {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`bad buffer length ${n}`);
+    return n;
+  };
+  const memory: KernelMemory = {
+    f32: (n) => make(new Float32Array(size(n))),
+    u32: (n) => make(new Uint32Array(size(n))),
+    i32: (n) => make(new Int32Array(size(n))),
+    u8: (n) => make(new Uint8Array(size(n))),
+    i16: (n) => make(new Int16Array(size(n))),
+    release(buffer) {
+      if (buffer instanceof TsBuffer) {
+        buffer.released = true;
+        live.delete(buffer);
+      }
+    },
+  };
+  const alive = () => {
+    if (disposed) throw disposedError('this ts backend');
+  };
+
+  const kernels: PoseKernels = {
+    validateParents: (j) => (alive(), k.validateParents(j.parents.view)),
+    validateAnim: (j) => (alive(), k.validateAnim(j.flags.view, j.startIndex.view, j.baseframe.length, j.componentCount)),
+    validateSkin: (j) => (alive(), k.validateSkin(j.jointCount, j.groupSizes.view, j.joints.view, j.weights.length, j.dest ? j.dest.view : EMPTY_U32)),
+    composeFrame(j) {
+      alive();
+      const n = j.flags.length, start = j.frame * j.componentCount;
+      if (!(Number.isInteger(j.frame) && j.frame >= 0) || start + j.componentCount > j.frames.length) refused('composeFrame', `no frame ${j.frame}`);
+      if (j.startIndex.length < n || j.baseframe.length < n * BASEFRAME_STRIDE || j.out.length < n * POSE_STRIDE) refused('composeFrame');
+      k.composeFrame(j.flags.view, j.startIndex.view, j.baseframe.view, j.frames.view.subarray(start, start + j.componentCount), j.out.view);
+    },
+    interpolateLocal(j) {
+      alive();
+      const n = Math.floor(j.out.length / POSE_STRIDE) * POSE_STRIDE;
+      if (j.a.length < n || j.b.length < n) refused('interpolateLocal');
+      k.interpolateLocal(j.a.view, j.b.view, j.t, j.out.view.subarray(0, n));
+    },
+    localToObject(j) {
+      alive();
+      const n = j.parents.length * POSE_STRIDE;
+      if (j.local.length < n || j.out.length < n) refused('localToObject');
+      k.localToObject(j.parents.view, j.local.view, j.out.view);
+    },
+    poseMatrices(j) {
+      alive();
+      const joints = Math.floor(j.object.length / POSE_STRIDE);
+      if (j.out.length < joints * MATRIX_STRIDE) refused('poseMatrices');
+      k.poseMatrices(j.object.view.subarray(0, joints * POSE_STRIDE), j.out.view);
+    },
+    skinPositions(j) {
+      alive();
+      if (!k.skinPositions(j.matrices.view, j.groupSizes.view, j.joints.view, j.weights.view, j.dest ? j.dest.view : EMPTY_U32, j.out.view)) refused('skinPositions');
+    },
+    skinNormals(j) {
+      alive();
+      if (!k.skinNormals(j.matrices.view, j.groupSizes.view, j.joints.view, j.weights.view, j.dest ? j.dest.view : EMPTY_U32, j.out.view)) refused('skinNormals');
+    },
+    skinFrames(j) {
+      alive();
+      const { anim: a, skin: s, scratch: sc } = j;
+      const n = a.parents.length;
+      if (!(Number.isInteger(j.frameCount) && j.frameCount >= 0 && j.frameCount <= j.frameIndices.length)) refused('skinFrames');
+      if (a.flags.length < n || a.startIndex.length < n || a.baseframe.length < n * BASEFRAME_STRIDE || sc.matrices.length < n * MATRIX_STRIDE || s.weights.length < s.joints.length * WEIGHT_STRIDE) refused('skinFrames');
+      const ok = k.skinFrames(a.parents.view, a.flags.view.subarray(0, n), a.startIndex.view.subarray(0, n), a.baseframe.view, a.frames.view, a.componentCount, s.groupSizes.view, s.joints.view, s.weights.view, s.dest ? s.dest.view : EMPTY_U32, j.frameIndices.view.subarray(0, j.frameCount), sc.local.view, sc.object.view, sc.matrices.view, j.out.view);
+      if (!ok) refused('skinFrames', 'a frame index is past the anim, or a buffer is too short');
+    },
+    md2Blend(j) {
+      alive();
+      const [p, n] = outRange('md2Blend', j.outPositions, j.outNormals, j.outVertexOffset, j.vertexCount);
+      if (!md2Blend(j.frames.view, j.scales.view, j.translates.view, j.vertexCount, j.frameA, j.frameB, j.t, j.normalTable.view, p, n)) refused('md2Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    md3Blend(j) {
+      alive();
+      const [p, n] = outRange('md3Blend', j.outPositions, j.outNormals, j.outVertexOffset, j.vertexCount);
+      if (!md3Blend(j.xyzNormals.view, j.vertexCount, j.frameA, j.frameB, j.t, j.angleTable.view, p, n)) refused('md3Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    transformVertices(j) {
+      alive();
+      if (!transformVertices(j.matrix.view, j.positions.view, j.normals.view, j.firstVertex, j.vertexCount)) refused('transformVertices', 'vertex range past the outputs, or a short matrix');
+    },
+  };
+
   return {
     name: 'ts',
-    f32: (n) => buffer(new Float32Array(n)),
-    u32: (n) => buffer(new Uint32Array(n)),
-    i32: (n) => buffer(new Int32Array(n)),
-    u8: (n) => buffer(new Uint8Array(n)),
-    i16: (n) => buffer(new Int16Array(n)),
-    release: () => {},
-    validateParents: (parents: I32) => k.validateParents(parents.view),
-    validateAnim: (flags: U8, startIndex: U32, componentCount: number) =>
-      k.validateAnim(flags.view, startIndex.view, componentCount),
-    validateSkin: (jointCount: number, groupSizes: U32, joints: U32, weights: F32, dest: U32 | null) =>
-      k.validateSkin(jointCount, groupSizes.view, joints.view, weights.length, dest ? dest.view : EMPTY),
-    composeFrame(flags, startIndex, baseframe, frames, frameIndex, componentCount, outLocal) {
-      const start = frameIndex * componentCount;
-      k.composeFrame(flags.view, startIndex.view, baseframe.view, frames.view.subarray(start, start + componentCount), outLocal.view);
+    memory,
+    kernels,
+    get disposed() {
+      return disposed;
     },
-    interpolateLocal: (a, b, t, out) => k.interpolateLocal(a.view, b.view, t, out.view),
-    localToObject: (parents, local, out) => k.localToObject(parents.view, local.view, out.view),
-    poseMatrices: (object, out) => k.poseMatrices(object.view, out.view),
-    skinPositions(m, groupSizes, joints, weights, dest, out) {
-      if (!k.skinPositions(m.view, groupSizes.view, joints.view, weights.view, dest ? dest.view : EMPTY, out.view)) throw new RangeError('skinPositions: buffer shapes disagree');
-    },
-    skinFrames(a, sk, frameIndices, sc, out) {
-      const ok = k.skinFrames(a.parents.view, a.flags.view, a.startIndex.view, a.baseframe.view, a.frames.view, a.componentCount, sk.groupSizes.view, sk.joints.view, sk.weights.view, sk.dest ? sk.dest.view : EMPTY, frameIndices.view, sc.local.view, sc.object.view, sc.matrices.view, out.view);
-      if (!ok) throw new RangeError('skinFrames: a frame index is past the anim, or a buffer is too short');
-    },
-    skinNormals(m, groupSizes, joints, weights, dest, out) {
-      if (!k.skinNormals(m.view, groupSizes.view, joints.view, weights.view, dest ? dest.view : EMPTY, out.view)) throw new RangeError('skinNormals: buffer shapes disagree');
-    },
-    md2Blend(frames, scales, translates, vertexCount, frameA, frameB, t, normalTable, outPositions, outNormals, outVertexOffset) {
-      const [p, n] = outRange(outPositions, outNormals, outVertexOffset, vertexCount);
-      if (!md2Blend(frames.view, scales.view, translates.view, vertexCount, frameA, frameB, t, normalTable.view, p, n)) throw new RangeError(`md2Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
-    },
-    md3Blend(xyzNormals, vertexCount, frameA, frameB, t, angleTable, outPositions, outNormals, outVertexOffset) {
-      const [p, n] = outRange(outPositions, outNormals, outVertexOffset, vertexCount);
-      if (!md3Blend(xyzNormals.view, vertexCount, frameA, frameB, t, angleTable.view, p, n)) throw new RangeError(`md3Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
+    dispose() {
+      if (disposed) return;
+      for (const b of live) b.released = true;
+      live.clear();
+      disposed = true;
     },
   };
 }

@@ -281,8 +281,12 @@ export function validateParents(parents: Int32Array): number {
   return -1;
 }
 
-/** −1 when valid, else the first joint whose flags are over 63 or whose components run past the frame. */
-export function validateAnim(flags: Uint8Array, startIndex: Uint32Array, componentCount: number): number {
+/**
+ * −1 when valid, −2 when the shapes disagree (start indices not one per joint, a baseframe shorter than 6 floats per
+ * joint), else the first joint whose flags are over 63 or whose components run past the frame.
+ */
+export function validateAnim(flags: Uint8Array, startIndex: Uint32Array, baseframeLength: number, componentCount: number): number {
+  if (startIndex.length !== flags.length || baseframeLength < flags.length * BASEFRAME_STRIDE) return -2;
   for (let j = 0; j < flags.length; j++) {
     const f = flags[j];
     let bits = 0;

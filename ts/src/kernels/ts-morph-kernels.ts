@@ -4,9 +4,7 @@
  * renormalised; when two opposite normals cancel, the nearer frame's normal is kept. Returns false (writing
  * nothing) when a frame index or a length is out of range, like the Rust side.
  */
-const MD2_VERTEX_BYTES = 4;
-const MD3_VERTEX_SHORTS = 4;
-const MD3_XYZ_SCALE = 1 / 64;
+import { MD2_VERTEX_BYTES, MD3_ANGLE_TABLE_LEN, MD3_VERTEX_SHORTS, MD3_XYZ_SCALE, PLACEMENT_FLOATS } from './layout.js';
 
 function blendNormal(ax: number, ay: number, az: number, bx: number, by: number, bz: number, t: number, out: Float32Array, o: number): void {
   const s = 1 - t;
@@ -65,7 +63,7 @@ export function md3Blend(
   const frameLen = vertexCount * MD3_VERTEX_SHORTS;
   const frameCount = frameLen === 0 ? 0 : Math.floor(xyzNormals.length / frameLen);
   const n = vertexCount * 3;
-  if (angles.length < 512 || !(frameA >= 0 && frameA < frameCount && frameB >= 0 && frameB < frameCount) || outPositions.length < n || outNormals.length < n) return false;
+  if (angles.length < MD3_ANGLE_TABLE_LEN || !(frameA >= 0 && frameA < frameCount && frameB >= 0 && frameB < frameCount) || outPositions.length < n || outNormals.length < n) return false;
   const ka = (1 - t) * MD3_XYZ_SCALE;
   const kb = t * MD3_XYZ_SCALE;
   let a = frameA * frameLen, b = frameB * frameLen;
@@ -78,6 +76,33 @@ export function md3Blend(
     const laA = pa >> 8, lnA = pa & 255, laB = pb >> 8, lnB = pb & 255;
     const sA = angles[256 + lnA], sB = angles[256 + lnB];
     blendNormal(angles[laA] * sA, angles[256 + laA] * sA, angles[lnA], angles[laB] * sB, angles[256 + laB] * sB, angles[lnB], t, outNormals, o);
+  }
+  return true;
+}
+
+/**
+ * Places decoded vertices: positions p → M·(p, 1), normals n → M₃·n renormalised (left as they are when zero), for
+ * vertices [first, first + count) of both outputs, in place. `matrix` is a row-major 3×4. Returns false (writing
+ * nothing) when the range or the matrix is short.
+ */
+export function transformVertices(matrix: Float32Array, positions: Float32Array, normals: Float32Array, first: number, count: number): boolean {
+  const end = (first + count) * 3;
+  if (!(Number.isInteger(first) && first >= 0 && Number.isInteger(count) && count >= 0) || matrix.length < PLACEMENT_FLOATS || positions.length < end || normals.length < end) return false;
+  const m = matrix;
+  for (let o = first * 3; o < end; o += 3) {
+    const x = positions[o], y = positions[o + 1], z = positions[o + 2];
+    positions[o] = m[0] * x + m[1] * y + m[2] * z + m[3];
+    positions[o + 1] = m[4] * x + m[5] * y + m[6] * z + m[7];
+    positions[o + 2] = m[8] * x + m[9] * y + m[10] * z + m[11];
+    const nx = normals[o], ny = normals[o + 1], nz = normals[o + 2];
+    const wx = m[0] * nx + m[1] * ny + m[2] * nz, wy = m[4] * nx + m[5] * ny + m[6] * nz, wz = m[8] * nx + m[9] * ny + m[10] * nz;
+    const len2 = wx * wx + wy * wy + wz * wz;
+    if (len2 > 0) {
+      const inv = 1 / Math.sqrt(len2);
+      normals[o] = wx * inv;
+      normals[o + 1] = wy * inv;
+      normals[o + 2] = wz * inv;
+    }
   }
   return true;
 }

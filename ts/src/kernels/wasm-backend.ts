@@ -1,17 +1,33 @@
 /**
- * The WASM backend: kernels from `crates/wasm` over buffers in the module's linear memory.
+ * The WASM backend: kernels from `crates/wasm` over buffers in the module's linear memory. Each kernel call writes
+ * its job descriptor (the word layout of `crates/wasm/src/jobs.rs`, generated into `layout.ts`) into a small
+ * block of linear memory and passes one pointer; nothing per vertex crosses the boundary.
  *
- * Two builds ship embedded in the bundle (base64, so one import works in browsers and Node with no fetch
- * path or fs): SIMD128 and scalar. `wasm` / `auto` picks SIMD when `WebAssembly.validate` accepts a tiny
- * SIMD module, else scalar. Instantiation is asynchronous (browsers forbid synchronous compiles of
- * modules this size on the main thread).
+ * Two builds ship embedded in the bundle (base64, so one import works in browsers and Node with no fetch path or
+ * fs): SIMD128 and scalar. `wasm` / `auto` picks SIMD when `WebAssembly.validate` accepts a tiny SIMD module, else
+ * scalar. Instantiation is asynchronous (browsers forbid synchronous compiles of modules this size on the main
+ * thread). Every backend made from one build shares its module instance; each backend owns its buffers and
+ * frees them all on `dispose()`.
  */
 import * as scalarGlue from '../../wasm/scalar/idtech_wasm.js';
 import scalarBase64 from '../../wasm/scalar/binary.js';
 import * as simdGlue from '../../wasm/simd/idtech_wasm.js';
 import simdBase64 from '../../wasm/simd/binary.js';
-import { checkOutputRange, type F32, type KernelBuffer, type PoseBackend, type Typed } from './backend.js';
-import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE } from './layout.js';
+import { disposedError, refused, type KernelBuffer, type KernelMemory, type PoseBackend, type PoseKernels, type Typed } from './backend.js';
+import {
+  COMPOSE_JOB,
+  INTERPOLATE_JOB,
+  LOCAL_TO_OBJECT_JOB,
+  MATRICES_JOB,
+  MD2_BLEND_JOB,
+  MD3_BLEND_JOB,
+  SKIN_FRAMES_JOB,
+  SKIN_JOB,
+  TRANSFORM_JOB,
+  VALIDATE_ANIM_JOB,
+  VALIDATE_PARENTS_JOB,
+  VALIDATE_SKIN_JOB,
+} from './layout.js';
 
 type Glue = typeof simdGlue;
 
@@ -39,7 +55,9 @@ type TypedCtor<T extends Typed> = { new (buffer: ArrayBufferLike, byteOffset: nu
 
 class WasmBuffer<T extends Typed> implements KernelBuffer<T> {
   private cached: T;
+  released = false;
   constructor(
+    readonly owner: object,
     private readonly memory: WebAssembly.Memory,
     private readonly ctor: TypedCtor<T>,
     readonly ptr: number,
@@ -48,6 +66,7 @@ class WasmBuffer<T extends Typed> implements KernelBuffer<T> {
     this.cached = new ctor(memory.buffer, ptr, length);
   }
   get view(): T {
+    if (this.released) throw disposedError('this kernel buffer');
     // Memory growth detaches the old ArrayBuffer (byteLength 0): make a new view on the new one.
     if (this.cached.buffer !== this.memory.buffer) this.cached = new this.ctor(this.memory.buffer, this.ptr, this.length);
     return this.cached;
@@ -70,91 +89,220 @@ function load(variant: 'simd' | 'scalar') {
   return p;
 }
 
+/** Words of the largest job descriptor (SKIN_FRAMES_JOB); one block per backend holds the job being run. */
+const JOB_WORDS = 32;
+
 export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<PoseBackend> {
   if (variant === 'simd' && !wasmSimdSupported()) throw new Error('WebAssembly SIMD128 is not supported here');
-  const { glue: g, memory } = await load(variant);
+  const { glue: g, memory: wasmMemory } = await load(variant);
   if (g.simd_enabled() !== (variant === 'simd')) throw new Error(`the ${variant} wasm build reports simd=${g.simd_enabled()}`);
+  const name = variant === 'simd' ? 'wasm-simd' : 'wasm-scalar';
+  const owner = {};
+  const live = new Set<WasmBuffer<Typed>>();
+  let disposed = false;
 
   function make<T extends Typed>(ctor: TypedCtor<T>, length: number): WasmBuffer<T> {
+    if (disposed) throw disposedError(`this ${name} backend`);
     if (!Number.isInteger(length) || length < 0) throw new RangeError(`bad buffer length ${length}`);
     const ptr = g.alloc(Math.max(1, length * ctor.BYTES_PER_ELEMENT));
     if (ptr === 0) throw new RangeError(`WASM could not allocate ${length} elements`);
-    return new WasmBuffer(memory, ctor, ptr, length);
+    const b = new WasmBuffer(owner, wasmMemory, ctor, ptr, length);
+    live.add(b as unknown as WasmBuffer<Typed>);
+    return b;
   }
-  const joints = (pose: F32) => (pose.length / POSE_STRIDE) | 0;
-  /** Byte offset of vertex `offset` in the outputs; RangeError unless `vertexCount` vertices fit there. */
-  const outAt = (positions: F32, normals: F32, offset: number, vertexCount: number) => {
-    checkOutputRange(positions, normals, offset, vertexCount);
-    return offset * 3 * 4;
-  };
+  function free(b: WasmBuffer<Typed>) {
+    if (b.released) return;
+    b.released = true;
+    live.delete(b);
+    g.dealloc(b.ptr, b.bytes);
+  }
 
-  return {
-    name: variant === 'simd' ? 'wasm-simd' : 'wasm-scalar',
+  const jobWords = make(Uint32Array, JOB_WORDS);
+  live.delete(jobWords as unknown as WasmBuffer<Typed>); // the backend's own: freed last
+  const jobFloats = new WasmBuffer(owner, wasmMemory, Float32Array, jobWords.ptr, JOB_WORDS);
+
+  const memory: KernelMemory = {
     f32: (n) => make(Float32Array, n),
     u32: (n) => make(Uint32Array, n),
     i32: (n) => make(Int32Array, n),
     u8: (n) => make(Uint8Array, n),
     i16: (n) => make(Int16Array, n),
-    release(buffer: KernelBuffer<Typed>) {
-      if (buffer instanceof WasmBuffer) g.dealloc(buffer.ptr, buffer.bytes);
+    release(buffer) {
+      if (buffer instanceof WasmBuffer && buffer.owner === owner) free(buffer as WasmBuffer<Typed>);
     },
-    validateParents: (parents) => g.validate_parents(parents.length, parents.ptr),
-    validateAnim: (flags, startIndex, componentCount) => {
-      if (startIndex.length !== flags.length) return 0;
-      return g.validate_anim(flags.length, flags.ptr, startIndex.ptr, componentCount);
+  };
+
+  /** A fresh job block (views re-read: an allocation may have grown the memory). */
+  function job(): [Uint32Array, Float32Array] {
+    if (disposed) throw disposedError(`this ${name} backend`);
+    return [jobWords.view, jobFloats.view];
+  }
+  /** A buffer's address and length into words `at`, `at + 1`; null is the empty buffer. */
+  function put(u: Uint32Array, at: number, b: KernelBuffer<Typed> | null): void {
+    if (b === null) {
+      u[at] = 0;
+      u[at + 1] = 0;
+      return;
+    }
+    if (!(b instanceof WasmBuffer) || b.owner !== owner) throw new TypeError(`a ${name} kernel was given a buffer from another backend`);
+    if (b.released) throw disposedError('this kernel buffer');
+    u[at] = b.ptr;
+    u[at + 1] = b.length;
+  }
+  const index = (v: number) => (Number.isInteger(v) && v >= 0 && v <= 0xffffffff ? v : 0xffffffff); // out of range → refused by the kernel
+  const run = (ok: boolean, kernel: string, why?: string) => {
+    if (!ok) refused(kernel, why);
+  };
+
+  const kernels: PoseKernels = {
+    validateParents(j) {
+      const [u] = job(), L = VALIDATE_PARENTS_JOB;
+      put(u, L.parents, j.parents);
+      return g.validate_parents(jobWords.ptr);
     },
-    validateSkin: (jointCount, groupSizes, jointsBuf, weights, dest) => {
-      if (weights.length < jointsBuf.length * 4) return -2;
-      return g.validate_skin(jointCount, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0);
+    validateAnim(j) {
+      const [u] = job(), L = VALIDATE_ANIM_JOB;
+      put(u, L.flags, j.flags);
+      put(u, L.startIndex, j.startIndex);
+      put(u, L.baseframe, j.baseframe);
+      u[L.componentCount] = index(j.componentCount);
+      return g.validate_anim(jobWords.ptr);
     },
-    composeFrame(flags, startIndex, baseframe, frames, frameIndex, componentCount, outLocal) {
-      const n = flags.length;
-      if (startIndex.length < n || baseframe.length < n * BASEFRAME_STRIDE || outLocal.length < n * POSE_STRIDE) throw new RangeError('composeFrame: buffer too short');
-      if (frameIndex < 0 || (frameIndex + 1) * componentCount > frames.length) throw new RangeError(`composeFrame: no frame ${frameIndex}`);
-      g.compose_frame(n, flags.ptr, startIndex.ptr, baseframe.ptr, frames.ptr + frameIndex * componentCount * 4, componentCount, outLocal.ptr);
+    validateSkin(j) {
+      const [u] = job(), L = VALIDATE_SKIN_JOB;
+      put(u, L.groupSizes, j.groupSizes);
+      put(u, L.joints, j.joints);
+      put(u, L.weights, j.weights);
+      put(u, L.dest, j.dest);
+      u[L.jointCount] = index(j.jointCount);
+      return g.validate_skin(jobWords.ptr);
     },
-    interpolateLocal(a, b, t, out) {
-      const n = joints(out);
-      if (a.length < out.length || b.length < out.length) throw new RangeError('interpolateLocal: buffer too short');
-      g.interpolate_local(n, a.ptr, b.ptr, t, out.ptr);
+    composeFrame(j) {
+      const [u] = job(), L = COMPOSE_JOB;
+      put(u, L.flags, j.flags);
+      put(u, L.startIndex, j.startIndex);
+      put(u, L.baseframe, j.baseframe);
+      put(u, L.frames, j.frames);
+      put(u, L.out, j.out);
+      u[L.componentCount] = index(j.componentCount);
+      u[L.frame] = index(j.frame);
+      run(g.compose_frame(jobWords.ptr), 'composeFrame', `no frame ${j.frame}, or a buffer is too short`);
     },
-    localToObject(parents, local, out) {
-      const n = parents.length;
-      if (local.length < n * POSE_STRIDE || out.length < n * POSE_STRIDE) throw new RangeError('localToObject: buffer too short');
-      g.local_to_object(n, parents.ptr, local.ptr, out.ptr);
+    interpolateLocal(j) {
+      const [u, f] = job(), L = INTERPOLATE_JOB;
+      put(u, L.a, j.a);
+      put(u, L.b, j.b);
+      put(u, L.out, j.out);
+      f[L.t] = j.t;
+      run(g.interpolate_local(jobWords.ptr), 'interpolateLocal');
     },
-    poseMatrices(object, out) {
-      const n = joints(object);
-      if (out.length < n * MATRIX_STRIDE) throw new RangeError('poseMatrices: buffer too short');
-      g.pose_matrices(n, object.ptr, out.ptr);
+    localToObject(j) {
+      const [u] = job(), L = LOCAL_TO_OBJECT_JOB;
+      put(u, L.parents, j.parents);
+      put(u, L.local, j.local);
+      put(u, L.out, j.out);
+      run(g.local_to_object(jobWords.ptr), 'localToObject');
     },
-    skinPositions(m, groupSizes, jointsBuf, weights, dest, out) {
-      if (weights.length < jointsBuf.length * 4) throw new RangeError('skinPositions: weights shorter than joints');
-      const ok = g.skin_positions((m.length / MATRIX_STRIDE) | 0, m.ptr, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0, out.ptr, out.length);
-      if (!ok) throw new RangeError('skinPositions: buffer shapes disagree');
+    poseMatrices(j) {
+      const [u] = job(), L = MATRICES_JOB;
+      put(u, L.object, j.object);
+      put(u, L.out, j.out);
+      run(g.pose_matrices(jobWords.ptr), 'poseMatrices');
     },
-    skinFrames(a, sk, frameIndices, sc, out) {
-      const n = a.parents.length;
-      if (a.flags.length < n || a.startIndex.length < n || a.baseframe.length < n * BASEFRAME_STRIDE || sc.matrices.length < n * MATRIX_STRIDE || sk.weights.length < sk.joints.length * 4) throw new RangeError('skinFrames: buffer too short');
-      const ok = g.skin_frames(n, a.parents.ptr, a.flags.ptr, a.startIndex.ptr, a.baseframe.ptr, a.frames.ptr, a.frames.length, a.componentCount, sk.groupSizes.length, sk.groupSizes.ptr, sk.joints.length, sk.joints.ptr, sk.weights.ptr, sk.dest ? sk.dest.ptr : 0, sk.dest ? sk.dest.length : 0, frameIndices.ptr, frameIndices.length, sc.local.ptr, sc.object.ptr, sc.matrices.ptr, out.ptr, out.length);
-      if (!ok) throw new RangeError('skinFrames: a frame index is past the anim, or a buffer is too short');
+    skinPositions(j) {
+      const [u] = job(), L = SKIN_JOB;
+      put(u, L.matrices, j.matrices);
+      put(u, L.groupSizes, j.groupSizes);
+      put(u, L.joints, j.joints);
+      put(u, L.weights, j.weights);
+      put(u, L.dest, j.dest);
+      put(u, L.out, j.out);
+      run(g.skin_positions(jobWords.ptr), 'skinPositions');
     },
-    skinNormals(m, groupSizes, jointsBuf, weights, dest, out) {
-      if (weights.length < jointsBuf.length * 4) throw new RangeError('skinNormals: weights shorter than joints');
-      const ok = g.skin_normals((m.length / MATRIX_STRIDE) | 0, m.ptr, groupSizes.length, groupSizes.ptr, jointsBuf.length, jointsBuf.ptr, weights.ptr, dest ? dest.ptr : 0, dest ? dest.length : 0, out.ptr, out.length);
-      if (!ok) throw new RangeError('skinNormals: buffer shapes disagree');
+    skinNormals(j) {
+      const [u] = job(), L = SKIN_JOB;
+      put(u, L.matrices, j.matrices);
+      put(u, L.groupSizes, j.groupSizes);
+      put(u, L.joints, j.joints);
+      put(u, L.weights, j.weights);
+      put(u, L.dest, j.dest);
+      put(u, L.out, j.out);
+      run(g.skin_normals(jobWords.ptr), 'skinNormals');
     },
-    md2Blend(frames, scales, translates, vertexCount, frameA, frameB, t, normalTable, outPositions, outNormals, outVertexOffset) {
-      const at = outAt(outPositions, outNormals, outVertexOffset, vertexCount);
-      const frameCount = Math.min(scales.length, translates.length) / 3 | 0;
-      if (!g.md2_blend(frames.ptr, frames.length, scales.ptr, translates.ptr, frameCount, vertexCount, frameA, frameB, t, normalTable.ptr, normalTable.length, outPositions.ptr + at, outNormals.ptr + at))
-        throw new RangeError(`md2Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
+    skinFrames(j) {
+      const [u] = job(), L = SKIN_FRAMES_JOB;
+      const { anim: a, skin: s, scratch: sc } = j;
+      if (!(Number.isInteger(j.frameCount) && j.frameCount >= 0 && j.frameCount <= j.frameIndices.length)) refused('skinFrames');
+      put(u, L.parents, a.parents);
+      put(u, L.flags, a.flags);
+      put(u, L.startIndex, a.startIndex);
+      put(u, L.baseframe, a.baseframe);
+      put(u, L.frames, a.frames);
+      put(u, L.groupSizes, s.groupSizes);
+      put(u, L.joints, s.joints);
+      put(u, L.weights, s.weights);
+      put(u, L.dest, s.dest);
+      put(u, L.frameIndices, j.frameIndices);
+      u[L.frameIndices + 1] = j.frameCount;
+      put(u, L.local, sc.local);
+      put(u, L.object, sc.object);
+      put(u, L.matrices, sc.matrices);
+      put(u, L.out, j.out);
+      u[L.componentCount] = index(a.componentCount);
+      run(g.skin_frames(jobWords.ptr), 'skinFrames', 'a frame index is past the anim, or a buffer is too short');
     },
-    md3Blend(xyzNormals, vertexCount, frameA, frameB, t, angleTable, outPositions, outNormals, outVertexOffset) {
-      const at = outAt(outPositions, outNormals, outVertexOffset, vertexCount);
-      if (angleTable.length < 512) throw new RangeError('md3Blend: angle table too short');
-      if (!g.md3_blend(xyzNormals.ptr, xyzNormals.length, vertexCount, frameA, frameB, t, angleTable.ptr, outPositions.ptr + at, outNormals.ptr + at))
-        throw new RangeError(`md3Blend: no frames ${frameA}, ${frameB}, or a buffer is too short`);
+    md2Blend(j) {
+      const [u, f] = job(), L = MD2_BLEND_JOB;
+      put(u, L.frames, j.frames);
+      put(u, L.scales, j.scales);
+      put(u, L.translates, j.translates);
+      put(u, L.normalTable, j.normalTable);
+      put(u, L.outPositions, j.outPositions);
+      put(u, L.outNormals, j.outNormals);
+      u[L.vertexCount] = index(j.vertexCount);
+      u[L.outVertexOffset] = index(j.outVertexOffset);
+      u[L.frameA] = index(j.frameA);
+      u[L.frameB] = index(j.frameB);
+      f[L.t] = j.t;
+      run(g.md2_blend(jobWords.ptr), 'md2Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    md3Blend(j) {
+      const [u, f] = job(), L = MD3_BLEND_JOB;
+      put(u, L.xyzNormals, j.xyzNormals);
+      put(u, L.angleTable, j.angleTable);
+      put(u, L.outPositions, j.outPositions);
+      put(u, L.outNormals, j.outNormals);
+      u[L.vertexCount] = index(j.vertexCount);
+      u[L.outVertexOffset] = index(j.outVertexOffset);
+      u[L.frameA] = index(j.frameA);
+      u[L.frameB] = index(j.frameB);
+      f[L.t] = j.t;
+      run(g.md3_blend(jobWords.ptr), 'md3Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    transformVertices(j) {
+      const [u] = job(), L = TRANSFORM_JOB;
+      put(u, L.matrix, j.matrix);
+      put(u, L.positions, j.positions);
+      put(u, L.normals, j.normals);
+      u[L.firstVertex] = index(j.firstVertex);
+      u[L.vertexCount] = index(j.vertexCount);
+      run(g.transform_vertices(jobWords.ptr), 'transformVertices', 'vertex range past the outputs, or a short matrix');
+    },
+  };
+
+  return {
+    name,
+    memory,
+    kernels,
+    get disposed() {
+      return disposed;
+    },
+    dispose() {
+      if (disposed) return;
+      for (const b of [...live]) free(b);
+      free(jobWords as unknown as WasmBuffer<Typed>);
+      jobFloats.released = true;
+      disposed = true;
     },
   };
 }

@@ -7,7 +7,9 @@
 import { parseMd2Stream } from '../formats/md2/stream.js';
 import { parseMd3Stream } from '../formats/md3/stream.js';
 import type { PoseBackend } from '../kernels/backend.js';
-import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, Md2Poser, Md3Poser } from '../pose/morph-poser.js';
+import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS } from '../pose/timing.js';
+import { Md2Poser } from '../pose/md2-poser.js';
+import { Md3Poser } from '../pose/md3-poser.js';
 import { partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer, type PlayablePart } from './playable.js';
 
 /** A frame-range clip as the player sees it, with where its frames start in the model. */

@@ -1,5 +1,5 @@
 /**
- * A Quake 3 player: lower.md3 (legs), upper.md3 (torso), head.md3 and an optional weapon, chained by tags the way
+ * A Quake 3 player posed on a backend: lower.md3 (legs), upper.md3 (torso), head.md3 and an optional weapon, chained by tags the way
  * ioquake3 `cg_players.c` CG_Player / `cg_ents.c` does it:
  * - the torso hangs on the legs' `tag_torso` (lerped with the legs' frames), the head on the torso's `tag_head`
  *   (lerped with the torso's frames), both with CG_PositionRotatedEntityOnTag: origin = parent origin + Σ
@@ -10,26 +10,24 @@
  * Axes are rows (axis[0] forward, axis[1] left, axis[2] up), a local point p lands at origin + Σ p[i] · axis[i].
  * Tags are lerped as the engine does (`lerpTag`, each axis normalised, not orthogonalised).
  *
- * Each part's result is a 3×4 matrix, row-major (`m·0 m·1 m·2 t·` per row, the project's joint-matrix layout):
- * world = M · (x, y, z, 1), plus the frame pair and blend to pose that part's vertices with.
+ * Each part's placement is a 3×4 matrix, row-major (`m·0 m·1 m·2 t·` per row, the project's joint-matrix layout):
+ * world = M · (x, y, z, 1), plus the frame pair and blend to pose that part's vertices with (`place`). `pose` then
+ * runs the kernels: every surface's two frames blended (`md3Blend`), each part's vertices moved by its matrix
+ * (`transformVertices`), all parts back to back in one `positions` / `normals` pair — the same jobs on WASM or TS.
  */
-import type { Md3Model } from '../base/model.js';
-import type { FrameBlend } from './md5-poser.js';
 import type { ParseWarning } from '../base/errors.js';
+import type { Md3Model } from '../base/model.js';
 import { MD3_PLAYER_ANIMATIONS, type Md3AnimationCfg, type Md3AnimationName } from '../formats/md3/animation-cfg.js';
-import { md3ClipFrameAt } from './md3-clip.js';
-import { md3LerpFramePositions, type Md3FramePose } from '../formats/md3/frame.js';
-import { lerpTag, md3TagIndex, TAG_FLOATS } from './md3-tag.js';
+import { checkPlayerTags, MD3_PLAYER_PARTS as PARTS, type Md3PlayerModels, type Md3PlayerPart } from '../formats/md3/player-parts.js';
 
-export type Md3PlayerPart = 'lower' | 'upper' | 'head' | 'weapon';
-const PARTS: readonly Md3PlayerPart[] = ['lower', 'upper', 'head', 'weapon'];
+export type { Md3PlayerModels, Md3PlayerPart };
+import { disposedError, type F32, type KernelBuffer, type Md3BlendJob, type PoseBackend, type TransformJob, type Typed } from '../kernels/backend.js';
+import { PLACEMENT_FLOATS } from '../kernels/layout.js';
+import { MD3_ANGLE_TABLE } from '../kernels/tables.js';
+import { lerpTag, TAG_FLOATS } from './md3-tag.js';
+import { md3ClipFrameAt, type FrameBlend } from './timing.js';
 
-export interface Md3PlayerModels {
-  lower: Md3Model;
-  upper: Md3Model;
-  head: Md3Model;
-  weapon?: Md3Model;
-}
+
 
 /** What to pose: the legs' and torso's frame blends, optionally the part rotations and the player's origin. */
 export interface Md3PlayerPoseInput {
@@ -101,11 +99,8 @@ function partPose(p: Placement, blend: FrameBlend, out: Md3PartPose | undefined)
   return { matrix, frame1: blend.frame1, frame2: blend.frame2, t: blend.t };
 }
 
-function requireTag(model: Md3Model, part: string, tag: string): void {
-  if (md3TagIndex(model, tag) < 0) throw new RangeError(`the ${part} model has no ${tag} (its tags: ${JSON.stringify(model.tagNames)})`);
-}
-
 export class Md3Player {
+  readonly backend: PoseBackend;
   readonly models: Md3PlayerModels;
   readonly animations: Md3AnimationCfg | undefined;
   /** Output layout of {@link positions}: parts in order lower, upper, head, weapon; surfaces in file order. */
@@ -113,29 +108,69 @@ export class Md3Player {
   readonly vertexCount: number;
   /** Clips of the animation.cfg that reach past the frames of the model they play on (FRAME_RANGE). */
   readonly warnings: ParseWarning[] = [];
-  private readonly scratch: Md3FramePose;
   private readonly tag = new Float32Array(TAG_FLOATS);
+  private readonly owned: KernelBuffer<Typed>[] = [];
+  private readonly outPositions: F32;
+  private readonly outNormals: F32;
+  /** Per part present: its surfaces' blend jobs and the job placing its vertices. */
+  private readonly partJobs: { part: Md3PlayerPart; blends: Md3BlendJob[]; place: TransformJob }[] = [];
+  private lastPlacement: Md3PlayerPose | null = null;
+  private disposed = false;
 
-  constructor(models: Md3PlayerModels, animations?: Md3AnimationCfg) {
-    requireTag(models.lower, 'lower', 'tag_torso');
-    requireTag(models.upper, 'upper', 'tag_head');
-    if (models.weapon) requireTag(models.upper, 'upper', 'tag_weapon');
+  constructor(backend: PoseBackend, models: Md3PlayerModels, animations?: Md3AnimationCfg) {
+    checkPlayerTags(models);
+    this.backend = backend;
     this.models = models;
     this.animations = animations;
     let first = 0;
-    let largest = 0;
     for (const part of PARTS) {
       const model = models[part];
       if (!model) continue;
       model.surfaces.forEach((s, surface) => {
+        if (s.xyzNormals.length !== model.frameCount * s.vertexCount * 4) throw new RangeError(`Md3Player: ${part} surface ${surface}'s vertex records disagree with frameCount × vertexCount`);
         this.surfaces.push({ part, surface, firstVertex: first, vertexCount: s.vertexCount });
         first += s.vertexCount;
-        largest = Math.max(largest, s.vertexCount);
       });
     }
     this.vertexCount = first;
-    this.scratch = { positions: new Float32Array(largest * 3), normals: new Float32Array(largest * 3) };
     if (animations) this.checkClips(animations);
+
+    const m = backend.memory;
+    const own = <B extends KernelBuffer<Typed>>(b: B): B => (this.owned.push(b), b);
+    this.outPositions = own(m.f32(first * 3));
+    this.outNormals = own(m.f32(first * 3));
+    const angleTable = own(m.f32(MD3_ANGLE_TABLE.length));
+    const frames = this.surfaces.map((r) => own(m.i16(this.models[r.part]!.surfaces[r.surface].xyzNormals.length)));
+    const matrices = PARTS.filter((p) => models[p]).map(() => own(m.f32(PLACEMENT_FLOATS)));
+    // All allocation is done: write the inputs once (views read after the last allocation).
+    angleTable.view.set(MD3_ANGLE_TABLE);
+    this.surfaces.forEach((r, i) => frames[i].view.set(this.models[r.part]!.surfaces[r.surface].xyzNormals));
+    PARTS.filter((p) => models[p]).forEach((part, k) => {
+      const ranges = this.surfaces.map((r, i) => ({ r, i })).filter((x) => x.r.part === part);
+      const start = ranges.length ? ranges[0].r.firstVertex : 0;
+      const count = ranges.reduce((n, x) => n + x.r.vertexCount, 0);
+      this.partJobs.push({
+        part,
+        blends: ranges.map(({ r, i }) => ({
+          xyzNormals: frames[i], angleTable, vertexCount: r.vertexCount, frameA: 0, frameB: 0, t: 0,
+          outPositions: this.outPositions, outNormals: this.outNormals, outVertexOffset: r.firstVertex,
+        })),
+        place: { matrix: matrices[k], positions: this.outPositions, normals: this.outNormals, firstVertex: start, vertexCount: count },
+      });
+    });
+  }
+
+  /** World positions of every vertex of every part from the last `pose`, in {@link surfaces} order, 3 floats each. */
+  get positions(): Float32Array {
+    return this.alive().outPositions.view;
+  }
+  /** World unit normals of the last `pose`. */
+  get normals(): Float32Array {
+    return this.alive().outNormals.view;
+  }
+  /** Each part's placement and frames at the last `pose` (null before the first). */
+  get parts(): Md3PlayerPose | null {
+    return this.lastPlacement;
   }
 
   /** BOTH_/LEGS_ clips must fit lower.md3, BOTH_/TORSO_ clips upper.md3 (the engine draws frame 0 otherwise). */
@@ -161,8 +196,12 @@ export class Md3Player {
     return md3ClipFrameAt(this.animations.byName[name], seconds);
   }
 
-  /** Each part's matrix and frames (CG_Player's chain); reuses `out`'s matrices when given. */
-  pose(input: Md3PlayerPoseInput, out?: Md3PlayerPose): Md3PlayerPose {
+  /**
+   * Each part's matrix and frames (CG_Player's chain), without posing vertices: where to attach things (a weapon,
+   * a camera). Reuses `out`'s matrices when given.
+   */
+  place(input: Md3PlayerPoseInput, out?: Md3PlayerPose): Md3PlayerPose {
+    this.alive();
     const { lower, upper, weapon } = this.models;
     const origin = input.origin ?? [0, 0, 0];
     const legs: Placement = { origin: Float64Array.from({ length: 3 }, (_, i) => origin[i]), axis: Float64Array.from(input.legsAxis ?? IDENTITY) };
@@ -179,7 +218,7 @@ export class Md3Player {
       const gun = place(torso, lerpTag(upper, 'tag_weapon', tb.frame1, tb.frame2, tb.t, this.tag), null);
       result.weapon = partPose(gun, input.weapon ?? still, out?.weapon);
     }
-    // lerpTag has checked the legs' and torso's frames; check the head's and weapon's here, not half-way through positions().
+    // lerpTag has checked the legs' and torso's frames; check the head's and weapon's here, not half-way through a pose.
     for (const part of ['head', 'weapon'] as const) {
       const p = result[part];
       const m = this.models[part];
@@ -187,44 +226,43 @@ export class Md3Player {
       for (const f of [p.frame1, p.frame2]) {
         if (!Number.isInteger(f) || f < 0 || f >= m.frameCount) throw new RangeError(`${part} frame ${f} outside 0..${m.frameCount - 1}`);
       }
+      if (!(p.t >= 0 && p.t <= 1)) throw new RangeError(`${part} blend factor ${p.t} is not in [0, 1]`);
     }
     return result;
   }
 
   /**
-   * World positions (and, when `normals` is given, world normals) of every vertex of every part, in
-   * {@link surfaces} order, 3 floats per vertex. Each surface is posed with `md3LerpFramePositions` at its part's
-   * frames, then moved by its part's matrix.
+   * Places the parts (`place`) and poses every vertex: each surface's frames blended, then moved by its part's
+   * matrix, on the backend. Read `positions`, `normals` and `parts` afterwards.
    */
-  positions(pose: Md3PlayerPose, out: Float32Array = new Float32Array(this.vertexCount * 3), normals?: Float32Array): Float32Array {
-    if (out.length < this.vertexCount * 3 || (normals && normals.length < this.vertexCount * 3)) {
-      throw new RangeError(`output needs ${this.vertexCount * 3} floats`);
-    }
-    for (const range of this.surfaces) {
-      const p = pose[range.part];
-      const model = this.models[range.part];
-      if (!p || !model) throw new RangeError(`the pose has no ${range.part}`);
-      const local = md3LerpFramePositions(model, range.surface, p.frame1, p.frame2, p.t, this.scratch);
-      const m = p.matrix;
-      const src = local.positions;
-      const nrm = local.normals;
-      for (let v = 0, i = 0, o = range.firstVertex * 3; v < range.vertexCount; v++, i += 3, o += 3) {
-        const x = src[i], y = src[i + 1], z = src[i + 2];
-        out[o] = m[0] * x + m[1] * y + m[2] * z + m[3];
-        out[o + 1] = m[4] * x + m[5] * y + m[6] * z + m[7];
-        out[o + 2] = m[8] * x + m[9] * y + m[10] * z + m[11];
-        if (normals) {
-          const nx = nrm[i], ny = nrm[i + 1], nz = nrm[i + 2];
-          const wx = m[0] * nx + m[1] * ny + m[2] * nz;
-          const wy = m[4] * nx + m[5] * ny + m[6] * nz;
-          const wz = m[8] * nx + m[9] * ny + m[10] * nz;
-          const len = Math.hypot(wx, wy, wz) || 1;
-          normals[o] = wx / len;
-          normals[o + 1] = wy / len;
-          normals[o + 2] = wz / len;
-        }
+  pose(input: Md3PlayerPoseInput): this {
+    const placed = (this.lastPlacement = this.place(input, this.lastPlacement ?? undefined));
+    const k = this.backend.kernels;
+    for (const pj of this.partJobs) {
+      const p = placed[pj.part]!;
+      for (const j of pj.blends) {
+        j.frameA = p.frame1;
+        j.frameB = p.frame2;
+        j.t = p.t;
+        k.md3Blend(j);
       }
+      pj.place.matrix.view.set(p.matrix);
+      k.transformVertices(pj.place);
     }
-    return out;
+    return this;
+  }
+
+  /** Give every buffer back to the backend. Every later call throws. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.backend.disposed) return;
+    for (const b of this.owned) this.backend.memory.release(b);
+  }
+
+  private alive(): this {
+    if (this.disposed) throw disposedError('this Md3Player');
+    if (this.backend.disposed) throw disposedError(`the ${this.backend.name} backend of this Md3Player`);
+    return this;
   }
 }

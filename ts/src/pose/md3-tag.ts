@@ -8,7 +8,6 @@
  * is left as it is, like the engine's VectorNormalize; never NaN.
  */
 import type { Md3Model } from '../base/model.js';
-import { checkFrame } from '../formats/md3/frame.js';
 
 /** Layout of a lerped tag: origin xyz, then axis[0], axis[1], axis[2] (3 floats each), as in the file. */
 export const TAG_FLOATS = 12;
@@ -29,6 +28,13 @@ function resolveTag(model: Md3Model, tag: number | string): number {
     throw new RangeError(`no tag ${JSON.stringify(tag)} (the model has ${JSON.stringify(model.tagNames)})`);
   }
   return k;
+}
+
+/** RangeError unless `frame` is one of the model's frames (the engine clamps silently; here that would hide a caller's bug). */
+function checkFrame(model: Md3Model, frame: number): void {
+  if (!Number.isInteger(frame) || frame < 0 || frame >= model.frameCount) {
+    throw new RangeError(`frame ${frame} outside 0..${model.frameCount - 1}`);
+  }
 }
 
 function normalize(v: Float32Array, o: number): void {

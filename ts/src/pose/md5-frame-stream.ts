@@ -15,7 +15,7 @@ import {
   type Md5AnimFrameReader,
 } from '../formats/md5/frame-stream.js';
 import type { ElementHooks } from '../formats/md5/pull.js';
-import type { F32, I32, PoseBackend, U32, U8 } from '../kernels/backend.js';
+import type { ComposeJob, F32, I32, LocalToObjectJob, PoseBackend, U32, U8 } from '../kernels/backend.js';
 import { BASEFRAME_STRIDE, POSE_STRIDE } from '../kernels/layout.js';
 
 export interface PosedFrameStreamOptions extends FrameStreamOptions {
@@ -38,38 +38,43 @@ export async function forEachMd5AnimFrame(
   return forEachFrame(await openMd5AnimFrames(source, options), onFrame);
 }
 
-/** Per-stream kernel buffers, then compose + local→object per frame. */
+/** Per-stream kernel buffers and jobs, then compose + local→object per frame. */
 function composer(b: PoseBackend, header: Md5AnimHeader): ElementHooks<Md5AnimFrame> {
   const n = header.jointCount;
   const cc = header.componentCount;
-  const parents: I32 = b.i32(n);
-  const flags: U8 = b.u8(n);
-  const startIndex: U32 = b.u32(n);
-  const baseframe: F32 = b.f32(n * BASEFRAME_STRIDE);
-  const frame: F32 = b.f32(cc);
-  const local: F32 = b.f32(n * POSE_STRIDE);
-  const object: F32 = b.f32(n * POSE_STRIDE);
+  const m = b.memory;
+  const parents: I32 = m.i32(n);
+  const flags: U8 = m.u8(n);
+  const startIndex: U32 = m.u32(n);
+  const baseframe: F32 = m.f32(n * BASEFRAME_STRIDE);
+  const frame: F32 = m.f32(cc);
+  const local: F32 = m.f32(n * POSE_STRIDE);
+  const object: F32 = m.f32(n * POSE_STRIDE);
   const all = [parents, flags, startIndex, baseframe, frame, local, object];
+  const release = () => {
+    if (!b.disposed) for (const buf of all) m.release(buf);
+  };
   // Views are read after the last allocation (WASM memory growth re-creates them).
   parents.view.set(header.parents);
   flags.view.set(header.flags);
   startIndex.view.set(header.startIndices);
   baseframe.view.set(header.baseframe);
+  const k = b.kernels;
   // The parser has checked parents and component ranges; the kernels' own validation must agree.
-  if (b.validateParents(parents) !== -1 || b.validateAnim(flags, startIndex, cc) !== -1) {
-    for (const buf of all) b.release(buf);
+  if (k.validateParents({ parents }) !== -1 || k.validateAnim({ flags, startIndex, baseframe, componentCount: cc }) !== -1) {
+    release();
     throw new Error('md5anim header rejected by the pose backend after the parser accepted it');
   }
+  const compose: ComposeJob = { flags, startIndex, baseframe, frames: frame, componentCount: cc, frame: 0, out: local };
+  const toObject: LocalToObjectJob = { parents, local, out: object };
   return {
     each(f) {
       frame.view.set(f.components);
-      b.composeFrame(flags, startIndex, baseframe, frame, 0, cc, local);
-      b.localToObject(parents, local, object);
+      k.composeFrame(compose);
+      k.localToObject(toObject);
       f.local = local.view;
       f.object = object.view;
     },
-    release() {
-      for (const buf of all) b.release(buf);
-    },
+    release,
   };
 }

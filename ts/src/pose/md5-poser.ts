@@ -1,44 +1,19 @@
 /**
- * Poses and skins an md5mesh, in its bind pose or by an md5anim, on one backend. Every buffer the kernels
- * use is allocated once here (nothing is allocated per frame); outputs are read from `positions` and
- * `normals`, which stay valid until the next pose call on this poser (or until another allocation grows
- * the WASM memory: read them again after any call rather than keeping the typed array).
+ * Poses and skins an md5mesh, in its bind pose or by an md5anim, on one backend. Every buffer the kernels use is
+ * allocated, and every job built, once here (and an anim's in `setAnim`): a pose runs prepared jobs, nothing is
+ * allocated per frame. Outputs are read from `positions` and `normals`, which stay valid until the next pose call
+ * on this poser (or until another allocation grows the WASM memory: read them again after any call rather than
+ * keeping the typed array).
+ *
+ * Every `pose*` method returns the poser itself (like `Md2Poser`, `Md3Poser` and `Md3Player`); what was posed is
+ * in `blend`. After `dispose()` every call throws.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
-import type { F32, I32, PoseBackend, U32, U8 } from '../kernels/backend.js';
+import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
 import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
-
-/** The frames to blend for a time, the way Doom 3 plays an anim: the last frame closes the cycle. */
-export interface FrameBlend {
-  frame1: number;
-  frame2: number;
-  /** Weight of frame2, in [0, 1). */
-  t: number;
-}
-
-/**
- * Time in seconds → two frames and a blend factor. A cycle lasts (frameCount − 1) / frameRate seconds: frame
- * frameCount − 1 is where the cycle ends (and, looping, frame 0 begins again). Without `loop`, times past the
- * end hold the last frame and times before 0 hold the first.
- */
-export function frameAtTime(anim: Pick<Md5Anim, 'frameCount' | 'frameRate'>, seconds: number, loop = true): FrameBlend {
-  const last = anim.frameCount - 1;
-  if (last <= 0 || !Number.isFinite(seconds)) return { frame1: 0, frame2: 0, t: 0 };
-  const ft = seconds * anim.frameRate;
-  let f = Math.floor(ft);
-  let t = ft - f;
-  if (loop) {
-    f = ((f % last) + last) % last;
-  } else if (f >= last) {
-    return { frame1: last, frame2: last, t: 0 };
-  } else if (f < 0) {
-    return { frame1: 0, frame2: 0, t: 0 };
-  }
-  if (t < 0) t = 0;
-  return { frame1: f, frame2: f + 1, t };
-}
+import { frameAtTime, type FrameBlend } from './timing.js';
 
 /** Throws ANIM_MESH_MISMATCH unless the anim's joints have the mesh's names and parents, in order. */
 export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
@@ -55,10 +30,26 @@ export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
 
 interface AttachedAnim {
   anim: Md5Anim;
-  flags: U8;
-  startIndex: U32;
-  baseframe: F32;
-  frames: F32;
+  buffers: KernelBuffer<Typed>[];
+  composeA: ComposeJob;
+  composeB: ComposeJob;
+  compose: ComposeJob;
+  flagsBuf: ComposeJob['flags'];
+  startBuf: ComposeJob['startIndex'];
+  baseBuf: F32;
+  framesBuf: F32;
+}
+
+export interface Md5PoserOptions {
+  /**
+   * `'file'` (default) writes outputs in the file's vertex order (meshes back to back); `'grouped'` in the skinning
+   * stream's order (vertices grouped by weight count — no scatter); draw those with `groupedTriangles(mesh, poser.stream)`.
+   */
+  order?: 'file' | 'grouped';
+  /** A skin stream built before (`buildSkinStream`), shared by posers of one mesh. */
+  stream?: Md5SkinStream;
+  /** Also skin bind tangents (along +u) with the normals: `tangents`, `tangentSigns`. */
+  tangents?: boolean;
 }
 
 export class Md5Poser {
@@ -67,7 +58,11 @@ export class Md5Poser {
   readonly stream: Md5SkinStream;
   readonly jointCount: number;
   readonly vertexCount: number;
+  readonly order: 'file' | 'grouped';
+  /** Per output vertex, ±1: the bitangent's handedness (see `tangents`); null without tangents. */
+  readonly tangentSigns: Float32Array | null = null;
 
+  private readonly owned: KernelBuffer<Typed>[] = [];
   private readonly parents: I32;
   private readonly bind: F32;
   private readonly localA: F32;
@@ -75,25 +70,24 @@ export class Md5Poser {
   private readonly local: F32;
   private readonly object: F32;
   private readonly matrices: F32;
-  private readonly groupSizes: U32;
-  private readonly dest: U32 | null;
-  private readonly joints: U32;
-  private readonly weights: F32;
-  private readonly normalWeights: F32;
-  private tangentBuffers: { weights: F32; out: F32 } | null = null;
+  private readonly skinBuffers: { groupSizes: U32; joints: U32; weights: F32; dest: U32 | null };
   private readonly outPositions: F32;
   private readonly outNormals: F32;
-  private animBuffers: AttachedAnim | null = null;
+  private readonly outTangents: F32 | null = null;
+  // Jobs, built once: running one is a kernel call on buffers that never move.
+  private readonly bindMatricesJob: MatricesJob;
+  private readonly interpolateJob: InterpolateJob;
+  private readonly toObjectJob: LocalToObjectJob;
+  private readonly matricesJob: MatricesJob;
+  private readonly skinPositionsJob: SkinJob;
+  private readonly skinNormalsJob: SkinJob;
+  private readonly skinTangentsJob: SkinJob | null = null;
+  private attached: AttachedAnim | null = null;
   private batch: { indices: U32; out: F32 } | null = null;
+  private lastBlend: FrameBlend | null = null;
+  private disposed = false;
 
-  /**
-   * `order: 'file'` (default) writes outputs in the file's vertex order (meshes back to back);
-   * `'grouped'` writes them in the skinning stream's order (vertices grouped by weight count — no scatter);
-   * draw those with `groupedTriangles(mesh, poser.stream)`.
-   */
-  readonly order: 'file' | 'grouped';
-
-  constructor(backend: PoseBackend, mesh: Md5Mesh, options: { order?: 'file' | 'grouped'; stream?: Md5SkinStream; tangents?: boolean } = {}) {
+  constructor(backend: PoseBackend, mesh: Md5Mesh, options: Md5PoserOptions = {}) {
     const stream = options.stream ?? buildSkinStream(mesh);
     this.order = options.order ?? 'file';
     this.backend = backend;
@@ -101,197 +95,254 @@ export class Md5Poser {
     this.stream = stream;
     const n = (this.jointCount = mesh.joints.count);
     this.vertexCount = stream.vertexCount;
-    const b = backend;
-    this.parents = b.i32(n);
-    this.bind = b.f32(n * POSE_STRIDE);
-    this.localA = b.f32(n * POSE_STRIDE);
-    this.localB = b.f32(n * POSE_STRIDE);
-    this.local = b.f32(n * POSE_STRIDE);
-    this.object = b.f32(n * POSE_STRIDE);
-    this.matrices = b.f32(n * MATRIX_STRIDE);
-    this.groupSizes = b.u32(stream.groupSizes.length);
-    this.dest = this.order === 'file' ? b.u32(stream.vertexCount) : null;
-    this.joints = b.u32(stream.weightTotal);
-    this.weights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
-    this.normalWeights = b.f32(stream.weightTotal * WEIGHT_STRIDE);
-    this.outPositions = b.f32(stream.vertexCount * 3);
-    this.outNormals = b.f32(stream.vertexCount * 3);
+    const m = backend.memory;
+    const own = <B extends KernelBuffer<Typed>>(b: B): B => (this.owned.push(b), b);
+    this.parents = own(m.i32(n));
+    this.bind = own(m.f32(n * POSE_STRIDE));
+    this.localA = own(m.f32(n * POSE_STRIDE));
+    this.localB = own(m.f32(n * POSE_STRIDE));
+    this.local = own(m.f32(n * POSE_STRIDE));
+    this.object = own(m.f32(n * POSE_STRIDE));
+    this.matrices = own(m.f32(n * MATRIX_STRIDE));
+    const sk = (this.skinBuffers = {
+      groupSizes: own(m.u32(stream.groupSizes.length)),
+      joints: own(m.u32(stream.weightTotal)),
+      weights: own(m.f32(stream.weightTotal * WEIGHT_STRIDE)),
+      dest: this.order === 'file' ? own(m.u32(stream.vertexCount)) : null,
+    });
+    const normalWeights = own(m.f32(stream.weightTotal * WEIGHT_STRIDE));
+    this.outPositions = own(m.f32(stream.vertexCount * 3));
+    this.outNormals = own(m.f32(stream.vertexCount * 3));
     const tangents = options.tangents ? buildTangentStream(mesh, stream) : null;
+    const tangentWeights = tangents ? own(m.f32(stream.weightTotal * WEIGHT_STRIDE)) : null;
     if (tangents) {
-      this.tangentBuffers = { weights: b.f32(stream.weightTotal * WEIGHT_STRIDE), out: b.f32(stream.vertexCount * 3) };
+      this.outTangents = own(m.f32(stream.vertexCount * 3));
       const signs = tangents.tangentSigns;
       this.tangentSigns = this.order === 'file' ? signs : signs.map((_, i) => signs[stream.streamToFile[i]]);
     }
     // All allocation is done: write the inputs once (views read after the last allocation).
     this.parents.view.set(mesh.joints.parents);
     this.bind.view.set(bindPose(mesh));
-    this.groupSizes.view.set(stream.groupSizes);
-    this.dest?.view.set(stream.streamToFile);
-    this.joints.view.set(stream.joints);
-    this.weights.view.set(stream.weights);
-    this.normalWeights.view.set(stream.normalWeights);
-    if (tangents) this.tangentBuffers!.weights.view.set(tangents.tangentWeights);
-    const badParent = b.validateParents(this.parents);
-    if (badParent >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
-    const badWeight = b.validateSkin(n, this.groupSizes, this.joints, this.weights, this.dest);
-    if (badWeight !== -1) throw new ModelParseError(ErrorCode.IndexOutOfRange, badWeight === -2 ? 'skin stream is inconsistent' : `skin weight ${badWeight} names joint ${stream.joints[badWeight]} of ${n}`, { offset: 0 });
+    sk.groupSizes.view.set(stream.groupSizes);
+    sk.dest?.view.set(stream.streamToFile);
+    sk.joints.view.set(stream.joints);
+    sk.weights.view.set(stream.weights);
+    normalWeights.view.set(stream.normalWeights);
+    if (tangents) tangentWeights!.view.set(tangents.tangentWeights);
+
+    this.bindMatricesJob = { object: this.bind, out: this.matrices };
+    this.interpolateJob = { a: this.localA, b: this.localB, t: 0, out: this.local };
+    this.toObjectJob = { parents: this.parents, local: this.local, out: this.object };
+    this.matricesJob = { object: this.object, out: this.matrices };
+    this.skinPositionsJob = { matrices: this.matrices, ...sk, out: this.outPositions };
+    this.skinNormalsJob = { matrices: this.matrices, ...sk, weights: normalWeights, out: this.outNormals };
+    if (tangents) this.skinTangentsJob = { matrices: this.matrices, ...sk, weights: tangentWeights!, out: this.outTangents! };
+
+    const k = backend.kernels;
+    const badParent = k.validateParents({ parents: this.parents });
+    const badWeight = badParent >= 0 ? -1 : k.validateSkin({ jointCount: n, ...sk });
+    if (badParent >= 0 || badWeight !== -1) {
+      this.dispose();
+      if (badParent >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
+      throw new ModelParseError(ErrorCode.IndexOutOfRange, badWeight === -2 ? 'skin stream is inconsistent' : `skin weight ${badWeight} names joint ${stream.joints[badWeight]} of ${n}`, { offset: 0 });
+    }
   }
 
   /** Skinned positions, 3 floats per vertex, meshes one after another (see `stream.meshVertexStart`). */
   get positions(): Float32Array {
-    return this.outPositions.view;
+    return this.alive().outPositions.view;
   }
   /** Skinned unit normals, 3 floats per vertex. */
   get normals(): Float32Array {
-    return this.outNormals.view;
+    return this.alive().outNormals.view;
   }
   /**
    * Skinned unit tangents (along +u), 3 floats per vertex, when the poser was made with `{ tangents: true }`
    * (skinned together with the normals); null otherwise. Bitangent = tangentSigns[v] · (normal × tangent).
    */
   get tangents(): Float32Array | null {
-    return this.tangentBuffers?.out.view ?? null;
+    return this.alive().outTangents?.view ?? null;
   }
-  /** Per output vertex, ±1: the bitangent's handedness (see `tangents`); null without tangents. */
-  readonly tangentSigns: Float32Array | null = null;
   /** Joint matrices of the last pose: 16 floats per joint, a row-major 3×4 (rows `m·0 m·1 m·2 t·`) then `0 0 0 0`. */
   get jointMatrices(): Float32Array {
-    return this.matrices.view;
+    return this.alive().matrices.view;
   }
   get anim(): Md5Anim | null {
-    return this.animBuffers?.anim ?? null;
+    return this.attached?.anim ?? null;
+  }
+  /** What the last pose showed: two frames and frame2's weight (frame1 = frame2, t = 0 for one frame); null for the bind pose. */
+  get blend(): FrameBlend | null {
+    return this.lastBlend;
   }
 
   /** Attach an anim (its frames are copied into the backend once), or detach with null. */
-  setAnim(anim: Md5Anim | null): void {
+  setAnim(anim: Md5Anim | null): this {
+    this.alive();
     this.releaseAnim();
-    if (!anim) return;
+    if (!anim) return this;
     assertAnimMatchesMesh(this.mesh, anim);
-    const b = this.backend;
-    const ab: AttachedAnim = {
+    const m = this.backend.memory;
+    const flags = m.u8(anim.jointCount);
+    const startIndex = m.u32(anim.jointCount);
+    const baseframe = m.f32(anim.baseframe.length);
+    const frames = m.f32(anim.frames.length);
+    flags.view.set(anim.flags);
+    startIndex.view.set(anim.startIndices);
+    baseframe.view.set(anim.baseframe);
+    frames.view.set(anim.frames);
+    const base = { flags, startIndex, baseframe, frames, componentCount: anim.componentCount, frame: 0 };
+    this.attached = {
       anim,
-      flags: b.u8(anim.jointCount),
-      startIndex: b.u32(anim.jointCount),
-      baseframe: b.f32(anim.baseframe.length),
-      frames: b.f32(anim.frames.length),
+      buffers: [flags, startIndex, baseframe, frames],
+      composeA: { ...base, out: this.localA },
+      composeB: { ...base, out: this.localB },
+      compose: { ...base, out: this.local },
+      flagsBuf: flags,
+      startBuf: startIndex,
+      baseBuf: baseframe,
+      framesBuf: frames,
     };
-    ab.flags.view.set(anim.flags);
-    ab.startIndex.view.set(anim.startIndices);
-    ab.baseframe.view.set(anim.baseframe);
-    ab.frames.view.set(anim.frames);
-    const bad = b.validateAnim(ab.flags, ab.startIndex, anim.componentCount);
-    this.animBuffers = ab;
-    if (bad >= 0) {
+    const bad = this.backend.kernels.validateAnim({ flags, startIndex, baseframe, componentCount: anim.componentCount });
+    if (bad !== -1) {
       this.releaseAnim();
-      throw new ModelParseError(ErrorCode.BadCount, `joint ${bad}'s animated components run past the ${anim.componentCount} per frame`, { offset: 0 });
+      throw new ModelParseError(ErrorCode.BadCount, bad === -2 ? 'the anim\'s per-joint arrays disagree with its joint count' : `joint ${bad}'s animated components run past the ${anim.componentCount} per frame`, { offset: 0 });
     }
+    return this;
   }
 
   /** The mesh's own joints (bind pose). */
-  poseBind(withNormals = true): void {
-    this.backend.poseMatrices(this.bind, this.matrices);
-    this.skin(withNormals);
+  poseBind(withNormals = true): this {
+    this.alive();
+    this.backend.kernels.poseMatrices(this.bindMatricesJob);
+    this.lastBlend = null;
+    return this.skin(withNormals);
   }
 
   /** One frame of the attached anim, exactly (no interpolation). */
-  poseFrame(frame: number, withNormals = true): void {
-    this.poseJoints(frame);
-    this.skin(withNormals);
+  poseFrame(frame: number, withNormals = true): this {
+    return this.poseJoints(frame).skin(withNormals);
   }
 
   /** The skeleton only (compose → object space → `jointMatrices`), no skinning; `skin()` can follow. */
-  poseJoints(frame: number): void {
+  poseJoints(frame: number): this {
     const ab = this.requireAnim();
     this.checkFrame(ab.anim, frame);
-    const b = this.backend;
-    b.composeFrame(ab.flags, ab.startIndex, ab.baseframe, ab.frames, frame, ab.anim.componentCount, this.local);
-    b.localToObject(this.parents, this.local, this.object);
-    b.poseMatrices(this.object, this.matrices);
-  }
-
-  /** Two frames blended in local space (lerp translations, slerp rotations), then skinned. */
-  poseBlend(frame1: number, frame2: number, t: number, withNormals = true): void {
-    const ab = this.requireAnim();
-    this.checkFrame(ab.anim, frame1);
-    this.checkFrame(ab.anim, frame2);
-    const b = this.backend;
-    const cc = ab.anim.componentCount;
-    b.composeFrame(ab.flags, ab.startIndex, ab.baseframe, ab.frames, frame1, cc, this.localA);
-    b.composeFrame(ab.flags, ab.startIndex, ab.baseframe, ab.frames, frame2, cc, this.localB);
-    b.interpolateLocal(this.localA, this.localB, t, this.local);
-    b.localToObject(this.parents, this.local, this.object);
-    b.poseMatrices(this.object, this.matrices);
-    this.skin(withNormals);
-  }
-
-  /** The attached anim at a time in seconds (looping by default), interpolated as the engine does. */
-  poseTime(seconds: number, loop = true, withNormals = true): FrameBlend {
-    const blend = frameAtTime(this.requireAnim().anim, seconds, loop);
-    this.poseBlend(blend.frame1, blend.frame2, blend.t, withNormals);
-    return blend;
-  }
-
-  /** Give every buffer back to the backend. */
-  dispose(): void {
-    this.releaseAnim();
-    if (this.batch) {
-      this.backend.release(this.batch.indices);
-      this.backend.release(this.batch.out);
-      this.batch = null;
-    }
-    if (this.tangentBuffers) {
-      this.backend.release(this.tangentBuffers.weights);
-      this.backend.release(this.tangentBuffers.out);
-      this.tangentBuffers = null;
-    }
-    for (const buf of [this.parents, this.bind, this.localA, this.localB, this.local, this.object, this.matrices, this.groupSizes, this.joints, this.weights, this.normalWeights, this.outPositions, this.outNormals, ...(this.dest ? [this.dest] : [])]) {
-      this.backend.release(buf);
-    }
+    const k = this.backend.kernels;
+    ab.compose.frame = frame;
+    k.composeFrame(ab.compose);
+    k.localToObject(this.toObjectJob);
+    k.poseMatrices(this.matricesJob);
+    this.lastBlend = { frame1: frame, frame2: frame, t: 0 };
+    return this;
   }
 
   /**
-   * Pose and skin several frames of the attached anim in one call (one boundary crossing for WASM). Returns
-   * frame i's positions at [i · vertexCount · 3, (i + 1) · vertexCount · 3), in this poser's output order. The
-   * array is a view on a batch buffer: valid until the next `poseFrames` call (a larger batch re-allocates)
-   * or, for WASM, until the module's memory grows; copy what you keep. `jointMatrices` end at the last frame.
+   * Frame `frame` of the attached anim composed into local joint poses (8 floats per joint, `tx ty tz 0 qx qy qz
+   * qw`, relative to the parent): what the engine blends, and what a glTF animation channel holds. A view, valid
+   * until the next call on this poser.
    */
-  poseFrames(frames: ArrayLike<number>): Float32Array {
+  localPose(frame: number): Float32Array {
+    const ab = this.requireAnim();
+    this.checkFrame(ab.anim, frame);
+    ab.compose.frame = frame;
+    this.backend.kernels.composeFrame(ab.compose);
+    return this.local.view;
+  }
+
+  /** Two frames blended in local space (lerp translations, slerp rotations), then skinned. */
+  poseBlend(frame1: number, frame2: number, t: number, withNormals = true): this {
+    const ab = this.requireAnim();
+    this.checkFrame(ab.anim, frame1);
+    this.checkFrame(ab.anim, frame2);
+    const k = this.backend.kernels;
+    ab.composeA.frame = frame1;
+    ab.composeB.frame = frame2;
+    this.interpolateJob.t = t;
+    k.composeFrame(ab.composeA);
+    k.composeFrame(ab.composeB);
+    k.interpolateLocal(this.interpolateJob);
+    k.localToObject(this.toObjectJob);
+    k.poseMatrices(this.matricesJob);
+    this.lastBlend = { frame1, frame2, t };
+    return this.skin(withNormals);
+  }
+
+  /** The attached anim at a time in seconds (looping by default), interpolated as the engine does; see `blend`. */
+  poseTime(seconds: number, loop = true, withNormals = true): this {
+    const b = frameAtTime(this.requireAnim().anim, seconds, loop);
+    return this.poseBlend(b.frame1, b.frame2, b.t, withNormals);
+  }
+
+  /** Skin the vertices with the current `jointMatrices` (the last pose). */
+  skin(withNormals = true): this {
+    this.alive();
+    const k = this.backend.kernels;
+    k.skinPositions(this.skinPositionsJob);
+    if (!withNormals) return this;
+    k.skinNormals(this.skinNormalsJob);
+    if (this.skinTangentsJob) k.skinNormals(this.skinTangentsJob);
+    return this;
+  }
+
+  /**
+   * Pose and skin several frames of the attached anim in one call (one boundary crossing for WASM): a bake, or a
+   * crowd of instances on different frames. Returns frame i's positions at [i · vertexCount · 3, (i + 1) ·
+   * vertexCount · 3), in this poser's output order. The array is a view on a batch buffer: valid until the next
+   * `bakeFrames` call (a larger batch re-allocates) or, for WASM, until the module's memory grows; copy what you
+   * keep. `jointMatrices` end at the last frame.
+   */
+  bakeFrames(frames: ArrayLike<number>): Float32Array {
     const ab = this.requireAnim();
     for (let i = 0; i < frames.length; i++) this.checkFrame(ab.anim, frames[i]);
-    const b = this.backend;
+    const m = this.backend.memory;
     const need = frames.length * this.vertexCount * 3;
     if (!this.batch || this.batch.indices.length < frames.length || this.batch.out.length < need) {
       if (this.batch) {
-        b.release(this.batch.indices);
-        b.release(this.batch.out);
+        m.release(this.batch.indices);
+        m.release(this.batch.out);
       }
-      this.batch = { indices: b.u32(Math.max(1, frames.length)), out: b.f32(Math.max(3, need)) };
+      this.batch = { indices: m.u32(Math.max(1, frames.length)), out: m.f32(Math.max(3, need)) };
     }
     const { indices, out } = this.batch;
     const idx = indices.view;
     for (let i = 0; i < frames.length; i++) idx[i] = frames[i];
-    b.skinFrames(
-      { parents: this.parents, flags: ab.flags, startIndex: ab.startIndex, baseframe: ab.baseframe, frames: ab.frames, componentCount: ab.anim.componentCount },
-      { groupSizes: this.groupSizes, joints: this.joints, weights: this.weights, dest: this.dest },
-      { ptr: indices.ptr, length: frames.length, get view() { return indices.view.subarray(0, frames.length); } },
-      { local: this.local, object: this.object, matrices: this.matrices },
-      { ptr: out.ptr, length: need, get view() { return out.view.subarray(0, need); } },
-    );
+    this.backend.kernels.skinFrames({
+      anim: { parents: this.parents, flags: ab.flagsBuf, startIndex: ab.startBuf, baseframe: ab.baseBuf, frames: ab.framesBuf, componentCount: ab.anim.componentCount },
+      skin: this.skinBuffers,
+      frameIndices: indices,
+      frameCount: frames.length,
+      scratch: { local: this.local, object: this.object, matrices: this.matrices },
+      out,
+    });
+    if (frames.length > 0) this.lastBlend = { frame1: frames[frames.length - 1], frame2: frames[frames.length - 1], t: 0 };
     return out.view.subarray(0, need);
   }
 
-  /** Skin the vertices with the current `jointMatrices` (the last pose). */
-  skin(withNormals = true): void {
-    const b = this.backend;
-    b.skinPositions(this.matrices, this.groupSizes, this.joints, this.weights, this.dest, this.outPositions);
-    if (!withNormals) return;
-    b.skinNormals(this.matrices, this.groupSizes, this.joints, this.normalWeights, this.dest, this.outNormals);
-    if (this.tangentBuffers) b.skinNormals(this.matrices, this.groupSizes, this.joints, this.tangentBuffers.weights, this.dest, this.tangentBuffers.out);
+  /** Give every buffer back to the backend. Every later call on this poser throws. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.backend.disposed) return; // the backend freed everything already
+    this.releaseAnim();
+    const m = this.backend.memory;
+    if (this.batch) {
+      m.release(this.batch.indices);
+      m.release(this.batch.out);
+      this.batch = null;
+    }
+    for (const buf of this.owned) m.release(buf);
+  }
+
+  private alive(): this {
+    if (this.disposed) throw disposedError('this Md5Poser');
+    if (this.backend.disposed) throw disposedError(`the ${this.backend.name} backend of this Md5Poser`);
+    return this;
   }
 
   private requireAnim(): AttachedAnim {
-    if (!this.animBuffers) throw new Error('no anim attached: call setAnim(anim) first');
-    return this.animBuffers;
+    this.alive();
+    if (!this.attached) throw new Error('no anim attached: call setAnim(anim) first');
+    return this.attached;
   }
 
   private checkFrame(anim: Md5Anim, frame: number): void {
@@ -301,9 +352,9 @@ export class Md5Poser {
   }
 
   private releaseAnim(): void {
-    const ab = this.animBuffers;
+    const ab = this.attached;
     if (!ab) return;
-    for (const buf of [ab.flags, ab.startIndex, ab.baseframe, ab.frames]) this.backend.release(buf);
-    this.animBuffers = null;
+    for (const buf of ab.buffers) this.backend.memory.release(buf);
+    this.attached = null;
   }
 }

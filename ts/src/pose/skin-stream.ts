@@ -8,8 +8,9 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { Md5Mesh } from '../base/model.js';
-import { POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
-import { poseMatrices, skinPositions } from '../kernels/ts-kernels.js';
+import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { createTsBackend } from '../kernels/ts-backend.js';
 
 export interface Md5SkinStream {
   jointCount: number;
@@ -61,7 +62,11 @@ export function bindPose(mesh: Md5Mesh): Float32Array {
 /** How many times over the vertices may reference the declared weights (see the check in `buildSkinStream`). */
 export const STREAM_WEIGHT_FACTOR = 4;
 
-export function buildSkinStream(mesh: Md5Mesh): Md5SkinStream {
+/**
+ * The skin stream of `mesh`. The bind positions its normals are built from are skinned by `backend`'s kernels
+ * (default a TS backend: the stream, and so every poser sharing it, is then the same whatever backend poses it).
+ */
+export function buildSkinStream(mesh: Md5Mesh, backend?: PoseBackend): Md5SkinStream {
   let vertexCount = 0;
   let weightTotal = 0;
   let maxCount = 0;
@@ -130,7 +135,7 @@ export function buildSkinStream(mesh: Md5Mesh): Md5SkinStream {
     weights,
     normalWeights: new Float32Array(weightTotal * WEIGHT_STRIDE),
   };
-  toJointSpace(mesh, stream, bindNormals(mesh, stream, bindPositions(mesh, stream)), stream.normalWeights);
+  toJointSpace(mesh, stream, bindNormals(mesh, stream, bindPositions(mesh, stream, backend)), stream.normalWeights);
   return stream;
 }
 
@@ -146,13 +151,31 @@ export function groupedTriangles(mesh: Md5Mesh, stream: Md5SkinStream): Uint32Ar
   return out;
 }
 
-/** Bind-pose positions of every vertex in file order (the stream skinned by the mesh's own joints). */
-function bindPositions(mesh: Md5Mesh, s: Md5SkinStream): Float32Array {
-  const matrices = new Float32Array(mesh.joints.count * 16);
-  poseMatrices(bindPose(mesh), matrices);
-  const pos = new Float32Array(s.vertexCount * 3);
-  skinPositions(matrices, s.groupSizes, s.joints, s.weights, s.streamToFile, pos);
-  return pos;
+/** Bind-pose positions of every vertex in file order: the stream skinned by the mesh's own joints, on a backend. */
+function bindPositions(mesh: Md5Mesh, s: Md5SkinStream, given?: PoseBackend): Float32Array {
+  const backend = given ?? createTsBackend();
+  const m = backend.memory;
+  const bind = m.f32(mesh.joints.count * POSE_STRIDE);
+  const matrices = m.f32(mesh.joints.count * MATRIX_STRIDE);
+  const groupSizes = m.u32(s.groupSizes.length);
+  const joints = m.u32(s.joints.length);
+  const weights = m.f32(s.weights.length);
+  const dest = m.u32(s.streamToFile.length);
+  const out = m.f32(s.vertexCount * 3);
+  const all = [bind, matrices, groupSizes, joints, weights, dest, out];
+  try {
+    bind.view.set(bindPose(mesh));
+    groupSizes.view.set(s.groupSizes);
+    joints.view.set(s.joints);
+    weights.view.set(s.weights);
+    dest.view.set(s.streamToFile);
+    backend.kernels.poseMatrices({ object: bind, out: matrices });
+    backend.kernels.skinPositions({ matrices, groupSizes, joints, weights, dest, out });
+    return out.view.slice();
+  } finally {
+    if (given) for (const b of all) m.release(b);
+    else backend.dispose();
+  }
 }
 
 /** Unit bind normals in file order: area-weighted face normals (zero where a vertex has no area). */
@@ -189,8 +212,8 @@ function forEachTriangle(
  * Bind tangents for `stream`: per vertex the area-weighted +u gradient of its triangles, made orthogonal to the
  * bind normal, turned into each weight's joint space (skinned by the normal kernel), plus the handedness sign.
  */
-export function buildTangentStream(mesh: Md5Mesh, s: Md5SkinStream): Md5TangentStream {
-  const pos = bindPositions(mesh, s);
+export function buildTangentStream(mesh: Md5Mesh, s: Md5SkinStream, backend?: PoseBackend): Md5TangentStream {
+  const pos = bindPositions(mesh, s, backend);
   const normals = bindNormals(mesh, s, pos);
   const tangents = new Float64Array(s.vertexCount * 3);
   const bitangents = new Float64Array(s.vertexCount * 3);

@@ -10,7 +10,8 @@ import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { lerpTag } from '../../src/pose/md3-tag.js';
 import { Md3Player } from '../../src/pose/md3-player.js';
 import type { Md2Model, Md3Model } from '../../src/base/model.js';
-import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
+import { Md2Poser } from '../../src/pose/md2-poser.js';
+import { Md3Poser } from '../../src/pose/md3-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { diagonal } from '../helpers/compare.js';
 import { manifest, read, type ManifestRow } from '../helpers/models.js';
@@ -195,8 +196,8 @@ describe('a Quake 3 player assembly (Tremulous human_base)', () => {
   const models = () => ({ lower: part('lower'), upper: part('upper'), head: part('head') });
 
   it('head on upper on lower by tags; "lower" and "upper" played together equal Md3Player; validator 0 errors', async () => {
-    const player = new Md3Player(models());
-    const glb = toGlb(player, { name: 'human_base' });
+    const player = new Md3Player(createTsBackend(), models());
+    const glb = toGlb({ models: player.models }, { name: 'human_base' });
     expectClean('human_base player (lower + upper + head)', await validate(glb));
     const g = readGlb(glb);
     expect(g.json.animations.map((a: any) => a.name)).toEqual(['lower', 'upper']);
@@ -204,7 +205,7 @@ describe('a Quake 3 player assembly (Tremulous human_base)', () => {
     let worst = 0;
     for (let f = 0; f < frames; f += 4) {
       const still = { frame1: f, frame2: f, t: 0 };
-      const ours = player.positions(player.pose({ legs: still, torso: still }));
+      const ours = player.pose({ legs: still, torso: still }).positions;
       const tol = 1e-4 * diagonal(ours);
       const err = maxDistance(gltfPositions(g, [0, 1], Math.fround(f / 15)), yUp(ours));
       expect(err, `frame ${f}`).toBeLessThanOrEqual(tol);
@@ -223,8 +224,8 @@ describe('a Quake 3 player assembly (Tremulous human_base)', () => {
       '170 5 0 15', '175 5 0 15', '180 5 0 15', '185 5 0 15', '190 10 10 15', '200 10 10 15', '210 5 5 15', // ..LEGS_TURN
     ];
     const cfg = parseAnimationCfg(`sex m\n${lines.join('\n')}\n`);
-    const player = new Md3Player(models(), cfg);
-    const glb = toGlb(player);
+    const player = new Md3Player(createTsBackend(), models(), cfg);
+    const glb = toGlb(player); // a player is a { models, animations }
     expectClean('human_base player with animation.cfg', await validate(glb));
     const g = readGlb(glb);
     const byName = new Map<string, any>(g.json.animations.map((a: any) => [a.name, a]));

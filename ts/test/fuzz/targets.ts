@@ -6,7 +6,8 @@
 import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
 import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { Md3Parser, parseMd3 } from '../../src/formats/md3/index.js';
-import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
+import { Md2Poser } from '../../src/pose/md2-poser.js';
+import { Md3Poser } from '../../src/pose/md3-poser.js';
 import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';

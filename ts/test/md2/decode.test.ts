@@ -5,13 +5,12 @@ import {
   MD2_NORMALS,
   clipNameOf,
   groupClips,
-  md2FrameNormals,
-  md2FramePositions,
   md2GlCommandList,
   md2GlCommandTriangles,
   md2Unwelded,
   parseMd2,
 } from '../../src/formats/md2/index.js';
+import { md2FrameNormals, md2FramePositions } from '../reference/md2.js';
 import { FILES, readMd2File } from './_helpers.js';
 
 describe('MD2_NORMALS', () => {

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ModelParseError } from '../../src/base/errors.js';
 import type { Md2Model } from '../../src/base/model.js';
-import { md2FrameNormals, md2FramePositions, md2GlCommandTriangles, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
+import { md2GlCommandTriangles, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
+import { md2FrameNormals, md2FramePositions } from '../reference/md2.js';
 import { FILES, readMd2File, typedBytes } from './_helpers.js';
 
 function checkInvariants(m: Md2Model, fileBytes: number): void {

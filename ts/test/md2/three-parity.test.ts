@@ -6,7 +6,8 @@
 import { BufferGeometry } from 'three';
 import { MD2Loader } from 'three/examples/jsm/loaders/MD2Loader.js';
 import { describe, expect, test } from 'vitest';
-import { md2FrameNormals, md2FramePositions, md2TexCoords, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
+import { md2TexCoords, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
+import { md2FrameNormals, md2FramePositions } from '../reference/md2.js';
 import { goodMd2Rows, readMd2File } from './_helpers.js';
 
 const REL = 1e-5;

@@ -4,7 +4,8 @@
  * test (ioquake3 R_LerpTag: component lerp, each axis normalised).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeMd3Normal, md3FramePositions, md3LerpFramePositions, parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
+import { decodeMd3Normal, md3FramePositions, md3LerpFramePositions } from '../reference/md3.js';
 import { lerpTag } from '../../src/pose/md3-tag.js';
 import { read } from '../helpers/models.js';
 import { HUMAN_BASE, buildMd3 } from './_helpers.js';

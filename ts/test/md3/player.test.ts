@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { Md3Player } from '../../src/pose/md3-player.js';
 import { FIXTURES, read } from '../helpers/models.js';
 import { HUMAN_BASE, rawHeader, view } from './_helpers.js';
@@ -60,11 +62,12 @@ function expectMatrix(m: Float32Array, origin: V3, axis: M3): void {
 }
 
 describe('Md3Player on human_base', () => {
-  const player = new Md3Player(models, cfg);
+  const backend = createTsBackend();
+  const player = new Md3Player(backend, models, cfg);
   // LEGS_IDLE's first frame in lower.md3 and TORSO_STAND's in upper.md3, from the fixture.
   const legsFrame = cfg.byName.LEGS_IDLE.firstFrame;
   const torsoFrame = cfg.byName.TORSO_STAND.firstFrame;
-  const pose = player.pose({ legs: { frame1: legsFrame, frame2: legsFrame, t: 0 }, torso: { frame1: torsoFrame, frame2: torsoFrame, t: 0 } });
+  const pose = player.place({ legs: { frame1: legsFrame, frame2: legsFrame, t: 0 }, torso: { frame1: torsoFrame, frame2: torsoFrame, t: 0 } });
 
   it('the hand-made animation.cfg fits the real models (no FRAME_RANGE warning)', () => {
     expect(player.warnings).toEqual([]);
@@ -88,7 +91,7 @@ describe('Md3Player on human_base', () => {
   });
 
   it('world positions of one vertex per part, from raw vertices and raw tags', () => {
-    const out = player.positions(pose);
+    const out = player.pose({ legs: pose.lower, torso: pose.upper }).positions;
     const torso = rawTag(bytes.lower, 'tag_torso', legsFrame);
     const head = rawTag(bytes.upper, 'tag_head', torsoFrame);
     const gun = rawTag(bytes.upper, 'tag_weapon', torsoFrame);
@@ -109,7 +112,7 @@ describe('Md3Player on human_base', () => {
 
   it('blending the legs moves the torso along the lerp of tag_torso’s origins', () => {
     const a = cfg.byName.LEGS_RUN.firstFrame;
-    const p = player.pose({ legs: { frame1: a, frame2: a + 1, t: 0.25 }, torso: { frame1: torsoFrame, frame2: torsoFrame, t: 0 } });
+    const p = player.place({ legs: { frame1: a, frame2: a + 1, t: 0.25 }, torso: { frame1: torsoFrame, frame2: torsoFrame, t: 0 } });
     const o0 = rawTag(bytes.lower, 'tag_torso', a).origin;
     const o1 = rawTag(bytes.lower, 'tag_torso', a + 1).origin;
     for (let c = 0; c < 3; c++) expect(p.upper.matrix[c * 4 + 3]).toBeCloseTo(o0[c] * 0.75 + o1[c] * 0.25, 4);
@@ -118,9 +121,9 @@ describe('Md3Player on human_base', () => {
   });
 
   it('an origin and a legs rotation move every posed vertex rigidly', () => {
-    const base = player.positions(pose);
+    const base = player.pose({ legs: pose.lower, torso: pose.upper }).positions.slice();
     const yaw90 = [0, 1, 0, -1, 0, 0, 0, 0, 1]; // forward → +y, left → −x
-    const moved = player.positions(player.pose({ legs: pose.lower, torso: pose.upper, origin: [100, -20, 5], legsAxis: yaw90 }));
+    const moved = player.pose({ legs: pose.lower, torso: pose.upper, origin: [100, -20, 5], legsAxis: yaw90 }).positions;
     for (let v = 0; v < player.vertexCount; v += 37) {
       const [x, y, z] = [base[v * 3], base[v * 3 + 1], base[v * 3 + 2]];
       // p · axes: x·(0,1,0) + y·(−1,0,0) + z·(0,0,1).
@@ -132,7 +135,7 @@ describe('Md3Player on human_base', () => {
 
   it('a head turn (own axis) applies before the tag: head axis = own · tag_head · torso', () => {
     const own = [0, 1, 0, -1, 0, 0, 0, 0, 1];
-    const p = player.pose({ legs: pose.lower, torso: pose.upper, headAxis: own });
+    const p = player.place({ legs: pose.lower, torso: pose.upper, headAxis: own });
     const torso = rawTag(bytes.lower, 'tag_torso', legsFrame);
     const head = rawTag(bytes.upper, 'tag_head', torsoFrame);
     const ownM: M3 = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]];
@@ -141,27 +144,42 @@ describe('Md3Player on human_base', () => {
     expect(Array.from(p.upper.matrix)).toEqual(Array.from(pose.upper.matrix));
   });
 
-  it('normals come out unit length; the pose reuses the matrices it is given', () => {
-    const normals = new Float32Array(player.vertexCount * 3);
-    player.positions(pose, undefined, normals);
+  it('normals come out unit length; placing reuses the matrices it is given', () => {
+    const normals = player.pose({ legs: pose.lower, torso: pose.upper }).normals;
     for (let v = 0; v < player.vertexCount; v++) expect(Math.hypot(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2])).toBeCloseTo(1, 5);
-    const again = player.pose({ legs: pose.lower, torso: pose.upper }, pose);
+    const again = player.place({ legs: pose.lower, torso: pose.upper }, pose);
     expect(again.head.matrix).toBe(pose.head.matrix);
   });
 
   it('clipFrameAt reads the cfg; bad frames and missing tags are RangeErrors', () => {
     expect(player.clipFrameAt('LEGS_IDLE', 0)).toEqual({ frame1: legsFrame, frame2: legsFrame + 1, t: 0 });
     expect(() => player.pose({ legs: { frame1: 184, frame2: 0, t: 0 }, torso: pose.upper })).toThrow(RangeError);
-    expect(() => player.pose({ legs: pose.lower, torso: pose.upper, head: { frame1: 1, frame2: 0, t: 0 } })).toThrow(RangeError);
-    expect(() => new Md3Player({ lower: models.upper, upper: models.upper, head: models.head })).not.toThrow();
-    expect(() => new Md3Player({ lower: models.head, upper: models.upper, head: models.head })).toThrow(/tag_torso/);
-    expect(() => new Md3Player({ lower: models.lower, upper: models.lower, head: models.head })).toThrow(/tag_head/);
+    expect(() => player.place({ legs: pose.lower, torso: pose.upper, head: { frame1: 1, frame2: 0, t: 0 } })).toThrow(RangeError);
+    expect(() => new Md3Player(backend, { lower: models.upper, upper: models.upper, head: models.head })).not.toThrow();
+    expect(() => new Md3Player(backend, { lower: models.head, upper: models.upper, head: models.head })).toThrow(/tag_torso/);
+    expect(() => new Md3Player(backend, { lower: models.lower, upper: models.lower, head: models.head })).toThrow(/tag_head/);
   });
 
   it('FRAME_RANGE warnings for clips past the model’s frames', () => {
     const text = readFileSync(join(FIXTURES, 'md3', 'animation.cfg'), 'latin1').replace('245\t2\t2\t15', '245\t9\t2\t15');
-    const p = new Md3Player(models, parseAnimationCfg(text));
+    const p = new Md3Player(backend, models, parseAnimationCfg(text));
     expect(p.warnings.map((w) => w.code)).toEqual(['FRAME_RANGE']);
     expect(p.warnings[0].message).toContain('LEGS_TURN');
+  });
+
+  it('WASM poses the same vertices as TS (blended legs, turned head, moved origin)', async () => {
+    const wasm = new Md3Player(await createWasmBackend('scalar'), models, cfg);
+    const input = { legs: { frame1: cfg.byName.LEGS_RUN.firstFrame, frame2: cfg.byName.LEGS_RUN.firstFrame + 1, t: 0.4 }, torso: pose.upper, headAxis: [0, 1, 0, -1, 0, 0, 0, 0, 1], origin: [3, 4, 5] };
+    const ts = player.pose(input);
+    wasm.pose(input);
+    let dp = 0, dn = 0;
+    for (let i = 0; i < player.vertexCount * 3; i++) {
+      dp = Math.max(dp, Math.abs(wasm.positions[i] - ts.positions[i]));
+      dn = Math.max(dn, Math.abs(wasm.normals[i] - ts.normals[i]));
+    }
+    expect(dp).toBeLessThan(1e-3); // float32 vs float64 arithmetic on ±100-unit coordinates
+    expect(dn).toBeLessThan(1e-5);
+    wasm.dispose();
+    expect(() => wasm.positions).toThrow(/disposed/);
   });
 });

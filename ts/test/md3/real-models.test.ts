@@ -5,7 +5,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { md3FramePositions, parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
+import { md3FramePositions } from '../reference/md3.js';
 import type { Md3Model } from '../../src/base/model.js';
 import { read } from '../helpers/models.js';
 import { HUMAN_BASE, rawHeader, realMd3s, view } from './_helpers.js';

@@ -7,7 +7,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MD2_NORMALS } from '../../src/formats/md2/normals.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
-import { Md2Poser, Md3Poser, clipBlend } from '../../src/pose/morph-poser.js';
+import { Md2Poser } from '../../src/pose/md2-poser.js';
+import { Md3Poser } from '../../src/pose/md3-poser.js';
+import { clipBlend } from '../../src/pose/timing.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 
@@ -154,20 +156,20 @@ describe('MD3 vertex animation', () => {
 describe('clip timing', () => {
   it('steps through a looping clip at its rate and wraps the last frame to the first', () => {
     const clip = { firstFrame: 10, frameCount: 4, fps: 10 };
-    expect(clipBlend(clip, 0, 10)).toEqual({ frameA: 10, frameB: 11, t: 0 });
+    expect(clipBlend(clip, 0, 10)).toEqual({ frame1: 10, frame2: 11, t: 0 });
     const mid = clipBlend(clip, 0.25, 10);
-    expect([mid.frameA, mid.frameB]).toEqual([12, 13]);
+    expect([mid.frame1, mid.frame2]).toEqual([12, 13]);
     expect(mid.t).toBeCloseTo(0.5, 12);
     const last = clipBlend(clip, 0.35, 10);
-    expect([last.frameA, last.frameB]).toEqual([13, 10]);
-    expect(clipBlend(clip, 0.4, 10).frameA).toBe(10);
+    expect([last.frame1, last.frame2]).toEqual([13, 10]);
+    expect(clipBlend(clip, 0.4, 10).frame1).toBe(10);
   });
   it('loops only the last loopFrames frames, and holds the last frame when loopFrames is 0', () => {
     const clip = { firstFrame: 0, frameCount: 5, fps: 1, loopFrames: 2 };
-    const seq = [0, 1, 2, 3, 4, 5, 6, 7].map((s) => clipBlend(clip, s, 15).frameA);
+    const seq = [0, 1, 2, 3, 4, 5, 6, 7].map((s) => clipBlend(clip, s, 15).frame1);
     expect(seq).toEqual([0, 1, 2, 3, 4, 3, 4, 3]);
     const once = { firstFrame: 0, frameCount: 3, fps: 1, loopFrames: 0 };
-    expect([0, 1, 2, 3, 9].map((s) => clipBlend(once, s, 15).frameA)).toEqual([0, 1, 2, 2, 2]);
-    expect(clipBlend(once, 2.5, 15)).toEqual({ frameA: 2, frameB: 2, t: 0 });
+    expect([0, 1, 2, 3, 9].map((s) => clipBlend(once, s, 15).frame1)).toEqual([0, 1, 2, 2, 2]);
+    expect(clipBlend(once, 2.5, 15)).toEqual({ frame1: 2, frame2: 2, t: 0 });
   });
 });

@@ -1,14 +1,17 @@
 /**
  * Every real MD2 and MD3 in ../shared/models, animated on every backend: WASM SIMD build, WASM scalar build and
  * TS agree on every frame and on blends between neighbouring frames (within 2.5e-7 of the model's diagonal, and
- * 1e-6 on normals), and an exact frame equals the parsers' own reference decoders (`md2FramePositions` /
+ * 1e-6 on normals), and an exact frame equals the reference decoders of ts/test/reference (`md2FramePositions` /
  * `md2FrameNormals`, `md3FramePositions`), which the MD2/MD3 tests check against three.js and raw bytes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { md2FrameNormals, md2FramePositions, parseMd2 } from '../../src/formats/md2/index.js';
-import { md3FramePositions, parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd2 } from '../../src/formats/md2/index.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
+import { md2FrameNormals, md2FramePositions } from '../reference/md2.js';
+import { md3FramePositions } from '../reference/md3.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
-import { Md2Poser, Md3Poser } from '../../src/pose/morph-poser.js';
+import { Md2Poser } from '../../src/pose/md2-poser.js';
+import { Md3Poser } from '../../src/pose/md3-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';

@@ -159,7 +159,7 @@ describe('WASM and TS agree on random models', () => {
           // A batch in one call equals the frames one by one, on every backend.
           const order = Array.from({ length: anim.frameCount }, (_, i) => anim.frameCount - 1 - i);
           for (const p of posers) {
-            const batch = p.poseFrames(order).slice();
+            const batch = p.bakeFrames(order).slice();
             order.forEach((f, i) => {
               p.poseFrame(f, false);
               expect(maxAbsDiff(batch.subarray(i * p.vertexCount * 3, (i + 1) * p.vertexCount * 3), p.positions), `${p.backend.name} batch frame ${f}`).toBe(0);

@@ -107,7 +107,7 @@ describe('every frame of every real md5anim on its mesh', () => {
       }
       // One batch call for a spread of frames equals the frames one by one (and WASM equals TS).
       const picks = [anim.frameCount - 1, 0, Math.floor(anim.frameCount / 2), 0];
-      const batches = posers.map((p) => p.poseFrames(picks).slice());
+      const batches = posers.map((p) => p.bakeFrames(picks).slice());
       posers.forEach((p, b) => {
         picks.forEach((f, i) => {
           p.poseFrame(f, false);
@@ -115,7 +115,7 @@ describe('every frame of every real md5anim on its mesh', () => {
         });
       });
       expect(maxAbsDiff(batches[1], batches[0])).toBeLessThanOrEqual(1e-4 * diagonal(batches[0]));
-      expect(() => posers[1].poseFrames([anim.frameCount])).toThrow(RangeError);
+      expect(() => posers[1].bakeFrames([anim.frameCount])).toThrow(RangeError);
       // Interpolated times: the same blend on every backend.
       for (const seconds of [0, 0.013, 0.25, 1 / anim.frameRate / 2, 7.77]) {
         posers.forEach((p) => p.poseTime(seconds));

@@ -6,8 +6,6 @@
 
 export const MD3_IDENT = 'IDP3';
 export const MD3_VERSION = 15;
-/** Positions are stored as int16 × 64. */
-export const MD3_XYZ_SCALE = 1 / 64;
 
 /** Bytes of a name field (MAX_QPATH) in the header, tags, surfaces and shaders. */
 export const QPATH_BYTES = 64;

@@ -2,8 +2,6 @@
 export { Md3Parser, parseMd3 } from './parser.js';
 export { parseMd3Stream } from './stream.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES } from './limits.js';
-export { MD3_XYZ_SCALE } from './format.js';
-export { decodeMd3Normal, md3FramePositions, md3LerpFramePositions, type Md3FramePose } from './frame.js';
 export {
   MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, parseAnimationCfg,
   type Md3Animation, type Md3AnimationCfg, type Md3AnimationName,

@@ -1,11 +1,14 @@
 /**
- * Plain-TS reference decoders of MD3 vertices (the WASM/TS morph kernels in `pose/` are checked against these).
+ * Reference decoders of MD3 vertices, in plain TS: the independent check the morph kernels (WASM and TS) are tested
+ * against, not shipped.
  * Formulas from GROUND-TRUTH.md / ioquake3 `tr_surface.c` LerpMeshVertexes: position = int16 × 1/64; packed normal
  * n → lat = (n >> 8) & 255, lng = n & 255, angles = byte × 2π/256, normal = (cos lat · sin lng, sin lat · sin lng,
  * cos lng). Between two frames: positions lerped, normals decoded, lerped and renormalised.
  */
-import type { Md3Model, Md3Surface } from '../../base/model.js';
-import { MD3_XYZ_SCALE } from './format.js';
+import type { Md3Model, Md3Surface } from '../../src/base/model.js';
+
+/** Positions are stored as int16 × 64 (ioquake3 qfiles.h MD3_XYZ_SCALE), written out here independently of the kernels. */
+const MD3_XYZ_SCALE = 1 / 64;
 
 const ANGLE = (2 * Math.PI) / 256;
 

@@ -1,0 +1,165 @@
+//! Job descriptors: what one kernel call needs, written by JavaScript into linear memory and passed as one
+//! pointer (ozz-animation's jobs; meshoptimizer's small surface). Every struct is `#[repr(C)]` and made of 4-byte
+//! words only, so its layout is its declaration order: `scripts/gen-layout.mjs` reads this file and writes the
+//! word offsets into `ts/src/kernels/layout.ts` (a test checks they agree), and the WASM backend fills the words.
+//!
+//! A `Buf` is a buffer from `alloc`: its address and its length in elements (not bytes). Lengths come from the
+//! same JS object that allocated the buffer, so a slice built from a `Buf` stays inside the allocation.
+
+use core::slice;
+
+/// A buffer in linear memory: address and element count.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Buf {
+    pub ptr: u32,
+    pub len: u32,
+}
+
+impl Buf {
+    /// SAFETY (all four): `ptr` came from `alloc` with room for `len` elements of the type (or `len` is 0), and no
+    /// other live slice aliases a `_mut` one (JS passes distinct buffers for inputs and outputs).
+    pub unsafe fn slice<'a, T>(self) -> &'a [T] {
+        if self.len == 0 {
+            return &[]; // JS passes 0/0 for "none"; a slice may not be built on a null pointer
+        }
+        slice::from_raw_parts(self.ptr as usize as *const T, self.len as usize)
+    }
+    pub unsafe fn slice_mut<'a, T>(self) -> &'a mut [T] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        slice::from_raw_parts_mut(self.ptr as usize as *mut T, self.len as usize)
+    }
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+}
+
+#[repr(C)]
+pub struct ValidateParentsJob {
+    pub parents: Buf,
+}
+
+#[repr(C)]
+pub struct ValidateAnimJob {
+    pub flags: Buf,
+    pub start_index: Buf,
+    pub baseframe: Buf,
+    pub component_count: u32,
+}
+
+#[repr(C)]
+pub struct ValidateSkinJob {
+    pub group_sizes: Buf,
+    pub joints: Buf,
+    pub weights: Buf,
+    /// Empty for grouped output order.
+    pub dest: Buf,
+    pub joint_count: u32,
+}
+
+/// Frame `frame` of `frames` (component_count floats each) → local pose.
+#[repr(C)]
+pub struct ComposeJob {
+    pub flags: Buf,
+    pub start_index: Buf,
+    pub baseframe: Buf,
+    pub frames: Buf,
+    pub out: Buf,
+    pub component_count: u32,
+    pub frame: u32,
+}
+
+#[repr(C)]
+pub struct InterpolateJob {
+    pub a: Buf,
+    pub b: Buf,
+    pub out: Buf,
+    pub t: f32,
+}
+
+#[repr(C)]
+pub struct LocalToObjectJob {
+    pub parents: Buf,
+    pub local: Buf,
+    pub out: Buf,
+}
+
+#[repr(C)]
+pub struct MatricesJob {
+    pub object: Buf,
+    pub out: Buf,
+}
+
+/// Positions (weights `x·b y·b z·b b`) or normals (`nx·b ny·b nz·b 0`) of a grouped skin stream.
+#[repr(C)]
+pub struct SkinJob {
+    pub matrices: Buf,
+    pub group_sizes: Buf,
+    pub joints: Buf,
+    pub weights: Buf,
+    /// Empty: grouped output order; else stream vertex i goes to slot dest[i].
+    pub dest: Buf,
+    pub out: Buf,
+}
+
+/// Several frames posed and skinned in one call: frame i's positions at `out[i · V · 3]`.
+#[repr(C)]
+pub struct SkinFramesJob {
+    pub parents: Buf,
+    pub flags: Buf,
+    pub start_index: Buf,
+    pub baseframe: Buf,
+    pub frames: Buf,
+    pub group_sizes: Buf,
+    pub joints: Buf,
+    pub weights: Buf,
+    pub dest: Buf,
+    pub frame_indices: Buf,
+    pub local: Buf,
+    pub object: Buf,
+    pub matrices: Buf,
+    pub out: Buf,
+    pub component_count: u32,
+}
+
+/// MD2: frames a and b blended by t into `vertex_count` outputs from vertex `out_vertex_offset`.
+#[repr(C)]
+pub struct Md2BlendJob {
+    pub frames: Buf,
+    pub scales: Buf,
+    pub translates: Buf,
+    pub normal_table: Buf,
+    pub out_positions: Buf,
+    pub out_normals: Buf,
+    pub vertex_count: u32,
+    pub out_vertex_offset: u32,
+    pub frame_a: u32,
+    pub frame_b: u32,
+    pub t: f32,
+}
+
+/// MD3: one surface's frames a and b blended by t, as `Md2BlendJob`.
+#[repr(C)]
+pub struct Md3BlendJob {
+    pub xyz_normals: Buf,
+    pub angle_table: Buf,
+    pub out_positions: Buf,
+    pub out_normals: Buf,
+    pub vertex_count: u32,
+    pub out_vertex_offset: u32,
+    pub frame_a: u32,
+    pub frame_b: u32,
+    pub t: f32,
+}
+
+/// Vertices `[first_vertex, first_vertex + vertex_count)` moved by a 3×4 placement, in place.
+#[repr(C)]
+pub struct TransformJob {
+    pub matrix: Buf,
+    pub positions: Buf,
+    pub normals: Buf,
+    pub first_vertex: u32,
+    pub vertex_count: u32,
+}

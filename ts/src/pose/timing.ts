@@ -1,0 +1,110 @@
+/**
+ * Time → frames, for every format, in one place: which two frames a pose blends at a time in seconds, and how far
+ * between them. Three clocks, because the engines differ:
+ * - MD5 (`frameAtTime`): Doom 3 plays an md5anim as a cycle of (frameCount − 1) / frameRate s, its last frame
+ *   closing the cycle;
+ * - MD2 / MD3 clips (`clipBlend`): frame k lasts 1/fps, the clip loops over its last `loopFrames` frames (Quake 2
+ *   at 10 Hz; Quake 3 clips carry their own rate);
+ * - a Quake 3 animation.cfg clip (`md3ClipFrameAt`): ioquake3's CG_RunLerpFrame sequence, with reversed and
+ *   flip-flop clips.
+ */
+import type { Md5Anim } from '../base/model.js';
+import type { Md3Animation } from '../formats/md3/animation-cfg.js';
+
+/** Two frames and frame2's weight: the pose is frame1 · (1 − t) + frame2 · t (frame1 = frame2, t = 0 for one frame). */
+export interface FrameBlend {
+  frame1: number;
+  frame2: number;
+  /** Weight of frame2, in [0, 1]. */
+  t: number;
+}
+
+/**
+ * Time in seconds → two frames and a blend factor. A cycle lasts (frameCount − 1) / frameRate seconds: frame
+ * frameCount − 1 is where the cycle ends (and, looping, frame 0 begins again). Without `loop`, times past the
+ * end hold the last frame and times before 0 hold the first.
+ */
+export function frameAtTime(anim: Pick<Md5Anim, 'frameCount' | 'frameRate'>, seconds: number, loop = true): FrameBlend {
+  const last = anim.frameCount - 1;
+  if (last <= 0 || !Number.isFinite(seconds)) return { frame1: 0, frame2: 0, t: 0 };
+  const ft = seconds * anim.frameRate;
+  let f = Math.floor(ft);
+  let t = ft - f;
+  if (loop) {
+    f = ((f % last) + last) % last;
+  } else if (f >= last) {
+    return { frame1: last, frame2: last, t: 0 };
+  } else if (f < 0) {
+    return { frame1: 0, frame2: 0, t: 0 };
+  }
+  if (t < 0) t = 0;
+  return { frame1: f, frame2: f + 1, t };
+}
+
+/** A run of frames played as one animation. `fps` defaults to the format's usual rate. */
+export interface MorphClip {
+  firstFrame: number;
+  frameCount: number;
+  fps?: number;
+  /** Frames at the end that loop (Quake 3 `animation.cfg`); default: the whole clip loops. 0: plays once and holds. */
+  loopFrames?: number;
+}
+
+/** Quake 2 runs its server, and so model animation, at 10 frames per second. */
+export const MD2_DEFAULT_FPS = 10;
+/** When a clip gives no rate. Quake 3's animation.cfg always gives one; 15 is the common value there. */
+export const MD3_DEFAULT_FPS = 15;
+
+/**
+ * The blend `seconds` into a clip: frame k of the clip lasts 1/fps; after the last frame the clip loops back
+ * over its last `loopFrames` frames (all of them by default), or holds the last frame when `loopFrames` is 0.
+ */
+export function clipBlend(clip: MorphClip, seconds: number, defaultFps: number): FrameBlend {
+  const count = Math.max(1, clip.frameCount | 0);
+  const fps = clip.fps && clip.fps > 0 ? clip.fps : defaultFps;
+  const loop = Math.min(count, Math.max(0, clip.loopFrames ?? count));
+  const f = Math.max(0, Number.isFinite(seconds) ? seconds : 0) * fps;
+  const whole = Math.floor(f);
+  const t = f - whole;
+  const wrap = (k: number) => (k < count ? k : loop === 0 ? count - 1 : count - loop + ((k - (count - loop)) % loop));
+  const a = wrap(whole);
+  const b = wrap(whole + 1);
+  return { frame1: clip.firstFrame + a, frame2: clip.firstFrame + b, t: a === b ? 0 : t };
+}
+
+// An animation.cfg clip: the frame sequence of ioquake3 `CG_RunLerpFrame` made stateless (time measured from the
+// clip's start, no initial lerp from the previous clip). Frame k of the clip (k = floor(time / frameLerp)) past the end wraps into the last `loopFrames` frames, or holds
+// the last frame when `loopFrames` is 0; `reversed` plays first + num − 1 − k; `flipflop` plays forwards then backwards.
+
+/** The model frame shown at step `k` (≥ 0) of `anim`, and whether it is held (no further frames). */
+function frameAtStep(anim: Md3Animation, k: number): { frame: number; held: boolean } {
+  const length = anim.flipflop ? anim.numFrames * 2 : anim.numFrames;
+  let f = k;
+  let held = false;
+  if (f >= length) {
+    if (anim.loopFrames > 0) {
+      f = ((f - length) % anim.loopFrames) + anim.numFrames - anim.loopFrames;
+    } else {
+      f = length - 1;
+      held = true;
+    }
+  }
+  let frame: number;
+  if (anim.reversed) frame = anim.firstFrame + anim.numFrames - 1 - f;
+  else if (anim.flipflop && f >= anim.numFrames) frame = anim.firstFrame + anim.numFrames - 1 - (f % anim.numFrames);
+  else frame = anim.firstFrame + f;
+  return { frame, held };
+}
+
+/** The frame pair and blend that `anim` shows `seconds` after it started (negative or NaN time → its first frame). */
+export function md3ClipFrameAt(anim: Md3Animation, seconds: number): FrameBlend {
+  if (anim.numFrames === 0) return { frame1: anim.firstFrame, frame2: anim.firstFrame, t: 0 };
+  // The engine skips a clip whose frameLerp truncated to 0 ms (fps > 1000); 1 ms keeps it moving instead.
+  const lerpMs = Math.max(1, anim.frameLerpMs);
+  const steps = Number.isFinite(seconds) && seconds > 0 ? (seconds * 1000) / lerpMs : 0;
+  const k = Math.floor(steps);
+  const a = frameAtStep(anim, k);
+  if (a.held) return { frame1: a.frame, frame2: a.frame, t: 0 };
+  const b = frameAtStep(anim, k + 1);
+  return { frame1: a.frame, frame2: b.frame, t: steps - k };
+}
