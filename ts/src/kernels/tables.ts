@@ -1,7 +1,7 @@
 /**
  * The MD3 normal decode table, the only copy in the project (the Rust kernel receives it from here):
  * 256 cosines then 256 sines of k·2π/256, the angle steps of a packed lat/lng byte pair.
- * (The 162 MD2 normals live in `../md2/normals.ts`.)
+ * (The 162 MD2 normals live in `../formats/md2/normals.ts`.)
  */
 export const MD3_ANGLE_STEPS = 256;
 
