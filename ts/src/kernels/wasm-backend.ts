@@ -132,10 +132,17 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     },
   };
 
-  /** A fresh job block (views re-read: an allocation may have grown the memory). */
-  function job(): [Uint32Array, Float32Array] {
+  // The job block's views, re-made only when the memory has grown (no allocation per call).
+  let words = jobWords.view;
+  let floats = jobFloats.view;
+  /** The job block's words, current (an allocation may have grown the memory since the last call). */
+  function job(): Uint32Array {
     if (disposed) throw disposedError(`this ${name} backend`);
-    return [jobWords.view, jobFloats.view];
+    if (words.byteLength === 0) {
+      words = jobWords.view;
+      floats = jobFloats.view;
+    }
+    return words;
   }
   /** A buffer's address and length into words `at`, `at + 1`; null is the empty buffer. */
   function put(u: Uint32Array, at: number, b: KernelBuffer<Typed> | null): void {
@@ -156,12 +163,12 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
 
   const kernels: PoseKernels = {
     validateParents(j) {
-      const [u] = job(), L = VALIDATE_PARENTS_JOB;
+      const u = job(), L = VALIDATE_PARENTS_JOB;
       put(u, L.parents, j.parents);
       return g.validate_parents(jobWords.ptr);
     },
     validateAnim(j) {
-      const [u] = job(), L = VALIDATE_ANIM_JOB;
+      const u = job(), L = VALIDATE_ANIM_JOB;
       put(u, L.flags, j.flags);
       put(u, L.startIndex, j.startIndex);
       put(u, L.baseframe, j.baseframe);
@@ -169,7 +176,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       return g.validate_anim(jobWords.ptr);
     },
     validateSkin(j) {
-      const [u] = job(), L = VALIDATE_SKIN_JOB;
+      const u = job(), L = VALIDATE_SKIN_JOB;
       put(u, L.groupSizes, j.groupSizes);
       put(u, L.joints, j.joints);
       put(u, L.weights, j.weights);
@@ -178,7 +185,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       return g.validate_skin(jobWords.ptr);
     },
     composeFrame(j) {
-      const [u] = job(), L = COMPOSE_JOB;
+      const u = job(), L = COMPOSE_JOB;
       put(u, L.flags, j.flags);
       put(u, L.startIndex, j.startIndex);
       put(u, L.baseframe, j.baseframe);
@@ -189,7 +196,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.compose_frame(jobWords.ptr), 'composeFrame', `no frame ${j.frame}, or a buffer is too short`);
     },
     interpolateLocal(j) {
-      const [u, f] = job(), L = INTERPOLATE_JOB;
+      const u = job(), f = floats, L = INTERPOLATE_JOB;
       put(u, L.a, j.a);
       put(u, L.b, j.b);
       put(u, L.out, j.out);
@@ -197,20 +204,20 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.interpolate_local(jobWords.ptr), 'interpolateLocal');
     },
     localToObject(j) {
-      const [u] = job(), L = LOCAL_TO_OBJECT_JOB;
+      const u = job(), L = LOCAL_TO_OBJECT_JOB;
       put(u, L.parents, j.parents);
       put(u, L.local, j.local);
       put(u, L.out, j.out);
       run(g.local_to_object(jobWords.ptr), 'localToObject');
     },
     poseMatrices(j) {
-      const [u] = job(), L = MATRICES_JOB;
+      const u = job(), L = MATRICES_JOB;
       put(u, L.object, j.object);
       put(u, L.out, j.out);
       run(g.pose_matrices(jobWords.ptr), 'poseMatrices');
     },
     skinPositions(j) {
-      const [u] = job(), L = SKIN_JOB;
+      const u = job(), L = SKIN_JOB;
       put(u, L.matrices, j.matrices);
       put(u, L.groupSizes, j.groupSizes);
       put(u, L.joints, j.joints);
@@ -220,7 +227,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.skin_positions(jobWords.ptr), 'skinPositions');
     },
     skinNormals(j) {
-      const [u] = job(), L = SKIN_JOB;
+      const u = job(), L = SKIN_JOB;
       put(u, L.matrices, j.matrices);
       put(u, L.groupSizes, j.groupSizes);
       put(u, L.joints, j.joints);
@@ -230,7 +237,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.skin_normals(jobWords.ptr), 'skinNormals');
     },
     skinFrames(j) {
-      const [u] = job(), L = SKIN_FRAMES_JOB;
+      const u = job(), L = SKIN_FRAMES_JOB;
       const { anim: a, skin: s, scratch: sc } = j;
       if (!(Number.isInteger(j.frameCount) && j.frameCount >= 0 && j.frameCount <= j.frameIndices.length)) refused('skinFrames');
       put(u, L.parents, a.parents);
@@ -252,7 +259,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.skin_frames(jobWords.ptr), 'skinFrames', 'a frame index is past the anim, or a buffer is too short');
     },
     md2Blend(j) {
-      const [u, f] = job(), L = MD2_BLEND_JOB;
+      const u = job(), f = floats, L = MD2_BLEND_JOB;
       put(u, L.frames, j.frames);
       put(u, L.scales, j.scales);
       put(u, L.translates, j.translates);
@@ -267,7 +274,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.md2_blend(jobWords.ptr), 'md2Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
     },
     md3Blend(j) {
-      const [u, f] = job(), L = MD3_BLEND_JOB;
+      const u = job(), f = floats, L = MD3_BLEND_JOB;
       put(u, L.xyzNormals, j.xyzNormals);
       put(u, L.angleTable, j.angleTable);
       put(u, L.outPositions, j.outPositions);
@@ -280,7 +287,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.md3_blend(jobWords.ptr), 'md3Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
     },
     transformVertices(j) {
-      const [u] = job(), L = TRANSFORM_JOB;
+      const u = job(), L = TRANSFORM_JOB;
       put(u, L.matrix, j.matrix);
       put(u, L.positions, j.positions);
       put(u, L.normals, j.normals);

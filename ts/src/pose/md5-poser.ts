@@ -84,7 +84,9 @@ export class Md5Poser {
   private readonly skinTangentsJob: SkinJob | null = null;
   private attached: AttachedAnim | null = null;
   private batch: { indices: U32; out: F32 } | null = null;
-  private lastBlend: FrameBlend | null = null;
+  /** What the last pose showed (one object, updated in place: no allocation per pose); null: the bind pose. */
+  private readonly shown: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
+  private boundPose = true;
   private disposed = false;
 
   constructor(backend: PoseBackend, mesh: Md5Mesh, options: Md5PoserOptions = {}) {
@@ -172,7 +174,14 @@ export class Md5Poser {
   }
   /** What the last pose showed: two frames and frame2's weight (frame1 = frame2, t = 0 for one frame); null for the bind pose. */
   get blend(): FrameBlend | null {
-    return this.lastBlend;
+    return this.boundPose ? null : this.shown;
+  }
+
+  private show(frame1: number, frame2: number, t: number): void {
+    this.shown.frame1 = frame1;
+    this.shown.frame2 = frame2;
+    this.shown.t = t;
+    this.boundPose = false;
   }
 
   /** Attach an anim (its frames are copied into the backend once), or detach with null. */
@@ -214,7 +223,7 @@ export class Md5Poser {
   poseBind(withNormals = true): this {
     this.alive();
     this.backend.kernels.poseMatrices(this.bindMatricesJob);
-    this.lastBlend = null;
+    this.boundPose = true;
     return this.skin(withNormals);
   }
 
@@ -232,7 +241,7 @@ export class Md5Poser {
     k.composeFrame(ab.compose);
     k.localToObject(this.toObjectJob);
     k.poseMatrices(this.matricesJob);
-    this.lastBlend = { frame1: frame, frame2: frame, t: 0 };
+    this.show(frame, frame, 0);
     return this;
   }
 
@@ -263,7 +272,7 @@ export class Md5Poser {
     k.interpolateLocal(this.interpolateJob);
     k.localToObject(this.toObjectJob);
     k.poseMatrices(this.matricesJob);
-    this.lastBlend = { frame1, frame2, t };
+    this.show(frame1, frame2, t);
     return this.skin(withNormals);
   }
 
@@ -314,7 +323,7 @@ export class Md5Poser {
       scratch: { local: this.local, object: this.object, matrices: this.matrices },
       out,
     });
-    if (frames.length > 0) this.lastBlend = { frame1: frames[frames.length - 1], frame2: frames[frames.length - 1], t: 0 };
+    if (frames.length > 0) this.show(frames[frames.length - 1], frames[frames.length - 1], 0);
     return out.view.subarray(0, need);
   }
 

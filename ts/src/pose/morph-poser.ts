@@ -12,7 +12,8 @@ import { clipBlend, type FrameBlend, type MorphClip } from './timing.js';
 export abstract class MorphPoser {
   protected readonly out: { positions: F32; normals: F32 };
   private readonly owned: KernelBuffer<Typed>[] = [];
-  private lastBlend: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
+  /** What the last pose showed (one object, updated in place: no allocation per pose). */
+  private readonly shown: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
   private disposed = false;
 
   protected constructor(readonly backend: PoseBackend, readonly frameCount: number, vertexCount: number, private readonly defaultFps: number) {
@@ -29,7 +30,7 @@ export abstract class MorphPoser {
   }
   /** What the last pose showed. */
   get blend(): FrameBlend {
-    return this.lastBlend;
+    return this.shown;
   }
 
   poseFrame(frame: number): this {
@@ -39,12 +40,13 @@ export abstract class MorphPoser {
   /** Frames 1 and 2 blended by t ∈ [0, 1] (t = 0 gives frame1). */
   poseBlend(frame1: number, frame2: number, t: number): this {
     this.alive();
-    for (const f of [frame1, frame2]) {
-      if (!Number.isInteger(f) || f < 0 || f >= this.frameCount) throw new RangeError(`frame ${f}: the model has frames 0..${this.frameCount - 1}`);
-    }
+    this.checkFrame(frame1);
+    this.checkFrame(frame2);
     if (!(t >= 0 && t <= 1)) throw new RangeError(`blend factor ${t} is not in [0, 1]`);
     this.run(frame1, frame2, t);
-    this.lastBlend = { frame1, frame2, t };
+    this.shown.frame1 = frame1;
+    this.shown.frame2 = frame2;
+    this.shown.t = t;
     return this;
   }
 
@@ -52,6 +54,10 @@ export abstract class MorphPoser {
   poseTime(clip: MorphClip, seconds: number): this {
     const { frame1, frame2, t } = clipBlend(clip, seconds, this.defaultFps);
     return this.poseBlend(frame1, frame2, t);
+  }
+
+  private checkFrame(f: number): void {
+    if (!Number.isInteger(f) || f < 0 || f >= this.frameCount) throw new RangeError(`frame ${f}: the model has frames 0..${this.frameCount - 1}`);
   }
 
   /** Give every buffer back to the backend. Every later call on this poser throws. */
