@@ -1,84 +1,67 @@
 /**
- * `convert MODEL [--anim ANIM] [--frame N] [--backend …] [--y-up] -o OUT.obj`: one posed frame to a file.
- * MODEL is an .md5mesh (posed by --anim's frame N, or its bind pose), or an .md2 / .md3 (its frame N).
+ * `convert INPUT -o OUT`: a model to glTF 2.0 (convert-gltf.ts: the whole model, every animation) or to OBJ
+ * (convert-obj.ts: one posed frame), chosen by OUT's extension. The options of one output are refused for the
+ * other, so no option is silently ignored.
  */
-import { writeFile } from 'node:fs/promises';
-import { loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from '../load/node.js';
-import { md2ToObj, md3ToObj } from '../export/obj-morph.js';
-import { Md2Poser } from '../pose/md2-poser.js';
-import { Md3Poser } from '../pose/md3-poser.js';
-import type { PoseBackend } from '../kernels/backend.js';
-import { toObj } from '../export/obj.js';
-import { createBackend } from '../kernels/select.js';
-import { Md5Poser } from '../pose/md5-poser.js';
-import type { BackendChoice } from '../kernels/backend.js';
-import { parseArgs, UsageError } from './args.js';
-import { kindOf, load } from './input.js';
-import { convertGltf, GLTF_FLAGS, GLTF_OPTIONS } from './convert-gltf.js';
+import { extname } from 'node:path';
+import { given, optionValue, UsageError, type Command, type CommandSpec, type ParsedArgs } from './args.js';
+import { convertGltf } from './convert-gltf.js';
+import { BACKENDS, convertObj } from './convert-obj.js';
+import { READABLE } from './input.js';
+import { PLAYER_FOLDER } from './player-folder.js';
 
-export async function convert(argv: string[]): Promise<void> {
-  const a = parseArgs(argv, ['--anim', '--frame', '--backend', '-o', '--output', ...GLTF_OPTIONS], ['--y-up', ...GLTF_FLAGS]);
-  if (a.positionals.length !== 1) throw new UsageError('convert takes one input file (or a Quake 3 player folder)');
-  const out = (a.options.get('-o') ?? a.options.get('--output') ?? [])[0];
-  if (!out) throw new UsageError('convert needs -o OUT.obj|OUT.glb|OUT.gltf');
-  const ext = out.toLowerCase().replace(/^.*(\.[^.]*)$/, '$1');
-  if (ext === '.glb' || ext === '.gltf') return convertGltf(a, out);
-  if (ext !== '.obj') throw new UsageError(`${out}: output must end in .obj, .glb or .gltf`);
-  for (const g of [...GLTF_OPTIONS, ...GLTF_FLAGS]) {
-    if (a.options.has(g) || a.flags.has(g)) throw new UsageError(`${g} is for glTF output`);
-  }
-  const animPaths = a.options.get('--anim') ?? [];
-  if (animPaths.length > 1) throw new UsageError('OBJ output takes at most one --anim (glTF takes many)');
-  const frameText = (a.options.get('--frame') ?? [])[0];
-  const frame = frameText === undefined ? 0 : Number(frameText);
-  if (!Number.isInteger(frame) || frame < 0) throw new UsageError(`--frame must be a whole number ≥ 0, not ${frameText}`);
-  const backendName = ((a.options.get('--backend') ?? [])[0] ?? 'auto') as BackendChoice;
-  if (!['auto', 'wasm', 'wasm-simd', 'wasm-scalar', 'ts'].includes(backendName)) throw new UsageError(`unknown backend ${backendName}`);
-  const input = a.positionals[0];
-  const kind = await kindOf(input);
-  const yUp = a.flags.has('--y-up');
-  if (kind === 'md2' || kind === 'md3') {
-    if (animPaths.length) throw new UsageError(`--anim is for .md5mesh files; ${kind} frames are in the file (use --frame N)`);
-    await convertMorph(kind, input, frame, await createBackend(backendName), yUp, out);
-    return;
-  }
-  if (kind !== 'md5mesh') throw new UsageError(`${input}: convert takes an .md5mesh, .md2 or .md3 (an .md5anim goes with --anim)`);
-  if (frameText !== undefined && animPaths.length === 0) throw new UsageError('--frame needs --anim');
+const GLTF = 'glTF output (.glb, .gltf)';
+const OBJ = 'OBJ output (.obj)';
 
-  const meshPath = input;
-  const mesh = await load(meshPath, () => loadMd5Mesh(meshPath));
-  const anim = animPaths.length ? await load(animPaths[0], () => loadMd5Anim(animPaths[0])) : null;
-  const backend = await createBackend(backendName);
-  const poser = await load(meshPath, async () => new Md5Poser(backend, mesh));
-  if (anim) {
-    await load(animPaths[0], async () => poser.setAnim(anim));
-    if (frame >= anim.frameCount) throw new UsageError(`--frame ${frame}: the anim has frames 0..${anim.frameCount - 1}`);
-    poser.poseFrame(frame);
-  } else {
-    poser.poseBind();
+const spec: CommandSpec = {
+  name: 'convert',
+  summary: 'a model with its animations to .glb/.gltf, or one posed frame to .obj',
+  usage: [
+    'convert INPUT [--anim ANIM]… [glTF options] -o OUT.glb|OUT.gltf',
+    'convert INPUT [--anim ANIM] [--frame N] [OBJ options] -o OUT.obj',
+  ],
+  about: [
+    `INPUT is a model file (${READABLE.replace(/\.md5anim, /, '')}) or a Quake 3 player folder holding ${PLAYER_FOLDER}. ` +
+      "An .md5mesh's animations are .md5anim files given with --anim; an .md2's or .md3's are in the file, " +
+      "cut into clips by frame name (run1, run2, … → run); a player's come from its animation.cfg.",
+    'glTF output is the whole model with every animation: MD5 as a skinned mesh, MD2 and MD3 as morph targets, a ' +
+      "player as its parts chained by tags. OBJ output is one frame, posed, positions in the file's Z-up axes unless --y-up.",
+    'Warnings go to stderr, one line per kind with a count; the last line says what was written. ' +
+      'Exit status: 0 written, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
+  ],
+  options: [
+    { name: '--output', aliases: ['-o'], value: 'OUT', group: 'output', help: 'The file to write; its extension picks the format: .glb (one binary glTF file), .gltf (glTF JSON plus OUT.bin next to it) or .obj. Required.' },
+    { name: '--anim', value: 'ANIM.md5anim', repeatable: true, group: 'animation (.md5mesh input)', help: "An animation to play on the .md5mesh; its joints must match the mesh's. glTF: each becomes one animation named after its file. OBJ: at most one, posed at --frame." },
+    { name: '--clip', value: 'NAME:FIRST:COUNT[:FPS]', repeatable: true, group: GLTF, help: 'MD2/MD3: export these frames as an animation named NAME, instead of the clips found from frame names; e.g. run:40:6 or run:40:6:10. FPS defaults to --fps.' },
+    { name: '--fps', value: 'N', group: GLTF, help: "MD2/MD3/player: frames per second of clips that give none. Default 10 for MD2 (Quake 2's server rate), 15 for MD3; a player's animation.cfg gives its own." },
+    { name: '--step', group: GLTF, help: 'MD2/MD3/player: jump from frame to frame (STEP) instead of blending between them as the engines do (LINEAR, the default).' },
+    { name: '--md2-frame-nodes', group: GLTF, help: 'MD2: one node and mesh per frame, shown one at a time, instead of one mesh with a morph target per frame; for tools without morph targets.' },
+    { name: '--textures', value: 'DIR', group: GLTF, help: "Point materials at images: a shader or skin 'models/x/skin.tga' becomes DIR/skin.png (DIR relative to OUT, or a URL). Without it, materials carry names only." },
+    { name: '--texture-ext', value: '.EXT', group: GLTF, help: 'The extension of the images in --textures DIR, with its dot. Default .png.' },
+    { name: '--z-up', group: GLTF, help: "Keep the file's Z-up axes. By default they are turned to glTF's Y-up (x, y, z) → (x, z, −y)." },
+    { name: '--frame', value: 'N', group: OBJ, help: 'The frame to pose, from 0: of --anim for an .md5mesh (without --anim, its bind pose), of the file for an .md2 or .md3. Default 0.' },
+    { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
+    { name: '--y-up', group: OBJ, help: "Turn id's Z-up into Y-up (x, y, z) → (x, z, −y), for tools that expect it. Default: the file's axes." },
+  ],
+  examples: [
+    'convert imp.md5mesh --anim walk.md5anim --anim idle.md5anim -o imp.glb',
+    'convert tris.md2 --clip run:40:6 --textures . --texture-ext .pcx -o tris.gltf',
+    'convert models/players/sarge -o sarge.glb',
+    'convert drone.md5mesh --anim run.md5anim --frame 3 --y-up -o pose.obj',
+  ],
+};
+
+async function run(a: ParsedArgs): Promise<void> {
+  if (a.positionals.length !== 1) throw new UsageError('convert takes one INPUT (a model file or a Quake 3 player folder)', 'convert');
+  const out = optionValue(a, '--output');
+  if (!out) throw new UsageError('convert needs -o OUT.glb, OUT.gltf or OUT.obj', 'convert');
+  const ext = extname(out).toLowerCase();
+  const target = ext === '.glb' || ext === '.gltf' ? GLTF : ext === '.obj' ? OBJ : null;
+  if (!target) throw new UsageError(`${out}: the output must end in .glb, .gltf or .obj`, 'convert');
+  for (const o of spec.options) {
+    if ((o.group === GLTF || o.group === OBJ) && o.group !== target && given(a, o.name)) throw new UsageError(`${o.name} is for ${o.group}, not ${ext}`, 'convert');
   }
-  const what = anim ? `${meshPath} posed by ${animPaths[0]} frame ${frame}` : `${meshPath} in its bind pose`;
-  await writeFile(out, toObj(mesh, { positions: poser.positions, normals: poser.normals, yUp, comment: `${what} (backend ${backend.name})` }));
-  process.stderr.write(`wrote ${out}: ${poser.vertexCount} vertices (${backend.name})\n`);
-  poser.dispose();
+  return target === GLTF ? convertGltf(a, out) : convertObj(a, out);
 }
 
-async function convertMorph(kind: 'md2' | 'md3', input: string, frame: number, backend: PoseBackend, yUp: boolean, out: string): Promise<void> {
-  const model = kind === 'md2' ? await load(input, () => loadMd2(input)) : await load(input, () => loadMd3(input));
-  if (frame >= model.frameCount) throw new UsageError(`--frame ${frame}: ${input} has frames 0..${model.frameCount - 1}`);
-  const comment = `${input} frame ${frame} (backend ${backend.name})`;
-  let text: string, vertices: number;
-  if (model.format === 'md2') {
-    const poser = new Md2Poser(backend, model).poseFrame(frame);
-    text = md2ToObj(model, { positions: poser.positions, yUp, comment });
-    vertices = poser.vertexCount;
-    poser.dispose();
-  } else {
-    const poser = new Md3Poser(backend, model).poseFrame(frame);
-    text = md3ToObj(model, { positions: poser.positions, normals: poser.normals, yUp, comment });
-    vertices = poser.vertexCount;
-    poser.dispose();
-  }
-  await writeFile(out, text);
-  process.stderr.write(`wrote ${out}: ${vertices} vertices (${backend.name})\n`);
-}
+export const convert: Command = { spec, run };

@@ -1,37 +1,61 @@
 /** What every command shares: naming the file a failure belongs to, and knowing what kind of file it is. */
-import { open } from 'node:fs/promises';
-import { UsageError } from './args.js';
-import { kindFromBytes, kindFromName, type FileKind } from '../formats/detect.js';
+import { open, stat } from 'node:fs/promises';
+import { kindFromBytes, kindFromName, READ_KINDS, type FileKind } from '../formats/detect.js';
 
-/** A failure while reading one input file; `main` prints it as `file:position: CODE: detail`, exit 1. */
+/** The kinds a command can be handed (detect.ts also knows `md5camera`, only to refuse it by name). */
+export type ReadKind = Exclude<FileKind, 'md5camera'>;
+
+/** `.md5mesh, .md5anim, .md2, .md3`: what the tool reads, for messages. */
+export const READABLE = READ_KINDS.map((k) => `.${k}`).join(', ');
+
+/**
+ * A failure that belongs to one file (an input, or an output that could not be written); `main` prints it on one
+ * line (report.ts: `file:position: CODE: detail`, or `file: what`) and exits 1. `note` adds context the cause
+ * cannot know (e.g. the mesh an anim was checked against).
+ */
 export class InputError extends Error {
-  constructor(readonly file: string, override readonly cause: unknown) {
+  constructor(readonly file: string, override readonly cause: unknown, readonly note?: string) {
     super(String(cause));
   }
 }
 
-/** The kind of `path`: by extension, else by its first bytes. */
-export async function kindOf(path: string): Promise<FileKind> {
-  const byName = kindFromName(path);
-  if (byName) return byName;
-  const fh = await open(path, 'r');
-  try {
-    const head = new Uint8Array(4096);
-    const { bytesRead } = await fh.read(head, 0, head.length, 0);
-    const k = kindFromBytes(head.subarray(0, bytesRead));
-    if (!k) throw new UsageError(`${path}: not a model file this tool reads (.md5mesh, .md5anim, .md2, .md3)`);
-    return k;
-  } finally {
-    await fh.close();
-  }
-}
+/** Bad input described in words (no parser error or system error behind it). */
+export const badInput = (file: string, message: string): InputError => new InputError(file, new Error(message));
 
 /** Runs `f`, attributing any failure to `file`. */
 export async function load<T>(file: string, f: () => Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (e) {
-    throw new InputError(file, e);
+    throw e instanceof InputError ? e : new InputError(file, e);
+  }
+}
+
+/** Whether `path` is a folder; a missing path fails as bad input (`path: no such file or folder (ENOENT)`). */
+export async function isFolder(path: string): Promise<boolean> {
+  return (await load(path, () => stat(path))).isDirectory();
+}
+
+/**
+ * The kind of the file at `path`: by extension, else by its first bytes. A folder, a file of no known kind and a
+ * Doom 3 camera path each fail as bad input, with a line saying which.
+ */
+export async function kindOf(path: string): Promise<ReadKind> {
+  if (await isFolder(path)) throw badInput(path, `is a folder, not a model file (${READABLE})`);
+  const kind = kindFromName(path) ?? (await load(path, () => sniff(path)));
+  if (kind === null) throw badInput(path, `not a model file this tool reads (${READABLE}): no known extension, and its first bytes are neither MD2/MD3 magic (IDP2, IDP3) nor MD5 text`);
+  if (kind === 'md5camera') throw badInput(path, `a Doom 3 camera path (.md5camera), which this tool does not read (it reads ${READABLE})`);
+  return kind;
+}
+
+async function sniff(path: string): Promise<FileKind | null> {
+  const fh = await open(path, 'r');
+  try {
+    const head = new Uint8Array(4096);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    return kindFromBytes(head.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
   }
 }
 

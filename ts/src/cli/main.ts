@@ -1,68 +1,75 @@
 /**
- * `idtech-models` command line.
- *   inspect FILE [--json]
- *   convert MESH [--anim ANIM] [--frame N] [--backend wasm|wasm-simd|wasm-scalar|ts] [--y-up] -o OUT.obj
- * Exit codes: 0 success, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.
+ * `idtech-models` command line: `idtech-models COMMAND [ARGS]`, one file per command (inspect.ts, convert.ts,
+ * bench.ts), each a `Command` whose spec drives both its parser and its `--help` (args.ts, help.ts).
+ * Exit codes: 0 success, 1 bad input (one line on stderr: file, error code, position; report.ts), 2 bad usage
+ * (the message, then the command's synopsis).
  */
-import { ModelParseError } from '../base/errors.js';
-import { UsageError } from './args.js';
+import { parseArgs, UsageError, wantsHelp, type Command } from './args.js';
 import { bench } from './bench.js';
 import { convert } from './convert.js';
+import { commandHelp, commandSynopsis, topUsage } from './help.js';
 import { InputError } from './input.js';
 import { inspect } from './inspect.js';
+import { describeInputError, isSystemError, systemErrorText } from './report.js';
+import { packageVersion } from './version.js';
 
-const USAGE = `usage:
-  idtech-models inspect FILE [--json]
-  idtech-models convert MESH.md5mesh [--anim ANIM.md5anim] [--frame N] [--backend wasm|wasm-simd|wasm-scalar|ts] [--y-up] -o OUT.obj
-  idtech-models convert MODEL.md2|MODEL.md3 [--frame N] [--backend …] [--y-up] -o OUT.obj
-  idtech-models convert MESH.md5mesh|MODEL.md2|MODEL.md3|PLAYER_DIR [--anim ANIM.md5anim …] [--clip name:first:count[:fps] …]
-                [--fps N] [--step] [--md2-frame-nodes] [--textures DIR] [--texture-ext .png] [--z-up] -o OUT.glb|OUT.gltf
-  idtech-models bench MESH.md5mesh [ANIM.md5anim] [--json]`;
+const COMMANDS: readonly Command[] = [inspect, convert, bench];
+const SPECS = COMMANDS.map((c) => c.spec);
+const find = (name: string) => COMMANDS.find((c) => c.spec.name === name);
 
-function describe(file: string, e: unknown): string {
-  if (e instanceof ModelParseError) {
-    const where = e.line !== undefined ? `${e.line}:${e.column}` : `byte ${e.offset}`;
-    return `${file}:${where}: ${e.code}: ${e.detail}`;
+const out = (text: string) => process.stdout.write(text);
+const err = (text: string) => process.stderr.write(text);
+
+async function dispatch(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    err(topUsage(SPECS));
+    return 2;
   }
-  const err = e as NodeJS.ErrnoException;
-  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return `${file}: ${err.code}: ${err.message}`;
-  return `${file}: ${String(e)}`;
+  if (name === '-h' || name === '--help') {
+    out(topUsage(SPECS));
+    return 0;
+  }
+  if (name === '-V' || name === '--version' || name === 'version') {
+    out(`idtech-models ${packageVersion()}\n`);
+    return 0;
+  }
+  if (name === 'help') {
+    if (rest.length === 0) {
+      out(topUsage(SPECS));
+      return 0;
+    }
+    const c = find(rest[0]);
+    if (!c) throw new UsageError(`no command ${rest[0]} (commands: ${SPECS.map((s) => s.name).join(', ')})`);
+    out(commandHelp(c.spec));
+    return 0;
+  }
+  const command = find(name);
+  if (!command) throw new UsageError(`no command ${name} (commands: ${SPECS.map((s) => s.name).join(', ')})`);
+  if (wantsHelp(rest)) {
+    out(commandHelp(command.spec));
+    return 0;
+  }
+  await command.run(parseArgs(rest, command.spec));
+  return 0;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+export async function main(argv: readonly string[]): Promise<number> {
   try {
-    switch (command) {
-      case 'inspect':
-        await inspect(rest);
-        return 0;
-      case 'convert':
-        await convert(rest);
-        return 0;
-      case 'bench':
-        await bench(rest);
-        return 0;
-      case undefined:
-      case '-h':
-      case '--help':
-      case 'help':
-        process.stdout.write(USAGE + '\n');
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command ${command}`);
-    }
+    return await dispatch(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`idtech-models: ${e.message}\n${USAGE}\n`);
+      const c = e.command === undefined ? undefined : find(e.command);
+      err(`idtech-models: ${e.message}\n${c ? commandSynopsis(c.spec) : topUsage(SPECS)}`);
       return 2;
     }
     if (e instanceof InputError) {
-      process.stderr.write(`idtech-models: ${describe(e.file, e.cause)}\n`);
+      err(`idtech-models: ${describeInputError(e)}\n`);
       return 1;
     }
-    const err = e as NodeJS.ErrnoException;
-    if (err && typeof err === 'object' && (err.code === 'ENOENT' || err.code === 'EISDIR' || err.code === 'EACCES')) {
-      process.stderr.write(`idtech-models: ${err.path ?? ''}: ${err.code}: ${err.message}\n`);
+    // A file-system failure outside any command's own reporting: still one line, the path once.
+    if (isSystemError(e)) {
+      err(`idtech-models: ${e.path ? `${e.path}: ` : ''}${systemErrorText(e)}\n`);
       return 1;
     }
     throw e;

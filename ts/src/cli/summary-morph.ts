@@ -1,5 +1,9 @@
 /** `inspect` summaries of the vertex-animated formats (MD2, MD3): counts, clips, skins/shaders, tags, warnings. */
+import type { ParseWarning } from '../base/errors.js';
 import type { Md2Model, Md3Model } from '../base/model.js';
+
+/** Every warning as plain data (`inspect` groups them for the table; `--json` keeps them all). */
+const plain = (warnings: readonly ParseWarning[]) => warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset }));
 
 export function md2Summary(path: string, m: Md2Model) {
   return {
@@ -14,7 +18,7 @@ export function md2Summary(path: string, m: Md2Model) {
     frames: m.frameCount,
     glCommands: m.glCommands ? m.glCommands.commandCount : 'none',
     clips: m.clips.map((c) => `${c.name} ${c.firstFrame}+${c.frameCount}`),
-    warnings: m.warnings.map((w) => `${w.code} at byte ${w.offset}: ${w.message}`),
+    warnings: plain(m.warnings),
   };
 }
 
@@ -37,6 +41,6 @@ export function md3Summary(path: string, m: Md3Model) {
     frameNames: [...new Set(m.frameNames)].slice(0, 16),
     shaders: m.surfaces.flatMap((s) => s.shaders.map((sh) => sh.name)),
     perSurface: m.surfaces.map((s) => ({ name: s.name, vertices: s.vertexCount, triangles: s.triangleCount, shader: s.shaders[0]?.name ?? '' })),
-    warnings: m.warnings.map((w) => `${w.code} at byte ${w.offset}: ${w.message}`),
+    warnings: plain(m.warnings),
   };
 }

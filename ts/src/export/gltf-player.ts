@@ -23,9 +23,11 @@ export interface GltfPlayer {
   animations?: Md3AnimationCfg;
 }
 
+/** Hangs `child` under `parent`'s tag node; a tag the part lacks is the identity in the game (R_LerpTag), so the child
+ * hangs on the part's own group node, at its origin. */
 function attach(ctx: ExportContext, parent: Md3Part, tag: string, child: Md3Part): void {
   const k = parent.model.tagNames.indexOf(tag);
-  const node = ctx.builder.json.nodes[parent.tagNodes[k]];
+  const node = ctx.builder.json.nodes[k >= 0 ? parent.tagNodes[k] : parent.group];
   (node.children ??= []).push(child.group);
 }
 

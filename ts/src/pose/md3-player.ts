@@ -18,7 +18,7 @@
 import type { ParseWarning } from '../base/errors.js';
 import type { Md3Model } from '../base/model.js';
 import { MD3_PLAYER_ANIMATIONS, type Md3AnimationCfg, type Md3AnimationName } from '../formats/md3/animation-cfg.js';
-import { checkPlayerTags, MD3_PLAYER_PARTS as PARTS, type Md3PlayerModels, type Md3PlayerPart } from '../formats/md3/player-parts.js';
+import { MD3_PLAYER_PARTS as PARTS, playerTagWarnings, type Md3PlayerModels, type Md3PlayerPart } from '../formats/md3/player-parts.js';
 
 export type { Md3PlayerModels, Md3PlayerPart };
 import { disposedError, type F32, type KernelBuffer, type Md3BlendJob, type PoseBackend, type TransformJob, type Typed } from '../kernels/backend.js';
@@ -65,6 +65,8 @@ export interface Md3PlayerSurfaceRange {
 }
 
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+/** A tag at the origin with identity axes: origin xyz, then the three axes. */
+const IDENTITY_TAG = [0, 0, 0, ...IDENTITY];
 
 /** out = a · b for 3×3 row-major matrices (q_math.c MatrixMultiply). `out` may not alias `a` or `b`. */
 function mul3(a: ArrayLike<number>, b: ArrayLike<number>, out: Float64Array): Float64Array {
@@ -106,7 +108,7 @@ export class Md3Player {
   /** Output layout of {@link positions}: parts in order lower, upper, head, weapon; surfaces in file order. */
   readonly surfaces: Md3PlayerSurfaceRange[] = [];
   readonly vertexCount: number;
-  /** Clips of the animation.cfg that reach past the frames of the model they play on (FRAME_RANGE). */
+  /** Tags the chain needs and a part lacks (MISSING_TAG), clips of the animation.cfg past their model's frames (FRAME_RANGE). */
   readonly warnings: ParseWarning[] = [];
   private readonly tag = new Float32Array(TAG_FLOATS);
   private readonly owned: KernelBuffer<Typed>[] = [];
@@ -118,7 +120,6 @@ export class Md3Player {
   private disposed = false;
 
   constructor(backend: PoseBackend, models: Md3PlayerModels, animations?: Md3AnimationCfg) {
-    checkPlayerTags(models);
     this.backend = backend;
     this.models = models;
     this.animations = animations;
@@ -133,6 +134,7 @@ export class Md3Player {
       });
     }
     this.vertexCount = first;
+    this.warnings.push(...playerTagWarnings(models));
     if (animations) this.checkClips(animations);
 
     const m = backend.memory;
@@ -206,8 +208,8 @@ export class Md3Player {
     const origin = input.origin ?? [0, 0, 0];
     const legs: Placement = { origin: Float64Array.from({ length: 3 }, (_, i) => origin[i]), axis: Float64Array.from(input.legsAxis ?? IDENTITY) };
     const { legs: lb, torso: tb } = input;
-    const torso = place(legs, lerpTag(lower, 'tag_torso', lb.frame1, lb.frame2, lb.t, this.tag), input.torsoAxis ?? IDENTITY);
-    const headAt = place(torso, lerpTag(upper, 'tag_head', tb.frame1, tb.frame2, tb.t, this.tag), input.headAxis ?? IDENTITY);
+    const torso = place(legs, this.lerpTag(lower, 'tag_torso', lb), input.torsoAxis ?? IDENTITY);
+    const headAt = place(torso, this.lerpTag(upper, 'tag_head', tb), input.headAxis ?? IDENTITY);
     const still: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
     const result: Md3PlayerPose = {
       lower: partPose(legs, lb, out?.lower),
@@ -215,7 +217,7 @@ export class Md3Player {
       head: partPose(headAt, input.head ?? still, out?.head),
     };
     if (weapon) {
-      const gun = place(torso, lerpTag(upper, 'tag_weapon', tb.frame1, tb.frame2, tb.t, this.tag), null);
+      const gun = place(torso, this.lerpTag(upper, 'tag_weapon', tb), null);
       result.weapon = partPose(gun, input.weapon ?? still, out?.weapon);
     }
     // lerpTag has checked the legs' and torso's frames; check the head's and weapon's here, not half-way through a pose.
@@ -229,6 +231,16 @@ export class Md3Player {
       if (!(p.t >= 0 && p.t <= 1)) throw new RangeError(`${part} blend factor ${p.t} is not in [0, 1]`);
     }
     return result;
+  }
+
+  /** The tag blended as R_LerpTag does; a tag the model lacks is the identity (the engine's answer; see `warnings`). */
+  private lerpTag(model: Md3Model, name: string, b: FrameBlend): Float32Array {
+    if (model.tagNames.includes(name)) return lerpTag(model, name, b.frame1, b.frame2, b.t, this.tag);
+    for (const f of [b.frame1, b.frame2]) {
+      if (!Number.isInteger(f) || f < 0 || f >= model.frameCount) throw new RangeError(`frame ${f} outside 0..${model.frameCount - 1}`);
+    }
+    this.tag.set(IDENTITY_TAG);
+    return this.tag;
   }
 
   /**

@@ -37,7 +37,8 @@ describe('idtech-models inspect', () => {
       expect(r.stdout).toMatch(new RegExp(`^frameRate\\s+${rate}$`, 'm'));
     });
   }
-  for (const row of invalidFiles()) {
+  // The camera file is refused by kind before any parser runs (cli-first-use.test.ts).
+  for (const row of invalidFiles().filter((r) => r.format !== 'md5camera')) {
     it(`${row.path} exits 1 with file, code and line:column on one line`, () => {
       const r = run('inspect', row.absPath);
       expect(r.status).toBe(1);

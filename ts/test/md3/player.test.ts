@@ -61,6 +61,8 @@ function expectMatrix(m: Float32Array, origin: V3, axis: M3): void {
   }
 }
 
+const still = (f: number) => ({ frame1: f, frame2: f, t: 0 });
+
 describe('Md3Player on human_base', () => {
   const backend = createTsBackend();
   const player = new Md3Player(backend, models, cfg);
@@ -151,13 +153,17 @@ describe('Md3Player on human_base', () => {
     expect(again.head.matrix).toBe(pose.head.matrix);
   });
 
-  it('clipFrameAt reads the cfg; bad frames and missing tags are RangeErrors', () => {
+  it('clipFrameAt reads the cfg; bad frames are RangeErrors; missing tags are warnings', () => {
     expect(player.clipFrameAt('LEGS_IDLE', 0)).toEqual({ frame1: legsFrame, frame2: legsFrame + 1, t: 0 });
     expect(() => player.pose({ legs: { frame1: 184, frame2: 0, t: 0 }, torso: pose.upper })).toThrow(RangeError);
     expect(() => player.place({ legs: pose.lower, torso: pose.upper, head: { frame1: 1, frame2: 0, t: 0 } })).toThrow(RangeError);
-    expect(() => new Md3Player(backend, { lower: models.upper, upper: models.upper, head: models.head })).not.toThrow();
-    expect(() => new Md3Player(backend, { lower: models.head, upper: models.upper, head: models.head })).toThrow(/tag_torso/);
-    expect(() => new Md3Player(backend, { lower: models.lower, upper: models.lower, head: models.head })).toThrow(/tag_head/);
+    expect(new Md3Player(backend, { lower: models.upper, upper: models.upper, head: models.head }).warnings).toEqual([]);
+    // A part without the tag the chain needs loads, as in ioquake3 (R_LerpTag answers the identity): a warning, and
+    // the child sits at its parent's origin, unrotated.
+    const headless = new Md3Player(backend, { lower: models.head, upper: models.upper, head: models.head });
+    expect(headless.warnings.map((w) => [w.code, w.message.slice(0, 25)])).toEqual([['MISSING_TAG', 'lower.md3 has no tag_tors']]);
+    expectMatrix(headless.place({ legs: still(0), torso: still(torsoFrame), origin: [1, 2, 3] }).upper.matrix, [1, 2, 3], I);
+    expect(new Md3Player(backend, { lower: models.lower, upper: models.lower, head: models.head }).warnings[0].message).toMatch(/upper.md3 has no tag_head/);
   });
 
   it('FRAME_RANGE warnings for clips past the model’s frames', () => {

@@ -4,6 +4,7 @@
  * torso's `tag_head`, the weapon on the torso's `tag_weapon`. The animation.cfg that plays it is parsed by
  * `animation-cfg.ts`; posing is `pose/md3-player.ts`.
  */
+import type { ParseWarning } from '../../base/errors.js';
 import type { Md3Model } from '../../base/model.js';
 
 export interface Md3PlayerModels {
@@ -17,12 +18,20 @@ export type Md3PlayerPart = 'lower' | 'upper' | 'head' | 'weapon';
 /** Parts in the order their vertices are laid out. */
 export const MD3_PLAYER_PARTS: readonly Md3PlayerPart[] = ['lower', 'upper', 'head', 'weapon'];
 
-/** RangeError unless each part has the tag the chain hangs the next part on. */
-export function checkPlayerTags(models: Md3PlayerModels): void {
-  const need = (model: Md3Model, part: string, tag: string) => {
-    if (!model.tagNames.includes(tag)) throw new RangeError(`the ${part} model has no ${tag} (its tags: ${JSON.stringify(model.tagNames)})`);
+/**
+ * A warning for each tag the chain needs and a part lacks. ioquake3 does not refuse such a player: R_LerpTag
+ * (tr_model.c) answers a missing tag with the identity (AxisClear, VectorClear) and CG_Player hangs the child at its
+ * parent's origin, unrotated — so the player loads, with its head (say) at the feet.
+ */
+export function playerTagWarnings(models: Md3PlayerModels): ParseWarning[] {
+  const out: ParseWarning[] = [];
+  const need = (model: Md3Model, part: string, tag: string, child: string) => {
+    if (!model.tagNames.includes(tag)) {
+      out.push({ code: 'MISSING_TAG', message: `${part}.md3 has no ${tag} (its tags: ${JSON.stringify(model.tagNames)}): ${child} is placed at ${part}'s origin, as the game does`, offset: 0 });
+    }
   };
-  need(models.lower, 'lower', 'tag_torso');
-  need(models.upper, 'upper', 'tag_head');
-  if (models.weapon) need(models.upper, 'upper', 'tag_weapon');
+  need(models.lower, 'lower', 'tag_torso', 'upper');
+  need(models.upper, 'upper', 'tag_head', 'head');
+  if (models.weapon) need(models.upper, 'upper', 'tag_weapon', 'weapon');
+  return out;
 }
