@@ -12,6 +12,7 @@
 // demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -39,8 +40,26 @@ function libraryEntries(exports) {
 const library = libraryEntries(pkg.exports);
 const outName = (file) => file.replace(/^dist\//, '').replace(/\.js$/, '');
 
+/**
+ * wasm-bindgen's glue falls back to `new URL('idtech_wasm_bg.wasm', import.meta.url)` when given no module; we
+ * always pass the embedded bytes (kernels/wasm-backend.ts), so that branch is dead, but bundlers read the
+ * expression as an asset to copy: Vite warns that the file does not exist, webpack fails to resolve it. The
+ * branch throws instead.
+ */
+const wasmGlueWithoutUrl = {
+  name: 'wasm-glue-without-url',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ts[\\/]wasm[\\/]\w+[\\/]idtech_wasm\.js$/ }, async (args) => {
+      const code = await readFile(args.path, 'utf8');
+      const url = "new URL('idtech_wasm_bg.wasm', import.meta.url)";
+      if (!code.includes(url)) throw new Error(`${args.path}: wasm-bindgen's default module URL is not where bundle.mjs expects it`);
+      return { contents: code.replace(url, "(() => { throw new Error('idtech-models embeds its wasm: pass the bytes'); })()"), loader: 'js' };
+    });
+  },
+};
+
 rmSync('dist', { recursive: true, force: true }); // hashed chunk names: stale ones must not ship
-const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning' };
+const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
 
 const split = build({
   ...common,

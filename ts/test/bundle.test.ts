@@ -48,6 +48,13 @@ describe('dist bundles', () => {
     expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises']);
   });
 
+  it('the one file the shipped code points bundlers at is the worker script (the wasm is embedded, not referenced)', () => {
+    const files = new Set(['browser.js', 'node.js', 'advanced.js', 'worker.js', 'cli.js'].flatMap((f) => importGraph(f).files));
+    const references = [...files].flatMap((f) => [...readFileSync(join(REPO, 'dist', f), 'utf8').matchAll(/new URL\(\s*(["'][^"']*["'])\s*,\s*import\.meta\.url/g)].map((m) => m[1]));
+    // Vite and webpack copy what `new URL('…', import.meta.url)` names; wasm-bindgen's default .wasm URL is gone.
+    expect(references).toEqual(['"./worker.js"']);
+  });
+
   it('the browser entry parses, poses and skins with WASM and TS alike', async () => {
     const lib = await load('dist/browser.js');
     const mesh = await lib.parseMd5MeshStream(read(`${SHARED_MODELS}/actors/drone/mesh.md5mesh`));
