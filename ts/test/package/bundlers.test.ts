@@ -24,11 +24,15 @@ import { packAndInstall, type Consumer } from './consumer.js';
 const DRONE = { mesh: 'actors/drone/mesh.md5mesh', anim: 'actors/drone/forward.md5anim' };
 const FRAME = 5;
 
-/** The page's code: the worker opens the drone and poses one frame, or the error it rejected with. */
-const APP = `
+/**
+ * The page's code: the worker opens the drone and poses one frame, or the error it rejected with. `makeWorker`:
+ * how the page gets its ModelWorker (an expression over `workerUrl`), `imports`: what that needs.
+ */
+const pageCode = (makeWorker = 'workerUrl ? ModelWorker.create(workerUrl) : ModelWorker.create()', imports = '') => `
 import { ModelWorker } from 'idtech-models';
+${imports}
 window.poseInWorker = async ({ mesh, anim, frame, workerUrl }) => {
-  const w = workerUrl ? ModelWorker.create(workerUrl) : ModelWorker.create();
+  const w = ${makeWorker};
   const failures = [];
   try {
     const files = [{ name: 'mesh.md5mesh', source: (await fetch(mesh)).body }, { name: 'forward.md5anim', source: (await fetch(anim)).body }];
@@ -56,7 +60,13 @@ let nodePositions: number[];
 
 beforeAll(async () => {
   consumer = packAndInstall();
-  consumer.write({ 'app/main.js': APP, 'app/index.html': HTML });
+  consumer.write({
+    'app/main.js': pageCode(),
+    'app/index.html': HTML,
+    // docs/worker.md, Vite's worker import: no setting needed in dev or build.
+    'app-vite-import/main.js': pageCode('new ModelWorker(new IdtechWorker())', "import IdtechWorker from 'idtech-models/worker?worker';"),
+    'app-vite-import/index.html': HTML,
+  });
   const app = join(consumer.dir, 'app');
   const out = (name: string) => join(consumer.dir, 'out', name);
   const esbuildOptions = { bundle: true, format: 'esm', platform: 'browser', absWorkingDir: consumer.dir, logLevel: 'silent' } as const;
@@ -131,26 +141,32 @@ describe('Vite', () => {
     expectPosedLikeNode(await run(`${server.url}/vite/`, `${server.url}/models`));
   });
 
-  it('the dev server with optimizeDeps.exclude: ["idtech-models"] serves the worker; without it the worker 404s and calls reject', async () => {
-    for (const exclude of [true, false]) {
+  // The dev server pre-bundles dependencies into its cache folder (docs/worker.md): three set-ups of it.
+  const devCases = [
+    { name: 'with optimizeDeps.exclude: ["idtech-models"], ModelWorker.create() finds the worker and it poses', root: 'app', exclude: true, works: true },
+    { name: "with the worker imported as 'idtech-models/worker?worker' and no setting, it poses", root: 'app-vite-import', exclude: false, works: true },
+    { name: 'with neither, worker.js 404s in the cache folder and the calls reject with the load error', root: 'app', exclude: false, works: false },
+  ];
+  for (const c of devCases) {
+    it(`the dev server, ${c.name}`, async () => {
       const dev = await viteServer({
-        root: join(consumer.dir, 'app'),
+        root: join(consumer.dir, c.root),
         configFile: false,
         logLevel: 'silent',
-        cacheDir: join(consumer.dir, `vite-cache-${exclude}`),
-        optimizeDeps: exclude ? { exclude: ['idtech-models'] } : {},
+        cacheDir: join(consumer.dir, `vite-cache-${devCases.indexOf(c)}`),
+        optimizeDeps: c.exclude ? { exclude: ['idtech-models'] } : {},
+        // Vite takes port 0 for its default (5173) and moves up from there when that is taken.
         server: { host: '127.0.0.1', fs: { allow: [consumer.dir, SHARED_MODELS] } },
       });
       try {
         await dev.listen();
         const origin = dev.resolvedUrls!.local[0].replace(/\/$/, '');
         const r = await run(`${origin}/`, `${origin}/@fs${SHARED_MODELS}`);
-        if (exclude) expectPosedLikeNode(r);
-        // The dep optimizer re-bundles the package into its cache folder, where no worker.js sits beside it.
-        else expect('error' in r && r.error).toMatch(new RegExp(`^the model worker script ${origin}/\\S*/vite-cache-false/deps/worker\\.js did not load: `));
+        if (c.works) expectPosedLikeNode(r);
+        else expect('error' in r && r.error).toMatch(new RegExp(`^the model worker script ${origin}/\\S*/vite-cache-${devCases.indexOf(c)}/deps/worker\\.js did not load: `));
       } finally {
         await dev.close();
       }
-    }
-  });
+    });
+  }
 });
