@@ -38,4 +38,7 @@ node scripts/gen-layout.mjs
 
 log "esbuild → dist/"
 node scripts/bundle.mjs
+# tsc checks all of ts/src and emits its declarations into target/types; the public ones go to dist/types.
+rm -rf target/types
 npx tsc -p tsconfig.json
+node scripts/types.mjs

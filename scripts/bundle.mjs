@@ -1,17 +1,100 @@
-// esbuild: one browser bundle (no Node built-ins allowed: platform 'browser' fails the build if one
-// sneaks in), one Node bundle (adds file paths and fs streams), the CLI, the worker and the demo page.
+// esbuild → dist/. The library's entry points come from package.json `exports` (docs/package.md): every
+// condition object { types: './dist/types/X.d.ts', default: './dist/Y.js' } is one entry, ts/src/X.ts → dist/Y.js
+// (tsc maps ts/src → dist/types, so the types path names the source). Adding a subpath is one line there.
+//
+// The entries and the CLI are built together with code splitting, so `.`, `./advanced`, `./node` and the CLI load
+// one copy of every module (one ModelParseError class: `instanceof` holds across entries). Shared code lands in
+// dist/chunk-*.js, beside worker.js: ModelWorker finds `./worker.js` relative to its own chunk.
+//
+// Node built-ins stay external; a check on esbuild's metafile fails the build if one is reachable from an entry
+// that a browser can load (every entry but `.`'s `node` condition and `./node`), as platform 'browser' did when
+// each entry was its own bundle. The worker is a standalone script (one file for users to serve), and so are the
+// demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
-const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning' };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+
+/** Every { types, default } target in `exports`, with whether a browser may load it. */
+function libraryEntries(exports) {
+  const entries = new Map(); // dist file → { source, browser }
+  const visit = (target, subpath, conditions) => {
+    if (typeof target !== 'object' || target === null) return;
+    if (typeof target.types === 'string' && typeof target.default === 'string') {
+      const source = target.types.replace(/^\.\/dist\/types\//, 'ts/src/').replace(/\.d\.ts$/, '.ts');
+      const out = target.default.replace(/^\.\//, '');
+      if (!/^dist\/[\w-]+\.js$/.test(out) || !source.startsWith('ts/src/')) throw new Error(`package.json exports["${subpath}"]: expected ./dist/types/X.d.ts → ./dist/Y.js, got ${JSON.stringify(target)}`);
+      const nodeOnly = subpath === './node' || conditions.includes('node');
+      const known = entries.get(out);
+      if (known && known.source !== source) throw new Error(`${out} is built from both ${known.source} and ${source}`);
+      entries.set(out, { source, browser: (known?.browser ?? false) || !nodeOnly });
+      return;
+    }
+    for (const [condition, inner] of Object.entries(target)) visit(inner, subpath, [...conditions, condition]);
+  };
+  for (const [subpath, target] of Object.entries(exports)) visit(target, subpath, []);
+  return entries;
+}
+
+const library = libraryEntries(pkg.exports);
+const outName = (file) => file.replace(/^dist\//, '').replace(/\.js$/, '');
+
+/**
+ * wasm-bindgen's glue falls back to `new URL('idtech_wasm_bg.wasm', import.meta.url)` when given no module; we
+ * always pass the embedded bytes (kernels/wasm-backend.ts), so that branch is dead, but bundlers read the
+ * expression as an asset to copy: Vite warns that the file does not exist, webpack fails to resolve it. The
+ * branch throws instead.
+ */
+const wasmGlueWithoutUrl = {
+  name: 'wasm-glue-without-url',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ts[\\/]wasm[\\/]\w+[\\/]idtech_wasm\.js$/ }, async (args) => {
+      const code = await readFile(args.path, 'utf8');
+      const url = "new URL('idtech_wasm_bg.wasm', import.meta.url)";
+      if (!code.includes(url)) throw new Error(`${args.path}: wasm-bindgen's default module URL is not where bundle.mjs expects it`);
+      return { contents: code.replace(url, "(() => { throw new Error('idtech-models embeds its wasm: pass the bytes'); })()"), loader: 'js' };
+    });
+  },
+};
+
+rmSync('dist', { recursive: true, force: true }); // hashed chunk names: stale ones must not ship
+const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
+
+const split = build({
+  ...common,
+  entryPoints: [...[...library].map(([out, e]) => ({ in: e.source, out: outName(out) })), { in: 'ts/src/cli/main.ts', out: 'cli' }],
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  platform: 'neutral',
+  external: ['node:*'],
+  metafile: true,
+  sourcemap: false,
+});
+
 await Promise.all([
-  build({ ...common, entryPoints: ['ts/src/index.ts'], outfile: 'dist/browser.js', platform: 'browser' }),
-  build({ ...common, entryPoints: ['ts/src/node.ts'], outfile: 'dist/node.js', platform: 'node' }),
-  build({ ...common, entryPoints: ['ts/src/advanced.ts'], outfile: 'dist/advanced.js', platform: 'neutral' }),
-  build({ ...common, entryPoints: ['ts/src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node' }),
-  build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node' }),
-  // The worker mode's entry, next to browser.js (ModelWorker.create() finds it as ./worker.js).
-  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser' }),
+  split.then(({ metafile }) => {
+    for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
+  }),
+  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false }),
+  // Not shipped (package.json `files`): bench/run.mjs's suite.
+  build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true }),
 ]);
 // The demo page imports 'idtech-models' like any user would: esbuild resolves the package's own `browser`
-// export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs.
-await build({ ...common, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js', platform: 'browser' });
+// export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs; not shipped.
+await build({ ...common, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js', platform: 'browser', sourcemap: true });
+
+/** Fails when `file` or any chunk it imports (statically or dynamically) imports a Node built-in. */
+function assertNoNodeBuiltins(metafile, file) {
+  const seen = new Set();
+  const walk = (path, chain) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const imp of metafile.outputs[path]?.imports ?? []) {
+      if (imp.external) throw new Error(`${file} can be loaded in a browser but reaches the Node built-in '${imp.path}' (${[...chain, path].join(' → ')})`);
+      walk(imp.path, [...chain, path]);
+    }
+  };
+  walk(file, []);
+}

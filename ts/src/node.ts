@@ -1,3 +1,7 @@
-/** The Node entry: everything in `index.ts`, plus reading from file paths (streamed, never whole). */
+/**
+ * The Node entry: everything in `index.ts`, plus reading from file paths (streamed, never whole). Reached as
+ * `idtech-models` under the `node` export condition and as `idtech-models/node` (for TypeScript's `bundler`
+ * resolution, which does not pick the `node` condition; docs/package.md).
+ */
 export * from './index.js';
 export { fileChunks, loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from './load/node.js';

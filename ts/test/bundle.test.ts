@@ -1,20 +1,62 @@
-/** The built package as users import it: the browser bundle carries no Node built-ins and works on its own. */
+/**
+ * The built dist/ as the package maps it: entries that share one copy of the code through chunks, a browser graph
+ * with no Node built-ins and both WASM builds inside, and one ModelParseError class whichever entry a user imports.
+ * (The installed tarball, as a consumer project sees it, is tested in package/installed.test.ts.)
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { read, REPO, SHARED_MODELS } from './helpers/models.js';
 
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+const load = (file: string) => import(pathToFileURL(join(REPO, file)).href);
+
+/** Every import specifier in `file` and in the dist files it imports, transitively (static and dynamic). */
+function importGraph(file: string): { files: string[]; specifiers: string[] } {
+  const files: string[] = [];
+  const specifiers = new Set<string>();
+  const visit = (f: string) => {
+    if (files.includes(f)) return;
+    files.push(f);
+    const code = readFileSync(join(REPO, 'dist', f), 'utf8');
+    for (const m of code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      specifiers.add(spec);
+      if (spec.startsWith('./')) visit(spec.slice(2));
+    }
+  };
+  visit(file);
+  return { files, specifiers: [...specifiers] };
+}
+
 describe('dist bundles', () => {
-  it('dist/browser.js imports nothing (no node: modules, no require), wasm embedded', () => {
-    const code = readFileSync(join(REPO, 'dist/browser.js'), 'utf8');
-    expect(code).not.toMatch(/from\s*["'](node:|fs|path|url|stream)["']/);
-    expect(code).not.toMatch(/\brequire\(/);
-    expect(code).not.toMatch(/^import\s/m);
+  it('the browser entries load only their own chunks: no Node built-in, no bare import, no require', () => {
+    for (const entry of ['browser.js', 'advanced.js', 'worker.js']) {
+      const { files, specifiers } = importGraph(entry);
+      for (const spec of specifiers) expect(spec, entry).toMatch(/^\.\/chunk-[A-Z0-9]+\.js$/);
+      for (const f of files) expect(readFileSync(join(REPO, 'dist', f), 'utf8'), f).not.toMatch(/\brequire\(/);
+    }
+    expect(importGraph('worker.js').files).toEqual(['worker.js']); // one file for users to serve
+  });
+
+  it('both WASM builds ride inside the browser graph once, and the node entry adds the file loaders', () => {
+    const text = (file: string) => importGraph(file).files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');
+    // "AGFzbQEAAAA" is base64 of "\0asm" + version 1: the SIMD and the scalar module, embedded (nothing to fetch).
+    expect(text('browser.js').match(/"AGFzbQEAAAA/g)?.length).toBe(2);
+    expect(text('worker.js').match(/"AGFzbQEAAAA/g)?.length).toBe(2);
+    expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises']);
+  });
+
+  it('the one file the shipped code points bundlers at is the worker script (the wasm is embedded, not referenced)', () => {
+    const files = new Set(['browser.js', 'node.js', 'advanced.js', 'worker.js', 'cli.js'].flatMap((f) => importGraph(f).files));
+    const references = [...files].flatMap((f) => [...readFileSync(join(REPO, 'dist', f), 'utf8').matchAll(/new URL\(\s*(["'][^"']*["'])\s*,\s*import\.meta\.url/g)].map((m) => m[1]));
+    // Vite and webpack copy what `new URL('…', import.meta.url)` names; wasm-bindgen's default .wasm URL is gone.
+    expect(references).toEqual(['"./worker.js"']);
   });
 
   it('the browser entry parses, poses and skins with WASM and TS alike', async () => {
-    const lib = await import(pathToFileURL(join(REPO, 'dist/browser.js')).href);
+    const lib = await load('dist/browser.js');
     const mesh = await lib.parseMd5MeshStream(read(`${SHARED_MODELS}/actors/drone/mesh.md5mesh`));
     const anim = lib.parseMd5Anim(read(`${SHARED_MODELS}/actors/drone/forward.md5anim`));
     const out: Float32Array[] = [];
@@ -30,8 +72,29 @@ describe('dist bundles', () => {
     expect(d).toBeLessThan(1e-4);
   });
 
+  it('index, node and advanced share one copy: an error thrown through one entry is an instance of every entry\'s class', async () => {
+    const [browser, node, advanced] = await Promise.all(['dist/browser.js', 'dist/node.js', 'dist/advanced.js'].map(load));
+    expect(node.ModelParseError).toBe(browser.ModelParseError);
+    // InvalidBoneIndex.md5mesh (MANIFEST: numJoints=1, an out-of-range weight bone index): the push parser rejects it.
+    const bytes = read(`${SHARED_MODELS}/assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh`);
+    let thrown: unknown;
+    try {
+      const parser = new advanced.Md5MeshParser();
+      parser.write(bytes);
+      parser.end();
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(browser.ModelParseError);
+    expect(thrown).toBeInstanceOf(node.ModelParseError);
+    await expect(node.loadMd5Mesh(join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh'))).rejects.toBeInstanceOf(browser.ModelParseError);
+    // A backend made through advanced drives a poser from the front door.
+    const mesh = browser.parseMd5Mesh(read(`${SHARED_MODELS}/actors/drone/mesh.md5mesh`));
+    const poser = new browser.Md5Poser(advanced.createTsBackend(), mesh);
+    expect(poser.positions.length).toBe(1439 * 3);
+  });
+
   it('package.json routes node and browser to their bundles, with types', () => {
-    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     expect(pkg.exports['.'].node.default).toBe('./dist/node.js');
     expect(pkg.exports['.'].browser.default).toBe('./dist/browser.js');
     for (const cond of ['node', 'browser']) expect(readFileSync(join(REPO, pkg.exports['.'][cond].types), 'utf8')).toMatch(/export/);

@@ -1,6 +1,6 @@
 /**
- * Messages between `ModelWorker` (main thread) and `worker.ts`. Every request carries an `id`; the worker
- * answers each with exactly one `done` or `failed` of the same id (and `progress` messages before an `open`
+ * Messages between `ModelWorker` (main thread) and `worker.ts`. The worker first says `ready`; every request
+ * carries an `id` (from 1), and the worker answers each with exactly one `done` or `failed` of the same id (and `progress` messages before an `open`
  * completes). Posed vertices come back in buffers that are transferred, never copied, and the caller may
  * hand them back with the next request to be refilled, so steady-state posing allocates nothing.
  */
@@ -41,6 +41,8 @@ export interface SerializedError {
 }
 
 export type WorkerReply =
+  /** Sent once, unasked, when the worker script has started: before it, an `error` event means the script did not load. */
+  | { id: 0; type: 'ready' }
   | { id: number; type: 'progress'; bytesRead: number; bytesTotal: number | undefined; fileName: string }
   | { id: number; type: 'done'; info?: PlayableInfo; backend?: BackendName; frame?: PosedFrame }
   | { id: number; type: 'failed'; error: SerializedError };

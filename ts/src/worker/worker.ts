@@ -110,3 +110,5 @@ scope.addEventListener('message', (e) => {
   const req = e.data;
   queue = queue.then(() => handle(req)).catch((err) => scope.postMessage({ id: req.id, type: 'failed', error: serialize(err) }));
 });
+// The script loaded and runs: tell the client (until this, an error event on its side means the load failed).
+scope.postMessage({ id: 0, type: 'ready' });

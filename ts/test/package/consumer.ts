@@ -1,0 +1,93 @@
+/**
+ * The package as a user gets it: `npm pack` of this repository (the built dist/), installed with npm into a scratch
+ * consumer project under the system temp dir. The package has no dependencies, so the install is offline.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { REPO } from '../helpers/models.js';
+
+export interface Consumer {
+  /** The consumer project: package.json (type: module) and node_modules/idtech-models. */
+  dir: string;
+  /** The installed package's folder. */
+  installed: string;
+  /** Paths inside the tarball, as `npm pack` listed them. */
+  packedFiles: string[];
+  /** Writes files (paths relative to the project). */
+  write(files: Record<string, string>): void;
+  /** Runs `node ARGS` in the project; never throws. */
+  node(args: string[]): { status: number | null; stdout: string; stderr: string };
+  remove(): void;
+}
+
+const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+export function packAndInstall(): Consumer {
+  const root = mkdtempSync(join(tmpdir(), 'idtech-consumer-'));
+  try {
+    const [packed] = JSON.parse(npm(['pack', REPO, '--json', '--pack-destination', root], root)) as { filename: string; files: { path: string }[] }[];
+    const dir = join(root, 'app');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    npm(['install', '--offline', '--no-package-lock', '--ignore-scripts', join(root, packed.filename)], dir);
+    // Node's types for the Node consumers' tsc runs, as a project that installed @types/node has them.
+    mkdirSync(join(dir, 'node_modules', '@types'));
+    symlinkSync(join(REPO, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'), 'dir');
+    return {
+      dir,
+      installed: join(dir, 'node_modules', 'idtech-models'),
+      packedFiles: packed.files.map((f) => f.path).sort(),
+      write(files) {
+        for (const [path, text] of Object.entries(files)) {
+          mkdirSync(dirname(join(dir, path)), { recursive: true });
+          writeFileSync(join(dir, path), text);
+        }
+      },
+      node(args) {
+        const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8' });
+        return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+      },
+      remove: () => rmSync(root, { recursive: true, force: true }),
+    };
+  } catch (e) {
+    rmSync(root, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** One parse of each file for all the programs of a test run (lib files, @types/node and the package's types). */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
+/**
+ * tsc's diagnostics for the project at `tsconfigPath`, as `tsc -p` reports them without skipLibCheck, for the
+ * project's own files and the installed package's declarations (TypeScript's lib and @types files are not ours to
+ * check, and checking them would take most of the time).
+ */
+export function typeCheck(tsconfigPath: string): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(tsconfigPath, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  })!;
+  const host = ts.createCompilerHost(config.options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, language, ...rest) => {
+    const key = `${fileName}|${typeof language === 'object' ? `${language.languageVersion}|${language.impliedNodeFormat}` : language}`;
+    if (!parsed.has(key)) parsed.set(key, read(fileName, language, ...rest));
+    return parsed.get(key);
+  };
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host });
+  const ours = program.getSourceFiles().filter((f) => !/[\\/]node_modules[\\/]@types[\\/]/.test(f.fileName) && !program.isSourceFileDefaultLibrary(f));
+  const diagnostics = [
+    ...config.errors,
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...ours.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
+  ];
+  const cwd = dirname(tsconfigPath);
+  return diagnostics.map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => cwd, getNewLine: () => '\n' }).trim());
+}

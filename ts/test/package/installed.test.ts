@@ -1,0 +1,222 @@
+/**
+ * The npm-packed tarball installed into a scratch consumer project: what it holds, Node importing and requiring
+ * it, and TypeScript consumers in the resolution modes users configure. Expected values come from the library's
+ * source in this process (the same files parsed here) and from MANIFEST.tsv.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import semver from 'semver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelParseError } from '../../src/base/errors.js';
+import { parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { read, REPO, SHARED_MODELS } from '../helpers/models.js';
+import { packAndInstall, typeCheck, type Consumer } from './consumer.js';
+
+const DRONE = join(SHARED_MODELS, 'actors/drone/mesh.md5mesh'); // MANIFEST: verts=1439
+const INVALID = join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh');
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+
+/** Every file path in package.json `exports`. */
+function exportTargets(): string[] {
+  const targets: string[] = [];
+  const collect = (t: unknown): void => {
+    if (typeof t === 'string') targets.push(t);
+    else if (t && typeof t === 'object') Object.values(t).forEach(collect);
+  };
+  collect(pkg.exports);
+  return targets;
+}
+
+/** The error this repository's parser throws for the malformed file. */
+function invalidError(): ModelParseError {
+  try {
+    parseMd5Mesh(read(INVALID));
+  } catch (e) {
+    if (e instanceof ModelParseError) return e;
+    throw e;
+  }
+  throw new Error('InvalidBoneIndex.md5mesh parsed');
+}
+
+let consumer: Consumer;
+beforeAll(() => {
+  consumer = packAndInstall();
+});
+afterAll(() => consumer?.remove());
+
+describe('the packed tarball', () => {
+  it('holds the entries with their chunks, the worker script, the CLI, the public declarations, LICENSE and README; no maps, demo or bench suite', () => {
+    const files = consumer.packedFiles;
+    expect(files.filter((f) => !f.startsWith('dist/'))).toEqual(['LICENSE', 'README.md', 'bin/idtech-models.js', 'package.json']);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // The scripts: what `exports` maps to, the CLI, and the chunks they share.
+    const exported = exportTargets().filter((t) => t.endsWith('.js')).map((t) => t.replace(/^\.\//, ''));
+    expect(files.filter((f) => /^dist\/[^/]+\.js$/.test(f) && !/^dist\/chunk-[A-Z0-9]+\.js$/.test(f))).toEqual([...new Set([...exported, 'dist/cli.js'])].sort());
+    // Declarations: only the public entries and what they import; the CLI's, the bench suite's and the worker
+    // script's are reachable from none of them.
+    const types = files.filter((f) => f.startsWith('dist/types/'));
+    expect(types).toEqual(expect.arrayContaining(['dist/types/index.d.ts', 'dist/types/advanced.d.ts', 'dist/types/node.d.ts', 'dist/types/worker/client.d.ts']));
+    expect(types.filter((f) => /^dist\/types\/(cli|bench)\/|worker\/worker\.d\.ts$/.test(f))).toEqual([]);
+    expect(readFileSync(join(consumer.installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+    expect(JSON.parse(readFileSync(join(consumer.installed, 'package.json'), 'utf8')).license).toBe('MIT');
+  });
+
+  it('every file that package.json exports names is in it', () => {
+    const targets = exportTargets();
+    expect(targets.length).toBeGreaterThan(8);
+    for (const t of targets) expect(existsSync(join(consumer.installed, t)), t).toBe(true);
+  });
+});
+
+describe('Node, importing the installed package', () => {
+  it('the front door, ./node and ./advanced share one copy: one ModelParseError class, loaders that stream real files', () => {
+    consumer.write({
+      'esm.mjs': `
+        import { readFileSync } from 'node:fs';
+        import * as front from 'idtech-models';
+        import * as nodeEntry from 'idtech-models/node';
+        import * as advanced from 'idtech-models/advanced';
+        const [meshPath, invalidPath] = process.argv.slice(2);
+        const mesh = await front.loadMd5Mesh(meshPath);
+        const viaNode = await nodeEntry.loadMd5Mesh(invalidPath).catch((e) => e);
+        let viaAdvanced;
+        try { const p = new advanced.Md5MeshParser(); p.write(readFileSync(invalidPath)); p.end(); } catch (e) { viaAdvanced = e; }
+        console.log(JSON.stringify({
+          vertexCount: mesh.meshes.reduce((n, m) => n + m.vertexCount, 0),
+          sameClass: front.ModelParseError === nodeEntry.ModelParseError,
+          nodeErrorIsFront: viaNode instanceof front.ModelParseError, nodeCode: viaNode.code,
+          advancedErrorIsFront: viaAdvanced instanceof front.ModelParseError, advancedCode: viaAdvanced.code,
+          worker: import.meta.resolve('idtech-models/worker'),
+        }));`,
+    });
+    const r = consumer.node(['esm.mjs', DRONE, INVALID]);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    const expected = invalidError();
+    expect(out).toEqual({
+      vertexCount: parseMd5Mesh(read(DRONE)).meshes.reduce((n, m) => n + m.vertexCount, 0),
+      sameClass: true,
+      nodeErrorIsFront: true,
+      nodeCode: expected.code,
+      advancedErrorIsFront: true,
+      advancedCode: expected.code,
+      worker: `file://${join(consumer.installed, 'dist/worker.js')}`,
+    });
+    expect(out.vertexCount).toBe(1439);
+  });
+
+  it('require() from CommonJS gets the same copy as import(), on every Node that engines admits', () => {
+    consumer.write({
+      'cjs.cjs': `
+        const lib = require('idtech-models');
+        const advanced = require('idtech-models/advanced');
+        import('idtech-models').then(async (esm) => {
+          const mesh = await lib.loadMd5Mesh(process.argv[2]);
+          console.log(JSON.stringify({ sameCopy: esm.ModelParseError === lib.ModelParseError && esm.Md5Poser === lib.Md5Poser && typeof advanced.Md5MeshParser === 'function', meshes: mesh.meshes.length }));
+        });`,
+    });
+    const r = consumer.node(['cjs.cjs', DRONE]);
+    expect(r.stderr).toBe(''); // no ExperimentalWarning either
+    expect(JSON.parse(r.stdout)).toEqual({ sameCopy: true, meshes: parseMd5Mesh(read(DRONE)).meshes.length });
+    expect(semver.satisfies(process.version, pkg.engines.node)).toBe(true);
+  });
+
+  it('engines leaves out the Node releases whose require() cannot load ES modules (Node 18\'s behaviour, which --no-experimental-require-module reproduces)', () => {
+    const r = consumer.node(['--no-experimental-require-module', '-e', "require('idtech-models')"]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('ERR_REQUIRE_ESM');
+    // require(esm) is on by default from Node 20.19.0 and 22.12.0 (and in 23+); off in 18, 20.0–20.18, 21, 22.0–22.11.
+    for (const v of ['18.20.8', '20.18.3', '21.7.3', '22.11.0']) expect(semver.satisfies(v, pkg.engines.node), v).toBe(false);
+    for (const v of ['20.19.0', '22.12.0', '23.0.0', '24.11.1']) expect(semver.satisfies(v, pkg.engines.node), v).toBe(true);
+  });
+
+  it('the installed bin runs the CLI (its shared chunks were packed)', () => {
+    const r = consumer.node([join(consumer.dir, 'node_modules/.bin/idtech-models'), 'inspect', DRONE, '--json']);
+    expect(r.stderr).toBe('');
+    const mesh = parseMd5Mesh(read(DRONE));
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'md5mesh', joints: mesh.joints.count, meshes: mesh.meshes.length, vertices: 1439 });
+  });
+});
+
+describe('TypeScript consumers of the installed types (tsc, strict, no skipLibCheck)', () => {
+  /** Consumer code that uses the loaders and the front door with real types (a wrong type fails the check). */
+  const nodeCode = (loaders: string) => `
+    import { ${loaders === 'idtech-models' ? 'loadMd5Mesh, loadMd3, fileChunks, ' : ''}ErrorCode, ModelParseError, ModelWorker, createBackend, Md5Poser, type Md5Mesh, type Md3Model } from 'idtech-models';
+    ${loaders === 'idtech-models' ? '' : `import { loadMd5Mesh, loadMd3, fileChunks } from '${loaders}';`}
+    import { Md5Tokenizer, createTsBackend } from 'idtech-models/advanced';
+    const mesh: Md5Mesh = await loadMd5Mesh('drone.md5mesh');
+    const md3: Md3Model = await loadMd3(new URL('file:///head.md3'));
+    for await (const chunk of fileChunks('x')) { const n: number = chunk.byteLength; }
+    const poser = new Md5Poser(await createBackend('auto'), mesh);
+    const positions: Float32Array = poser.positions;
+    const worker: ModelWorker | null = null;
+    const e: unknown = new ModelParseError(ErrorCode.UnexpectedToken, 'x', { offset: 0 });
+    if (e instanceof ModelParseError) { const offset: number = e.offset; }
+    export { md3, positions, worker, Md5Tokenizer, createTsBackend };
+  `;
+  const cases: { name: string; compilerOptions: object; files: Record<string, string> }[] = [
+    {
+      name: 'Node, moduleResolution node16, lib es2022 without DOM: the front door carries the file loaders',
+      compilerOptions: { module: 'node16', moduleResolution: 'node16', lib: ['es2022'], types: ['node'] },
+      files: { 'main.ts': nodeCode('idtech-models') },
+    },
+    {
+      name: 'Node, moduleResolution bundler, lib es2022: the loaders from idtech-models/node',
+      compilerOptions: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2022'], types: ['node'] },
+      files: { 'main.ts': nodeCode('idtech-models/node') },
+    },
+    {
+      name: 'Node, moduleResolution bundler with customConditions ["node"]: the front door carries the loaders',
+      compilerOptions: { module: 'esnext', moduleResolution: 'bundler', customConditions: ['node'], lib: ['es2022'], types: ['node'] },
+      files: { 'main.ts': nodeCode('idtech-models') },
+    },
+    {
+      name: 'Node, CommonJS (.cts) under module nodenext: require of the ES module package',
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: ['node'] },
+      files: {
+        'main.cts': `
+          import { loadMd5Mesh, ModelParseError, type Md5Mesh } from 'idtech-models';
+          import advanced = require('idtech-models/advanced');
+          export async function vertices(path: string): Promise<number> {
+            const mesh: Md5Mesh = await loadMd5Mesh(path);
+            return mesh.meshes.reduce((n, m) => n + m.vertexCount, 0) + (advanced.MD5_LIMITS ? 0 : 1);
+          }
+          export const isParseError = (e: unknown): e is ModelParseError => e instanceof ModelParseError;`,
+      },
+    },
+    {
+      name: 'a browser app, moduleResolution bundler, DOM lib and no @types/node',
+      compilerOptions: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom'], types: [] },
+      files: {
+        'main.ts': `
+          import { ModelWorker, parseMd5MeshStream, type PosedFrame } from 'idtech-models';
+          import { memoryFileSystem } from 'idtech-models/advanced';
+          const w = ModelWorker.create(new URL('./worker.js', location.href));
+          const wrapped = new ModelWorker(new Worker('/worker.js', { type: 'module' }));
+          await w.ready;
+          const info = await w.open([{ name: 'drone.md5mesh', source: (await fetch('/drone.md5mesh')).body! }]);
+          const frame: PosedFrame = await wrapped.pose(0, 1, 0.5);
+          const mesh = await parseMd5MeshStream(await fetch('/drone.md5mesh'));
+          export { info, frame, mesh, memoryFileSystem };`,
+      },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const dir = `ts-${cases.indexOf(c)}`;
+      consumer.write({
+        ...Object.fromEntries(Object.entries(c.files).map(([f, text]) => [`${dir}/${f}`, text])),
+        [`${dir}/tsconfig.json`]: JSON.stringify({ compilerOptions: { target: 'es2022', strict: true, noEmit: true, ...c.compilerOptions }, files: Object.keys(c.files) }),
+      });
+      expect(typeCheck(join(consumer.dir, dir, 'tsconfig.json'))).toEqual([]);
+    });
+  }
+
+  it('the check is live: a Node project without the DOM lib cannot name Worker (the name client.d.ts used to need)', () => {
+    consumer.write({
+      'ts-fails/main.ts': "import { ModelWorker } from 'idtech-models';\nconst w: Worker = ModelWorker.create().worker;\nexport { w };\n",
+      'ts-fails/tsconfig.json': JSON.stringify({ compilerOptions: { target: 'es2022', module: 'node16', moduleResolution: 'node16', lib: ['es2022'], types: ['node'], strict: true, noEmit: true }, files: ['main.ts'] }),
+    });
+    expect(typeCheck(join(consumer.dir, 'ts-fails', 'tsconfig.json'))).toEqual(["main.ts(2,10): error TS2304: Cannot find name 'Worker'."]);
+  });
+});
