@@ -292,7 +292,9 @@ export class MaterialResolver {
     const d3 = lib.materials.get(declKey(name));
     const fromQ3: Defined | null = q3 ? { look: shaderLook(q3), definition: { kind: 'shader', name: q3.name, at: { path: q3.path, line: q3.line, column: q3.column } }, file: q3.path } : null;
     const fromD3: Defined | null = d3 ? { look: mtrLook(d3), definition: { kind: 'mtr', name: d3.name, at: { path: d3.path, line: d3.line, column: d3.column } }, file: d3.path } : null;
-    const [main, other] = order === 'quake3' ? [fromQ3, fromD3] : [fromD3, fromQ3];
+    const [first, second] = order === 'quake3' ? [fromQ3, fromD3] : [fromD3, fromQ3];
+    const main = first ?? second;
+    const other = first ? second : null;
 
     if (main) {
       const m = this.material(main.look, index, surface, name, nameSource, main.definition);

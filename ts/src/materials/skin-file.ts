@@ -49,9 +49,12 @@ export function parseSkin(input: Uint8Array | string): SkinFile {
   let line = 1;
   let lineStart = 0;
   const advanceLines = (from: number, to: number) => {
-    for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) {
-      line++;
-      lineStart = i + 1;
+    // A byte loop: indexOf could run past `to` on every call (quadratic on a long line of short comments).
+    for (let i = from; i < to; i++) {
+      if (s.charCodeAt(i) === 0x0a) {
+        line++;
+        lineStart = i + 1;
+      }
     }
   };
 

@@ -111,6 +111,12 @@ export class ScriptLexer {
     this.lineStart = at + 1;
   }
 
+  /** Count the line feeds in [from, to) (a byte loop: indexOf could run past `to` on every call). */
+  private newlines(from: number, to: number): void {
+    const s = this.text;
+    for (let i = from; i < to; i++) if (s.charCodeAt(i) === 0x0a) this.newline(i);
+  }
+
   private read(): ScriptToken | null {
     const s = this.text;
     const n = s.length;
@@ -133,7 +139,7 @@ export class ScriptLexer {
       } else if (c1 === 0x2a) {
         const end = s.indexOf('*/', this.pos + 2);
         const stop = end < 0 ? n : end + 2;
-        for (let i = s.indexOf('\n', this.pos); i >= 0 && i < stop; i = s.indexOf('\n', i + 1)) this.newline(i);
+        this.newlines(this.pos, stop);
         this.pos = stop;
       } else break;
     }
@@ -147,7 +153,7 @@ export class ScriptLexer {
       if (c === 0x22) {
         const end = s.indexOf('"', start + 1);
         const stop = end < 0 ? n : end;
-        for (let i = s.indexOf('\n', start); i >= 0 && i < stop; i = s.indexOf('\n', i + 1)) this.newline(i);
+        this.newlines(start, stop);
         this.pos = end < 0 ? n : end + 1;
         return token(s.slice(start + 1, stop), true);
       }
