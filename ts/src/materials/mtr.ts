@@ -17,7 +17,7 @@
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import { latin1, ScriptLexer, type ScriptToken } from '../text/script-lexer.js';
 import { parseImageProgram, type ImageProgram } from './image-program.js';
-import { declKey } from './names.js';
+import { declKey, shortName } from './names.js';
 import { parseBlendFunc } from './shader-script.js';
 import type { Blend, Sides } from './types.js';
 
@@ -162,7 +162,7 @@ function parseMaterialBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseW
   };
   const shortcut = (t: ScriptToken, role: MtrStageRole) => {
     const map = programOnLine(lex);
-    if (!map) warnings.push({ code: 'MTR_SYNTAX', message: `material '${name.text}': ${t.text} without an image`, offset: t.offset, line: t.line, column: t.column });
+    if (!map) warnings.push({ code: 'MTR_SYNTAX', message: `material '${shortName(name.text)}': ${t.text} without an image`, offset: t.offset, line: t.line, column: t.column });
     m.stages.push({ line: t.line, column: t.column, role, map, cube: false, blend: null, alphaTest: null, clamp: m.clamp });
   };
   for (;;) {
@@ -201,7 +201,7 @@ function parseMaterialBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseW
 function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, clamp: boolean, warnings: ParseWarning[]): MtrStage {
   const st: MtrStage = { line: open.line, column: open.column, role: 'ambient', map: null, cube: false, blend: null, alphaTest: null, clamp };
   const warnAt = (t: ScriptToken) => (message: string) =>
-    warnings.push({ code: 'MTR_SYNTAX', message: `material '${name.text}': ${message}`, offset: t.offset, line: t.line, column: t.column });
+    warnings.push({ code: 'MTR_SYNTAX', message: `material '${shortName(name.text)}': ${message}`, offset: t.offset, line: t.line, column: t.column });
   for (;;) {
     const t = lex.next();
     if (!t) unclosed(lex, name);

@@ -19,6 +19,7 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import { latin1, ScriptLexer, type ScriptToken } from '../text/script-lexer.js';
+import { shortName } from './names.js';
 import type { Blend, BlendFactor, Sides } from './types.js';
 
 export type AlphaFunc = 'GT0' | 'LT128' | 'GE128';
@@ -193,7 +194,7 @@ function parseBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseWarning[]
     stages: [],
   };
   const warnAt = (t: ScriptToken) => (message: string) =>
-    warnings.push({ code: 'SHADER_SYNTAX', message: `shader '${name.text}': ${message}`, offset: t.offset, line: t.line, column: t.column });
+    warnings.push({ code: 'SHADER_SYNTAX', message: `shader '${shortName(name.text)}': ${message}`, offset: t.offset, line: t.line, column: t.column });
 
   for (;;) {
     const t = lex.next();
