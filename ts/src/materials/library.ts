@@ -33,6 +33,8 @@ export interface MaterialLibrary {
   materials: Map<string, LibraryMaterial>;
   /** Script files read, in the order they were read. */
   files: string[];
+  /** The folder has `materials/*.mtr`: a Doom 3 game (its implicit materials blend; resolver.ts md5). */
+  doom3: boolean;
   warnings: MaterialWarning[];
 }
 
@@ -54,7 +56,7 @@ function ignored(path: string, e: unknown): MaterialWarning {
 
 /** Read and index every shader script and material file of `fs`. Unreadable or broken files become warnings. */
 export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: AbortSignal } = {}): Promise<MaterialLibrary> {
-  const lib: MaterialLibrary = { shaders: new Map(), materials: new Map(), files: [], warnings: [] };
+  const lib: MaterialLibrary = { shaders: new Map(), materials: new Map(), files: [], doom3: false, warnings: [] };
 
   const shaderFiles = await direct(fs, 'scripts', ['.shader']);
   // Reverse listing order, first definition wins (ScanAndLoadShaderFiles + FindShaderInShaderText).
@@ -76,7 +78,9 @@ export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: Ab
     }
   }
 
-  const mtrFiles = [...(await direct(fs, 'materials', ['.mtr'])), ...(await direct(fs, 'scripts', ['.mtr']))];
+  const doom3Files = await direct(fs, 'materials', ['.mtr']);
+  lib.doom3 = doom3Files.length > 0;
+  const mtrFiles = [...doom3Files, ...(await direct(fs, 'scripts', ['.mtr']))];
   for (const f of mtrFiles) {
     let file;
     try {

@@ -1,7 +1,8 @@
 /**
  * The material resolver: for a parsed model and the file system of its game folder, each surface's (MD3), mesh's
  * (MD5) or skin record's (MD2) images and render states, found the way the engine that loads the model finds
- * them. Missing files are warnings (one per name), never exceptions; only an aborted signal throws.
+ * them. Missing files are warnings (one per name), never exceptions; only an aborted signal throws (ABORTED).
+ * The file system is taken to stay as it is while a resolver lives: lookups are cached.
  *
  *   const resolver = new MaterialResolver(fs);
  *   const { materials, warnings } = await resolver.md3(model, 'models/mapobjects/stasis/stasis.md3');
@@ -11,6 +12,7 @@
  * (a player's three parts, every skin it offers) reads each script and probes each path once. docs/materials.md
  * gives the engine rules with their sources.
  */
+import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
@@ -196,7 +198,7 @@ export class MaterialResolver {
       const fromComments = text ? md5MeshNamesFromText(text) : [];
       names = names.map((n, i) => fromComments[i] || n);
     }
-    const flavour = lib.materials.size > 0 ? 'doom3' : 'quake3';
+    const flavour = lib.doom3 ? 'doom3' : 'quake3';
     const materials: ResolvedMaterial[] = [];
     for (let i = 0; i < mesh.meshes.length; i++) {
       const name = names[i];
@@ -394,7 +396,7 @@ export class MaterialResolver {
     const key = path.toLowerCase();
     let p = this.probes.get(key);
     if (!p) {
-      this.options.signal?.throwIfAborted();
+      this.checkAborted();
       p = this.fs.file(path).then((f) => ({ path: f?.path ?? null, origin: f?.origin ?? null }));
       this.probes.set(key, p);
     }
@@ -405,10 +407,16 @@ export class MaterialResolver {
     const key = path.toLowerCase();
     let p = this.texts.get(key);
     if (!p) {
+      this.checkAborted();
       p = this.fs.file(path).then((f) => (f ? f.bytes({ signal: this.options.signal }) : null));
       this.texts.set(key, p);
     }
     return p;
+  }
+
+  /** An aborted signal stops the work with the project's one error type (ErrorCode.Aborted). */
+  private checkAborted(): void {
+    if (this.options.signal?.aborted) throw new ModelParseError(ErrorCode.Aborted, 'material resolution was aborted', { offset: 0 });
   }
 
   private async finish(materials: ResolvedMaterial[], out: Collector): Promise<MaterialSet> {
