@@ -13,6 +13,7 @@ import { syntheticModel } from './synthetic.mjs';
 import { chartSvg } from './chart.mjs';
 import { benchMd2, formatMd2Table } from './md2.mjs';
 import { benchMd3, formatMd3Table } from './md3.mjs';
+import { benchMaterials, formatMaterialsTable } from './materials.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
 import { benchParse, formatParseTable } from './parse.mjs';
 
@@ -80,6 +81,8 @@ log('MD3 parse vs assimpjs…');
 const md3Parse = await benchMd3({ quick });
 log('MD2/MD3 vertex animation…');
 const morph = await benchMorph({ quick });
+log('Material resolution…');
+const materials = await benchMaterials({ quick });
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
@@ -94,6 +97,7 @@ const out = {
   md2_parse: md2Parse.rows,
   md3_parse: md3Parse.rows,
   morph: morph.rows,
+  materials,
   parse,
 };
 const dir = join(ROOT, 'bench/results');
@@ -107,6 +111,7 @@ if (jsonOnly) {
   console.log('\nMD2 parse (all frames kept) vs three.js MD2Loader\n' + formatMd2Table(md2Parse));
   console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
+  console.log('\nMaterial resolution (cold: new resolver; warm: cached) and script parsing\n' + formatMaterialsTable(materials));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

@@ -88,7 +88,24 @@ const md5Headers = fc.constantFrom(
   'MD5Version 10 commandline "" ',
 );
 
+/** Text near the idTech script grammars (.shader, .mtr, .skin): keywords, braces, paths, programs, comments, quotes. */
+const scriptSoup = fc
+  .array(
+    fc.constantFrom('textures/a', 'models/b.tga', '{', '}', '{', '}', 'map', 'clampMap', 'animMap', '10', '$lightmap', 'blendFunc', 'blend',
+      'add', 'GL_ONE', 'GL_ZERO', 'alphaFunc', 'GE128', 'cull', 'none', 'surfaceparm', 'nodraw', 'diffusemap', 'bumpmap',
+      'addnormals(', 'heightmap(', ',', ')', '(', '4', 'stage', 'alphaTest', '0.5', 'material', 'table', 'translucent',
+      'tag_head,', 'h_head,', '"', '"q u"', '// c', '/* c', '*/', '\n', '\r\n', '\t', '-', ','),
+    { maxLength: 150 },
+  )
+  .chain((parts) => fc.array(fc.constantFrom(' ', '\n', ''), { minLength: parts.length, maxLength: parts.length }).map((seps) => enc(parts.map((p, i) => p + seps[i]).join(''))));
+
 describe('every parser on arbitrary and near-grammar input', () => {
+  for (const target of TARGETS.filter((t) => ['skin', 'shader', 'mtr'].includes(t.name))) {
+    test(`${target.name}: idTech script keyword soups`, () => {
+      fc.assert(fc.property(scriptSoup, fc.nat(), (bytes, seed) => holds(target, bytes, seed)), { numRuns: 2000 });
+    });
+  }
+
   for (const target of TARGETS) {
     test(`${target.name}: arbitrary bytes`, () => {
       fc.assert(fc.property(anyBytes, fc.nat(), (bytes, seed) => holds(target, bytes, seed)), { numRuns: 1500 });

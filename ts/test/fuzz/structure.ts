@@ -35,6 +35,17 @@ const MD5_COUNT_KEYWORDS = new Set(['numJoints', 'numMeshes', 'numverts', 'numtr
  * and after) and line start, counts after the count keywords, every number token.
  */
 export function md5Structure(b: Uint8Array): Structure {
+  // Several text targets scan the same seed bytes (md5mesh, md5anim and the scripts share every foreign file).
+  const known = textScans.get(b);
+  if (known) return known;
+  const s = scanText(b);
+  textScans.set(b, s);
+  return s;
+}
+
+const textScans = new WeakMap<Uint8Array, Structure>();
+
+function scanText(b: Uint8Array): Structure {
   const boundaries: number[] = [];
   const counts: Field[] = [];
   const numbers: number[] = [];
@@ -150,3 +161,34 @@ export function md3Structure(b: Uint8Array): Structure {
   }
   return binary(boundaries, counts, offsets, b.length);
 }
+
+/**
+ * idTech scripts (.skin, .shader, .mtr): the MD5 text scan (braces, numbers, lines) plus a boundary at every line
+ * start and punctuation byte (`,` `/` `.` `"` …, where a `.skin` entry or a path can be cut), and at every byte of
+ * a small file (a `.skin` is a few dozen bytes and has no braces at all). Marked in one byte map, so a large
+ * foreign seed (a 700 KB md3) costs one pass.
+ */
+export function scriptStructure(b: Uint8Array): Structure {
+  const s = md5Structure(b);
+  const n = b.length;
+  const known = scriptScans.get(b);
+  if (known) return known;
+  const mark = new Uint8Array(n + 1);
+  for (const x of s.boundaries) mark[x] = 1;
+  for (const x of s.lines) mark[x] = 1;
+  if (n <= 512) mark.fill(1);
+  else {
+    for (let i = 0; i < n; i++) {
+      if (b[i] < 0x30 && b[i] > 0x20) mark[i] = mark[i + 1] = 1;
+    }
+  }
+  let count = 0;
+  for (let i = 0; i <= n; i++) count += mark[i];
+  const boundaries = new Int32Array(count);
+  for (let i = 0, k = 0; i <= n; i++) if (mark[i]) boundaries[k++] = i;
+  const out = { ...s, boundaries };
+  scriptScans.set(b, out);
+  return out;
+}
+
+const scriptScans = new WeakMap<Uint8Array, Structure>();

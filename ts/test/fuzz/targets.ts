@@ -13,10 +13,12 @@ import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { toObj } from '../../src/export/obj.js';
 import { toGlb, type GltfModel } from '../../src/export/gltf.js';
+import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
+import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
-import { md2Structure, md3Structure, md5Structure, type Structure } from './structure.js';
+import { md2Structure, md3Structure, md5Structure, scriptStructure, type Structure } from './structure.js';
 
 export interface FuzzTarget {
   name: string;
@@ -36,6 +38,11 @@ export interface FuzzTarget {
   /** Drive the accepted model one stage further (pose it); anything but a typed error escaping is a bug. */
   use?(model: unknown, seedName: string): void;
   memory: MemoryBound;
+  /**
+   * Distinct error codes the fixed-budget campaign must see (default 5): how many ways the grammar has to fail.
+   * A `.skin` has none (the engine reads anything), a shader script two (a missing `{`, an unclosed section).
+   */
+  minErrorCodes?: number;
 }
 
 // --- independent checks ------------------------------------------------------------------------------------------
@@ -214,6 +221,29 @@ export function checkWarnings(model: unknown, bytes: Uint8Array): string {
   return '';
 }
 
+/**
+ * Script parsers return plain objects, not typed arrays, so the allocation meter does not see them: their size is
+ * held to the input's here instead — at most 4 objects and 40 characters of strings per input byte (names are kept
+ * once plus a lower-cased key; warning messages quote names at most 64 characters long), plus a constant.
+ */
+export function checkScriptSize(model: unknown, bytes: Uint8Array): string {
+  let chars = 0;
+  let objects = 0;
+  const seen = new Set<unknown>();
+  const walk = (x: unknown): void => {
+    if (typeof x === 'string') chars += x.length;
+    if (x === null || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    objects++;
+    for (const v of Object.values(x)) walk(v);
+  };
+  walk(model);
+  const n = bytes.length;
+  if (objects > 4 * n + 64) return `${objects} objects for ${n} input bytes`;
+  if (chars > 40 * n + 4096) return `${chars} string characters for ${n} input bytes`;
+  return '';
+}
+
 // --- using accepted models -----------------------------------------------------------------------------------------
 
 const tsBackend = createTsBackend();
@@ -374,4 +404,46 @@ const md3: FuzzTarget = {
   memory: PARSER_MEMORY_BOUND,
 };
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3];
+/** Look up every surface of an accepted skin, as the resolver does. */
+function useSkin(model: unknown): void {
+  const skin = model as SkinFile;
+  for (const e of skin.entries) skinShaderFor(skin, md3SurfaceKey(e.surface));
+}
+
+const scripts: FuzzTarget[] = [
+  {
+    name: 'skin',
+    formats: ['skin'],
+    text: true,
+    parse: parseSkin,
+    structure: scriptStructure,
+    check: (m, b) => checkScriptSize(m, b) || checkGeneric(m, b),
+    use: useSkin,
+    memory: PARSER_MEMORY_BOUND,
+    minErrorCodes: 0,
+  },
+  {
+    name: 'shader',
+    formats: ['shader'],
+    text: true,
+    parse: parseShaderScript,
+    structure: scriptStructure,
+    check: (m, b) => checkScriptSize(m, b) || checkGeneric(m, b),
+    use: (m) => (m as ShaderScript).shaders.forEach(shaderLook),
+    memory: PARSER_MEMORY_BOUND,
+    minErrorCodes: 2,
+  },
+  {
+    name: 'mtr',
+    formats: ['mtr'],
+    text: true,
+    parse: parseMtr,
+    structure: scriptStructure,
+    check: (m, b) => checkScriptSize(m, b) || checkGeneric(m, b),
+    use: (m) => (m as MtrFile).materials.forEach(mtrLook),
+    memory: PARSER_MEMORY_BOUND,
+    minErrorCodes: 2,
+  },
+];
+
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts];

@@ -1,0 +1,90 @@
+/**
+ * Name rules of the engines: extensions, shader keys, and the file names an image name is looked up under.
+ * Every rule cites the engine function it copies.
+ */
+
+/**
+ * The extension of `name` without its dot, or '' — only a dot after the last '/' counts (ioquake3
+ * `COM_GetExtension`, q_shared.c): `models/a.b/c` has none, `computer.blend` has `blend`.
+ */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot >= 0 && dot > name.lastIndexOf('/') ? name.slice(dot + 1) : '';
+}
+
+/** `name` without its extension (ioquake3 `COM_StripExtension`: same dot rule as {@link extensionOf}). */
+export function stripExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot >= 0 && dot > name.lastIndexOf('/') ? name.slice(0, dot) : name;
+}
+
+/**
+ * The key a Quake 3 shader is found under: R_FindShader strips the extension (`COM_StripExtension`) and
+ * FindShaderInShaderText compares case-insensitively (`Q_stricmp`). A leading '/' is kept: ioquake3 looks up
+ * `/models/x` in the shader text as written (only the file system strips it), so such a name finds no script
+ * definition and falls back to the image.
+ */
+export function shaderKey(name: string): string {
+  return stripExtension(name).toLowerCase();
+}
+
+/**
+ * The key a Doom 3 declaration is found under (framework/DeclManager.cpp `MakeNameCanonical`): lower case, '\' as
+ * '/', cut at the last '.' wherever it is.
+ */
+export function declKey(name: string): string {
+  const s = name.replace(/\\/g, '/').toLowerCase();
+  const dot = s.lastIndexOf('.');
+  return dot >= 0 ? s.slice(0, dot) : s;
+}
+
+/**
+ * ioquake3's image loaders in order of preference (renderergl1/tr_image.c `imageLoaders`): R_LoadImage tries the
+ * name's own extension first when it has a loader, then the name without it with every other loader in this
+ * order; a name with no extension, or one no loader knows (`computer.blend`), gets each extension appended.
+ */
+export const QUAKE3_IMAGE_EXTENSIONS: readonly string[] = ['tga', 'jpg', 'jpeg', 'png', 'pcx', 'bmp'];
+
+/** The file names ioquake3's R_LoadImage tries for `name`, in order (`extensions` defaults to the ioquake3 list). */
+export function quake3ImageCandidates(name: string, extensions: readonly string[] = QUAKE3_IMAGE_EXTENSIONS): string[] {
+  const ext = extensionOf(name).toLowerCase();
+  const own = ext ? extensions.indexOf(ext) : -1;
+  if (own < 0) return extensions.map((e) => `${name}.${e}`);
+  const base = stripExtension(name);
+  return [name, ...extensions.filter((_, i) => i !== own).map((e) => `${base}.${e}`)];
+}
+
+/**
+ * Engine built-in image names that are never files: Quake 3 `$whiteimage` / `$lightmap` (tr_shader.c ParseStage)
+ * and the renderer's own `*white` etc. (tr_image.c R_CreateBuiltinImages), Daemon's other `$` names, Doom 3's
+ * `_white`, `_flat`, `_default`, `_currentRender` … (renderer/Image_init.cpp, all starting with '_' and no '/').
+ */
+export function builtinImage(name: string): string | null {
+  if (name.startsWith('$') || name.startsWith('*')) return name.toLowerCase();
+  if (name.startsWith('_') && !name.includes('/')) return name.toLowerCase();
+  return null;
+}
+
+/** The folder of a '/'-separated path ('' at the root). */
+export function folderOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** The last component of a '/'- or '\'-separated path. */
+export function fileNameOf(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+/** `folder` and `name` joined with '/'. */
+export function joinPath(folder: string, name: string): string {
+  return folder ? `${folder}/${name}` : name;
+}
+
+/**
+ * A name as quoted in a message: at most 64 characters. Warnings of one definition repeat its name, so quoting it
+ * whole would make a long name times many warnings grow faster than the input.
+ */
+export function shortName(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 61)}...` : name;
+}
