@@ -4,6 +4,8 @@
  * preparation, clip timing helpers and the byte-source plumbing. These follow the code more closely than the
  * front door does: expect them to change between minor versions (see docs/architecture.md).
  */
+// data-shape constants
+export { Md2GlKind, Md5AnimFlag } from './base/model.js';
 // byte sources
 export { byteChunks, knownSize, parseStream, type ChunkParser } from './base/source.js';
 export { boundingDiagonal } from './base/bounds.js';
@@ -16,7 +18,7 @@ export { kindFromBytes, kindFromName, type FileKind } from './formats/detect.js'
 export { Md5AnimParser, Md5MeshParser, LIMITS as MD5_LIMITS, type Md5AnimParserOptions, type Md5MeshParserOptions } from './formats/md5/index.js';
 export { openMd5AnimFrames as openRawMd5AnimFrames, type FrameStreamOptions } from './formats/md5/frame-stream.js';
 export type { ElementReader } from './formats/md5/pull.js';
-export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCommandList, md2GlCommandTriangles, md2TexCoords, type Md2GlCommand } from './formats/md2/index.js';
+export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCommandList, md2GlCommandTriangles, md2TexCoords, md2Unwelded, type Md2GlCommand, type Md2Unwelded } from './formats/md2/index.js';
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
 export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/animation-cfg.js';
@@ -29,8 +31,8 @@ export * as kernelLayout from './kernels/layout.js';
 export { MD3_ANGLE_TABLE } from './kernels/tables.js';
 // pose: load-time preparation, timing, tags
 export { assertAnimMatchesMesh } from './pose/md5-poser.js';
-export { buildSkinStream, buildTangentStream, bindPose, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';
-export { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, md3ClipFrameAt } from './pose/timing.js';
+export { buildSkinStream, buildTangentStream, bindPose, groupedTriangles, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';
+export { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, clipBlend, frameAtTime, md3ClipFrameAt } from './pose/timing.js';
 export type { Md2Frames } from './pose/md2-poser.js';
 export type { Md3Frames } from './pose/md3-poser.js';
 export { backToBackIndices } from './pose/morph-poser.js';
@@ -39,6 +41,14 @@ export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions
 export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
 // playable
 export { supportedFormats } from './playable/open.js';
+// materials: the parsers and name rules behind MaterialResolver
+export {
+  PLAYER_PARTS, loadMaterialLibrary, parseSkin, md3SurfaceKey, skinShaderFor, parseShaderScript, parseMtr, parseImageProgram,
+  parseCubeModelConfig, md5MeshNamesFromText, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, declKey,
+  type LibraryMaterial, type LibraryShader, type MaterialLibrary, type SkinEntry, type SkinFile, type ShaderDefinition,
+  type ShaderScript, type ShaderStage, type MtrFile, type MtrMaterial, type MtrStage, type ImageProgram, type CubeModelConfig,
+} from './materials/index.js';
+export { ScriptLexer } from './text/script-lexer.js';
 // file systems
 export { pathKey, type FileSystem, type VfsFile } from './vfs/file-system.js';
 export { memoryFileSystem } from './vfs/memory.js';

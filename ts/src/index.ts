@@ -10,7 +10,6 @@
  */
 // errors and data shapes
 export { ErrorCode, ModelParseError, type ErrorPosition, type ParseWarning } from './base/errors.js';
-export { Md2GlKind, Md5AnimFlag } from './base/model.js';
 export type { Md2Clip, Md2GlCommands, Md2Model, Md2Skin, Md3Model, Md3Surface, Md5Anim, Md5Joints, Md5Mesh, Md5MeshPart } from './base/model.js';
 export type { ByteSource, ReadOptions } from './base/source.js';
 // parsing: one buffer, any stream, or element by element
@@ -18,17 +17,20 @@ export { parseMd5Anim, parseMd5Mesh } from './formats/md5/index.js';
 export { parseMd5AnimStream, parseMd5MeshStream } from './formats/md5/stream.js';
 export { openMd5Meshes, type Md5AnimFrame, type Md5AnimFrameReader, type Md5AnimHeader, type Md5MeshHeader, type Md5MeshReader } from './formats/md5/index.js';
 export { parseMd2, parseMd2Stream } from './formats/md2/index.js';
-export { md2Unwelded, type Md2Unwelded } from './formats/md2/geometry.js';
 export { parseMd3, parseMd3Stream } from './formats/md3/index.js';
 export { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg, type Md3AnimationName } from './formats/md3/animation-cfg.js';
+// materials: skins, shader scripts and .mtr files resolved to images through any FileSystem
+export { MaterialResolver, listSkins, type MaterialSet, type Md3Options } from './materials/index.js';
+export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materials/types.js';
+export type { SkinOffer } from './materials/skins.js';
+export type { FileSystem, VfsFile } from './vfs/file-system.js';
 // the hot path: a backend, and the posers on it
 export { createBackend } from './kernels/select.js';
 export { wasmSimdSupported } from './kernels/wasm-backend.js';
 export type { BackendChoice, BackendName, PoseBackend } from './kernels/backend.js';
 export { forEachMd5AnimFrame, openMd5AnimFrames, type PosedFrameStreamOptions } from './pose/md5-frame-stream.js';
 export { Md5Poser, type Md5PoserOptions } from './pose/md5-poser.js';
-export { clipBlend, frameAtTime, type FrameBlend, type MorphClip } from './pose/timing.js';
-export { groupedTriangles } from './pose/skin-stream.js';
+export type { FrameBlend, MorphClip } from './pose/timing.js';
 export { Md2Poser } from './pose/md2-poser.js';
 export { Md3Poser } from './pose/md3-poser.js';
 export {
@@ -41,4 +43,4 @@ export { toGlb, toGltf, type GltfClip, type GltfModel, type GltfOptions, type Gl
 // any format, for drawing: the format-neutral facade and its worker
 export { openPlayable } from './playable/open.js';
 export { clipFrameAtTime, type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './playable/playable.js';
-export { ModelWorker, type PosedFrame, type WorkerFile } from './worker/client.js';
+export { ModelWorker, type PosedFrame, type WorkerFile, type WorkerLike } from './worker/client.js';
