@@ -63,5 +63,7 @@ export function byPath(a: VfsFile, b: VfsFile): number {
 
 /** The lookup key of a path: lower case, '/' separators, no leading './' or '/'. */
 export function pathKey(path: string): string {
+  // Most paths need only the case folded: skip the replacements (a directory of 100,000 names is keyed at open).
+  if (!path.includes('\\') && path[0] !== '.' && path[0] !== '/') return path.toLowerCase();
   return path.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '').toLowerCase();
 }

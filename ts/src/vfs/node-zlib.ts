@@ -1,7 +1,19 @@
 /** Node only: node:zlib's native raw inflater as an `Inflater` (the Node entry's default; docs/archives.md). */
-import { once } from 'node:events';
-import { createInflateRaw } from 'node:zlib';
+import { createInflateRaw, type InflateRaw } from 'node:zlib';
 import type { Inflater } from './inflate.js';
+
+/** Resolves on 'drain' or 'close' (an error closes the stream too), leaving no listener behind. */
+function drainedOrClosed(z: InflateRaw): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      z.off('drain', done);
+      z.off('close', done);
+      resolve();
+    };
+    z.on('drain', done);
+    z.on('close', done);
+  });
+}
 
 export const zlibInflater: Inflater = {
   name: 'node:zlib',
@@ -14,7 +26,7 @@ export const zlibInflater: Inflater = {
         for await (const chunk of deflated) {
           if (z.destroyed) return;
           // 'close' too: a consumer that stops early destroys the stream, which then never drains.
-          if (!z.write(chunk)) await Promise.race([once(z, 'drain'), once(z, 'close')]);
+          if (!z.write(chunk)) await drainedOrClosed(z);
         }
         z.end();
       } catch (e) {

@@ -7,12 +7,12 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import { resolveLimits, type ArchiveLimits } from './archive-limits.js';
-import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from './file-system.js';
+import { folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from './file-system.js';
 import { defaultInflater, type Inflater } from './inflate.js';
 import { blobReader, bytesReader, type RandomAccessReader } from './reader.js';
 import { urlReader, type UrlReaderOptions } from './http-reader.js';
 import { runPlan } from './read-plan.js';
-import { KIND_FILE, readZipDirectory, type ZipDirectory } from './zip-directory.js';
+import { entryMtime, KIND_FILE, readZipDirectory, type ZipDirectory } from './zip-directory.js';
 import { memberChunks, type InflateBudget } from './zip-member.js';
 
 export interface OpenArchiveOptions {
@@ -60,7 +60,8 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
   const byKey = new Map<string, number>();
   for (let i = 0; i < directory.count; i++) if (directory.kinds[i] === KIND_FILE) byKey.set(pathKey(directory.names[i]), i);
   const files = new Map<number, VfsFile>();
-  let sortedKeys: string[] | undefined;
+  /** Served entries sorted by path, built on the first `list`. */
+  let sorted: { key: string; index: number }[] | undefined;
 
   const fileAt = (i: number): VfsFile => {
     let f = files.get(i);
@@ -73,7 +74,7 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
       path,
       size,
       origin,
-      mtimeMs: directory.mtimes[i],
+      mtimeMs: entryMtime(directory, i),
       stream,
       async bytes(o) {
         // One allocation of the declared size: the member check guarantees the chunks fill it exactly.
@@ -103,9 +104,13 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
       return i === undefined ? null : fileAt(i);
     },
     async list(folder, extensions) {
-      sortedKeys ??= [...byKey.keys()].sort();
+      if (!sorted) {
+        const names = directory.names;
+        sorted = [...byKey].map(([key, index]) => ({ key, index }));
+        sorted.sort((a, b) => (names[a.index] < names[b.index] ? -1 : names[a.index] > names[b.index] ? 1 : 0));
+      }
       const prefix = folderPrefix(folder);
-      return sortedKeys.filter((k) => k.startsWith(prefix) && hasExtension(k, extensions)).map((k) => fileAt(byKey.get(k)!)).sort(byPath);
+      return sorted.filter((e) => e.key.startsWith(prefix) && hasExtension(e.key, extensions)).map((e) => fileAt(e.index));
     },
     close: () => reader.close(),
   };
