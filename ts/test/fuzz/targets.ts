@@ -16,6 +16,7 @@ import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
 import { md2Structure, md3Structure, md5Structure, type Structure } from './structure.js';
+import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
 
 export interface FuzzTarget {
   name: string;
@@ -35,6 +36,8 @@ export interface FuzzTarget {
   /** Drive the accepted model one stage further (pose it); anything but a typed error escaping is a bug. */
   use?(model: unknown, seedName: string): void;
   memory: MemoryBound;
+  /** Seeds made from the corpus files (archives built of them), instead of the files of `formats`. */
+  seeds?(files: readonly { name: string; bytes: Uint8Array }[]): { name: string; bytes: Uint8Array }[];
 }
 
 // --- independent checks ------------------------------------------------------------------------------------------
@@ -373,4 +376,16 @@ const md3: FuzzTarget = {
   memory: PARSER_MEMORY_BOUND,
 };
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3];
+/** Zip archives (.pk3/.pk4/.dpk): the directory, every member located, inflated and checked (zip-target.ts). */
+const zip: FuzzTarget = {
+  name: 'zip',
+  formats: [],
+  text: false,
+  parse: readZipSync,
+  structure: zipStructure,
+  check: checkZip,
+  memory: ZIP_MEMORY_BOUND,
+  seeds: zipSeeds,
+};
+
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, zip];
