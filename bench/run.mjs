@@ -15,6 +15,7 @@ import { benchMd2, formatMd2Table } from './md2.mjs';
 import { benchMd3, formatMd3Table } from './md3.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
 import { benchParse, formatParseTable } from './parse.mjs';
+import { benchArchives, formatArchivesTable } from './archives.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -85,6 +86,10 @@ const morph = await benchMorph({ quick });
 log('MD5 parse vs assimp and assimpjs…');
 const parse = { date: new Date().toISOString(), node: process.version, quick, ...(await benchParse({ quick, log })) };
 
+// --- Archives: listing vs unzip -l, member streaming per inflater (Node and Chromium) -------------------------
+log('Archives: listing vs unzip -l, streaming per inflater…');
+const archives = await benchArchives({ quick, log });
+
 const out = {
   date: new Date().toISOString(),
   node: process.version,
@@ -95,6 +100,7 @@ const out = {
   md3_parse: md3Parse.rows,
   morph: morph.rows,
   parse,
+  archives,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -108,5 +114,6 @@ if (jsonOnly) {
   console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
+  console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

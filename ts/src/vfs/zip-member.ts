@@ -13,6 +13,8 @@ import { READ_CHUNK, type RandomAccessReader } from './reader.js';
 import { FLAG_DATA_DESCRIPTOR, FLAG_ENCRYPTED, LOCAL_SIZE, type ZipDirectory } from './zip-directory.js';
 
 export const METHOD_STORED = 0;
+/** Bytes of local extra field expected when reading a member's header with its first chunk (zip64: 20, Info-ZIP's UT + ux: 28). */
+const LOCAL_EXTRA_GUESS = 64;
 export const METHOD_DEFLATE = 8;
 
 /** Inflated bytes counted over every read of one archive (the `maxTotalBytes` budget). */
@@ -121,11 +123,20 @@ export interface MemberReadOptions {
 export async function* memberChunks(reader: RandomAccessReader, dir: ZipDirectory, i: number, o: MemberReadOptions): AsyncGenerator<Uint8Array, void, undefined> {
   const refusal = memberRefusal(dir, i, o.limits, o.origin);
   if (refusal) throw refusal;
-  const header = await reader.read(dir.localOffsets[i], LOCAL_SIZE, o.signal);
-  const data = localDataOffset(dir, i, header, reader.size, o.origin);
+  // One read for the local header and the member's first chunk: a read costs a round trip in a browser (Blob) or
+  // a request (HTTP), and most members are smaller than one chunk.
+  const at = dir.localOffsets[i];
   const packed = dir.compressedSizes[i];
+  const chunk = reader.chunkSize ?? READ_CHUNK;
+  const first = Math.max(LOCAL_SIZE, Math.min(reader.size - at, LOCAL_SIZE + dir.nameLengths[i] + LOCAL_EXTRA_GUESS + Math.min(packed, chunk)));
+  const head = await reader.read(at, first, o.signal);
+  const data = localDataOffset(dir, i, head.subarray(0, LOCAL_SIZE), reader.size, o.origin);
+  const inHead = head.subarray(Math.min(head.length, data - at), Math.min(head.length, data - at + packed));
   const check = new MemberCheck(dir, i, data, o.limits, o.budget, o.origin);
-  const raw = reader.chunks(data, packed, READ_CHUNK, o.signal);
+  const raw = (async function* () {
+    if (inHead.length > 0) yield inHead;
+    if (packed > inHead.length) yield* reader.chunks(data + inHead.length, packed - inHead.length, chunk, o.signal);
+  })();
   if (dir.methods[i] === METHOD_STORED) {
     for await (const chunk of raw) {
       check.push(chunk);
