@@ -5,13 +5,15 @@
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from './file-system.js';
 import { mountGameDirs, type MountedGame, type MountOptions } from './game-dir.js';
 import { urlReader } from './http-reader.js';
 import { fileReader } from './node-file.js';
 import { zlibInflater } from './node-zlib.js';
-import { openZip, type OpenArchiveOptions, type ZipArchive } from './zip-archive.js';
+import type { RandomAccessReader } from './reader.js';
+import { openArchiveFrom, openZip, type OpenArchiveOptions, type ZipArchive } from './zip-archive.js';
 
 export { fileReader } from './node-file.js';
 export { zlibInflater } from './node-zlib.js';
@@ -81,21 +83,26 @@ export function folderFileSystem(dir: string): FileSystem {
   };
 }
 
-/** A zip archive (.pk3 .pk4 .dpk) from a path (or an http(s) URL: Range requests), inflated with node:zlib by default. */
-export async function openArchive(path: string | URL, options: OpenArchiveOptions = {}): Promise<ZipArchive> {
+/**
+ * A zip archive (.pk3 .pk4 .dpk) from a path, an http(s) URL (Range requests) or any source `openArchiveFrom` takes
+ * (bytes, a Blob, a reader), inflated with node:zlib by default.
+ */
+export async function openArchive(source: string | URL | Uint8Array | ArrayBuffer | Blob | RandomAccessReader, options: OpenArchiveOptions = {}): Promise<ZipArchive> {
   const o = { inflater: zlibInflater, ...options };
-  const isUrl = path instanceof URL || /^https?:\/\//i.test(path);
-  const reader = isUrl ? await urlReader(path, { signal: o.signal, ...o.http }) : await fileReader(String(path));
+  if (typeof source !== 'string' && !(source instanceof URL && /^file:/i.test(source.href))) return openArchiveFrom(source, o);
+  const path = String(source instanceof URL ? fileURLToPath(source) : source);
+  const reader = /^https?:\/\//i.test(path) ? await urlReader(path, { signal: o.signal, ...o.http }) : await fileReader(path);
   return openZip(reader, o);
 }
 
 /**
- * Game folders on disk in the engine's order (game-dir.ts): `mountGameDir('baseq3')`, or
- * `mountGameDir(['baseq3', 'mymod'])` — base first, the mod's files win.
+ * Game folders in the engine's order (game-dir.ts): `mountGameDir('baseq3')`, or `mountGameDir(['baseq3',
+ * 'mymod'])` — base first, the mod's files win. Folders are paths or any FileSystem (the neutral `mountGameDir`'s
+ * argument), so this one can replace it in the Node entry.
  */
-export function mountGameDir(dirs: string | readonly string[], options: MountOptions = {}): Promise<MountedGame> {
-  const list = typeof dirs === 'string' ? [dirs] : dirs;
-  return mountGameDirs(list.map(folderFileSystem), { inflater: zlibInflater, ...options });
+export function mountGameDir(dirs: string | FileSystem | readonly (string | FileSystem)[], options: MountOptions = {}): Promise<MountedGame> {
+  const list = typeof dirs === 'string' || !Array.isArray(dirs) ? [dirs as string | FileSystem] : (dirs as readonly (string | FileSystem)[]);
+  return mountGameDirs(list.map((d) => (typeof d === 'string' ? folderFileSystem(d) : d)), { inflater: zlibInflater, ...options });
 }
 
 /** What the CLI opens for ARCHIVE_OR_DIR: a folder as a mounted game folder, a file as an archive. */

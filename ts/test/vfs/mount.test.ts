@@ -150,3 +150,15 @@ describe('folders and paths', () => {
     await pk3.close();
   });
 });
+
+describe("the Node entry's functions take what the neutral ones take", () => {
+  it('mountGameDir takes FileSystems beside paths; openArchive takes bytes beside paths', async () => {
+    const game = await mountGameDir([folderFileSystem(join(root, 'baseq3')), join(root, 'mymod')]);
+    expect(dec(await (await game.file('who.txt'))!.bytes())).toBe('mod');
+    expect(dec(await (await game.file('only0.txt'))!.bytes())).toBe('pak0');
+    await game.close();
+    const { openArchive } = await import('../../src/vfs/node.js');
+    const a = await openArchive(readFileSync(join(root, 'mymod', 'zzz.pk3')));
+    expect((await a.list('')).length).toBe(2);
+  });
+});
