@@ -133,6 +133,12 @@ export async function* memberChunks(reader: RandomAccessReader, dir: ZipDirector
   const data = localDataOffset(dir, i, head.subarray(0, LOCAL_SIZE), reader.size, o.origin);
   const inHead = head.subarray(Math.min(head.length, data - at), Math.min(head.length, data - at + packed));
   const check = new MemberCheck(dir, i, data, o.limits, o.budget, o.origin);
+  if (dir.uncompressedSizes[i] === 0) {
+    // minizip returns an empty member without reading or inflating it (its remaining size is 0): so does this,
+    // whatever its compressed bytes are (Info-ZIP stores them as nothing; others as an empty deflate block).
+    check.end();
+    return;
+  }
   const raw = (async function* () {
     if (inHead.length > 0) yield inHead;
     if (packed > inHead.length) yield* reader.chunks(data + inHead.length, packed - inHead.length, chunk, o.signal);

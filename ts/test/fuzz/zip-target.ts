@@ -50,7 +50,9 @@ export function readZipSync(bytes: Uint8Array): ZipReadResult {
     const data = localDataOffset(dir, i, bytes.subarray(at, at + LOCAL_SIZE), bytes.length, origin);
     const packed = bytes.subarray(data, data + dir.compressedSizes[i]);
     const check = new MemberCheck(dir, i, data, limits, budget, origin);
-    if (dir.methods[i] === METHOD_STORED) check.push(packed);
+    if (dir.uncompressedSizes[i] === 0) {
+      // As memberChunks: an empty member is not read.
+    } else if (dir.methods[i] === METHOD_STORED) check.push(packed);
     else {
       let out: Uint8Array;
       try {

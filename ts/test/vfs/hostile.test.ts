@@ -129,6 +129,20 @@ describe('members that lie', () => {
   });
 });
 
+describe('empty members', () => {
+  it('a member declaring 0 bytes is empty without being inflated, as in minizip, whatever its method and bytes', async () => {
+    const zip = makeZip([
+      { name: 'none.md3', data: new Uint8Array(0), raw: new Uint8Array(0) }, // deflate with no bytes at all
+      { name: 'block.md3', data: new Uint8Array(0) }, // an empty deflate block
+      { name: 'stored.md3', data: new Uint8Array(0), method: 0 },
+    ]);
+    for (const inflater of INFLATERS) {
+      const a = await openArchiveFrom(zip, { inflater });
+      for (const f of await a.list('')) expect((await f.bytes()).length, `${inflater.name} ${f.path}`).toBe(0);
+    }
+  });
+});
+
 describe('zip bombs', () => {
   it('entries sharing bytes (the overlapping bomb) and entries reaching into the directory are OVERLAPPING_ENTRIES at open', async () => {
     const kernel: ZipEntryInput = { name: 'k0', data: MESH };
