@@ -16,6 +16,7 @@ import { benchMd3, formatMd3Table } from './md3.mjs';
 import { benchMaterials, formatMaterialsTable } from './materials.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
 import { benchParse, formatParseTable } from './parse.mjs';
+import { benchArchives, formatArchivesTable } from './archives.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -88,6 +89,10 @@ const materials = await benchMaterials({ quick });
 log('MD5 parse vs assimp and assimpjs…');
 const parse = { date: new Date().toISOString(), node: process.version, quick, ...(await benchParse({ quick, log })) };
 
+// --- Archives: listing vs unzip -l, member streaming per inflater (Node and Chromium) -------------------------
+log('Archives: listing vs unzip -l, streaming per inflater…');
+const archives = await benchArchives({ quick, log });
+
 const out = {
   date: new Date().toISOString(),
   node: process.version,
@@ -99,6 +104,7 @@ const out = {
   morph: morph.rows,
   materials,
   parse,
+  archives,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -113,5 +119,6 @@ if (jsonOnly) {
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
   console.log('\nMaterial resolution (cold: new resolver; warm: cached) and script parsing\n' + formatMaterialsTable(materials));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
+  console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

@@ -1,7 +1,8 @@
 // A tiny static file server for the demo page and the browser tests. URL prefixes map to folders:
 //   /demo/  → demo/        (the page; / redirects here)      /dist/  → dist/ (the built package and demo)
 //   /fixtures/ → fixtures/ (the bundled default model)       /models/ → ../shared/models/ (read in place)
-// Files are streamed with their Content-Length (so the page's progress bar has a total). Cross-origin
+// Files are streamed with their Content-Length (so the page's progress bar has a total), and single byte ranges
+// are honoured (archives are read member by member). Cross-origin
 // isolation headers are sent so performance.now() has its fine resolution for the page's ms-per-frame timer.
 //
 //   node scripts/serve.mjs [--port 8080] [--host 127.0.0.1]      (npm run demo:web)
@@ -53,6 +54,17 @@ function fileFor(mounts, urlPath) {
   return null;
 }
 
+/** `Range: bytes=a-b | a- | -n` → [start, end] inside a file of `size` bytes; null when absent or not one range. */
+function byteRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header ?? '');
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start, end;
+  if (m[1] === '') [start, end] = [Math.max(0, size - Number(m[2])), size - 1];
+  else [start, end] = [Number(m[1]), m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)];
+  if (start >= size || start > end) return size === 0 && m[1] === '' ? null : 'unsatisfiable';
+  return [start, end];
+}
+
 /**
  * Starts serving; resolves with `{ url, port, close() }` once listening. `mounts` maps URL prefixes (ending
  * in `/`) to folders; `extra` adds more to the defaults.
@@ -80,9 +92,24 @@ export function startServer({ port = 8080, host = '127.0.0.1', mounts = DEFAULT_
         file = join(file, 'index.html');
         info = await stat(file);
       }
-      res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', 'Content-Length': info.size });
-      if (req.method === 'HEAD') return void res.end();
-      createReadStream(file).on('error', () => res.destroy()).pipe(res);
+      const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+      // One byte range (RFC 9110 §14): archives are listed and read member by member without a full download.
+      const range = byteRange(req.headers.range, info.size);
+      if (range === 'unsatisfiable') {
+        res.writeHead(416, { ...headers, 'Content-Range': `bytes */${info.size}` });
+        return void res.end();
+      }
+      const [start, end] = range ?? [0, info.size - 1];
+      res.writeHead(range ? 206 : 200, {
+        ...headers,
+        'Content-Type': type,
+        'Content-Length': end - start + 1,
+        'Accept-Ranges': 'bytes',
+        'Last-Modified': info.mtime.toUTCString(),
+        ...(range ? { 'Content-Range': `bytes ${start}-${end}/${info.size}` } : {}),
+      });
+      if (req.method === 'HEAD' || end < start) return void res.end();
+      createReadStream(file, { start, end }).on('error', () => res.destroy()).pipe(res);
     } catch {
       res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(`not found: ${url.pathname}\n`);

@@ -11,8 +11,8 @@
 #   4. wasm-bindgen-cli pinned to the exact wasm-bindgen in Cargo.lock, and wasm-pack, built from crates.io
 #      with the host cargo into $IDTECH_TOOLS_DIR (default ~/.cache/idtech-models/tools); wasm-opt from
 #      Debian's binaryen when apt is available (optional: the build works without it).
-#   5. Debian's chromium (the browser tests drive it through playwright-core; never `playwright install`)
-#      and assimp-utils (the `assimp` CLI, the native peer in `npm run bench`).
+#   5. Debian's chromium (the browser tests drive it through playwright-core; never `playwright install`),
+#      assimp-utils (the `assimp` CLI, the native peer in `npm run bench`) and zip/unzip (archive tests, bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -115,6 +115,12 @@ ASSIMP=$(command -v assimp || true)
 if [ -z "$ASSIMP" ]; then
   apt_install assimp-utils || log "assimp-utils unavailable: the bench will skip the native assimp column"
   ASSIMP=$(command -v assimp || true)
+fi
+
+# Info-ZIP zip and unzip: the archive tests cross-check our reader on archives made by another writer (zip, with
+# -fz for zip64), and the archive bench times listing against `unzip -l`.
+if ! command -v zip >/dev/null || ! command -v unzip >/dev/null; then
+  apt_install zip unzip || log "zip/unzip unavailable: the archive tests that need them will fail"
 fi
 
 cat > target/toolchain.env <<ENV

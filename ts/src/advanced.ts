@@ -51,4 +51,15 @@ export {
 export { ScriptLexer } from './text/script-lexer.js';
 // file systems
 export { pathKey, type FileSystem, type VfsFile } from './vfs/file-system.js';
+export { openZip } from './vfs/zip-archive.js';
+export { readZipDirectory, isUnsafeArchivePath } from './vfs/zip-directory.js';
+export { directoryEntryFileSystem, blobFileSystem, type UrlFileSystemOptions } from './vfs/browser.js';
+export { overlayFileSystem, subFolderFileSystem, filteredFileSystem } from './vfs/overlay.js';
+export { mountGameDirs, compareArchiveNames, ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS, type MountLayer } from './vfs/game-dir.js';
+export { bytesReader, blobReader, type RandomAccessReader } from './vfs/reader.js';
+export { urlReader, type UrlReaderOptions } from './vfs/http-reader.js';
+export { fflateInflater, streamInflater, defaultInflater, type Inflater } from './vfs/inflate.js';
+export { crc32Update } from './vfs/crc32.js';
+export { safeOutputPath, safeRelativePath } from './vfs/safe-path.js';
+export { resolveLimits, DEFLATE_MAX_RATIO } from './vfs/archive-limits.js';
 export { memoryFileSystem } from './vfs/memory.js';

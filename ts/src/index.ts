@@ -23,7 +23,12 @@ export { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg, type Md3Ani
 export { MaterialResolver, listSkins, type MaterialSet, type Md3Options } from './materials/index.js';
 export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materials/types.js';
 export type { SkinOffer } from './materials/skins.js';
+// game folders and archives (.pk3 .pk4 .dpk) as one read-only FileSystem, in the engine's order
 export type { FileSystem, VfsFile } from './vfs/file-system.js';
+export { openArchiveFrom as openArchive, type OpenArchiveOptions, type ZipArchive } from './vfs/zip-archive.js';
+export { mountGameDir, type MountedGame, type MountOptions } from './vfs/game-dir.js';
+export { droppedFileSystem, urlFileSystem } from './vfs/browser.js';
+export type { ArchiveLimits } from './vfs/archive-limits.js';
 // the hot path: a backend, and the posers on it
 export { createBackend } from './kernels/select.js';
 export { wasmSimdSupported } from './kernels/wasm-backend.js';

@@ -45,7 +45,8 @@ describe('dist bundles', () => {
     // "AGFzbQEAAAA" is base64 of "\0asm" + version 1: the SIMD and the scalar module, embedded (nothing to fetch).
     expect(text('browser.js').match(/"AGFzbQEAAAA/g)?.length).toBe(2);
     expect(text('worker.js').match(/"AGFzbQEAAAA/g)?.length).toBe(2);
-    expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises']);
+    // the file loaders (node:fs) and the folder / archive readers (vfs/node.ts: paths, file URLs, node:zlib inflation)
+    expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises', 'node:path', 'node:url', 'node:zlib']);
   });
 
   it('the one file the shipped code points bundlers at is the worker script (the wasm is embedded, not referenced)', () => {

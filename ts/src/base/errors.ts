@@ -41,6 +41,25 @@ export const ErrorCode = {
   Aborted: 'ABORTED',
   /** A source value of a type we cannot read bytes from. */
   BadSource: 'BAD_SOURCE',
+  /** Bytes that could not be read: an HTTP error status, a file that changed size or vanished while being read. */
+  ReadFailed: 'READ_FAILED',
+  // --- archives (.pk3 .pk4 .dpk: zip), docs/archives.md ---
+  /** No zip end-of-central-directory record in the last 65,557 bytes: not a zip archive. */
+  NotAnArchive: 'NOT_AN_ARCHIVE',
+  /** A member stored with a method other than stored (0) or deflate (8), or encrypted. */
+  UnsupportedMethod: 'UNSUPPORTED_METHOD',
+  /** A deflated member whose bytes are not a valid deflate stream (or end inside one). */
+  BadDeflate: 'BAD_DEFLATE',
+  /** A member whose bytes do not have the CRC-32 its directory entry declares. */
+  CrcMismatch: 'CRC_MISMATCH',
+  /** A member that inflates to more or fewer bytes than its directory entry declares. */
+  SizeMismatch: 'SIZE_MISMATCH',
+  /** A member or an archive over a cap of `ArchiveLimits` (ratio, member size, total inflated bytes, entries). */
+  InflateLimit: 'INFLATE_LIMIT',
+  /** Two members whose bytes overlap, or a member overlapping the central directory (the overlapping zip bomb). */
+  OverlappingEntries: 'OVERLAPPING_ENTRIES',
+  /** A path that would leave its folder: `..`, absolute, a drive letter, a device name, a NUL or a colon. */
+  UnsafePath: 'UNSAFE_PATH',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -32,3 +32,6 @@ export function loadMd2(path: string | URL, options?: ReadOptions): Promise<Md2M
 export function loadMd3(path: string | URL, options?: ReadOptions): Promise<Md3Model> {
   return parseMd3Stream(fileChunks(path), options);
 }
+
+// Folders, archives and game folders from paths (vfs/node.ts: node:fs, node:zlib).
+export { folderFileSystem, openArchive, mountGameDir, openPath, fileReader, zlibInflater } from '../vfs/node.js';

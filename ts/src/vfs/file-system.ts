@@ -8,6 +8,7 @@
  * starting with '/'. Lookups ignore case, as the engines' file systems do for content in archives
  * (ioquake3 `FS_FOpenFileReadDir` compares with `FS_FilenameCompare`, which folds case and treats '\' as '/').
  */
+import type { RandomAccessReader } from './reader.js';
 
 /** One file as a file system sees it. */
 export interface VfsFile {
@@ -23,6 +24,12 @@ export interface VfsFile {
   stream(options?: { signal?: AbortSignal }): AsyncIterable<Uint8Array>;
   /** All the bytes at once. */
   bytes(options?: { signal?: AbortSignal }): Promise<Uint8Array>;
+  /**
+   * Random access to the bytes, where the file system can give it cheaply (a file on disk, a dropped `File`, a URL
+   * answering Range requests, bytes in memory; not a deflated zip member): what mounting needs to open an archive
+   * found in a folder without reading it whole.
+   */
+  randomAccess?(): Promise<RandomAccessReader>;
 }
 
 export interface FileSystem {
@@ -34,9 +41,29 @@ export interface FileSystem {
    * index) returns what it knows.
    */
   list(folder: string, extensions?: readonly string[]): Promise<VfsFile[]>;
+  /** Releases what the file system holds open (archive file handles); optional, idempotent. */
+  close?(): Promise<void>;
+}
+
+/** `folder` as a key prefix: '' for the root, else its key with one trailing '/'. */
+export function folderPrefix(folder: string): string {
+  const k = pathKey(folder).replace(/\/+$/, '');
+  return k ? `${k}/` : '';
+}
+
+/** Whether `key` (a pathKey) ends with one of `extensions` (any case), or there are none to match. */
+export function hasExtension(key: string, extensions?: readonly string[]): boolean {
+  return !extensions || extensions.some((x) => key.endsWith(x.toLowerCase()));
+}
+
+/** Sorts files by path, as `list` returns them (code-unit order, stable across platforms). */
+export function byPath(a: VfsFile, b: VfsFile): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 /** The lookup key of a path: lower case, '/' separators, no leading './' or '/'. */
 export function pathKey(path: string): string {
+  // Most paths need only the case folded: skip the replacements (a directory of 100,000 names is keyed at open).
+  if (!path.includes('\\') && path[0] !== '.' && path[0] !== '/') return path.toLowerCase();
   return path.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '').toLowerCase();
 }

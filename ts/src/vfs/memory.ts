@@ -2,7 +2,8 @@
  * A file system over files already in memory (tests, small drops): each entry's bytes are handed out as they are.
  * Later entries with the same path (any case) replace earlier ones, as a later archive overrides an earlier one.
  */
-import { pathKey, type FileSystem, type VfsFile } from './file-system.js';
+import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from './file-system.js';
+import { bytesReader } from './reader.js';
 
 export function memoryFileSystem(entries: Iterable<{ path: string; bytes: Uint8Array; mtimeMs?: number }>, origin = 'memory'): FileSystem {
   const byKey = new Map<string, VfsFile>();
@@ -18,17 +19,17 @@ export function memoryFileSystem(entries: Iterable<{ path: string; bytes: Uint8A
         yield bytes;
       },
       bytes: async () => bytes,
+      randomAccess: async () => bytesReader(bytes, path),
     });
   }
   return {
     file: async (path) => byKey.get(pathKey(path)) ?? null,
     async list(folder, extensions) {
-      const prefix = pathKey(folder).replace(/\/?$/, folder ? '/' : '');
-      const exts = extensions?.map((x) => x.toLowerCase());
+      const prefix = folderPrefix(folder);
       return [...byKey.entries()]
-        .filter(([k]) => k.startsWith(prefix) && (!exts || exts.some((x) => k.endsWith(x))))
+        .filter(([k]) => k.startsWith(prefix) && hasExtension(k, extensions))
         .map(([, f]) => f)
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        .sort(byPath);
     },
   };
 }

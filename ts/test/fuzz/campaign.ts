@@ -74,7 +74,7 @@ export function targetSeeds(): TargetSeeds[] {
   const files = corpus();
   cached = TARGETS.map((target) => {
     const seed = ({ name, bytes }: File): Seed => ({ name, bytes, structure: target.structure(bytes) });
-    const own = files.filter((f) => target.formats.includes(f.format)).map(seed);
+    const own = (target.seeds ? target.seeds(files) : files.filter((f) => target.formats.includes(f.format))).map(seed);
     if (own.length === 0) throw new Error(`no seeds for ${target.name} in ${SHARED_MODELS}`);
     const foreign = files.filter((f) => !target.formats.includes(f.format)).map(seed);
     return { target, own, foreign };

@@ -19,6 +19,7 @@ import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
 import { md2Structure, md3Structure, md5Structure, scriptStructure, type Structure } from './structure.js';
+import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
 
 export interface FuzzTarget {
   name: string;
@@ -43,6 +44,8 @@ export interface FuzzTarget {
    * A `.skin` has none (the engine reads anything), a shader script two (a missing `{`, an unclosed section).
    */
   minErrorCodes?: number;
+  /** Seeds made from the corpus files (archives built of them), instead of the files of `formats`. */
+  seeds?(files: readonly { name: string; bytes: Uint8Array }[]): { name: string; bytes: Uint8Array }[];
 }
 
 // --- independent checks ------------------------------------------------------------------------------------------
@@ -446,4 +449,16 @@ const scripts: FuzzTarget[] = [
   },
 ];
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts];
+/** Zip archives (.pk3/.pk4/.dpk): the directory, every member located, inflated and checked (zip-target.ts). */
+const zip: FuzzTarget = {
+  name: 'zip',
+  formats: [],
+  text: false,
+  parse: readZipSync,
+  structure: zipStructure,
+  check: checkZip,
+  memory: ZIP_MEMORY_BOUND,
+  seeds: zipSeeds,
+};
+
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip];

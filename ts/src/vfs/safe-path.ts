@@ -1,0 +1,44 @@
+/**
+ * Where an output for an inner archive path may be written: always strictly inside the output folder. Pure string
+ * work (no file system), the same in Node and the browser, for the CLI's `convert … --all -o OUTDIR`, which mirrors
+ * inner paths. Refused (UNSAFE_PATH), whatever the platform the archive was made on or the output is written on:
+ * absolute paths ('/x', '\x', UNC '\\host\x'), drive letters ('C:x'), '..' segments, NUL and control characters,
+ * ':' anywhere (a drive or an NTFS alternate stream), Windows device names (CON, NUL, COM1 … with any extension),
+ * and segments ending in '.' or ' ' (Windows silently drops them, so 'a.' would become 'a'). '.' and empty segments
+ * are dropped, '\' is a separator. It cannot see symbolic links already inside the output folder: the caller
+ * creates folders itself and does not follow links it did not make.
+ */
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+
+const DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+function unsafe(inner: string, why: string): ModelParseError {
+  return new ModelParseError(ErrorCode.UnsafePath, `${JSON.stringify(inner)}: ${why}`, { offset: 0 });
+}
+
+/** The inner path's safe relative form ('/'-separated, no '.' or empty segments), or UNSAFE_PATH. */
+export function safeRelativePath(inner: string): string {
+  if (/[\x00-\x1f]/.test(inner)) throw unsafe(inner, 'a control character or NUL');
+  const p = inner.replace(/\\/g, '/');
+  if (p.startsWith('/')) throw unsafe(inner, 'an absolute path');
+  if (p.includes(':')) throw unsafe(inner, 'a drive letter or a colon');
+  const segments = p.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.length === 0) throw unsafe(inner, 'no file name');
+  for (const s of segments) {
+    if (s === '..') throw unsafe(inner, "a '..' segment");
+    if (DEVICE.test(s)) throw unsafe(inner, `a Windows device name (${s})`);
+    if (/[. ]$/.test(s)) throw unsafe(inner, `a segment ending in '.' or ' ' (${s})`);
+  }
+  return segments.join('/');
+}
+
+/**
+ * `outputDir` joined with the inner path's safe form, with `outputDir`'s own separator style: the place to write
+ * the output for `inner`, or UNSAFE_PATH. `outputDir` itself is trusted (the user chose it).
+ */
+export function safeOutputPath(outputDir: string, inner: string): string {
+  const rel = safeRelativePath(inner);
+  if (outputDir === '') return rel;
+  const sep = outputDir.includes('\\') && !outputDir.includes('/') ? '\\' : '/';
+  return `${outputDir.replace(/[\\/]+$/, '')}${sep}${sep === '\\' ? rel.replace(/\//g, '\\') : rel}`;
+}
