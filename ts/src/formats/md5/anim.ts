@@ -237,7 +237,7 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
 
   // --- token callbacks -------------------------------------------------------------------------------------
 
-  protected onNumber(v: number, integer: boolean): boolean {
+  number(v: number, integer: boolean): void {
     switch (this.state) {
       case State.FrameValues: {
         // Most values arrive through the float run; this is the path for the odd one (exponent, long literal, a
@@ -247,20 +247,20 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
           this.fail(ErrorCode.BadCount, `frame ${this.frame} has more than numAnimatedComponents ${this.numComp} values`);
         }
         run.out[run.pos++] = v;
-        return true;
+        return;
       }
       case State.BoundMin:
         if (this.groupValue(this.bounds, this.boundSlot(), 3, v)) this.state = State.BoundMinClose;
-        return true;
+        return;
       case State.BoundMax:
         if (this.groupValue(this.bounds, this.boundSlot() + 3, 3, v)) this.state = State.BoundMaxClose;
-        return true;
+        return;
       case State.BasePos:
         if (this.groupValue(this.baseframe, this.joint * 6, 3, v)) this.state = State.BasePosClose;
-        return true;
+        return;
       case State.BaseOri:
         if (this.groupValue(this.baseframe, this.joint * 6 + 3, 3, v)) this.state = State.BaseOriClose;
-        return true;
+        return;
       case State.FrameIndex: {
         this.marker(v, integer, this.frame, 'frame');
         const run = this.floatRun;
@@ -276,18 +276,18 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
         }
         run.out = this.frames;
         this.state = State.FrameOpen;
-        return true;
+        return;
       }
       case State.HierarchyParent:
         this.parent(v, integer);
         this.state = State.HierarchyFlags;
-        return true;
+        return;
       case State.HierarchyFlags: {
         const f = this.int(v, integer, 'joint flags');
         if (f < 0 || f > 63) this.fail(ErrorCode.BadNumber, `joint ${this.joint} flags ${f} outside 0..63`);
         this.flags[this.joint] = f;
         this.state = State.HierarchyStart;
-        return true;
+        return;
       }
       case State.HierarchyStart: {
         const s = this.int(v, integer, 'joint start index');
@@ -301,34 +301,33 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
         this.startIndices[this.joint] = s;
         this.joint++;
         this.state = State.HierarchyName;
-        return true;
+        return;
       }
       case State.NumFrames:
         this.numFrames = this.count(v, integer, LIMITS.maxFrames, 'numFrames');
         this.state = State.NumJointsKw;
-        return true;
+        return;
       case State.NumJoints: {
         const n = this.jointCount(v, integer);
         this.flags = new Uint8Array(n);
         this.startIndices = new Uint32Array(n);
         this.baseframe = new Float32Array(n * 6);
         this.state = State.FrameRateKw;
-        return true;
+        return;
       }
       case State.FrameRate:
         if (!(v > 0)) this.fail(ErrorCode.BadNumber, `frameRate ${v} must be positive`);
         this.frameRate = v;
         this.state = State.NumComponentsKw;
-        return true;
+        return;
       case State.NumComponents: {
         const max = LIMITS.maxComponentsPerJoint * this.numJoints;
         this.numComp = this.count(v, integer, max, 'numAnimatedComponents');
         this.state = State.HierarchyKw;
-        return true;
+        return;
       }
-      default:
-        return false;
     }
+    this.sharedNumber(v, integer);
   }
 
   /** Where the bounds entry being read lands: its own 6 floats, or slot 0 when bounds are only checked. */
@@ -336,10 +335,10 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
     return this.keepBounds ? this.bound * 6 : 0;
   }
 
-  protected onPunct(c: number): boolean {
+  punct(c: number): void {
     switch (this.state) {
       case State.FrameValues: {
-        if (c !== 0x7d) return false;
+        if (c !== 0x7d) break;
         const run = this.floatRun;
         if (run.pos !== run.end) {
           const got = this.numComp - (run.end - run.pos);
@@ -352,15 +351,15 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
           const b = this.keepBounds ? this.bounds.subarray((this.frame - 1) * 6, this.frame * 6) : null;
           this.onFrame(this.frame - 1, this.frames, b);
         }
-        return true;
+        return;
       }
       case State.BoundOpen:
         if (c === 0x7d) {
           this.listComplete(this.bound, this.numFrames, 'numFrames', "'bounds'");
           this.state = State.BaseframeKw;
-          return true;
+          return;
         }
-        if (c !== 0x28) return false;
+        if (c !== 0x28) break;
         this.blockHasRoom('bounds', this.bound, this.numFrames, 'numFrames');
         if (this.bound === this.boundsCap && this.keepBounds) {
           const cap = nextCapacity(this.boundsCap, this.numFrames);
@@ -369,12 +368,12 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
         }
         this.sub = 0;
         this.state = State.BoundMin;
-        return true;
+        return;
       case State.BoundMaxClose:
-        if (c !== 0x29) return false;
+        if (c !== 0x29) break;
         this.bound++;
         this.state = State.BoundOpen;
-        return true;
+        return;
       case State.BasePosOpen:
         if (c === 0x7d) {
           this.listComplete(this.joint, this.numJoints, 'numJoints', "'baseframe'");
@@ -382,65 +381,64 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
           this.frameCap = 0;
           this.state = State.FrameKw;
           this.onHeader?.(this.header());
-          return true;
+          return;
         }
-        if (c !== 0x28) return false;
+        if (c !== 0x28) break;
         this.blockHasRoom('baseframe', this.joint, this.numJoints, 'numJoints');
         this.sub = 0;
         this.state = State.BasePos;
-        return true;
+        return;
       case State.BaseOriClose:
-        if (c !== 0x29) return false;
+        if (c !== 0x29) break;
         this.joint++;
         this.state = State.BasePosOpen;
-        return true;
+        return;
       case State.HierarchyName:
-        if (c !== 0x7d) return false;
+        if (c !== 0x7d) break;
         this.listComplete(this.joint, this.numJoints, 'numJoints', "'hierarchy'");
         this.state = State.BoundsKw;
-        return true;
+        return;
       case State.HierarchyOpen:
-        if (c !== 0x7b) return false;
+        if (c !== 0x7b) break;
         this.joint = 0;
         this.state = State.HierarchyName;
-        return true;
+        return;
       case State.BoundsOpen:
-        if (c !== 0x7b) return false;
+        if (c !== 0x7b) break;
         this.bound = 0;
         this.boundsCap = this.keepBounds ? initialCapacity(this.numFrames) : 1;
         this.bounds = new Float32Array(this.boundsCap * 6);
         this.state = State.BoundOpen;
-        return true;
+        return;
       case State.BaseframeOpen:
-        if (c !== 0x7b) return false;
+        if (c !== 0x7b) break;
         this.joint = 0;
         this.state = State.BasePosOpen;
-        return true;
+        return;
       case State.FrameOpen: {
-        if (c !== 0x7b) return false;
+        if (c !== 0x7b) break;
         const run = this.floatRun;
         run.end = run.pos + this.numComp; // open the window: the tokenizer fills it
         this.state = State.FrameValues;
-        return true;
+        return;
       }
-      default:
-        return false;
     }
+    this.sharedPunct(c);
   }
 
-  protected onString(buf: Uint8Array, start: number, end: number): boolean {
+  string(buf: Uint8Array, start: number, end: number): void {
     switch (this.state) {
       case State.HierarchyName:
         this.blockHasRoom('hierarchy', this.joint, this.numJoints, 'numJoints');
         this.names.push(decodeText(buf, start, end));
         this.state = State.HierarchyParent;
-        return true;
-      default:
-        return false;
+        return;
     }
+    this.sharedString(buf, start, end);
   }
 
-  protected onWord(k: number): boolean {
+  word(buf: Uint8Array, start: number, end: number): void {
+    const k = this.keywordOf(buf, start, end);
     switch (this.state) {
       case State.FrameKw:
         if (k === Keyword.frame) {
@@ -457,12 +455,11 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
             this.frames = new Float32Array(this.frameCap * this.numComp);
           }
           this.state = State.FrameIndex;
-          return true;
+          return;
         }
-        return false;
-      default:
-        return false;
+        break;
     }
+    this.sharedWord(k, buf, start, end);
   }
 }
 

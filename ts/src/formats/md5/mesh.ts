@@ -241,11 +241,11 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
 
   // --- token callbacks -------------------------------------------------------------------------------------
 
-  protected onNumber(v: number, integer: boolean): boolean {
+  number(v: number, integer: boolean): void {
     switch (this.state) {
       case State.VertUv:
         if (this.groupValue(this.uvs, this.vert * 2, 2, v)) this.state = State.VertUvClose;
-        return true;
+        return;
       case State.TriVertex: {
         const x = this.int(v, integer, 'triangle vertex index');
         if (x < 0 || x >= this.numVerts) {
@@ -256,11 +256,11 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
           this.tri++;
           this.state = State.TriKw;
         }
-        return true;
+        return;
       }
       case State.WeightPos:
         if (this.groupValue(this.wPositions, this.weight * 3, 3, v)) this.state = State.WeightPosClose;
-        return true;
+        return;
       case State.VertIndex: {
         this.marker(v, integer, this.vert, 'vert');
         if (this.vert === this.vertCap) {
@@ -271,7 +271,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
           this.vertCap = cap;
         }
         this.state = State.VertUvOpen;
-        return true;
+        return;
       }
       case State.VertWeightStart: {
         const x = this.int(v, integer, 'vertex weight start');
@@ -280,7 +280,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         }
         this.wStart[this.vert] = x;
         this.state = State.VertWeightCount;
-        return true;
+        return;
       }
       case State.VertWeightCount: {
         const x = this.int(v, integer, 'vertex weight count');
@@ -298,7 +298,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         }
         this.vert++;
         this.state = State.VertKw;
-        return true;
+        return;
       }
       case State.TriIndex: {
         this.marker(v, integer, this.tri, 'tri');
@@ -309,7 +309,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         }
         this.sub = 0;
         this.state = State.TriVertex;
-        return true;
+        return;
       }
       case State.WeightIndex: {
         this.marker(v, integer, this.weight, 'weight');
@@ -321,7 +321,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
           this.weightCap = cap;
         }
         this.state = State.WeightJoint;
-        return true;
+        return;
       }
       case State.WeightJoint: {
         const x = this.int(v, integer, 'weight joint index');
@@ -330,15 +330,15 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         }
         this.wJoints[this.weight] = x;
         this.state = State.WeightBias;
-        return true;
+        return;
       }
       case State.WeightBias:
         this.wBiases[this.weight] = v;
         this.state = State.WeightPosOpen;
-        return true;
+        return;
       case State.JointPos:
         if (this.groupValue(this.positions, this.joint * 3, 3, v)) this.state = State.JointPosClose;
-        return true;
+        return;
       case State.JointOri: {
         const o = this.orientations;
         const j4 = this.joint * 4;
@@ -346,23 +346,23 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
           o[j4 + 3] = recoverW(o[j4], o[j4 + 1], o[j4 + 2]);
           this.state = State.JointOriClose;
         }
-        return true;
+        return;
       }
       case State.JointParent:
         this.parent(v, integer);
         this.state = State.JointPosOpen;
-        return true;
+        return;
       case State.NumJoints: {
         const n = this.jointCount(v, integer);
         this.positions = new Float32Array(n * 3);
         this.orientations = new Float32Array(n * 4);
         this.state = State.NumMeshesKw;
-        return true;
+        return;
       }
       case State.NumMeshes:
         this.numMeshes = this.count(v, integer, LIMITS.maxMeshes, 'numMeshes');
         this.state = State.JointsKw;
-        return true;
+        return;
       case State.NumVerts: {
         const n = this.count(v, integer, LIMITS.maxVertsPerMesh, 'numverts');
         this.numVerts = n;
@@ -373,7 +373,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         this.wCount = new Uint32Array(this.vertCap);
         this.maxWeightEnd = 0;
         this.state = State.VertKw;
-        return true;
+        return;
       }
       case State.NumTris: {
         const n = this.count(v, integer, LIMITS.maxTrisPerMesh, 'numtris');
@@ -382,7 +382,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         this.triCap = initialCapacity(n);
         this.tris = new Uint32Array(this.triCap * 3);
         this.state = State.TriKw;
-        return true;
+        return;
       }
       case State.NumWeights: {
         const n = this.count(v, integer, LIMITS.maxWeightsPerMesh, 'numweights');
@@ -401,32 +401,31 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         this.wBiases = new Float32Array(this.weightCap);
         this.wPositions = new Float32Array(this.weightCap * 3);
         this.state = State.WeightKw;
-        return true;
+        return;
       }
-      default:
-        return false;
     }
+    this.sharedNumber(v, integer);
   }
 
-  protected onPunct(c: number): boolean {
+  punct(c: number): void {
     switch (this.state) {
       case State.WeightPosClose:
-        if (c !== 0x29) return false;
+        if (c !== 0x29) break;
         this.weight++;
         this.state = State.WeightKw;
-        return true;
+        return;
       case State.JointOriClose:
-        if (c !== 0x29) return false;
+        if (c !== 0x29) break;
         this.joint++;
         this.state = State.JointName;
-        return true;
+        return;
       case State.JointsOpen:
-        if (c !== 0x7b) return false;
+        if (c !== 0x7b) break;
         this.joint = 0;
         this.state = State.JointName;
-        return true;
+        return;
       case State.JointName:
-        if (c !== 0x7d) return false;
+        if (c !== 0x7d) break;
         this.listComplete(this.joint, this.numJoints, 'numJoints', "'joints'");
         this.state = State.MeshKw;
         this.onHeader?.({
@@ -436,30 +435,29 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
           joints: this.joints(),
           meshCount: this.numMeshes,
         });
-        return true;
+        return;
       case State.WeightKw:
-        if (c !== 0x7d) return false;
+        if (c !== 0x7d) break;
         this.listComplete(this.weight, this.numWeights, 'numweights', 'the mesh');
         this.finishMesh();
         this.state = State.MeshKw;
-        return true;
+        return;
       case State.VertKw:
         if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends before 'numtris'`);
-        return false;
+        break;
       case State.TriKw:
         if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends before 'numweights'`);
-        return false;
+        break;
       case State.MeshNameOrShader:
       case State.ShaderKw:
       case State.NumVertsKw:
         if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends while expecting ${GRAMMAR.expect[this.state]}`);
-        return false;
-      default:
-        return false;
+        break;
     }
+    this.sharedPunct(c);
   }
 
-  protected onString(buf: Uint8Array, start: number, end: number): boolean {
+  string(buf: Uint8Array, start: number, end: number): void {
     switch (this.state) {
       case State.JointName:
         if (this.joint === this.numJoints) {
@@ -467,75 +465,74 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         }
         this.names.push(decodeText(buf, start, end));
         this.state = State.JointParent;
-        return true;
+        return;
       case State.MeshName:
         this.meshName = decodeText(buf, start, end);
         this.state = State.ShaderKw;
-        return true;
+        return;
       case State.Shader:
         this.shader = decodeText(buf, start, end);
         this.state = State.NumVertsKw;
-        return true;
-      default:
-        return false;
+        return;
     }
+    this.sharedString(buf, start, end);
   }
 
-  protected onWord(k: number): boolean {
+  word(buf: Uint8Array, start: number, end: number): void {
+    const k = this.keywordOf(buf, start, end);
     switch (this.state) {
       case State.VertKw:
         if (k === Keyword.vert) {
           this.listHasRoom(this.vert, this.numVerts, "'vert' lines", 'numverts');
           this.state = State.VertIndex;
-          return true;
+          return;
         }
         if (k === Keyword.numtris) {
           this.listComplete(this.vert, this.numVerts, 'numverts', 'the mesh');
           this.state = State.NumTris;
-          return true;
+          return;
         }
-        return false;
+        break;
       case State.TriKw:
         if (k === Keyword.tri) {
           this.listHasRoom(this.tri, this.numTris, "'tri' lines", 'numtris');
           this.state = State.TriIndex;
-          return true;
+          return;
         }
         if (k === Keyword.numweights) {
           this.listComplete(this.tri, this.numTris, 'numtris', 'the mesh');
           this.state = State.NumWeights;
-          return true;
+          return;
         }
-        return false;
+        break;
       case State.WeightKw:
         if (k === Keyword.weight) {
           this.listHasRoom(this.weight, this.numWeights, "'weight' lines", 'numweights');
           this.state = State.WeightIndex;
-          return true;
+          return;
         }
-        return false;
+        break;
       case State.MeshKw:
         if (k === Keyword.mesh) {
           this.listHasRoom(this.meshCount, this.numMeshes, 'mesh blocks', 'numMeshes');
           this.meshName = '';
           this.shader = '';
           this.state = State.MeshOpen;
-          return true;
+          return;
         }
-        return false;
+        break;
       case State.MeshNameOrShader:
         if (k === Keyword.name) {
           this.state = State.MeshName;
-          return true;
+          return;
         }
         if (k === Keyword.shader) {
           this.state = State.Shader;
-          return true;
+          return;
         }
-        return false;
-      default:
-        return false;
+        break;
     }
+    this.sharedWord(k, buf, start, end);
   }
 
   private finishMesh(): void {

@@ -9,11 +9,11 @@
  * by state: what the state wants (for messages), the keyword or punctuation it waits for, the state that token
  * leads to, whether its token is a number.
  *
- * Each token goes (see the sink methods of {@link Md5ParserBase}) first to the parser's own switch (`onNumber`,
- * `onPunct`, `onString`, `onWord`), whose cases are the states with work of their own and name their next state;
- * then to the header states, which are the same in both formats and live here; then to the grammar, for a state
- * that only waits for one keyword or punctuation and names its next state there; and else it is an error that
- * says what the state wanted. Nothing here allocates on the success path of a token.
+ * Each token goes first to the parser's own switch (its `number`, `punct`, `string`, `word`), whose cases are the
+ * states with work of their own and name their next state; what no case takes goes on to `sharedNumber`, … here:
+ * the header states, which are the same in both formats and live here, or the grammar's transition for a state
+ * that only waits for one keyword or punctuation and names its next state there, or else the error that says what
+ * the state wanted. Nothing here allocates on the success path of a token.
  */
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import { LIMITS } from './limits.js';
@@ -432,40 +432,40 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
     this.expected(`word ${showToken(buf, start, end)}`);
   }
 
-  // --- the token sink ----------------------------------------------------------------------------------------
-  // Each token: the parser's own states, then the header's, then the grammar's transitions, else an error.
+  // --- what the parser's switches leave: the header, the grammar's transitions, else the error --------------
+  // Each sink method of a parser is a switch over its states with work of their own; a token no case takes (another
+  // state, or a token its state does not take) goes on to the matching method here.
 
-  number(value: number, integer: boolean): void {
-    if (this.onNumber(value, integer)) return;
-    if (this.state === this.grammar.header.version) this.versionNumber(value, integer);
-    else this.wrongNumber(value);
+  /** The keyword value (in the parser's keyword enum) of the word `buf[start, end)`, or −1. */
+  protected keywordOf(buf: Uint8Array, start: number, end: number): number {
+    return this.grammar.keywords.index(buf, start, end);
   }
 
-  punct(code: number): void {
-    if (!this.onPunct(code) && !this.nextOnPunct(code)) this.wrongPunct(code);
+  /** A number no case took: the version number, or the error. */
+  protected sharedNumber(v: number, integer: boolean): void {
+    if (this.state === this.grammar.header.version) this.versionNumber(v, integer);
+    else this.wrongNumber(v);
   }
 
-  string(buf: Uint8Array, start: number, end: number): void {
-    if (this.onString(buf, start, end)) return;
+  /** Punctuation no case took: the grammar's transition, or the error. */
+  protected sharedPunct(c: number): void {
+    if (!this.nextOnPunct(c)) this.wrongPunct(c);
+  }
+
+  /** A string no case took: the commandline, or the error. */
+  protected sharedString(buf: Uint8Array, start: number, end: number): void {
     if (this.state === this.grammar.header.commandline) this.commandlineString(buf, start, end);
     else this.wrongString(buf, start, end);
   }
 
-  word(buf: Uint8Array, start: number, end: number): void {
-    const k = this.grammar.keywords.index(buf, start, end);
+  /** A word no case took (`k` from {@link keywordOf}): `MD5Version`, the grammar's transition, or the error. */
+  protected sharedWord(k: number, buf: Uint8Array, start: number, end: number): void {
     if (this.state === this.grammar.header.versionKw) this.versionWord(k, buf, start, end);
-    else if (!this.onWord(k) && !this.nextOnKeyword(k)) this.wrongWord(k, buf, start, end);
+    else if (!this.nextOnKeyword(k)) this.wrongWord(k, buf, start, end);
   }
 
-  /**
-   * The parser's own states (a switch over the states with work of their own): takes the token and returns true,
-   * or returns false (another state, or a token this state does not take). May throw a more precise error.
-   */
-  protected abstract onNumber(value: number, integer: boolean): boolean;
-  /** As {@link onNumber}, for `{ } ( )` (`code` is the byte). */
-  protected abstract onPunct(code: number): boolean;
-  /** As {@link onNumber}, for a quoted string `buf[start, end)` (valid during the call only). */
-  protected abstract onString(buf: Uint8Array, start: number, end: number): boolean;
-  /** As {@link onNumber}, for a word: `k` is its value in the parser's keyword enum, or −1 for any other word. */
-  protected abstract onWord(k: number): boolean;
+  abstract number(value: number, integer: boolean): void;
+  abstract punct(code: number): void;
+  abstract string(buf: Uint8Array, start: number, end: number): void;
+  abstract word(buf: Uint8Array, start: number, end: number): void;
 }
