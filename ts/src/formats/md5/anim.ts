@@ -72,7 +72,7 @@ enum Keyword {
   frame,
 }
 
-/** md5anim parser states, in file order (the first four are the header of parser-base). */
+/** md5anim parser states, in file order; the first four are the shared header's, named as parser-base wants. */
 enum State {
   VersionKw,
   Version,

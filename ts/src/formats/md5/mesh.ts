@@ -79,7 +79,7 @@ enum Keyword {
   weight,
 }
 
-/** md5mesh parser states, in file order (the first four are the header of parser-base). */
+/** md5mesh parser states, in file order; the first four are the shared header's, named as parser-base wants. */
 enum State {
   VersionKw,
   Version,

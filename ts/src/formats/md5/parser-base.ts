@@ -333,7 +333,9 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
 
   /**
    * One number of a `( … )` group, stored at `out[at + sub]` (`sub` counts from 0 at the group's `(`, see
-   * {@link nextOnPunct}); true once the group's `size` numbers are in. Every group of both parsers lands here.
+   * {@link nextOnPunct}); true once the group's `size` numbers are in. Every group of both parsers lands here, so
+   * this is where groups can become float runs (open the tokenizer's window `out[at, at + size)` at the `(`, check
+   * it is full at the `)`), as md5anim frame blocks are.
    */
   protected groupValue(out: Float32Array, at: number, size: number, v: number): boolean {
     out[at + this.sub] = v;
