@@ -201,14 +201,7 @@ export class Md5Tokenizer {
     while (i < n) {
       const c = chunk[i];
       if (c <= 0x20) {
-        if (c === 0x0a) {
-          if (this.lastCR !== base + i - 1) this.line++;
-          this.lineStart = base + i + 1;
-        } else if (c === 0x0d) {
-          this.line++;
-          this.lineStart = base + i + 1;
-          this.lastCR = base + i;
-        }
+        if (c === 0x0a || c === 0x0d) this.lineBreak(c, base + i);
         i++;
         continue;
       }
@@ -319,9 +312,6 @@ export class Md5Tokenizer {
     const end = run.end;
     let pos = run.pos;
     const base = this.base;
-    let line = this.line;
-    let lineStart = this.lineStart;
-    let lastCR = this.lastCR;
     while (pos < end) {
       // One literal. `c` is 0 at the chunk's end (the literal may go on in the next chunk: left to the slow path).
       let j = i;
@@ -354,22 +344,12 @@ export class Md5Tokenizer {
       while (i < n) {
         c = chunk[i];
         if (c > 0x20) break;
-        if (c === 0x0a) {
-          if (lastCR !== base + i - 1) line++;
-          lineStart = base + i + 1;
-        } else if (c === 0x0d) {
-          line++;
-          lineStart = base + i + 1;
-          lastCR = base + i;
-        }
+        if (c === 0x0a || c === 0x0d) this.lineBreak(c, base + i);
         i++;
       }
       if (i === n || START_CLASS[c] !== C_NUMBER) break;
     }
     run.pos = pos;
-    this.line = line;
-    this.lineStart = lineStart;
-    this.lastCR = lastCR;
     return i;
   }
 
@@ -493,18 +473,23 @@ export class Md5Tokenizer {
         return i + 1;
       }
       star = c === 0x2a;
-      if (c === 0x0a) {
-        if (this.lastCR !== base + i - 1) this.line++;
-        this.lineStart = base + i + 1;
-      } else if (c === 0x0d) {
-        this.line++;
-        this.lineStart = base + i + 1;
-        this.lastCR = base + i;
-      }
+      if (c === 0x0a || c === 0x0d) this.lineBreak(c, base + i);
       i++;
     }
     this.state = star ? S_BLOCK_COMMENT_STAR : S_BLOCK_COMMENT;
     return -1;
+  }
+
+  /**
+   * Counts the line break byte `c` (LF or CR) at absolute offset `at`, the one place lines are counted: LF, CR and
+   * CRLF are one break each. `lastCR` remembers the last CR so that the LF of a CRLF split across chunks (or read
+   * by another loop) is not a second break.
+   */
+  private lineBreak(c: number, at: number): void {
+    this.lineStart = at + 1;
+    if (c === 0x0d) this.lastCR = at;
+    else if (this.lastCR === at - 1) return; // the LF of a CRLF
+    this.line++;
   }
 
   private beginPartial(chunk: Uint8Array, start: number, end: number, state: number): void {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../src/base/errors.js';
 import { Md5AnimParser, parseMd5Anim } from '../../src/formats/md5/index.js';
-import { FILES, HAVE_MODELS, badEditChecker, catchParse, enc, expectError, readModel } from './_helpers.js';
+import { FILES, HAVE_MODELS, animFromChunks, badEditChecker, catchParse, enc, expectError, readModel } from './_helpers.js';
 
 const f32 = Math.fround;
 
@@ -176,6 +176,25 @@ describe.skipIf(!HAVE_MODELS)('md5anim: real files', () => {
     expect([...idle.frames.subarray(0, 6)]).toEqual([-0.094203, -0.013319, 1.996139, -0.058153, -0.058149, 0.70474].map(f32));
     expect([...idle.baseframe.subarray(0, 6)]).toEqual([-0.094203, -0.013319, 1.996139, 0.058153, 0.058149, -0.70474].map(f32));
     expect([...idle.bounds]).toEqual(new Array(12).fill(0));
+  });
+
+  test('line:column after 25,158 lines of CRLF, CR or LF frames (read in the float run), in any chunking', () => {
+    const crlf = readModel(FILES.rifleIdle);
+    const lastBrace = crlf.lastIndexOf(0x7d); // closes frame 500; a CRLF and an empty line follow
+    const head = new TextDecoder().decode(crlf.subarray(0, lastBrace));
+    for (const lineBreak of ['\r\n', '\r', '\n']) {
+      const bytes = enc(head.replaceAll('\r\n', lineBreak) + '@');
+      for (const size of [bytes.length, 65536, 4093, 7]) {
+        const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+        const e = catchParse(() => animFromChunks(chunks));
+        expect([e.code, e.line, e.column, e.offset], `${JSON.stringify(lineBreak)}, ${size}-byte chunks`).toEqual([
+          ErrorCode.BadCharacter,
+          25158,
+          1,
+          bytes.length - 1,
+        ]);
+      }
+    }
   });
 
   test('non-anim inputs are rejected with typed errors', () => {

@@ -116,6 +116,46 @@ describe('Md5Tokenizer', () => {
     expect(lex([enc('// c\r'), enc('\nz')]).map((t) => [t[1], t[2], t[3]])).toEqual([['z', 2, 1]]);
   });
 
+  test('line breaks inside a float run count as in the ground loop, CR and LF split or not', () => {
+    const text = '{ 1 2\r\n3\r4\n5\r\n\r\n6 \r\n} x\r\n';
+    /** Tokens other than numbers, the numbers in order, and the end position, with a run of 6 opened at '{'. */
+    const lexWithRun = (chunks: readonly Uint8Array[]) => {
+      const run = { out: new Float32Array(6), pos: 0, end: 0 };
+      const toks: [string, number, number][] = [];
+      const sink: Md5TokenSink = {
+        floatRun: run,
+        word: (buf, s, e) => toks.push([decodeText(buf, s, e), t.tokenLine, t.tokenColumn]),
+        string: () => {},
+        number: (v) => {
+          run.out[run.pos++] = v; // a number the run left to the ordinary path (cut by a chunk end)
+        },
+        punct: (c) => {
+          toks.push([String.fromCharCode(c), t.tokenLine, t.tokenColumn]);
+          if (c === 0x7b) run.end = 6;
+        },
+      };
+      const t = new Md5Tokenizer(sink);
+      for (const c of chunks) t.write(c);
+      t.end();
+      return { toks, values: [...run.out], end: t.position() };
+    };
+    const bytes = enc(text);
+    const whole = lexWithRun([bytes]);
+    expect(whole).toEqual({
+      toks: [
+        ['{', 1, 1],
+        ['}', 7, 1],
+        ['x', 7, 3],
+      ],
+      values: [1, 2, 3, 4, 5, 6],
+      end: { offset: bytes.length, line: 8, column: 1 },
+    });
+    // the same as without a run, and under every split (a CR and its LF read by different loops included)
+    expect(lexText(text).filter((k) => k[0] === 'p' || k[0] === 'w').map((k) => [k[1], k[2], k[3]])).toEqual(whole.toks);
+    for (let i = 0; i <= bytes.length; i++) expect(lexWithRun(splitAt(bytes, [i])), `split at ${i}`).toEqual(whole);
+    expect(lexWithRun(Array.from(bytes, (b) => Uint8Array.of(b))), '1-byte chunks').toEqual(whole);
+  });
+
   test('numbers, words and strings split at every position', () => {
     expectSplitInvariant('MD5Version 10 -0.0249728262 "models/weapons/rifle/rifle" 1e-5 -.5 5. numAnimatedComponents');
   });

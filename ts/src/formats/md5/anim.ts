@@ -33,8 +33,8 @@
 import { ErrorCode } from '../../base/errors.js';
 import type { Md5Anim } from '../../base/model.js';
 import { LIMITS } from './limits.js';
-import { H_CMD, H_NEXT, H_VERSION, H_VERSION_KW, Md5ParserBase, growF32, md5Grammar } from './parser-base.js';
-import { decodeText, KeywordTable } from '../../text/tokenizer.js';
+import { Md5ParserBase, growF32, initialCapacity, inputBytes, md5Grammar, nextCapacity } from './parser-base.js';
+import { decodeText } from '../../text/tokenizer.js';
 
 /** Everything of an md5anim but its frames: what a frame stream knows before the first frame. */
 export type Md5AnimHeader = Omit<Md5Anim, 'frames'>;
@@ -58,132 +58,113 @@ export interface Md5AnimParserOptions {
   expectedBytes?: number;
 }
 
-/** Keywords; the index doubles as the order rank. */
-const KW = [
-  'MD5Version',
-  'commandline',
-  'numFrames',
-  'numJoints',
-  'frameRate',
-  'numAnimatedComponents',
-  'hierarchy',
-  'bounds',
-  'baseframe',
-  'frame',
-] as const;
-const KEYWORDS = new KeywordTable(KW);
-const K_NUMFRAMES = 2;
-const K_NUMJOINTS = 3;
-const K_FRAMERATE = 4;
-const K_NUMCOMP = 5;
-const K_HIERARCHY = 6;
-const K_BOUNDS = 7;
-const K_BASEFRAME = 8;
-const K_FRAME = 9;
+/** md5anim keywords, spelled as in the file; the value doubles as the order rank (all are file level). */
+enum Keyword {
+  MD5Version,
+  commandline,
+  numFrames,
+  numJoints,
+  frameRate,
+  numAnimatedComponents,
+  hierarchy,
+  bounds,
+  baseframe,
+  frame,
+}
 
-// Parser states (0..3: the header states H_* of parser-base).
-const A_NUMFRAMES_KW = H_NEXT;
-const A_NUMFRAMES = 5;
-const A_NUMJOINTS_KW = 6;
-const A_NUMJOINTS = 7;
-const A_FRAMERATE_KW = 8;
-const A_FRAMERATE = 9;
-const A_NUMCOMP_KW = 10;
-const A_NUMCOMP = 11;
-const A_HIER_KW = 12;
-const A_HIER_OPEN = 13;
-const A_HIER_NAME = 14;
-const A_HIER_PARENT = 15;
-const A_HIER_FLAGS = 16;
-const A_HIER_START = 17;
-const A_BOUNDS_KW = 18;
-const A_BOUNDS_OPEN = 19;
-const A_BOUND_OPEN = 20;
-const A_BOUND_MIN = 21;
-const A_BOUND_MID = 22;
-const A_BOUND_OPEN2 = 23;
-const A_BOUND_MAX = 24;
-const A_BOUND_CLOSE = 25;
-const A_BASE_KW = 26;
-const A_BASE_OPEN = 27;
-const A_BASE_POS_OPEN = 28;
-const A_BASE_POS = 29;
-const A_BASE_POS_CLOSE = 30;
-const A_BASE_ORI_OPEN = 31;
-const A_BASE_ORI = 32;
-const A_BASE_ORI_CLOSE = 33;
-const A_FRAME_KW = 34;
-const A_FRAME_IDX = 35;
-const A_FRAME_OPEN = 36;
-const A_FRAME_VALUES = 37;
-const A_DONE = 38;
+/** md5anim parser states, in file order; the first four are the shared header's, named as parser-base wants. */
+enum State {
+  VersionKw,
+  Version,
+  CommandlineKw,
+  Commandline,
+  NumFramesKw,
+  NumFrames,
+  NumJointsKw,
+  NumJoints,
+  FrameRateKw,
+  FrameRate,
+  NumComponentsKw,
+  NumComponents,
+  HierarchyKw,
+  HierarchyOpen,
+  HierarchyName,
+  HierarchyParent,
+  HierarchyFlags,
+  HierarchyStart,
+  BoundsKw,
+  BoundsOpen,
+  BoundOpen,
+  BoundMin,
+  BoundMinClose,
+  BoundMaxOpen,
+  BoundMax,
+  BoundMaxClose,
+  BaseframeKw,
+  BaseframeOpen,
+  BasePosOpen,
+  BasePos,
+  BasePosClose,
+  BaseOriOpen,
+  BaseOri,
+  BaseOriClose,
+  FrameKw,
+  FrameIndex,
+  FrameOpen,
+  FrameValues,
+  Done,
+}
 
-const GRAMMAR = md5Grammar({
+const GRAMMAR = md5Grammar<State>({
   name: 'Md5AnimParser',
-  keywords: KW,
-  // all md5anim keywords are file level
-  fileLevelLast: K_FRAME,
-  /** What each state wants, for messages. */
-  expect: [
-    "'numFrames'",
-    'the frame count',
-    "'numJoints'",
-    'the joint count',
-    "'frameRate'",
-    'the frame rate',
-    "'numAnimatedComponents'",
-    'the animated component count',
-    "'hierarchy'",
-    "'{' after 'hierarchy'",
-    "a joint name or '}'",
-    'the joint parent index',
-    'the joint flags',
-    'the joint start index',
-    "'bounds'",
-    "'{' after 'bounds'",
-    "'(' or '}'",
-    'a bounds minimum',
-    "')' after the bounds minimum",
-    "'(' before the bounds maximum",
-    'a bounds maximum',
-    "')' after the bounds maximum",
-    "'baseframe'",
-    "'{' after 'baseframe'",
-    "'(' or '}'",
-    'a baseframe position number',
-    "')' after the baseframe position",
-    "'(' before the baseframe orientation",
-    'a baseframe orientation number',
-    "')' after the baseframe orientation",
-    "'frame' or end of input",
-    'the frame index',
-    "'{' after 'frame N'",
-    "a frame component or '}'",
-    'nothing (parser finished)',
-  ],
-  /** The keyword a state is waiting for (for MISSING_BLOCK / DUPLICATE_BLOCK). */
-  waits: [
-    [A_NUMFRAMES_KW, K_NUMFRAMES],
-    [A_NUMJOINTS_KW, K_NUMJOINTS],
-    [A_FRAMERATE_KW, K_FRAMERATE],
-    [A_NUMCOMP_KW, K_NUMCOMP],
-    [A_HIER_KW, K_HIERARCHY],
-    [A_BOUNDS_KW, K_BOUNDS],
-    [A_BASE_KW, K_BASEFRAME],
-    [A_FRAME_KW, K_FRAME],
-  ],
-  /** States whose next token is a number (a `nan`/`inf` word there is BAD_NUMBER, not UNEXPECTED_TOKEN). */
-  numericStates: [
-    A_NUMFRAMES, A_NUMJOINTS, A_FRAMERATE, A_NUMCOMP, A_HIER_PARENT, A_HIER_FLAGS, A_HIER_START, A_BOUND_MIN,
-    A_BOUND_MAX, A_BASE_POS, A_BASE_ORI, A_FRAME_IDX, A_FRAME_VALUES,
-  ],
+  keywords: Keyword,
+  fileLevelLast: Keyword.frame,
+  states: State,
+  afterHeader: State.NumFramesKw,
+  grammar: {
+    [State.NumFramesKw]: { keyword: Keyword.numFrames, next: State.NumFrames },
+    [State.NumFrames]: { expect: 'the frame count', numeric: true },
+    [State.NumJointsKw]: { keyword: Keyword.numJoints, next: State.NumJoints },
+    [State.NumJoints]: { expect: 'the joint count', numeric: true },
+    [State.FrameRateKw]: { keyword: Keyword.frameRate, next: State.FrameRate },
+    [State.FrameRate]: { expect: 'the frame rate', numeric: true },
+    [State.NumComponentsKw]: { keyword: Keyword.numAnimatedComponents, next: State.NumComponents },
+    [State.NumComponents]: { expect: 'the animated component count', numeric: true },
+    [State.HierarchyKw]: { keyword: Keyword.hierarchy, next: State.HierarchyOpen },
+    [State.HierarchyOpen]: { expect: "'{' after 'hierarchy'" },
+    [State.HierarchyName]: { expect: "a joint name or '}'" },
+    [State.HierarchyParent]: { expect: 'the joint parent index', numeric: true },
+    [State.HierarchyFlags]: { expect: 'the joint flags', numeric: true },
+    [State.HierarchyStart]: { expect: 'the joint start index', numeric: true },
+    [State.BoundsKw]: { keyword: Keyword.bounds, next: State.BoundsOpen },
+    [State.BoundsOpen]: { expect: "'{' after 'bounds'" },
+    [State.BoundOpen]: { expect: "'(' or '}'" },
+    [State.BoundMin]: { expect: 'a bounds minimum', numeric: true },
+    [State.BoundMinClose]: { expect: "')' after the bounds minimum", punct: ')', next: State.BoundMaxOpen },
+    [State.BoundMaxOpen]: { expect: "'(' before the bounds maximum", punct: '(', next: State.BoundMax },
+    [State.BoundMax]: { expect: 'a bounds maximum', numeric: true },
+    [State.BoundMaxClose]: { expect: "')' after the bounds maximum" },
+    [State.BaseframeKw]: { keyword: Keyword.baseframe, next: State.BaseframeOpen },
+    [State.BaseframeOpen]: { expect: "'{' after 'baseframe'" },
+    [State.BasePosOpen]: { expect: "'(' or '}'" },
+    [State.BasePos]: { expect: 'a baseframe position number', numeric: true },
+    [State.BasePosClose]: { expect: "')' after the baseframe position", punct: ')', next: State.BaseOriOpen },
+    [State.BaseOriOpen]: { expect: "'(' before the baseframe orientation", punct: '(', next: State.BaseOri },
+    [State.BaseOri]: { expect: 'a baseframe orientation number', numeric: true },
+    [State.BaseOriClose]: { expect: "')' after the baseframe orientation" },
+    [State.FrameKw]: { expect: "'frame' or end of input", keyword: Keyword.frame },
+    [State.FrameIndex]: { expect: 'the frame index', numeric: true },
+    [State.FrameOpen]: { expect: "'{' after 'frame N'" },
+    [State.FrameValues]: { expect: "a frame component or '}'", numeric: true },
+    [State.Done]: { expect: 'nothing (parser finished)' },
+  },
 });
 
 function popcount6(x: number): number {
   return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1);
 }
 
-export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
+export class Md5AnimParser extends Md5ParserBase<Md5Anim, State> {
   private numFrames = 0;
   private frameRate = 0;
   private numComp = 0;
@@ -218,17 +199,12 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
   }
 
   protected finish(): Md5Anim {
-    if (this.state === A_FRAME_KW && this.frame === this.numFrames) {
-      this.state = A_DONE;
-      const total = this.numFrames * this.numComp;
-      const header = this.header();
-      if (this.onFrame) return { ...header, frames: new Float32Array(0) };
-      return { ...header, frames: this.frames.length === total ? this.frames : this.frames.slice(0, total) };
-    }
-    this.endOfInput(
-      this.state === A_FRAME_KW,
-      `numFrames is ${this.numFrames} but the file has ${this.frame} frame block(s)`,
-    );
+    this.blocksComplete(State.FrameKw, this.frame, this.numFrames, 'numFrames', 'frame');
+    this.state = State.Done;
+    const total = this.numFrames * this.numComp;
+    const header = this.header();
+    if (this.onFrame) return { ...header, frames: new Float32Array(0) };
+    return { ...header, frames: this.frames.length === total ? this.frames : this.frames.slice(0, total) };
   }
 
   private header(): Md5AnimHeader {
@@ -263,7 +239,7 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
 
   number(v: number, integer: boolean): void {
     switch (this.state) {
-      case A_FRAME_VALUES: {
+      case State.FrameValues: {
         // Most values arrive through the float run; this is the path for the odd one (exponent, long literal, a
         // literal split across chunks, a comment next to it) and for one too many.
         const run = this.floatRun;
@@ -273,52 +249,47 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
         run.out[run.pos++] = v;
         return;
       }
-      case A_BOUND_MIN:
-      case A_BOUND_MAX: {
-        this.bounds[(this.keepBounds ? this.bound * 6 : 0) + this.sub] = v;
-        this.sub++;
-        if (this.sub === 3) this.state = A_BOUND_MID;
-        else if (this.sub === 6) this.state = A_BOUND_CLOSE;
+      case State.BoundMin:
+        if (this.groupValue(this.bounds, this.boundSlot(), 3, v)) this.state = State.BoundMinClose;
         return;
-      }
-      case A_BASE_POS:
-      case A_BASE_ORI: {
-        this.baseframe[this.joint * 6 + this.sub] = v;
-        this.sub++;
-        if (this.sub === 3) this.state = A_BASE_POS_CLOSE;
-        else if (this.sub === 6) this.state = A_BASE_ORI_CLOSE;
+      case State.BoundMax:
+        if (this.groupValue(this.bounds, this.boundSlot() + 3, 3, v)) this.state = State.BoundMaxClose;
         return;
-      }
-      case A_FRAME_IDX: {
+      case State.BasePos:
+        if (this.groupValue(this.baseframe, this.joint * 6, 3, v)) this.state = State.BasePosClose;
+        return;
+      case State.BaseOri:
+        if (this.groupValue(this.baseframe, this.joint * 6 + 3, 3, v)) this.state = State.BaseOriClose;
+        return;
+      case State.FrameIndex: {
         this.marker(v, integer, this.frame, 'frame');
         const run = this.floatRun;
         if (this.onFrame) {
           run.pos = run.end = 0;
         } else {
           if (this.frame === this.frameCap) {
-            const cap = Math.min(this.frameCap * 2, this.numFrames);
+            const cap = nextCapacity(this.frameCap, this.numFrames);
             this.frames = growF32(this.frames, cap * this.numComp);
             this.frameCap = cap;
           }
           run.pos = run.end = this.frame * this.numComp;
         }
         run.out = this.frames;
-        this.state = A_FRAME_OPEN;
+        this.state = State.FrameOpen;
         return;
       }
-      case A_HIER_PARENT: {
+      case State.HierarchyParent:
         this.parent(v, integer);
-        this.state = A_HIER_FLAGS;
+        this.state = State.HierarchyFlags;
         return;
-      }
-      case A_HIER_FLAGS: {
+      case State.HierarchyFlags: {
         const f = this.int(v, integer, 'joint flags');
         if (f < 0 || f > 63) this.fail(ErrorCode.BadNumber, `joint ${this.joint} flags ${f} outside 0..63`);
         this.flags[this.joint] = f;
-        this.state = A_HIER_START;
+        this.state = State.HierarchyStart;
         return;
       }
-      case A_HIER_START: {
+      case State.HierarchyStart: {
         const s = this.int(v, integer, 'joint start index');
         const n = popcount6(this.flags[this.joint]);
         if (s < 0 || s + n > this.numComp) {
@@ -329,45 +300,44 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
         }
         this.startIndices[this.joint] = s;
         this.joint++;
-        this.state = A_HIER_NAME;
+        this.state = State.HierarchyName;
         return;
       }
-      case H_VERSION:
-        this.versionNumber(v, integer);
-        return;
-      case A_NUMFRAMES: {
+      case State.NumFrames:
         this.numFrames = this.count(v, integer, LIMITS.maxFrames, 'numFrames');
-        this.state = A_NUMJOINTS_KW;
+        this.state = State.NumJointsKw;
         return;
-      }
-      case A_NUMJOINTS: {
+      case State.NumJoints: {
         const n = this.jointCount(v, integer);
         this.flags = new Uint8Array(n);
         this.startIndices = new Uint32Array(n);
         this.baseframe = new Float32Array(n * 6);
-        this.state = A_FRAMERATE_KW;
+        this.state = State.FrameRateKw;
         return;
       }
-      case A_FRAMERATE: {
+      case State.FrameRate:
         if (!(v > 0)) this.fail(ErrorCode.BadNumber, `frameRate ${v} must be positive`);
         this.frameRate = v;
-        this.state = A_NUMCOMP_KW;
+        this.state = State.NumComponentsKw;
         return;
-      }
-      case A_NUMCOMP: {
+      case State.NumComponents: {
         const max = LIMITS.maxComponentsPerJoint * this.numJoints;
         this.numComp = this.count(v, integer, max, 'numAnimatedComponents');
-        this.state = A_HIER_KW;
+        this.state = State.HierarchyKw;
         return;
       }
-      default:
-        this.wrongNumber(v);
     }
+    this.sharedNumber(v, integer);
+  }
+
+  /** Where the bounds entry being read lands: its own 6 floats, or slot 0 when bounds are only checked. */
+  private boundSlot(): number {
+    return this.keepBounds ? this.bound * 6 : 0;
   }
 
   punct(c: number): void {
     switch (this.state) {
-      case A_FRAME_VALUES: {
+      case State.FrameValues: {
         if (c !== 0x7d) break;
         const run = this.floatRun;
         if (run.pos !== run.end) {
@@ -375,7 +345,7 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
           this.fail(ErrorCode.BadCount, `frame ${this.frame} has ${got} values, numAnimatedComponents is ${this.numComp}`);
         }
         this.frame++;
-        this.state = A_FRAME_KW;
+        this.state = State.FrameKw;
         if (this.frame === 1 && this.expectedBytes > 0 && !this.onFrame) this.sizeFrameStore();
         if (this.onFrame) {
           const b = this.keepBounds ? this.bounds.subarray((this.frame - 1) * 6, this.frame * 6) : null;
@@ -383,132 +353,96 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
         }
         return;
       }
-      case A_BOUND_OPEN:
+      case State.BoundOpen:
         if (c === 0x7d) {
-          if (this.bound !== this.numFrames) {
-            this.fail(ErrorCode.BadCount, `numFrames is ${this.numFrames} but 'bounds' lists ${this.bound}`);
-          }
-          this.state = A_BASE_KW;
+          this.listComplete(this.bound, this.numFrames, 'numFrames', "'bounds'");
+          this.state = State.BaseframeKw;
           return;
         }
         if (c !== 0x28) break;
-        if (this.bound === this.numFrames) {
-          this.fail(ErrorCode.BadCount, `'bounds' lists more than numFrames ${this.numFrames}`);
-        }
+        this.blockHasRoom('bounds', this.bound, this.numFrames, 'numFrames');
         if (this.bound === this.boundsCap && this.keepBounds) {
-          const cap = Math.min(this.boundsCap * 2, this.numFrames);
+          const cap = nextCapacity(this.boundsCap, this.numFrames);
           this.bounds = growF32(this.bounds, cap * 6);
           this.boundsCap = cap;
         }
         this.sub = 0;
-        this.state = A_BOUND_MIN;
+        this.state = State.BoundMin;
         return;
-      case A_BOUND_MID:
-        if (c !== 0x29) break;
-        this.state = A_BOUND_OPEN2;
-        return;
-      case A_BOUND_OPEN2:
-        if (c !== 0x28) break;
-        this.state = A_BOUND_MAX;
-        return;
-      case A_BOUND_CLOSE:
+      case State.BoundMaxClose:
         if (c !== 0x29) break;
         this.bound++;
-        this.state = A_BOUND_OPEN;
+        this.state = State.BoundOpen;
         return;
-      case A_BASE_POS_OPEN:
+      case State.BasePosOpen:
         if (c === 0x7d) {
-          if (this.joint !== this.numJoints) {
-            this.fail(ErrorCode.BadCount, `numJoints is ${this.numJoints} but 'baseframe' lists ${this.joint}`);
-          }
+          this.listComplete(this.joint, this.numJoints, 'numJoints', "'baseframe'");
           this.frame = 0;
           this.frameCap = 0;
-          this.state = A_FRAME_KW;
+          this.state = State.FrameKw;
           this.onHeader?.(this.header());
           return;
         }
         if (c !== 0x28) break;
-        if (this.joint === this.numJoints) {
-          this.fail(ErrorCode.BadCount, `'baseframe' lists more than numJoints ${this.numJoints}`);
-        }
+        this.blockHasRoom('baseframe', this.joint, this.numJoints, 'numJoints');
         this.sub = 0;
-        this.state = A_BASE_POS;
+        this.state = State.BasePos;
         return;
-      case A_BASE_POS_CLOSE:
-        if (c !== 0x29) break;
-        this.state = A_BASE_ORI_OPEN;
-        return;
-      case A_BASE_ORI_OPEN:
-        if (c !== 0x28) break;
-        this.state = A_BASE_ORI;
-        return;
-      case A_BASE_ORI_CLOSE:
+      case State.BaseOriClose:
         if (c !== 0x29) break;
         this.joint++;
-        this.state = A_BASE_POS_OPEN;
+        this.state = State.BasePosOpen;
         return;
-      case A_HIER_NAME:
+      case State.HierarchyName:
         if (c !== 0x7d) break;
-        if (this.joint !== this.numJoints) {
-          this.fail(ErrorCode.BadCount, `numJoints is ${this.numJoints} but 'hierarchy' lists ${this.joint}`);
-        }
-        this.state = A_BOUNDS_KW;
+        this.listComplete(this.joint, this.numJoints, 'numJoints', "'hierarchy'");
+        this.state = State.BoundsKw;
         return;
-      case A_HIER_OPEN:
+      case State.HierarchyOpen:
         if (c !== 0x7b) break;
         this.joint = 0;
-        this.state = A_HIER_NAME;
+        this.state = State.HierarchyName;
         return;
-      case A_BOUNDS_OPEN:
+      case State.BoundsOpen:
         if (c !== 0x7b) break;
         this.bound = 0;
-        this.boundsCap = this.keepBounds ? Math.min(this.numFrames, LIMITS.initialElements) : 1;
+        this.boundsCap = this.keepBounds ? initialCapacity(this.numFrames) : 1;
         this.bounds = new Float32Array(this.boundsCap * 6);
-        this.state = A_BOUND_OPEN;
+        this.state = State.BoundOpen;
         return;
-      case A_BASE_OPEN:
+      case State.BaseframeOpen:
         if (c !== 0x7b) break;
         this.joint = 0;
-        this.state = A_BASE_POS_OPEN;
+        this.state = State.BasePosOpen;
         return;
-      case A_FRAME_OPEN: {
+      case State.FrameOpen: {
         if (c !== 0x7b) break;
         const run = this.floatRun;
         run.end = run.pos + this.numComp; // open the window: the tokenizer fills it
-        this.state = A_FRAME_VALUES;
+        this.state = State.FrameValues;
         return;
       }
-      default:
-        break;
     }
-    this.wrongPunct(c);
+    this.sharedPunct(c);
   }
 
   string(buf: Uint8Array, start: number, end: number): void {
     switch (this.state) {
-      case A_HIER_NAME:
-        if (this.joint === this.numJoints) {
-          this.fail(ErrorCode.BadCount, `'hierarchy' lists more than numJoints ${this.numJoints}`);
-        }
+      case State.HierarchyName:
+        this.blockHasRoom('hierarchy', this.joint, this.numJoints, 'numJoints');
         this.names.push(decodeText(buf, start, end));
-        this.state = A_HIER_PARENT;
+        this.state = State.HierarchyParent;
         return;
-      case H_CMD:
-        this.commandlineString(buf, start, end);
-        return;
-      default:
-        this.wrongString(buf, start, end);
     }
+    this.sharedString(buf, start, end);
   }
 
   word(buf: Uint8Array, start: number, end: number): void {
-    const k = KEYWORDS.index(buf, start, end);
+    const k = this.keywordOf(buf, start, end);
     switch (this.state) {
-      case A_FRAME_KW:
-        if (k === K_FRAME) {
-          if (this.frame === this.numFrames) {
-            this.fail(ErrorCode.BadCount, `more frame blocks than numFrames ${this.numFrames}`);
-          }
+      case State.FrameKw:
+        if (k === Keyword.frame) {
+          this.listHasRoom(this.frame, this.numFrames, 'frame blocks', 'numFrames');
           if (this.frameCap === 0 && this.onFrame) {
             // Frame mode: one frame's buffer, reused.
             this.frameCap = 1;
@@ -520,24 +454,18 @@ export class Md5AnimParser extends Md5ParserBase<Md5Anim> {
             this.frameCap = Math.min(this.numFrames, Math.max(1, Math.floor(LIMITS.initialFrameFloats / perFrame)));
             this.frames = new Float32Array(this.frameCap * this.numComp);
           }
-          this.state = A_FRAME_IDX;
+          this.state = State.FrameIndex;
           return;
         }
         break;
-      case H_VERSION_KW:
-        this.versionWord(k, buf, start, end);
-        return;
-      default:
-        if (this.nextOnKeyword(k)) return;
-        break;
     }
-    this.wrongWord(k, buf, start, end);
+    this.sharedWord(k, buf, start, end);
   }
 }
 
 /** Parse a whole md5anim held in memory (a string is encoded as UTF-8 first). */
 export function parseMd5Anim(input: Uint8Array | string): Md5Anim {
-  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  const bytes = inputBytes(input);
   const p = new Md5AnimParser({ expectedBytes: bytes.length });
   p.write(bytes);
   return p.end();

@@ -35,16 +35,15 @@ import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import type { Md5Joints, Md5Mesh, Md5MeshPart } from '../../base/model.js';
 import { LIMITS } from './limits.js';
 import {
-  H_CMD,
-  H_NEXT,
-  H_VERSION,
-  H_VERSION_KW,
   Md5ParserBase,
   growF32,
   growU32,
+  initialCapacity,
+  inputBytes,
   md5Grammar,
+  nextCapacity,
 } from './parser-base.js';
-import { decodeText, KeywordTable } from '../../text/tokenizer.js';
+import { decodeText } from '../../text/tokenizer.js';
 
 /** Everything of an md5mesh before its first mesh block. */
 export type Md5MeshHeader = Omit<Md5Mesh, 'meshes'> & { meshCount: number };
@@ -59,153 +58,130 @@ export interface Md5MeshParserOptions {
   onHeader?: (header: Md5MeshHeader) => void;
 }
 
-/** Keywords; the index doubles as the order rank (file level 0..5, mesh level 6..13). */
-const KW = [
-  'MD5Version',
-  'commandline',
-  'numJoints',
-  'numMeshes',
-  'joints',
-  'mesh',
-  'name',
-  'shader',
-  'numverts',
-  'vert',
-  'numtris',
-  'tri',
-  'numweights',
-  'weight',
-] as const;
-const KEYWORDS = new KeywordTable(KW);
-const K_NUMJOINTS = 2;
-const K_NUMMESHES = 3;
-const K_JOINTS = 4;
-const K_MESH = 5;
-const K_NAME = 6;
-const K_SHADER = 7;
-const K_NUMVERTS = 8;
-const K_VERT = 9;
-const K_NUMTRIS = 10;
-const K_TRI = 11;
-const K_NUMWEIGHTS = 12;
-const K_WEIGHT = 13;
-const FILE_LEVEL_LAST = K_MESH;
+/**
+ * md5mesh keywords, spelled as in the file. The value doubles as the order rank: file level up to `mesh`, then
+ * the mesh block's, in the order a mesh block lists them.
+ */
+enum Keyword {
+  MD5Version,
+  commandline,
+  numJoints,
+  numMeshes,
+  joints,
+  mesh,
+  name,
+  shader,
+  numverts,
+  vert,
+  numtris,
+  tri,
+  numweights,
+  weight,
+}
 
-// Parser states (0..3: the header states H_* of parser-base).
-const M_NUMJOINTS_KW = H_NEXT;
-const M_NUMJOINTS = 5;
-const M_NUMMESHES_KW = 6;
-const M_NUMMESHES = 7;
-const M_JOINTS_KW = 8;
-const M_JOINTS_OPEN = 9;
-const M_JOINT_NAME = 10;
-const M_JOINT_PARENT = 11;
-const M_JOINT_POS_OPEN = 12;
-const M_JOINT_POS = 13;
-const M_JOINT_POS_CLOSE = 14;
-const M_JOINT_ORI_OPEN = 15;
-const M_JOINT_ORI = 16;
-const M_JOINT_ORI_CLOSE = 17;
-const M_MESH_KW = 18;
-const M_MESH_OPEN = 19;
-const M_MESH_NAME_OR_SHADER = 20;
-const M_MESH_NAME = 21;
-const M_SHADER_KW = 22;
-const M_SHADER = 23;
-const M_NUMVERTS_KW = 24;
-const M_NUMVERTS = 25;
-const M_VERT_KW = 26;
-const M_VERT_IDX = 27;
-const M_VERT_UV_OPEN = 28;
-const M_VERT_UV = 29;
-const M_VERT_UV_CLOSE = 30;
-const M_VERT_WSTART = 31;
-const M_VERT_WCOUNT = 32;
-const M_NUMTRIS = 33;
-const M_TRI_KW = 34;
-const M_TRI_IDX = 35;
-const M_TRI_V = 36;
-const M_NUMWEIGHTS = 37;
-const M_WEIGHT_KW = 38;
-const M_WEIGHT_IDX = 39;
-const M_WEIGHT_JOINT = 40;
-const M_WEIGHT_BIAS = 41;
-const M_WEIGHT_POS_OPEN = 42;
-const M_WEIGHT_POS = 43;
-const M_WEIGHT_POS_CLOSE = 44;
-const M_DONE = 45;
+/** md5mesh parser states, in file order; the first four are the shared header's, named as parser-base wants. */
+enum State {
+  VersionKw,
+  Version,
+  CommandlineKw,
+  Commandline,
+  NumJointsKw,
+  NumJoints,
+  NumMeshesKw,
+  NumMeshes,
+  JointsKw,
+  JointsOpen,
+  JointName,
+  JointParent,
+  JointPosOpen,
+  JointPos,
+  JointPosClose,
+  JointOriOpen,
+  JointOri,
+  JointOriClose,
+  MeshKw,
+  MeshOpen,
+  MeshNameOrShader,
+  MeshName,
+  ShaderKw,
+  Shader,
+  NumVertsKw,
+  NumVerts,
+  VertKw,
+  VertIndex,
+  VertUvOpen,
+  VertUv,
+  VertUvClose,
+  VertWeightStart,
+  VertWeightCount,
+  NumTris,
+  TriKw,
+  TriIndex,
+  TriVertex,
+  NumWeights,
+  WeightKw,
+  WeightIndex,
+  WeightJoint,
+  WeightBias,
+  WeightPosOpen,
+  WeightPos,
+  WeightPosClose,
+  Done,
+}
 
-const GRAMMAR = md5Grammar({
+const GRAMMAR = md5Grammar<State>({
   name: 'Md5MeshParser',
-  keywords: KW,
-  fileLevelLast: FILE_LEVEL_LAST,
-  /** What each state wants, for messages. */
-  expect: [
-    "'numJoints'",
-    'the joint count',
-    "'numMeshes'",
-    'the mesh count',
-    "'joints'",
-    "'{' after 'joints'",
-    "a joint name or '}'",
-    'the joint parent index',
-    "'(' before the joint position",
-    'a joint position number',
-    "')' after the joint position",
-    "'(' before the joint orientation",
-    'a joint orientation number',
-    "')' after the joint orientation",
-    "'mesh' or end of input",
-    "'{' after 'mesh'",
-    "'name' or 'shader'",
-    'the mesh name string',
-    "'shader'",
-    'the shader string',
-    "'numverts'",
-    'the vertex count',
-    "'vert' or 'numtris'",
-    'the vertex index',
-    "'(' before the texture coordinates",
-    'a texture coordinate',
-    "')' after the texture coordinates",
-    'the first weight index',
-    'the weight count',
-    'the triangle count',
-    "'tri' or 'numweights'",
-    'the triangle index',
-    'a triangle vertex index',
-    'the weight count',
-    "'weight' or '}'",
-    'the weight index',
-    'the weight joint index',
-    'the weight bias',
-    "'(' before the weight position",
-    'a weight position number',
-    "')' after the weight position",
-    'nothing (parser finished)',
-  ],
-  /** The keyword a state is waiting for (for MISSING_BLOCK / DUPLICATE_BLOCK). */
-  waits: [
-    [M_NUMJOINTS_KW, K_NUMJOINTS],
-    [M_NUMMESHES_KW, K_NUMMESHES],
-    [M_JOINTS_KW, K_JOINTS],
-    [M_MESH_KW, K_MESH],
-    [M_MESH_NAME_OR_SHADER, K_SHADER],
-    [M_SHADER_KW, K_SHADER],
-    [M_NUMVERTS_KW, K_NUMVERTS],
-    [M_VERT_KW, K_NUMTRIS],
-    [M_TRI_KW, K_NUMWEIGHTS],
-    [M_WEIGHT_KW, K_WEIGHT],
-  ],
-  /** States whose next token is a number (a `nan`/`inf` word there is BAD_NUMBER, not UNEXPECTED_TOKEN). */
-  numericStates: [
-    M_NUMJOINTS, M_NUMMESHES, M_JOINT_PARENT, M_JOINT_POS, M_JOINT_ORI, M_NUMVERTS, M_VERT_IDX, M_VERT_UV,
-    M_VERT_WSTART, M_VERT_WCOUNT, M_NUMTRIS, M_TRI_IDX, M_TRI_V, M_NUMWEIGHTS, M_WEIGHT_IDX, M_WEIGHT_JOINT,
-    M_WEIGHT_BIAS, M_WEIGHT_POS,
-  ],
+  keywords: Keyword,
+  fileLevelLast: Keyword.mesh,
+  states: State,
+  afterHeader: State.NumJointsKw,
+  grammar: {
+    [State.NumJointsKw]: { keyword: Keyword.numJoints, next: State.NumJoints },
+    [State.NumJoints]: { expect: 'the joint count', numeric: true },
+    [State.NumMeshesKw]: { keyword: Keyword.numMeshes, next: State.NumMeshes },
+    [State.NumMeshes]: { expect: 'the mesh count', numeric: true },
+    [State.JointsKw]: { keyword: Keyword.joints, next: State.JointsOpen },
+    [State.JointsOpen]: { expect: "'{' after 'joints'" },
+    [State.JointName]: { expect: "a joint name or '}'" },
+    [State.JointParent]: { expect: 'the joint parent index', numeric: true },
+    [State.JointPosOpen]: { expect: "'(' before the joint position", punct: '(', next: State.JointPos },
+    [State.JointPos]: { expect: 'a joint position number', numeric: true },
+    [State.JointPosClose]: { expect: "')' after the joint position", punct: ')', next: State.JointOriOpen },
+    [State.JointOriOpen]: { expect: "'(' before the joint orientation", punct: '(', next: State.JointOri },
+    [State.JointOri]: { expect: 'a joint orientation number', numeric: true },
+    [State.JointOriClose]: { expect: "')' after the joint orientation" },
+    [State.MeshKw]: { expect: "'mesh' or end of input", keyword: Keyword.mesh },
+    [State.MeshOpen]: { expect: "'{' after 'mesh'", punct: '{', next: State.MeshNameOrShader },
+    [State.MeshNameOrShader]: { expect: "'name' or 'shader'", keyword: Keyword.shader },
+    [State.MeshName]: { expect: 'the mesh name string' },
+    [State.ShaderKw]: { keyword: Keyword.shader, next: State.Shader },
+    [State.Shader]: { expect: 'the shader string' },
+    [State.NumVertsKw]: { keyword: Keyword.numverts, next: State.NumVerts },
+    [State.NumVerts]: { expect: 'the vertex count', numeric: true },
+    [State.VertKw]: { expect: "'vert' or 'numtris'", keyword: Keyword.numtris },
+    [State.VertIndex]: { expect: 'the vertex index', numeric: true },
+    [State.VertUvOpen]: { expect: "'(' before the texture coordinates", punct: '(', next: State.VertUv },
+    [State.VertUv]: { expect: 'a texture coordinate', numeric: true },
+    [State.VertUvClose]: { expect: "')' after the texture coordinates", punct: ')', next: State.VertWeightStart },
+    [State.VertWeightStart]: { expect: 'the first weight index', numeric: true },
+    [State.VertWeightCount]: { expect: 'the weight count', numeric: true },
+    [State.NumTris]: { expect: 'the triangle count', numeric: true },
+    [State.TriKw]: { expect: "'tri' or 'numweights'", keyword: Keyword.numweights },
+    [State.TriIndex]: { expect: 'the triangle index', numeric: true },
+    [State.TriVertex]: { expect: 'a triangle vertex index', numeric: true },
+    [State.NumWeights]: { expect: 'the weight count', numeric: true },
+    [State.WeightKw]: { expect: "'weight' or '}'", keyword: Keyword.weight },
+    [State.WeightIndex]: { expect: 'the weight index', numeric: true },
+    [State.WeightJoint]: { expect: 'the weight joint index', numeric: true },
+    [State.WeightBias]: { expect: 'the weight bias', numeric: true },
+    [State.WeightPosOpen]: { expect: "'(' before the weight position", punct: '(', next: State.WeightPos },
+    [State.WeightPos]: { expect: 'a weight position number', numeric: true },
+    [State.WeightPosClose]: { expect: "')' after the weight position" },
+    [State.Done]: { expect: 'nothing (parser finished)' },
+  },
 });
 
-export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
+export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
   private numMeshes = 0;
   private positions: Float32Array = new Float32Array(0);
   private orientations: Float32Array = new Float32Array(0);
@@ -248,14 +224,9 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
   }
 
   protected finish(): Md5Mesh {
-    if (this.state === M_MESH_KW && this.meshCount === this.numMeshes) {
-      this.state = M_DONE;
-      return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints: this.joints(), meshes: this.meshes };
-    }
-    this.endOfInput(
-      this.state === M_MESH_KW,
-      `numMeshes is ${this.numMeshes} but the file has ${this.meshCount} mesh block(s)`,
-    );
+    this.blocksComplete(State.MeshKw, this.meshCount, this.numMeshes, 'numMeshes', 'mesh');
+    this.state = State.Done;
+    return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints: this.joints(), meshes: this.meshes };
   }
 
   private joints(): Md5Joints {
@@ -272,12 +243,10 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
 
   number(v: number, integer: boolean): void {
     switch (this.state) {
-      case M_VERT_UV: {
-        this.uvs[this.vert * 2 + this.sub] = v;
-        if (++this.sub === 2) this.state = M_VERT_UV_CLOSE;
+      case State.VertUv:
+        if (this.groupValue(this.uvs, this.vert * 2, 2, v)) this.state = State.VertUvClose;
         return;
-      }
-      case M_TRI_V: {
+      case State.TriVertex: {
         const x = this.int(v, integer, 'triangle vertex index');
         if (x < 0 || x >= this.numVerts) {
           this.fail(ErrorCode.IndexOutOfRange, `triangle ${this.tri} vertex index ${x} outside 0..${this.numVerts - 1}`);
@@ -285,37 +254,35 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
         this.tris[this.tri * 3 + this.sub] = x;
         if (++this.sub === 3) {
           this.tri++;
-          this.state = M_TRI_KW;
+          this.state = State.TriKw;
         }
         return;
       }
-      case M_WEIGHT_POS: {
-        this.wPositions[this.weight * 3 + this.sub] = v;
-        if (++this.sub === 3) this.state = M_WEIGHT_POS_CLOSE;
+      case State.WeightPos:
+        if (this.groupValue(this.wPositions, this.weight * 3, 3, v)) this.state = State.WeightPosClose;
         return;
-      }
-      case M_VERT_IDX: {
+      case State.VertIndex: {
         this.marker(v, integer, this.vert, 'vert');
         if (this.vert === this.vertCap) {
-          const cap = Math.min(this.vertCap * 2, this.numVerts);
+          const cap = nextCapacity(this.vertCap, this.numVerts);
           this.uvs = growF32(this.uvs, cap * 2);
           this.wStart = growU32(this.wStart, cap);
           this.wCount = growU32(this.wCount, cap);
           this.vertCap = cap;
         }
-        this.state = M_VERT_UV_OPEN;
+        this.state = State.VertUvOpen;
         return;
       }
-      case M_VERT_WSTART: {
+      case State.VertWeightStart: {
         const x = this.int(v, integer, 'vertex weight start');
         if (x < 0 || x >= LIMITS.maxWeightsPerMesh) {
           this.fail(ErrorCode.IndexOutOfRange, `vertex ${this.vert} weight start ${x} out of range`);
         }
         this.wStart[this.vert] = x;
-        this.state = M_VERT_WCOUNT;
+        this.state = State.VertWeightCount;
         return;
       }
-      case M_VERT_WCOUNT: {
+      case State.VertWeightCount: {
         const x = this.int(v, integer, 'vertex weight count');
         if (x < 1 || x > LIMITS.maxWeightsPerMesh) {
           this.fail(ErrorCode.IndexOutOfRange, `vertex ${this.vert} weight count ${x} outside 1..${LIMITS.maxWeightsPerMesh}`);
@@ -330,103 +297,94 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
           this.maxWeightColumn = this.tok.tokenColumn;
         }
         this.vert++;
-        this.state = M_VERT_KW;
+        this.state = State.VertKw;
         return;
       }
-      case M_TRI_IDX: {
+      case State.TriIndex: {
         this.marker(v, integer, this.tri, 'tri');
         if (this.tri === this.triCap) {
-          const cap = Math.min(this.triCap * 2, this.numTris);
+          const cap = nextCapacity(this.triCap, this.numTris);
           this.tris = growU32(this.tris, cap * 3);
           this.triCap = cap;
         }
         this.sub = 0;
-        this.state = M_TRI_V;
+        this.state = State.TriVertex;
         return;
       }
-      case M_WEIGHT_IDX: {
+      case State.WeightIndex: {
         this.marker(v, integer, this.weight, 'weight');
         if (this.weight === this.weightCap) {
-          const cap = Math.min(this.weightCap * 2, this.numWeights);
+          const cap = nextCapacity(this.weightCap, this.numWeights);
           this.wJoints = growU32(this.wJoints, cap);
           this.wBiases = growF32(this.wBiases, cap);
           this.wPositions = growF32(this.wPositions, cap * 3);
           this.weightCap = cap;
         }
-        this.state = M_WEIGHT_JOINT;
+        this.state = State.WeightJoint;
         return;
       }
-      case M_WEIGHT_JOINT: {
+      case State.WeightJoint: {
         const x = this.int(v, integer, 'weight joint index');
         if (x < 0 || x >= this.numJoints) {
           this.fail(ErrorCode.IndexOutOfRange, `weight ${this.weight} joint index ${x} outside 0..${this.numJoints - 1}`);
         }
         this.wJoints[this.weight] = x;
-        this.state = M_WEIGHT_BIAS;
+        this.state = State.WeightBias;
         return;
       }
-      case M_WEIGHT_BIAS: {
+      case State.WeightBias:
         this.wBiases[this.weight] = v;
-        this.state = M_WEIGHT_POS_OPEN;
+        this.state = State.WeightPosOpen;
         return;
-      }
-      case M_JOINT_POS: {
-        this.positions[this.joint * 3 + this.sub] = v;
-        if (++this.sub === 3) this.state = M_JOINT_POS_CLOSE;
+      case State.JointPos:
+        if (this.groupValue(this.positions, this.joint * 3, 3, v)) this.state = State.JointPosClose;
         return;
-      }
-      case M_JOINT_ORI: {
+      case State.JointOri: {
         const o = this.orientations;
         const j4 = this.joint * 4;
-        o[j4 + this.sub] = v;
-        if (++this.sub === 3) {
+        if (this.groupValue(o, j4, 3, v)) {
           o[j4 + 3] = recoverW(o[j4], o[j4 + 1], o[j4 + 2]);
-          this.state = M_JOINT_ORI_CLOSE;
+          this.state = State.JointOriClose;
         }
         return;
       }
-      case M_JOINT_PARENT: {
+      case State.JointParent:
         this.parent(v, integer);
-        this.state = M_JOINT_POS_OPEN;
+        this.state = State.JointPosOpen;
         return;
-      }
-      case H_VERSION:
-        this.versionNumber(v, integer);
-        return;
-      case M_NUMJOINTS: {
+      case State.NumJoints: {
         const n = this.jointCount(v, integer);
         this.positions = new Float32Array(n * 3);
         this.orientations = new Float32Array(n * 4);
-        this.state = M_NUMMESHES_KW;
+        this.state = State.NumMeshesKw;
         return;
       }
-      case M_NUMMESHES: {
+      case State.NumMeshes:
         this.numMeshes = this.count(v, integer, LIMITS.maxMeshes, 'numMeshes');
-        this.state = M_JOINTS_KW;
+        this.state = State.JointsKw;
         return;
-      }
-      case M_NUMVERTS: {
+      case State.NumVerts: {
         const n = this.count(v, integer, LIMITS.maxVertsPerMesh, 'numverts');
         this.numVerts = n;
         this.vert = 0;
-        this.vertCap = Math.min(n, LIMITS.initialElements);
+        this.vertCap = initialCapacity(n);
         this.uvs = new Float32Array(this.vertCap * 2);
         this.wStart = new Uint32Array(this.vertCap);
         this.wCount = new Uint32Array(this.vertCap);
         this.maxWeightEnd = 0;
-        this.state = M_VERT_KW;
+        this.state = State.VertKw;
         return;
       }
-      case M_NUMTRIS: {
+      case State.NumTris: {
         const n = this.count(v, integer, LIMITS.maxTrisPerMesh, 'numtris');
         this.numTris = n;
         this.tri = 0;
-        this.triCap = Math.min(n, LIMITS.initialElements);
+        this.triCap = initialCapacity(n);
         this.tris = new Uint32Array(this.triCap * 3);
-        this.state = M_TRI_KW;
+        this.state = State.TriKw;
         return;
       }
-      case M_NUMWEIGHTS: {
+      case State.NumWeights: {
         const n = this.count(v, integer, LIMITS.maxWeightsPerMesh, 'numweights');
         if (this.maxWeightEnd > n) {
           const v0 = this.maxWeightVert;
@@ -438,57 +396,38 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
         }
         this.numWeights = n;
         this.weight = 0;
-        this.weightCap = Math.min(n, LIMITS.initialElements);
+        this.weightCap = initialCapacity(n);
         this.wJoints = new Uint32Array(this.weightCap);
         this.wBiases = new Float32Array(this.weightCap);
         this.wPositions = new Float32Array(this.weightCap * 3);
-        this.state = M_WEIGHT_KW;
+        this.state = State.WeightKw;
         return;
       }
-      default:
-        this.wrongNumber(v);
     }
+    this.sharedNumber(v, integer);
   }
 
   punct(c: number): void {
     switch (this.state) {
-      case M_VERT_UV_OPEN:
-      case M_JOINT_POS_OPEN:
-      case M_JOINT_ORI_OPEN:
-      case M_WEIGHT_POS_OPEN:
-        if (c !== 0x28) break;
-        this.sub = 0;
-        this.state++;
-        return;
-      case M_VERT_UV_CLOSE:
-        if (c !== 0x29) break;
-        this.state = M_VERT_WSTART;
-        return;
-      case M_WEIGHT_POS_CLOSE:
+      case State.WeightPosClose:
         if (c !== 0x29) break;
         this.weight++;
-        this.state = M_WEIGHT_KW;
+        this.state = State.WeightKw;
         return;
-      case M_JOINT_POS_CLOSE:
-        if (c !== 0x29) break;
-        this.state = M_JOINT_ORI_OPEN;
-        return;
-      case M_JOINT_ORI_CLOSE:
+      case State.JointOriClose:
         if (c !== 0x29) break;
         this.joint++;
-        this.state = M_JOINT_NAME;
+        this.state = State.JointName;
         return;
-      case M_JOINTS_OPEN:
-      case M_MESH_OPEN:
+      case State.JointsOpen:
         if (c !== 0x7b) break;
-        this.state++;
+        this.joint = 0;
+        this.state = State.JointName;
         return;
-      case M_JOINT_NAME:
+      case State.JointName:
         if (c !== 0x7d) break;
-        if (this.joint !== this.numJoints) {
-          this.fail(ErrorCode.BadCount, `numJoints is ${this.numJoints} but 'joints' lists ${this.joint}`);
-        }
-        this.state = M_MESH_KW;
+        this.listComplete(this.joint, this.numJoints, 'numJoints', "'joints'");
+        this.state = State.MeshKw;
         this.onHeader?.({
           format: 'md5mesh',
           version: this.version,
@@ -497,134 +436,103 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
           meshCount: this.numMeshes,
         });
         return;
-      case M_WEIGHT_KW:
+      case State.WeightKw:
         if (c !== 0x7d) break;
-        if (this.weight !== this.numWeights) {
-          this.fail(ErrorCode.BadCount, `numweights is ${this.numWeights} but the mesh lists ${this.weight}`);
-        }
+        this.listComplete(this.weight, this.numWeights, 'numweights', 'the mesh');
         this.finishMesh();
-        this.state = M_MESH_KW;
+        this.state = State.MeshKw;
         return;
-      case M_VERT_KW:
+      case State.VertKw:
         if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends before 'numtris'`);
         break;
-      case M_TRI_KW:
+      case State.TriKw:
         if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends before 'numweights'`);
         break;
-      case M_MESH_NAME_OR_SHADER:
-      case M_SHADER_KW:
-      case M_NUMVERTS_KW:
+      case State.MeshNameOrShader:
+      case State.ShaderKw:
+      case State.NumVertsKw:
         if (c === 0x7d) this.fail(ErrorCode.MissingBlock, `mesh block ends while expecting ${GRAMMAR.expect[this.state]}`);
         break;
-      default:
-        break;
     }
-    this.wrongPunct(c);
+    this.sharedPunct(c);
   }
 
   string(buf: Uint8Array, start: number, end: number): void {
     switch (this.state) {
-      case M_JOINT_NAME: {
+      case State.JointName:
         if (this.joint === this.numJoints) {
           this.fail(ErrorCode.BadCount, `numJoints is ${this.numJoints} but 'joints' lists more`);
         }
         this.names.push(decodeText(buf, start, end));
-        this.state = M_JOINT_PARENT;
+        this.state = State.JointParent;
         return;
-      }
-      case H_CMD:
-        this.commandlineString(buf, start, end);
-        return;
-      case M_MESH_NAME:
+      case State.MeshName:
         this.meshName = decodeText(buf, start, end);
-        this.state = M_SHADER_KW;
+        this.state = State.ShaderKw;
         return;
-      case M_SHADER:
+      case State.Shader:
         this.shader = decodeText(buf, start, end);
-        this.state = M_NUMVERTS_KW;
+        this.state = State.NumVertsKw;
         return;
-      default:
-        this.wrongString(buf, start, end);
     }
+    this.sharedString(buf, start, end);
   }
 
   word(buf: Uint8Array, start: number, end: number): void {
-    const k = KEYWORDS.index(buf, start, end);
+    const k = this.keywordOf(buf, start, end);
     switch (this.state) {
-      case M_VERT_KW:
-        if (k === K_VERT) {
-          if (this.vert === this.numVerts) this.fail(ErrorCode.BadCount, `more 'vert' lines than numverts ${this.numVerts}`);
-          this.state = M_VERT_IDX;
+      case State.VertKw:
+        if (k === Keyword.vert) {
+          this.listHasRoom(this.vert, this.numVerts, "'vert' lines", 'numverts');
+          this.state = State.VertIndex;
           return;
         }
-        if (k === K_NUMTRIS) {
-          if (this.vert !== this.numVerts) {
-            this.fail(ErrorCode.BadCount, `numverts is ${this.numVerts} but the mesh lists ${this.vert}`);
-          }
-          this.state = M_NUMTRIS;
-          return;
-        }
-        break;
-      case M_TRI_KW:
-        if (k === K_TRI) {
-          if (this.tri === this.numTris) this.fail(ErrorCode.BadCount, `more 'tri' lines than numtris ${this.numTris}`);
-          this.state = M_TRI_IDX;
-          return;
-        }
-        if (k === K_NUMWEIGHTS) {
-          if (this.tri !== this.numTris) {
-            this.fail(ErrorCode.BadCount, `numtris is ${this.numTris} but the mesh lists ${this.tri}`);
-          }
-          this.state = M_NUMWEIGHTS;
+        if (k === Keyword.numtris) {
+          this.listComplete(this.vert, this.numVerts, 'numverts', 'the mesh');
+          this.state = State.NumTris;
           return;
         }
         break;
-      case M_WEIGHT_KW:
-        if (k === K_WEIGHT) {
-          if (this.weight === this.numWeights) {
-            this.fail(ErrorCode.BadCount, `more 'weight' lines than numweights ${this.numWeights}`);
-          }
-          this.state = M_WEIGHT_IDX;
+      case State.TriKw:
+        if (k === Keyword.tri) {
+          this.listHasRoom(this.tri, this.numTris, "'tri' lines", 'numtris');
+          this.state = State.TriIndex;
+          return;
+        }
+        if (k === Keyword.numweights) {
+          this.listComplete(this.tri, this.numTris, 'numtris', 'the mesh');
+          this.state = State.NumWeights;
           return;
         }
         break;
-      case H_VERSION_KW:
-        this.versionWord(k, buf, start, end);
-        return;
-      case M_JOINTS_KW:
-        if (k === K_JOINTS) {
-          this.joint = 0;
-          this.state = M_JOINTS_OPEN;
+      case State.WeightKw:
+        if (k === Keyword.weight) {
+          this.listHasRoom(this.weight, this.numWeights, "'weight' lines", 'numweights');
+          this.state = State.WeightIndex;
           return;
         }
         break;
-      case M_MESH_KW:
-        if (k === K_MESH) {
-          if (this.meshCount === this.numMeshes) {
-            this.fail(ErrorCode.BadCount, `more mesh blocks than numMeshes ${this.numMeshes}`);
-          }
+      case State.MeshKw:
+        if (k === Keyword.mesh) {
+          this.listHasRoom(this.meshCount, this.numMeshes, 'mesh blocks', 'numMeshes');
           this.meshName = '';
           this.shader = '';
-          this.state = M_MESH_OPEN;
+          this.state = State.MeshOpen;
           return;
         }
         break;
-      case M_MESH_NAME_OR_SHADER:
-        if (k === K_NAME) {
-          this.state = M_MESH_NAME;
+      case State.MeshNameOrShader:
+        if (k === Keyword.name) {
+          this.state = State.MeshName;
           return;
         }
-        if (k === K_SHADER) {
-          this.state = M_SHADER;
+        if (k === Keyword.shader) {
+          this.state = State.Shader;
           return;
         }
-        break;
-      default:
-        // numJoints, numMeshes, commandline, shader, numverts: the one keyword the state waits for
-        if (this.nextOnKeyword(k)) return;
         break;
     }
-    this.wrongWord(k, buf, start, end);
+    this.sharedWord(k, buf, start, end);
   }
 
   private finishMesh(): void {
@@ -650,8 +558,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh> {
 
 /** Parse a whole md5mesh held in memory (a string is encoded as UTF-8 first). */
 export function parseMd5Mesh(input: Uint8Array | string): Md5Mesh {
-  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   const p = new Md5MeshParser();
-  p.write(bytes);
+  p.write(inputBytes(input));
   return p.end();
 }

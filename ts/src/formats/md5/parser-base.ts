@@ -1,66 +1,185 @@
 /**
- * What the md5mesh and md5anim parsers share: the push/end lifecycle with sticky failure, error construction at the
- * current token, the checked-number helpers, the `MD5Version 10` / `commandline "…"` header states, the joint
- * count and parent checks, the keyword-order diagnostics of `word()`, and the list growth helpers.
+ * What the md5mesh and md5anim parsers share: the push/end lifecycle with sticky failure, the token sink and its
+ * dispatch, the grammar tables and the transitions they drive, error construction at the current token, the
+ * checked-number helpers, the `MD5Version 10` / `commandline "…"` header, the joint count and parent checks, the
+ * list checks and growth, the `( … )` group values, and the keyword-order diagnostics of a wrong word.
  *
- * Each parser stays an explicit state machine in its own class (its own `number` / `punct` / `string` / `word`
- * switches); the base class only holds code that is the same to the letter in both, and none of it allocates on
- * the success path of a token.
+ * A parser is an explicit state machine in its own class. Its states are a TS `enum` whose values are identities
+ * only: nothing compares states by order or computes one from another. Its grammar ({@link md5Grammar}) is keyed
+ * by state: what the state wants (for messages), the keyword or punctuation it waits for, the state that token
+ * leads to, whether its token is a number.
+ *
+ * Each token goes first to the parser's own switch (its `number`, `punct`, `string`, `word`), whose cases are the
+ * states with work of their own and name their next state; what no case takes goes on to `sharedNumber`, … here:
+ * the header states, which are the same in both formats and live here, or the grammar's transition for a state
+ * that only waits for one keyword or punctuation and names its next state there, or else the error that says what
+ * the state wanted. Nothing here allocates on the success path of a token.
  */
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import { LIMITS } from './limits.js';
-import { Md5Tokenizer, decodeText, isNonFiniteWord, showToken, type FloatRun, type Md5TokenSink } from '../../text/tokenizer.js';
+import {
+  KeywordTable,
+  Md5Tokenizer,
+  decodeText,
+  isNonFiniteWord,
+  showToken,
+  type FloatRun,
+  type Md5TokenSink,
+} from '../../text/tokenizer.js';
 
-// Header states, the same in both formats; each parser numbers its own states from H_NEXT on.
-export const H_VERSION_KW = 0;
-export const H_VERSION = 1;
-export const H_CMD_KW = 2;
-export const H_CMD = 3;
-/** The first state after the commandline string. */
-export const H_NEXT = 4;
+/** A numeric TS `enum` object: member name → value, and value → member name (TS's reverse mapping). */
+type NumericEnum = { readonly [name: string]: number | string };
 
-/** What the header states want, for messages. */
-const H_EXPECT: readonly string[] = ["'MD5Version'", 'the version number', "'commandline'", 'the commandline string'];
+/** One state's entry in a parser's grammar. */
+export interface StateSpec<S extends number> {
+  /** What the state wants, for messages. A state that waits for a keyword wants `'keyword'` unless this says more. */
+  readonly expect?: string;
+  /** The next token is a number: a `nan`/`inf` word here is BAD_NUMBER, not UNEXPECTED_TOKEN. */
+  readonly numeric?: true;
+  /**
+   * The keyword the state waits for (its value in the parser's keyword enum): taken when the entry names `next`,
+   * and named in MISSING_BLOCK / DUPLICATE_BLOCK when a later or earlier keyword of its level comes instead.
+   */
+  readonly keyword?: number;
+  /** The punctuation the state waits for, taken when the entry names `next`. */
+  readonly punct?: '{' | '}' | '(' | ')';
+  /**
+   * Where the waited-for `keyword` or `punct` leads, for a state with nothing else to do
+   * ({@link Md5ParserBase.nextOnKeyword} / {@link Md5ParserBase.nextOnPunct}). States with work of their own leave
+   * it out and set their next state in the parser's switch.
+   */
+  readonly next?: S;
+}
 
-/** Keyword index of `MD5Version` and `commandline` in both keyword lists. */
-export const K_VERSION = 0;
-export const K_COMMANDLINE = 1;
+/** The names a parser's state enum gives its four header states (`MD5Version 10` `commandline "…"`). */
+const HEADER_STATES = ['VersionKw', 'Version', 'CommandlineKw', 'Commandline'] as const;
 
-/** A parser's fixed tables, used for messages and diagnostics (never on the success path of a token). */
-export interface Md5Grammar {
+/** A parser's header states (the same grammar in both formats) and the state after them. */
+interface HeaderStates<S extends number> {
+  /** Waits for `MD5Version`. */
+  readonly versionKw: S;
+  /** Waits for the version number (10). */
+  readonly version: S;
+  /** Waits for `commandline`. */
+  readonly commandlineKw: S;
+  /** Waits for the commandline string. */
+  readonly commandline: S;
+  /** The first state after the commandline string. */
+  readonly next: S;
+}
+
+/** A parser's grammar as flat tables indexed by state value (built once by {@link md5Grammar}). */
+export interface Md5Grammar<S extends number> {
   /** Class name, for the "already ended" error. */
   readonly name: string;
-  /** Keywords; the index doubles as the order rank. */
-  readonly keywords: readonly string[];
-  /** Keywords up to this index are file level, the rest belong to an inner block (ranks compare within a level). */
+  /** The keyword matcher; a keyword's index is its value in the parser's keyword enum. */
+  readonly keywords: KeywordTable;
+  /** Keyword names by value; the value doubles as the order rank. */
+  readonly keywordNames: readonly string[];
+  /** Keywords up to this value are file level, the rest belong to an inner block (ranks compare within a level). */
   readonly fileLevelLast: number;
+  /** The header states (the first is where parsing starts). */
+  readonly header: HeaderStates<S>;
   /** What each state wants, for messages. */
   readonly expect: readonly string[];
-  /** The keyword a state is waiting for (for MISSING_BLOCK / DUPLICATE_BLOCK), or −1. */
-  readonly expectKw: Int8Array;
-  /** 1 for states whose next token is a number (a `nan`/`inf` word there is BAD_NUMBER, not UNEXPECTED_TOKEN). */
+  /** The keyword a state waits for, or −1. */
+  readonly keyword: Int8Array;
+  /** The punctuation byte a state waits for, or 0. */
+  readonly punct: Uint8Array;
+  /** The state a waited-for keyword or punctuation leads to, or −1 (the parser's switch handles it). */
+  readonly next: Int16Array;
+  /** 1 for states whose next token is a number. */
   readonly numeric: Uint8Array;
 }
 
-/** Builds a parser's {@link Md5Grammar}; the header states' entries are filled in here. */
-export function md5Grammar(spec: {
+/** The names of a numeric enum in value order 0, 1, … (a keyword enum spells each keyword as its member name). */
+function enumNames(e: NumericEnum): string[] {
+  const names: string[] = [];
+  for (let v = 0; typeof e[v] === 'string'; v++) names.push(e[v] as string);
+  return names;
+}
+
+/**
+ * Builds a parser's {@link Md5Grammar} from entries keyed by state. The state enum names its header states
+ * `VersionKw`, `Version`, `CommandlineKw`, `Commandline`; their entries come from here. Every other state must have
+ * exactly one entry in `grammar` (checked when the module loads).
+ */
+export function md5Grammar<S extends number>(spec: {
   readonly name: string;
-  readonly keywords: readonly string[];
+  /** The keyword enum: member name = the keyword as spelled in files, value = its order rank. */
+  readonly keywords: NumericEnum;
+  /** Keywords up to this one are file level, the rest belong to an inner block. */
   readonly fileLevelLast: number;
-  /** What each state from H_NEXT on wants, for messages; the last entry is the finished state. */
-  readonly expect: readonly string[];
-  /** `[state, keyword]`: the keyword a state waits for (header states excluded). */
-  readonly waits: readonly (readonly [number, number])[];
-  /** The states whose next token is a number (header states excluded). */
-  readonly numericStates: readonly number[];
-}): Md5Grammar {
-  const expect = [...H_EXPECT, ...spec.expect];
-  const expectKw = new Int8Array(expect.length).fill(-1);
-  expectKw[H_CMD_KW] = K_COMMANDLINE;
-  for (const [st, k] of spec.waits) expectKw[st] = k;
-  const numeric = new Uint8Array(expect.length);
-  for (const st of spec.numericStates) numeric[st] = 1;
-  return { name: spec.name, keywords: spec.keywords, fileLevelLast: spec.fileLevelLast, expect, expectKw, numeric };
+  /** The state enum. */
+  readonly states: { readonly [H in (typeof HEADER_STATES)[number]]: S } & NumericEnum;
+  /** The first state after the commandline string. */
+  readonly afterHeader: S;
+  readonly grammar: { readonly [K in S]?: StateSpec<S> };
+}): Md5Grammar<S> {
+  const keywordNames = enumNames(spec.keywords);
+  const stateNames = enumNames(spec.states);
+  const kw = (word: string): number => {
+    const k = keywordNames.indexOf(word);
+    if (k < 0) throw new Error(`${spec.name} grammar: no keyword '${word}'`);
+    return k;
+  };
+  const st = spec.states;
+  const h: HeaderStates<S> = {
+    versionKw: st.VersionKw,
+    version: st.Version,
+    commandlineKw: st.CommandlineKw,
+    commandline: st.Commandline,
+    next: spec.afterHeader,
+  };
+  const entries: (StateSpec<S> | undefined)[] = [];
+  entries[h.versionKw] = { keyword: kw('MD5Version') };
+  entries[h.version] = { expect: 'the version number' };
+  entries[h.commandlineKw] = { keyword: kw('commandline'), next: h.commandline };
+  entries[h.commandline] = { expect: 'the commandline string' };
+  const n = stateNames.length;
+  const expect: string[] = [];
+  const keyword = new Int8Array(n).fill(-1);
+  const punct = new Uint8Array(n);
+  const next = new Int16Array(n).fill(-1);
+  const numeric = new Uint8Array(n);
+  for (let s = 0; s < n; s++) {
+    const own = spec.grammar[s as S];
+    if (own !== undefined && entries[s] !== undefined) throw new Error(`${spec.name} grammar: ${stateNames[s]} is a header state`);
+    const e = own ?? entries[s];
+    if (e === undefined) throw new Error(`${spec.name} grammar: no entry for state ${stateNames[s]}`);
+    if (e.next !== undefined && (e.keyword === undefined) === (e.punct === undefined)) {
+      throw new Error(`${spec.name} grammar: state ${stateNames[s]} names a next state but not the one token that leads there`);
+    }
+    if (e.keyword !== undefined) keyword[s] = e.keyword;
+    if (e.punct !== undefined) punct[s] = e.punct.charCodeAt(0);
+    if (e.next !== undefined) next[s] = e.next;
+    if (e.numeric) numeric[s] = 1;
+    const wants = e.expect ?? (e.keyword !== undefined ? `'${keywordNames[e.keyword]}'` : undefined);
+    if (wants === undefined) throw new Error(`${spec.name} grammar: state ${stateNames[s]} says nothing it expects`);
+    expect.push(wants);
+  }
+  return {
+    name: spec.name,
+    keywords: new KeywordTable(keywordNames),
+    keywordNames,
+    fileLevelLast: spec.fileLevelLast,
+    header: h,
+    expect,
+    keyword,
+    punct,
+    next,
+    numeric,
+  };
+}
+
+/** First capacity of a list declared with `declared` elements: at most {@link LIMITS.initialElements} up front. */
+export function initialCapacity(declared: number): number {
+  return Math.min(declared, LIMITS.initialElements);
+}
+
+/** Next capacity of a full list of `cap` elements: doubled, never past the declared count. */
+export function nextCapacity(cap: number, declared: number): number {
+  return Math.min(cap * 2, declared);
 }
 
 export function growF32(a: Float32Array, len: number): Float32Array {
@@ -75,11 +194,16 @@ export function growU32(a: Uint32Array, len: number): Uint32Array {
   return b;
 }
 
-export abstract class Md5ParserBase<T> implements Md5TokenSink {
+/** Bytes of a whole input held in memory (a string is encoded as UTF-8). */
+export function inputBytes(input: Uint8Array | string): Uint8Array {
+  return typeof input === 'string' ? new TextEncoder().encode(input) : input;
+}
+
+export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink {
   /** The tokenizer's float window (see {@link FloatRun}); closed (`pos === end`) unless a parser opens it. */
   readonly floatRun: FloatRun = { out: new Float32Array(0), pos: 0, end: 0 };
   protected readonly tok: Md5Tokenizer;
-  protected state = H_VERSION_KW;
+  protected state: S;
   private finished = false;
   private failure: unknown = undefined;
 
@@ -93,10 +217,11 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
   /** Sub-index inside a ( … ) group or a triangle. */
   protected sub = 0;
 
-  private readonly grammar: Md5Grammar;
+  private readonly grammar: Md5Grammar<S>;
 
-  constructor(grammar: Md5Grammar) {
+  constructor(grammar: Md5Grammar<S>) {
     this.grammar = grammar;
+    this.state = grammar.header.versionKw;
     this.tok = new Md5Tokenizer(this);
   }
 
@@ -140,16 +265,20 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
     return this.tok.offset;
   }
 
-  /** At end of input (the tokenizer has flushed): the result, or a throw (usually {@link endOfInput}). */
+  /** At end of input (the tokenizer has flushed): the result, or a throw (usually {@link blocksComplete}'s). */
   protected abstract finish(): T;
 
   /**
-   * End of input before the parser is done: BAD_COUNT with `countDetail` when `betweenBlocks` (fewer repeated
-   * blocks than declared), TRUNCATED otherwise; both at the end-of-input position.
+   * At end of input, for a file that ends with `declared` repeated `block` blocks (`countKw N`): returns when the
+   * parser is in `between` (between blocks) with all of them read; otherwise throws BAD_COUNT when it is between
+   * blocks with fewer, TRUNCATED anywhere else, both at the end-of-input position.
    */
-  protected endOfInput(betweenBlocks: boolean, countDetail: string): never {
+  protected blocksComplete(between: S, read: number, declared: number, countKw: string, block: string): void {
+    if (this.state === between && read === declared) return;
     const eof = this.tok.position();
-    if (betweenBlocks) throw new ModelParseError(ErrorCode.BadCount, countDetail, eof);
+    if (this.state === between) {
+      throw new ModelParseError(ErrorCode.BadCount, `${countKw} is ${declared} but the file has ${read} ${block} block(s)`, eof);
+    }
     throw new ModelParseError(ErrorCode.Truncated, `input ended while expecting ${this.grammar.expect[this.state]}`, eof);
   }
 
@@ -163,7 +292,8 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
   }
 
   protected expected(got: string): never {
-    if (this.state <= H_VERSION) this.fail(ErrorCode.BadVersion, `expected 'MD5Version 10', got ${got}`);
+    const h = this.grammar.header;
+    if (this.state === h.versionKw || this.state === h.version) this.fail(ErrorCode.BadVersion, `expected 'MD5Version 10', got ${got}`);
     this.fail(ErrorCode.UnexpectedToken, `expected ${this.grammar.expect[this.state]}, got ${got}`);
   }
 
@@ -184,25 +314,55 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
     if (v !== expected) this.fail(ErrorCode.BadIndexMarker, `'${what} ${v}' at position ${expected}`);
   }
 
-  // --- shared grammar pieces, called from the parsers' switches ---------------------------------------------
+  // --- lists declared by a count ------------------------------------------------------------------------------
 
-  /** `MD5Version` (state H_VERSION_KW, keyword index `k`). */
-  protected versionWord(k: number, buf: Uint8Array, start: number, end: number): void {
-    if (k !== K_VERSION) this.fail(ErrorCode.BadVersion, `expected 'MD5Version', got ${showToken(buf, start, end)}`);
-    this.state = H_VERSION;
+  /** Before element `read` of a list declared as `countKw declared`: BAD_COUNT "more `what` than …" when full. */
+  protected listHasRoom(read: number, declared: number, what: string, countKw: string): void {
+    if (read === declared) this.fail(ErrorCode.BadCount, `more ${what} than ${countKw} ${declared}`);
   }
 
-  /** The version number (state H_VERSION). */
-  protected versionNumber(v: number, integer: boolean): void {
+  /** Before entry `read` of the `block` block, whose length `countKw declared` gives: BAD_COUNT when full. */
+  protected blockHasRoom(block: string, read: number, declared: number, countKw: string): void {
+    if (read === declared) this.fail(ErrorCode.BadCount, `'${block}' lists more than ${countKw} ${declared}`);
+  }
+
+  /** At the end of a list declared as `countKw declared` (`where` lists it): BAD_COUNT unless all were read. */
+  protected listComplete(read: number, declared: number, countKw: string, where: string): void {
+    if (read !== declared) this.fail(ErrorCode.BadCount, `${countKw} is ${declared} but ${where} lists ${read}`);
+  }
+
+  /**
+   * One number of a `( … )` group, stored at `out[at + sub]` (`sub` counts from 0 at the group's `(`, see
+   * {@link nextOnPunct}); true once the group's `size` numbers are in. Every group of both parsers lands here, so
+   * this is where groups can become float runs (open the tokenizer's window `out[at, at + size)` at the `(`, check
+   * it is full at the `)`), as md5anim frame blocks are.
+   */
+  protected groupValue(out: Float32Array, at: number, size: number, v: number): boolean {
+    out[at + this.sub] = v;
+    return ++this.sub === size;
+  }
+
+  // --- the header and the joints ------------------------------------------------------------------------------
+
+  /** The word in the first state: `MD5Version`, or BAD_VERSION. */
+  private versionWord(k: number, buf: Uint8Array, start: number, end: number): void {
+    if (k !== this.grammar.keyword[this.state]) {
+      this.fail(ErrorCode.BadVersion, `expected 'MD5Version', got ${showToken(buf, start, end)}`);
+    }
+    this.state = this.grammar.header.version;
+  }
+
+  /** The version number: 10, or BAD_VERSION. */
+  private versionNumber(v: number, integer: boolean): void {
     if (!integer || v !== 10) this.fail(ErrorCode.BadVersion, `MD5Version ${v} is not supported (want 10)`);
     this.version = 10;
-    this.state = H_CMD_KW;
+    this.state = this.grammar.header.commandlineKw;
   }
 
-  /** The commandline string (state H_CMD). */
-  protected commandlineString(buf: Uint8Array, start: number, end: number): void {
+  /** The commandline string. */
+  private commandlineString(buf: Uint8Array, start: number, end: number): void {
     this.commandline = decodeText(buf, start, end);
-    this.state = H_NEXT;
+    this.state = this.grammar.header.next;
   }
 
   /** `numJoints N`: checks N, allocates `parents`; the parser allocates the rest of its per-joint arrays. */
@@ -222,42 +382,88 @@ export abstract class Md5ParserBase<T> implements Md5TokenSink {
     this.parents[this.joint] = p;
   }
 
+  // --- transitions the grammar drives -------------------------------------------------------------------------
+
+  /** In a state that waits for keyword `k` and names its next state: go there and return true; else false. */
+  private nextOnKeyword(k: number): boolean {
+    const g = this.grammar;
+    const s = this.state;
+    if (k < 0 || k !== g.keyword[s] || g.next[s] < 0) return false;
+    this.state = g.next[s] as S;
+    return true;
+  }
+
   /**
-   * A state that waits for one keyword and goes on to the next state (the grammar's `waits`, states numbered in
-   * order): take keyword `k` there and return true; false when `k` is not what this state waits for.
+   * In a state that waits for punctuation `c` and names its next state: go there and return true; else false.
+   * A `(` opens a group: its numbers count from `sub` 0 ({@link groupValue}).
    */
-  protected nextOnKeyword(k: number): boolean {
-    if (k < 0 || k !== this.grammar.expectKw[this.state]) return false;
-    this.state++;
+  private nextOnPunct(c: number): boolean {
+    const g = this.grammar;
+    const s = this.state;
+    if (c !== g.punct[s] || g.next[s] < 0) return false;
+    if (c === 0x28) this.sub = 0;
+    this.state = g.next[s] as S;
     return true;
   }
 
   // --- errors for a token that no case of the parser's callback accepted in the current state ----------------
 
-  protected wrongNumber(v: number): never {
+  private wrongNumber(v: number): never {
     this.expected(`number ${v}`);
   }
 
-  protected wrongPunct(c: number): never {
+  private wrongPunct(c: number): never {
     this.expected(`'${String.fromCharCode(c)}'`);
   }
 
-  protected wrongString(buf: Uint8Array, start: number, end: number): never {
+  private wrongString(buf: Uint8Array, start: number, end: number): never {
     this.expected(`string ${showToken(buf, start, end)}`);
   }
 
-  protected wrongWord(k: number, buf: Uint8Array, start: number, end: number): never {
+  private wrongWord(k: number, buf: Uint8Array, start: number, end: number): never {
     const g = this.grammar;
     const s = this.state;
     if (g.numeric[s] === 1 && isNonFiniteWord(buf, start, end)) {
       this.fail(ErrorCode.BadNumber, `${showToken(buf, start, end)} is not a finite number`);
     }
-    const want = g.expectKw[s];
+    const want = g.keyword[s];
     if (k >= 0 && want >= 0 && (k <= g.fileLevelLast) === (want <= g.fileLevelLast)) {
-      if (k < want) this.fail(ErrorCode.DuplicateBlock, `'${g.keywords[k]}' appears again (expected ${g.expect[s]})`);
-      this.fail(ErrorCode.MissingBlock, `'${g.keywords[want]}' is missing before '${g.keywords[k]}'`);
+      if (k < want) this.fail(ErrorCode.DuplicateBlock, `'${g.keywordNames[k]}' appears again (expected ${g.expect[s]})`);
+      this.fail(ErrorCode.MissingBlock, `'${g.keywordNames[want]}' is missing before '${g.keywordNames[k]}'`);
     }
     this.expected(`word ${showToken(buf, start, end)}`);
+  }
+
+  // --- what the parser's switches leave: the header, the grammar's transitions, else the error --------------
+  // Each sink method of a parser is a switch over its states with work of their own; a token no case takes (another
+  // state, or a token its state does not take) goes on to the matching method here.
+
+  /** The keyword value (in the parser's keyword enum) of the word `buf[start, end)`, or −1. */
+  protected keywordOf(buf: Uint8Array, start: number, end: number): number {
+    return this.grammar.keywords.index(buf, start, end);
+  }
+
+  /** A number no case took: the version number, or the error. */
+  protected sharedNumber(v: number, integer: boolean): void {
+    if (this.state === this.grammar.header.version) this.versionNumber(v, integer);
+    else this.wrongNumber(v);
+  }
+
+  /** Punctuation no case took: the grammar's transition, or the error. */
+  protected sharedPunct(c: number): void {
+    if (!this.nextOnPunct(c)) this.wrongPunct(c);
+  }
+
+  /** A string no case took: the commandline, or the error. */
+  protected sharedString(buf: Uint8Array, start: number, end: number): void {
+    if (this.state === this.grammar.header.commandline) this.commandlineString(buf, start, end);
+    else this.wrongString(buf, start, end);
+  }
+
+  /** A word no case took (`k` from {@link keywordOf}): `MD5Version`, the grammar's transition, or the error. */
+  protected sharedWord(k: number, buf: Uint8Array, start: number, end: number): void {
+    if (this.state === this.grammar.header.versionKw) this.versionWord(k, buf, start, end);
+    else if (!this.nextOnKeyword(k)) this.wrongWord(k, buf, start, end);
   }
 
   abstract number(value: number, integer: boolean): void;
