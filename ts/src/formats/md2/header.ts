@@ -112,7 +112,7 @@ export function checkIdentity(view: DataView, available: number): void {
 /**
  * `count` records of `recordBytes` must fit in the `room` bytes between the header and ofs_end, whatever the
  * offsets say: else BAD_COUNT at the count field. This is the memory bound — no count can ask for more than the
- * file holds — now that no count has a fixed limit.
+ * file holds — now that no count but num_xyz has a fixed limit.
  */
 function fits(field: number, name: string, count: number, recordBytes: number, room: number): void {
   if (count * recordBytes > room) {
