@@ -13,8 +13,11 @@ export interface MemoryBound {
  * Every parser, per input byte: the densest MD5 element is an md5anim frame value (`0 ` — 2 bytes of text, a 4-byte
  * float32). A list that doubles as elements arrive has allocated, with all its copies, under 2× its final capacity,
  * which is under 2× what arrived — 16 bytes per value — and the anim's frames are sliced to size once at the end
- * (4 more): 20 bytes per 2 bytes of text, 10 per byte, 12 with headroom. MD2/MD3 keep frames quantised as in the file (about 1 byte per byte; a streamed file's
- * buffer doubles up to its ofs_end: 2 more).
+ * (4 more): 20 bytes per 2 bytes of text, 10 per byte, 12 with headroom. MD2/MD3 keep every block as compact as in
+ * the file (at most 1 byte per byte each) and have no count limits since docs/limits.md: each count's records must
+ * fit in the file. Blocks may overlap (the engines allow it), so the worst MD2 is its five blocks each covering the
+ * whole file (5), the unaligned triangle and glcmd blocks copied once more on the way (2) and a streamed file's
+ * buffer doubling up to its ofs_end (2): 9 per byte; MD3's surface blocks, frames and tags likewise stay under it.
  *
  * Constant: what a short header can make a parser allocate before the elements that justify it arrive — 4096 joints
  * (~135 KiB in an md5anim, 128 KiB in an md5mesh), the first lists of one mesh block or one bounds block (under

@@ -46,12 +46,14 @@ describe('header', () => {
     expectMd3Error(() => parseMd3(broken((_b, dv) => dv.setInt32(4, 16, true))), ErrorCode.BadVersion, 4);
   });
 
+  // R_LoadMD3 refuses numFrames < 1; no count may be negative or declare more records than the file holds.
   it.each([
     ['numFrames 0', 76, 0],
-    ['numFrames over 1024', 76, MD3_LIMITS.maxFrames + 1],
     ['numFrames negative', 76, -1],
-    ['numTags over 16', 80, MD3_LIMITS.maxTags + 1],
-    ['numSurfaces over 32', 84, MD3_LIMITS.maxSurfaces + 1],
+    ['numFrames whose 56-byte frames do not fit in the file', 76, 100_000],
+    ['numTags whose numFrames × 112 bytes do not fit', 80, 100_000],
+    ['numTags negative', 80, -1],
+    ['numSurfaces whose 108-byte headers do not fit', 84, 100_000],
     ['numSurfaces negative', 84, -5],
   ])('BAD_COUNT: %s at its field', (_what, field, value) => {
     expectMd3Error(() => parseMd3(broken((_b, dv) => dv.setInt32(field, value, true))), ErrorCode.BadCount, field);
@@ -64,7 +66,7 @@ describe('header', () => {
     ['ofsTags past ofsEnd', 96, (b: Built) => b.ofsEnd],
     ['ofsSurfaces past ofsEnd', 100, (b: Built) => b.ofsEnd - 100],
     ['ofsEnd below the header size', 104, () => 107],
-    ['ofsEnd above the limits’ largest file', 104, () => 0x7fffffff],
+    ['ofsEnd negative', 104, () => -1],
   ])('BAD_OFFSET: %s at its field', (_what, field, value) => {
     expectMd3Error(() => parseMd3(broken((b, dv) => dv.setInt32(field, value(b), true))), ErrorCode.BadOffset, field);
   });
@@ -86,18 +88,19 @@ describe('surfaces', () => {
     expectMd3Error(() => parseMd3(b.bytes), ErrorCode.BadMagic, b.surfaces[1].start);
   });
 
-  it('BAD_COUNT when a surface’s numFrames differs from the header’s', () => {
+  it('BAD_COUNT when a surface stores fewer frames than the header (the engine would draw them from the bytes after it)', () => {
     const b = smallMd3();
     view(b.bytes).setInt32(b.surfaces[0].start + 72, 1, true);
     expectMd3Error(() => parseMd3(b.bytes), ErrorCode.BadCount, b.surfaces[0].start + 72);
   });
 
   it.each([
-    ['numShaders', 76, MD3_LIMITS.maxShadersPerSurface + 1],
-    ['numVerts', 80, MD3_LIMITS.maxVertsPerSurface + 1],
-    ['numTriangles', 84, MD3_LIMITS.maxTrianglesPerSurface + 1],
+    ['numVerts over MD3_MAX_VERTS', 80, MD3_LIMITS.maxVertsPerSurface + 1],
+    ['numTriangles over MD3_MAX_TRIANGLES', 84, MD3_LIMITS.maxTrianglesPerSurface + 1],
+    ['numShaders whose 68-byte records do not fit in the surface', 76, 100_000],
     ['numVerts negative', 80, -1],
-  ])('BAD_COUNT: surface %s over its limit', (_what, field, value) => {
+    ['numShaders negative', 76, -1],
+  ])('BAD_COUNT: surface %s', (_what, field, value) => {
     const b = smallMd3();
     view(b.bytes).setInt32(b.surfaces[1].start + field, value, true);
     expectMd3Error(() => parseMd3(b.bytes), ErrorCode.BadCount, b.surfaces[1].start + field);

@@ -1,7 +1,7 @@
 /**
  * The model from a validated header and the file's first `ofs_end` bytes. The header check has already put every
- * block inside the buffer, so this only reads; what it still validates is per record: triangle indices, normal
- * indices, finite scale/translate (errors), and the glcmd block (a warning at worst).
+ * block inside the buffer, so this only reads; what it still validates is per record: triangle indices and finite
+ * scale/translate (errors), normal indices and the glcmd block (warnings at worst).
  *
  * Every array is a fresh copy — nothing keeps the input buffer alive — and frames stay quantised, so the model
  * takes no more memory than its blocks do in the file.
@@ -9,11 +9,15 @@
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import type { Md2Model, Md2Skin } from '../../base/model.js';
 import { groupClips } from './clips.js';
+import { md2EngineWarnings } from './engine-limits.js';
 import { decodeGlCommands } from './glcmds.js';
-import { fail, type Md2Header } from './header.js';
+import { HEADER_FIELD, fail, type Md2Header } from './header.js';
 import { hostOrder, hostOrderCopy, latin1Field } from '../../base/binary.js';
 import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
 import { MD2_NORMAL_COUNT } from './normals.js';
+
+/** The last entry of the normal table: where an index past it is clamped (as the morph kernels and assimp do). */
+const LAST_NORMAL = MD2_NORMAL_COUNT - 1;
 
 /** The largest finite float32. */
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -70,6 +74,8 @@ interface Frames {
   scales: Float32Array;
   translates: Float32Array;
   vertices: Uint8Array;
+  /** NORMAL_INDEX when an index was clamped. */
+  warning: ParseWarning | null;
 }
 
 function readFrames(bytes: Uint8Array, view: DataView, h: Md2Header): Frames {
@@ -96,16 +102,30 @@ function readFrames(bytes: Uint8Array, view: DataView, h: Md2Header): Frames {
     const from = at + MD2_FRAME_HEADER_BYTES;
     vertices.set(bytes.subarray(from, from + frameVertexBytes), f * frameVertexBytes);
   }
-  // Normal indices in one pass over the copy: the kernels index the 162-entry table with them unchecked.
+  // Normal indices in one pass over the copy: the reference decoders index the 162-entry table with them. Quake 2
+  // does not check them (ref_gl lights a vertex through shadedots[index], a 256-entry row; only the powerup shell
+  // reads r_avertexnormals[162] past its end), so one past the table is clamped to its last entry and reported once.
+  let clamped = 0;
+  let first = -1;
   for (let i = 3; i < vertices.length; i += MD2_VERTEX_BYTES) {
-    if (vertices[i] >= MD2_NORMAL_COUNT) {
-      const f = Math.floor(i / frameVertexBytes);
-      const v = (i - f * frameVertexBytes - 3) / MD2_VERTEX_BYTES;
-      const at = h.framesOffset + f * h.frameSize + MD2_FRAME_HEADER_BYTES + v * MD2_VERTEX_BYTES + 3;
-      fail(ErrorCode.IndexOutOfRange, `frame ${f} vertex ${v} normal index ${vertices[i]} is not below ${MD2_NORMAL_COUNT}`, at);
+    if (vertices[i] > LAST_NORMAL) {
+      if (clamped++ === 0) first = i;
+      vertices[i] = LAST_NORMAL;
     }
   }
-  return { names, scales, translates, vertices };
+  let warning: ParseWarning | null = null;
+  if (clamped > 0) {
+    const f = Math.floor(first / frameVertexBytes);
+    const v = (first - f * frameVertexBytes - 3) / MD2_VERTEX_BYTES;
+    const at = h.framesOffset + f * h.frameSize + MD2_FRAME_HEADER_BYTES + v * MD2_VERTEX_BYTES + 3;
+    const index = bytes[at];
+    warning = {
+      code: 'NORMAL_INDEX',
+      message: `${clamped} normal index(es) not below ${MD2_NORMAL_COUNT}, the first ${index} (frame ${f} vertex ${v}); each is read as ${LAST_NORMAL}`,
+      offset: at,
+    };
+  }
+  return { names, scales, translates, vertices, warning };
 }
 
 /**
@@ -114,14 +134,19 @@ function readFrames(bytes: Uint8Array, view: DataView, h: Md2Header): Frames {
  */
 export function readMd2Body(bytes: Uint8Array, h: Md2Header, trailingBytes: number): Md2Model {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const warnings: ParseWarning[] = [];
+  const warnings: ParseWarning[] = [...md2EngineWarnings(h), ...h.warnings];
   const skins = readSkins(bytes, h);
   const st = readSt(bytes, h);
   const triangles = readTriangles(bytes, h);
   const frames = readFrames(bytes, view, h);
 
+  if (frames.warning) warnings.push(frames.warning);
+
   let glCommands = null;
-  if (h.glCommandWords > 0) {
+  if (h.glCommandWords < 0) {
+    // The engine's copy loop (`i < num_glcmds`) copies nothing and draws from whatever is at ofs_glcmds.
+    warnings.push({ code: 'GLCMDS_INVALID', message: `glcmds ignored: num_glcmds is ${h.glCommandWords}`, offset: HEADER_FIELD.glCommandWords });
+  } else if (h.glCommandWords > 0) {
     const gl = decodeGlCommands(bytes, h.glCommandsOffset, h.glCommandWords, h.vertexCount);
     if (gl.ok) glCommands = gl.commands;
     else warnings.push({ code: 'GLCMDS_INVALID', message: `glcmds ignored: ${gl.reason}`, offset: gl.offset });
@@ -132,8 +157,9 @@ export function readMd2Body(bytes: Uint8Array, h: Md2Header, trailingBytes: numb
   return {
     format: 'md2',
     version: h.version,
-    skinWidth: h.skinWidth,
-    skinHeight: h.skinHeight,
+    // The divisors of the st pixels: below 1 is divided as 1 (SKIN_SIZE warning from the header).
+    skinWidth: Math.max(1, h.skinWidth),
+    skinHeight: Math.max(1, h.skinHeight),
     skins,
     vertexCount: h.vertexCount,
     frameCount: h.frameCount,

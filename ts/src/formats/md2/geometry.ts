@@ -36,20 +36,27 @@ export interface Md2Unwelded {
  */
 export function md2Unwelded(model: Md2Model): Md2Unwelded {
   const corners = model.triangleCount * 3;
-  // Open-addressing table keyed by xyz · stCount + st (< 2048 · 2048: exact in an int32).
-  let cap = 16;
-  while (cap < corners * 2) cap <<= 1;
+  // Open-addressing table keyed by xyz · 2^15 + st. Both are int16 indices in the file, checked non-negative, so each
+  // is below 2^15 and the key below 2^30: exact in an int32 whatever num_xyz and num_st declare (num_st has no limit;
+  // xyz · num_st + st would wrap an int32 once num_st passes 2^20). Fibonacci hashing takes the product's high bits:
+  // its low bits depend on the key's low bits (the st) alone.
+  let bits = 4;
+  while (2 ** bits < corners * 2) bits++;
+  const cap = 1 << bits;
+  const shift = 32 - bits;
   const keys = new Int32Array(cap).fill(-1);
   const slots = new Uint32Array(cap);
   const srcXyz = new Uint16Array(corners);
   const srcSt = new Uint16Array(corners);
   const indices = corners <= 0x10000 ? new Uint16Array(corners) : new Uint32Array(corners);
+  const xyzOf = model.trianglePositionIndices;
+  const stOf = model.triangleStIndices;
   let count = 0;
   for (let c = 0; c < corners; c++) {
-    const xyz = model.trianglePositionIndices[c];
-    const st = model.triangleStIndices[c];
-    const key = xyz * model.stCount + st;
-    let h = Math.imul(key, 0x9e3779b1) >>> 0 & (cap - 1);
+    const xyz = xyzOf[c];
+    const st = stOf[c];
+    const key = xyz * 0x8000 + st;
+    let h = Math.imul(key, 0x9e3779b1) >>> shift;
     while (keys[h] !== -1 && keys[h] !== key) h = (h + 1) & (cap - 1);
     if (keys[h] === -1) {
       keys[h] = key;

@@ -1,9 +1,9 @@
 /**
  * MD2 entry points over bytes: `parseMd2` for one buffer, `Md2Parser` for chunks as they arrive (what
  * `parseMd2Stream` drives). Offsets may point backwards, so a streamed file is buffered — but only after its
- * header has been validated, and only up to the `ofs_end` it declares (itself bounded by the limits): the input
- * can never make the parser hold more than a valid file of that header could be. The buffer grows by doubling as
- * bytes arrive, so a short input that declares a large ofs_end costs what it sent, not what it claimed. Bytes after
+ * header has been validated, and only up to the `ofs_end` it declares. ofs_end is bounded by nothing but its int32
+ * field (Quake 2's 2 MiB model hunk is a warning, docs/limits.md), so the buffer grows by doubling as bytes actually
+ * arrive: a short input that declares a large ofs_end costs what it sent, not what it claimed. Bytes after
  * `ofs_end` are counted, not kept (TRAILING_BYTES).
  */
 import { ErrorCode, ModelParseError } from '../../base/errors.js';

@@ -9,6 +9,7 @@
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import type { Md3Model, Md3Surface } from '../../base/model.js';
 import { FRAME_BYTES, FRAME_NAME_BYTES, QPATH_BYTES, S, SHADER_BYTES, TAG_BYTES } from './format.js';
+import { md3HeaderEngineWarnings } from './engine-limits.js';
 import { fail, type Md3Header } from './header.js';
 import { hostOrderCopy, latin1Field } from '../../base/binary.js';
 import { surfaceLayouts, type SurfaceLayout } from './surfaces.js';
@@ -58,8 +59,8 @@ function surface(bytes: Uint8Array, view: DataView, s: SurfaceLayout, frameCount
  */
 export function decodeMd3(bytes: Uint8Array, header: Md3Header, received: number): Md3Model {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const layouts = surfaceLayouts(bytes, header);
-  const warnings: ParseWarning[] = [];
+  const warnings: ParseWarning[] = md3HeaderEngineWarnings(header);
+  const layouts = surfaceLayouts(bytes, header, warnings);
   const F = header.numFrames;
   const T = header.numTags;
 

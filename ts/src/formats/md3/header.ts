@@ -1,12 +1,12 @@
 /**
- * The 108-byte MD3 header: read, and validated on its own — magic, version, counts against the qfiles.h limits, and
- * the frame, tag and first-surface blocks inside [header end, ofsEnd]. What it promises about the rest (surfaces)
- * is checked by `surfaces.ts` once the bytes up to `ofsEnd` are in.
+ * The 108-byte MD3 header: read, and validated on its own — magic, version, counts (numFrames ≥ 1 as R_LoadMD3
+ * demands, none negative, each count × record size inside the file), and the frame, tag and first-surface blocks
+ * inside [header end, ofsEnd]. What it promises about the rest (surfaces) is checked by `surfaces.ts` once the bytes
+ * up to `ofsEnd` are in; the engine limits it goes past are warnings (`engine-limits.ts`).
  */
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import { FRAME_BYTES, H, HEADER_BYTES, MD3_IDENT, MD3_VERSION, SURFACE_HEADER_BYTES, TAG_BYTES } from './format.js';
 import { latin1Field } from '../../base/binary.js';
-import { MD3_LIMITS, MD3_MAX_FILE_BYTES } from './limits.js';
 
 export interface Md3Header {
   version: number;
@@ -25,11 +25,26 @@ export function fail(code: ErrorCode, detail: string, offset: number): never {
   throw new ModelParseError(code, detail, { offset });
 }
 
+/** The largest int32: a count field's own bound. */
+export const INT32_MAX = 0x7fffffff;
+
 /** The int32 at `field`, which must lie in [min, max] (BAD_COUNT at the field otherwise). */
 export function count(view: DataView, field: number, what: string, min: number, max: number): number {
   const v = view.getInt32(field, true);
-  if (v < min || v > max) fail(ErrorCode.BadCount, `${what} ${v} outside ${min}..${max}`, field);
+  if (v < min || v > max) {
+    fail(ErrorCode.BadCount, max === INT32_MAX ? `${what} ${v} is below ${min}` : `${what} ${v} outside ${min}..${max}`, field);
+  }
   return v;
+}
+
+/**
+ * `count` records of `recordBytes` must fit in the `room` bytes available to them, whatever the offsets say
+ * (BAD_COUNT at the count field otherwise): no count can make the parser allocate more than the file holds.
+ */
+export function fits(field: number, what: string, count: number, recordBytes: number, room: number): void {
+  if (count * recordBytes > room) {
+    fail(ErrorCode.BadCount, `${what} ${count}: ${count} × ${recordBytes} bytes do not fit in ${room} bytes`, field);
+  }
 }
 
 /**
@@ -74,17 +89,18 @@ export function readMd3Header(bytes: Uint8Array, available: number): Md3Header {
   if (available < HEADER_BYTES) fail(ErrorCode.Truncated, `input ended inside the ${HEADER_BYTES}-byte header`, available);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-  const L = MD3_LIMITS;
-  const numFrames = count(view, H.numFrames, 'numFrames', 1, L.maxFrames);
-  const numTags = count(view, H.numTags, 'numTags', 0, L.maxTags);
-  const numSurfaces = count(view, H.numSurfaces, 'numSurfaces', 0, L.maxSurfaces);
+  const numFrames = count(view, H.numFrames, 'numFrames', 1, INT32_MAX);
+  const numTags = count(view, H.numTags, 'numTags', 0, INT32_MAX);
+  const numSurfaces = count(view, H.numSurfaces, 'numSurfaces', 0, INT32_MAX);
   const ofsFrames = view.getInt32(H.ofsFrames, true);
   const ofsTags = view.getInt32(H.ofsTags, true);
   const ofsSurfaces = view.getInt32(H.ofsSurfaces, true);
   const ofsEnd = view.getInt32(H.ofsEnd, true);
-  if (ofsEnd < HEADER_BYTES || ofsEnd > MD3_MAX_FILE_BYTES) {
-    fail(ErrorCode.BadOffset, `ofsEnd ${ofsEnd} outside ${HEADER_BYTES}..${MD3_MAX_FILE_BYTES} (the limits' largest file)`, H.ofsEnd);
-  }
+  if (ofsEnd < HEADER_BYTES) fail(ErrorCode.BadOffset, `ofsEnd ${ofsEnd} is below the ${HEADER_BYTES}-byte header`, H.ofsEnd);
+  const room = ofsEnd - HEADER_BYTES;
+  fits(H.numFrames, 'numFrames', numFrames, FRAME_BYTES, room);
+  fits(H.numTags, 'numTags', numTags, numFrames * TAG_BYTES, room);
+  fits(H.numSurfaces, 'numSurfaces', numSurfaces, SURFACE_HEADER_BYTES, room);
   checkBlock(H.ofsFrames, 'the frames', ofsFrames, numFrames * FRAME_BYTES, HEADER_BYTES, ofsEnd);
   checkBlock(H.ofsTags, 'the tags', ofsTags, numFrames * numTags * TAG_BYTES, HEADER_BYTES, ofsEnd);
   checkBlock(H.ofsSurfaces, 'the first surface header', ofsSurfaces, numSurfaces > 0 ? SURFACE_HEADER_BYTES : 0, HEADER_BYTES, ofsEnd);

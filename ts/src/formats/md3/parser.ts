@@ -2,9 +2,9 @@
  * MD3 parsing from one buffer (`parseMd3`) or pushed chunks (`Md3Parser`, driven by `parseMd3Stream`).
  *
  * MD3 is offset-driven and its offsets may point backwards, so the push parser keeps the bytes — but only up to
- * the header's `ofsEnd`, which the header check bounds by the limits (`MD3_MAX_FILE_BYTES`); the buffer grows by
- * doubling as bytes actually arrive, never to the declared size up front, so a short file claiming a huge `ofsEnd`
- * costs what it sent. The header is validated as soon as its 108 bytes are in, so a wrong file fails on its first
+ * the header's `ofsEnd` (bounded by nothing but its int32 field, as in ioquake3); the buffer grows by doubling as
+ * bytes actually arrive, never to the declared size up front, so a short file claiming a huge `ofsEnd` costs what
+ * it sent. The header is validated as soon as its 108 bytes are in, so a wrong file fails on its first
  * chunk. Bytes past `ofsEnd` are counted, not kept (TRAILING_BYTES warning).
  */
 import { ErrorCode } from '../../base/errors.js';

@@ -4,8 +4,12 @@
  * {@link LIMITS.initialElements} elements: arrays grow geometrically as elements actually arrive
  * (never past the declared count), so a tiny file that claims 16 million vertices costs a few KiB.
  *
- * The engine's own caps are lower or absent; these are generous bounds meant to protect memory, not to
- * reject real content.
+ * Doom 3 has none of these limits (docs/limits.md, "MD5"): idRenderModelMD5::LoadModel and idMD5Mesh::ParseMesh
+ * (`neo/renderer/Model_md5.cpp`) refuse only negative sizes (`count < 0`), idMD5Anim::LoadAnim (`neo/game/anim/
+ * Anim.cpp`) numFrames and numJoints ≤ 0 and numAnimatedComponents outside [0, 6 × numJoints], and idToken grows
+ * with its token. Joints are still allocated at the declared count (`parser-base.ts` jointCount), so `maxJoints`
+ * bounds memory; the others predate growing lists and can go once the parsers' tests stop pinning them — the list
+ * of changes is in docs/limits.md.
  */
 import { MAX_TOKEN_BYTES } from '../../text/tokenizer.js';
 
