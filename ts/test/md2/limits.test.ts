@@ -6,8 +6,9 @@
 import { describe, expect, test } from 'vitest';
 import { toGlb } from '../../src/export/gltf.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
-import { LIMITS, MD2_NORMALS, md2FrameNormals, md2FramePositions, md2TexCoords, md2Unwelded, Md2Parser, parseMd2 } from '../../src/formats/md2/index.js';
-import { Md2Poser } from '../../src/pose/morph-poser.js';
+import { LIMITS, MD2_NORMALS, md2TexCoords, md2Unwelded, Md2Parser, parseMd2 } from '../../src/formats/md2/index.js';
+import { Md2Poser } from '../../src/pose/md2-poser.js';
+import { md2FrameNormals, md2FramePositions } from '../reference/md2.js';
 import { readAccessor, readGlb } from '../export/gltf-eval.js';
 import { validate } from '../export/validate.js';
 import { buildMd2 as build, seamedModel as seamed, stPixel as pixel } from '../../../fixtures/generate-md2.mjs';
