@@ -1,5 +1,5 @@
 /**
- * The MD3 binary layout (ioquake3 `qfiles.h`; see /work/shared/specs/GROUND-TRUTH.md — the 1999 fan document is
+ * The MD3 binary layout (ioquake3 `qfiles.h`; see ../shared/specs/GROUND-TRUTH.md beside the repository — the 1999 fan document is
  * wrong about the header, the block order, the frame record and the vertex). Little-endian throughout.
  * Record sizes and the byte offsets of the header fields, so errors can name the exact field at fault.
  */
