@@ -1,0 +1,19 @@
+/**
+ * Names that three's animation system can address. A track names its node (`Bone.position`,
+ * `mesh.morphTargetInfluences[3]`) and `PropertyBinding` finds the first node of that name under the mixer's root:
+ * names must be unique in a model and free of the characters PropertyBinding reserves (`[ ] . : /`, spaces become
+ * `_`), as `PropertyBinding.sanitizeNodeName` makes them. Real joint names have spaces and dots (the drone's
+ * `Foot.Left`); empty names happen (MD3 surfaces).
+ */
+import { PropertyBinding } from 'three';
+
+/** Sanitised, non-empty, unique names (`fallback0`, `name_2`, …), in input order; `taken` holds names already used. */
+export function uniqueNames(names: readonly string[], fallback: string, taken: Set<string> = new Set()): string[] {
+  return names.map((raw, i) => {
+    const base = PropertyBinding.sanitizeNodeName(raw) || `${fallback}${i}`;
+    let name = base;
+    for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
+    taken.add(name);
+    return name;
+  });
+}
