@@ -10,9 +10,13 @@
  *   texture (WebGLMorphtargets: 2 RGBA32F texels per vertex per frame), and keeps the arrays here on the CPU.
  * - `'poser'`: a `MorphPoserMesh`, whose frames stay quantised as the file has them, in the poser's kernel buffers,
  *   and whose float position and normal attributes are rewritten before each draw from the influences the mixer set:
- *   two frames decoded and blended by our kernels for a clip's (1 − t, t), any number summed for cross-fades.
+ *   two frames decoded and blended by our kernels for a clip's (1 − t, t), any number summed for cross-fades. An
+ *   MD3's tag objects are placed by the same frames as the engine places them (`attachTags`: R_LerpTag's lerped,
+ *   normalised axes as the object's matrix), so what hangs on them is where the game draws it, between frames too.
  */
-import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Float32BufferAttribute, Int16BufferAttribute, Int8BufferAttribute, Mesh, Sphere, type Material } from 'three';
+import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Float32BufferAttribute, Int16BufferAttribute, Int8BufferAttribute, Mesh, Sphere, type Material, type Object3D } from 'three';
+import type { Md3Model } from '../base/model.js';
+import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
 import type { MorphSource } from './morph-source.js';
 import { indexAttribute, uvAttribute } from './space.js';
 
@@ -129,6 +133,7 @@ export class MorphPoserMesh extends Mesh {
   readonly source: MorphSource;
   private readonly lastInfluences: number[] = [];
   private readonly picked = { frames: [] as number[], weights: [] as number[] };
+  private tags: { model: Md3Model; objects: readonly Object3D[]; tag: Float32Array; sum: Float32Array } | null = null;
 
   constructor(source: MorphSource, materials: Material[]) {
     const g = baseGeometry(source);
@@ -146,7 +151,19 @@ export class MorphPoserMesh extends Mesh {
     if (source.frameCount > 0) this.sync();
   }
 
-  /** Writes the vertices for the current influences; false when they did not change since the last call. */
+  /**
+   * Places `objects` (tag k of `model` each) as the engine does for the frames this mesh shows: their `matrix` is
+   * the tag lerped as R_LerpTag lerps it (origin and axes lerped, each axis normalised: not always a rotation), set
+   * at every sync; `matrixAutoUpdate` is turned off, so position / quaternion tracks of a clip leave them alone.
+   */
+  attachTags(model: Md3Model, objects: readonly Object3D[]): void {
+    for (const o of objects) o.matrixAutoUpdate = false;
+    this.tags = { model, objects, tag: new Float32Array(TAG_FLOATS), sum: new Float32Array(TAG_FLOATS) };
+    this.lastInfluences.length = 0;
+    if (this.source.frameCount > 0) this.sync();
+  }
+
+  /** Writes the vertices (and tags) for the current influences; false when they did not change since the last call. */
   sync(): boolean {
     const inf = this.morphTargetInfluences!;
     const last = this.lastInfluences;
@@ -184,7 +201,34 @@ export class MorphPoserMesh extends Mesh {
     }
     pos.needsUpdate = true;
     nrm.needsUpdate = true;
+    if (this.tags) this.placeTags(frames, weights);
     return true;
+  }
+
+  private placeTags(frames: number[], weights: number[]): void {
+    const { model, objects, tag, sum } = this.tags!;
+    const lerp = frames.length <= 2 && weights.every((w) => w >= 0 && w <= 1);
+    objects.forEach((o, k) => {
+      if (lerp) {
+        const [a = 0, b = a] = frames;
+        lerpTag(model, k, a, b, frames.length === 2 ? weights[1] / (weights[0] + weights[1]) : 0, tag);
+      } else {
+        // a cross-fade: the weighted sum of the frames' tags, each axis normalised (R_LerpTag for any number of frames)
+        sum.fill(0);
+        frames.forEach((f, i) => {
+          lerpTag(model, k, f, f, 0, tag);
+          for (let c = 0; c < TAG_FLOATS; c++) sum[c] += weights[i] * tag[c];
+        });
+        tag.set(sum);
+        for (let a = 3; a < 12; a += 3) {
+          const len = Math.hypot(tag[a], tag[a + 1], tag[a + 2]);
+          if (len > 0) for (let c = 0; c < 3; c++) tag[a + c] /= len;
+        }
+      }
+      // columns: the axes (a point p of the attached model lands at origin + Σ p[i] · axis[i])
+      o.matrix.set(tag[3], tag[6], tag[9], tag[0], tag[4], tag[7], tag[10], tag[1], tag[5], tag[8], tag[11], tag[2], 0, 0, 0, 1);
+      o.matrixWorldNeedsUpdate = true;
+    });
   }
 
   /** Frees the poser's kernel buffers (geometry and materials are freed separately, as three's own objects' are). */

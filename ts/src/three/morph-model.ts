@@ -87,6 +87,7 @@ export function md3ToThree(model: Md3Model, options: MorphThreeOptions): MorphTh
   const [meshName, ...tagNames] = uniqueNames([options.name, ...model.tagNames], 'tag');
   mesh.name = meshName;
   const tags = tagObjects(model, tagNames, warnings);
+  if (mesh instanceof MorphPoserMesh) mesh.attachTags(model, tags);
   const root = zUpGroup(options.name);
   root.add(mesh, ...tags);
   const groups = groupClips(model.frameNames);

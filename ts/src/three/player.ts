@@ -25,7 +25,7 @@ import { MD3_DEFAULT_FPS, md3ClipFrameAt } from '../pose/timing.js';
 import { tagObjects, tagTracks } from './md3-tags.js';
 import { influenceTracks, type MorphClipInfo } from './morph-clips.js';
 import { loopingFrames, morphMesh } from './morph-model.js';
-import type { MorphMode, MorphPoserMesh } from './morph-mesh.js';
+import { MorphPoserMesh, type MorphMode } from './morph-mesh.js';
 import { md3Source } from './morph-source.js';
 import { zUpGroup } from './space.js';
 
@@ -70,6 +70,7 @@ function buildPart(part: Md3PlayerPart, model: Md3Model, options: PlayerThreeOpt
   mesh.name = `${part}_mesh`;
   const tagNames = model.tagNames.map((t, k) => `${part}_${t || `tag${k}`}`.replace(/[\s[\].:/]/g, '_'));
   const tags = tagObjects(model, tagNames, warnings);
+  if (mesh instanceof MorphPoserMesh) mesh.attachTags(model, tags);
   object.add(mesh, ...tags);
   return { object, mesh, tags: Object.fromEntries(model.tagNames.map((t, k) => [t, tags[k]])), model };
 }
