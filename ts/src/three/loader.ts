@@ -276,6 +276,16 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
 
   private async build(names: string[], where: Where, options: IdTechLoadOptions, onProgress?: (event: ProgressEvent) => void): Promise<IdTechModel> {
     const signal = anySignal([this.abortController.signal, (this.manager as { abortController?: AbortController }).abortController?.signal, options.signal]);
+    try {
+      return await this.buildModel(names, where, options, signal, onProgress);
+    } catch (e) {
+      // fetch and the image decoders reject an abort with their own AbortError: one error for every aborted load
+      if (signal.aborted && !(e instanceof ModelParseError && e.code === ErrorCode.Aborted)) throw new ModelParseError(ErrorCode.Aborted, 'the load was aborted', { offset: 0 });
+      throw e;
+    }
+  }
+
+  private async buildModel(names: string[], where: Where, options: IdTechLoadOptions, signal: AbortSignal, onProgress?: (event: ProgressEvent) => void): Promise<IdTechModel> {
     const inputs = classifyInputs(names);
     const name = modelName(inputs);
     const warnings: ParseWarning[] = [];
