@@ -24,7 +24,7 @@ import { Md5Poser } from '../pose/md5-poser.js';
 import { md5Clip } from './md5-clips.js';
 import { Md5PoserMesh } from './md5-poser-mesh.js';
 import { md5Bones } from './md5-skeleton.js';
-import { uniqueNames } from './names.js';
+import { distinct, reservedNames, uniqueNames } from './names.js';
 import { indexAttribute, uvAttribute, zUpGroup } from './space.js';
 
 export type Md5Skinning = 'gpu' | 'exact';
@@ -90,9 +90,11 @@ export function md5ToThree(input: Md5ThreeInput): Md5Three {
   const warnings: ParseWarning[] = [];
   const poser = new Md5Poser(backend, mesh);
   try {
-    const { bones, roots, skeleton } = md5Bones(mesh);
+    const taken = reservedNames(input.name);
+    const [meshName] = uniqueNames([`${input.name}_mesh`], 'mesh', taken);
+    const { bones, roots, skeleton } = md5Bones(mesh, taken);
     const boneNames = bones.map((b) => b.name);
-    const clipNames = uniqueNames(input.anims.map((a) => a.name), 'anim');
+    const clipNames = distinct(input.anims.map((a) => a.name), 'anim');
     const clips = input.anims.map(({ anim }, i) => md5Clip(poser, anim, clipNames[i], boneNames));
     const box = allFrameBounds(poser, input.anims);
     poser.poseBind();
@@ -146,7 +148,7 @@ export function md5ToThree(input: Md5ThreeInput): Md5Three {
       object = skinned;
       poser.dispose();
     }
-    object.name = input.name;
+    object.name = meshName;
     const root = zUpGroup(input.name);
     root.add(...roots, object);
     return { root, mesh: object, skeleton, bones, clips, warnings };

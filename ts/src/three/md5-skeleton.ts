@@ -19,10 +19,10 @@ export interface Md5Bones {
   skeleton: Skeleton;
 }
 
-/** Bones named after the joints (sanitised and made unique, see names.ts), at the bind pose. */
-export function md5Bones(mesh: Md5Mesh): Md5Bones {
+/** Bones named after the joints (sanitised, unique, none in `taken`: see names.ts), at the bind pose. */
+export function md5Bones(mesh: Md5Mesh, taken: Set<string> = new Set()): Md5Bones {
   const { world, local } = bindJoints(mesh);
-  const names = uniqueNames(mesh.joints.names, 'joint');
+  const names = uniqueNames(mesh.joints.names, 'joint', taken);
   const bones = names.map((name, j) => {
     const b = new Bone();
     b.name = name;

@@ -14,7 +14,7 @@ import { tagObjects, tagTracks } from './md3-tags.js';
 import { morphClip, type MorphClipInfo } from './morph-clips.js';
 import { MorphPoserMesh, morphTargetMesh, type MorphMode } from './morph-mesh.js';
 import { md2Source, md3Source, type MorphSource } from './morph-source.js';
-import { uniqueNames } from './names.js';
+import { distinct, reservedNames, uniqueNames } from './names.js';
 import { zUpGroup } from './space.js';
 
 export interface MorphThreeOptions {
@@ -40,18 +40,6 @@ export function morphMesh(source: MorphSource, options: Pick<MorphThreeOptions, 
   return options.mode === 'poser' ? new MorphPoserMesh(source, options.materials) : morphTargetMesh(source, options.materials, options.quantize);
 }
 
-/** Distinct names, as given (clip names are never parsed by PropertyBinding): `run`, `run_2`. */
-export function distinct(names: readonly string[], fallback: string): string[] {
-  const seen = new Set<string>();
-  return names.map((raw, i) => {
-    const base = raw || `${fallback}${i}`;
-    let name = base;
-    for (let k = 2; seen.has(name); k++) name = `${base}_${k}`;
-    seen.add(name);
-    return name;
-  });
-}
-
 /** Frames first … first + count − 1, then the first again one step later (the loop's blend back). */
 export function loopingFrames(first: number, count: number): number[] {
   return [...Array.from({ length: count }, (_, k) => first + k), first];
@@ -66,7 +54,7 @@ function frameLimitWarning(frameCount: number, mode: MorphMode): ParseWarning[] 
 export function md2ToThree(model: Md2Model, options: MorphThreeOptions): MorphThree {
   const source = md2Source(options.backend, model);
   const mesh = morphMesh(source, options);
-  const [meshName] = uniqueNames([options.name], 'md2');
+  const [meshName] = uniqueNames([`${options.name}_mesh`], 'mesh', reservedNames(options.name));
   mesh.name = meshName;
   const root = zUpGroup(options.name);
   root.add(mesh);
@@ -84,7 +72,7 @@ export function md3ToThree(model: Md3Model, options: MorphThreeOptions): MorphTh
   const warnings = frameLimitWarning(model.frameCount, options.mode);
   const source = md3Source(options.backend, model);
   const mesh = morphMesh(source, options);
-  const [meshName, ...tagNames] = uniqueNames([options.name, ...model.tagNames], 'tag');
+  const [meshName, ...tagNames] = uniqueNames([`${options.name}_mesh`, ...model.tagNames], 'tag', reservedNames(options.name));
   mesh.name = meshName;
   const tags = tagObjects(model, tagNames, warnings);
   if (mesh instanceof MorphPoserMesh) mesh.attachTags(model, tags);

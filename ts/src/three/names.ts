@@ -7,6 +7,27 @@
  */
 import { PropertyBinding } from 'three';
 
+/**
+ * The names a model's outer objects take (the scene group is called after the model, its Z-up group `<name>_zup`):
+ * no node a track addresses may have one, or PropertyBinding, which searches from the mixer's root (the scene)
+ * and matches the root itself first, would bind the scene group.
+ */
+export function reservedNames(modelName: string): Set<string> {
+  return new Set([modelName, `${modelName}_zup`]);
+}
+
+/** Distinct names, as given (clip names are never parsed by PropertyBinding): `run`, `run_2`. */
+export function distinct(names: readonly string[], fallback: string): string[] {
+  const seen = new Set<string>();
+  return names.map((raw, i) => {
+    const base = raw || `${fallback}${i}`;
+    let name = base;
+    for (let k = 2; seen.has(name); k++) name = `${base}_${k}`;
+    seen.add(name);
+    return name;
+  });
+}
+
 /** Sanitised, non-empty, unique names (`fallback0`, `name_2`, …), in input order; `taken` holds names already used. */
 export function uniqueNames(names: readonly string[], fallback: string, taken: Set<string> = new Set()): string[] {
   return names.map((raw, i) => {

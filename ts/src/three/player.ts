@@ -27,6 +27,7 @@ import { influenceTracks, type MorphClipInfo } from './morph-clips.js';
 import { loopingFrames, morphMesh } from './morph-model.js';
 import { MorphPoserMesh, type MorphMode } from './morph-mesh.js';
 import { md3Source } from './morph-source.js';
+import { reservedNames, uniqueNames } from './names.js';
 import { zUpGroup } from './space.js';
 
 export interface PlayerThreeOptions {
@@ -40,6 +41,7 @@ export interface PlayerThreeOptions {
 
 /** One part of the player in the scene: its object (what the next part hangs under), mesh and tags by tag name. */
 export interface PlayerPartObjects {
+  part: Md3PlayerPart;
   object: Object3D;
   mesh: Mesh | MorphPoserMesh;
   tags: Record<string, Object3D>;
@@ -63,16 +65,16 @@ export function cfgClipFrames(a: Md3Animation): { frames: number[]; loop: 'repea
   return { frames, loop: loops ? 'repeat' : 'once', partial: loops && a.loopFrames < a.numFrames };
 }
 
-function buildPart(part: Md3PlayerPart, model: Md3Model, options: PlayerThreeOptions, warnings: ParseWarning[]): PlayerPartObjects {
+function buildPart(part: Md3PlayerPart, model: Md3Model, options: PlayerThreeOptions, taken: Set<string>, warnings: ParseWarning[]): PlayerPartObjects {
   const object = new Object3D();
-  object.name = part;
+  const [objectName, meshName, ...tagNames] = uniqueNames([part, `${part}_mesh`, ...model.tagNames.map((t, k) => `${part}_${t || `tag${k}`}`)], 'tag', taken);
+  object.name = objectName;
   const mesh = morphMesh(md3Source(options.backend, model), { mode: options.mode, quantize: options.quantize, materials: options.materials[part] ?? [] });
-  mesh.name = `${part}_mesh`;
-  const tagNames = model.tagNames.map((t, k) => `${part}_${t || `tag${k}`}`.replace(/[\s[\].:/]/g, '_'));
+  mesh.name = meshName;
   const tags = tagObjects(model, tagNames, warnings);
   if (mesh instanceof MorphPoserMesh) mesh.attachTags(model, tags);
   object.add(mesh, ...tags);
-  return { object, mesh, tags: Object.fromEntries(model.tagNames.map((t, k) => [t, tags[k]])), model };
+  return { part, object, mesh, tags: Object.fromEntries(model.tagNames.map((t, k) => [t, tags[k]])), model };
 }
 
 /** Tracks that play `frames` on one part: its mesh's influences and its tags. */
@@ -83,9 +85,10 @@ function partTracks(p: PlayerPartObjects, frames: number[], step: number): Keyfr
 export function playerToThree(models: Md3PlayerModels, animations: Md3AnimationCfg | undefined, options: PlayerThreeOptions): PlayerThree {
   const warnings: ParseWarning[] = [...playerTagWarnings(models)];
   const parts: PlayerThree['parts'] = {};
+  const taken = reservedNames(options.name);
   for (const part of ['lower', 'upper', 'head', 'weapon'] as const) {
     const model = models[part];
-    if (model) parts[part] = buildPart(part, model, options, warnings);
+    if (model) parts[part] = buildPart(part, model, options, taken, warnings);
   }
   const lower = parts.lower!, upper = parts.upper!, head = parts.head!;
   const hang = (parent: PlayerPartObjects, tag: string, child: PlayerPartObjects | undefined) => {
@@ -102,7 +105,7 @@ export function playerToThree(models: Md3PlayerModels, animations: Md3AnimationC
     for (const p of on) {
       const bad = info.frames.find((f) => f >= p.model.frameCount);
       if (bad !== undefined) {
-        warnings.push({ code: 'CLIP_RANGE', message: `${name}: frame ${bad} is past the ${p.model.frameCount} frames of ${p.object.name}.md3: left out`, offset: 0 });
+        warnings.push({ code: 'CLIP_RANGE', message: `${name}: frame ${bad} is past the ${p.model.frameCount} frames of ${p.part}.md3: left out`, offset: 0 });
         return;
       }
     }
@@ -121,7 +124,7 @@ export function playerToThree(models: Md3PlayerModels, animations: Md3AnimationC
     }
   } else {
     for (const [p, channel] of [[lower, 'legs'], [upper, 'torso']] as const) {
-      if (p.model.frameCount > 1) add(p.object.name, { format: 'player', frames: loopingFrames(0, p.model.frameCount), step: 1 / MD3_DEFAULT_FPS, loop: 'repeat', channel }, [p]);
+      if (p.model.frameCount > 1) add(p.part, { format: 'player', frames: loopingFrames(0, p.model.frameCount), step: 1 / MD3_DEFAULT_FPS, loop: 'repeat', channel }, [p]);
     }
   }
   return { root, parts, clips, warnings };
