@@ -167,6 +167,18 @@ describe('from bytes', () => {
     expect(player.animations.map((c) => c.name)).toEqual(['lower', 'upper']);
   });
 
+  it('clips bind to the model\'s nodes, never to the scene group named after the model', async () => {
+    const model = await new IdTechLoader().parseAsync([{ name: 'faerie.md2', source: read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')) }]);
+    expect(model.scene.name).toBe('faerie');
+    model.play('run'); // frames 40..45 (MANIFEST: stand(40) run(6))
+    model.update(0.05);
+    let mesh: Mesh | undefined;
+    model.scene.traverse((o) => (mesh ??= (o as Mesh).isMesh ? (o as Mesh) : undefined));
+    expect(mesh!.name).not.toBe(model.scene.name);
+    expect(mesh!.morphTargetInfluences![40]).toBeCloseTo(0.5, 5);
+    expect(mesh!.morphTargetInfluences![41]).toBeCloseTo(0.5, 5);
+  });
+
   it('bad bytes reject with the parser\'s ModelParseError; an anim for another mesh with ANIM_MESH_MISMATCH', async () => {
     const loader = new IdTechLoader();
     const bad = read(join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh'));
