@@ -17,6 +17,7 @@ import { benchMaterials, formatMaterialsTable } from './materials.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
 import { benchParse, formatParseTable } from './parse.mjs';
 import { benchArchives, formatArchivesTable } from './archives.mjs';
+import { benchThree, formatThreeTable } from './three.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -84,6 +85,8 @@ log('MD2/MD3 vertex animation…');
 const morph = await benchMorph({ quick });
 log('Material resolution…');
 const materials = await benchMaterials({ quick });
+log('three.js adapter vs three\'s MD2Loader: memory, GPU morph texture, load, frame…');
+const three = await benchThree({ quick });
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
@@ -103,6 +106,7 @@ const out = {
   md3_parse: md3Parse.rows,
   morph: morph.rows,
   materials,
+  three: three.rows,
   parse,
   archives,
 };
@@ -118,6 +122,7 @@ if (jsonOnly) {
   console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
   console.log('\nMaterial resolution (cold: new resolver; warm: cached) and script parsing\n' + formatMaterialsTable(materials));
+  console.log('\nthree.js: idtech-models/three (morph targets int16/snorm8, float32, poser) vs three\'s MD2Loader — memory held, GPU morph texture, load, poser frame\n' + formatThreeTable(three));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);

@@ -6,8 +6,9 @@
 // one copy of every module (one ModelParseError class: `instanceof` holds across entries). Shared code lands in
 // dist/chunk-*.js, beside worker.js: ModelWorker finds `./worker.js` relative to its own chunk.
 //
-// Node built-ins stay external; a check on esbuild's metafile fails the build if one is reachable from an entry
-// that a browser can load (every entry but `.`'s `node` condition and `./node`), as platform 'browser' did when
+// Node built-ins stay external, and so does `three` (the optional peer dependency of the `./three` entry: a user's
+// bundler provides their copy; bundling ours would give them two three.js instances). A check on esbuild's metafile
+// fails the build if a Node built-in is reachable from an entry that a browser can load (every entry but `.`'s `node` condition and `./node`), as platform 'browser' did when
 // each entry was its own bundle. The worker is a standalone script (one file for users to serve), and so are the
 // demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
@@ -68,7 +69,7 @@ const split = build({
   splitting: true,
   chunkNames: 'chunk-[hash]',
   platform: 'neutral',
-  external: ['node:*'],
+  external: ['node:*', 'three', 'three/*'],
   metafile: true,
   sourcemap: false,
 });
@@ -84,6 +85,9 @@ await Promise.all([
 // The demo page imports 'idtech-models' like any user would: esbuild resolves the package's own `browser`
 // export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs; not shipped.
 await build({ ...common, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js', platform: 'browser', sourcemap: true });
+// The three.js example page (demo/three.html): imports 'idtech-models/three' and 'three' by name; three is bundled
+// into the page's script (one copy: dist/three.js leaves it to the page's bundler, which this is).
+await build({ ...common, entryPoints: ['demo/three/main.ts'], outfile: 'dist/demo.three.js', platform: 'browser', sourcemap: true });
 
 /** Fails when `file` or any chunk it imports (statically or dynamically) imports a Node built-in. */
 function assertNoNodeBuiltins(metafile, file) {
@@ -92,8 +96,8 @@ function assertNoNodeBuiltins(metafile, file) {
     if (seen.has(path)) return;
     seen.add(path);
     for (const imp of metafile.outputs[path]?.imports ?? []) {
-      if (imp.external) throw new Error(`${file} can be loaded in a browser but reaches the Node built-in '${imp.path}' (${[...chain, path].join(' → ')})`);
-      walk(imp.path, [...chain, path]);
+      if (imp.external && imp.path.startsWith('node:')) throw new Error(`${file} can be loaded in a browser but reaches the Node built-in '${imp.path}' (${[...chain, path].join(' → ')})`);
+      if (!imp.external) walk(imp.path, [...chain, path]);
     }
   };
   walk(file, []);

@@ -95,6 +95,26 @@ describe('dist bundles', () => {
     expect(poser.positions.length).toBe(1439 * 3);
   });
 
+  it('idtech-models/three imports three by name (a peer, never bundled) and shares the front door\'s chunks', async () => {
+    expect(pkg.exports['./three']).toEqual({ types: './dist/types/three.d.ts', default: './dist/three.js' });
+    expect(pkg.peerDependencies.three).toBeDefined();
+    expect(pkg.peerDependenciesMeta.three.optional).toBe(true);
+    const { files, specifiers } = importGraph('three.js');
+    const bare = specifiers.filter((s) => !s.startsWith('./'));
+    expect(bare.sort()).toEqual(['three', 'three/examples/jsm/loaders/TGALoader.js']);
+    for (const spec of specifiers.filter((s) => s.startsWith('./'))) expect(spec).toMatch(/^\.\/chunk-[A-Z0-9]+\.js$/);
+    // none of three's own code came along (its renderer, its revision constant)
+    const code = files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');
+    expect(code).not.toMatch(/class WebGLRenderer|const REVISION/);
+    expect(readFileSync(join(REPO, 'dist/types/three.d.ts'), 'utf8')).toMatch(/IdTechLoader/);
+    // and it works from dist: a model from bytes, errors of the front door's class
+    const [browser, adapter] = await Promise.all(['dist/browser.js', 'dist/three.js'].map(load));
+    const model = await new adapter.IdTechLoader().parseAsync(read(`${SHARED_MODELS}/assimp/test/models/MD2/faerie.md2`));
+    expect(model.animations.map((c: { name: string }) => c.name)).toContain('run'); // MANIFEST: faerie's clips
+    const bad = read(`${SHARED_MODELS}/assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh`);
+    await expect(new adapter.IdTechLoader().parseAsync([{ name: 'bad.md5mesh', source: bad }])).rejects.toBeInstanceOf(browser.ModelParseError);
+  });
+
   it('package.json routes node and browser to their bundles, with types', () => {
     expect(pkg.exports['.'].node.default).toBe('./dist/node.js');
     expect(pkg.exports['.'].browser.default).toBe('./dist/browser.js');

@@ -40,7 +40,7 @@ export interface Md5GltfStats {
   jointsPerVertex: number[];
 }
 
-const MAX_INFLUENCES = 4;
+export const MAX_INFLUENCES = 4;
 
 type Quat = [number, number, number, number];
 
@@ -86,8 +86,8 @@ function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void 
   out[o + 15] = 1;
 }
 
-/** Object-space bind joints (normalised rotations) and their parent-relative local transforms. */
-function bindJoints(mesh: Md5Mesh) {
+/** Object-space bind joints (normalised rotations) and their parent-relative local transforms (also the three.js adapter's bones). */
+export function bindJoints(mesh: Md5Mesh) {
   const { count, parents, positions, orientations } = mesh.joints;
   const world: { t: number[]; q: Quat }[] = [];
   const local: { t: number[]; q: Quat }[] = [];
@@ -107,8 +107,8 @@ function bindJoints(mesh: Md5Mesh) {
   return { world, local };
 }
 
-/** Up to 4 (joint, weight) pairs per vertex of one mesh part, weights summing to 1 in float32. */
-function vertexInfluences(part: Md5Mesh['meshes'][number], stats: Md5GltfStats, wide: boolean) {
+/** Up to 4 (joint, weight) pairs per vertex of one mesh part, weights summing to 1 in float32 (also the three.js adapter's skinIndex / skinWeight). */
+export function vertexInfluences(part: Md5Mesh['meshes'][number], stats: Md5GltfStats, wide: boolean) {
   const n = part.vertexCount;
   const joints = wide ? new Uint16Array(n * 4) : new Uint8Array(n * 4);
   const weights = new Float32Array(n * 4);

@@ -1,0 +1,71 @@
+/**
+ * MD3 tags as three.js objects: one `Object3D` per tag, a child of its model's part, whose position and rotation
+ * follow the tag frame by frame (tracks keyed with the clip's steps), so whatever hangs under it — the next player
+ * part, a weapon, a muzzle flash — moves with it. A tag maps a point p of the attached model to origin + Σ p[i] ·
+ * axis[i] (ioquake3 CG_PositionEntityOnTag): the rotation whose columns are the stored axes. Stored axes are made
+ * orthonormal first (`lerpTag`'s Gram–Schmidt) so the rotation is one; mirrored axes (a negative determinant, which
+ * no quaternion holds) get their third axis flipped, with a warning (the glTF exporter's rule, `export/gltf-md3.ts`).
+ *
+ * Between frames three slerps the rotation; the engine lerps the axes and normalises each (R_LerpTag), which is not
+ * a rotation: the two agree at every frame and differ mid-step by the lerp's shear (measured in docs/three.md).
+ */
+import { Object3D, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
+import type { ParseWarning } from '../base/errors.js';
+import type { Md3Model } from '../base/model.js';
+import { tagQuaternion } from '../export/gltf-md3.js';
+import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
+
+export interface TagTrs {
+  position: [number, number, number];
+  quaternion: [number, number, number, number];
+}
+
+/** Tag `k` at frame `f` as a translation and a rotation (the file's axes); `mirrored` collects tags warned about. */
+export function tagTrs(model: Md3Model, k: number, f: number, mirrored: Set<number>, warnings: ParseWarning[]): TagTrs {
+  const tag = lerpTag(model, k, f, f, 0, new Float32Array(TAG_FLOATS), { orthonormalize: true });
+  const a = tag.subarray(3, 12);
+  const det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
+  if (det < 0) {
+    if (!mirrored.has(k)) {
+      mirrored.add(k);
+      warnings.push({ code: 'TAG_MIRRORED', message: `tag "${model.tagNames[k]}" has mirrored axes (first at frame ${f}): placed by the rotation with its third axis flipped`, offset: 0 });
+    }
+    for (let i = 6; i < 9; i++) a[i] = -a[i];
+  }
+  return { position: [tag[0], tag[1], tag[2]], quaternion: tagQuaternion(a) };
+}
+
+/** One object per tag, named `names[k]`, at the tag's frame-0 placement (what the model shows at rest). */
+export function tagObjects(model: Md3Model, names: readonly string[], warnings: ParseWarning[]): Object3D[] {
+  const mirrored = new Set<number>();
+  return names.map((name, k) => {
+    const o = new Object3D();
+    o.name = name;
+    if (model.frameCount > 0) {
+      const trs = tagTrs(model, k, 0, mirrored, warnings);
+      o.position.fromArray(trs.position);
+      o.quaternion.fromArray(trs.quaternion);
+    }
+    o.userData.idtech = { tag: model.tagNames[k] };
+    return o;
+  });
+}
+
+/** Position and rotation tracks of every tag for a clip showing `frames` (one per step of `step` s). */
+export function tagTracks(model: Md3Model, names: readonly string[], frames: readonly number[], step: number): KeyframeTrack[] {
+  const seq = frames.length === 1 ? [frames[0], frames[0]] : frames;
+  const times = Float32Array.from(seq, (_, k) => k * step);
+  const mirrored = new Set(names.map((_, k) => k)); // warned once, when the objects were made
+  const tracks: KeyframeTrack[] = [];
+  names.forEach((name, k) => {
+    const t = new Float32Array(seq.length * 3), r = new Float32Array(seq.length * 4);
+    seq.forEach((f, i) => {
+      const trs = tagTrs(model, k, f, mirrored, []);
+      t.set(trs.position, i * 3);
+      r.set(trs.quaternion, i * 4);
+    });
+    tracks.push(new VectorKeyframeTrack(`${name}.position`, times, t).optimize());
+    tracks.push(new QuaternionKeyframeTrack(`${name}.quaternion`, times, r).optimize());
+  });
+  return tracks;
+}
