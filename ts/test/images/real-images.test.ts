@@ -9,23 +9,12 @@ import { decodeImage, readImageInfo } from '../../src/images/decode.js';
 import { jpegInfo } from '../../src/images/jpeg-info.js';
 import { pngInfo } from '../../src/images/png-info.js';
 import { manifest, read } from '../helpers/models.js';
+import { firstDifference } from './compare.js';
 import { isPillowImage, pillowDecodeFiles, type PillowImage } from './pillow.js';
 
 const images = manifest().filter((r) => r.format === 'image');
 const pillow = new Map(pillowDecodeFiles(images.map((r) => r.absPath)).map((p, i) => [images[i].path, p]));
 const ext = (p: string) => extname(p).slice(1).toLowerCase();
-
-/** The first differing pixel, as a readable line, or ''. */
-export function firstDifference(a: Uint8Array, b: Uint8Array, width: number): string {
-  if (a.length !== b.length) return `lengths ${a.length} and ${b.length}`;
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) {
-      const p = i >> 2;
-      return `pixel (${p % width}, ${Math.floor(p / width)}): ${Array.from(a.subarray(p * 4, p * 4 + 4))} vs ${Array.from(b.subarray(p * 4, p * 4 + 4))}`;
-    }
-  }
-  return '';
-}
 
 describe('real images', () => {
   test('the corpus has every format this floor reads', () => {
