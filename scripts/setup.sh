@@ -13,6 +13,8 @@
 #      Debian's binaryen when apt is available (optional: the build works without it).
 #   5. Debian's chromium (the browser tests drive it through playwright-core; never `playwright install`),
 #      assimp-utils (the `assimp` CLI, the native peer in `npm run bench`) and zip/unzip (archive tests, bench).
+#   6. Python 3 with Pillow: the independent image decoder the image tests and `npm run bench` compare against
+#      (pip when the python3 on PATH allows it, else Debian's python3-pil).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -121,6 +123,14 @@ fi
 # -fz for zip64), and the archive bench times listing against `unzip -l`.
 if ! command -v zip >/dev/null || ! command -v unzip >/dev/null; then
   apt_install zip unzip || log "zip/unzip unavailable: the archive tests that need them will fail"
+fi
+
+# --- 6. Pillow (the reference decoder of the image tests) -------------------------------------------------
+if ! command -v python3 >/dev/null; then apt_install python3 python3-pil; fi
+if ! python3 -c 'import PIL' 2>/dev/null; then
+  log "Pillow for python3"
+  python3 -m pip install --quiet --disable-pip-version-check pillow >&2 2>/dev/null || apt_install python3-pil
+  python3 -c 'import PIL' || { log "python3 cannot import PIL (Pillow)"; exit 1; }
 fi
 
 cat > target/toolchain.env <<ENV

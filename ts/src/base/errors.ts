@@ -60,6 +60,12 @@ export const ErrorCode = {
   OverlappingEntries: 'OVERLAPPING_ENTRIES',
   /** A path that would leave its folder: `..`, absolute, a drive letter, a device name, a NUL or a colon. */
   UnsafePath: 'UNSAFE_PATH',
+  /**
+   * A well-formed file of a variant the library does not read: an image type, pixel depth, plane count or
+   * compression outside what docs/images.md lists (TGA type 32, a 4-bit PCX, an RLE-compressed BMP, a PNG colour
+   * type / bit depth pair the PNG standard does not define).
+   */
+  Unsupported: 'UNSUPPORTED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -26,6 +26,15 @@ export interface MemoryBound {
  */
 export const PARSER_MEMORY_BOUND: MemoryBound = { perByte: 12, constant: 512 * 1024 };
 
+/**
+ * Image decoders (TGA, PCX, BMP to RGBA8; PNG/JPEG headers read only), per input byte: the densest input is TGA
+ * RLE at 8 bits per pixel, where a 2-byte run packet gives 128 pixels, 512 bytes of RGBA — 256 per input byte (PCX:
+ * a 2-byte run gives 63 pixels, 126 bytes per byte; BMP at 1 bpp, 32). Every decoder checks its dimensions against
+ * that best case before allocating, so a short file never gets a large buffer. Constant: a TGA colour map (1 KiB +
+ * 256 flags), a PCX scanline (≤ 3 · 64 KiB), a BMP palette (1 KiB): under 256 KiB.
+ */
+export const IMAGE_MEMORY_BOUND: MemoryBound = { perByte: 256, constant: 256 * 1024 };
+
 export const memoryLimit = (b: MemoryBound, n: number): number => b.perByte * n + b.constant;
 
 /**

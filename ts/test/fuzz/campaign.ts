@@ -74,9 +74,10 @@ export function targetSeeds(): TargetSeeds[] {
   const files = corpus();
   cached = TARGETS.map((target) => {
     const seed = ({ name, bytes }: File): Seed => ({ name, bytes, structure: target.structure(bytes) });
-    const own = (target.seeds ? target.seeds(files) : files.filter((f) => target.formats.includes(f.format))).map(seed);
+    const mine = (f: File) => target.formats.includes(f.format) && (target.seedFilter?.(f.name) ?? true);
+    const own = [...(target.seeds ? target.seeds(files) : files.filter(mine)), ...(target.extraSeeds?.() ?? []).map((x) => ({ ...x, format: 'fixture' }))].map(seed);
     if (own.length === 0) throw new Error(`no seeds for ${target.name} in ${SHARED_MODELS}`);
-    const foreign = files.filter((f) => !target.formats.includes(f.format)).map(seed);
+    const foreign = files.filter((f) => !mine(f)).map(seed);
     return { target, own, foreign };
   });
   // Fuzzed anims are attached to the mesh their seed belongs to (MANIFEST "pairs with X"), each mesh parsed once.

@@ -53,9 +53,19 @@ function replace(b: Uint8Array, at: number, len: number, piece: Uint8Array): Uin
   return out;
 }
 
-function setI32(b: Uint8Array, at: number, v: number): Uint8Array {
+/** The integer field `f` (1, 2 or 4 bytes, little-endian unless `bigEndian`); 4-byte fields read signed. */
+function getField(b: Uint8Array, f: Field): number {
+  if (f.len === 4 && !f.bigEndian) return i32(b, f.at);
+  let v = 0;
+  for (let k = 0; k < f.len; k++) v = v * 256 + b[f.at + (f.bigEndian ? k : f.len - 1 - k)];
+  return f.len === 4 ? v | 0 : v;
+}
+
+/** A copy of `b` with field `f` set to `v` (wrapped to the field's width). */
+function setField(b: Uint8Array, f: Field, v: number): Uint8Array {
   const out = b.slice();
-  new DataView(out.buffer, out.byteOffset, out.byteLength).setInt32(at, v | 0, true);
+  let x = v | 0;
+  for (let k = 0; k < f.len; k++, x >>= 8) out[f.at + (f.bigEndian ? f.len - 1 - k : k)] = x & 0xff;
   return out;
 }
 
@@ -114,7 +124,7 @@ const truncateAtBoundary: Op = (m, rng, seed) => {
   m.ops.push(`truncate@${at}`);
 };
 
-/** Replace a text field (a number token) or set a binary int32 field. */
+/** Replace a text field (a number token) or set a binary integer field. */
 function rewriteField(m: Mutant, rng: Rng, f: Field, text: boolean, label: string): void {
   if (f.at + f.len > m.bytes.length) return;
   if (text) {
@@ -122,8 +132,8 @@ function rewriteField(m: Mutant, rng: Rng, f: Field, text: boolean, label: strin
     m.bytes = replace(m.bytes, f.at, f.len, enc.encode(piece));
     m.ops.push(`${label}@${f.at}=${piece.length > 24 ? `${piece.slice(0, 8)}…(${piece.length})` : piece}`);
   } else {
-    const v = rng.pick(binaryValues(i32(m.bytes, f.at), m.bytes.length));
-    m.bytes = setI32(m.bytes, f.at, v);
+    const v = rng.pick(binaryValues(getField(m.bytes, f), m.bytes.length));
+    m.bytes = setField(m.bytes, f, v);
     m.ops.push(`${label}@${f.at}=${v | 0}`);
   }
 }

@@ -156,4 +156,46 @@ describe('every parser on arbitrary and near-grammar input', () => {
       );
     });
   }
+
+  /** Image header fields: 8/16-bit edges, the values each field defines, and small sizes that fit the random body. */
+  const u8 = fc.oneof(fc.constantFrom(0, 1, 2, 3, 8, 9, 10, 11, 15, 16, 24, 32, 0x20, 0x30, 0x28, 0x0c, 0x7f, 0x80, 0xff), fc.nat(255));
+  const u16 = fc.oneof(fc.constantFrom(0, 1, 2, 3, 7, 8, 63, 64, 255, 256, 0x7fff, 0x8000, 0xfffe, 0xffff), fc.nat(70));
+
+  test('tga: header fields at the edges (type, colour map, depth, size, descriptor), then random bytes', () => {
+    const target = TARGETS.find((t) => t.name === 'tga')!;
+    fc.assert(
+      fc.property(fc.tuple(u8, fc.constantFrom(0, 1, 2), fc.constantFrom(1, 2, 3, 9, 10, 11, 0, 32), u16, u16, fc.constantFrom(0, 15, 16, 24, 32, 8), u16, u16, fc.constantFrom(8, 15, 16, 24, 32, 1, 0), u8), fc.uint8Array({ maxLength: 3000 }), fc.nat(), ([id, cmt, type, first, len, bits, w, h, depth, desc], body, seed) => {
+        const b = new Uint8Array(18 + body.length);
+        const dv = new DataView(b.buffer);
+        b.set([id & 31, cmt, type]);
+        dv.setUint16(3, first, true);
+        dv.setUint16(5, len, true);
+        b[7] = bits;
+        dv.setUint16(12, w, true);
+        dv.setUint16(14, h, true);
+        b[16] = depth;
+        b[17] = desc;
+        b.set(body, 18);
+        holds(target, b, seed);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('pcx: header fields at the edges (version, encoding, depth, window, planes, bytes per line), then random bytes', () => {
+    const target = TARGETS.find((t) => t.name === 'pcx')!;
+    fc.assert(
+      fc.property(fc.tuple(fc.constantFrom(5, 0, 3), fc.constantFrom(1, 0), fc.constantFrom(8, 1, 4, 24), u16, u16, u16, u16, fc.constantFrom(1, 3, 4, 0), u16), fc.uint8Array({ minLength: 0, maxLength: 4000 }), fc.nat(), ([version, encoding, bpp, x0, y0, x1, y1, planes, bpl], body, seed) => {
+        const b = new Uint8Array(128 + body.length);
+        const dv = new DataView(b.buffer);
+        b.set([0x0a, version, encoding, bpp]);
+        [x0, y0, x1, y1].forEach((v, k) => dv.setUint16(4 + k * 2, v, true));
+        b[65] = planes;
+        dv.setUint16(66, bpl, true);
+        b.set(body, 128);
+        holds(target, b, seed);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });

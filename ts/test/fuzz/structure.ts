@@ -4,10 +4,14 @@
  * Computed once per seed; mutations apply them to the seed before other edits shift bytes around.
  */
 
-/** A field in the file: `len` bytes at `at`; text fields are number tokens, binary fields little-endian int32s. */
+/**
+ * A field in the file: `len` bytes at `at`; text fields are number tokens, binary fields little-endian integers of
+ * 1, 2 or 4 bytes (big-endian when `bigEndian`: PNG and JPEG lengths).
+ */
 export interface Field {
   at: number;
   len: number;
+  bigEndian?: boolean;
 }
 
 export interface Structure {
@@ -192,3 +196,94 @@ export function scriptStructure(b: Uint8Array): Structure {
 }
 
 const scriptScans = new WeakMap<Uint8Array, Structure>();
+// --- images ------------------------------------------------------------------------------------------------------
+
+const u16le = (b: Uint8Array, at: number): number => (at + 2 <= b.length ? b[at] | (b[at + 1] << 8) : 0);
+const u16Field = (at: number): Field => ({ at, len: 2 });
+const byteField = (at: number): Field => ({ at, len: 1 });
+/** At most this many boundaries from a scan of packets or segments (enough to cut anywhere near the start). */
+const MAX_SCANNED = 4096;
+
+/**
+ * TGA: the 18-byte header (ID length, colour map first/length/entry size, width, height, pixel depth), the ID field,
+ * the colour map, then each RLE packet start (or each row start of raw data).
+ */
+export function tgaStructure(b: Uint8Array): Structure {
+  const counts = [byteField(0), u16Field(5), byteField(7), u16Field(12), u16Field(14), byteField(16), byteField(17)];
+  const offsets = [u16Field(3)];
+  const mapBytes = b[1] === 1 ? u16le(b, 5) * Math.ceil((b[7] ?? 0) / 8) : 0;
+  const data = 18 + (b[0] ?? 0) + mapBytes;
+  const boundaries = [0, 1, 3, 8, 12, 16, 18, 18 + (b[0] ?? 0), data];
+  const size = Math.ceil((b[16] ?? 0) / 8) || 1;
+  if ((b[2] ?? 0) >= 9) {
+    for (let at = data, k = 0; at < b.length && k < MAX_SCANNED; k++) {
+      boundaries.push(at);
+      at += 1 + (b[at] & 0x80 ? size : ((b[at] & 0x7f) + 1) * size);
+    }
+  } else {
+    const row = u16le(b, 12) * size;
+    for (let k = 0; row > 0 && k < Math.min(u16le(b, 14), MAX_SCANNED); k++) boundaries.push(data + k * row);
+  }
+  return binary(boundaries, counts, offsets, b.length);
+}
+
+/** PCX: the 128-byte header (window, planes, bytes per line), each scanline's first packet, the palette marker. */
+export function pcxStructure(b: Uint8Array): Structure {
+  const counts = [byteField(1), byteField(3), u16Field(4), u16Field(6), u16Field(8), u16Field(10), byteField(65), u16Field(66)];
+  const boundaries = [0, 4, 12, 65, 68, 128, b.length - 769, b.length - 768];
+  // Packet starts: every 64th, up to the palette.
+  for (let at = 128, k = 0; at < b.length - 769 && k < MAX_SCANNED * 64; k++) {
+    if (k % 64 === 0) boundaries.push(at);
+    at += b[at] >= 0xc0 ? 2 : 1;
+  }
+  return binary(boundaries, counts, [], b.length);
+}
+
+/** BMP: file header (size, data offset), DIB header (size, width, height, depth, compression, colours), rows. */
+function bmpStructure(b: Uint8Array): Structure {
+  const counts = [{ at: 18, len: 4 }, { at: 22, len: 4 }, u16Field(28), { at: 30, len: 4 }, { at: 46, len: 4 }];
+  const offsets = [{ at: 2, len: 4 }, { at: 10, len: 4 }, { at: 14, len: 4 }];
+  const data = i32(b, 10);
+  const boundaries = [0, 2, 14, 18, 54, data, b.length];
+  return binary(boundaries, counts, offsets, b.length);
+}
+
+/** PNG: every chunk start, length (big-endian) and the IHDR fields. */
+function pngStructure(b: Uint8Array): Structure {
+  const counts: Field[] = [{ at: 16, len: 4, bigEndian: true }, { at: 20, len: 4, bigEndian: true }, byteField(24), byteField(25), byteField(28)];
+  const offsets: Field[] = [];
+  const boundaries = [0, 8];
+  for (let at = 8, k = 0; at + 8 <= b.length && k < MAX_SCANNED; k++) {
+    boundaries.push(at, at + 8);
+    offsets.push({ at, len: 4, bigEndian: true });
+    at += 12 + (((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0);
+  }
+  return binary(boundaries, counts, offsets, b.length);
+}
+
+/** JPEG: every marker segment start and its length (big-endian), up to the first scan; SOF's size fields. */
+function jpegStructure(b: Uint8Array): Structure {
+  const counts: Field[] = [];
+  const offsets: Field[] = [];
+  const boundaries = [0, 2];
+  for (let at = 2, k = 0; at + 4 <= b.length && b[at] === 0xff && k < MAX_SCANNED; k++) {
+    const m = b[at + 1];
+    boundaries.push(at, at + 4);
+    offsets.push({ at: at + 2, len: 2, bigEndian: true });
+    if (m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc) {
+      counts.push({ at: at + 5, len: 2, bigEndian: true }, { at: at + 7, len: 2, bigEndian: true }, byteField(at + 9));
+    }
+    if (m === 0xda) break;
+    at += 2 + ((b[at + 2] << 8) | b[at + 3]);
+  }
+  return binary(boundaries, counts, offsets, b.length);
+}
+
+/** Any image: the structure of the format its first bytes announce (TGA when none). */
+export function imageStructure(b: Uint8Array): Structure {
+  if (b[0] === 0x89 && b[1] === 0x50) return pngStructure(b);
+  if (b[0] === 0xff && b[1] === 0xd8) return jpegStructure(b);
+  if (b[0] === 0x42 && b[1] === 0x4d) return bmpStructure(b);
+  if (b[0] === 0x0a) return pcxStructure(b);
+  return tgaStructure(b);
+}

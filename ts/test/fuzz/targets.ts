@@ -15,16 +15,25 @@ import { toObj } from '../../src/export/obj.js';
 import { toGlb, type GltfModel } from '../../src/export/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
-import { PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
+import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
+import { decodeImage } from '../../src/images/decode.js';
+import { encodePng } from '../../src/images/png-encode.js';
+import { pngInfo } from '../../src/images/png-info.js';
+import type { DecodedImage } from '../../src/images/types.js';
+import { imageFixtures } from '../../../fixtures/generate-images.mjs';
+import { IMAGE_MEMORY_BOUND, PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
-import { md2Structure, md3Structure, md5Structure, scriptStructure, type Structure } from './structure.js';
-import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
+import { imageStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
 
 export interface FuzzTarget {
   name: string;
   /** MANIFEST `format` values whose files seed this target (other formats' files are used as foreign inputs). */
   formats: readonly string[];
+  /** Of those files, the ones that seed it (by path; all when absent): the image targets split `image` by extension. */
+  seedFilter?: (path: string) => boolean;
+  /** Seeds the project makes (generated fixtures for the variants the corpus lacks). */
+  extraSeeds?: () => { name: string; bytes: Uint8Array }[];
   /** Text formats report line:column and get text-aware mutations. */
   text: boolean;
   parse(bytes: Uint8Array): unknown;
@@ -461,4 +470,74 @@ const zip: FuzzTarget = {
   seeds: zipSeeds,
 };
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip];
+// --- images ---------------------------------------------------------------------------------------------------
+
+/** A decoded image's shape: RGBA of exactly width × height pixels, or the input itself passed through. */
+export function checkImage(image: unknown, bytes: Uint8Array): string {
+  const img = image as DecodedImage;
+  if (!Number.isInteger(img.width) || !Number.isInteger(img.height) || img.width < 1 || img.height < 1) return `size ${img.width}×${img.height}`;
+  if (img.kind === 'rgba') {
+    if (!(img.rgba instanceof Uint8Array)) return 'rgba is not a Uint8Array';
+    if (img.rgba.length !== img.width * img.height * 4) return `rgba.length ${img.rgba.length} for ${img.width}×${img.height}`;
+  } else if (img.kind === 'passthrough') {
+    if (img.bytes !== bytes) return 'passthrough bytes are not the input';
+  } else return `kind ${(img as { kind: string }).kind}`;
+  return checkWarnings(img, bytes);
+}
+
+/**
+ * Re-encode a decoded image as PNG (what the glTF exporter will do with it) and read the PNG's header back: it must
+ * be a PNG of the same size. Large images are skipped (encoding costs ~10 ns a byte, the budget is better spent on
+ * more inputs).
+ */
+function useImage(image: unknown): void {
+  const img = image as DecodedImage;
+  if (img.kind !== 'rgba' || img.width * img.height > 1 << 16) return;
+  const info = pngInfo(encodePng(img.rgba, img.width, img.height));
+  if (info.width !== img.width || info.height !== img.height) throw new Error(`encodePng wrote ${info.width}×${info.height} for ${img.width}×${img.height}`);
+}
+
+const fixtureSeeds = (ext: string) => () =>
+  (imageFixtures() as { name: string; bytes: Uint8Array }[]).filter((f) => f.name.endsWith(ext)).map((f) => ({ name: `fixtures:${f.name}`, bytes: f.bytes }));
+
+const images: FuzzTarget[] = [
+  {
+    name: 'tga',
+    formats: ['image'],
+    seedFilter: (p) => /\.tga$/i.test(p),
+    extraSeeds: fixtureSeeds('.tga'),
+    text: false,
+    parse: (b) => decodeImage(b, 'fuzz.tga'),
+    structure: tgaStructure,
+    check: checkImage,
+    use: useImage,
+    memory: IMAGE_MEMORY_BOUND,
+  },
+  {
+    name: 'pcx',
+    formats: ['image'],
+    seedFilter: (p) => /\.pcx$/i.test(p),
+    extraSeeds: fixtureSeeds('.pcx'),
+    text: false,
+    parse: (b) => decodeImage(b, 'fuzz.pcx'),
+    structure: pcxStructure,
+    check: checkImage,
+    use: useImage,
+    memory: IMAGE_MEMORY_BOUND,
+  },
+  {
+    // No name: the format comes from the bytes (BMP, PNG and JPEG headers, and TGA/PCX when they look like one).
+    name: 'image',
+    formats: ['image'],
+    seedFilter: (p) => /\.(bmp|png|jpe?g)$/i.test(p),
+    extraSeeds: fixtureSeeds('.bmp'),
+    text: false,
+    parse: (b) => decodeImage(b),
+    structure: imageStructure,
+    check: checkImage,
+    use: useImage,
+    memory: IMAGE_MEMORY_BOUND,
+  },
+];
+
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip, ...images];
