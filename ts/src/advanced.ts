@@ -41,6 +41,10 @@ export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions
 export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
 // playable
 export { supportedFormats } from './playable/open.js';
+// images: per-format decoders and header readers behind decodeImage
+export { readImageInfo, detectImageFormat, imageFormatFromName, decodeTga, tgaInfo, decodePcx, pcxInfo, pcxPalette, decodeBmp, bmpInfo, pngInfo, jpegInfo, MAX_RGBA_BYTES } from './images/index.js';
+export type { DecodeImageOptions, PcxOptions, PngInfo, JpegInfo, PngEncodeOptions, DecodedFormat, ImageInfo, PassthroughFormat } from './images/index.js';
+
 // materials: the parsers and name rules behind MaterialResolver
 export {
   PLAYER_PARTS, loadMaterialLibrary, parseSkin, md3SurfaceKey, skinShaderFor, parseShaderScript, parseMtr, parseImageProgram,
