@@ -9,7 +9,7 @@
 import type { ParseWarning } from '../base/errors.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 import type { GltfBuilder, GltfMaterial } from './gltf-builder.js';
-import { alphaLook, foundPath, ImageConverter, materialForSlot, normalPath, textureBaseName, type ExportImage, type ResolvedTextures } from './textures.js';
+import { addImageFile, alphaLook, foundPath, ImageConverter, materialForSlot, normalPath, textureBaseName, type ExportImage, type ImageFile, type ResolvedTextures } from './textures.js';
 
 export interface TextureOptions {
   /**
@@ -33,11 +33,7 @@ export interface TextureOptions {
   imageFilePrefix?: string;
 }
 
-/** An image written beside a `.gltf` (its URI, relative to the .gltf) and its bytes. */
-export interface ImageFile {
-  uri: string;
-  bytes: Uint8Array;
-}
+export type { ImageFile };
 
 export function textureUriFor(name: string, options: TextureOptions): string | undefined {
   if (options.textureUri) return options.textureUri(name);
@@ -141,9 +137,6 @@ export class MaterialTable {
     const name = textureBaseName(img.path);
     const prefix = this.options.imageFilePrefix;
     if (prefix === undefined) return { bufferView: this.builder.view(img.bytes), mimeType: img.mimeType, name };
-    let uri = prefix + name + img.extension;
-    for (let n = 2; this.imageFiles.some((f) => f.uri === uri); n++) uri = `${prefix}${name}-${n}${img.extension}`;
-    this.imageFiles.push({ uri, bytes: img.bytes });
-    return { uri: encodeURI(uri), name };
+    return { uri: encodeURI(addImageFile(this.imageFiles, prefix, img)), name };
   }
 }

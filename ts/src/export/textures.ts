@@ -41,6 +41,21 @@ export interface ExportImage {
   hasAlpha: boolean;
 }
 
+/** An image written beside the model file (its URI / name, relative to it) and its bytes. */
+export interface ImageFile {
+  uri: string;
+  bytes: Uint8Array;
+}
+
+/** Adds `img` to `files` as `prefix + base name + extension` (`-2`, `-3` … where two sources share a name); its URI. */
+export function addImageFile(files: ImageFile[], prefix: string, img: ExportImage): string {
+  const name = textureBaseName(img.path);
+  let uri = prefix + name + img.extension;
+  for (let n = 2; files.some((f) => f.uri === uri); n++) uri = `${prefix}${name}-${n}${img.extension}`;
+  files.push({ uri, bytes: img.bytes });
+  return uri;
+}
+
 /** `models/x/skin.tga` → `skin` (last path segment, extension dropped; `\` counts as a separator). */
 export function textureBaseName(name: string): string {
   const last = name.split(/[\\/]/).pop() ?? '';
