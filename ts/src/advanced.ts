@@ -39,6 +39,9 @@ export { backToBackIndices } from './pose/morph-poser.js';
 export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
 // export: the glTF document before packing
 export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
+// textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)
+export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';
+export { alphaLook, ImageConverter, type AlphaLook, type ExportImage, type ImageFile } from './export/textures.js';
 // playable
 export { supportedFormats } from './playable/open.js';
 // images: per-format decoders and header readers behind decodeImage

@@ -27,6 +27,8 @@ export type { DecodedImage, RgbaImage, PassthroughImage, ImageFormat } from './i
 export { MaterialResolver, listSkins, type MaterialSet, type Md3Options } from './materials/index.js';
 export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materials/types.js';
 export type { SkinOffer } from './materials/skins.js';
+export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './load/textures.js';
+export type { ResolvedTextures } from './export/textures.js';
 // game folders and archives (.pk3 .pk4 .dpk) as one read-only FileSystem, in the engine's order
 export type { FileSystem, VfsFile } from './vfs/file-system.js';
 export { openArchiveFrom as openArchive, type OpenArchiveOptions, type ZipArchive } from './vfs/zip-archive.js';
