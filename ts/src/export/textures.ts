@@ -97,9 +97,12 @@ export class ImageConverter {
   }
 }
 
-/** The resolved material of a surface: by index, within a player part when `part` names one. */
+/**
+ * The resolved material of a surface: by index, and by player part when the materials are a player's (a lone MD3
+ * whose node happens to be named `head` still matches its own materials).
+ */
 export function materialForSlot(materials: readonly ResolvedMaterial[], index: number, part: string | undefined): ResolvedMaterial | undefined {
-  const wanted = part === 'lower' || part === 'upper' || part === 'head' ? part : undefined;
+  const wanted = materials.some((m) => m.part) ? part : undefined;
   return materials.find((m) => m.index === index && m.part === wanted);
 }
 

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { toGlb } from '../../src/export/gltf.js';
-import { loadPlayer, locateGameFolder } from '../../src/load/node.js';
+import { loadPlayer, locateGameFolder, resolveTexturesOnDisk } from '../../src/load/node.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 import { readGlb } from '../helpers/textured.js';
 import { expectClean, validate } from './validate.js';
@@ -24,6 +24,14 @@ describe('loadPlayer', () => {
     expectClean([], 'bsuit', await validate(glb));
     const { json } = readGlb(glb);
     expect(json.materials.filter((m: any) => m.pbrMetallicRoughness.baseColorTexture).length).toBe(1); // one shared look
+  });
+
+  test('one part alone, named after its file (head), still takes its own materials', async () => {
+    const player = await loadPlayer(BSUIT);
+    const textures = await resolveTexturesOnDisk(join(BSUIT, 'head.md3'), player.head, { skin: 'default' });
+    expect(textures.materials.map((m) => m.diffuse?.path)).toEqual(['models/players/human_bsuit/human_bsuit.jpg']);
+    const { json } = readGlb(toGlb(player.head, { textures, name: 'head' }));
+    expect(json.images).toHaveLength(1);
   });
 
   test('a skin the folder lacks falls back to _default with a warning', async () => {
