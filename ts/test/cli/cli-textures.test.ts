@@ -3,20 +3,16 @@
  * inside a .pk3 zipped from ../shared/models convert to .glb files the Khronos validator accepts, with the resolved
  * images inside and each surface's image reported on stderr; --skin, --game-dir, --no-textures and .obj + .mtl.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, SHARED_MODELS } from '../helpers/models.js';
+import { cliTemp, runCli as run, shared as M } from '../helpers/cli.js';
+import { SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';
 import { readGlb } from '../helpers/textured.js';
 import { expectClean, validate } from '../export/validate.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
-const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-textures-'));
-const M = (p: string) => join(SHARED_MODELS, p);
+const tmp = cliTemp('cli-textures');
 const TREM = M('res-tremulous_src.dpkdir');
 const BSUIT = M('res-players_src.dpkdir/models/players/human_bsuit');
 const results: string[] = [];
