@@ -47,9 +47,13 @@ export interface ImageFile {
   bytes: Uint8Array;
 }
 
-/** Adds `img` to `files` as `prefix + base name + extension` (`-2`, `-3` … where two sources share a name); its URI. */
+/**
+ * Adds `img` to `files` as `prefix + base name + extension` (`-2`, `-3` … where two sources share a name); its URI.
+ * Characters other than letters, digits, `.`, `_` and `-` become `_`: the name is one file beside the output, and
+ * MTL cannot quote a space.
+ */
 export function addImageFile(files: ImageFile[], prefix: string, img: ExportImage): string {
-  const name = textureBaseName(img.path);
+  const name = textureBaseName(img.path).replace(/[^A-Za-z0-9._-]/g, '_');
   let uri = prefix + name + img.extension;
   for (let n = 2; files.some((f) => f.uri === uri); n++) uri = `${prefix}${name}-${n}${img.extension}`;
   files.push({ uri, bytes: img.bytes });

@@ -103,6 +103,19 @@ describe('render states follow the shader', () => {
     expect((await validate(glb)).errors).toBe(0);
   });
 
+  test('an image that does not decode is a warning and an untextured material', async () => {
+    const c = TEXTURED[10]; // arrow_blue.md2: its PCX skin
+    const model = parse(c);
+    const textures = await resolveModelTextures(sharedFileSystem(c.root), model, c.path);
+    const broken = new Map([...textures.images].map(([path, bytes]) => [path, bytes.subarray(0, 40)]));
+    const warnings: any[] = [];
+    const glb = toGlb(model, { textures: { materials: textures.materials, images: broken }, warnings });
+    expect(readGlb(glb).json.images).toBeUndefined();
+    expect(warnings.map((w) => w.code)).toEqual(['TEXTURE_DECODE_FAILED']);
+    expect(warnings[0].message).toMatch(/^models\/indicator\/arrow_blue\.pcx: /);
+    expect((await validate(glb)).errors).toBe(0);
+  });
+
   test('.gltf output: the images are files beside it, referenced by name', async () => {
     const c = TEXTURED[0];
     const model = parse(c);
