@@ -49,6 +49,11 @@ export interface Md5Mesh {
   commandline: string;
   joints: Md5Joints;
   meshes: Md5MeshPart[];
+  /**
+   * What Doom 3 reads past without a word but a tool should hear of: `INDEX_MARKER` for a `vert`/`tri`/`weight N`
+   * whose N is not its position (the engine parses N and ignores it). Absent on meshes not made by the parser.
+   */
+  warnings?: import('./errors.js').ParseWarning[];
 }
 
 /** md5anim flag bits: which baseframe components a frame overrides, read in this order from startIndex. */

@@ -80,13 +80,14 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
   if (inArchive) {
     if (animPaths.length) throw new UsageError('--anim reads .md5anim files from disk; a model inside an archive converts without them', 'convert');
     model = inArchive;
-    warnings.push(...parseWarnings(input, 'warnings' in inArchive ? inArchive.warnings : []));
+    warnings.push(...parseWarnings(input, ('warnings' in inArchive && inArchive.warnings) || []));
   } else if (kind === 'player') {
     const p = await loadPlayerFolder(input);
     model = p.player;
     warnings.push(...p.warnings);
   } else if (kind === 'md5mesh') {
     const { mesh, anims } = await loadMd5WithAnims('convert', input, animPaths);
+    warnings.push(...parseWarnings(input, mesh.warnings ?? []));
     model = mesh;
     opts.anims = anims.map(({ name, anim }) => ({ name, anim }));
   } else {

@@ -44,7 +44,7 @@ const summarize: Record<ReadKind, (file: string) => Promise<Summary>> = {
         // Only each mesh's counts are kept; its arrays are dropped as the next mesh is read.
         const meshes: MeshCounts[] = [];
         for await (const m of model) meshes.push({ name: m.name, shader: m.shader, vertexCount: m.vertexCount, triangleCount: m.triangleCount, weightTotal: m.weightTotal });
-        return meshSummary(file, model.header, meshes);
+        return { ...meshSummary(file, model.header, meshes), warnings: model.header.warnings ?? [] };
       }),
     ),
   md5anim: (file) =>

@@ -79,7 +79,7 @@ describe('md5anim: hand-written input', () => {
     expectBad('frameRate 24', 'frameRate -24', ErrorCode.BadNumber, '-24');
     expectBad('numAnimatedComponents 4', 'numAnimatedComponents 13', ErrorCode.BadCount, '13');
     expectBad('numAnimatedComponents 4', 'numAnimatedComponents 4.5', ErrorCode.BadNumber, '4.5');
-    expectBad('numFrames 2', 'numFrames 16777217', ErrorCode.BadCount, '16777217');
+    expectBad('numFrames 2', 'numFrames 2147483648', ErrorCode.BadCount, '2147483648'); // int32, as Doom 3 parses it
     expectBad('numJoints 2', 'numJoints 4097', ErrorCode.BadCount, '4097');
     expectBad('numFrames 2\n', '', ErrorCode.MissingBlock, 'numJoints');
     expectBad('frameRate 24\n', 'frameRate 24\nnumFrames 2\n', ErrorCode.DuplicateBlock, 'numFrames', 'frameRate 24\n');

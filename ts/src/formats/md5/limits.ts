@@ -7,9 +7,9 @@
  * Doom 3 has none of these limits (docs/limits.md, "MD5"): idRenderModelMD5::LoadModel and idMD5Mesh::ParseMesh
  * (`neo/renderer/Model_md5.cpp`) refuse only negative sizes (`count < 0`), idMD5Anim::LoadAnim (`neo/game/anim/
  * Anim.cpp`) numFrames and numJoints ≤ 0 and numAnimatedComponents outside [0, 6 × numJoints], and idToken grows
- * with its token. Joints are still allocated at the declared count (`parser-base.ts` jointCount), so `maxJoints`
- * bounds memory; the others predate growing lists and can go once the parsers' tests stop pinning them — the list
- * of changes is in docs/limits.md.
+ * with its token. The element counts are therefore bounded only by int32, as Doom 3's ParseInt bounds them: lists
+ * grow as elements arrive, so memory follows the bytes read. Joints are still allocated at the declared count
+ * (`parser-base.ts` jointCount), so `maxJoints` still bounds memory (docs/limits.md says what lifting it needs).
  */
 import { MAX_TOKEN_BYTES } from '../../text/tokenizer.js';
 
@@ -18,16 +18,16 @@ export const LIMITS = {
   maxTokenBytes: MAX_TOKEN_BYTES,
   /** md5mesh `numJoints` and md5anim `numJoints`. */
   maxJoints: 4096,
-  /** md5mesh `numMeshes`. */
-  maxMeshes: 4096,
-  /** `numverts` per mesh block. */
-  maxVertsPerMesh: 1 << 24,
-  /** `numtris` per mesh block. */
-  maxTrisPerMesh: 1 << 24,
-  /** `numweights` per mesh block. */
-  maxWeightsPerMesh: 1 << 24,
-  /** md5anim `numFrames`. */
-  maxFrames: 1 << 24,
+  /** md5mesh `numMeshes`: Doom 3 refuses only `num < 0`; the int32 it parses is the only ceiling. */
+  maxMeshes: 0x7fffffff,
+  /** `numverts` per mesh block (ParseMesh: `count < 0` → "Invalid size"; no upper bound). */
+  maxVertsPerMesh: 0x7fffffff,
+  /** `numtris` per mesh block (as numverts). */
+  maxTrisPerMesh: 0x7fffffff,
+  /** `numweights` per mesh block (as numverts). */
+  maxWeightsPerMesh: 0x7fffffff,
+  /** md5anim `numFrames` (LoadAnim: `numFrames <= 0` → Error; we also accept 0; no upper bound). */
+  maxFrames: 0x7fffffff,
   /** md5anim `numAnimatedComponents` ≤ this × `numJoints` (the engine's own check). */
   maxComponentsPerJoint: 6,
   /** Largest initial capacity (in elements: vertices, triangles, weights, frames) of a growable list. */

@@ -19,7 +19,7 @@
  * Checks (all {@link ModelParseError}, positioned at the offending token): counts against {@link LIMITS}
  * (BAD_COUNT), declared counts against the elements present (BAD_COUNT; end of input between mesh blocks with
  * fewer blocks than declared is BAD_COUNT too, anywhere else it is TRUNCATED at the end-of-input position),
- * `vert/tri/weight N` markers (BAD_INDEX_MARKER), parent −1 or < own index, weight joint < numJoints,
+ * `vert/tri/weight N` markers (a wrong N is an INDEX_MARKER warning, as Doom 3 ignores it), parent −1 or < own index, weight joint < numJoints,
  * triangle vertex < numverts, weightStart + weightCount ≤ numweights with weightCount ≥ 1 (INDEX_OUT_OF_RANGE),
  * integers where the grammar wants integers (BAD_NUMBER), keywords out of order (MISSING_BLOCK / DUPLICATE_BLOCK).
  * Several root joints are allowed.
@@ -226,7 +226,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
   protected finish(): Md5Mesh {
     this.blocksComplete(State.MeshKw, this.meshCount, this.numMeshes, 'numMeshes', 'mesh');
     this.state = State.Done;
-    return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints: this.joints(), meshes: this.meshes };
+    return { format: 'md5mesh', version: this.version, commandline: this.commandline, joints: this.joints(), meshes: this.meshes, warnings: this.warnings };
   }
 
   private joints(): Md5Joints {
@@ -434,6 +434,7 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
           commandline: this.commandline,
           joints: this.joints(),
           meshCount: this.numMeshes,
+          warnings: this.warnings, // the parser's own list: complete once every mesh has been read
         });
         return;
       case State.WeightKw:

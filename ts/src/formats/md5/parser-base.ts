@@ -15,7 +15,7 @@
  * that only waits for one keyword or punctuation and names its next state there, or else the error that says what
  * the state wanted. Nothing here allocates on the success path of a token.
  */
-import { ErrorCode, ModelParseError } from '../../base/errors.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
 import { LIMITS } from './limits.js';
 import {
   KeywordTable,
@@ -308,11 +308,26 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
     return v;
   }
 
-  /** An element's `vert/tri/weight/frame N` marker must be an integer equal to its position `expected`. */
+  /** Warnings of the parse so far (md5mesh hands them out with the mesh). */
+  protected readonly warnings: ParseWarning[] = [];
+
+  /**
+   * An element's `frame N` marker must be an integer equal to its position `expected` (Doom 3's LoadAnim refuses
+   * any other: "Expected frame number"). `vert`/`tri`/`weight N` markers: idMD5Mesh::ParseMesh reads N with
+   * ParseInt and ignores it, so a wrong N is a warning (INDEX_MARKER, one per list) and the element is stored at its
+   * position, as the engine stores it.
+   */
   protected marker(v: number, integer: boolean, expected: number, what: string): void {
     if (!integer) this.fail(ErrorCode.BadNumber, `'${what}' index must be an integer, got ${v}`);
-    if (v !== expected) this.fail(ErrorCode.BadIndexMarker, `'${what} ${v}' at position ${expected}`);
+    if (v === expected) return;
+    if (what === 'frame') this.fail(ErrorCode.BadIndexMarker, `'${what} ${v}' at position ${expected}`);
+    if (this.markerWarned.has(what)) return;
+    this.markerWarned.add(what);
+    const at = this.tok.tokenPosition();
+    this.warnings.push({ code: 'INDEX_MARKER', message: `'${what} ${v}' at position ${expected}: stored at its position, as Doom 3 does (further ${what} markers not reported)`, ...at });
   }
+
+  private readonly markerWarned = new Set<string>();
 
   // --- lists declared by a count ------------------------------------------------------------------------------
 
