@@ -6,6 +6,8 @@ import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
 import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
 import { UsageError, type Command, type CommandSpec, type ParsedArgs } from './args.js';
 import { kindOf, load, READABLE, reusedFileChunks, type ReadKind } from './input.js';
+import { isContainer } from './archive-input.js';
+import { inspectContainer } from './inspect-archive.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from './progress.js';
 import { loadMd2, loadMd3 } from '../load/node.js';
 import { md2Summary, md3Summary } from './summary-morph.js';
@@ -14,17 +16,19 @@ import { groupText, groupWarnings, parseWarnings } from './warnings.js';
 const spec: CommandSpec = {
   name: 'inspect',
   summary: 'what a model file holds: counts, names, shaders, clips, warnings',
-  usage: ['inspect FILE [--json]'],
+  usage: ['inspect FILE [--json]', 'inspect ARCHIVE_OR_DIR [--json]'],
   about: [
     `FILE is an ${READABLE.replace(/, ([^,]*)$/, ' or $1')} file, recognised by its extension or, without one, by its first bytes. ` +
       'Prints its format and version, its counts (joints, meshes or surfaces, vertices, triangles, weights, frames), ' +
       'joint names, shaders and skins, clips and tags, and any warnings, grouped one line per kind with a count.',
     `The file is streamed, never held whole: a 1 GB md5anim inspects in a few tens of MB. Reading a file over ${PROGRESS_MIN_BYTES / 2 ** 20} MB ` +
       'shows a progress bar when stderr is a terminal.',
+    'ARCHIVE_OR_DIR (a .pk3/.pk4/.dpk, a folder of them or a game folder) lists the models inside: path, format, frames, ' +
+      "an .md5mesh's .md5anim files beside it, Quake 3 player folders (lower/upper/head.md3) and the skins offered for each.",
     'Exit status: 0 read, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
   options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }],
-  examples: ['inspect models/monsters/imp/imp.md5mesh', 'inspect tris.md2 --json'],
+  examples: ['inspect models/monsters/imp/imp.md5mesh', 'inspect tris.md2 --json', 'inspect baseq3/pak0.pk3'],
 };
 
 type Summary = Record<string, unknown>;
@@ -113,6 +117,7 @@ function animSummary(path: string, anim: Md5AnimHeader) {
 async function run(a: ParsedArgs): Promise<void> {
   if (a.positionals.length !== 1) throw new UsageError('inspect takes one FILE', 'inspect');
   const file = a.positionals[0];
+  if (await isContainer(file)) return inspectContainer(file, a.flags.has('--json'));
   const summary = await summarize[await kindOf(file)](file);
   if (a.flags.has('--json')) {
     process.stdout.write(JSON.stringify(summary) + '\n');

@@ -50,8 +50,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     out(commandHelp(command.spec));
     return 0;
   }
-  await command.run(parseArgs(rest, command.spec));
-  return 0;
+  return (await command.run(parseArgs(rest, command.spec))) ?? 0;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
