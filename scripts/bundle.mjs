@@ -2,8 +2,7 @@
 // condition object { types: './dist/types/X.d.ts', default: './dist/Y.js' } is one entry, ts/src/X.ts → dist/Y.js
 // (tsc maps ts/src → dist/types, so the types path names the source). Adding a subpath is one line there.
 //
-// The entries and the CLI (with its batch worker, dist/cli-worker.js: `convert --all` starts it from
-// new URL('./cli-worker.js', import.meta.url), so it must sit beside every chunk) are built together with code splitting, so `.`, `./advanced`, `./node` and the CLI load
+// The entries and the CLI are built together with code splitting, so `.`, `./advanced`, `./node` and the CLI load
 // one copy of every module (one ModelParseError class: `instanceof` holds across entries). Shared code lands in
 // dist/chunk-*.js, beside worker.js: ModelWorker finds `./worker.js` relative to its own chunk.
 //
@@ -65,7 +64,7 @@ const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warni
 
 const split = build({
   ...common,
-  entryPoints: [...[...library].map(([out, e]) => ({ in: e.source, out: outName(out) })), { in: 'ts/src/cli/main.ts', out: 'cli' }, { in: 'ts/src/cli/batch-worker.ts', out: 'cli-worker' }],
+  entryPoints: [...[...library].map(([out, e]) => ({ in: e.source, out: outName(out) })), { in: 'ts/src/cli/main.ts', out: 'cli' }],
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunk-[hash]',

@@ -1,22 +1,26 @@
 /**
- * A worker thread of `convert --all` (bundled as dist/cli-worker.js beside the CLI): opens the input once
- * (`workerData.input`: an archive or a game folder), then runs each job it is sent and answers with its result.
+ * The worker-thread side of `convert --all`: dist/cli.js started as a worker (batch.ts) runs this instead of the
+ * command line (main.ts): it opens the input once (`workerData.input`: an archive or a game folder), then runs
+ * each job it is sent and answers with its result; `null` closes it. One bundle serves both sides, so the
+ * installed CLI needs no second script.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openContainer } from './archive-input.js';
 import { failure, runJob, type BatchJob } from './batch-job.js';
 
-const port = parentPort!;
-const opened = openContainer((workerData as { input: string }).input);
-port.on('message', async (job: BatchJob | null) => {
-  if (job === null) {
-    await (await opened.catch(() => null))?.close();
-    port.close();
-    return;
-  }
-  try {
-    port.postMessage(await runJob(await opened, job));
-  } catch (e) {
-    port.postMessage({ id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) });
-  }
-});
+export function serveBatchJobs(): void {
+  const port = parentPort!;
+  const opened = openContainer((workerData as { input: string }).input);
+  port.on('message', async (job: BatchJob | null) => {
+    if (job === null) {
+      await (await opened.catch(() => null))?.close();
+      port.close();
+      return;
+    }
+    try {
+      port.postMessage(await runJob(await opened, job));
+    } catch (e) {
+      port.postMessage({ id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) });
+    }
+  });
+}

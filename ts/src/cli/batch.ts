@@ -2,7 +2,7 @@
  * `convert ARCHIVE_OR_DIR --all -o OUTDIR`: every model the input holds (load/catalog.ts: each .md2/.md3, each
  * player folder assembled, each .md5mesh with the .md5anims beside it) to a .glb under OUTDIR at its inner path
  * (`models/x/y.md3` → `OUTDIR/models/x/y.glb`, a player folder `models/players/sarge` → `…/sarge.glb`), on
- * `--jobs N` worker threads (batch-worker.ts, bundled as dist/cli-worker.js), each opening the input itself.
+ * `--jobs N` worker threads (dist/cli.js itself, serving jobs: batch-worker.ts), each opening the input itself.
  *
  * An output at least as new as its sources (archive members' times, files' mtimes) is skipped unless --force.
  * Every output path is `safeOutputPath(OUTDIR, inner)` (vfs/safe-path.ts): an inner path that would leave OUTDIR
@@ -12,6 +12,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode } from '../base/errors.js';
 import { catalogModels, type CatalogEntry } from '../load/catalog.js';
@@ -78,7 +79,9 @@ function outputNames(entries: readonly CatalogEntry[]): string[] {
 /** Runs `jobs` on `threads` workers; `onResult` as each finishes. */
 async function runPool(input: string, jobs: readonly BatchJob[], threads: number, onResult: (r: BatchResult) => void): Promise<void> {
   let next = 0;
-  const url = new URL('./cli-worker.js', import.meta.url);
+  // This very file (dist/cli.js: batch.ts is reachable from the CLI's entry alone, so it is bundled into it), which
+  // serves jobs when started as a worker (main.ts). A path, not `new URL('…', import.meta.url)`: bundlers copy that.
+  const url = fileURLToPath(import.meta.url);
   const one = () =>
     new Promise<void>((resolve, reject) => {
       const w = new Worker(url, { workerData: { input } });
