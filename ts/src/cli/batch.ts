@@ -157,6 +157,9 @@ export async function convertAll(a: ParsedArgs): Promise<number> {
   if (jobs.length) await mkdir(outDir, { recursive: true });
 
   const sizeOf = new Map(entries.map((e) => [e.path, e.size]));
+  // Biggest first (longest-processing-time order): a large player or md5anim started last would leave the other
+  // workers idle at the end.
+  jobs.sort((x, y) => (sizeOf.get(y.path) ?? 0) - (sizeOf.get(x.path) ?? 0));
   const progress = batchProgress(jobs.length, jobs.reduce((n, j) => n + (sizeOf.get(j.path) ?? 0), 0));
   await runPool(input, jobs, threads, (r) => {
     const row = rows[r.id];
