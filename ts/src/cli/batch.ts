@@ -133,8 +133,13 @@ export async function convertAll(a: ParsedArgs): Promise<number> {
   } finally {
     await fs.close();
   }
-  if (slice) entries = entries.filter((_, i) => i % slice.count === slice.index);
-  const names = outputNames(entries);
+  // Output names over the whole catalog, so every slice names a model alike (collisions included).
+  let names = outputNames(entries);
+  if (slice) {
+    const keep = (_: unknown, i: number) => i % slice.count === slice.index;
+    entries = entries.filter(keep);
+    names = names.filter(keep);
+  }
   const jobs: BatchJob[] = [];
   const yUp = !a.flags.has('--z-up');
   for (let i = 0; i < entries.length; i++) {

@@ -178,6 +178,17 @@ describe('convert --all', () => {
     expect(seen.sort()).toEqual(want.models);
   });
 
+  it('two models that would share an output (y.md2, y.md3) keep their extensions, in whichever slice each falls', () => {
+    const zip = join(tmp, 'same-name.pk3');
+    writeFileSync(zip, makeZip([
+      { name: 'models/y.md2', data: read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')) },
+      { name: 'models/y.md3', data: read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3')) },
+    ]));
+    const out = join(tmp, 'same-name');
+    for (const s of ['0/2', '1/2']) expect(run('convert', zip, '--all', '--slice', s, '-o', out).status).toBe(0);
+    expect(walk(out)).toEqual(['models/y.md2.glb', 'models/y.md3.glb']);
+  });
+
   it('bad usage exits 2', () => {
     for (const args of [['--jobs', '0'], ['--slice', '3/3'], ['--slice', 'x'], ['--clip', 'a:0:1'], []]) {
       const r = run('convert', archives.deflate, '--all', ...args, ...(args.length ? ['-o', join(tmp, 'u')] : []));
