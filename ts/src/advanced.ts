@@ -63,7 +63,7 @@ export { mountGameDirs, compareArchiveNames, ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_
 export { bytesReader, blobReader, type RandomAccessReader } from './vfs/reader.js';
 export { urlReader, type UrlReaderOptions } from './vfs/http-reader.js';
 export { fflateInflater, streamInflater, defaultInflater, type Inflater } from './vfs/inflate.js';
-export { crc32Update } from './vfs/crc32.js';
+export { crc32, crc32Update } from './base/crc32.js';
 export { safeOutputPath, safeRelativePath } from './vfs/safe-path.js';
 export { resolveLimits, DEFLATE_MAX_RATIO } from './vfs/archive-limits.js';
 export { memoryFileSystem } from './vfs/memory.js';

@@ -115,6 +115,16 @@ describe('dist bundles', () => {
     await expect(new adapter.IdTechLoader().parseAsync([{ name: 'bad.md5mesh', source: bad }])).rejects.toBeInstanceOf(browser.ModelParseError);
   });
 
+  it('the front door stays small: at most 40 values in the browser entry and in the Node entry (loaders included)', async () => {
+    // docs/architecture.md "The public surface": what a user needs is here; the rooms behind it go to ./advanced.
+    const [browser, node] = await Promise.all(['dist/browser.js', 'dist/node.js'].map(load));
+    const values = (m: object) => Object.keys(m).length;
+    expect(values(browser)).toBeGreaterThan(20); // the door exists (parse, pose, export, errors)
+    expect(values(browser)).toBeLessThanOrEqual(40);
+    expect(values(node)).toBeLessThanOrEqual(40);
+    for (const name of Object.keys(browser)) expect(node).toHaveProperty(name); // Node's door is the browser's plus loaders
+  });
+
   it('package.json routes node and browser to their bundles, with types', () => {
     expect(pkg.exports['.'].node.default).toBe('./dist/node.js');
     expect(pkg.exports['.'].browser.default).toBe('./dist/browser.js');

@@ -13,7 +13,7 @@
  * - zlib level 6 by default.
  */
 import { zlibSync } from 'fflate';
-import { crc32 } from './crc32.js';
+import { crc32 } from '../base/crc32.js';
 import { PNG_SIGNATURE } from './png-info.js';
 
 export interface PngEncodeOptions {

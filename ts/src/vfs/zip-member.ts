@@ -7,7 +7,7 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { ResolvedLimits } from './archive-limits.js';
-import { crc32Update } from './crc32.js';
+import { crc32Update } from '../base/crc32.js';
 import type { Inflater } from './inflate.js';
 import { READ_CHUNK, type RandomAccessReader } from './reader.js';
 import { FLAG_DATA_DESCRIPTOR, FLAG_ENCRYPTED, LOCAL_SIZE, type ZipDirectory } from './zip-directory.js';

@@ -1,6 +1,6 @@
 /** A zip bomb made without ever holding its content: `size` zero bytes deflated in 1 MiB steps, with their CRC. */
 import { constants, deflateRawSync, createDeflateRaw } from 'node:zlib';
-import { crc32Update } from '../../src/vfs/crc32.js';
+import { crc32Update } from '../../src/base/crc32.js';
 
 export async function zerosDeflated(size: number): Promise<{ raw: Uint8Array; crc: number }> {
   const step = new Uint8Array(1 << 20);

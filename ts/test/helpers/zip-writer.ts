@@ -4,7 +4,7 @@
  * each built from explicit fields so a test states exactly what is wrong. Deflate is node:zlib's.
  */
 import { deflateRawSync } from 'node:zlib';
-import { crc32Update } from '../../src/vfs/crc32.js';
+import { crc32Update } from '../../src/base/crc32.js';
 
 export interface ZipEntryInput {
   name: string;

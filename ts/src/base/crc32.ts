@@ -1,5 +1,5 @@
 /**
- * CRC-32 (the zip one: reflected polynomial 0xEDB88320, initial and final XOR 0xFFFFFFFF), computed slicing by 8:
+ * CRC-32 (zip and PNG: reflected polynomial 0xEDB88320, initial and final XOR 0xFFFFFFFF), computed slicing by 8:
  * eight 256-entry tables let the loop consume 8 bytes per step. Ours because Node gained `zlib.crc32` only in
  * 20.15/22.2 and browsers have none; measured in docs/archives.md (it runs beside the inflater, so it must keep up).
  */
@@ -41,4 +41,9 @@ export function crc32Update(crc: number, bytes: Uint8Array): number {
   }
   for (; i < n; i++) c = t[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return ~c >>> 0;
+}
+
+/** The CRC-32 of `bytes[start, end)` (PNG chunks and zip members use the same CRC). */
+export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  return crc32Update(0, bytes.subarray(start, end));
 }
