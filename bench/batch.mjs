@@ -4,13 +4,14 @@
 // zipped by Info-ZIP `zip -9` COPIES times under copy0/ … copyN/ (so a batch lasts a few seconds), into
 // target/bench/batch/ (rebuilt each run, never committed).
 // Batch: wall time of `convert batch.pk3 --all --force -o OUT` on --jobs 1 and on --jobs = every core, best of
-// ROUNDS; models/s = converted models / wall seconds; speed-up = 1-worker wall / all-cores wall.
+// ROUNDS; models/s = converted models / wall seconds; speed-up = 1-worker wall / all-cores wall; CPU s (user + sys,
+// all threads) and peak RSS from GNU time when installed; the load average says how busy the machine was.
 // Inspect: `inspect batch.pk3 --json` (catalog + every model's header: frames, anims, skins) against `unzip -l`
 // (names and sizes only), both spawned, best of ROUNDS.
 //   node bench/batch.mjs [--quick] [--json]      (needs zip, unzip, and dist/ built)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { formatRows, isMain, ROOT, SHARED } from './lib.mjs';
 
@@ -32,11 +33,21 @@ function makeArchive(copies) {
   return { archive, members: names.length, bytes: statSync(archive).size };
 }
 
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+/**
+ * Runs a command; wall ms, and (where GNU time is installed) the CPU seconds it and its threads used and its peak
+ * RSS: on a machine shared with other work, CPU shows whether workers really ran side by side when wall time cannot.
+ */
 function timed(cmd, args) {
+  const stats = join(DIR, 'time.txt');
+  const [c, a] = TIME ? [TIME, ['-f', '%U %S %M', '-o', stats, cmd, ...args]] : [cmd, args];
   const t0 = performance.now();
-  const p = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const p = spawnSync(c, a, { encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = performance.now() - t0;
-  return { ms, p };
+  if (!TIME) return { ms, p, cpu_s: null, rss_mb: null };
+  const [user, sys, kb] = readFileSync(stats, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  return { ms, p, cpu_s: user + sys, rss_mb: kb / 1024 };
 }
 
 export async function benchBatch({ quick = false, log = () => {} } = {}) {
@@ -51,10 +62,10 @@ export async function benchBatch({ quick = false, log = () => {} } = {}) {
     for (let r = 0; r < rounds; r++) {
       const out = join(DIR, `out-${jobs}`);
       rmSync(out, { recursive: true, force: true });
-      const { ms, p } = timed(process.execPath, [BIN, 'convert', archive, '--all', '--force', '--jobs', String(jobs), '-o', out, '--json']);
+      const { ms, p, cpu_s, rss_mb } = timed(process.execPath, [BIN, 'convert', archive, '--all', '--force', '--jobs', String(jobs), '-o', out, '--json']);
       if (p.status !== 0) throw new Error(`convert --all --jobs ${jobs} failed (${p.status}): ${p.stderr.slice(-2000)}`);
       const j = JSON.parse(p.stdout);
-      if (!best || ms < best.wall_ms) best = { jobs, models: j.converted, wall_ms: ms, models_per_s: j.converted / (ms / 1000) };
+      if (!best || ms < best.wall_ms) best = { jobs, models: j.converted, wall_ms: ms, models_per_s: j.converted / (ms / 1000), cpu_s, rss_mb };
     }
     log(`batch: --jobs ${jobs}: ${best.models} models in ${(best.wall_ms / 1000).toFixed(2)} s`);
     batch.push(best);
@@ -78,14 +89,14 @@ export async function benchBatch({ quick = false, log = () => {} } = {}) {
     inspect.push({ command: label, ms });
   }
   const nodeStart = Math.min(...Array.from({ length: 3 }, () => timed(process.execPath, ['-e', '0']).ms));
-  return { archive: { copies, members, bytes, models: one.models, listed }, cores, batch, inspect, node_start_ms: nodeStart };
+  return { archive: { copies, members, bytes, models: one.models, listed }, cores, load_average: loadavg(), batch, inspect, node_start_ms: nodeStart };
 }
 
 export function formatBatchTable(r) {
-  const head = `archive: ${r.archive.members} members (${(r.archive.bytes / 1e6).toFixed(1)} MB, zip -9), ${r.archive.models} models; ${r.cores} cores`;
+  const head = `archive: ${r.archive.members} members (${(r.archive.bytes / 1e6).toFixed(1)} MB, zip -9), ${r.archive.models} models; ${r.cores} cores, load average ${r.load_average.map((x) => x.toFixed(1)).join(' ')}`;
   const batch = formatRows(
-    ['convert --all', 'models', 'wall s', 'models/s', 'speed-up'],
-    r.batch.map((b) => [`--jobs ${b.jobs}`, String(b.models), (b.wall_ms / 1000).toFixed(2), b.models_per_s.toFixed(1), `${b.speedup.toFixed(2)}×`]),
+    ['convert --all', 'models', 'wall s', 'models/s', 'speed-up', 'CPU s', 'peak RSS MB'],
+    r.batch.map((b) => [`--jobs ${b.jobs}`, String(b.models), (b.wall_ms / 1000).toFixed(2), b.models_per_s.toFixed(1), `${b.speedup.toFixed(2)}×`, b.cpu_s?.toFixed(2) ?? '-', b.rss_mb?.toFixed(0) ?? '-']),
   );
   const ours = r.inspect[0].ms, unzip = r.inspect[1].ms;
   const list = formatRows(['listing (spawned)', 'ms'], r.inspect.map((x) => [x.command, x.ms.toFixed(1)]));

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archivePath } from '../../src/cli/archive-input.js';
+import { batchStatus } from '../../src/cli/batch-progress.js';
 import { zerosDeflated } from '../helpers/bomb.js';
 import { corpusArchives } from '../helpers/corpus-archives.js';
 import { manifest, read, REPO, SHARED_MODELS } from '../helpers/models.js';
@@ -234,5 +235,13 @@ describe('convert --all', () => {
     expect(l.models.find((m: { path: string }) => m.path === 'models/good/watercan.md3').code).toBe('UNSAFE_PATH');
     expect(walk(outside)).toEqual([]);
     expect(statSync(linked).isDirectory()).toBe(true);
+  });
+});
+
+describe('batch progress text', () => {
+  it('done/total, MB/s of sources read and the time left at that rate; no ETA once done', () => {
+    expect(batchStatus(45, 130, 3.2e6, 12.8e6, 1)).toBe('45/130 models, 3.2 MB/s, ETA 3s');
+    expect(batchStatus(10, 100, 1e6, 121e6, 1)).toBe('10/100 models, 1.0 MB/s, ETA 2:00');
+    expect(batchStatus(130, 130, 12.8e6, 12.8e6, 4)).toBe('130/130 models, 3.2 MB/s');
   });
 });
