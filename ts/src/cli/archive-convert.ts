@@ -32,7 +32,7 @@ export async function convertArchiveMember(a: ParsedArgs, where: ArchivePath, ou
     opts.anims = m.anims;
     const files = await load(label, async () => gltfFiles(m.model, out, opts));
     const bytes = await writeOutputs(files);
-    for (const line of warningLines([...m.warnings, ...exportWarnings(label, exportWarningList)])) process.stderr.write(line + '\n');
+    for (const line of warningLines([...m.warnings, ...exportWarnings(m.origin, exportWarningList)])) process.stderr.write(line + '\n');
     const c = gltfCounts(gltfJson(files[0].bytes));
     process.stderr.write(summaryLine(files, [count(c.meshes, 'mesh', 'meshes'), count(c.vertices, 'vertex', 'vertices'), count(c.animations, 'clip')], bytes) + '\n');
   } finally {

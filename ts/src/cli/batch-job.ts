@@ -78,7 +78,7 @@ export async function runJob(fs: FileSystem, job: BatchJob): Promise<BatchResult
       await rm(tmp, { force: true });
       throw new InputError(job.out, e);
     }
-    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...m.warnings, ...exportWarnings(job.path, exportList)]) };
+    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...m.warnings, ...exportWarnings(m.origin, exportList)]) };
   } catch (e) {
     return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) };
   }

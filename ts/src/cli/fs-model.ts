@@ -9,7 +9,7 @@ import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import type { GltfModel, NamedMd5Anim } from '../export/gltf.js';
 import { kindFromName } from '../formats/detect.js';
 import type { CatalogKind } from '../load/catalog.js';
-import { folderChildren, isPlayerFolder, loadFromVfs, loadPlayerFrom, requireFile } from '../load/vfs-models.js';
+import { folderChildren, isPlayerFolder, loadFromVfs, loadPlayerFrom, playerOrigin, requireFile } from '../load/vfs-models.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { badInput, InputError, load, READABLE } from './input.js';
@@ -26,6 +26,8 @@ export interface FsModelRequest {
 
 export interface FsModel {
   model: GltfModel;
+  /** Where it comes from, for messages: the model file's origin, or the player folder's. */
+  origin: string;
   anims: NamedMd5Anim[];
   warnings: FileWarning[];
 }
@@ -54,14 +56,14 @@ export async function requestFor(fs: FileSystem, inner: string, label: string): 
 export async function loadFsModel(fs: FileSystem, req: FsModelRequest, onMismatch: 'fail' | 'skip'): Promise<FsModel> {
   if (req.kind === 'player') {
     const p = await load(req.path, () => loadPlayerFrom(fs, req.path, (f, read) => load(f.origin, read)));
-    return { model: { models: p.models, animations: p.animations }, anims: [], warnings: p.warnings.flatMap((w) => parseWarnings(w.file, w.warnings)) };
+    return { model: { models: p.models, animations: p.animations }, origin: playerOrigin(p.files[0]), anims: [], warnings: p.warnings.flatMap((w) => parseWarnings(w.file, w.warnings)) };
   }
   const file = await load(req.path, () => requireFile(fs, req.path));
   const kind = req.kind;
   const model: Md2Model | Md3Model | Md5Mesh = await load<Md2Model | Md3Model | Md5Mesh>(file.origin, () => (kind === 'md2' ? loadFromVfs.md2(file) : kind === 'md3' ? loadFromVfs.md3(file) : loadFromVfs.md5mesh(file)));
   const warnings = parseWarnings(file.origin, 'warnings' in model ? model.warnings : []);
   const anims: NamedMd5Anim[] = [];
-  if (model.format !== 'md5mesh') return { model, anims, warnings };
+  if (model.format !== 'md5mesh') return { model, origin: file.origin, anims, warnings };
   for (const path of req.anims) {
     const f = await load(path, () => requireFile(fs, path));
     const anim = await load(f.origin, () => loadFromVfs.md5anim(f));
@@ -74,5 +76,5 @@ export async function loadFsModel(fs: FileSystem, req: FsModelRequest, onMismatc
     }
     anims.push({ name: baseName(f.path), anim });
   }
-  return { model, anims, warnings };
+  return { model, origin: file.origin, anims, warnings };
 }

@@ -30,6 +30,6 @@ export async function loadPlayerFolder(dir: string): Promise<{ player: GltfPlaye
   }
   // The rest as from any file system (load/vfs-models.ts: the same reader as a player inside an archive).
   const p = await loadPlayerFrom(folderFileSystem(dir), '', (f, read) => load(f.origin, read));
-  const warnings = p.warnings.flatMap((w) => parseWarnings(w.file || dir, w.warnings));
+  const warnings = p.warnings.flatMap((w) => parseWarnings(w.file, w.warnings));
   return { player: { models: p.models, animations: p.animations }, warnings };
 }

@@ -38,7 +38,7 @@ export interface VfsPlayer {
   animations: Md3AnimationCfg | undefined;
   /** Every file read (parts, weapon, animation.cfg). */
   files: VfsFile[];
-  /** Warnings per file origin; the folder's own (missing tags) under `folder`. */
+  /** Warnings per file origin; the folder's own (missing tags) under the folder's origin (`playerOrigin`). */
   warnings: { file: string; warnings: readonly ParseWarning[] }[];
 }
 
@@ -89,9 +89,12 @@ export async function loadPlayerFrom(
   }
   // A part without the tag the chain hangs the next part on still loads, as in ioquake3 (R_LerpTag's identity).
   const models: Md3PlayerModels = { lower, upper, head, ...(weapon ? { weapon } : {}) };
-  warnings.push({ file: folder, warnings: playerTagWarnings(models) });
+  warnings.push({ file: playerOrigin(files[0]), warnings: playerTagWarnings(models) });
   return { models, animations, files, warnings };
 }
+
+/** A player folder's origin, from one of its files' (`pak0.pk3:models/players/sarge`). */
+export const playerOrigin = (part: VfsFile): string => part.origin.replace(/[\\/][^\\/]*$/, '');
 
 /** Whether the direct children hold a player's three parts. */
 export const isPlayerFolder = (children: ReadonlyMap<string, unknown>): boolean => PLAYER_PART_FILES.every((n) => children.has(n));

@@ -134,6 +134,9 @@ describe('convert --all', () => {
     expect(j.converted + j.failed).toBe(listed);
     expect(j.models.filter((m: { status: string }) => m.status === 'failed').map((m: { path: string }) => m.path).sort()).toEqual(want.broken);
     for (const m of j.models.filter((x: { status: string }) => x.status === 'failed')) expect(m.code).toMatch(/^[A-Z_]+$/);
+    // Warnings name the member they come from, as the archive calls it (BoarMan's 13 empty meshes: one line).
+    const boar = j.models.find((m: { path: string }) => m.path.endsWith('BoarMan.md5mesh'));
+    expect(boar.warnings).toEqual([expect.stringMatching(/^deflate\.pk3:assimp\/test\/models-nonbsd\/MD5\/BoarMan\.md5mesh: warning EMPTY_MESH: .*\(and 12 more like it\)$/)]);
     expect(walk(out)).toEqual(want.models.filter((m) => !want.broken.includes(m)).map(glbOf).sort());
     expect(r.stderr).toMatch(new RegExp(`^converted ${j.converted} \\(.*\\), up to date 0, failed ${want.broken.length}, warnings \\d+; ${listed} models in [\\d.]+ s on \\d+ workers?$`, 'm'));
   });
