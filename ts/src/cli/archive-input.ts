@@ -6,6 +6,7 @@
  * never split. Everything is read through the returned FileSystem: members are streamed, never extracted.
  */
 import { stat } from 'node:fs/promises';
+import type { ParseWarning } from '../base/errors.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { ARCHIVE_EXTENSIONS } from '../vfs/game-dir.js';
 import { openPath } from '../vfs/node.js';
@@ -34,7 +35,7 @@ export async function isContainer(path: string): Promise<boolean> {
   return s.isDirectory() || ARCHIVE_EXTENSIONS.some((x) => path.toLowerCase().endsWith(x));
 }
 
-export type OpenedInput = FileSystem & { close(): Promise<void>; warnings?: readonly { code: string; message: string }[] };
+export type OpenedInput = FileSystem & { close(): Promise<void>; warnings?: readonly ParseWarning[] };
 
 /** An archive or a game folder as one FileSystem (a failure to open it is bad input naming `path`). */
 export function openContainer(path: string): Promise<OpenedInput> {

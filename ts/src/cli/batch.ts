@@ -10,15 +10,19 @@
  * models whose index in the sorted catalog is I modulo N, so N machines given the same input and 0…N−1 convert
  * each model exactly once. Exit 1 when any model failed.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ErrorCode } from '../base/errors.js';
+import { ErrorCode, type ParseWarning } from '../base/errors.js';
+import { kindFromName } from '../formats/detect.js';
 import { catalogModels, type CatalogEntry } from '../load/catalog.js';
+import { ARCHIVE_EXTENSIONS } from '../vfs/game-dir.js';
+import { openArchive } from '../vfs/node.js';
 import { safeOutputPath } from '../vfs/safe-path.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
-import { openContainer } from './archive-input.js';
+import { openContainer, type OpenedInput } from './archive-input.js';
 import { failure, type BatchJob, type BatchResult } from './batch-job.js';
 import { batchProgress } from './batch-progress.js';
 import { formatBytes } from './output.js';
@@ -76,6 +80,24 @@ function outputNames(entries: readonly CatalogEntry[]): string[] {
   return plain.map((p, i) => (seen.get(p.toLowerCase())! > 1 ? `${entries[i].path}.glb` : p));
 }
 
+/**
+ * The input's warnings, each with the archive it concerns: an archive's own (unsafe member names), or for a game
+ * folder the mount's (archives skipped) and those of each archive at its top, opened again for its directory only
+ * (the mount does not pass them up).
+ */
+async function inputWarnings(input: string, fs: OpenedInput): Promise<(ParseWarning & { archive: string })[]> {
+  const own = (fs.warnings ?? []).map((w) => ({ ...w, archive: input }));
+  if (!(await stat(input)).isDirectory()) return own;
+  const archives = (await readdir(input)).filter((n) => ARCHIVE_EXTENSIONS.some((x) => n.toLowerCase().endsWith(x))).sort();
+  for (const name of archives) {
+    const archive = await openArchive(join(input, name)).catch(() => null); // unreadable: already in the mount's warnings
+    if (!archive) continue;
+    own.push(...archive.warnings.map((w) => ({ ...w, archive: join(input, name) })));
+    await archive.close();
+  }
+  return own;
+}
+
 /** Runs `jobs` on `threads` workers; `onResult` as each finishes. */
 async function runPool(input: string, jobs: readonly BatchJob[], threads: number, onResult: (r: BatchResult) => void): Promise<void> {
   let next = 0;
@@ -125,10 +147,12 @@ export async function convertAll(a: ParsedArgs): Promise<number> {
   const notes: string[] = [];
   try {
     entries = await catalogModels(fs);
-    for (const w of fs.warnings ?? []) {
-      // A member the archive refused to serve (its name would leave the game folder) is a model not converted.
-      if (w.code === ErrorCode.UnsafePath) rows.push({ path: w.message, kind: 'unsafe', out: null, status: 'failed', bytes: 0, code: w.code, error: `${input}: ${w.code}: ${w.message}`, warnings: [] });
-      else notes.push(`${input}: warning ${w.code}: ${w.message}`);
+    for (const w of await inputWarnings(input, fs)) {
+      // A model the archive refused to serve (its name would leave the game folder) is a model not converted.
+      const name = /unsafe path ("(?:[^"\\]|\\.)*")/.exec(w.message);
+      const model = name ? kindFromName(JSON.parse(name[1]) as string) : null;
+      if (w.code === ErrorCode.UnsafePath && model) rows.push({ path: JSON.parse(name![1]) as string, kind: model, out: null, status: 'failed', bytes: 0, code: w.code, error: `${w.archive}: ${w.code}: ${w.message}`, warnings: [] });
+      else notes.push(`${w.archive}: warning ${w.code}: ${w.message}`);
     }
   } finally {
     await fs.close();

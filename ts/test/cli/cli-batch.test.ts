@@ -213,6 +213,7 @@ describe('convert --all', () => {
       { name: 'models/dot./x.md3', data: md3 },
       { name: 'models/liar.md3', data: md3, size: 1000 },
       { name: 'models/bomb.md3', data: new Uint8Array(0), raw: bomb.raw, crc: bomb.crc, size: 64 << 20 },
+      { name: '../notes.txt', data: new TextEncoder().encode('not a model') },
     ]);
     const root = join(tmp, 'hostile');
     const out = join(root, 'a', 'b', 'out');
@@ -227,6 +228,15 @@ describe('convert --all', () => {
     expect(j.models.find((m: { path: string }) => m.path === 'models/bomb.md3').code).toBe('BAD_MAGIC'); // 64 MiB of zeros: refused at its first bytes
     expect(j.converted).toBe(1);
     expect(walk(root)).toEqual(['a/b/out/models/good/watercan.glb', 'hostile.pk3']);
+    expect(j.notes).toEqual([expect.stringMatching(/hostile\.pk3: warning UNSAFE_PATH: entry 8 has an unsafe path "\.\.\/notes\.txt"/)]); // not a model: a warning
+
+    // The same archive inside a game folder: the mount never serves those members, and the summary still names them.
+    const game = join(root, 'game');
+    mkdirSync(game);
+    cpSync(join(root, 'hostile.pk3'), join(game, 'pak0.pk3'));
+    const g = json(run('convert', game, '--all', '-o', join(root, 'game-out'), '--json'));
+    expect(g.models.filter((m: { code?: string }) => m.code === 'UNSAFE_PATH').map((m: { path: string }) => m.path).sort()).toEqual(['../../escape.md3', 'models/../../../escape2.md3', 'models/a:b.md3', 'models/con.md3', 'models/dot./x.md3']);
+    expect(walk(join(root, 'game-out'))).toEqual(['models/good/watercan.glb']);
 
     // A symbolic link inside OUTDIR pointing out of it is not followed.
     const outside = join(root, 'outside');
