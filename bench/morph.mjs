@@ -4,7 +4,8 @@
 //   node bench/morph.mjs [--quick] [--json]      (needs dist/: node scripts/bundle.mjs)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Md2Poser, Md3Poser, createBackend, parseMd2, parseMd3, wasmSimdSupported } from '../dist/node.js';
+import { Md2Poser, Md3Poser, createBackend, parseMd2, parseMd3 } from '../dist/node.js';
+import { wasmSimdSupported } from '../dist/advanced.js';
 import { bestMedians, formatRows, isMain, SHARED, sharedFiles } from './lib.mjs';
 
 const largest = (format) => sharedFiles(format).map((f) => [f, readFileSync(join(SHARED, f))]).sort((a, b) => b[1].length - a[1].length)[0];

@@ -20,6 +20,7 @@ import { benchArchives, formatArchivesTable } from './archives.mjs';
 import { benchBatch, formatBatchTable } from './batch.mjs';
 import { benchThree, formatThreeTable } from './three.mjs';
 import { benchImages, formatImagesTable } from './images.mjs';
+import { benchTextured, formatTexturedTable } from './textured.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -91,6 +92,8 @@ log('three.js adapter vs three\'s MD2Loader: memory, GPU morph texture, load, fr
 const three = await benchThree({ quick });
 log('Images: decode MB/s vs three/lunapaint/Pillow, PNG encode vs fast-png/UPNG/Pillow…');
 const images = await benchImages({ quick });
+log('Textured glb export: resolve + decode + encode + write vs untextured…');
+const textured = await benchTextured({ quick });
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
@@ -113,6 +116,7 @@ const out = {
   materials,
   three: three.rows,
   images,
+  textured,
   parse,
   archives,
   batch,
@@ -131,6 +135,7 @@ if (jsonOnly) {
   console.log('\nMaterial resolution (cold: new resolver; warm: cached) and script parsing\n' + formatMaterialsTable(materials));
   console.log('\nthree.js: idtech-models/three (morph targets int16/snorm8, float32, poser) vs three\'s MD2Loader — memory held, GPU morph texture, load, poser frame\n' + formatThreeTable(three));
   console.log('\nImages: decode and PNG encode\n' + formatImagesTable(images));
+  console.log('\nTextured .glb export (resolve + read + decode/encode + write) vs untextured, same run\n' + formatTexturedTable(textured));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));

@@ -10,8 +10,8 @@ import {
   Md5Poser,
   parseMd5AnimStream,
   parseMd5MeshStream,
-  wasmSimdSupported,
 } from '../dist/node.js';
+import { wasmSimdSupported } from '../dist/advanced.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const meshPath = process.argv[2] ?? here('../fixtures/default/worm.md5mesh');

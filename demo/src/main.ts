@@ -7,17 +7,16 @@
  * `body[data-renderer]` webgl2 | canvas2d, `#bench tr[data-backend][data-ms]` the measured ms per frame.
  */
 import {
-  clipFrameAtTime,
   createBackend,
   ModelParseError,
   openPlayable,
-  wasmSimdSupported,
   type BackendName,
   type ModelFile,
   type ModelPlayer,
   type PlayableModel,
   type PoseBackend,
 } from 'idtech-models';
+import { clipFrameAtTime, wasmSimdSupported } from 'idtech-models/advanced';
 import { BackendBench, type FrameRef } from './bench.js';
 import { OrbitCamera } from './camera.js';
 import { buildBenchRows, updateBenchRows } from './chart.js';

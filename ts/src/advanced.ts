@@ -25,7 +25,7 @@ export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/ani
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';
 export { createTsBackend } from './kernels/ts-backend.js';
-export { createWasmBackend, wasmSupported } from './kernels/wasm-backend.js';
+export { createWasmBackend, wasmSupported, wasmSimdSupported } from './kernels/wasm-backend.js';
 export * as tsKernels from './kernels/ts-kernels.js';
 export * as kernelLayout from './kernels/layout.js';
 export { MD3_ANGLE_TABLE } from './kernels/tables.js';
@@ -39,6 +39,9 @@ export { backToBackIndices } from './pose/morph-poser.js';
 export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
 // export: the glTF document before packing
 export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
+// textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)
+export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';
+export { alphaLook, ImageConverter, type AlphaLook, type ExportImage, type ImageFile } from './export/textures.js';
 // playable
 export { supportedFormats } from './playable/open.js';
 // images: per-format decoders and header readers behind decodeImage
@@ -67,3 +70,8 @@ export { crc32, crc32Update } from './base/crc32.js';
 export { safeOutputPath, safeRelativePath } from './vfs/safe-path.js';
 export { resolveLimits, DEFLATE_MAX_RATIO } from './vfs/archive-limits.js';
 export { memoryFileSystem } from './vfs/memory.js';
+
+// helpers kept off the front door (it holds at most 40 values): SIMD detection (createBackend('auto') uses it), the
+// callback form of openMd5AnimFrames, and time → frames for a playable's clip
+export { forEachMd5AnimFrame } from './pose/md5-frame-stream.js';
+export { clipFrameAtTime } from './playable/playable.js';

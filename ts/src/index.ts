@@ -27,6 +27,8 @@ export type { DecodedImage, RgbaImage, PassthroughImage, ImageFormat } from './i
 export { MaterialResolver, listSkins, type MaterialSet, type Md3Options } from './materials/index.js';
 export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materials/types.js';
 export type { SkinOffer } from './materials/skins.js';
+export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './load/textures.js';
+export type { ResolvedTextures } from './export/textures.js';
 // game folders and archives (.pk3 .pk4 .dpk) as one read-only FileSystem, in the engine's order
 export type { FileSystem, VfsFile } from './vfs/file-system.js';
 export { openArchiveFrom as openArchive, type OpenArchiveOptions, type ZipArchive } from './vfs/zip-archive.js';
@@ -35,9 +37,8 @@ export { droppedFileSystem, urlFileSystem } from './vfs/browser.js';
 export type { ArchiveLimits } from './vfs/archive-limits.js';
 // the hot path: a backend, and the posers on it
 export { createBackend } from './kernels/select.js';
-export { wasmSimdSupported } from './kernels/wasm-backend.js';
 export type { BackendChoice, BackendName, PoseBackend } from './kernels/backend.js';
-export { forEachMd5AnimFrame, openMd5AnimFrames, type PosedFrameStreamOptions } from './pose/md5-frame-stream.js';
+export { openMd5AnimFrames, type PosedFrameStreamOptions } from './pose/md5-frame-stream.js';
 export { Md5Poser, type Md5PoserOptions } from './pose/md5-poser.js';
 export type { FrameBlend, MorphClip } from './pose/timing.js';
 export { Md2Poser } from './pose/md2-poser.js';
@@ -51,5 +52,5 @@ export { toObj, type ObjOptions } from './export/obj.js';
 export { toGlb, toGltf, type GltfClip, type GltfModel, type GltfOptions, type GltfResult, type NamedMd5Anim } from './export/gltf.js';
 // any format, for drawing: the format-neutral facade and its worker
 export { openPlayable } from './playable/open.js';
-export { clipFrameAtTime, type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './playable/playable.js';
+export { type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './playable/playable.js';
 export { ModelWorker, type PosedFrame, type WorkerFile, type WorkerLike } from './worker/client.js';

@@ -5,5 +5,7 @@
  */
 export * from './index.js';
 export { fileChunks, loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from './load/node.js';
+// A player folder with its skin, and any model's textures, resolved in the game folder found above it on disk.
+export { loadPlayer, resolveTexturesOnDisk, type LoadedPlayer, type GameFolderPlace, type GameFolderTextures } from './load/node.js';
 // The Node forms take paths too (and inflate with node:zlib); they replace the front door's `openArchive` and `mountGameDir`.
 export { folderFileSystem, openArchive, mountGameDir } from './load/node.js';

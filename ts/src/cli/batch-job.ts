@@ -10,11 +10,14 @@ import { dirname, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { toGlb, type GltfOptions } from '../export/gltf.js';
+import { resolveModelTextures } from '../load/textures.js';
+import type { MaterialResolver } from '../materials/resolver.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { loadFsModel, type FsModelRequest } from './fs-model.js';
 import { InputError } from './input.js';
 import { baseName } from './md5-inputs.js';
 import { describeInputError, isSystemError } from './report.js';
+import { materialWarnings } from './textures.js';
 import { exportWarnings, warningLines } from './warnings.js';
 
 export interface BatchJob extends FsModelRequest {
@@ -23,6 +26,9 @@ export interface BatchJob extends FsModelRequest {
   out: string;
   outDir: string;
   yUp: boolean;
+  /** Resolve and embed textures (from the same FileSystem: an archive's or game folder's root is the game root). */
+  textures: boolean;
+  skin?: string;
 }
 
 export interface BatchResult {
@@ -63,11 +69,13 @@ async function assertInside(out: string, outDir: string): Promise<void> {
   }
 }
 
-export async function runJob(fs: FileSystem, job: BatchJob): Promise<BatchResult> {
+/** Runs one job; `resolver` (one per worker, over `fs`) keeps shader scripts and lookups across its models. */
+export async function runJob(fs: FileSystem, job: BatchJob, resolver?: MaterialResolver): Promise<BatchResult> {
   try {
     const m = await loadFsModel(fs, job, 'skip');
     const exportList: NonNullable<GltfOptions['warnings']> = [];
-    const glb = toGlb(m.model, { name: baseName(job.path), yUp: job.yUp, anims: m.anims, warnings: exportList });
+    const t = job.textures ? await resolveModelTextures(fs, m.model, job.path, { skin: job.skin, resolver }) : undefined;
+    const glb = toGlb(m.model, { name: baseName(job.path), yUp: job.yUp, anims: m.anims, warnings: exportList, ...(t ? { textures: t } : {}) });
     await assertInside(job.out, job.outDir);
     await mkdir(dirname(job.out), { recursive: true });
     const tmp = `${job.out}.${process.pid}-${threadId}.tmp`;
@@ -78,7 +86,7 @@ export async function runJob(fs: FileSystem, job: BatchJob): Promise<BatchResult
       await rm(tmp, { force: true });
       throw new InputError(job.out, e);
     }
-    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...m.warnings, ...exportWarnings(m.origin, exportList)]) };
+    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...m.warnings, ...(t ? materialWarnings(m.origin, t) : []), ...exportWarnings(m.origin, exportList)]) };
   } catch (e) {
     return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) };
   }

@@ -5,12 +5,14 @@
  * installed CLI needs no second script.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { MaterialResolver } from '../materials/resolver.js';
 import { openContainer } from './archive-input.js';
 import { failure, runJob, type BatchJob } from './batch-job.js';
 
 export function serveBatchJobs(): void {
   const port = parentPort!;
   const opened = openContainer((workerData as { input: string }).input);
+  let resolver: MaterialResolver | undefined; // one per worker: shader scripts are read once
   port.on('message', async (job: BatchJob | null) => {
     if (job === null) {
       await (await opened.catch(() => null))?.close();
@@ -18,7 +20,9 @@ export function serveBatchJobs(): void {
       return;
     }
     try {
-      port.postMessage(await runJob(await opened, job));
+      const fs = await opened;
+      resolver ??= new MaterialResolver(fs);
+      port.postMessage(await runJob(fs, job, resolver));
     } catch (e) {
       port.postMessage({ id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) });
     }

@@ -38,7 +38,7 @@ export const BATCH_OPTIONS: OptionSpec[] = [
 ];
 
 /** Options --all accepts besides its own: the rest act on one model's input. */
-const WITH_ALL = new Set(['--output', '--z-up', ...BATCH_OPTIONS.map((o) => o.name)]);
+const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', ...BATCH_OPTIONS.map((o) => o.name)]);
 
 /** Refuses batch options without --all. */
 export function refuseBatchOptions(a: ParsedArgs): void {
@@ -135,7 +135,7 @@ export async function convertAll(a: ParsedArgs): Promise<number> {
   const input = a.positionals[0];
   const outDir = optionValue(a, '--output');
   if (!outDir) throw new UsageError('convert --all needs -o OUTDIR (the folder to write into)', 'convert');
-  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up is allowed)`, 'convert');
+  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin and --no-textures are allowed)`, 'convert');
   const threads = parseJobs(optionValue(a, '--jobs'));
   const slice = parseSlice(optionValue(a, '--slice'));
   const force = a.flags.has('--force');
@@ -166,6 +166,8 @@ export async function convertAll(a: ParsedArgs): Promise<number> {
   }
   const jobs: BatchJob[] = [];
   const yUp = !a.flags.has('--z-up');
+  const skin = optionValue(a, '--skin');
+  if (skin && a.flags.has('--no-textures')) throw new UsageError('--skin resolves textures, which --no-textures turns off', 'convert');
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const row: Row = { path: e.path, kind: e.kind, out: null, status: 'failed', bytes: 0, warnings: [] };
@@ -181,7 +183,7 @@ export async function convertAll(a: ParsedArgs): Promise<number> {
       row.status = 'up-to-date';
       continue;
     }
-    jobs.push({ id: rows.length - 1, kind: e.kind, path: e.path, anims: e.anims, out: row.out, outDir, yUp });
+    jobs.push({ id: rows.length - 1, kind: e.kind, path: e.path, anims: e.anims, out: row.out, outDir, yUp, textures: !a.flags.has('--no-textures'), ...(skin ? { skin } : {}) });
   }
   if (jobs.length) await mkdir(outDir, { recursive: true });
 

@@ -12,6 +12,7 @@ import { isFolder, kindOf, load, type ReadKind } from './input.js';
 import { baseName, loadMd5WithAnims } from './md5-inputs.js';
 import { count, summaryLine, writeOutputs } from './output.js';
 import { loadPlayerFolder } from './player-folder.js';
+import { archiveModel, resolveCliTextures, wantsTextures } from './textures.js';
 import { exportWarnings, parseWarnings, warningLines, type FileWarning } from './warnings.js';
 
 type GltfInput = Exclude<ReadKind, 'md5anim'> | 'player';
@@ -66,8 +67,9 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
   const opts = options(a, baseName(input), exportWarningList);
   const warnings: FileWarning[] = [];
 
-  const folder = await isFolder(input);
-  const kind: GltfInput | 'md5anim' = folder ? 'player' : await kindOf(input);
+  const inArchive = await archiveModel(input);
+  const folder = !inArchive && (await isFolder(input));
+  const kind: GltfInput | 'md5anim' = inArchive ? inArchive.format : folder ? 'player' : await kindOf(input);
   if (kind === 'md5anim') throw new UsageError(`${input}: an .md5anim plays on its .md5mesh: convert MESH.md5mesh --anim ${input} -o ${out}`, 'convert');
   if (kind !== 'md5mesh' && animPaths.length) throw new UsageError(`--anim is for .md5mesh files; ${kind === 'player' ? "a player's clips come from its animation.cfg" : `${kind} frames are in the file`}`, 'convert');
   for (const [option, acts] of Object.entries(ACTS_ON)) {
@@ -75,7 +77,11 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
   }
 
   let model: GltfModel;
-  if (kind === 'player') {
+  if (inArchive) {
+    if (animPaths.length) throw new UsageError('--anim reads .md5anim files from disk; a model inside an archive converts without them', 'convert');
+    model = inArchive;
+    warnings.push(...parseWarnings(input, 'warnings' in inArchive ? inArchive.warnings : []));
+  } else if (kind === 'player') {
     const p = await loadPlayerFolder(input);
     model = p.player;
     warnings.push(...p.warnings);
@@ -89,10 +95,17 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
     model = m;
   }
 
+  let report: string[] = [];
+  if (wantsTextures(a, 'convert')) {
+    const t = await resolveCliTextures(input, model, a);
+    opts.textures = t.textures;
+    report = t.report;
+    warnings.push(...t.warnings);
+  }
   const files = await load(input, async () => gltfFiles(model, out, opts));
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input, exportWarningList));
-  for (const line of warningLines(warnings)) process.stderr.write(line + '\n');
+  for (const line of [...report, ...warningLines(warnings)]) process.stderr.write(line + '\n');
   const c = gltfCounts(gltfJson(files[0].bytes));
   process.stderr.write(summaryLine(files, [count(c.meshes, 'mesh', 'meshes'), count(c.vertices, 'vertex', 'vertices'), count(c.animations, 'clip')], bytes) + '\n');
 }

@@ -5,7 +5,10 @@
 import type { BackendChoice, PoseBackend } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import { md2ToObj, md3ToObj } from '../export/obj-morph.js';
-import { toObj } from '../export/obj.js';
+import { objMaterialLibrary } from '../export/obj-material.js';
+import { toObj, type ObjOptions } from '../export/obj.js';
+import type { ParseWarning } from '../base/errors.js';
+import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import { loadMd2, loadMd3 } from '../load/node.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import { Md2Poser } from '../pose/md2-poser.js';
@@ -14,12 +17,16 @@ import { optionValue, UsageError, type ParsedArgs } from './args.js';
 import { isFolder, kindOf, load } from './input.js';
 import { loadMd5WithAnims } from './md5-inputs.js';
 import { count, summaryLine, writeOutputs, type OutputFile } from './output.js';
-import { parseWarnings, warningLines, type FileWarning } from './warnings.js';
+import { resolveCliTextures, wantsTextures } from './textures.js';
+import { exportWarnings, parseWarnings, warningLines, type FileWarning } from './warnings.js';
 
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'wasm', 'wasm-simd', 'wasm-scalar', 'ts'];
 
 interface Posed {
   text: string;
+  /** The .mtl and its images, when textures were resolved. */
+  extra: OutputFile[];
+  report: string[];
   /** For the summary: `2 meshes, 1439 vertices, frame 3 of idle.md5anim`. */
   facts: string[];
   warnings: FileWarning[];
@@ -42,14 +49,33 @@ export async function convertObj(a: ParsedArgs, out: string): Promise<void> {
   if (kind === 'md5mesh' && frameText !== undefined && animPaths.length === 0) throw new UsageError('--frame needs --anim (an .md5mesh alone has only its bind pose)', 'convert');
 
   const backend = await createBackend(backendName);
-  const posed = kind === 'md5mesh' ? await poseMd5(input, animPaths[0], frame, backend, yUp) : await poseMorph(kind, input, frame, backend, yUp);
-  const files: OutputFile[] = [{ path: out, bytes: posed.text }];
+  const textures = wantsTextures(a, 'convert') ? objTextures(a, input, out) : null;
+  const posed = kind === 'md5mesh' ? await poseMd5(input, animPaths[0], frame, backend, yUp, textures) : await poseMorph(kind, input, frame, backend, yUp, textures);
+  const files: OutputFile[] = [{ path: out, bytes: posed.text }, ...posed.extra];
   const bytes = await writeOutputs(files);
-  for (const line of warningLines(posed.warnings)) process.stderr.write(line + '\n');
+  for (const line of [...posed.report, ...warningLines(posed.warnings)]) process.stderr.write(line + '\n');
   process.stderr.write(summaryLine(files, [...posed.facts, `backend ${backend.name}`], bytes) + '\n');
 }
 
-async function poseMd5(meshPath: string, animPath: string | undefined, frame: number, backend: PoseBackend, yUp: boolean): Promise<Posed> {
+/** Resolves a model's textures and makes `OUT.mtl` with its images beside OUT (`OUT_<image>.png`). */
+type ObjTextures = (model: Md2Model | Md3Model | Md5Mesh) => Promise<{ materials: ObjOptions['materials']; extra: OutputFile[]; report: string[]; warnings: FileWarning[] }>;
+
+function objTextures(a: ParsedArgs, input: string, out: string): ObjTextures {
+  return async (model) => {
+    const t = await resolveCliTextures(input, model, a);
+    const stem = out.slice(0, out.length - 4);
+    const file = stem.split(/[\\/]/).pop()!;
+    const folder = out.slice(0, out.length - file.length - 4);
+    const warnings: ParseWarning[] = [];
+    const lib = objMaterialLibrary(t.textures, { filePrefix: `${file}_`, warnings });
+    const extra = [{ path: `${stem}.mtl`, bytes: lib.mtl }, ...lib.files.map((f) => ({ path: folder + f.uri, bytes: f.bytes }))];
+    return { materials: { file: `${file}.mtl`, nameFor: lib.nameFor }, extra, report: t.report, warnings: [...t.warnings, ...exportWarnings(input, warnings)] };
+  };
+}
+
+const noTextures = { materials: undefined, extra: [], report: [], warnings: [] };
+
+async function poseMd5(meshPath: string, animPath: string | undefined, frame: number, backend: PoseBackend, yUp: boolean, textures: ObjTextures | null): Promise<Posed> {
   const { mesh, anims } = await loadMd5WithAnims('convert', meshPath, animPath ? [animPath] : []);
   const anim = anims[0]?.anim;
   if (anim && frame >= anim.frameCount) throw new UsageError(`--frame ${frame}: ${animPath} has frames 0..${anim.frameCount - 1}`, 'convert');
@@ -62,32 +88,36 @@ async function poseMd5(meshPath: string, animPath: string | undefined, frame: nu
       poser.poseBind();
     }
     const what = anim ? `${meshPath} posed by ${animPath} frame ${frame}` : `${meshPath} in its bind pose`;
-    const text = toObj(mesh, { positions: poser.positions, normals: poser.normals, yUp, comment: `${what} (backend ${backend.name})` });
+    const t = textures ? await textures(mesh) : noTextures;
+    const text = toObj(mesh, { positions: poser.positions, normals: poser.normals, yUp, comment: `${what} (backend ${backend.name})`, materials: t.materials });
     const pose = anim ? `frame ${frame} of ${animPath}` : 'bind pose';
-    return { text, facts: [count(mesh.meshes.length, 'mesh', 'meshes'), count(poser.vertexCount, 'vertex', 'vertices'), pose], warnings: [] };
+    return { text, extra: t.extra, report: t.report, facts: [count(mesh.meshes.length, 'mesh', 'meshes'), count(poser.vertexCount, 'vertex', 'vertices'), pose], warnings: t.warnings };
   } finally {
     poser.dispose();
   }
 }
 
-async function poseMorph(kind: 'md2' | 'md3', input: string, frame: number, backend: PoseBackend, yUp: boolean): Promise<Posed> {
+async function poseMorph(kind: 'md2' | 'md3', input: string, frame: number, backend: PoseBackend, yUp: boolean, textures: ObjTextures | null): Promise<Posed> {
   const model = kind === 'md2' ? await load(input, () => loadMd2(input)) : await load(input, () => loadMd3(input));
   if (frame >= model.frameCount) throw new UsageError(`--frame ${frame}: ${input} has frames 0..${model.frameCount - 1}`, 'convert');
   const comment = `${input} frame ${frame} (backend ${backend.name})`;
-  const warnings = parseWarnings(input, model.warnings);
+  const t = textures ? await textures(model) : noTextures;
+  const warnings = [...parseWarnings(input, model.warnings), ...t.warnings];
+  const materials = t.materials;
+  const more = { extra: t.extra, report: t.report };
   if (model.format === 'md2') {
     const poser = new Md2Poser(backend, model).poseFrame(frame);
     try {
-      const text = md2ToObj(model, { positions: poser.positions, yUp, comment });
-      return { text, facts: ['1 mesh', count(poser.vertexCount, 'vertex', 'vertices'), `frame ${frame}`], warnings };
+      const text = md2ToObj(model, { positions: poser.positions, yUp, comment, materials });
+      return { text, ...more, facts: ['1 mesh', count(poser.vertexCount, 'vertex', 'vertices'), `frame ${frame}`], warnings };
     } finally {
       poser.dispose();
     }
   }
   const poser = new Md3Poser(backend, model).poseFrame(frame);
   try {
-    const text = md3ToObj(model, { positions: poser.positions, normals: poser.normals, yUp, comment });
-    return { text, facts: [count(model.surfaces.length, 'mesh', 'meshes'), count(poser.vertexCount, 'vertex', 'vertices'), `frame ${frame}`], warnings };
+    const text = md3ToObj(model, { positions: poser.positions, normals: poser.normals, yUp, comment, materials });
+    return { text, ...more, facts: [count(model.surfaces.length, 'mesh', 'meshes'), count(poser.vertexCount, 'vertex', 'vertices'), `frame ${frame}`], warnings };
   } finally {
     poser.dispose();
   }

@@ -12,6 +12,7 @@ import { convertArchiveMember } from './archive-convert.js';
 import { BATCH_OPTIONS, convertAll, refuseBatchOptions } from './batch.js';
 import { READABLE } from './input.js';
 import { PLAYER_FOLDER } from './player-folder.js';
+import { TEXTURE_OPTIONS } from './textures.js';
 
 const GLTF = 'glTF output (.glb, .gltf)';
 const OBJ = 'OBJ output (.obj)';
@@ -25,13 +26,17 @@ const spec: CommandSpec = {
     'convert ARCHIVE_OR_DIR --all [--jobs N] [--force] [--slice I/N] [--json] -o OUTDIR',
   ],
   about: [
-    `INPUT is a model file (${READABLE.replace(/\.md5anim, /, '')}) or a Quake 3 player folder holding ${PLAYER_FOLDER}. ` +
+    `INPUT is a model file (${READABLE.replace(/\.md5anim, /, '')}), a model inside a .pk3/.pk4/.dpk (ARCHIVE/models/…/x.md3) or a Quake 3 player folder holding ${PLAYER_FOLDER}. ` +
       "An .md5mesh's animations are .md5anim files given with --anim; an .md2's or .md3's are in the file, " +
       "cut into clips by frame name (run1, run2, … → run); a player's come from its animation.cfg. " +
       'INPUT may also be ARCHIVE:INNER, a model file or player folder inside a .pk3/.pk4/.dpk (pak0.pk3:models/players/sarge), read from the archive without extracting it; there --anim names md5anims inside the same archive.',
     'With --all, INPUT is an archive, a folder of them or a game folder, and every model in it is converted to a .glb under OUTDIR (docs/cli.md, "Batch conversion").',
     'glTF output is the whole model with every animation: MD5 as a skinned mesh, MD2 and MD3 as morph targets, a ' +
       "player as its parts chained by tags. OBJ output is one frame, posed, positions in the file's Z-up axes unless --y-up.",
+    "Textures are resolved as the model's engine does: in the game folder above INPUT (the nearest folder holding models/, " +
+      'scripts/, materials/ or textures/; or --game-dir), through .skin files, shader scripts and .mtr materials, with the ' +
+      'engine\'s extension fallback. .glb embeds the images (TGA/PCX/BMP as PNG), .gltf and .obj (with a .mtl) write them beside OUT. ' +
+      'stderr lists each surface and the image it got.',
     'Warnings go to stderr, one line per kind with a count; the last line says what was written. ' +
       'Exit status: 0 written, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
@@ -42,7 +47,8 @@ const spec: CommandSpec = {
     { name: '--fps', value: 'N', group: GLTF, help: "MD2/MD3/player: frames per second of clips that give none. Default 10 for MD2 (Quake 2's server rate), 15 for MD3; a player's animation.cfg gives its own." },
     { name: '--step', group: GLTF, help: 'MD2/MD3/player: jump from frame to frame (STEP) instead of blending between them as the engines do (LINEAR, the default).' },
     { name: '--md2-frame-nodes', group: GLTF, help: 'MD2: one node and mesh per frame, shown one at a time, instead of one mesh with a morph target per frame; for tools without morph targets.' },
-    { name: '--textures', value: 'DIR', group: GLTF, help: "Point materials at images: a shader or skin 'models/x/skin.tga' becomes DIR/skin.png (DIR relative to OUT, or a URL). Without it, materials carry names only." },
+    ...TEXTURE_OPTIONS,
+    { name: '--textures', value: 'DIR', group: GLTF, help: "Instead of resolving textures, point materials at images by name: a shader or skin 'models/x/skin.tga' becomes DIR/skin.png (DIR relative to OUT, or a URL)." },
     { name: '--texture-ext', value: '.EXT', group: GLTF, help: 'The extension of the images in --textures DIR, with its dot. Default .png.' },
     { name: '--z-up', group: GLTF, help: "Keep the file's Z-up axes. By default they are turned to glTF's Y-up (x, y, z) → (x, z, −y)." },
     { name: '--frame', value: 'N', group: OBJ, help: 'The frame to pose, from 0: of --anim for an .md5mesh (without --anim, its bind pose), of the file for an .md2 or .md3. Default 0.' },
@@ -53,7 +59,8 @@ const spec: CommandSpec = {
   examples: [
     'convert imp.md5mesh --anim walk.md5anim --anim idle.md5anim -o imp.glb',
     'convert tris.md2 --clip run:40:6 --textures . --texture-ext .pcx -o tris.gltf',
-    'convert models/players/sarge -o sarge.glb',
+    'convert models/players/sarge --skin red -o sarge.glb',
+    'convert baseq3/pak0.pk3/models/mapobjects/teleporter/teleporter.md3 -o teleporter.glb',
     'convert drone.md5mesh --anim run.md5anim --frame 3 --y-up -o pose.obj',
     'convert pak0.pk3:models/players/sarge -o sarge.glb',
     'convert baseq3 --all --jobs 4 -o out',

@@ -1,6 +1,6 @@
 /** `inspect FILE [--json]`: what a model file holds, read as a stream (never whole). */
 import type { ParseWarning } from '../base/errors.js';
-import type { Md5MeshPart } from '../base/model.js';
+import type { Md2Model, Md3Model, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import type { Md5AnimHeader, Md5MeshHeader } from '../formats/md5/index.js';
 import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
 import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
@@ -9,25 +9,28 @@ import { kindOf, load, READABLE, reusedFileChunks, type ReadKind } from './input
 import { isContainer } from './archive-input.js';
 import { inspectContainer } from './inspect-archive.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from './progress.js';
-import { loadMd2, loadMd3 } from '../load/node.js';
+import { loadMd2, loadMd3, loadMd5Mesh } from '../load/node.js';
+import { resolveCliTextures, TEXTURE_OPTIONS, wantsTextures } from './textures.js';
 import { md2Summary, md3Summary } from './summary-morph.js';
-import { groupText, groupWarnings, parseWarnings } from './warnings.js';
+import { groupText, groupWarnings, parseWarnings, type FileWarning } from './warnings.js';
 
 const spec: CommandSpec = {
   name: 'inspect',
   summary: 'what a model file holds: counts, names, shaders, clips, warnings',
-  usage: ['inspect FILE [--json]', 'inspect ARCHIVE_OR_DIR [--json]'],
+  usage: ['inspect FILE [--json] [--skin NAME] [--game-dir DIR] [--no-textures]', 'inspect ARCHIVE_OR_DIR [--json]'],
   about: [
     `FILE is an ${READABLE.replace(/, ([^,]*)$/, ' or $1')} file, recognised by its extension or, without one, by its first bytes. ` +
       'Prints its format and version, its counts (joints, meshes or surfaces, vertices, triangles, weights, frames), ' +
       'joint names, shaders and skins, clips and tags, and any warnings, grouped one line per kind with a count.',
     `The file is streamed, never held whole: a 1 GB md5anim inspects in a few tens of MB. Reading a file over ${PROGRESS_MIN_BYTES / 2 ** 20} MB ` +
       'shows a progress bar when stderr is a terminal.',
+    "For a model (not an .md5anim), each surface's texture as convert resolves it: in the game folder above FILE " +
+      '(or --game-dir), through skins, shader scripts and .mtr materials: `texture N  "surface": shader → image`.',
     'ARCHIVE_OR_DIR (a .pk3/.pk4/.dpk, a folder of them or a game folder) lists the models inside: path, format, frames, ' +
       "an .md5mesh's .md5anim files beside it, Quake 3 player folders (lower/upper/head.md3) and the skins offered for each.",
     'Exit status: 0 read, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
-  options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }],
+  options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }, ...TEXTURE_OPTIONS],
   examples: ['inspect models/monsters/imp/imp.md5mesh', 'inspect tris.md2 --json', 'inspect baseq3/pak0.pk3'],
 };
 
@@ -118,7 +121,9 @@ async function run(a: ParsedArgs): Promise<void> {
   if (a.positionals.length !== 1) throw new UsageError('inspect takes one FILE', 'inspect');
   const file = a.positionals[0];
   if (await isContainer(file)) return inspectContainer(file, a.flags.has('--json'));
-  const summary = await summarize[await kindOf(file)](file);
+  const kind = await kindOf(file);
+  const summary = await summarize[kind](file);
+  if (kind !== 'md5anim' && wantsTextures(a, 'inspect')) Object.assign(summary, await textureSummary(file, kind, a));
   if (a.flags.has('--json')) {
     process.stdout.write(JSON.stringify(summary) + '\n');
     return;
@@ -134,12 +139,29 @@ async function run(a: ParsedArgs): Promise<void> {
   if (Array.isArray(summary.perSurface)) {
     (summary.perSurface as { name: string; vertices: number; triangles: number; shader: string }[]).forEach((s, i) => lines.push(`surface ${i}`.padEnd(20) + ` ${JSON.stringify(s.name)}: ${s.vertices} vertices, ${s.triangles} triangles, shader ${JSON.stringify(s.shader)}`));
   }
+  if (Array.isArray(summary.textures)) {
+    (summary.textures as { surface: string; shader: string; image: string | null; normal: string | null }[]).forEach((t, i) =>
+      lines.push(`texture ${i}`.padEnd(20) + ` ${JSON.stringify(t.surface)}: ${t.shader ? `${t.shader} → ` : ''}${t.image ?? 'no image'}${t.normal ? `, normal map ${t.normal}` : ''}`));
+    lines.push(`${'game folder'.padEnd(20)} ${summary.gameFolder}`);
+    for (const g of groupWarnings(summary.textureWarnings as FileWarning[])) lines.push(`${'texture warning'.padEnd(20)} ${groupText(g)}`);
+  }
   if (Array.isArray(summary.warnings)) {
     const groups = groupWarnings(parseWarnings(file, summary.warnings as ParseWarning[]));
     lines.push(`${'warnings'.padEnd(20)} ${summary.warnings.length === 0 ? 'none' : summary.warnings.length}`);
     for (const g of groups) lines.push(`${'warning'.padEnd(20)} ${groupText(g)}`);
   }
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** Each surface's resolved texture (textures.ts), for the table and --json. */
+async function textureSummary(file: string, kind: 'md5mesh' | 'md2' | 'md3', a: ParsedArgs): Promise<Summary> {
+  const model = await load<Md2Model | Md3Model | Md5Mesh>(file, () => (kind === 'md2' ? loadMd2(file) : kind === 'md3' ? loadMd3(file) : loadMd5Mesh(file)));
+  const { textures, warnings } = await resolveCliTextures(file, model, a);
+  return {
+    gameFolder: textures.place.gameDir,
+    textures: textures.materials.map((m) => ({ surface: m.surface, shader: m.shaderName, image: m.diffuse?.path ?? null, normal: m.normal?.path ?? null })),
+    textureWarnings: warnings,
+  };
 }
 
 export const inspect: Command = { spec, run };

@@ -14,8 +14,9 @@ export interface GltfJson {
   nodes: GltfNode[];
   meshes: GltfMesh[];
   materials: GltfMaterial[];
-  textures: { source: number; name?: string }[];
-  images: { uri: string; name?: string }[];
+  textures: { source: number; sampler?: number; name?: string }[];
+  images: GltfImage[];
+  samplers: { wrapS?: number; wrapT?: number; magFilter?: number; minFilter?: number }[];
   skins: { name?: string; joints: number[]; inverseBindMatrices?: number; skeleton?: number }[];
   animations: GltfAnimation[];
   accessors: GltfAccessor[];
@@ -50,9 +51,17 @@ export interface GltfMesh {
   extras?: Record<string, unknown>;
 }
 
+/** An image: a file beside the glTF (`uri`) or bytes in the binary buffer (`bufferView` + `mimeType`). */
+export type GltfImage = { uri: string; name?: string } | { bufferView: number; mimeType: 'image/png' | 'image/jpeg'; name?: string };
+
 export interface GltfMaterial {
   name?: string;
-  pbrMetallicRoughness?: { baseColorTexture?: { index: number }; metallicFactor?: number; roughnessFactor?: number };
+  pbrMetallicRoughness?: { baseColorTexture?: { index: number }; baseColorFactor?: number[]; metallicFactor?: number; roughnessFactor?: number };
+  normalTexture?: { index: number };
+  emissiveTexture?: { index: number };
+  emissiveFactor?: number[];
+  alphaMode?: 'OPAQUE' | 'MASK' | 'BLEND';
+  alphaCutoff?: number;
   doubleSided?: boolean;
   extras?: Record<string, unknown>;
 }
@@ -129,6 +138,7 @@ export class GltfBuilder {
       materials: [],
       textures: [],
       images: [],
+      samplers: [],
       skins: [],
       animations: [],
       accessors: [],

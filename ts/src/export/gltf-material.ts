@@ -1,10 +1,15 @@
 /**
- * glTF materials named after id shaders (MD5 `shader`, MD3 surface shaders) and skins (MD2), one per distinct
- * name. Texture images are referenced by URI only when the caller says where the textures are: id names
- * are engine paths (`models/weapons/rifle/rifle`, `…/skin.pcx`), not files next to the glTF, so guessing
- * would give broken links. glTF core reads only PNG and JPEG, hence the `.png` default extension.
+ * glTF materials. With resolved textures (`textures`: the MaterialResolver's materials and their image bytes, see
+ * textures.ts) each surface gets its own look — base colour, normal map, alpha mode, double-sidedness — and the
+ * images go into the file (GLB: the binary buffer; `.gltf` via `gltfFiles`: PNG/JPEG files beside it).
+ * Without them, materials are named after id shaders (MD5 `shader`, MD3 surface shaders) and skins (MD2), one
+ * per distinct name, and reference images by URI only when the caller says where they are (`textureFolder`):
+ * id names are engine paths (`models/weapons/rifle/rifle`, `…/skin.pcx`), not files next to the glTF.
  */
-import type { GltfBuilder } from './gltf-builder.js';
+import type { ParseWarning } from '../base/errors.js';
+import type { ResolvedMaterial } from '../materials/types.js';
+import type { GltfBuilder, GltfMaterial } from './gltf-builder.js';
+import { addImageFile, alphaLook, foundPath, ImageConverter, materialForSlot, normalPath, textureBaseName, type ExportImage, type ImageFile, type ResolvedTextures } from './textures.js';
 
 export interface TextureOptions {
   /**
@@ -16,14 +21,19 @@ export interface TextureOptions {
   textureExtension?: string;
   /** Full control instead: the image URI for a shader/skin name, or undefined for none. */
   textureUri?: (name: string) => string | undefined;
+  /**
+   * Resolved materials and the bytes of their images (wins over the options above for the surfaces it covers).
+   * Node: `resolveModelTextures` / `loadPlayer` give one; anywhere: a `MaterialResolver` plus `fs.file(path)`.
+   */
+  textures?: ResolvedTextures;
+  /**
+   * Images as files beside a `.gltf` instead of in its buffer: each image's URI is this prefix + its base name +
+   * `.png`/`.jpg` (`gltfFiles` sets it; `GltfResult.imageFiles` lists them).
+   */
+  imageFilePrefix?: string;
 }
 
-/** `models/x/skin.tga` → `skin` (last path segment, extension dropped; `\` counts as a separator). */
-export function textureBaseName(name: string): string {
-  const last = name.split(/[\\/]/).pop() ?? '';
-  const dot = last.lastIndexOf('.');
-  return dot > 0 ? last.slice(0, dot) : last;
-}
+export type { ImageFile };
 
 export function textureUriFor(name: string, options: TextureOptions): string | undefined {
   if (options.textureUri) return options.textureUri(name);
@@ -35,25 +45,98 @@ export function textureUriFor(name: string, options: TextureOptions): string | u
   return encodeURI(folder ? `${folder}/${file}` : file);
 }
 
-/** One material per distinct name, created on first use. */
+/** One material per distinct name (or resolved look), created on first use. */
 export class MaterialTable {
-  private readonly byName = new Map<string, number>();
+  private readonly byKey = new Map<string, number>();
+  private readonly textureByKey = new Map<string, number>();
+  private readonly imageByPath = new Map<string, number>();
+  private readonly converter: ImageConverter | null;
+  private clampSampler = -1;
+  /** Images placed as files (with `imageFilePrefix`). */
+  readonly imageFiles: ImageFile[] = [];
 
-  constructor(private readonly builder: GltfBuilder, private readonly options: TextureOptions) {}
+  constructor(private readonly builder: GltfBuilder, private readonly options: TextureOptions, private readonly warnings: ParseWarning[] = []) {
+    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings) : null;
+  }
 
-  index(name: string): number {
-    const known = this.byName.get(name);
+  /**
+   * The material of a surface named `name` (shader / skin name); `slot` (its index, and its player part) picks its
+   * resolved material when `textures` are given.
+   */
+  index(name: string, slot?: { index: number; part?: string }): number {
+    const resolved = slot && this.options.textures ? materialForSlot(this.options.textures.materials, slot.index, slot.part) : undefined;
+    if (resolved) return this.resolvedIndex(resolved);
+    const key = `n:${name}`;
+    const known = this.byKey.get(key);
     if (known !== undefined) return known;
     const b = this.builder;
     const uri = textureUriFor(name, this.options);
     // id models are lit as plain diffuse surfaces: not metallic, fully rough.
-    const pbr: { baseColorTexture?: { index: number }; metallicFactor: number; roughnessFactor: number } = { metallicFactor: 0, roughnessFactor: 1 };
+    const pbr: NonNullable<GltfMaterial['pbrMetallicRoughness']> = { metallicFactor: 0, roughnessFactor: 1 };
     if (uri) {
       const image = b.add('images', { uri, name: textureBaseName(name) });
       pbr.baseColorTexture = { index: b.add('textures', { source: image, name: textureBaseName(name) }) };
     }
     const index = b.add('materials', { name: name || 'default', pbrMetallicRoughness: pbr });
-    this.byName.set(name, index);
+    this.byKey.set(key, index);
     return index;
+  }
+
+  private resolvedIndex(m: ResolvedMaterial): number {
+    const diffuse = foundPath(m.diffuse);
+    const key = 'r:' + JSON.stringify([m.shaderName, diffuse, m.normal?.path, m.blend, m.alphaTest, m.sides, m.nodraw, m.clamp]);
+    const known = this.byKey.get(key);
+    if (known !== undefined) return known;
+    const look = alphaLook(m, this.warnings);
+    const base = diffuse ? this.texture(diffuse, m.clamp) : null;
+    const normal = normalPath(m, this.warnings);
+    const normalTexture = normal ? this.texture(normal, m.clamp) : null;
+    const material: GltfMaterial = { name: m.shaderName || m.surface || 'default', pbrMetallicRoughness: { metallicFactor: 0, roughnessFactor: 1 } };
+    const pbr = material.pbrMetallicRoughness!;
+    if (look.emissive && base !== null) {
+      pbr.baseColorFactor = [0, 0, 0, 1];
+      material.emissiveTexture = { index: base };
+      material.emissiveFactor = [1, 1, 1];
+    } else if (base !== null) pbr.baseColorTexture = { index: base };
+    if (look.invisible) pbr.baseColorFactor = [1, 1, 1, 0];
+    if (normalTexture !== null) material.normalTexture = { index: normalTexture };
+    if (look.alphaMode !== 'OPAQUE') material.alphaMode = look.alphaMode;
+    if (look.alphaCutoff !== undefined) material.alphaCutoff = look.alphaCutoff;
+    if (look.doubleSided) material.doubleSided = true;
+    material.extras = { surface: m.surface, shader: m.shaderName, ...(diffuse ? { image: diffuse } : {}), ...(m.nodraw ? { nodraw: true } : {}) };
+    const index = this.builder.add('materials', material);
+    this.byKey.set(key, index);
+    return index;
+  }
+
+  /** A texture of the image at `path` (one glTF image per path, one texture per image and wrap), or null. */
+  private texture(path: string, clamp: boolean): number | null {
+    const key = `${clamp ? 'c' : 'r'}:${path}`;
+    const known = this.textureByKey.get(key);
+    if (known !== undefined) return known;
+    const image = this.image(path);
+    if (image === null) return null;
+    const CLAMP_TO_EDGE = 33071;
+    if (clamp && this.clampSampler < 0) this.clampSampler = this.builder.add('samplers', { wrapS: CLAMP_TO_EDGE, wrapT: CLAMP_TO_EDGE });
+    const index = this.builder.add('textures', { source: image, name: textureBaseName(path), ...(clamp ? { sampler: this.clampSampler } : {}) });
+    this.textureByKey.set(key, index);
+    return index;
+  }
+
+  private image(path: string): number | null {
+    const known = this.imageByPath.get(path);
+    if (known !== undefined) return known;
+    const img = this.converter?.get(path);
+    if (!img) return null;
+    const index = this.builder.add('images', this.placeImage(img));
+    this.imageByPath.set(path, index);
+    return index;
+  }
+
+  private placeImage(img: ExportImage) {
+    const name = textureBaseName(img.path);
+    const prefix = this.options.imageFilePrefix;
+    if (prefix === undefined) return { bufferView: this.builder.view(img.bytes), mimeType: img.mimeType, name };
+    return { uri: encodeURI(addImageFile(this.imageFiles, prefix, img)), name };
   }
 }

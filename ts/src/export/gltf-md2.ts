@@ -52,7 +52,7 @@ export function addMd2(ctx: ExportContext, model: Md2Model, name: string, option
 
 function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions, un: Md2Unwelded, frame: (f: number) => MorphFrame): { rootNodes: number[] } {
   const b = ctx.builder;
-  const material = ctx.materials.index(model.skins[0]?.name ?? '');
+  const material = ctx.materials.index(model.skins[0]?.name ?? '', { index: 0 });
   const clips = clipFrames(options.clips ?? model.clips, model.frameCount, options.fps ?? MD2_DEFAULT_FPS, ctx);
   const interpolation = options.interpolation ?? 'LINEAR';
   const vertexCount = un.sourceVertex.length;

@@ -87,7 +87,7 @@ export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): M
       frame: (f) => frames[f][i],
       uvs: s.st,
       triangles: s.triangles,
-      material: ctx.materials.index(s.shaders[0]?.name || label),
+      material: ctx.materials.index(s.shaders[0]?.name || label, { index: i, part: name }),
     });
     surfaceNodes.push(b.add('nodes', { name: label, mesh }));
   });

@@ -255,7 +255,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
           WEIGHTS_0: b.accessor(influences.weights, 'VEC4', { target: V }),
         },
         indices: b.accessor(indices, 'SCALAR', { target: BufferTarget.ElementArrayBuffer }),
-        material: ctx.materials.index(part.shader),
+        material: ctx.materials.index(part.shader, { index: i }),
         mode: 4,
       }],
     });

@@ -10,7 +10,7 @@ import { createTsBackend } from '../kernels/ts-backend.js';
 import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
-import { MaterialTable, type TextureOptions } from './gltf-material.js';
+import { MaterialTable, type ImageFile, type TextureOptions } from './gltf-material.js';
 import { addMd2, type Md2ExportOptions } from './gltf-md2.js';
 import { addMd3 } from './gltf-md3.js';
 import { addMd5, type Md5GltfStats, type NamedMd5Anim } from './gltf-md5.js';
@@ -45,6 +45,8 @@ export interface GltfResult {
   warnings: ParseWarning[];
   /** MD5 only: the skin's influence statistics. */
   md5?: Md5GltfStats;
+  /** With `imageFilePrefix`: the images to write beside the .gltf (their URIs are relative to it). */
+  imageFiles: ImageFile[];
 }
 
 /** Builds the glTF document for a model; `toGlb` / `toGltf` serialise it. */
@@ -52,8 +54,9 @@ export function buildGltf(model: GltfModel, options: GltfOptions = {}): GltfResu
   const builder = new GltfBuilder();
   const warnings: ParseWarning[] = [];
   const backend = options.backend ?? createTsBackend();
-  const ctx = { builder, axes: axes(options.yUp ?? true), materials: new MaterialTable(builder, options), warnings, backend };
-  const result: GltfResult = { builder, warnings };
+  const materials = new MaterialTable(builder, options, warnings);
+  const ctx = { builder, axes: axes(options.yUp ?? true), materials, warnings, backend };
+  const result: GltfResult = { builder, warnings, imageFiles: materials.imageFiles };
   const name = options.name ?? 'model';
   let rootNodes: number[];
   try {
@@ -90,14 +93,19 @@ export function toGlb(model: GltfModel, options: GltfOptions = {}): Uint8Array {
   return buildGltf(model, options).builder.glb();
 }
 
-/** The model as `.gltf` JSON text whose buffer is the separate file `binUri` (default `model.bin`). */
-export function toGltf(model: GltfModel, options: GltfOptions & { binUri?: string } = {}): { json: string; bin: Uint8Array } {
-  return buildGltf(model, options).builder.gltf(options.binUri ?? 'model.bin');
+/**
+ * The model as `.gltf` JSON text whose buffer is the separate file `binUri` (default `model.bin`); with
+ * `imageFilePrefix`, `images` are the texture files it refers to (else textures are in the buffer).
+ */
+export function toGltf(model: GltfModel, options: GltfOptions & { binUri?: string } = {}): { json: string; bin: Uint8Array; images: ImageFile[] } {
+  const result = buildGltf(model, options);
+  return { ...result.builder.gltf(options.binUri ?? 'model.bin'), images: result.imageFiles };
 }
 
 /**
- * The files to write for an output path: `x.glb` → one file; `x.gltf` → `x.gltf` + `x.bin` (next to it,
- * referenced by name). Throws a RangeError for any other extension.
+ * The files to write for an output path: `x.glb` → one file (textures inside); `x.gltf` → `x.gltf` + `x.bin` and
+ * the texture images as `x_<image>.png`/`.jpg` (next to it, referenced by name). Throws a RangeError for any other
+ * extension.
  */
 export function gltfFiles(model: GltfModel, outPath: string, options: GltfOptions = {}): { path: string; bytes: Uint8Array }[] {
   const lower = outPath.toLowerCase();
@@ -105,6 +113,7 @@ export function gltfFiles(model: GltfModel, outPath: string, options: GltfOption
   if (!lower.endsWith('.gltf')) throw new RangeError(`${outPath}: glTF output must end in .glb or .gltf`);
   const binPath = outPath.slice(0, -5) + '.bin';
   const binUri = binPath.split(/[\\/]/).pop() as string;
-  const { json, bin } = toGltf(model, { ...options, binUri });
-  return [{ path: outPath, bytes: new TextEncoder().encode(json) }, { path: binPath, bytes: bin }];
+  const folder = binPath.slice(0, binPath.length - binUri.length);
+  const { json, bin, images } = toGltf(model, { ...options, binUri, imageFilePrefix: binUri.slice(0, -4) + '_' });
+  return [{ path: outPath, bytes: new TextEncoder().encode(json) }, { path: binPath, bytes: bin }, ...images.map((i) => ({ path: folder + i.uri, bytes: i.bytes }))];
 }

@@ -10,13 +10,14 @@
  * - `vt` is (s, 1 − t): the files' t grows downward. Coordinates stay Z-up unless `yUp`.
  */
 import type { Md2Model, Md3Model } from '../base/model.js';
-import { fmt, objFace, objHeader, objVector, type ObjOptions } from './obj.js';
+import { fmt, objFace, objHeader, objUseMaterial, objVector, type ObjOptions } from './obj.js';
 
 export function md2ToObj(model: Md2Model, options: ObjOptions): string {
   const { positions, yUp = false } = options;
   const out = objHeader(options);
   if (model.skins.length) out.push(`# skin ${model.skins[0].name}`);
   out.push('o md2');
+  objUseMaterial(out, options, 0);
   for (let v = 0; v < model.vertexCount; v++) out.push(objVector('v', positions, v * 3, yUp));
   const w = model.skinWidth || 1, h = model.skinHeight || 1;
   for (let i = 0; i < model.stCount; i++) out.push(`vt ${fmt(model.st[i * 2] / w)} ${fmt(1 - model.st[i * 2 + 1] / h)}`);
@@ -35,6 +36,7 @@ export function md3ToObj(model: Md3Model, options: ObjOptions): string {
   model.surfaces.forEach((surface, i) => {
     out.push(`o ${(surface.name || `surface${i}`).replace(/\s+/g, '_')}`);
     for (const sh of surface.shaders) out.push(`# shader ${sh.name}`);
+    objUseMaterial(out, options, i);
     for (let v = 0; v < surface.vertexCount; v++) out.push(objVector('v', positions, (base + v) * 3, yUp));
     for (let v = 0; v < surface.vertexCount; v++) out.push(`vt ${fmt(surface.st[v * 2])} ${fmt(1 - surface.st[v * 2 + 1])}`);
     if (normals) for (let v = 0; v < surface.vertexCount; v++) out.push(objVector('vn', normals, (base + v) * 3, yUp));

@@ -18,6 +18,8 @@ export interface ObjOptions {
   yUp?: boolean;
   /** First line comment. */
   comment?: string;
+  /** A material library (obj-material.ts): `mtllib` names its file, `usemtl` each surface's / mesh's material. */
+  materials?: { file: string; nameFor(index: number): string | undefined };
 }
 
 /** A number for OBJ: 6 decimals, trailing zeros trimmed. */
@@ -35,11 +37,18 @@ export function objVector(tag: 'v' | 'vn', a: ArrayLike<number>, i: number, yUp:
 }
 
 /** The opening comment lines every OBJ we write starts with. */
-export function objHeader(options: Pick<ObjOptions, 'comment'>): string[] {
+export function objHeader(options: Pick<ObjOptions, 'comment' | 'materials'>): string[] {
   const out: string[] = [];
   if (options.comment) out.push(`# ${options.comment.replace(/\n/g, ' ')}`);
   out.push('# written by idtech-models');
+  if (options.materials) out.push(`mtllib ${options.materials.file}`);
   return out;
+}
+
+/** The `usemtl` line of surface / mesh `index`, when a material library names one. */
+export function objUseMaterial(out: string[], options: Pick<ObjOptions, 'materials'>, index: number): void {
+  const name = options.materials?.nameFor(index);
+  if (name) out.push(`usemtl ${name}`);
 }
 
 /**
@@ -59,6 +68,7 @@ export function toObj(mesh: Md5Mesh, options: ObjOptions): string {
     const name = (m.name || m.shader.split('/').pop() || `mesh${i}`).replace(/\s+/g, '_');
     out.push(`o ${name || `mesh${i}`}`);
     if (m.shader) out.push(`# shader ${m.shader}`);
+    objUseMaterial(out, options, i);
     for (let v = 0; v < m.vertexCount; v++) {
       out.push(objVector('v', positions, (base + v) * 3, yUp));
     }

@@ -1,6 +1,7 @@
 // Runs inside the test page (blank.html): the browser entry imported as plain ESM, no bundler. Kept as a
 // browser module rather than functions inside the test so that vitest's transforms never touch it.
 import * as lib from '/dist/browser.js';
+import { wasmSimdSupported } from '/dist/advanced.js';
 
 const arrays = (p) => ({ backend: p.backend, positions: Array.from(p.positions), normals: Array.from(p.normals) });
 
@@ -18,7 +19,7 @@ export async function poseStreamed({ mesh, anim, frame, blend }) {
     p.poseBlend(blend.frame1, blend.frame2, blend.t);
     out[name] = { frame: f, blend: arrays({ backend: p.backend.name, positions: p.positions, normals: p.normals }) };
   }
-  return { out, bytes, simd: lib.wasmSimdSupported() };
+  return { out, bytes, simd: wasmSimdSupported() };
 }
 
 /** The same through the worker mode, plus buffer hand-back and a malformed file's error. */

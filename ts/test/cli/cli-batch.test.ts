@@ -5,7 +5,7 @@
  * platform may write, a size that lies, a bomb, a symbolic link out of OUTDIR: each a typed failure in the summary,
  * nothing written outside OUTDIR. Needs dist/ (node scripts/bundle.mjs).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -95,21 +95,43 @@ describe('convert ARCHIVE:INNER', () => {
     ['res-players_src.dpkdir/models/players/human_bsuit', []],
     ['actors/drone/mesh.md5mesh', ['actors/drone/idle.md5anim', 'actors/drone/forward.md5anim']],
   ];
+  // The corpus archive's root is not a game root (its paths start with the source repositories), so these compare
+  // untextured; the textured comparison is below, on archives made from the .dpkdir folders (unpacked .dpk files).
   for (const [inner, anims] of cases) {
     it(`${inner.split('/').pop()} from a deflated and a stored .pk3 is byte for byte the loose file's .glb`, () => {
       const loose = join(tmp, `loose-${inner.split('/').pop()}.glb`);
-      const r0 = run('convert', join(SHARED_MODELS, inner), ...anims.flatMap((a) => ['--anim', join(SHARED_MODELS, a)]), '-o', loose);
+      const r0 = run('convert', join(SHARED_MODELS, inner), ...anims.flatMap((a) => ['--anim', join(SHARED_MODELS, a)]), '--no-textures', '-o', loose);
       expect(r0.status, r0.stderr).toBe(0);
       for (const kind of ['deflate', 'stored'] as const) {
         const out = join(tmp, `${kind}-${inner.split('/').pop()}.glb`);
         const folder = !/\.\w+$/.test(inner); // a player folder, named with a trailing '/'
-        const r = run('convert', `${archives[kind]}:${inner}${folder ? '/' : ''}`, ...anims.flatMap((a) => ['--anim', a]), '-o', out);
+        const r = run('convert', `${archives[kind]}:${inner}${folder ? '/' : ''}`, ...anims.flatMap((a) => ['--anim', a]), '--no-textures', '-o', out);
         expect(r.status, r.stderr).toBe(0);
         expect(r.stderr).toMatch(new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
         expect(Buffer.compare(readFileSync(out), readFileSync(loose))).toBe(0);
       }
     });
   }
+  it('textured: a model and a player inside a .pk3 made from a .dpkdir embed the same images, byte for byte, as the loose files in their game folder; so does --all', () => {
+    const made: Record<string, string> = {};
+    for (const [dpkdir, inner] of [['res-tremulous_src.dpkdir', 'models/mapobjects/stasis/stasis.md3'], ['res-players_src.dpkdir', 'models/players/human_bsuit']]) {
+      const pk3 = join(tmp, `${dpkdir}.pk3`);
+      execFileSync('zip', ['-q', '-r', '-9', pk3, '.'], { cwd: join(SHARED_MODELS, dpkdir) });
+      const loose = join(tmp, `textured-loose-${inner.split('/').pop()}.glb`);
+      const inside = join(tmp, `textured-pk3-${inner.split('/').pop()}.glb`);
+      expect(run('convert', join(SHARED_MODELS, dpkdir, inner), '-o', loose).status).toBe(0);
+      const r = run('convert', `${pk3}:${inner}`, '-o', inside);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`textures from ${pk3}:`);
+      const bytes = readFileSync(inside);
+      expect(JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString()).images.length).toBeGreaterThan(0);
+      expect(Buffer.compare(bytes, readFileSync(loose))).toBe(0);
+      made[dpkdir] = loose;
+    }
+    const out = join(tmp, 'textured-all');
+    expect(run('convert', join(tmp, 'res-tremulous_src.dpkdir.pk3'), '--all', '-o', out).status).toBe(0);
+    expect(Buffer.compare(readFileSync(join(out, 'models/mapobjects/stasis/stasis.glb')), readFileSync(made['res-tremulous_src.dpkdir']))).toBe(0);
+  });
   it('a missing inner path, an md5anim, and .obj output are refused with the archive path named', () => {
     const miss = run('convert', `${archives.deflate}:models/nothing.md3`, '-o', join(tmp, 'x.glb'));
     expect(miss.status).toBe(1);
@@ -136,7 +158,7 @@ describe('convert --all', () => {
     for (const m of j.models.filter((x: { status: string }) => x.status === 'failed')) expect(m.code).toMatch(/^[A-Z_]+$/);
     // Warnings name the member they come from, as the archive calls it (BoarMan's 13 empty meshes: one line).
     const boar = j.models.find((m: { path: string }) => m.path.endsWith('BoarMan.md5mesh'));
-    expect(boar.warnings).toEqual([expect.stringMatching(/^deflate\.pk3:assimp\/test\/models-nonbsd\/MD5\/BoarMan\.md5mesh: warning EMPTY_MESH: .*\(and 12 more like it\)$/)]);
+    expect(boar.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^deflate\.pk3:assimp\/test\/models-nonbsd\/MD5\/BoarMan\.md5mesh: warning EMPTY_MESH: .*\(and 12 more like it\)$/)]));
     expect(walk(out)).toEqual(want.models.filter((m) => !want.broken.includes(m)).map(glbOf).sort());
     expect(r.stderr).toMatch(new RegExp(`^converted ${j.converted} \\(.*\\), up to date 0, failed ${want.broken.length}, warnings \\d+; ${listed} models in [\\d.]+ s on \\d+ workers?$`, 'm'));
   });

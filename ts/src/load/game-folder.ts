@@ -1,0 +1,92 @@
+/**
+ * Node: from a model's path on disk to the game folder it belongs to, mounted as the engine would mount it, so its
+ * textures resolve with no other input. A model lies at `<game>/models/…` (Quake 3, Quake 2, Doom 3), and the
+ * shaders, materials and images it names are paths from `<game>`. So the game folder is the nearest folder above the
+ * model that holds `models/`, `scripts/`, `materials/` or `textures/`. When that folder is an archive folder
+ * (`.pk3dir`, `.dpkdir`), the folder holding it is the game folder (mountGameDir mounts it with its siblings, in
+ * engine order), and the model's path is taken inside it. A path through an archive file
+ * (`baseq3/pak0.pk3/models/x.md3`) names a member of that archive; the archive's folder is mounted.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS } from '../vfs/game-dir.js';
+import { mountGameDir } from '../vfs/node.js';
+import type { TexturedModel, ModelTextures, ResolveTexturesOptions } from './textures.js';
+import { resolveModelTextures } from './textures.js';
+
+/** Folders whose presence marks a game folder (or an archive's root). */
+export const GAME_FOLDER_MARKERS: readonly string[] = ['models', 'scripts', 'materials', 'textures'];
+
+export interface GameFolderPlace {
+  /** The folder to mount (absolute). */
+  gameDir: string;
+  /** The model's (or player folder's) path inside the mounted folder, '/'-separated. */
+  path: string;
+  /** The archive file the path runs through, when it does (absolute), else null. */
+  archive: string | null;
+  /** How the game folder was chosen: a marker folder above the model, `--game-dir`, or none (the model's own folder). */
+  how: 'found' | 'given' | 'fallback';
+}
+
+const hasExt = (name: string, exts: readonly string[]) => exts.some((e) => name.toLowerCase().endsWith(e));
+const slash = (p: string) => p.split(sep).join('/');
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
+}
+
+async function holdsMarker(dir: string): Promise<boolean> {
+  const names = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return names.some((d) => d.isDirectory() && GAME_FOLDER_MARKERS.includes(d.name.toLowerCase()));
+}
+
+/**
+ * Where the model (or player folder) at `path` sits: its game folder and its path inside it. `gameDir` given: that
+ * folder, the path taken relative to it (or through an archive in it). Never throws for a missing game folder: the
+ * model's own folder is used (`how: 'fallback'`).
+ */
+export async function locateGameFolder(path: string, gameDir?: string): Promise<GameFolderPlace> {
+  const abs = resolve(path);
+  // A path through an archive file: the first segment that is an archive file on disk.
+  const parts = abs.split(sep);
+  for (let i = 1; i < parts.length; i++) {
+    const prefix = parts.slice(0, i + 1).join(sep) || sep;
+    if (hasExt(parts[i], ARCHIVE_EXTENSIONS) && (await isFile(prefix))) {
+      return { gameDir: gameDir ? resolve(gameDir) : dirname(prefix), path: parts.slice(i + 1).join('/'), archive: prefix, how: gameDir ? 'given' : 'found' };
+    }
+  }
+  const start = (await stat(abs).then((s) => s.isDirectory(), () => false)) ? abs : dirname(abs);
+  if (gameDir) {
+    const root = resolve(gameDir);
+    return { gameDir: root, path: slash(relative(root, abs)), archive: null, how: 'given' };
+  }
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (await holdsMarker(dir)) {
+      const inArchiveFolder = hasExt(basename(dir), ARCHIVE_FOLDER_EXTENSIONS);
+      return { gameDir: inArchiveFolder ? dirname(dir) : dir, path: slash(relative(dir, abs)), archive: null, how: 'found' };
+    }
+    if (dirname(dir) === dir) break;
+  }
+  return { gameDir: start, path: slash(relative(start, abs)) || basename(abs), archive: null, how: 'fallback' };
+}
+
+export interface GameFolderTextures extends ModelTextures {
+  place: GameFolderPlace;
+}
+
+/**
+ * Node: the textures of the model at `path` on disk (a player: its folder), resolved in its game folder
+ * (`locateGameFolder`) mounted with `mountGameDir`. What `idtech-models convert` does before exporting.
+ */
+export async function resolveTexturesOnDisk(path: string, model: TexturedModel, options: ResolveTexturesOptions & { gameDir?: string } = {}): Promise<GameFolderTextures> {
+  const place = await locateGameFolder(path, options.gameDir);
+  const fs = await mountGameDir(place.gameDir, { signal: options.signal });
+  try {
+    const t = await resolveModelTextures(fs, model, place.path, options);
+    const mountWarnings = fs.warnings.map((w) => ({ code: w.code, message: w.message }));
+    if (place.how === 'fallback') mountWarnings.push({ code: 'NO_GAME_FOLDER', message: `${path}: no folder above it holds ${GAME_FOLDER_MARKERS.join('/, ')}/: resolved from the model's own folder (give --game-dir)` });
+    return { ...t, warnings: [...mountWarnings, ...t.warnings], place };
+  } finally {
+    await fs.close();
+  }
+}

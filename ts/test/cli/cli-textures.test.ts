@@ -1,0 +1,100 @@
+/**
+ * `convert` and `inspect` resolve textures by themselves (built CLI): a real Quake 3 player folder and a real model
+ * inside a .pk3 zipped from ../shared/models convert to .glb files the Khronos validator accepts, with the resolved
+ * images inside and each surface's image reported on stderr; --skin, --game-dir, --no-textures and .obj + .mtl.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliTemp, runCli as run, shared as M } from '../helpers/cli.js';
+import { SHARED_MODELS } from '../helpers/models.js';
+import { makeZip } from '../helpers/zip-writer.js';
+import { readGlb } from '../helpers/textured.js';
+import { expectClean, validate } from '../export/validate.js';
+
+const tmp = cliTemp('cli-textures');
+const TREM = M('res-tremulous_src.dpkdir');
+const BSUIT = M('res-players_src.dpkdir/models/players/human_bsuit');
+const results: string[] = [];
+
+/** Every file under `dir`, relative to it. */
+const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)).map((p) => `${d.name}/${p}`) : [d.name]));
+
+describe('convert resolves textures in the game folder', () => {
+  it('a player folder: each part through its _default.skin, the image embedded once', async () => {
+    const out = join(tmp, 'bsuit.glb');
+    const r = run('convert', BSUIT, '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n');
+    expect(lines).toContain(`textures from ${SHARED_MODELS} (found above the model):`);
+    for (const part of ['lower/l_legs', 'upper/u_torso', 'head/h_head']) expect(lines).toContain(`  ${part}: models/players/human_bsuit/human_bsuit.jpg → models/players/human_bsuit/human_bsuit.jpg`);
+    const glb = new Uint8Array(readFileSync(out));
+    expectClean(results, 'bsuit', await validate(glb));
+    const { json, bin } = readGlb(glb);
+    expect(json.images).toHaveLength(1);
+    const view = json.bufferViews[json.images[0].bufferView];
+    expect(Buffer.compare(Buffer.from(bin.subarray(view.byteOffset, view.byteOffset + view.byteLength)), readFileSync(join(BSUIT, 'human_bsuit.jpg')))).toBe(0);
+  });
+
+  it('a model inside a .pk3 zipped from the corpus: the archive\'s folder is mounted, the shader script and images come from the archive', async () => {
+    const files = ['models/mapobjects/stasis', 'scripts'].flatMap((d) => walk(join(TREM, d)).map((p) => `${d}/${p}`)).filter((p) => /stasis|overmind\/ref2/.test(p) || p.startsWith('models/mapobjects/stasis/'));
+    files.push('models/tremulous/buildables/overmind/ref2.png');
+    const game = join(tmp, 'game', 'base');
+    mkdirSync(game, { recursive: true });
+    writeFileSync(join(game, 'pak0.pk3'), makeZip(files.map((name) => ({ name, data: new Uint8Array(readFileSync(join(TREM, name))) }))));
+    const out = join(tmp, 'stasis.glb');
+    const r = run('convert', join(game, 'pak0.pk3', 'models/mapobjects/stasis/stasis.md3'), '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`textures from ${game} (found above the model), model in ${join(game, 'pak0.pk3')}:`);
+    expect(r.stderr).toContain('  chamber: models/mapobjects/stasis/chamber.tga → models/mapobjects/stasis/chamber.png');
+    const glb = new Uint8Array(readFileSync(out));
+    expectClean(results, 'stasis in pak0.pk3', await validate(glb));
+    const { json } = readGlb(glb);
+    expect(json.images.map((i: { name: string }) => i.name).sort()).toEqual(['bubbles', 'chamber', 'flowpipe', 'lifemeter', 'meters', 'window']);
+  });
+
+  it('--skin picks <model>_NAME.skin; --no-textures leaves the images out', async () => {
+    const portal = M('aaa-assets/models/fx/portal/portals.md3');
+    const orange = run('convert', portal, '--skin', 'orange', '-o', join(tmp, 'orange.glb'));
+    expect(orange.status, orange.stderr).toBe(0);
+    expect(orange.stderr).toContain('  portalring: models/fx/portal/orangering → models/fx/portal/orangering.jpg');
+    expect(readGlb(new Uint8Array(readFileSync(join(tmp, 'orange.glb')))).json.images.map((i: { name: string }) => i.name).sort()).toEqual(['orangecenter', 'orangering']);
+    const none = run('convert', portal, '--no-textures', '-o', join(tmp, 'none.glb'));
+    expect(none.status, none.stderr).toBe(0);
+    expect(none.stderr).not.toContain('textures from');
+    expect(readGlb(new Uint8Array(readFileSync(join(tmp, 'none.glb')))).json.images).toBeUndefined();
+    expect(run('convert', portal, '--no-textures', '--skin', 'blue', '-o', join(tmp, 'x.glb')).status).toBe(2);
+  });
+
+  it('--game-dir names the game folder; without a marker folder above, the model\'s own folder is used with NO_GAME_FOLDER', () => {
+    const r = run('convert', M('aaa-assets/models/fx/portal/portals.md3'), '--game-dir', M('aaa-assets'), '--skin', 'blue', '-o', join(tmp, 'blue.glb'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`textures from ${M('aaa-assets')} (--game-dir):`);
+    expect(r.stderr).toContain('  portalring: models/fx/portal/bluering → models/fx/portal/bluering.jpg');
+    const lone = join(tmp, 'lone');
+    mkdirSync(lone);
+    writeFileSync(join(lone, 'grass.md3'), readFileSync(join(TREM, 'models/mapobjects/plant_life/grass.md3')));
+    const l = run('convert', join(lone, 'grass.md3'), '-o', join(tmp, 'lone.glb'));
+    expect(l.status, l.stderr).toBe(0);
+    expect(l.stderr).toContain('NO_GAME_FOLDER');
+  });
+
+  it('.obj writes OUT.mtl and every image it names beside OUT', () => {
+    const out = join(tmp, 'grass.obj');
+    const r = run('convert', join(TREM, 'models/mapobjects/plant_life/grass.md3'), '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('mtllib grass.mtl');
+    const mtl = readFileSync(join(tmp, 'grass.mtl'), 'utf8');
+    const maps = [...mtl.matchAll(/^map_\w+ (.+)$/gm)].map((m) => m[1]);
+    expect(maps).toEqual(['grass_grass.png', 'grass_grass.png']); // map_Kd and map_d (alphaFunc GE128)
+    for (const f of maps) expect(existsSync(join(tmp, f)), relative(tmp, f)).toBe(true);
+  });
+
+  it('inspect lists each surface\'s resolved image', () => {
+    const r = run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('texture 4            "lifemeter2": models/mapobjects/stasis/lifemeter2.tga → models/mapobjects/stasis/meters.jpg');
+    const j = JSON.parse(run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'), '--json').stdout);
+    expect(j.textures.map((t: { image: string }) => t.image)).toEqual(['bubbles.png', 'chamber.png', 'flowpipe.png', 'lifemeter.png', 'meters.jpg', 'window.png'].map((f) => `models/mapobjects/stasis/${f}`));
+  });
+});
