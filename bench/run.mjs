@@ -17,6 +17,7 @@ import { benchMaterials, formatMaterialsTable } from './materials.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
 import { benchParse, formatParseTable } from './parse.mjs';
 import { benchArchives, formatArchivesTable } from './archives.mjs';
+import { benchBatch, formatBatchTable } from './batch.mjs';
 import { benchThree, formatThreeTable } from './three.mjs';
 import { benchImages, formatImagesTable } from './images.mjs';
 import { benchTextured, formatTexturedTable } from './textured.mjs';
@@ -101,6 +102,7 @@ const parse = { date: new Date().toISOString(), node: process.version, quick, ..
 // --- Archives: listing vs unzip -l, member streaming per inflater (Node and Chromium) -------------------------
 log('Archives: listing vs unzip -l, streaming per inflater…');
 const archives = await benchArchives({ quick, log });
+const batch = await benchBatch({ quick, log });
 
 const out = {
   date: new Date().toISOString(),
@@ -117,6 +119,7 @@ const out = {
   textured,
   parse,
   archives,
+  batch,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -135,5 +138,6 @@ if (jsonOnly) {
   console.log('\nTextured .glb export (resolve + read + decode/encode + write) vs untextured, same run\n' + formatTexturedTable(textured));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
+  console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

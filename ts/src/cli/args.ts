@@ -102,5 +102,6 @@ export const given = (a: ParsedArgs, name: string): boolean => a.options.has(nam
 /** One command: its grammar and what it does with the parsed arguments. */
 export interface Command {
   spec: CommandSpec;
-  run(args: ParsedArgs): Promise<void>;
+  /** Resolves to the exit status, or nothing for 0. */
+  run(args: ParsedArgs): Promise<void | number>;
 }

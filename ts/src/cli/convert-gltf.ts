@@ -21,7 +21,7 @@ type GltfInput = Exclude<ReadKind, 'md5anim'> | 'player';
  * The inputs each glTF-only option acts on (docs/gltf.md's table); given for another input it would do nothing,
  * so it is refused instead. Options not listed act on every input.
  */
-const ACTS_ON: Record<string, { inputs: readonly GltfInput[]; says: string }> = {
+export const ACTS_ON: Record<string, { inputs: readonly GltfInput[]; says: string }> = {
   '--clip': { inputs: ['md2', 'md3'], says: ".md2 and .md3 files (an md5mesh's clips are its --anim files, a player's its animation.cfg)" },
   '--fps': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (an md5anim has its own frameRate)' },
   '--step': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (MD5 joints always interpolate)' },
@@ -39,7 +39,7 @@ function clips(a: ParsedArgs): GltfOptions['clips'] {
   });
 }
 
-function options(a: ParsedArgs, name: string, warnings: GltfOptions['warnings']): GltfOptions {
+export function options(a: ParsedArgs, name: string, warnings: GltfOptions['warnings']): GltfOptions {
   const fpsText = optionValue(a, '--fps');
   const fps = fpsText === undefined ? undefined : Number(fpsText);
   if (fps !== undefined && !(fps > 0)) throw new UsageError(`--fps must be a positive number, not ${fpsText}`, 'convert');

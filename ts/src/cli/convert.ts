@@ -7,6 +7,9 @@ import { extname } from 'node:path';
 import { given, optionValue, UsageError, type Command, type CommandSpec, type ParsedArgs } from './args.js';
 import { convertGltf } from './convert-gltf.js';
 import { BACKENDS, convertObj } from './convert-obj.js';
+import { archivePath } from './archive-input.js';
+import { convertArchiveMember } from './archive-convert.js';
+import { BATCH_OPTIONS, convertAll, refuseBatchOptions } from './batch.js';
 import { READABLE } from './input.js';
 import { PLAYER_FOLDER } from './player-folder.js';
 import { TEXTURE_OPTIONS } from './textures.js';
@@ -20,11 +23,14 @@ const spec: CommandSpec = {
   usage: [
     'convert INPUT [--anim ANIM]… [glTF options] -o OUT.glb|OUT.gltf',
     'convert INPUT [--anim ANIM] [--frame N] [OBJ options] -o OUT.obj',
+    'convert ARCHIVE_OR_DIR --all [--jobs N] [--force] [--slice I/N] [--json] -o OUTDIR',
   ],
   about: [
     `INPUT is a model file (${READABLE.replace(/\.md5anim, /, '')}), a model inside a .pk3/.pk4/.dpk (ARCHIVE/models/…/x.md3) or a Quake 3 player folder holding ${PLAYER_FOLDER}. ` +
       "An .md5mesh's animations are .md5anim files given with --anim; an .md2's or .md3's are in the file, " +
-      "cut into clips by frame name (run1, run2, … → run); a player's come from its animation.cfg.",
+      "cut into clips by frame name (run1, run2, … → run); a player's come from its animation.cfg. " +
+      'INPUT may also be ARCHIVE:INNER, a model file or player folder inside a .pk3/.pk4/.dpk (pak0.pk3:models/players/sarge), read from the archive without extracting it; there --anim names md5anims inside the same archive.',
+    'With --all, INPUT is an archive, a folder of them or a game folder, and every model in it is converted to a .glb under OUTDIR (docs/cli.md, "Batch conversion").',
     'glTF output is the whole model with every animation: MD5 as a skinned mesh, MD2 and MD3 as morph targets, a ' +
       "player as its parts chained by tags. OBJ output is one frame, posed, positions in the file's Z-up axes unless --y-up.",
     "Textures are resolved as the model's engine does: in the game folder above INPUT (the nearest folder holding models/, " +
@@ -47,6 +53,7 @@ const spec: CommandSpec = {
     { name: '--z-up', group: GLTF, help: "Keep the file's Z-up axes. By default they are turned to glTF's Y-up (x, y, z) → (x, z, −y)." },
     { name: '--frame', value: 'N', group: OBJ, help: 'The frame to pose, from 0: of --anim for an .md5mesh (without --anim, its bind pose), of the file for an .md2 or .md3. Default 0.' },
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
+    ...BATCH_OPTIONS,
     { name: '--y-up', group: OBJ, help: "Turn id's Z-up into Y-up (x, y, z) → (x, z, −y), for tools that expect it. Default: the file's axes." },
   ],
   examples: [
@@ -55,10 +62,14 @@ const spec: CommandSpec = {
     'convert models/players/sarge --skin red -o sarge.glb',
     'convert baseq3/pak0.pk3/models/mapobjects/teleporter/teleporter.md3 -o teleporter.glb',
     'convert drone.md5mesh --anim run.md5anim --frame 3 --y-up -o pose.obj',
+    'convert pak0.pk3:models/players/sarge -o sarge.glb',
+    'convert baseq3 --all --jobs 4 -o out',
   ],
 };
 
-async function run(a: ParsedArgs): Promise<void> {
+async function run(a: ParsedArgs): Promise<void | number> {
+  if (a.flags.has('--all')) return convertAll(a);
+  refuseBatchOptions(a);
   if (a.positionals.length !== 1) throw new UsageError('convert takes one INPUT (a model file or a Quake 3 player folder)', 'convert');
   const out = optionValue(a, '--output');
   if (!out) throw new UsageError('convert needs -o OUT.glb, OUT.gltf or OUT.obj', 'convert');
@@ -68,6 +79,9 @@ async function run(a: ParsedArgs): Promise<void> {
   for (const o of spec.options) {
     if ((o.group === GLTF || o.group === OBJ) && o.group !== target && given(a, o.name)) throw new UsageError(`${o.name} is for ${o.group}, not ${ext}`, 'convert');
   }
+  const member = await archivePath(a.positionals[0]);
+  if (member && target === OBJ) throw new UsageError(`${a.positionals[0]}: a model inside an archive converts to .glb or .gltf`, 'convert');
+  if (member) return convertArchiveMember(a, member, out);
   return target === GLTF ? convertGltf(a, out) : convertObj(a, out);
 }
 

@@ -6,6 +6,8 @@ import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
 import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
 import { UsageError, type Command, type CommandSpec, type ParsedArgs } from './args.js';
 import { kindOf, load, READABLE, reusedFileChunks, type ReadKind } from './input.js';
+import { isContainer } from './archive-input.js';
+import { inspectContainer } from './inspect-archive.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from './progress.js';
 import { loadMd2, loadMd3, loadMd5Mesh } from '../load/node.js';
 import { resolveCliTextures, TEXTURE_OPTIONS, wantsTextures } from './textures.js';
@@ -15,7 +17,7 @@ import { groupText, groupWarnings, parseWarnings, type FileWarning } from './war
 const spec: CommandSpec = {
   name: 'inspect',
   summary: 'what a model file holds: counts, names, shaders, clips, warnings',
-  usage: ['inspect FILE [--json] [--skin NAME] [--game-dir DIR] [--no-textures]'],
+  usage: ['inspect FILE [--json] [--skin NAME] [--game-dir DIR] [--no-textures]', 'inspect ARCHIVE_OR_DIR [--json]'],
   about: [
     `FILE is an ${READABLE.replace(/, ([^,]*)$/, ' or $1')} file, recognised by its extension or, without one, by its first bytes. ` +
       'Prints its format and version, its counts (joints, meshes or surfaces, vertices, triangles, weights, frames), ' +
@@ -24,10 +26,12 @@ const spec: CommandSpec = {
       'shows a progress bar when stderr is a terminal.',
     "For a model (not an .md5anim), each surface's texture as convert resolves it: in the game folder above FILE " +
       '(or --game-dir), through skins, shader scripts and .mtr materials: `texture N  "surface": shader → image`.',
+    'ARCHIVE_OR_DIR (a .pk3/.pk4/.dpk, a folder of them or a game folder) lists the models inside: path, format, frames, ' +
+      "an .md5mesh's .md5anim files beside it, Quake 3 player folders (lower/upper/head.md3) and the skins offered for each.",
     'Exit status: 0 read, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
   options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }, ...TEXTURE_OPTIONS],
-  examples: ['inspect models/monsters/imp/imp.md5mesh', 'inspect tris.md2 --json'],
+  examples: ['inspect models/monsters/imp/imp.md5mesh', 'inspect tris.md2 --json', 'inspect baseq3/pak0.pk3'],
 };
 
 type Summary = Record<string, unknown>;
@@ -116,6 +120,7 @@ function animSummary(path: string, anim: Md5AnimHeader) {
 async function run(a: ParsedArgs): Promise<void> {
   if (a.positionals.length !== 1) throw new UsageError('inspect takes one FILE', 'inspect');
   const file = a.positionals[0];
+  if (await isContainer(file)) return inspectContainer(file, a.flags.has('--json'));
   const kind = await kindOf(file);
   const summary = await summarize[kind](file);
   if (kind !== 'md5anim' && wantsTextures(a, 'inspect')) Object.assign(summary, await textureSummary(file, kind, a));

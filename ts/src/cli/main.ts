@@ -4,7 +4,9 @@
  * Exit codes: 0 success, 1 bad input (one line on stderr: file, error code, position; report.ts), 2 bad usage
  * (the message, then the command's synopsis).
  */
+import { isMainThread } from 'node:worker_threads';
 import { parseArgs, UsageError, wantsHelp, type Command } from './args.js';
+import { serveBatchJobs } from './batch-worker.js';
 import { bench } from './bench.js';
 import { convert } from './convert.js';
 import { commandHelp, commandSynopsis, topUsage } from './help.js';
@@ -50,8 +52,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     out(commandHelp(command.spec));
     return 0;
   }
-  await command.run(parseArgs(rest, command.spec));
-  return 0;
+  return (await command.run(parseArgs(rest, command.spec))) ?? 0;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -76,12 +77,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e) => {
-    process.stderr.write(`idtech-models: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exitCode = 70;
-  },
-);
+// Started as a worker thread by `convert --all` (batch.ts): serve its jobs instead.
+if (!isMainThread) serveBatchJobs();
+else
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`idtech-models: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exitCode = 70;
+    },
+  );

@@ -6,25 +6,21 @@
  * models/weapons2/, a folder export keeps one with the player). Names match in any case (LOWER.MD3 from old
  * Windows copies), like the engine's lookups in pk3 archives.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Md3Model } from '../base/model.js';
+import { readdir } from 'node:fs/promises';
 import { kindFromName } from '../formats/detect.js';
-import { parseAnimationCfg } from '../formats/md3/animation-cfg.js';
-import { loadMd3 } from '../load/node.js';
+import { folderFileSystem } from '../load/node.js';
+import { loadPlayerFrom, PLAYER_PART_FILES } from '../load/vfs-models.js';
 import type { GltfPlayer } from '../export/gltf.js';
-import { playerTagWarnings } from '../formats/md3/player-parts.js';
 import { badInput, load } from './input.js';
 import { parseWarnings, type FileWarning } from './warnings.js';
 
 /** What a player folder holds, for help and messages. */
 export const PLAYER_FOLDER = 'lower.md3, upper.md3 and head.md3 (animation.cfg and weapon.md3 optional)';
-const REQUIRED = ['lower.md3', 'upper.md3', 'head.md3'] as const;
 
 export async function loadPlayerFolder(dir: string): Promise<{ player: GltfPlayer; warnings: FileWarning[] }> {
   const names = await load(dir, () => readdir(dir));
   const find = (name: string) => names.find((n) => n === name) ?? names.find((n) => n.toLowerCase() === name);
-  const missing = REQUIRED.filter((n) => !find(n));
+  const missing = PLAYER_PART_FILES.filter((n) => !find(n));
   if (missing.length) {
     // A folder of loose models (an md5mesh with its anims, MD2s): say how to convert one of them instead.
     const models = names.filter((n) => { const k = kindFromName(n); return k !== null && k !== 'md5anim' && k !== 'md5camera'; }).sort();
@@ -32,26 +28,8 @@ export async function loadPlayerFolder(dir: string): Promise<{ player: GltfPlaye
     const hint = models.length ? `; to convert one model in it, name its file (${models.slice(0, 3).join(', ')}${models.length > 3 ? ', …' : ''}${anims})` : '';
     throw badInput(dir, `not a Quake 3 player folder: a player folder holds ${PLAYER_FOLDER}; this one has no ${missing.join(', ')}${hint}`);
   }
-  const warnings: FileWarning[] = [];
-  const part = async (name: string): Promise<Md3Model> => {
-    const path = join(dir, find(name)!);
-    const model = await load(path, () => loadMd3(path));
-    warnings.push(...parseWarnings(path, model.warnings));
-    return model;
-  };
-  const lower = await part('lower.md3');
-  const upper = await part('upper.md3');
-  const head = await part('head.md3');
-  const weapon = find('weapon.md3') ? await part('weapon.md3') : undefined;
-  const cfgName = find('animation.cfg');
-  let cfg;
-  if (cfgName) {
-    const path = join(dir, cfgName);
-    cfg = await load(path, async () => parseAnimationCfg(new Uint8Array(await readFile(path))));
-    warnings.push(...parseWarnings(path, cfg.warnings));
-  }
-  // A part without the tag the chain hangs the next part on still loads, as in ioquake3 (R_LerpTag's identity).
-  const models = { lower, upper, head, ...(weapon ? { weapon } : {}) };
-  warnings.push(...parseWarnings(dir, playerTagWarnings(models)));
-  return { player: { models, animations: cfg }, warnings };
+  // The rest as from any file system (load/vfs-models.ts: the same reader as a player inside an archive).
+  const p = await loadPlayerFrom(folderFileSystem(dir), '', (f, read) => load(f.origin, read));
+  const warnings = p.warnings.flatMap((w) => parseWarnings(w.file, w.warnings));
+  return { player: { models: p.models, animations: p.animations }, warnings };
 }

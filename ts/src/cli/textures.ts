@@ -59,7 +59,7 @@ export function textureReport(t: GameFolderTextures): string[] {
 }
 
 /** The resolver's warnings as the CLI prints them, each attributed to the file it concerns (else the input). */
-export function materialWarnings(input: string, t: GameFolderTextures): FileWarning[] {
+export function materialWarnings(input: string, t: Pick<GameFolderTextures, 'warnings'>): FileWarning[] {
   return t.warnings.map((w) => ({
     file: w.path ?? input,
     warning: { code: w.code, message: w.message, offset: 0, ...(w.line !== undefined ? { line: w.line, column: w.column } : {}) },

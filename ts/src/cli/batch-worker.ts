@@ -1,0 +1,30 @@
+/**
+ * The worker-thread side of `convert --all`: dist/cli.js started as a worker (batch.ts) runs this instead of the
+ * command line (main.ts): it opens the input once (`workerData.input`: an archive or a game folder), then runs
+ * each job it is sent and answers with its result; `null` closes it. One bundle serves both sides, so the
+ * installed CLI needs no second script.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { MaterialResolver } from '../materials/resolver.js';
+import { openContainer } from './archive-input.js';
+import { failure, runJob, type BatchJob } from './batch-job.js';
+
+export function serveBatchJobs(): void {
+  const port = parentPort!;
+  const opened = openContainer((workerData as { input: string }).input);
+  let resolver: MaterialResolver | undefined; // one per worker: shader scripts are read once
+  port.on('message', async (job: BatchJob | null) => {
+    if (job === null) {
+      await (await opened.catch(() => null))?.close();
+      port.close();
+      return;
+    }
+    try {
+      const fs = await opened;
+      resolver ??= new MaterialResolver(fs);
+      port.postMessage(await runJob(fs, job, resolver));
+    } catch (e) {
+      port.postMessage({ id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) });
+    }
+  });
+}

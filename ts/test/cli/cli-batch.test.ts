@@ -1,0 +1,282 @@
+/**
+ * Archives through the built CLI (dist/cli.js, also the worker threads of --all): `inspect ARCHIVE_OR_DIR`,
+ * `convert ARCHIVE:INNER` (byte for byte the loose file's conversion) and `convert … --all -o OUTDIR` on archives
+ * zipped from ../shared/models (deflated and stored) and on hostile ones built here — traversal names, names no
+ * platform may write, a size that lies, a bomb, a symbolic link out of OUTDIR: each a typed failure in the summary,
+ * nothing written outside OUTDIR. Needs dist/ (node scripts/bundle.mjs).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { archivePath } from '../../src/cli/archive-input.js';
+import { batchStatus } from '../../src/cli/batch-progress.js';
+import { zerosDeflated } from '../helpers/bomb.js';
+import { corpusArchives } from '../helpers/corpus-archives.js';
+import { manifest, read, REPO, SHARED_MODELS } from '../helpers/models.js';
+import { makeZip } from '../helpers/zip-writer.js';
+
+const BIN = join(REPO, 'bin', 'idtech-models.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-batch-'));
+const json = (r: { stdout: string }) => JSON.parse(r.stdout);
+
+/** Every file under `dir`, '/'-separated relative paths, sorted. */
+function walk(dir: string, base = dir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name), base) : [relative(base, join(dir, e.name)).split('\\').join('/')]))
+    .sort();
+}
+
+/**
+ * What the corpus holds, worked out from MANIFEST alone: every md2/md3/md5mesh, a folder with lower/upper/head.md3
+ * as one player (its parts not listed again), and the files the parsers refuse (assimp's invalid/ and the
+ * zero-vertex MD2).
+ */
+function expectedCorpus() {
+  const rows = manifest().filter((r) => ['md2', 'md3', 'md5mesh'].includes(r.format));
+  const folders = new Map<string, string[]>();
+  for (const r of rows) folders.set(dirname(r.path), [...(folders.get(dirname(r.path)) ?? []), r.path.split('/').pop()!]);
+  const players = [...folders].filter(([, names]) => ['lower.md3', 'upper.md3', 'head.md3'].every((n) => names.includes(n))).map(([f]) => f).sort();
+  const isPart = (p: string) => players.includes(dirname(p)) && ['lower.md3', 'upper.md3', 'head.md3', 'weapon.md3'].includes(p.split('/').pop()!);
+  const models = [...rows.filter((r) => !isPart(r.path)).map((r) => r.path), ...players].sort();
+  const broken = rows.filter((r) => /\/invalid\//.test(r.path) || /malformed/.test(r.path)).map((r) => r.path).sort();
+  return { models, players, broken };
+}
+
+describe('ARCHIVE:INNER paths', () => {
+  it('split at the colon after an archive extension, never at a drive letter, and not when the path exists', async () => {
+    expect(await archivePath('pak0.pk3:models/players/sarge/')).toEqual({ archive: 'pak0.pk3', inner: 'models/players/sarge' });
+    expect(await archivePath('C:\\q3\\baseq3\\pak0.PK3:models\\x.md3')).toEqual({ archive: 'C:\\q3\\baseq3\\pak0.PK3', inner: 'models/x.md3' });
+    expect(await archivePath('D:/doom3/base/pak000.pk4:models/md5/imp.md5mesh')).toEqual({ archive: 'D:/doom3/base/pak000.pk4', inner: 'models/md5/imp.md5mesh' });
+    expect(await archivePath('C:\\models\\x.md3')).toBeNull();
+    expect(await archivePath('res.dpk:')).toEqual({ archive: 'res.dpk', inner: '' });
+    const odd = join(tmp, 'odd.pk3:name.md3'); // a Linux file whose name holds the pattern is that file
+    writeFileSync(odd, read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3')));
+    expect(await archivePath(odd)).toBeNull();
+  });
+});
+
+describe('inspect ARCHIVE_OR_DIR', () => {
+  const { archives } = corpusArchives();
+  const want = expectedCorpus();
+  it('lists every model of the corpus archive, players assembled, md5 anims beside their mesh with frames, skins', () => {
+    const r = run('inspect', archives.deflate, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const j = json(r);
+    expect(j.models.map((m: { path: string }) => m.path)).toEqual(want.models);
+    expect(j.players).toEqual(want.players);
+    const drone = j.models.find((m: { path: string }) => m.path === 'actors/drone/mesh.md5mesh');
+    const framesOf = (p: string) => Number(/numFrames=(\d+)/.exec(manifest().find((r) => r.path === p)!.notes)![1]);
+    expect(drone.anims).toEqual(['death', 'forward', 'idle'].map((n) => ({ path: `actors/drone/${n}.md5anim`, frames: framesOf(`actors/drone/${n}.md5anim`) })));
+    expect(j.models.find((m: { path: string }) => m.path === 'aaa-assets/models/fx/portal/portals.md3').skins).toEqual(['blue', 'orange']);
+    const bsuit = j.models.find((m: { path: string }) => m.path.endsWith('players/human_bsuit'));
+    expect(bsuit.skins).toEqual(['default']);
+    expect(bsuit.frames).toEqual({ lower: 191, upper: 153, head: 1 }); // README: 153- and 191-frame parts
+    expect(j.models.find((m: { path: string }) => m.path.endsWith('faerie.md2')).frames).toBe(198);
+    expect(j.models.find((m: { path: string }) => m.path.endsWith('malformed_zero_numvertices.md2')).error).toMatch(/^BAD_COUNT: /);
+  });
+  it('the table names each model once; a stored archive and Info-ZIP’s lists the same models', () => {
+    const table = run('inspect', archives.stored);
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout.split('\n')[0]).toBe(`${archives.stored}: ${want.models.length} models, ${want.players.length} players`);
+    for (const m of want.models) expect(table.stdout).toMatch(new RegExp(`^${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s`, 'm'));
+    expect(json(run('inspect', archives.infozip, '--json')).models.length).toBe(want.models.length);
+  });
+});
+
+describe('convert ARCHIVE:INNER', () => {
+  const { archives } = corpusArchives();
+  const cases: [string, string[]][] = [
+    ['res-tremulous_src.dpkdir/models/tremulous/weapons/grenade/grenade.md3', []],
+    ['assimp/test/models/MD2/faerie.md2', []],
+    ['res-players_src.dpkdir/models/players/human_bsuit', []],
+    ['actors/drone/mesh.md5mesh', ['actors/drone/idle.md5anim', 'actors/drone/forward.md5anim']],
+  ];
+  // The corpus archive's root is not a game root (its paths start with the source repositories), so these compare
+  // untextured; the textured comparison is below, on archives made from the .dpkdir folders (unpacked .dpk files).
+  for (const [inner, anims] of cases) {
+    it(`${inner.split('/').pop()} from a deflated and a stored .pk3 is byte for byte the loose file's .glb`, () => {
+      const loose = join(tmp, `loose-${inner.split('/').pop()}.glb`);
+      const r0 = run('convert', join(SHARED_MODELS, inner), ...anims.flatMap((a) => ['--anim', join(SHARED_MODELS, a)]), '--no-textures', '-o', loose);
+      expect(r0.status, r0.stderr).toBe(0);
+      for (const kind of ['deflate', 'stored'] as const) {
+        const out = join(tmp, `${kind}-${inner.split('/').pop()}.glb`);
+        const folder = !/\.\w+$/.test(inner); // a player folder, named with a trailing '/'
+        const r = run('convert', `${archives[kind]}:${inner}${folder ? '/' : ''}`, ...anims.flatMap((a) => ['--anim', a]), '--no-textures', '-o', out);
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stderr).toMatch(new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+        expect(Buffer.compare(readFileSync(out), readFileSync(loose))).toBe(0);
+      }
+    });
+  }
+  it('textured: a model and a player inside a .pk3 made from a .dpkdir embed the same images, byte for byte, as the loose files in their game folder; so does --all', () => {
+    const made: Record<string, string> = {};
+    for (const [dpkdir, inner] of [['res-tremulous_src.dpkdir', 'models/mapobjects/stasis/stasis.md3'], ['res-players_src.dpkdir', 'models/players/human_bsuit']]) {
+      const pk3 = join(tmp, `${dpkdir}.pk3`);
+      execFileSync('zip', ['-q', '-r', '-9', pk3, '.'], { cwd: join(SHARED_MODELS, dpkdir) });
+      const loose = join(tmp, `textured-loose-${inner.split('/').pop()}.glb`);
+      const inside = join(tmp, `textured-pk3-${inner.split('/').pop()}.glb`);
+      expect(run('convert', join(SHARED_MODELS, dpkdir, inner), '-o', loose).status).toBe(0);
+      const r = run('convert', `${pk3}:${inner}`, '-o', inside);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`textures from ${pk3}:`);
+      const bytes = readFileSync(inside);
+      expect(JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString()).images.length).toBeGreaterThan(0);
+      expect(Buffer.compare(bytes, readFileSync(loose))).toBe(0);
+      made[dpkdir] = loose;
+    }
+    const out = join(tmp, 'textured-all');
+    expect(run('convert', join(tmp, 'res-tremulous_src.dpkdir.pk3'), '--all', '-o', out).status).toBe(0);
+    expect(Buffer.compare(readFileSync(join(out, 'models/mapobjects/stasis/stasis.glb')), readFileSync(made['res-tremulous_src.dpkdir']))).toBe(0);
+  });
+  it('a missing inner path, an md5anim, and .obj output are refused with the archive path named', () => {
+    const miss = run('convert', `${archives.deflate}:models/nothing.md3`, '-o', join(tmp, 'x.glb'));
+    expect(miss.status).toBe(1);
+    expect(miss.stderr.trim()).toBe(`idtech-models: ${archives.deflate}:models/nothing.md3: no such model file or Quake 3 player folder in the archive`);
+    expect(run('convert', `${archives.deflate}:actors/drone/idle.md5anim`, '-o', join(tmp, 'x.glb')).stderr).toMatch(/plays on its \.md5mesh/);
+    expect(run('convert', `${archives.deflate}:actors/drone/mesh.md5mesh`, '-o', join(tmp, 'x.obj')).status).toBe(2);
+  });
+});
+
+describe('convert --all', () => {
+  const { archives } = corpusArchives();
+  const want = expectedCorpus();
+  const glbOf = (p: string) => (want.players.includes(p) ? `${p}.glb` : p.replace(/\.[^./]+$/, '.glb'));
+
+  it('converts every listed model on every worker: one .glb per model at its inner path, broken ones failed with their code, exit 1', () => {
+    const out = join(tmp, 'all-deflate');
+    const r = run('convert', archives.deflate, '--all', '-o', out, '--json');
+    expect(r.status, r.stderr).toBe(1);
+    const j = json(r);
+    const listed = json(run('inspect', archives.deflate, '--json')).models.length;
+    expect(j.models.length).toBe(listed);
+    expect(j.converted + j.failed).toBe(listed);
+    expect(j.models.filter((m: { status: string }) => m.status === 'failed').map((m: { path: string }) => m.path).sort()).toEqual(want.broken);
+    for (const m of j.models.filter((x: { status: string }) => x.status === 'failed')) expect(m.code).toMatch(/^[A-Z_]+$/);
+    // Warnings name the member they come from, as the archive calls it (BoarMan's 13 empty meshes: one line).
+    const boar = j.models.find((m: { path: string }) => m.path.endsWith('BoarMan.md5mesh'));
+    expect(boar.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^deflate\.pk3:assimp\/test\/models-nonbsd\/MD5\/BoarMan\.md5mesh: warning EMPTY_MESH: .*\(and 12 more like it\)$/)]));
+    expect(walk(out)).toEqual(want.models.filter((m) => !want.broken.includes(m)).map(glbOf).sort());
+    expect(r.stderr).toMatch(new RegExp(`^converted ${j.converted} \\(.*\\), up to date 0, failed ${want.broken.length}, warnings \\d+; ${listed} models in [\\d.]+ s on \\d+ workers?$`, 'm'));
+  });
+
+  it('one worker over a stored archive writes the same bytes as every worker over a deflated one', () => {
+    const a = join(tmp, 'all-deflate-2'), b = join(tmp, 'all-stored-1');
+    run('convert', archives.deflate, '--all', '-o', a);
+    const r = run('convert', archives.stored, '--all', '--jobs', '1', '-o', b);
+    expect(r.stderr).toMatch(/ on 1 worker$/m);
+    expect(walk(b)).toEqual(walk(a));
+    for (const f of walk(a)) expect(Buffer.compare(readFileSync(join(a, f)), readFileSync(join(b, f))), f).toBe(0);
+  });
+
+  it('skips outputs already as new as their sources, converts them again with --force, and a touched source alone', () => {
+    const game = join(tmp, 'game');
+    for (const p of ['assimp/test/models/MD2/faerie.md2', 'assimp/test/models-nonbsd/MD3/watercan.md3', 'actors/turret/turret.md5mesh']) {
+      mkdirSync(dirname(join(game, p)), { recursive: true });
+      cpSync(join(SHARED_MODELS, p), join(game, p));
+    }
+    const out = join(tmp, 'game-out');
+    const first = json(run('convert', game, '--all', '-o', out, '--json'));
+    expect([first.converted, first.upToDate, first.failed]).toEqual([3, 0, 0]);
+    const again = run('convert', game, '--all', '-o', out, '--json');
+    expect(again.status).toBe(0);
+    expect([json(again).converted, json(again).upToDate]).toEqual([0, 3]);
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(join(game, 'actors/turret/turret.md5mesh'), future, future);
+    const touched = json(run('convert', game, '--all', '-o', out, '--json'));
+    expect(touched.models.filter((m: { status: string }) => m.status === 'converted').map((m: { path: string }) => m.path)).toEqual(['actors/turret/turret.md5mesh']);
+    expect(json(run('convert', game, '--all', '--force', '-o', out, '--json')).converted).toBe(3);
+    // The archive's member times count the same way: a second run over the archive skips everything it wrote.
+    const pk = join(tmp, 'all-deflate');
+    const rerun = json(run('convert', archives.deflate, '--all', '-o', pk, '--json'));
+    expect([rerun.converted, rerun.upToDate]).toEqual([0, want.models.length - want.broken.length]);
+  });
+
+  it('--slice I/N: the N slices are disjoint and together every model', () => {
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = run('convert', archives.deflate, '--all', '--slice', `${i}/3`, '--jobs', '1', '-o', join(tmp, `slice-${i}`), '--json');
+      seen.push(...json(r).models.map((m: { path: string }) => m.path));
+    }
+    expect(seen.sort()).toEqual(want.models);
+  });
+
+  it('two models that would share an output (y.md2, y.md3) keep their extensions, in whichever slice each falls', () => {
+    const zip = join(tmp, 'same-name.pk3');
+    writeFileSync(zip, makeZip([
+      { name: 'models/y.md2', data: read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')) },
+      { name: 'models/y.md3', data: read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3')) },
+    ]));
+    const out = join(tmp, 'same-name');
+    for (const s of ['0/2', '1/2']) expect(run('convert', zip, '--all', '--slice', s, '-o', out).status).toBe(0);
+    expect(walk(out)).toEqual(['models/y.md2.glb', 'models/y.md3.glb']);
+  });
+
+  it('bad usage exits 2', () => {
+    for (const args of [['--jobs', '0'], ['--slice', '3/3'], ['--slice', 'x'], ['--clip', 'a:0:1'], []]) {
+      const r = run('convert', archives.deflate, '--all', ...args, ...(args.length ? ['-o', join(tmp, 'u')] : []));
+      expect(r.status, args.join(' ')).toBe(2);
+    }
+    expect(run('convert', archives.deflate, '--force', '-o', join(tmp, 'u.glb')).status).toBe(2);
+  });
+
+  it('hostile archive: traversal, unwritable names, a lying size and a bomb fail typed in the summary; nothing lands outside OUTDIR', async () => {
+    const md3 = read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3'));
+    const bomb = await zerosDeflated(64 << 20);
+    const zip = makeZip([
+      { name: 'models/good/watercan.md3', data: md3 },
+      { name: '../../escape.md3', data: md3 },
+      { name: 'models/../../../escape2.md3', data: md3 },
+      { name: 'models/con.md3', data: md3 },
+      { name: 'models/a:b.md3', data: md3 },
+      { name: 'models/dot./x.md3', data: md3 },
+      { name: 'models/liar.md3', data: md3, size: 1000 },
+      { name: 'models/bomb.md3', data: new Uint8Array(0), raw: bomb.raw, crc: bomb.crc, size: 64 << 20 },
+      { name: '../notes.txt', data: new TextEncoder().encode('not a model') },
+    ]);
+    const root = join(tmp, 'hostile');
+    const out = join(root, 'a', 'b', 'out');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'hostile.pk3'), zip);
+    const r = run('convert', join(root, 'hostile.pk3'), '--all', '-o', out, '--json');
+    expect(r.status, r.stderr).toBe(1);
+    const j = json(r);
+    const byCode = (code: string) => j.models.filter((m: { code?: string }) => m.code === code).length;
+    expect(byCode('UNSAFE_PATH')).toBe(5); // two refused by the archive, three by safeOutputPath
+    expect(j.models.find((m: { path: string }) => m.path === 'models/liar.md3').code).toBe('SIZE_MISMATCH');
+    expect(j.models.find((m: { path: string }) => m.path === 'models/bomb.md3').code).toBe('BAD_MAGIC'); // 64 MiB of zeros: refused at its first bytes
+    expect(j.converted).toBe(1);
+    expect(walk(root)).toEqual(['a/b/out/models/good/watercan.glb', 'hostile.pk3']);
+    expect(j.notes).toEqual([expect.stringMatching(/hostile\.pk3: warning UNSAFE_PATH: entry 8 has an unsafe path "\.\.\/notes\.txt"/)]); // not a model: a warning
+
+    // The same archive inside a game folder: the mount never serves those members, and the summary still names them.
+    const game = join(root, 'game');
+    mkdirSync(game);
+    cpSync(join(root, 'hostile.pk3'), join(game, 'pak0.pk3'));
+    const g = json(run('convert', game, '--all', '-o', join(root, 'game-out'), '--json'));
+    expect(g.models.filter((m: { code?: string }) => m.code === 'UNSAFE_PATH').map((m: { path: string }) => m.path).sort()).toEqual(['../../escape.md3', 'models/../../../escape2.md3', 'models/a:b.md3', 'models/con.md3', 'models/dot./x.md3']);
+    expect(walk(join(root, 'game-out'))).toEqual(['models/good/watercan.glb']);
+
+    // A symbolic link inside OUTDIR pointing out of it is not followed.
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    const linked = join(root, 'linked');
+    mkdirSync(linked);
+    symlinkSync(outside, join(linked, 'models'));
+    const l = json(run('convert', join(root, 'hostile.pk3'), '--all', '-o', linked, '--json'));
+    expect(l.models.find((m: { path: string }) => m.path === 'models/good/watercan.md3').code).toBe('UNSAFE_PATH');
+    expect(walk(outside)).toEqual([]);
+    expect(statSync(linked).isDirectory()).toBe(true);
+  });
+});
+
+describe('batch progress text', () => {
+  it('done/total, MB/s of sources read and the time left at that rate; no ETA once done', () => {
+    expect(batchStatus(45, 130, 3.2e6, 12.8e6, 1)).toBe('45/130 models, 3.2 MB/s, ETA 3s');
+    expect(batchStatus(10, 100, 1e6, 121e6, 1)).toBe('10/100 models, 1.0 MB/s, ETA 2:00');
+    expect(batchStatus(130, 130, 12.8e6, 12.8e6, 4)).toBe('130/130 models, 3.2 MB/s');
+  });
+});
