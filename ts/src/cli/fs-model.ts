@@ -61,7 +61,7 @@ export async function loadFsModel(fs: FileSystem, req: FsModelRequest, onMismatc
   const file = await load(req.path, () => requireFile(fs, req.path));
   const kind = req.kind;
   const model: Md2Model | Md3Model | Md5Mesh = await load<Md2Model | Md3Model | Md5Mesh>(file.origin, () => (kind === 'md2' ? loadFromVfs.md2(file) : kind === 'md3' ? loadFromVfs.md3(file) : loadFromVfs.md5mesh(file)));
-  const warnings = parseWarnings(file.origin, 'warnings' in model ? model.warnings : []);
+  const warnings = parseWarnings(file.origin, model.warnings ?? []);
   const anims: NamedMd5Anim[] = [];
   if (model.format !== 'md5mesh') return { model, origin: file.origin, anims, warnings };
   for (const path of req.anims) {
