@@ -73,6 +73,28 @@ async function drain(reader) {
   return n;
 }
 
+/**
+ * Whole process, wall clock, as a user meets it: `idtech-models inspect FILE` against `assimp info FILE`, interleaved
+ * run by run (the machine's noise hits both alike); min and median of `runs` each.
+ */
+function wholeProcess(file, runs) {
+  const bin = assimpPath();
+  const ours = [], theirs = [];
+  const time = (cmd, args) => {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(cmd, args, { stdio: 'ignore', timeout: 600_000 });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  for (let i = 0; i < runs; i++) {
+    ours.push(time(process.execPath, [join(ROOT, 'bin/idtech-models.js'), 'inspect', file]));
+    if (bin) theirs.push(time(bin, ['info', file]));
+  }
+  const stats = (xs) => (xs.length ? { min_ms: Math.min(...xs), median_ms: xs.sort((a, b) => a - b)[xs.length >> 1] } : null);
+  const o = stats(ours), a = stats(theirs);
+  return { file: basename(file), bytes: statSync(file).size, runs, inspect: o, assimp_info: a, speedup_median: a ? a.median_ms / o.median_ms : null };
+}
+
 /** assimp's own import time for `file` (best of `runs`), or a note why not. */
 function assimpNative(file, runs) {
   const bin = assimpPath();
@@ -204,6 +226,9 @@ export async function benchParse({ quick = false, log = () => {} } = {}) {
     rows.push(row);
   }
 
+  // Whole process on the largest generated md5anim and md5mesh: what `time idtech-models inspect` says.
+  const whole = files.filter((f) => f.big).map((f) => (log(`whole process: inspect vs assimp info on ${f.name}…`), wholeProcess(f.path, quick ? 3 : 7)));
+
   let rss = { note: 'full run only (not measured with --quick)' };
   if (!quick) {
     const prefix = generate(...HUGE, log);
@@ -221,6 +246,7 @@ export async function benchParse({ quick = false, log = () => {} } = {}) {
       'assimp = `assimp info FILE -r` import time (raw, no post-processing; best of runs); assimpjs = ConvertFileList to assjson ' +
       '(import + JSON export: it has no import-only call), in a child process.',
     rows,
+    whole_process: whole,
     rss,
   };
 }
@@ -246,6 +272,10 @@ export function formatParseTable(parse) {
   ]);
   const lines = [formatRows(head, body)];
   for (const r of parse.rows) for (const n of r.notes) lines.push(`note: ${r.file}: ${n}`);
+  for (const w of parse.whole_process ?? []) {
+    const ms = (x) => (x ? `${x.median_ms.toFixed(0)} ms (min ${x.min_ms.toFixed(0)})` : '—');
+    lines.push(`whole process, ${w.file} (${(w.bytes / 1e6).toFixed(0)} MB): idtech-models inspect ${ms(w.inspect)} vs assimp info ${ms(w.assimp_info)} → ${x2(w.speedup_median)} (medians of ${w.runs}, interleaved)`);
+  }
   const s = parse.rss;
   lines.push(
     s.peak_rss_mib != null

@@ -60,21 +60,27 @@ async function sniff(path: string): Promise<FileKind | null> {
 }
 
 /**
- * A file's bytes as chunks read into ONE reused buffer: each chunk is only valid until the next is requested.
- * That suits the parsers, which consume a chunk before asking for another (and copy only a token cut at its end);
- * it keeps a 1 GB read from leaving a trail of 64 KiB buffers for the garbage collector, which is what holds
- * `inspect` of a huge md5anim to a flat RSS. Closes the file when the consumer stops, early or not.
+ * A file's bytes as chunks read into TWO reused buffers, the next read in flight while the consumer parses the
+ * current chunk: each chunk is only valid until the next is requested. That suits the parsers, which consume a
+ * chunk before asking for another (and copy only a token cut at its end); it keeps a 1 GB read from leaving a trail
+ * of buffers for the garbage collector, which is what holds `inspect` of a huge md5anim to a flat RSS. 512 KiB chunks:
+ * with 64 KiB ones and no read-ahead, a 100 MB md5anim spent a third of `inspect` idle, waiting on 1,500 reads
+ * (docs/benchmarks.md). Closes the file when the consumer stops, early or not.
  */
-export async function* reusedFileChunks(path: string, chunkSize = 64 * 1024): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* reusedFileChunks(path: string, chunkSize = 1 << 19): AsyncGenerator<Uint8Array, void, undefined> {
   const fh = await open(path, 'r');
+  const bufs = [new Uint8Array(chunkSize), new Uint8Array(chunkSize)];
+  let pending = fh.read(bufs[0], 0, chunkSize, null);
   try {
-    const buf = new Uint8Array(chunkSize);
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, chunkSize, null);
+    for (let i = 0; ; i ^= 1) {
+      const { bytesRead } = await pending;
       if (bytesRead === 0) return;
-      yield buf.subarray(0, bytesRead);
+      // The other buffer is free: the consumer finished with it before asking for this chunk.
+      pending = fh.read(bufs[i ^ 1], 0, chunkSize, null);
+      yield bufs[i].subarray(0, bytesRead);
     }
   } finally {
+    await pending.catch(() => undefined); // never close under a read in flight
     await fh.close();
   }
 }

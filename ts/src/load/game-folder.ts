@@ -8,7 +8,7 @@
  * (`baseq3/pak0.pk3/models/x.md3`) names a member of that archive; the archive's folder is mounted.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS } from '../vfs/game-dir.js';
 import { mountGameDir } from '../vfs/node.js';
 import type { TexturedModel, ModelTextures, ResolveTexturesOptions } from './textures.js';
@@ -35,9 +35,22 @@ async function isFile(path: string): Promise<boolean> {
   return stat(path).then((s) => s.isFile(), () => false);
 }
 
+/**
+ * A marker folder counts only with what the engine reads in it: `scripts/` with a `.shader`, `materials/` with a
+ * `.mtr`, any `models/` or `textures/`. A source checkout's `scripts/` of shell files is not a game folder (mounting
+ * one made `inspect` of a model in a repository index the whole tree).
+ */
 async function holdsMarker(dir: string): Promise<boolean> {
   const names = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return names.some((d) => d.isDirectory() && GAME_FOLDER_MARKERS.includes(d.name.toLowerCase()));
+  for (const d of names) {
+    const name = d.name.toLowerCase();
+    if (!d.isDirectory() || !GAME_FOLDER_MARKERS.includes(name)) continue;
+    const wants = name === 'scripts' ? '.shader' : name === 'materials' ? '.mtr' : null;
+    if (!wants) return true;
+    const inside = await readdir(join(dir, d.name)).catch(() => [] as string[]);
+    if (inside.some((f) => f.toLowerCase().endsWith(wants))) return true;
+  }
+  return false;
 }
 
 /**
@@ -59,6 +72,17 @@ export async function locateGameFolder(path: string, gameDir?: string): Promise<
   if (gameDir) {
     const root = resolve(gameDir);
     return { gameDir: root, path: slash(relative(root, abs)), archive: null, how: 'given' };
+  }
+  // First the engines' own convention: model paths are `models/…` from the game folder (shader and skin names are
+  // written from there), so the folder above the nearest `models` folder is the game folder. Only then the marker
+  // folders: a loose `scripts/` or `textures/` far above the model (a source checkout, a home folder) would
+  // otherwise mount a whole tree the model does not belong to.
+  for (let dir = start; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir).toLowerCase() === 'models') {
+      const root = dirname(dir);
+      const inArchiveFolder = hasExt(basename(root), ARCHIVE_FOLDER_EXTENSIONS);
+      return { gameDir: inArchiveFolder ? dirname(root) : root, path: slash(relative(root, abs)), archive: null, how: 'found' };
+    }
   }
   for (let dir = start; ; dir = dirname(dir)) {
     if (await holdsMarker(dir)) {

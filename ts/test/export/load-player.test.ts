@@ -2,6 +2,8 @@
  * `loadPlayer(dir, { skin })` (Node): a real Quake 3 player folder → its parts, animation.cfg and skin resolved in
  * the game folder found above it, ready for `toGlb(player, { textures: player.materials })`.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { toGlb } from '../../src/export/gltf.js';
@@ -38,6 +40,19 @@ describe('loadPlayer', () => {
     const player = await loadPlayer(BSUIT, { skin: 'nosuch' });
     expect(player.materials.materials.every((m) => m.diffuse?.path === 'models/players/human_bsuit/human_bsuit.jpg')).toBe(true);
     expect(player.materials.warnings.length).toBeGreaterThan(0);
+  });
+
+  test('locateGameFolder: the folder above the nearest models/ wins; a scripts/ without .shader files is no game folder', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'idtech-locate-'));
+    const file = (p: string, text = '') => (mkdirSync(join(root, p, '..'), { recursive: true }), writeFileSync(join(root, p), text));
+    file('checkout/scripts/build.sh', 'echo');
+    file('checkout/game/Models/props/box.md3');
+    file('checkout/loose/box.md3');
+    file('checkout/scripts2/scripts/props.shader', 'props/box { }');
+    file('checkout/scripts2/props/box.md3');
+    expect(await locateGameFolder(join(root, 'checkout/game/Models/props/box.md3'))).toMatchObject({ gameDir: join(root, 'checkout/game'), path: 'Models/props/box.md3', how: 'found' });
+    expect(await locateGameFolder(join(root, 'checkout/loose/box.md3'))).toMatchObject({ gameDir: join(root, 'checkout/loose'), how: 'fallback' });
+    expect(await locateGameFolder(join(root, 'checkout/scripts2/props/box.md3'))).toMatchObject({ gameDir: join(root, 'checkout/scripts2'), path: 'props/box.md3', how: 'found' });
   });
 
   test('locateGameFolder: an archive folder (.dpkdir) sends the search to the folder holding it', async () => {
