@@ -67,3 +67,7 @@ export { crc32Update } from './vfs/crc32.js';
 export { safeOutputPath, safeRelativePath } from './vfs/safe-path.js';
 export { resolveLimits, DEFLATE_MAX_RATIO } from './vfs/archive-limits.js';
 export { memoryFileSystem } from './vfs/memory.js';
+// bakes across cores: a pool of workers sharing one output (Node: `idtech-models/node`'s createBakePool)
+export { BakePool, bakeFramesParallel, frameRuns, type BakeEndpoint, type BakePoolOptions } from './bake/pool.js';
+export { serveBakes } from './bake/task.js';
+export type { BakeReply, BakeRequest } from './bake/protocol.js';
