@@ -117,15 +117,14 @@ pub fn md3_blend(
     let kb = t * MD3_XYZ_SCALE;
     let va = &xyz_normals[frame_a * frame_len..][..frame_len];
     let vb = &xyz_normals[frame_b * frame_len..][..frame_len];
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let done = simd::md3_vertices(va, vb, ka, kb, t, angles, out_positions, out_normals);
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    let done = 0;
-    for (((a, b), p), nm) in va[done * MD3_VERTEX_SHORTS..]
+    // No SIMD128 form: one written like MD2's (packed int16 positions, lat/lng normals gathered four lanes at a
+    // time) measured 0.93–0.98× this loop in V8 — sixteen scalar table loads per four vertices and frame
+    // dominate, SIMD128 having no gather (positions alone ran 2.3× faster). See docs/benchmarks.md.
+    for (((a, b), p), nm) in va
         .chunks_exact(MD3_VERTEX_SHORTS)
-        .zip(vb[done * MD3_VERTEX_SHORTS..].chunks_exact(MD3_VERTEX_SHORTS))
-        .zip(out_positions[done * OUT_STRIDE..n].chunks_exact_mut(OUT_STRIDE))
-        .zip(out_normals[done * OUT_STRIDE..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(vb.chunks_exact(MD3_VERTEX_SHORTS))
+        .zip(out_positions[..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(out_normals[..n].chunks_exact_mut(OUT_STRIDE))
     {
         p[0] = a[0] as f32 * ka + b[0] as f32 * kb;
         p[1] = a[1] as f32 * ka + b[1] as f32 * kb;
@@ -135,8 +134,8 @@ pub fn md3_blend(
     true
 }
 
-/// The SIMD128 blends: four vertices per step. Positions: the quantised x y z of four vertices are first packed
-/// (one byte or int16 shuffle, dropping the normal fields) into the output order x0 y0 z0 x1 | y1 z1 x2 y2 |
+/// The SIMD128 MD2 blend: four vertices per step. Positions: the quantised x y z of four vertices are first packed
+/// (one byte shuffle, dropping the normal indices) into the output order x0 y0 z0 x1 | y1 z1 x2 y2 |
 /// z2 x3 y3 z3, then widened, converted and lerped as three full vectors and stored as they are. Normals: gathered
 /// from the tables per lane (SIMD128 has no gather), then lerped and renormalised "across vertices" (x, y, z of
 /// four vertices in three vectors, so the sqrt and the divide run four-wide). Every lane computes the scalar
@@ -144,7 +143,7 @@ pub fn md3_blend(
 /// scalar loop's bit for bit (the parity tests check it).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use super::{MD2_VERTEX_BYTES, MD3_ANGLE_TABLE_LEN, MD3_VERTEX_SHORTS};
+    use super::MD2_VERTEX_BYTES;
     use core::arch::wasm32::*;
 
     /// u32 lanes below 2²³ → the same values as f32, exactly: the integer as the mantissa of 2²³, then 2²³ taken
@@ -230,54 +229,6 @@ mod simd {
             let (a, b) = unsafe { (positions(v128_load(ra.as_ptr() as *const v128)), positions(v128_load(rb.as_ptr() as *const v128))) };
             // p = a·ka + b·kb + c, as the scalar kernel groups it.
             let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], ka[i]), f32x4_mul(b[i], kb[i])), c[i]);
-            let o = q * 12;
-            let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
-            // SAFETY: op and on hold 12 floats.
-            unsafe {
-                store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
-                let [x, y, z] = blend_normals(gather(ra), gather(rb), t);
-                store12(on.as_mut_ptr(), pack_components(x, y, z));
-            }
-        }
-        quads * 4
-    }
-
-    /// MD3 vertices [0, 4·⌊V/4⌋); returns how many were done. `ka`, `kb`: (1 − t)/64, t/64.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, angles: &[f32; MD3_ANGLE_TABLE_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
-        let quads = (va.len().min(vb.len()) / (4 * MD3_VERTEX_SHORTS)).min(out_p.len().min(out_n.len()) / 12);
-        let (kav, kbv) = (f32x4_splat(ka), f32x4_splat(kb));
-        // Four int16 records (two vectors) → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats: biased to unsigned
-        // (x + 32768, a sign-bit flip), converted exactly, the bias taken off again in float (exact below 2²⁴).
-        #[inline(always)]
-        fn positions(lo: v128, hi: v128) -> [v128; 3] {
-            let flip = i16x8_splat(i16::MIN);
-            let p01 = v128_xor(i16x8_shuffle::<0, 1, 2, 4, 5, 6, 8, 9>(lo, hi), flip);
-            let p2 = v128_xor(i16x8_shuffle::<10, 12, 13, 14, 10, 12, 13, 14>(lo, hi), flip);
-            let bias = f32x4_splat(32768.0);
-            let f = |u: v128| f32x4_sub(exact_f32(u), bias);
-            [f(u32x4_extend_low_u16x8(p01)), f(u32x4_extend_high_u16x8(p01)), f(u32x4_extend_low_u16x8(p2))]
-        }
-        // Four packed normals → component vectors: n = (cos lat · sin lng, sin lat · sin lng, cos lng).
-        let gather = |rec: &[i16]| -> [v128; 3] {
-            let lat = |v: usize| ((rec[v * MD3_VERTEX_SHORTS + 3] as u16 >> 8) & 255) as usize;
-            let lng = |v: usize| (rec[v * MD3_VERTEX_SHORTS + 3] as u16 & 255) as usize;
-            let (la, ln) = ([lat(0), lat(1), lat(2), lat(3)], [lng(0), lng(1), lng(2), lng(3)]);
-            let cos_lat = f32x4(angles[la[0]], angles[la[1]], angles[la[2]], angles[la[3]]);
-            let sin_lat = f32x4(angles[256 + la[0]], angles[256 + la[1]], angles[256 + la[2]], angles[256 + la[3]]);
-            let cos_lng = f32x4(angles[ln[0]], angles[ln[1]], angles[ln[2]], angles[ln[3]]);
-            let sin_lng = f32x4(angles[256 + ln[0]], angles[256 + ln[1]], angles[256 + ln[2]], angles[256 + ln[3]]);
-            [f32x4_mul(cos_lat, sin_lng), f32x4_mul(sin_lat, sin_lng), cos_lng]
-        };
-        for q in 0..quads {
-            let r = q * 4 * MD3_VERTEX_SHORTS;
-            let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
-            // SAFETY: ra and rb hold 16 int16 (two vectors each); unaligned loads are allowed.
-            let (a, b) = unsafe {
-                let (pa, pb) = (ra.as_ptr() as *const v128, rb.as_ptr() as *const v128);
-                (positions(v128_load(pa), v128_load(pa.add(1))), positions(v128_load(pb), v128_load(pb.add(1))))
-            };
-            let p = |i: usize| f32x4_add(f32x4_mul(a[i], kav), f32x4_mul(b[i], kbv));
             let o = q * 12;
             let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
             // SAFETY: op and on hold 12 floats.

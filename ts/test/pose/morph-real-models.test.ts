@@ -44,7 +44,7 @@ describe('MD2 vertex animation on real files', () => {
           worst = Math.max(worst, maxAbsDiff(p.positions, ts.positions) / diagonal(ref));
           worstNormal = Math.max(worstNormal, maxAbsDiff(p.normals, ts.normals));
         }
-        // SIMD128 (four vertices per step) against the scalar build: the same f32 operations, bit-identical.
+        // The SIMD128 build against the scalar one: the same f32 operations (MD2: four vertices per step), bit-identical.
         simdVsScalar = Math.max(simdVsScalar, maxAbsDiff(wasm[0].positions, wasm[1].positions), maxAbsDiff(wasm[0].normals, wasm[1].normals));
       }
       expect(worst).toBeLessThan(2.5e-7);
@@ -79,7 +79,7 @@ describe('MD3 vertex animation on real files', () => {
           worst = Math.max(worst, maxAbsDiff(p.positions, ts.positions) / diag);
           worstNormal = Math.max(worstNormal, maxAbsDiff(p.normals, ts.normals));
         }
-        // SIMD128 (four vertices per step) against the scalar build: the same f32 operations, bit-identical.
+        // The SIMD128 build against the scalar one: the same f32 operations (MD2: four vertices per step), bit-identical.
         simdVsScalar = Math.max(simdVsScalar, maxAbsDiff(wasm[0].positions, wasm[1].positions), maxAbsDiff(wasm[0].normals, wasm[1].normals));
       }
       expect(worst).toBeLessThan(2.5e-7);
