@@ -33,7 +33,7 @@ export async function benchMorph({ quick = false } = {}) {
   const rows = models.map((m) => {
     const vertices = posers.find((p) => p.m === m).poser.vertexCount;
     const mverts = Object.fromEntries(backends.map((b) => [b, vertices / best.get(`${m.file} ${b}`) / 1000]));
-    return { file: m.file, vertices, frames: m.model.frameCount, blend_mverts_per_s: mverts, simd_over_ts: mverts['wasm-simd'] / mverts.ts };
+    return { file: m.file, vertices, frames: m.model.frameCount, blend_mverts_per_s: mverts, simd_over_ts: mverts['wasm-simd'] / mverts.ts, simd_over_scalar: mverts['wasm-simd'] / mverts['wasm-scalar'] };
   });
   for (const p of posers) p.poser.dispose();
   return { rows };
@@ -42,8 +42,8 @@ export async function benchMorph({ quick = false } = {}) {
 export function formatMorphTable({ rows }) {
   const backends = Object.keys(rows[0].blend_mverts_per_s);
   return formatRows(
-    ['file (blend of two frames, positions + normals)', 'vertices', ...backends.map((b) => `${b} Mv/s`), 'SIMD/TS'],
-    rows.map((r) => [r.file, String(r.vertices), ...backends.map((b) => r.blend_mverts_per_s[b].toFixed(1)), `${r.simd_over_ts.toFixed(2)}×`]),
+    ['file (blend of two frames, positions + normals)', 'vertices', ...backends.map((b) => `${b} Mv/s`), 'SIMD/TS', 'SIMD/scalar'],
+    rows.map((r) => [r.file, String(r.vertices), ...backends.map((b) => r.blend_mverts_per_s[b].toFixed(1)), `${r.simd_over_ts.toFixed(2)}×`, `${r.simd_over_scalar.toFixed(2)}×`]),
   );
 }
 

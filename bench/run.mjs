@@ -15,6 +15,7 @@ import { benchMd2, formatMd2Table } from './md2.mjs';
 import { benchMd3, formatMd3Table } from './md3.mjs';
 import { benchMaterials, formatMaterialsTable } from './materials.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
+import { benchBake, formatBakeTable } from './bake.mjs';
 import { benchParse, formatParseTable } from './parse.mjs';
 import { benchArchives, formatArchivesTable } from './archives.mjs';
 import { benchBatch, formatBatchTable } from './batch.mjs';
@@ -86,6 +87,8 @@ log('MD3 parse vs assimpjs…');
 const md3Parse = await benchMd3({ quick });
 log('MD2/MD3 vertex animation…');
 const morph = await benchMorph({ quick });
+log('Bakes across cores: one thread vs 1 and N worker threads…');
+const bake = await benchBake({ quick });
 log('Material resolution…');
 const materials = await benchMaterials({ quick });
 log('three.js adapter vs three\'s MD2Loader: memory, GPU morph texture, load, frame…');
@@ -113,6 +116,7 @@ const out = {
   md2_parse: md2Parse.rows,
   md3_parse: md3Parse.rows,
   morph: morph.rows,
+  bake,
   materials,
   three: three.rows,
   images,
@@ -132,6 +136,7 @@ if (jsonOnly) {
   console.log('\nMD2 parse (all frames kept) vs three.js MD2Loader\n' + formatMd2Table(md2Parse));
   console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
+  console.log('\nBakes across cores (BakePool)\n' + formatBakeTable(bake));
   console.log('\nMaterial resolution (cold: new resolver; warm: cached) and script parsing\n' + formatMaterialsTable(materials));
   console.log('\nthree.js: idtech-models/three (morph targets int16/snorm8, float32, poser) vs three\'s MD2Loader — memory held, GPU morph texture, load, poser frame\n' + formatThreeTable(three));
   console.log('\nImages: decode and PNG encode\n' + formatImagesTable(images));

@@ -79,6 +79,9 @@ await Promise.all([
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
   }),
   build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false }),
+  // The bake worker (BakePool): one standalone file too, for Web Workers and Node worker threads alike (Node's
+  // spawner gives the thread a Web Worker's globals first; bake/node.ts).
+  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false }),
   // Not shipped (package.json `files`): bench/run.mjs's suite.
   build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true }),
 ]);

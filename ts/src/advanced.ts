@@ -75,3 +75,8 @@ export { memoryFileSystem } from './vfs/memory.js';
 // callback form of openMd5AnimFrames, and time → frames for a playable's clip
 export { forEachMd5AnimFrame } from './pose/md5-frame-stream.js';
 export { clipFrameAtTime } from './playable/playable.js';
+
+// bakes across cores: a pool of workers sharing one output (Node: `idtech-models/node`'s createBakePool)
+export { BakePool, bakeFramesParallel, frameRuns, type BakeEndpoint, type BakePoolOptions } from './bake/pool.js';
+export { serveBakes } from './bake/task.js';
+export type { BakeReply, BakeRequest } from './bake/protocol.js';

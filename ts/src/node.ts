@@ -8,4 +8,7 @@ export { fileChunks, loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from './load/n
 // A player folder with its skin, and any model's textures, resolved in the game folder found above it on disk.
 export { loadPlayer, resolveTexturesOnDisk, type LoadedPlayer, type GameFolderPlace, type GameFolderTextures } from './load/node.js';
 // The Node forms take paths too (and inflate with node:zlib); they replace the front door's `openArchive` and `mountGameDir`.
-export { folderFileSystem, openArchive, mountGameDir } from './load/node.js';
+export { openArchive, mountGameDir } from './load/node.js'; // a plain folder: mountGameDir(dir) (its loose files, then its archives)
+// Bakes across cores on worker threads (dist/bake-worker.js); the pool class and the browser form are in ./advanced.
+// bakes across cores on worker threads (the pool's class and the browser form are in ./advanced)
+export { createBakePool, type NodeBakeOptions } from './bake/node.js';

@@ -32,12 +32,13 @@ function importGraph(file: string): { files: string[]; specifiers: string[] } {
 
 describe('dist bundles', () => {
   it('the browser entries load only their own chunks: no Node built-in, no bare import, no require', () => {
-    for (const entry of ['browser.js', 'advanced.js', 'worker.js']) {
+    for (const entry of ['browser.js', 'advanced.js', 'worker.js', 'bake-worker.js']) {
       const { files, specifiers } = importGraph(entry);
       for (const spec of specifiers) expect(spec, entry).toMatch(/^\.\/chunk-[A-Z0-9]+\.js$/);
       for (const f of files) expect(readFileSync(join(REPO, 'dist', f), 'utf8'), f).not.toMatch(/\brequire\(/);
     }
     expect(importGraph('worker.js').files).toEqual(['worker.js']); // one file for users to serve
+    expect(importGraph('bake-worker.js').files).toEqual(['bake-worker.js']); // and one for BakePool's workers
   });
 
   it('both WASM builds ride inside the browser graph once, and the node entry adds the file loaders', () => {
@@ -46,14 +47,15 @@ describe('dist bundles', () => {
     expect(text('browser.js').match(/"AGFzbQEAAAA/g)?.length).toBe(2);
     expect(text('worker.js').match(/"AGFzbQEAAAA/g)?.length).toBe(2);
     // the file loaders (node:fs) and the folder / archive readers (vfs/node.ts: paths, file URLs, node:zlib inflation)
-    expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises', 'node:path', 'node:url', 'node:zlib']);
+    expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises', 'node:os', 'node:path', 'node:url', 'node:worker_threads', 'node:zlib']);
   });
 
-  it('the one file the shipped code points bundlers at is the worker script (the wasm is embedded, not referenced)', () => {
+  it('the files the shipped code points bundlers at are the two worker scripts (the wasm is embedded, not referenced)', () => {
     const files = new Set(['browser.js', 'node.js', 'advanced.js', 'worker.js', 'cli.js'].flatMap((f) => importGraph(f).files));
     const references = [...files].flatMap((f) => [...readFileSync(join(REPO, 'dist', f), 'utf8').matchAll(/new URL\(\s*(["'][^"']*["'])\s*,\s*import\.meta\.url/g)].map((m) => m[1]));
     // Vite and webpack copy what `new URL('…', import.meta.url)` names; wasm-bindgen's default .wasm URL is gone.
-    expect(references).toEqual(['"./worker.js"']);
+    // ModelWorker's script, and BakePool's (named by the browser default spawn and by the Node worker-thread spawner).
+    expect([...new Set(references)].sort()).toEqual(['"./bake-worker.js"', '"./worker.js"']);
   });
 
   it('the browser entry parses, poses and skins with WASM and TS alike', async () => {

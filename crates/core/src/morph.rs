@@ -65,11 +65,17 @@ pub fn md2_blend(
         let k = (i as usize).min(normal_max) * 3;
         [normals[k], normals[k + 1], normals[k + 2]]
     };
-    for (((a, b), p), nm) in va
+    // SIMD128: four vertices per step; the scalar loop below finishes the remainder (and is the whole kernel
+    // without SIMD). Both compute the same f32 operations in the same order, so their results are identical.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let done = simd::md2_vertices(va, vb, [ka[0], ka[1], ka[2], kb[0], kb[1], kb[2], c[0], c[1], c[2]], t, normals, normal_max, out_positions, out_normals);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let done = 0;
+    for (((a, b), p), nm) in va[done * MD2_VERTEX_BYTES..]
         .chunks_exact(MD2_VERTEX_BYTES)
-        .zip(vb.chunks_exact(MD2_VERTEX_BYTES))
-        .zip(out_positions[..n].chunks_exact_mut(OUT_STRIDE))
-        .zip(out_normals[..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(vb[done * MD2_VERTEX_BYTES..].chunks_exact(MD2_VERTEX_BYTES))
+        .zip(out_positions[done * OUT_STRIDE..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(out_normals[done * OUT_STRIDE..n].chunks_exact_mut(OUT_STRIDE))
     {
         p[0] = a[0] as f32 * ka[0] + b[0] as f32 * kb[0] + c[0];
         p[1] = a[1] as f32 * ka[1] + b[1] as f32 * kb[1] + c[1];
@@ -111,6 +117,9 @@ pub fn md3_blend(
     let kb = t * MD3_XYZ_SCALE;
     let va = &xyz_normals[frame_a * frame_len..][..frame_len];
     let vb = &xyz_normals[frame_b * frame_len..][..frame_len];
+    // No SIMD128 form: one written like MD2's (packed int16 positions, lat/lng normals gathered four lanes at a
+    // time) measured 0.93–0.98× this loop in V8 — sixteen scalar table loads per four vertices and frame
+    // dominate, SIMD128 having no gather (positions alone ran 2.3× faster). See docs/benchmarks.md.
     for (((a, b), p), nm) in va
         .chunks_exact(MD3_VERTEX_SHORTS)
         .zip(vb.chunks_exact(MD3_VERTEX_SHORTS))
@@ -123,6 +132,114 @@ pub fn md3_blend(
         blend_normal(md3_normal(a[3], angles), md3_normal(b[3], angles), t, nm);
     }
     true
+}
+
+/// The SIMD128 MD2 blend: four vertices per step. Positions: the quantised x y z of four vertices are first packed
+/// (one byte shuffle, dropping the normal indices) into the output order x0 y0 z0 x1 | y1 z1 x2 y2 |
+/// z2 x3 y3 z3, then widened, converted and lerped as three full vectors and stored as they are. Normals: gathered
+/// from the tables per lane (SIMD128 has no gather), then lerped and renormalised "across vertices" (x, y, z of
+/// four vertices in three vectors, so the sqrt and the divide run four-wide). Every lane computes the scalar
+/// kernel's f32 expression in the same order (SIMD128 has no fused multiply-add), so the results equal the
+/// scalar loop's bit for bit (the parity tests check it).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use super::MD2_VERTEX_BYTES;
+    use core::arch::wasm32::*;
+
+    /// u32 lanes below 2²³ → the same values as f32, exactly: the integer as the mantissa of 2²³, then 2²³ taken
+    /// off. LLVM 14 (the wasm toolchain here) turns extend-then-convert into per-lane scalar conversions (measured:
+    /// slower than the scalar kernel); these bit operations stay four-wide. Every lane must be a real value: a lane
+    /// the compiler deems unused gets its constants folded to 0 and becomes a denormal (measured 7× slower on x86).
+    #[inline(always)]
+    fn exact_f32(u: v128) -> v128 {
+        f32x4_sub(v128_or(u, u32x4_splat(0x4B00_0000)), f32x4_splat(8_388_608.0))
+    }
+
+    /// The twelve floats x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 from x, y and z vectors of four vertices.
+    #[inline(always)]
+    fn pack_components(x: v128, y: v128, z: v128) -> [v128; 3] {
+        let xy01 = i32x4_shuffle::<0, 4, 1, 5>(x, y); // x0 y0 x1 y1
+        let xy23 = i32x4_shuffle::<2, 6, 3, 7>(x, y); // x2 y2 x3 y3
+        let r0 = i32x4_shuffle::<0, 1, 4, 2>(xy01, z); // x0 y0 z0 x1
+        let y1z1 = i32x4_shuffle::<3, 5, 3, 5>(xy01, z); // y1 z1 · ·
+        let r1 = i32x4_shuffle::<0, 1, 4, 5>(y1z1, xy23); // y1 z1 x2 y2
+        let r2 = i32x4_shuffle::<2, 6, 7, 3>(z, xy23); // z2 x3 y3 z3
+        [r0, r1, r2]
+    }
+
+    /// Per-component constants (x, y, z) laid out like the packed positions: xyzx, yzxy, zxyz.
+    #[inline(always)]
+    fn packed_constant(k: [f32; 3]) -> [v128; 3] {
+        [f32x4(k[0], k[1], k[2], k[0]), f32x4(k[1], k[2], k[0], k[1]), f32x4(k[2], k[0], k[1], k[2])]
+    }
+
+    /// SAFETY: `out` has room for 12 floats.
+    #[inline(always)]
+    unsafe fn store12(out: *mut f32, r: [v128; 3]) {
+        let p = out as *mut v128;
+        v128_store(p, r[0]);
+        v128_store(p.add(1), r[1]);
+        v128_store(p.add(2), r[2]);
+    }
+
+    /// Lerp two sets of four unit normals (component vectors) by t and renormalise; lanes whose blend
+    /// cancels (|n|² ≤ 1e-12) keep the nearer frame's normal, as `blend_normal` does.
+    #[inline(always)]
+    fn blend_normals(a: [v128; 3], b: [v128; 3], t: f32) -> [v128; 3] {
+        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
+        let x = f32x4_add(f32x4_mul(a[0], sv), f32x4_mul(b[0], tv));
+        let y = f32x4_add(f32x4_mul(a[1], sv), f32x4_mul(b[1], tv));
+        let z = f32x4_add(f32x4_mul(a[2], sv), f32x4_mul(b[2], tv));
+        let len2 = f32x4_add(f32x4_add(f32x4_mul(x, x), f32x4_mul(y, y)), f32x4_mul(z, z));
+        let inv = f32x4_div(f32x4_splat(1.0), f32x4_sqrt(len2));
+        let keep = f32x4_gt(len2, f32x4_splat(1e-12));
+        let near = if t < 0.5 { a } else { b };
+        [
+            v128_bitselect(f32x4_mul(x, inv), near[0], keep),
+            v128_bitselect(f32x4_mul(y, inv), near[1], keep),
+            v128_bitselect(f32x4_mul(z, inv), near[2], keep),
+        ]
+    }
+
+    /// MD2 vertices [0, 4·⌊V/4⌋); returns how many were done. `k` = ka xyz, kb xyz, c xyz (see `md2_blend`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn md2_vertices(va: &[u8], vb: &[u8], k: [f32; 9], t: f32, normals: &[f32], normal_max: usize, out_p: &mut [f32], out_n: &mut [f32]) -> usize {
+        let quads = (va.len().min(vb.len()) / (4 * MD2_VERTEX_BYTES)).min(out_p.len().min(out_n.len()) / 12);
+        let ka = packed_constant([k[0], k[1], k[2]]);
+        let kb = packed_constant([k[3], k[4], k[5]]);
+        let c = packed_constant([k[6], k[7], k[8]]);
+        // Four 4-byte records → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats (normal bytes dropped).
+        #[inline(always)]
+        fn positions(bytes: v128) -> [v128; 3] {
+            let xyz = i8x16_shuffle::<0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 1, 2, 4>(bytes, bytes);
+            let (lo, hi) = (u16x8_extend_low_u8x16(xyz), u16x8_extend_high_u8x16(xyz));
+            [exact_f32(u32x4_extend_low_u16x8(lo)), exact_f32(u32x4_extend_high_u16x8(lo)), exact_f32(u32x4_extend_low_u16x8(hi))]
+        }
+        // One frame's four table normals as component vectors (indices clamped into the table).
+        let gather = |rec: &[u8]| -> [v128; 3] {
+            let i = |v: usize| (rec[v * MD2_VERTEX_BYTES + 3] as usize).min(normal_max) * 3;
+            let (i0, i1, i2, i3) = (i(0), i(1), i(2), i(3));
+            let n = |k: usize| normals[k];
+            [f32x4(n(i0), n(i1), n(i2), n(i3)), f32x4(n(i0 + 1), n(i1 + 1), n(i2 + 1), n(i3 + 1)), f32x4(n(i0 + 2), n(i1 + 2), n(i2 + 2), n(i3 + 2))]
+        };
+        for q in 0..quads {
+            let r = q * 4 * MD2_VERTEX_BYTES;
+            let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
+            // SAFETY: ra and rb hold 16 bytes; unaligned loads are allowed.
+            let (a, b) = unsafe { (positions(v128_load(ra.as_ptr() as *const v128)), positions(v128_load(rb.as_ptr() as *const v128))) };
+            // p = a·ka + b·kb + c, as the scalar kernel groups it.
+            let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], ka[i]), f32x4_mul(b[i], kb[i])), c[i]);
+            let o = q * 12;
+            let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
+            // SAFETY: op and on hold 12 floats.
+            unsafe {
+                store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
+                let [x, y, z] = blend_normals(gather(ra), gather(rb), t);
+                store12(on.as_mut_ptr(), pack_components(x, y, z));
+            }
+        }
+        quads * 4
+    }
 }
 
 /// Places decoded vertices in the world: positions p → M·(p, 1), normals n → M₃·n renormalised (left as they are

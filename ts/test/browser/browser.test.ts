@@ -61,7 +61,7 @@ function expectSamePose(page: Posed, node: Posed, vertexCount = 1439 /* the dron
 }
 
 /** `in-page.js`'s exports, as blank.html publishes them. */
-type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker' | 'posePlayable', (args: object) => Promise<any>> };
+type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker' | 'posePlayable' | 'bakeAcrossWorkers', (args: object) => Promise<any>> };
 
 async function openTestPage(): Promise<void> {
   await page.goto(`${h.url}/test/blank.html`);
@@ -139,6 +139,23 @@ describe('the worker mode', () => {
     expectSamePose(r.ts, node.ts.frame);
     const expected = nodeError(read(join(SHARED_MODELS, INVALID)));
     expect(r.error).toEqual({ isTyped: true, name: 'ModelParseError', code: expected.code, message: expected.message, line: expected.line });
+  });
+});
+
+describe('bakes across Web Workers', () => {
+  it('a cross-origin isolated page bakes over two module workers into shared memory, exactly as one thread and as Node', async () => {
+    await openTestPage();
+    const frames = [11, 0, 5, 5, 3];
+    const r = await page.evaluate((args) => (window as unknown as InPage).inPage.bakeAcrossWorkers(args), { mesh: `/models/${DRONE.mesh}`, anim: `/models/${DRONE.anim}`, frames });
+    expect(r.isolated).toBe(true); // scripts/serve.mjs sends COOP/COEP
+    expect(r.workers).toBe(2);
+    expect(r.fallback).toBeNull();
+    expect(r.shared).toBe(true);
+    expect(r.same).toBe(true);
+    const p = new Md5Poser(await createWasmBackend('simd'), parseMd5Mesh(read(join(SHARED_MODELS, DRONE.mesh))));
+    p.setAnim(parseMd5Anim(read(join(SHARED_MODELS, DRONE.anim))));
+    expect(r.positions).toEqual(Array.from(p.bakeFrames(frames)));
+    p.dispose();
   });
 });
 

@@ -77,3 +77,22 @@ export async function posePlayable({ urls, clip, frame1, frame2, t }) {
     w.terminate();
   }
 }
+
+/** A BakePool with its defaults (module Web Workers on /dist/bake-worker.js when the page is cross-origin isolated). */
+export async function bakeAcrossWorkers({ mesh, anim, frames }) {
+  const adv = await import('/dist/advanced.js');
+  const m = lib.parseMd5Mesh(new Uint8Array(await (await fetch(mesh)).arrayBuffer()));
+  const a = lib.parseMd5Anim(new Uint8Array(await (await fetch(anim)).arrayBuffer()));
+  const pool = await adv.BakePool.create(m, a, { workers: 2 });
+  try {
+    const out = await pool.bake(frames);
+    const p = new lib.Md5Poser(await lib.createBackend('wasm'), m);
+    p.setAnim(a);
+    const ref = p.bakeFrames(frames);
+    let same = ref.length === out.length;
+    for (let i = 0; same && i < ref.length; i++) same = Object.is(ref[i], out[i]);
+    return { isolated: globalThis.crossOriginIsolated, workers: pool.workers, fallback: pool.fallback, shared: out.buffer instanceof SharedArrayBuffer, same, positions: Array.from(out) };
+  } finally {
+    pool.dispose();
+  }
+}

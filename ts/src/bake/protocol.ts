@@ -1,0 +1,23 @@
+/**
+ * What a bake pool and its workers say to each other (`pool.ts` ↔ `task.ts`). A worker gets the model once
+ * (`init`: the joints, the anim and the prepared skin stream — never rebuilt there), then any number of `bake`
+ * requests, each a run of frames and the place in one shared output where they go.
+ */
+import type { Md5Anim, Md5Mesh } from '../base/model.js';
+import type { BackendName } from '../kernels/backend.js';
+import type { Md5SkinStream } from '../pose/skin-stream.js';
+
+export type BakeRequest =
+  | { type: 'init'; backend: BackendName; mesh: Md5Mesh; anim: Md5Anim; stream: Md5SkinStream; order: 'file' | 'grouped' }
+  /** Frames `frames` posed and skinned; frame i's positions at float `offset + i · V · 3` of `out`. */
+  | { type: 'bake'; id: number; frames: Uint32Array; out: SharedArrayBuffer; offset: number }
+  | { type: 'close' };
+
+export type BakeReply = { type: 'ready' } | { type: 'done'; id: number } | { type: 'error'; id: number; message: string };
+
+/** One end of a message channel, whatever carries it: a Web Worker, a Node worker thread, or a port. */
+export interface BakeEndpoint {
+  post(message: BakeRequest | BakeReply): void;
+  listen(onMessage: (message: unknown) => void, onError: (error: Error) => void): void;
+  terminate(): void;
+}
