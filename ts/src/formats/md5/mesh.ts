@@ -244,8 +244,18 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
   number(v: number, integer: boolean): void {
     switch (this.state) {
       case State.VertUv:
-        if (this.groupValue(this.uvs, this.vert * 2, 2, v)) this.state = State.VertUvClose;
+      case State.WeightPos: {
+        // The group's window is open (punct '('): most values arrive through the tokenizer's float run; this is the
+        // path for the odd one (exponent, long literal, cut by a chunk, a comment beside it). One too many: the
+        // group is full, so the close state's error (expected ')') is the one reported, as before the float run.
+        const run = this.floatRun;
+        if (run.pos === run.end) {
+          this.state = this.state === State.VertUv ? State.VertUvClose : State.WeightPosClose;
+          break;
+        }
+        run.out[run.pos++] = v;
         return;
+      }
       case State.TriVertex: {
         const x = this.int(v, integer, 'triangle vertex index');
         if (x < 0 || x >= this.numVerts) {
@@ -258,9 +268,6 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         }
         return;
       }
-      case State.WeightPos:
-        if (this.groupValue(this.wPositions, this.weight * 3, 3, v)) this.state = State.WeightPosClose;
-        return;
       case State.VertIndex: {
         this.marker(v, integer, this.vert, 'vert');
         if (this.vert === this.vertCap) {
@@ -409,6 +416,25 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
 
   punct(c: number): void {
     switch (this.state) {
+      // The two groups every vertex and weight has open a float-run window at '(' (what md5anim frames do for their
+      // values): the tokenizer parses the plain decimals straight into the array, no callback per number.
+      case State.VertUvOpen:
+        if (c !== 0x28) break;
+        this.openGroup(this.uvs, this.vert * 2, 2);
+        this.state = State.VertUv;
+        return;
+      case State.WeightPosOpen:
+        if (c !== 0x28) break;
+        this.openGroup(this.wPositions, this.weight * 3, 3);
+        this.state = State.WeightPos;
+        return;
+      case State.VertUv:
+      case State.WeightPos:
+        // ')' with the window full closes the group as the close state would; else the usual error (a number wanted).
+        if (c !== 0x29 || this.floatRun.pos !== this.floatRun.end) break;
+        this.state = this.state === State.VertUv ? State.VertUvClose : State.WeightPosClose;
+        this.punct(c);
+        return;
       case State.WeightPosClose:
         if (c !== 0x29) break;
         this.weight++;

@@ -357,6 +357,14 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
     return ++this.sub === size;
   }
 
+  /** Opens the float-run window `out[at, at + size)`: the tokenizer fills it with the plain decimals that follow. */
+  protected openGroup(out: Float32Array, at: number, size: number): void {
+    const run = this.floatRun;
+    run.out = out;
+    run.pos = at;
+    run.end = at + size;
+  }
+
   // --- the header and the joints ------------------------------------------------------------------------------
 
   /** The word in the first state: `MD5Version`, or BAD_VERSION. */
