@@ -217,6 +217,25 @@ export class Md5Tokenizer {
             continue;
           }
         }
+        // Integers (indices, counts, flags: most of an md5mesh's numbers) take a short loop when they end, inside
+        // the chunk, at whitespace, ')' or '}'; the same value and flag the general scan gives ("-0" too).
+        {
+          let j = i;
+          let d = chunk[j];
+          const neg = d === 0x2d;
+          if (neg) d = ++j < n ? chunk[j] : 0;
+          const digitStart = j;
+          let v = 0;
+          while (d >= 0x30 && d <= 0x39) {
+            v = v * 10 + (d - 0x30);
+            d = ++j < n ? chunk[j] : 0;
+          }
+          if (j < n && j > digitStart && j - digitStart <= 15 && (d <= 0x20 || d === 0x29 || d === 0x7d)) {
+            sink.number(neg ? -v : v, true);
+            i = j;
+            continue;
+          }
+        }
         // One pass: scan and convert; the literal must end at a byte that cannot continue a number token.
         const num = this.num;
         // (Bounded scan: a giant digit run must not reach the parseFloat fallback before TOKEN_TOO_LONG.)

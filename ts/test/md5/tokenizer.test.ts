@@ -266,3 +266,23 @@ describe('Md5Tokenizer', () => {
     expect(() => t.write(enc('b'))).toThrow();
   });
 });
+
+describe('integer literals (the short loop for indices and counts)', () => {
+  test('give the value and integer flag parseFloat and the general scanner give, before every separator, under every split', () => {
+    const literal = fc.oneof(
+      fc.integer({ min: -2147483648, max: 2147483647 }).map(String),
+      fc.constantFrom('0', '-0', '007', '-00', '999999999999999', '9999999999999999', '12345678901234567890', '+5', '5.', '5e3'),
+    );
+    const sep = fc.constantFrom(' ', '\t', '\n', '\r\n', ')', '}', '//c\n', '/*c*/ ', '(');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(literal, sep), { minLength: 1, maxLength: 6 }), (items) => {
+        const text = items.map(([l, s]) => `${l}${s}`).join('');
+        const toks = expectSplitInvariant(text).filter((t) => t[0] === 'i' || t[0] === 'n');
+        const want = items.map(([l]) => [/^[+-]?\d+$/.test(l) ? 'i' : 'n', parseFloat(l)]);
+        expect(toks.map((t) => [t[0], t[1]])).toEqual(want);
+        for (const [t, [l]] of toks.map((t, k) => [t, items[k]] as const)) expect(Object.is(t[1], parseFloat(l)), l).toBe(true); // -0 stays -0
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
