@@ -9,14 +9,16 @@
 import {
   createBackend,
   ModelParseError,
+  openArchive,
   openPlayable,
   type BackendName,
+  type FileSystem,
   type ModelFile,
   type ModelPlayer,
   type PlayableModel,
   type PoseBackend,
 } from 'idtech-models';
-import { clipFrameAtTime, wasmSimdSupported } from 'idtech-models/advanced';
+import { catalogModels, clipFrameAtTime, wasmSimdSupported, type CatalogEntry } from 'idtech-models/advanced';
 import { BackendBench, type FrameRef } from './bench.js';
 import { OrbitCamera } from './camera.js';
 import { buildBenchRows, updateBenchRows } from './chart.js';
@@ -78,6 +80,56 @@ async function urlFile(url: string, signal: AbortSignal): Promise<ModelFile> {
 
 const fromUrls = (urls: string[]) => (signal: AbortSignal) => Promise.all(urls.map((u) => urlFile(u, signal)));
 const fromFiles = (files: File[]) => async () => files.map((f): ModelFile => ({ name: f.name, source: f.stream(), size: f.size }));
+
+const ARCHIVE = /\.(pk3|pk4|dpk)$/i;
+
+/**
+ * A dropped or picked .pk3 / .pk4 / .dpk: its models (read from the central directory; nothing is extracted) fill the
+ * archive picker, and the first opens. An md5mesh opens with the md5anims beside it; members stream straight into the
+ * parsers, inflated as they are read. Quake 3 player folders are listed by the CLI but not opened here yet
+ * (openPlayable takes one model).
+ */
+async function openArchiveFile(file: File): Promise<void> {
+  try {
+    const fs = await openArchive(file, { name: file.name });
+    const entries = (await catalogModels(fs)).filter((e) => e.kind !== 'player');
+    const select = $<HTMLSelectElement>('archive-models');
+    select.replaceChildren(...entries.map((e, i) => new Option(`${e.path}${e.anims.length ? ` + ${e.anims.length} anims` : ''}`, String(i))));
+    $('archive-models-label').hidden = entries.length === 0;
+    document.body.dataset.archiveModels = String(entries.length);
+    select.onchange = () => void openEntry(fs, entries[Number(select.value)], file.name);
+    if (entries.length) await openEntry(fs, entries[0], file.name);
+    else throw new Error(`${file.name}: no .md5mesh, .md2 or .md3 inside`);
+  } catch (e) {
+    showError(e, file.name);
+    setState('error');
+  }
+}
+
+function openEntry(fs: FileSystem, entry: CatalogEntry, archiveName: string): Promise<void> {
+  const paths = [entry.path, ...entry.anims];
+  return open(
+    (signal) =>
+      Promise.all(
+        paths.map(async (p): Promise<ModelFile> => {
+          const f = await fs.file(p);
+          if (!f) throw new Error(`${archiveName}:${p} is listed but cannot be read`);
+          return { name: p.slice(p.lastIndexOf('/') + 1), source: f.stream({ signal }), size: f.size };
+        }),
+      ),
+    `${archiveName}:${entry.path}`,
+  );
+}
+
+/** Files picked or dropped: an archive lists its models; model files open together. */
+function openPicked(files: File[]): void {
+  const archive = files.find((f) => ARCHIVE.test(f.name));
+  if (archive) void openArchiveFile(archive);
+  else if (files.length) {
+    $('archive-models-label').hidden = true;
+    void open(fromFiles(files), files[0].name);
+  }
+}
 
 /** Opens a model; on failure shows the typed error and keeps playing the previous model, if any. */
 async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, label: string): Promise<void> {
@@ -210,8 +262,7 @@ function wireUi(): void {
   });
   $('default').addEventListener('click', () => void open(fromUrls(DEFAULT_FILES), 'worm'));
   $<HTMLInputElement>('file').addEventListener('change', (e) => {
-    const files = [...((e.target as HTMLInputElement).files ?? [])];
-    if (files.length) void open(fromFiles(files), files[0].name);
+    openPicked([...((e.target as HTMLInputElement).files ?? [])]);
   });
 
   // Drop anywhere on the page.
@@ -230,8 +281,7 @@ function wireUi(): void {
     depth = 0;
     hint.hidden = true;
     document.body.classList.remove('dragging');
-    const files = [...(e.dataTransfer?.files ?? [])];
-    if (files.length) void open(fromFiles(files), files[0].name);
+    openPicked([...(e.dataTransfer?.files ?? [])]);
   });
 
   // Orbit by dragging, zoom with the wheel.

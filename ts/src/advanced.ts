@@ -80,3 +80,6 @@ export { clipFrameAtTime } from './playable/playable.js';
 export { BakePool, bakeFramesParallel, frameRuns, type BakeEndpoint, type BakePoolOptions } from './bake/pool.js';
 export { serveBakes } from './bake/task.js';
 export type { BakeReply, BakeRequest } from './bake/protocol.js';
+
+// the models a file system holds (an archive, a game folder): what the CLI's `inspect ARCHIVE` and the demo's archive picker list
+export { catalogModels, type CatalogEntry, type CatalogKind } from './load/catalog.js';

@@ -22,6 +22,7 @@ import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { FIXTURES, read, REPO, SHARED_MODELS } from '../helpers/models.js';
 import { ARTIFACTS, startHarness, type Harness } from './chromium.js';
+import { makeZip } from '../helpers/zip-writer.js';
 
 const DRONE = { mesh: 'actors/drone/mesh.md5mesh', anim: 'actors/drone/forward.md5anim' };
 const INVALID = 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh';
@@ -279,6 +280,28 @@ describe('the demo page', () => {
     expect(clips.length).toBe(16);
     expect(clips.slice(0, 2)).toEqual(['stand (40 frames, 10 fps)', 'run (6 frames, 10 fps)']);
     const [a, b] = await twoShots('demo-md2');
+    expect(a.equals(b)).toBe(false);
+  });
+
+  it('lists the models of a dropped .pk3 and plays the one picked, its md5anims beside it as clips', async () => {
+    // A deflated archive made here from the corpus: the drone (mesh + its md5anims), faerie.md2 and a Tremulous md3.
+    const members = [DRONE.mesh, DRONE.anim, 'actors/drone/idle.md5anim', 'assimp/test/models/MD2/faerie.md2', 'res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3'];
+    const pk3 = join(ARTIFACTS, 'demo-drop.pk3');
+    writeFileSync(pk3, makeZip(members.map((m) => ({ name: m.replace('res-tremulous_src.dpkdir/', ''), data: read(join(SHARED_MODELS, m)) }))));
+    await openDemo();
+    await page.locator('#file').setInputFiles(pk3);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '3', null, { timeout: 20_000 });
+    const listed = await page.locator('#archive-models option').allTextContents();
+    expect(listed).toEqual(['actors/drone/mesh.md5mesh + 2 anims', 'assimp/test/models/MD2/faerie.md2', 'models/mapobjects/stasis/stasis.md3']);
+    // The first opened, with its two md5anims as clips, as Node parses the same files.
+    const mesh = parseMd5Mesh(read(join(SHARED_MODELS, DRONE.mesh)));
+    expect(await page.textContent('#info')).toMatch(new RegExp(`^MD5: ${mesh.joints.count} joints, ${mesh.meshes.length} meshes, .* 2 anims`));
+    expect((await page.locator('#clip option').allTextContents()).map((t) => t.split(' ')[0])).toEqual(['forward', 'idle']);
+    // Picking another member opens it, streamed from the archive.
+    await page.locator('#archive-models').selectOption({ label: 'assimp/test/models/MD2/faerie.md2' });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'), null, { timeout: 20_000 });
+    expect(await page.locator('#clip option').count()).toBe(16); // MANIFEST: faerie's 16 frame-name clips
+    const [a, b] = await twoShots('demo-pk3');
     expect(a.equals(b)).toBe(false);
   });
 
