@@ -9,6 +9,8 @@
 import {
   createBackend,
   ModelParseError,
+  droppedFileSystem,
+  mountGameDir,
   openArchive,
   openPlayable,
   type BackendName,
@@ -18,7 +20,7 @@ import {
   type PlayableModel,
   type PoseBackend,
 } from 'idtech-models';
-import { catalogModels, clipFrameAtTime, wasmSimdSupported, type CatalogEntry } from 'idtech-models/advanced';
+import { catalogModels, clipFrameAtTime, directoryEntryFileSystem, wasmSimdSupported, type CatalogEntry } from 'idtech-models/advanced';
 import { BackendBench, type FrameRef } from './bench.js';
 import { OrbitCamera } from './camera.js';
 import { buildBenchRows, updateBenchRows } from './chart.js';
@@ -90,8 +92,18 @@ const ARCHIVE = /\.(pk3|pk4|dpk)$/i;
  * (openPlayable takes one model).
  */
 async function openArchiveFile(file: File): Promise<void> {
+  await openCatalog(() => openArchive(file, { name: file.name }), file.name);
+}
+
+/** A game folder (picked with the folder button, or dropped): its models and its archives' models, in engine order. */
+async function openFolder(getFs: () => Promise<FileSystem>, name: string): Promise<void> {
+  await openCatalog(async () => mountGameDir([await getFs()]), name);
+}
+
+async function openCatalog(getFs: () => Promise<FileSystem>, name: string): Promise<void> {
+  const file = { name };
   try {
-    const fs = await openArchive(file, { name: file.name });
+    const fs = await getFs();
     const entries = (await catalogModels(fs)).filter((e) => e.kind !== 'player');
     const select = $<HTMLSelectElement>('archive-models');
     select.replaceChildren(...entries.map((e, i) => new Option(`${e.path}${e.anims.length ? ` + ${e.anims.length} anims` : ''}`, String(i))));
@@ -99,7 +111,7 @@ async function openArchiveFile(file: File): Promise<void> {
     document.body.dataset.archiveModels = String(entries.length);
     select.onchange = () => void openEntry(fs, entries[Number(select.value)], file.name);
     if (entries.length) await openEntry(fs, entries[0], file.name);
-    else throw new Error(`${file.name}: no .md5mesh, .md2 or .md3 inside`);
+    else throw new Error(`${name}: no .md5mesh, .md2 or .md3 inside`);
   } catch (e) {
     showError(e, file.name);
     setState('error');
@@ -261,6 +273,10 @@ function wireUi(): void {
     scrubFrame = Number((e.target as HTMLInputElement).value);
   });
   $('default').addEventListener('click', () => void open(fromUrls(DEFAULT_FILES), 'worm'));
+  $<HTMLInputElement>('folder').addEventListener('change', (e) => {
+    const files = [...((e.target as HTMLInputElement).files ?? [])];
+    if (files.length) void openFolder(async () => droppedFileSystem(files), files[0].webkitRelativePath.split('/')[0] || 'folder');
+  });
   $<HTMLInputElement>('file').addEventListener('change', (e) => {
     openPicked([...((e.target as HTMLInputElement).files ?? [])]);
   });
@@ -281,7 +297,9 @@ function wireUi(): void {
     depth = 0;
     hint.hidden = true;
     document.body.classList.remove('dragging');
-    openPicked([...(e.dataTransfer?.files ?? [])]);
+    const folder = [...(e.dataTransfer?.items ?? [])].map((i) => i.webkitGetAsEntry?.()).find((x) => x?.isDirectory);
+    if (folder) void openFolder(() => directoryEntryFileSystem(folder as unknown as Parameters<typeof directoryEntryFileSystem>[0]), folder.name);
+    else openPicked([...(e.dataTransfer?.files ?? [])]);
   });
 
   // Orbit by dragging, zoom with the wheel.

@@ -4,7 +4,7 @@
  * expected value comes from this process: the same model posed in Node by the library's own source, and the
  * same malformed file's ModelParseError as Node throws it.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
@@ -303,6 +303,25 @@ describe('the demo page', () => {
     expect(await page.locator('#clip option').count()).toBe(16); // MANIFEST: faerie's 16 frame-name clips
     const [a, b] = await twoShots('demo-pk3');
     expect(a.equals(b)).toBe(false);
+  });
+
+  it('lists the models of a picked game folder, its .pk3 included, and plays the one picked', async () => {
+    // A game folder made here: a loose MD2 under models/, and a .pk3 holding an md3 (ioquake3 order: loose files first).
+    const game = join(ARTIFACTS, 'demo-game');
+    rmSync(game, { recursive: true, force: true });
+    mkdirSync(join(game, 'models/faerie'), { recursive: true });
+    writeFileSync(join(game, 'models/faerie/faerie.md2'), read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')));
+    const md3 = 'models/mapobjects/stasis/stasis.md3';
+    writeFileSync(join(game, 'pak0.pk3'), makeZip([{ name: md3, data: read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir', md3)) }]));
+    await openDemo();
+    await page.locator('#folder').setInputFiles(game);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '2', null, { timeout: 20_000 });
+    expect(await page.locator('#archive-models option').allTextContents()).toEqual(['models/faerie/faerie.md2', md3]); // by path
+    expect(await page.textContent('#info')).toMatch(/^MD2/);
+    await page.locator('#archive-models').selectOption({ label: md3 }); // read out of pak0.pk3
+    const surfaces = parseMd3(read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir', md3))).surfaces.length;
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD3'), null, { timeout: 20_000 });
+    expect(await page.textContent('#info')).toMatch(new RegExp(`^MD3: \\d+ frames, ${surfaces} surfaces`));
   });
 
   it('shows a malformed dropped file as its typed error, with Node’s message', async () => {
