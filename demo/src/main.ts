@@ -13,10 +13,12 @@ import {
   mountGameDir,
   openArchive,
   openPlayable,
+  urlFileSystem,
   type BackendName,
   type FileSystem,
   type ModelFile,
   type ModelPlayer,
+  type OpenOptions,
   type PlayableModel,
   type PoseBackend,
 } from 'idtech-models';
@@ -130,6 +132,7 @@ function openEntry(fs: FileSystem, entry: CatalogEntry, archiveName: string): Pr
         }),
       ),
     `${archiveName}:${entry.path}`,
+    { fileSystem: fs, modelPath: entry.path },
   );
 }
 
@@ -144,7 +147,7 @@ function openPicked(files: File[]): void {
 }
 
 /** Opens a model; on failure shows the typed error and keeps playing the previous model, if any. */
-async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, label: string): Promise<void> {
+async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, label: string, textures?: OpenOptions['textures']): Promise<void> {
   loading?.abort();
   const controller = (loading = new AbortController());
   const token = ++loadToken;
@@ -165,6 +168,7 @@ async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, lab
         if (total) progress.value = read / total;
         $('progress-text').textContent = `${fileName}: ${size(read)}${total ? ` of ${size(total)}` : ''}`;
       },
+      textures,
     });
     const parseMs = performance.now() - t0;
     for (const name of names) next.set(name, opened.createPlayer(backends.get(name)!)); // validates indices
@@ -176,6 +180,8 @@ async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, lab
     $('progress-text').textContent = `${files.map((f) => f.name).join(', ')}: parsed in ${parseMs.toFixed(0)} ms`;
     $('info').textContent = opened.summary;
     renderer.setModel(opened);
+    document.body.dataset.texturedParts = String(opened.materials.filter((m) => m.image).length);
+    if (opened.textureWarnings.length) console.warn(opened.textureWarnings.map((w) => `${w.code}: ${w.message}`).join('\n'));
     setClip(0);
     setPlaying(true);
     const first = players.get(active)!;
@@ -330,7 +336,13 @@ async function start(): Promise<void> {
   for (const name of names) backends.set(name, await createBackend(name));
   requestAnimationFrame(tick);
   const urls = params.get('files')?.split(',').filter(Boolean);
-  await open(fromUrls(urls?.length ? urls : DEFAULT_FILES), urls?.length ? urls[0] : 'worm');
+  // `&game=URL`: the game folder on the server the model's skins, scripts and images are read from (by name: a server
+  // cannot be listed, so shader scripts are not searched); the model's path is its URL below that folder.
+  const game = params.get('game');
+  const model = urls?.[0] && game ? new URL(urls[0], location.href).href : '';
+  const gameUrl = game ? new URL(game.replace(/\/?$/, '/'), location.href).href : '';
+  const textures = model.startsWith(gameUrl) && gameUrl ? { fileSystem: urlFileSystem(gameUrl), modelPath: decodeURIComponent(model.slice(gameUrl.length)) } : undefined;
+  await open(fromUrls(urls?.length ? urls : DEFAULT_FILES), urls?.length ? urls[0] : 'worm', textures);
 }
 
 start().catch((e) => {

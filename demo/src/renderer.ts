@@ -3,13 +3,16 @@
  * `--disable-gpu`), else a Canvas 2D painter's-algorithm fallback. Both draw both faces of every triangle
  * and light them two-sided, because MD5, MD2 and MD3 do not agree on winding.
  */
-import type { PlayablePart } from 'idtech-models';
+import type { PlayableMaterial, PlayablePart } from 'idtech-models';
 import type { ViewMatrices } from './camera.js';
 
 export interface DrawableModel {
   vertexCount: number;
   indices: Uint32Array;
   parts: PlayablePart[];
+  /** 2 per vertex; with `materials`, the parts are drawn textured. */
+  uvs?: Float32Array;
+  materials?: PlayableMaterial[];
 }
 
 export interface Renderer {
@@ -31,25 +34,45 @@ export const PART_COLOURS: [number, number, number][] = [
 const VERTEX = `#version 300 es
 in vec3 position;
 in vec3 normal;
+in vec2 uv;
 uniform mat4 mvp;
 uniform mat3 rotation;
 out vec3 viewNormal;
+out vec2 texCoord;
 void main() {
   gl_Position = mvp * vec4(position, 1.0);
   viewNormal = rotation * normal;
+  texCoord = uv;
 }`;
 
+// mode: 0 untextured (the part's colour), 1 opaque, 2 alpha-tested (discard below cutoff), 3 blended, 4 additive.
 const FRAGMENT = `#version 300 es
 precision mediump float;
 in vec3 viewNormal;
+in vec2 texCoord;
 uniform vec3 colour;
+uniform sampler2D image;
+uniform int mode;
+uniform float cutoff;
 out vec4 outColour;
 void main() {
   vec3 n = normalize(viewNormal);
   float key = abs(dot(n, normalize(vec3(0.4, 0.7, 0.6))));
   float fill = abs(dot(n, normalize(vec3(-0.6, -0.2, 0.5))));
-  outColour = vec4(colour * (0.22 + 0.68 * key + 0.2 * fill), 1.0);
+  float light = 0.22 + 0.68 * key + 0.2 * fill;
+  if (mode == 0) { outColour = vec4(colour * light, 1.0); return; }
+  vec4 t = texture(image, texCoord);
+  if (mode == 2 && t.a < cutoff) discard;
+  if (mode == 4) { outColour = vec4(t.rgb, 1.0); return; }
+  outColour = vec4(t.rgb * min(1.0, light + 0.15), mode == 3 ? t.a : 1.0);
 }`;
+
+/** How a part is drawn, from its material (see FRAGMENT's modes). */
+function partMode(m: PlayableMaterial | undefined, hasTexture: boolean): number {
+  if (!m || !hasTexture) return 0;
+  if (m.additive) return 4;
+  return m.alphaMode === 'MASK' ? 2 : m.alphaMode === 'BLEND' ? 3 : 1;
+}
 
 class WebGl2Renderer implements Renderer {
   readonly kind = 'webgl2';
@@ -58,30 +81,68 @@ class WebGl2Renderer implements Renderer {
   private readonly normalBuffer: WebGLBuffer;
   private readonly indexBuffer: WebGLBuffer;
   private readonly vao: WebGLVertexArrayObject;
-  private readonly uniforms: { mvp: WebGLUniformLocation | null; rotation: WebGLUniformLocation | null; colour: WebGLUniformLocation | null };
+  private readonly uvBuffer: WebGLBuffer;
+  private readonly uniforms: Record<'mvp' | 'rotation' | 'colour' | 'mode' | 'cutoff' | 'image', WebGLUniformLocation | null>;
   private parts: PlayablePart[] = [];
+  private materials: (PlayableMaterial | undefined)[] = [];
+  /** Per part: its texture once uploaded (PNG/JPEG decode asynchronously), else null. */
+  private textures: (WebGLTexture | null)[] = [];
+  private generation = 0;
   private vertexCount = 0;
 
   constructor(private readonly gl: WebGL2RenderingContext) {
     this.program = link(gl, VERTEX, FRAGMENT);
-    this.uniforms = { mvp: gl.getUniformLocation(this.program, 'mvp'), rotation: gl.getUniformLocation(this.program, 'rotation'), colour: gl.getUniformLocation(this.program, 'colour') };
+    const u = (name: string) => gl.getUniformLocation(this.program, name);
+    this.uniforms = { mvp: u('mvp'), rotation: u('rotation'), colour: u('colour'), mode: u('mode'), cutoff: u('cutoff'), image: u('image') };
     this.vao = gl.createVertexArray()!;
     gl.bindVertexArray(this.vao);
     this.positionBuffer = this.attribute('position');
     this.normalBuffer = this.attribute('normal');
+    this.uvBuffer = this.attribute('uv', 2);
     this.indexBuffer = gl.createBuffer()!;
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indexBuffer);
     gl.bindVertexArray(null);
   }
 
-  private attribute(name: string): WebGLBuffer {
+  private attribute(name: string, size = 3): WebGLBuffer {
     const gl = this.gl;
     const buffer = gl.createBuffer()!;
     const loc = gl.getAttribLocation(this.program, name);
     gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
     gl.enableVertexAttribArray(loc);
-    gl.vertexAttribPointer(loc, 3, gl.FLOAT, false, 0, 0);
+    gl.vertexAttribPointer(loc, size, gl.FLOAT, false, 0, 0);
     return buffer;
+  }
+
+  /** One texture per distinct image: RGBA8 uploaded now, PNG/JPEG once the browser has decoded them. */
+  private loadTextures(materials: readonly (PlayableMaterial | undefined)[]): void {
+    const gl = this.gl;
+    for (const t of this.textures) if (t) gl.deleteTexture(t);
+    const generation = ++this.generation;
+    this.textures = materials.map(() => null);
+    const byImage = new Map<object, number[]>();
+    materials.forEach((m, i) => {
+      if (m?.image && !m.invisible) byImage.set(m.image, [...(byImage.get(m.image) ?? []), i]);
+    });
+    for (const [image, parts] of byImage) {
+      const upload = (source: ImageBitmap | { width: number; height: number; rgba: Uint8Array }) => {
+        if (generation !== this.generation) return;
+        const tex = gl.createTexture()!;
+        gl.bindTexture(gl.TEXTURE_2D, tex);
+        if ('rgba' in source) gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, source.width, source.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, source.rgba);
+        else gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, source);
+        gl.generateMipmap(gl.TEXTURE_2D);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+        for (const p of parts) this.textures[p] = tex;
+      };
+      const img = image as NonNullable<PlayableMaterial['image']>;
+      if ('rgba' in img) upload(img);
+      else {
+        const bytes = new Uint8Array(img.bytes); // a copy the Blob may keep
+        void createImageBitmap(new Blob([bytes], { type: img.mimeType }), { imageOrientation: 'none', premultiplyAlpha: 'none' }).then(upload, () => undefined);
+      }
+    }
   }
 
   setModel(model: DrawableModel): void {
@@ -93,8 +154,12 @@ class WebGl2Renderer implements Renderer {
       gl.bindBuffer(gl.ARRAY_BUFFER, b);
       gl.bufferData(gl.ARRAY_BUFFER, model.vertexCount * 12, gl.DYNAMIC_DRAW);
     }
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.uvBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, model.uvs && model.uvs.length === model.vertexCount * 2 ? model.uvs : new Float32Array(model.vertexCount * 2), gl.STATIC_DRAW);
     gl.bindVertexArray(null);
     this.parts = model.parts;
+    this.materials = model.parts.map((_, i) => model.materials?.[i]);
+    this.loadTextures(this.materials);
     this.vertexCount = model.vertexCount;
   }
 
@@ -115,10 +180,29 @@ class WebGl2Renderer implements Renderer {
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, normals, 0, this.vertexCount * 3);
     gl.uniformMatrix4fv(this.uniforms.mvp, false, view.mvp);
     gl.uniformMatrix3fv(this.uniforms.rotation, false, view.rotation);
-    this.parts.forEach((p, i) => {
-      gl.uniform3fv(this.uniforms.colour, PART_COLOURS[i % PART_COLOURS.length]);
-      gl.drawElements(gl.TRIANGLES, p.indexCount, gl.UNSIGNED_INT, p.firstIndex * 4);
-    });
+    gl.uniform1i(this.uniforms.image, 0);
+    gl.activeTexture(gl.TEXTURE0);
+    // Opaque and alpha-tested parts first, with depth writes; then blended and additive ones over them, without.
+    const modes = this.parts.map((_, i) => partMode(this.materials[i], this.textures[i] !== null));
+    for (const pass of [0, 1]) {
+      const blended = pass === 1;
+      gl.depthMask(!blended);
+      if (blended) gl.enable(gl.BLEND);
+      else gl.disable(gl.BLEND);
+      this.parts.forEach((p, i) => {
+        const mode = modes[i];
+        if (this.materials[i]?.invisible || (mode >= 3) !== blended) return;
+        if (mode === 4) gl.blendFunc(gl.ONE, gl.ONE);
+        else gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+        gl.uniform1i(this.uniforms.mode, mode);
+        gl.uniform1f(this.uniforms.cutoff, this.materials[i]?.alphaCutoff ?? 0.5);
+        gl.uniform3fv(this.uniforms.colour, PART_COLOURS[i % PART_COLOURS.length]);
+        gl.bindTexture(gl.TEXTURE_2D, this.textures[i]);
+        gl.drawElements(gl.TRIANGLES, p.indexCount, gl.UNSIGNED_INT, p.firstIndex * 4);
+      });
+    }
+    gl.depthMask(true);
+    gl.disable(gl.BLEND);
     gl.bindVertexArray(null);
   }
 }

@@ -52,5 +52,5 @@ export { toObj, type ObjOptions } from './export/obj.js';
 export { toGlb, toGltf, type GltfClip, type GltfModel, type GltfOptions, type GltfResult, type NamedMd5Anim } from './export/gltf.js';
 // any format, for drawing: the format-neutral facade and its worker
 export { openPlayable } from './playable/open.js';
-export { type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart } from './playable/playable.js';
-export { ModelWorker, type PosedFrame, type WorkerFile, type WorkerLike } from './worker/client.js';
+export { type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart, type PlayableMaterial, type PlayableImage, type PlayableTextureOptions } from './playable/playable.js';
+export { ModelWorker, type PosedFrame, type WorkerFile, type WorkerLike, type WorkerTextures } from './worker/client.js';

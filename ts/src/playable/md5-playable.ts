@@ -6,7 +6,7 @@ import type { PoseBackend } from '../kernels/backend.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
 import { buildSkinStream } from '../pose/skin-stream.js';
 import { parseStream } from '../base/source.js';
-import { partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer } from './playable.js';
+import { concatUvs, partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer } from './playable.js';
 
 /** The file name without folders and extension: what a clip is called. */
 export function clipName(fileName: string): string {
@@ -35,6 +35,10 @@ export const openMd5: FormatOpener = async ([meshFile, ...animFiles], stream) =>
     parts,
     clips,
     summary: `MD5: ${mesh.joints.count} joints, ${mesh.meshes.length} meshes, ${skin.vertexCount} vertices, ${triangles} triangles, ${anims.length} anims`,
+    uvs: concatUvs(mesh.meshes.map((m) => m.uvs)),
+    materials: [],
+    textureWarnings: [],
+    model: mesh,
     createPlayer(backend: PoseBackend): ModelPlayer {
       const poser = new Md5Poser(backend, mesh, { stream: skin });
       let clip = -1;

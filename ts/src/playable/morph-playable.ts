@@ -5,12 +5,13 @@
  * its first, as the posers' `clipBlend` does.
  */
 import { parseMd2Stream } from '../formats/md2/stream.js';
+import { md2Unwelded } from '../formats/md2/geometry.js';
 import { parseMd3Stream } from '../formats/md3/stream.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS } from '../pose/timing.js';
 import { Md2Poser } from '../pose/md2-poser.js';
 import { Md3Poser } from '../pose/md3-poser.js';
-import { partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer, type PlayablePart } from './playable.js';
+import { concatUvs, partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer, type PlayablePart } from './playable.js';
 
 /** A frame-range clip as the player sees it, with where its frames start in the model. */
 interface RangeClip extends Clip {
@@ -30,6 +31,35 @@ function morphPlayer(poser: Md2Poser | Md3Poser, clips: RangeClip[]): ModelPlaye
   });
 }
 
+/**
+ * An MD2 player over its (position, texture coordinate) vertices: MD2 stores texture coordinates per triangle corner,
+ * so the drawn vertices are the file's corners welded (md2Unwelded), each taking its position and normal from the
+ * posed vertex `source[i]`. The poser still decodes num_xyz vertices; the gather after each pose is one copy.
+ */
+function unweldedPlayer(player: ModelPlayer, source: Uint16Array): ModelPlayer {
+  const positions = new Float32Array(source.length * 3);
+  const normals = new Float32Array(source.length * 3);
+  const gather = () => {
+    const p = player.positions, n = player.normals;
+    for (let i = 0; i < source.length; i++) {
+      const s = source[i] * 3, d = i * 3;
+      positions[d] = p[s]; positions[d + 1] = p[s + 1]; positions[d + 2] = p[s + 2];
+      normals[d] = n[s]; normals[d + 1] = n[s + 1]; normals[d + 2] = n[s + 2];
+    }
+  };
+  return {
+    backend: player.backend,
+    setClip: (index) => player.setClip(index),
+    poseBlend(frame1, frame2, t) {
+      player.poseBlend(frame1, frame2, t);
+      gather();
+    },
+    positions,
+    normals,
+    dispose: () => player.dispose(),
+  };
+}
+
 export const openMd2: FormatOpener = async ([file], stream) => {
   const model = await parseMd2Stream(stream(file));
   const clips: RangeClip[] = model.clips.map((c) => ({
@@ -39,16 +69,21 @@ export const openMd2: FormatOpener = async ([file], stream) => {
     frameRate: MD2_DEFAULT_FPS,
     closesOnLastFrame: false,
   }));
-  const indices = Uint32Array.from(model.trianglePositionIndices);
+  const welded = md2Unwelded(model);
+  const indices = Uint32Array.from(welded.indices);
   const parts: PlayablePart[] = [{ name: file.name, firstIndex: 0, indexCount: indices.length }];
   return {
     format: 'md2',
-    vertexCount: model.vertexCount,
+    vertexCount: welded.sourceVertex.length,
     indices,
     parts,
     clips,
     summary: `MD2: ${model.frameCount} frames, ${model.vertexCount} vertices, ${model.triangleCount} triangles, ${clips.length} clips`,
-    createPlayer: (backend: PoseBackend) => morphPlayer(new Md2Poser(backend, model), clips),
+    uvs: welded.uvs,
+    materials: [],
+    textureWarnings: [],
+    model,
+    createPlayer: (backend: PoseBackend) => unweldedPlayer(morphPlayer(new Md2Poser(backend, model), clips), welded.sourceVertex),
   };
 };
 
@@ -65,6 +100,10 @@ export const openMd3: FormatOpener = async ([file], stream) => {
     parts,
     clips,
     summary: `MD3: ${model.frameCount} frames, ${model.surfaces.length} surfaces, ${vertexCount} vertices, ${triangles} triangles, ${model.tagCount} tags`,
+    uvs: concatUvs(model.surfaces.map((s) => s.st)),
+    materials: [],
+    textureWarnings: [],
+    model,
     createPlayer: (backend: PoseBackend) => morphPlayer(new Md3Poser(backend, model), clips),
   };
 };

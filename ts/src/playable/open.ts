@@ -8,6 +8,7 @@ import { byteChunks, type ByteSource } from '../base/source.js';
 import { openMd5 } from './md5-playable.js';
 import { openMd2, openMd3 } from './morph-playable.js';
 import type { FormatOpener, ModelFile, OpenOptions, PlayableModel } from './playable.js';
+import { playableMaterials } from './materials.js';
 
 /** One adapter per primary format (md5anim files ride along with their md5mesh). */
 const OPENERS: Partial<Record<FileKind, FormatOpener>> = {
@@ -69,5 +70,11 @@ export async function openPlayable(files: ModelFile[], options: OpenOptions = {}
       yield chunk;
     }
   }
-  return opener([primaries[0], ...anims], stream);
+  const opened = await opener([primaries[0], ...anims], stream);
+  if (options.textures) {
+    const { materials, warnings } = await playableMaterials(opened.model, opened.parts.length, { ...options.textures, signal: options.signal });
+    opened.materials = materials;
+    opened.textureWarnings = warnings;
+  }
+  return opened;
 }

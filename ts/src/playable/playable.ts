@@ -7,6 +7,11 @@ import type { FileKind } from '../formats/detect.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import type { ByteSource } from '../base/source.js';
 import { backToBackIndices } from '../pose/morph-poser.js';
+import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { MaterialWarning } from '../materials/types.js';
+import type { PlayableMaterial, PlayableTextureOptions } from './materials.js';
+
+export type { PlayableMaterial, PlayableImage, PlayableTextureOptions } from './materials.js';
 
 export type { FileKind };
 
@@ -46,6 +51,15 @@ export interface PlayableInfo {
   clips: Clip[];
   /** One line for people: counts of joints, meshes, vertices, triangles. */
   summary: string;
+  /**
+   * Texture coordinates, 2 per vertex (u, v with v down the image, as the formats store them). An MD2's vertices
+   * are its (position, texture coordinate) pairs, welded, so `vertexCount` may exceed the file's num_xyz.
+   */
+  uvs: Float32Array;
+  /** Per part, when `openPlayable` was given `textures`: its image and render state. Else empty. */
+  materials: PlayableMaterial[];
+  /** What was not found or not decoded while texturing (one per missing name). */
+  textureWarnings: MaterialWarning[];
 }
 
 /** Poses one model on one backend. Frame indices are local to the current clip. */
@@ -86,6 +100,8 @@ export function poserPlayer(poser: PlayerPoser, play: Pick<ModelPlayer, 'setClip
 
 export interface PlayableModel extends PlayableInfo {
   createPlayer(backend: PoseBackend): ModelPlayer;
+  /** The parsed model the playable was made from. */
+  readonly model: Md2Model | Md3Model | Md5Mesh;
 }
 
 /** Parses one format's files; `stream(file)` reads a file with progress counted. The primary file comes first. */
@@ -95,6 +111,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /** Bytes read so far over all files, the total when every size is known, and the file being read. */
   onProgress?: (bytesRead: number, bytesTotal: number | undefined, fileName: string) => void;
+  /** Texture the parts: the file system holding the model's skins, scripts and images, and the model's path in it. */
+  textures?: Omit<PlayableTextureOptions, 'signal'>;
 }
 
 /** The frames to show for a time in seconds, looping: MD5 clips wrap at their last frame, others wrap to the first. */
@@ -132,7 +150,18 @@ export function partsBackToBack(pieces: PartSource[]): { indices: Uint32Array; p
   return { indices, parts, vertexCount: vertexBase };
 }
 
+/** Pieces' texture coordinates back to back, as their vertices are. */
+export function concatUvs(pieces: readonly Float32Array[]): Float32Array {
+  const out = new Float32Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** The plain-data part of a model, for posting to another thread. */
 export function playableInfo(m: PlayableModel): PlayableInfo {
-  return { format: m.format, vertexCount: m.vertexCount, indices: m.indices, parts: m.parts, clips: m.clips, summary: m.summary };
+  return { format: m.format, vertexCount: m.vertexCount, indices: m.indices, parts: m.parts, clips: m.clips, summary: m.summary, uvs: m.uvs, materials: m.materials, textureWarnings: m.textureWarnings };
 }

@@ -17,9 +17,9 @@
 import { type ErrorCode, ModelParseError } from '../base/errors.js';
 import type { BackendName } from '../kernels/backend.js';
 import type { PlayableInfo } from '../playable/playable.js';
-import type { PosedFrame, SerializedError, WorkerFile, WorkerReply, WorkerRequest } from './protocol.js';
+import type { PosedFrame, SerializedError, WorkerFile, WorkerReply, WorkerRequest, WorkerTextures } from './protocol.js';
 
-export type { PosedFrame, WorkerFile };
+export type { PosedFrame, WorkerFile, WorkerTextures };
 
 type Progress = (bytesRead: number, bytesTotal: number | undefined, fileName: string) => void;
 type Pending = { resolve: (r: Extract<WorkerReply, { type: 'done' }>) => void; reject: (e: Error) => void; onProgress?: Progress };
@@ -128,7 +128,7 @@ export class ModelWorker {
   }
 
   /** Streams the files into the worker and opens them as one model (see `openPlayable`). */
-  async open(files: WorkerFile[], options: { backend?: BackendName | 'auto'; onProgress?: Progress } = {}): Promise<PlayableInfo> {
+  async open(files: WorkerFile[], options: { backend?: BackendName | 'auto'; onProgress?: Progress; textures?: WorkerTextures } = {}): Promise<PlayableInfo> {
     if (this.failure) throw this.failure; // before reading or transferring the caller's streams
     // Streams and byte buffers move to the worker (a Uint8Array's whole buffer: the caller's view is
     // detached); Blobs (Files) are passed by reference and read there.
@@ -145,7 +145,11 @@ export class ModelWorker {
       transfer.clear();
       for (const f of sent) if (f.source instanceof ArrayBuffer) transfer.add(f.source);
     }
-    const r = await this.request({ type: 'open', files: sent, backend: options.backend ?? 'auto' }, [...transfer], options.onProgress);
+    // A game folder URL is resolved against the page (the worker's own base is its script).
+    const t = options.textures;
+    const page = (globalThis as { location?: { href: string } }).location?.href;
+    const textures = t?.url && page ? { ...t, url: new URL(t.url, page).href } : t;
+    const r = await this.request({ type: 'open', files: sent, backend: options.backend ?? 'auto', ...(textures ? { textures } : {}) }, [...transfer], options.onProgress);
     this.backend = r.backend ?? null;
     return r.info!;
   }

@@ -14,8 +14,22 @@ export interface WorkerFile {
   size?: number;
 }
 
+/**
+ * Where the worker finds a model's skins, scripts and images (a file system cannot cross threads, its contents can):
+ * dropped files (Blobs, passed by reference) with their paths in the game folder, or a game folder's URL.
+ */
+export interface WorkerTextures {
+  files?: { path: string; blob: Blob }[];
+  url?: string;
+  /** With `url`: the paths under it (a server cannot be listed; without them shader scripts are not searched). */
+  index?: string[];
+  /** The model's path in that folder. */
+  modelPath: string;
+  skin?: string;
+}
+
 export type WorkerRequest =
-  | { id: number; type: 'open'; files: WorkerFile[]; backend: BackendName | 'auto' }
+  | { id: number; type: 'open'; files: WorkerFile[]; backend: BackendName | 'auto'; textures?: WorkerTextures }
   | { id: number; type: 'backend'; backend: BackendName | 'auto' }
   | { id: number; type: 'clip'; clip: number }
   | { id: number; type: 'pose'; frame1: number; frame2: number; t: number; positions?: Float32Array; normals?: Float32Array };

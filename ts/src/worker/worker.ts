@@ -10,6 +10,8 @@ import { createBackend } from '../kernels/select.js';
 import type { ByteSource } from '../base/source.js';
 import { openPlayable } from '../playable/open.js';
 import { playableInfo, type ModelPlayer, type PlayableModel } from '../playable/playable.js';
+import { materialBuffers } from '../playable/materials.js';
+import { blobFileSystem, urlFileSystem } from '../vfs/browser.js';
 import type { SerializedError, WorkerFile, WorkerReply, WorkerRequest } from './protocol.js';
 
 interface Scope {
@@ -64,14 +66,17 @@ async function handle(req: WorkerRequest): Promise<void> {
       model = null;
       clip = 0;
       const files = await Promise.all(req.files.map(async (f) => ({ name: f.name, size: f.size, source: await byteSource(f) })));
+      const t = req.textures;
       const opened = await openPlayable(files, {
         onProgress: (bytesRead, bytesTotal, fileName) => scope.postMessage({ id: req.id, type: 'progress', bytesRead, bytesTotal, fileName }),
+        textures: t ? { fileSystem: t.url ? urlFileSystem(t.url, { index: t.index }) : blobFileSystem(t.files ?? []), modelPath: t.modelPath, skin: t.skin } : undefined,
       });
       backend = await backendFor(req.backend);
       model = opened;
       player(); // builds the first poser now, so validation errors belong to the open
       const info = playableInfo(opened);
-      scope.postMessage({ id: req.id, type: 'done', info, backend: backend.name });
+      // Decoded pixels move to the page (the worker keeps no use for them).
+      scope.postMessage({ id: req.id, type: 'done', info, backend: backend.name }, { transfer: materialBuffers(info.materials) });
       return;
     }
     case 'backend':

@@ -4,13 +4,14 @@
  * expected value comes from this process: the same model posed in Node by the library's own source, and the
  * same malformed file's ModelParseError as Node throws it.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelParseError } from '../../src/base/errors.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
+import { md2Unwelded } from '../../src/formats/md2/geometry.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
@@ -23,6 +24,9 @@ import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { FIXTURES, read, REPO, SHARED_MODELS } from '../helpers/models.js';
 import { ARTIFACTS, startHarness, type Harness } from './chromium.js';
 import { makeZip } from '../helpers/zip-writer.js';
+import { decode } from 'fast-png';
+import { openPlayable } from '../../src/playable/open.js';
+import { folderFileSystem } from '../../src/vfs/node.js';
 
 const DRONE = { mesh: 'actors/drone/mesh.md5mesh', anim: 'actors/drone/forward.md5anim' };
 const INVALID = 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh';
@@ -62,7 +66,7 @@ function expectSamePose(page: Posed, node: Posed, vertexCount = 1439 /* the dron
 }
 
 /** `in-page.js`'s exports, as blank.html publishes them. */
-type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker' | 'posePlayable' | 'bakeAcrossWorkers', (args: object) => Promise<any>> };
+type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker' | 'posePlayable' | 'bakeAcrossWorkers' | 'texturesInWorker', (args: object) => Promise<any>> };
 
 async function openTestPage(): Promise<void> {
   await page.goto(`${h.url}/test/blank.html`);
@@ -144,6 +148,23 @@ describe('the worker mode', () => {
 });
 
 describe('bakes across Web Workers', () => {
+  it('opens a model in the worker with its textures, from a game folder URL or from dropped files, as Node resolves them', async () => {
+    const root = 'res-tremulous_src.dpkdir';
+    const modelPath = 'models/mapobjects/stasis/stasis.md3';
+    const node = await openPlayable([{ name: 'stasis.md3', source: read(join(SHARED_MODELS, root, modelPath)) }], { textures: { fileSystem: folderFileSystem(join(SHARED_MODELS, root)), modelPath } });
+    const want = node.materials.map((m) => (m.image ? { path: m.path, width: m.image.width, height: m.image.height, kind: 'rgba' in m.image ? 'rgba' : m.image.mimeType } : null));
+    expect(want.filter(Boolean).length).toBeGreaterThan(0);
+    await openTestPage();
+    // The folder's files (29, 2 MB): as an index of the server folder, and fetched as dropped files.
+    const index = (readdirSync(join(SHARED_MODELS, root), { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => relative(join(SHARED_MODELS, root), join(d.parentPath, d.name)).split('\\').join('/'));
+    const r = await page.evaluate((args) => (window as unknown as InPage).inPage.texturesInWorker(args), { model: `/models/${root}/${modelPath}`, game: `/models/${root}/`, modelPath, index });
+    expect(r.byUrl).toEqual(want);
+    expect(r.byFiles).toEqual(want);
+    expect(r.uvs).toBe(r.vertexCount * 2);
+  });
+
   it('a cross-origin isolated page bakes over two module workers into shared memory, exactly as one thread and as Node', async () => {
     await openTestPage();
     const frames = [11, 0, 5, 5, 3];
@@ -171,10 +192,15 @@ describe('MD2 and MD3 through the format dispatch', () => {
     it(`${c.path.split('/').pop()}: streamed and posed in the page and in the worker exactly as Node's poser does`, async () => {
       const [frame1, frame2, t] = [2, 3, 0.5];
       const bytes = read(join(SHARED_MODELS, c.path));
+      // An MD2 is drawn over its welded (position, st) corners: each takes the posed vertex md2Unwelded names.
+      const welded = c.path.endsWith('.md2') ? md2Unwelded(parseMd2(bytes)).sourceVertex : null;
+      const drawn = (v: Float32Array) => (welded ? [...welded].flatMap((s) => [v[s * 3], v[s * 3 + 1], v[s * 3 + 2]]) : [...v]);
+      const vertices = welded ? welded.length : c.vertices;
+      if (welded) expect(Math.max(...welded)).toBe(c.vertices - 1); // every file vertex is drawn
       const nodePose = (backend: PoseBackend): Posed => {
         const poser = c.path.endsWith('.md2') ? new Md2Poser(backend, parseMd2(bytes)) : new Md3Poser(backend, parseMd3(bytes));
         poser.poseBlend(c.firstFrame + frame1, c.firstFrame + frame2, t);
-        return { backend: backend.name, positions: [...poser.positions], normals: [...poser.normals] };
+        return { backend: backend.name, positions: drawn(poser.positions), normals: drawn(poser.normals) };
       };
       const simd = nodePose(await createWasmBackend('simd'));
       const ts = nodePose(createTsBackend());
@@ -183,10 +209,10 @@ describe('MD2 and MD3 through the format dispatch', () => {
       expect(r.clips[c.clip].name).toBe(c.clipName);
       expect(r.indices.length).toBe(c.triangles * 3);
       expect(r.workerIndices).toBe(c.triangles * 3);
-      expect(Math.max(...r.indices)).toBeLessThan(c.vertices);
-      expectSamePose(r.out['wasm-simd'], simd, c.vertices);
-      expectSamePose(r.out.ts, ts, c.vertices);
-      expectSamePose({ ...r.out.worker, backend: 'wasm-simd' }, simd, c.vertices);
+      expect(Math.max(...r.indices)).toBe(vertices - 1);
+      expectSamePose(r.out['wasm-simd'], simd, vertices);
+      expectSamePose(r.out.ts, ts, vertices);
+      expectSamePose({ ...r.out.worker, backend: 'wasm-simd' }, simd, vertices);
     });
   }
 });
@@ -322,6 +348,42 @@ describe('the demo page', () => {
     const surfaces = parseMd3(read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir', md3))).surfaces.length;
     await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD3'), null, { timeout: 20_000 });
     expect(await page.textContent('#info')).toMatch(new RegExp(`^MD3: \\d+ frames, ${surfaces} surfaces`));
+  });
+
+  it('draws a textured model: its parts resolved from the game folder on the server, as many textured parts as Node resolves, their pixels changed', async () => {
+    // stasis.md3 (Tremulous): its surfaces' shader names find their PNG/JPEG images by the engines' extension
+    // fallback. Drawn paused at frame 0, once untextured (no game folder) and once textured.
+    const model = '/models/res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3';
+    const shot = async (query: string) => {
+      await openDemo(query);
+      await page.locator('#play').click(); // pause: both pictures show the same frame
+      await page.waitForTimeout(300); // PNG/JPEG textures decode asynchronously
+      return decode(await page.locator('#view').screenshot());
+    };
+    const plain = await shot(`?files=${model}`);
+    expect(await page.evaluate(() => document.body.dataset.texturedParts)).toBe('0');
+    const textured = await shot(`?files=${model}&game=/models/res-tremulous_src.dpkdir/`);
+    const parts = Number(await page.evaluate(() => document.body.dataset.texturedParts));
+    expect(parts).toBeGreaterThan(0);
+    await page.locator('#view').screenshot({ path: join(REPO, 'docs/demo-textured.png') });
+    // The page resolved as many textured parts as Node does from the same folder (by name: extension fallback).
+    const node = await openPlayable([{ name: 'stasis.md3', source: read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3')) }], {
+      textures: { fileSystem: folderFileSystem(join(SHARED_MODELS, 'res-tremulous_src.dpkdir')), modelPath: 'models/mapobjects/stasis/stasis.md3' },
+    });
+    expect(parts).toBe(node.materials.filter((m) => m.image).length);
+    // And the picture changed where the textured parts are.
+    const d0 = plain.data as Uint8Array, d1 = textured.data as Uint8Array;
+    const bg = (d: Uint8Array, i: number) => Math.abs(d[i] - 13) + Math.abs(d[i + 1] - 15) + Math.abs(d[i + 2] - 19) < 6;
+    let onModel = 0, changed = 0;
+    for (let i = 0; i < d0.length; i += 4) {
+      if (bg(d0, i) || bg(d1, i)) continue;
+      onModel++;
+      if (Math.abs(d0[i] - d1[i]) + Math.abs(d0[i + 1] - d1[i + 1]) + Math.abs(d0[i + 2] - d1[i + 2]) > 30) changed++;
+    }
+    expect(onModel).toBeGreaterThan(1000); // the model is on screen in both
+    // Only the parts whose images were found change (the others keep their part colour): a fifth of the model's pixels
+    // or more here.
+    expect(changed / onModel).toBeGreaterThan(0.15);
   });
 
   it('shows a malformed dropped file as its typed error, with Node’s message', async () => {

@@ -96,3 +96,17 @@ export async function bakeAcrossWorkers({ mesh, anim, frames }) {
     pool.dispose();
   }
 }
+
+/** A model opened in the worker with its textures: from the game folder's URL, and from dropped files (Blobs). */
+export async function texturesInWorker({ model, game, modelPath, index }) {
+  const w = lib.ModelWorker.create();
+  try {
+    const summary = (info) => info.materials.map((m) => (m.image ? { path: m.path, width: m.image.width, height: m.image.height, kind: 'rgba' in m.image ? 'rgba' : m.image.mimeType } : null));
+    const byUrl = await w.open([{ name: modelPath.split('/').pop(), source: { url: model } }], { textures: { url: game, index, modelPath } });
+    const files = await Promise.all(index.map(async (path) => ({ path, blob: await (await fetch(game + path)).blob() })));
+    const byFiles = await w.open([{ name: modelPath.split('/').pop(), source: { url: model } }], { textures: { files, modelPath } });
+    return { byUrl: summary(byUrl), byFiles: summary(byFiles), uvs: byUrl.uvs.length, vertexCount: byUrl.vertexCount };
+  } finally {
+    w.terminate();
+  }
+}

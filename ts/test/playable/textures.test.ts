@@ -1,0 +1,60 @@
+/**
+ * openPlayable with `textures`: every part gets the image the resolver finds (decoded, or the PNG/JPEG bytes with
+ * their size) and the render state the glTF exporter gives it; texture coordinates line up with the vertices.
+ */
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { decodeImage, readImageInfo } from '../../src/images/index.js';
+import { resolveModelTextures } from '../../src/load/textures.js';
+import { openPlayable } from '../../src/playable/open.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { folderFileSystem } from '../../src/vfs/node.js';
+import { read, SHARED_MODELS } from '../helpers/models.js';
+
+const CASES = [
+  { root: 'res-tremulous_src.dpkdir', path: 'models/mapobjects/stasis/stasis.md3' },
+  { root: 'distrib/baseaq/pak0', path: 'models/indicator/arrow_blue.md2' },
+  { root: 'actors', path: 'drone/mesh.md5mesh' },
+];
+
+describe('openPlayable with textures', () => {
+  for (const c of CASES) {
+    test(`${c.path}: each part's image is the resolver's, at its size; uvs are 2 per vertex`, async () => {
+      const fs = folderFileSystem(join(SHARED_MODELS, c.root));
+      const bytes = read(join(SHARED_MODELS, c.root, c.path));
+      const m = await openPlayable([{ name: c.path.split('/').pop()!, source: bytes }], { textures: { fileSystem: fs, modelPath: c.path } });
+      expect(m.uvs.length).toBe(m.vertexCount * 2);
+      expect(m.materials.length).toBe(m.parts.length);
+      const resolved = await resolveModelTextures(fs, m.model, c.path);
+      const found = m.materials.filter((x) => x.image);
+      expect(found.length).toBeGreaterThan(0);
+      for (const mat of found) {
+        const src = resolved.images.get(mat.path!)!;
+        const info = readImageInfo(src, mat.path!);
+        expect([mat.image!.width, mat.image!.height], mat.path!).toEqual([info.width, info.height]);
+        if ('rgba' in mat.image!) expect(mat.image.rgba).toEqual((decodeImage(src, mat.path!) as { rgba: Uint8Array }).rgba);
+        else expect(mat.image!.bytes).toEqual(src); // PNG / JPEG: the file's own bytes
+      }
+      // The posed vertices are the ones the uvs describe.
+      const player = m.createPlayer(createTsBackend());
+      player.poseBlend(0, 0, 0);
+      expect(player.positions.length).toBe(m.vertexCount * 3);
+      player.dispose();
+    });
+  }
+
+  test('without textures, no materials and no warnings; uvs still 2 per vertex', async () => {
+    const m = await openPlayable([{ name: 'arrow_blue.md2', source: read(join(SHARED_MODELS, 'distrib/baseaq/pak0/models/indicator/arrow_blue.md2')) }]);
+    expect(m.materials).toEqual([]);
+    expect(m.textureWarnings).toEqual([]);
+    expect(m.uvs.length).toBe(m.vertexCount * 2);
+  });
+
+  test('a missing image is a warning and an untextured part, never an exception', async () => {
+    const fs = folderFileSystem(join(SHARED_MODELS, 'assimp/test/models/MD5')); // a folder without faerie's skin
+    const m = await openPlayable([{ name: 'faerie.md2', source: read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')) }], { textures: { fileSystem: fs, modelPath: 'nowhere/faerie.md2' } });
+    expect(m.materials.length).toBe(1);
+    expect(m.materials[0].image).toBeNull();
+    expect(m.textureWarnings.length).toBeGreaterThan(0);
+  });
+});
