@@ -120,8 +120,18 @@ async function openCatalog(getFs: () => Promise<FileSystem>, name: string): Prom
   }
 }
 
-function openEntry(fs: FileSystem, entry: CatalogEntry, archiveName: string): Promise<void> {
+function openEntry(fs: FileSystem, entry: CatalogEntry, archiveName: string, skin?: string): Promise<void> {
   const paths = [entry.path, ...entry.anims];
+  // The skins an MD3 offers (`<model>_<name>.skin` beside it): a picker when there is a choice.
+  const skins = $<HTMLSelectElement>('skin');
+  if (skin === undefined) {
+    skins.replaceChildren(...entry.skins.map((s) => new Option(s.name, s.name)));
+    skin = entry.skins.find((s) => s.name === 'default')?.name ?? entry.skins[0]?.name;
+    if (skin) skins.value = skin;
+    skins.onchange = () => void openEntry(fs, entry, archiveName, skins.value);
+  }
+  $('skin-label').hidden = entry.skins.length < 2;
+  document.body.dataset.skins = String(entry.skins.length);
   return open(
     (signal) =>
       Promise.all(
@@ -132,7 +142,7 @@ function openEntry(fs: FileSystem, entry: CatalogEntry, archiveName: string): Pr
         }),
       ),
     `${archiveName}:${entry.path}`,
-    { fileSystem: fs, modelPath: entry.path },
+    { fileSystem: fs, modelPath: entry.path, skin },
   );
 }
 
@@ -181,6 +191,7 @@ async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, lab
     $('info').textContent = opened.summary;
     renderer.setModel(opened);
     document.body.dataset.texturedParts = String(opened.materials.filter((m) => m.image).length);
+    document.body.dataset.images = opened.materials.map((m) => m.path ?? '').join(',');
     if (opened.textureWarnings.length) console.warn(opened.textureWarnings.map((w) => `${w.code}: ${w.message}`).join('\n'));
     setClip(0);
     setPlaying(true);

@@ -365,7 +365,7 @@ describe('the demo page', () => {
     const textured = await shot(`?files=${model}&game=/models/res-tremulous_src.dpkdir/`);
     const parts = Number(await page.evaluate(() => document.body.dataset.texturedParts));
     expect(parts).toBeGreaterThan(0);
-    await page.locator('#view').screenshot({ path: join(REPO, 'docs/demo-textured.png') });
+    await page.locator('#view').screenshot({ path: join(ARTIFACTS, 'demo-textured.png') }); // docs/demo-textured.png is a copy
     // The page resolved as many textured parts as Node does from the same folder (by name: extension fallback).
     const node = await openPlayable([{ name: 'stasis.md3', source: read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3')) }], {
       textures: { fileSystem: folderFileSystem(join(SHARED_MODELS, 'res-tremulous_src.dpkdir')), modelPath: 'models/mapobjects/stasis/stasis.md3' },
@@ -384,6 +384,28 @@ describe('the demo page', () => {
     // Only the parts whose images were found change (the others keep their part colour): a fifth of the model's pixels
     // or more here.
     expect(changed / onModel).toBeGreaterThan(0.15);
+  });
+
+  it('offers the skins an MD3 has and redraws with the one picked', async () => {
+    // aaa-assets' portals.md3 ships portals_blue.skin and portals_orange.skin (surface → image lines) and its shader
+    // script: zipped here as a game archive.
+    const root = join(SHARED_MODELS, 'aaa-assets');
+    const files = ['models/fx/portal/portals.md3', 'models/fx/portal/portals_blue.skin', 'models/fx/portal/portals_orange.skin', 'scripts/portals.shader',
+      ...['bluecenter', 'bluering', 'orangecenter', 'orangering', 'portalcenter', 'portalring'].map((n) => `models/fx/portal/${n}.jpg`)];
+    const pk3 = join(ARTIFACTS, 'demo-skins.pk3');
+    writeFileSync(pk3, makeZip(files.map((f) => ({ name: f, data: read(join(root, f)) }))));
+    await openDemo();
+    await page.locator('#file').setInputFiles(pk3);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.skins === '2', null, { timeout: 20_000 });
+    expect(await page.locator('#skin option').allTextContents()).toEqual(['blue', 'orange']);
+    const images = () => page.evaluate(() => document.body.dataset.images!.split(','));
+    const blue = await images();
+    expect(blue.some((p) => /blue(ring|center)\.jpg$/.test(p))).toBe(true);
+    await page.locator('#skin').selectOption('orange');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && /orange/.test(document.body.dataset.images ?? ''), null, { timeout: 20_000 });
+    const orange = await images();
+    expect(orange.some((p) => /orange(ring|center)\.jpg$/.test(p))).toBe(true);
+    expect(orange.some((p) => /blue/.test(p))).toBe(false);
   });
 
   it('shows a malformed dropped file as its typed error, with Node’s message', async () => {
