@@ -90,8 +90,7 @@ const ARCHIVE = /\.(pk3|pk4|dpk)$/i;
 /**
  * A dropped or picked .pk3 / .pk4 / .dpk: its models (read from the central directory; nothing is extracted) fill the
  * archive picker, and the first opens. An md5mesh opens with the md5anims beside it; members stream straight into the
- * parsers, inflated as they are read. Quake 3 player folders are listed by the CLI but not opened here yet
- * (openPlayable takes one model).
+ * parsers, inflated as they are read. A Quake 3 player folder opens assembled (lower, upper, head by their tags).
  */
 async function openArchiveFile(file: File): Promise<void> {
   await openCatalog(() => openArchive(file, { name: file.name }), file.name);
@@ -106,9 +105,9 @@ async function openCatalog(getFs: () => Promise<FileSystem>, name: string): Prom
   const file = { name };
   try {
     const fs = await getFs();
-    const entries = (await catalogModels(fs)).filter((e) => e.kind !== 'player');
+    const entries = await catalogModels(fs);
     const select = $<HTMLSelectElement>('archive-models');
-    select.replaceChildren(...entries.map((e, i) => new Option(`${e.path}${e.anims.length ? ` + ${e.anims.length} anims` : ''}`, String(i))));
+    select.replaceChildren(...entries.map((e, i) => new Option(`${e.path}${e.kind === 'player' ? '/ (player)' : ''}${e.anims.length ? ` + ${e.anims.length} anims` : ''}`, String(i))));
     $('archive-models-label').hidden = entries.length === 0;
     document.body.dataset.archiveModels = String(entries.length);
     select.onchange = () => void openEntry(fs, entries[Number(select.value)], file.name);
@@ -121,7 +120,8 @@ async function openCatalog(getFs: () => Promise<FileSystem>, name: string): Prom
 }
 
 function openEntry(fs: FileSystem, entry: CatalogEntry, archiveName: string, skin?: string): Promise<void> {
-  const paths = [entry.path, ...entry.anims];
+  // A player opens from its parts and animation.cfg (openPlayable assembles it); a model with its md5anims.
+  const paths = entry.kind === 'player' ? entry.files : [entry.path, ...entry.anims];
   // The skins an MD3 offers (`<model>_<name>.skin` beside it): a picker when there is a choice.
   const skins = $<HTMLSelectElement>('skin');
   if (skin === undefined) {

@@ -45,7 +45,7 @@ export interface PlayableTextureOptions {
 }
 
 /** One material per part (`partCount` parts, in the model's own surface / mesh order), and what went missing. */
-export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh, partCount: number, o: PlayableTextureOptions): Promise<{ materials: PlayableMaterial[]; warnings: MaterialWarning[] }> {
+export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | { lower: Md3Model; upper: Md3Model; head: Md3Model }, partCount: number, o: PlayableTextureOptions): Promise<{ materials: PlayableMaterial[]; warnings: MaterialWarning[] }> {
   const t = await resolveModelTextures(o.fileSystem, model, o.modelPath, { skin: o.skin, signal: o.signal });
   const warnings: MaterialWarning[] = [...t.warnings];
   const looks: { code: string; message: string; offset: number }[] = []; // alphaLook speaks ParseWarning
@@ -66,8 +66,10 @@ export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh, pa
     return out;
   };
   const materials: PlayableMaterial[] = [];
+  // A player's parts are its lower, upper and head surfaces in order: each resolved by (part, surface).
+  const slots = 'lower' in model ? (['lower', 'upper', 'head'] as const).flatMap((part) => model[part].surfaces.map((_, surface) => ({ part, surface }))) : null;
   for (let i = 0; i < partCount; i++) {
-    const m = materialForSlot(t.materials, i, undefined);
+    const m = slots ? materialForSlot(t.materials, slots[i]?.surface ?? -1, slots[i]?.part) : materialForSlot(t.materials, i, undefined);
     const path = m ? foundPath(m.diffuse) : null;
     const look = m ? alphaLook(m, looks) : null;
     materials.push({

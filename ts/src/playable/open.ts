@@ -9,6 +9,7 @@ import { openMd5 } from './md5-playable.js';
 import { openMd2, openMd3 } from './morph-playable.js';
 import type { FormatOpener, ModelFile, OpenOptions, PlayableModel } from './playable.js';
 import { playableMaterials } from './materials.js';
+import { openPlayer, playerFiles } from './player-playable.js';
 
 /** One adapter per primary format (md5anim files ride along with their md5mesh). */
 const OPENERS: Partial<Record<FileKind, FormatOpener>> = {
@@ -40,6 +41,7 @@ async function sniff(source: ByteSource, signal?: AbortSignal): Promise<{ kind: 
  */
 export async function openPlayable(files: ModelFile[], options: OpenOptions = {}): Promise<PlayableModel> {
   if (files.length === 0) throw new Error('no files given');
+  if (playerFiles(files)) return withTextures(await openPlayer(files, countedStream(files, options)), options);
   const total = files.every((f) => typeof f.size === 'number') ? files.reduce((n, f) => n + (f.size ?? 0), 0) : undefined;
   const kinds: FileKind[] = [];
   const sniffed = new Map<ModelFile, AsyncIterable<Uint8Array>>();
@@ -70,11 +72,27 @@ export async function openPlayable(files: ModelFile[], options: OpenOptions = {}
       yield chunk;
     }
   }
-  const opened = await opener([primaries[0], ...anims], stream);
+  return withTextures(await opener([primaries[0], ...anims], stream), options);
+}
+
+async function withTextures(opened: PlayableModel, options: OpenOptions): Promise<PlayableModel> {
   if (options.textures) {
     const { materials, warnings } = await playableMaterials(opened.model, opened.parts.length, { ...options.textures, signal: options.signal });
     opened.materials = materials;
     opened.textureWarnings = warnings;
   }
   return opened;
+}
+
+/** Files read with progress counted over all of them (a player's parts). */
+function countedStream(files: ModelFile[], options: OpenOptions): (file: ModelFile) => AsyncIterable<Uint8Array> {
+  const total = files.every((f) => typeof f.size === 'number') ? files.reduce((n, f) => n + (f.size ?? 0), 0) : undefined;
+  let read = 0;
+  return async function* (file: ModelFile) {
+    for await (const chunk of byteChunks(file.source, { signal: options.signal })) {
+      read += chunk.length;
+      options.onProgress?.(read, total, file.name);
+      yield chunk;
+    }
+  };
 }

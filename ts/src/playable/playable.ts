@@ -100,8 +100,8 @@ export function poserPlayer(poser: PlayerPoser, play: Pick<ModelPlayer, 'setClip
 
 export interface PlayableModel extends PlayableInfo {
   createPlayer(backend: PoseBackend): ModelPlayer;
-  /** The parsed model the playable was made from. */
-  readonly model: Md2Model | Md3Model | Md5Mesh;
+  /** The parsed model the playable was made from (a Quake 3 player: its three parts). */
+  readonly model: Md2Model | Md3Model | Md5Mesh | { lower: Md3Model; upper: Md3Model; head: Md3Model };
 }
 
 /** Parses one format's files; `stream(file)` reads a file with progress counted. The primary file comes first. */

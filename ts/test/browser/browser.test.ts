@@ -408,6 +408,24 @@ describe('the demo page', () => {
     expect(orange.some((p) => /blue/.test(p))).toBe(false);
   });
 
+  it('opens a Quake 3 player from a dropped .pk3: assembled by its tags, animated by its animation.cfg, textured by its skins', async () => {
+    const folder = 'models/players/human_bsuit';
+    const names = ['lower.md3', 'upper.md3', 'head.md3', 'animation.cfg', 'lower_default.skin', 'upper_default.skin', 'head_default.skin', 'human_bsuit.jpg'];
+    const pk3 = join(ARTIFACTS, 'demo-player.pk3');
+    writeFileSync(pk3, makeZip(names.map((n) => ({ name: `${folder}/${n}`, data: read(join(SHARED_MODELS, 'res-players_src.dpkdir', folder, n)) }))));
+    await openDemo();
+    await page.locator('#file').setInputFiles(pk3);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '1', null, { timeout: 20_000 });
+    expect(await page.locator('#archive-models option').allTextContents()).toEqual([`${folder}/ (player)`]);
+    expect(await page.textContent('#info')).toMatch(/^Quake 3 player: /);
+    const surfaces = ['lower', 'upper', 'head'].reduce((n, p) => n + parseMd3(read(join(SHARED_MODELS, 'res-players_src.dpkdir', folder, `${p}.md3`))).surfaces.length, 0);
+    expect(await page.evaluate(() => document.body.dataset.texturedParts)).toBe(String(surfaces)); // every surface has its skin's image
+    const clips = (await page.locator('#clip option').allTextContents()).map((t) => t.split(' ')[0]);
+    expect(clips).toEqual(expect.arrayContaining(['BOTH_DEATH1', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_IDLE'])); // animation.cfg's legs clips
+    const [a, b] = await twoShots('demo-player');
+    expect(a.equals(b)).toBe(false); // animating
+  });
+
   it('shows a malformed dropped file as its typed error, with Node’s message', async () => {
     const path = join(SHARED_MODELS, INVALID);
     const expected = nodeError(read(path));

@@ -9,6 +9,9 @@ import { resolveModelTextures } from '../../src/load/textures.js';
 import { openPlayable } from '../../src/playable/open.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
+import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
+import { Md3Player } from '../../src/pose/md3-player.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 
 const CASES = [
@@ -56,5 +59,37 @@ describe('openPlayable with textures', () => {
     expect(m.materials.length).toBe(1);
     expect(m.materials[0].image).toBeNull();
     expect(m.textureWarnings.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a Quake 3 player through openPlayable', () => {
+  const dir = 'res-players_src.dpkdir';
+  const folder = 'models/players/human_bsuit';
+  const names = ['lower.md3', 'upper.md3', 'head.md3', 'animation.cfg'];
+  const files = () => names.map((name) => ({ name, source: read(join(SHARED_MODELS, dir, folder, name)) }));
+
+  test('opens from its files: every surface a part, clips from animation.cfg, posed as Md3Player poses it, textured by its skins', async () => {
+    const m = await openPlayable(files(), { textures: { fileSystem: folderFileSystem(join(SHARED_MODELS, dir)), modelPath: folder } });
+    const models = ['lower', 'upper', 'head'].map((p) => parseMd3(read(join(SHARED_MODELS, dir, folder, `${p}.md3`))));
+    expect(m.parts.length).toBe(models.reduce((n, x) => n + x.surfaces.length, 0));
+    expect(m.vertexCount).toBe(models.reduce((n, x) => n + x.surfaces.reduce((k, s) => k + s.vertexCount, 0), 0));
+    expect(m.uvs.length).toBe(m.vertexCount * 2);
+    const cfg = parseAnimationCfg(read(join(SHARED_MODELS, dir, folder, 'animation.cfg')));
+    const run = m.clips.findIndex((c) => c.name === 'LEGS_RUN');
+    expect(run).toBeGreaterThanOrEqual(0);
+    expect(m.clips[run].frameCount).toBe(cfg.byName.LEGS_RUN.numFrames);
+    // Every surface resolves to an image through the player's default skins.
+    expect(m.materials.every((x) => x.image)).toBe(true);
+    // Frame 1 → 2 of LEGS_RUN with the torso standing, exactly as Md3Player poses it.
+    const backend = createTsBackend();
+    const player = m.createPlayer(backend);
+    player.setClip(run);
+    player.poseBlend(1, 2, 0.25);
+    const direct = new Md3Player(backend, { lower: models[0], upper: models[1], head: models[2] }, cfg);
+    const legs = cfg.byName.LEGS_RUN, torso = cfg.byName.TORSO_STAND;
+    direct.pose({ legs: { frame1: legs.firstFrame + 1, frame2: legs.firstFrame + 2, t: 0.25 }, torso: { frame1: torso.firstFrame + 1, frame2: torso.firstFrame + 2, t: 0.25 } });
+    expect([...player.positions]).toEqual([...direct.positions]);
+    direct.dispose();
+    player.dispose();
   });
 });
