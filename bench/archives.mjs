@@ -24,7 +24,7 @@ async function vfs() {
       contents: `export { openArchive } from './ts/src/vfs/node.js';
         export { fflateInflater, streamInflater } from './ts/src/vfs/inflate.js';
         export { zlibInflater } from './ts/src/vfs/node-zlib.js';
-        export { crc32Update } from './ts/src/vfs/crc32.js';`,
+        export { crc32Update } from './ts/src/base/crc32.js';`,
       resolveDir: ROOT,
       loader: 'ts',
     },
