@@ -66,7 +66,7 @@ function expectSamePose(page: Posed, node: Posed, vertexCount = 1439 /* the dron
 }
 
 /** `in-page.js`'s exports, as blank.html publishes them. */
-type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker' | 'posePlayable' | 'bakeAcrossWorkers' | 'texturesInWorker', (args: object) => Promise<any>> };
+type InPage = { inPage: Record<'poseStreamed' | 'poseInWorker' | 'posePlayable' | 'bakeAcrossWorkers' | 'texturesInWorker' | 'playerInWorker', (args: object) => Promise<any>> };
 
 async function openTestPage(): Promise<void> {
   await page.goto(`${h.url}/test/blank.html`);
@@ -163,6 +163,26 @@ describe('bakes across Web Workers', () => {
     expect(r.byUrl).toEqual(want);
     expect(r.byFiles).toEqual(want);
     expect(r.uvs).toBe(r.vertexCount * 2);
+  });
+
+  it('opens a Quake 3 player in the worker, textured by its skins, and poses it as Node does', async () => {
+    const root = 'res-players_src.dpkdir';
+    const modelPath = 'models/players/human_bsuit';
+    const names = ['lower.md3', 'upper.md3', 'head.md3', 'animation.cfg'];
+    const node = await openPlayable(names.map((name) => ({ name, source: read(join(SHARED_MODELS, root, modelPath, name)) })), { textures: { fileSystem: folderFileSystem(join(SHARED_MODELS, root)), modelPath } });
+    const nodePlayer = node.createPlayer(await createWasmBackend('simd'));
+    nodePlayer.setClip(node.clips.findIndex((c) => c.name === 'LEGS_RUN'));
+    nodePlayer.poseBlend(1, 2, 0.25);
+    const index = (readdirSync(join(SHARED_MODELS, root), { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => relative(join(SHARED_MODELS, root), join(d.parentPath, d.name)).split('\\').join('/'));
+    await openTestPage();
+    const r = await page.evaluate((args) => (window as unknown as InPage).inPage.playerInWorker(args), { folder: `/models/${root}/${modelPath}`, game: `/models/${root}/`, modelPath, index });
+    expect(r.summary).toBe(node.summary);
+    expect(r.parts).toBe(node.parts.length);
+    expect(r.textured).toBe(node.parts.length); // every surface textured by its part's skin
+    expect(r.positions).toEqual([...nodePlayer.positions]);
+    nodePlayer.dispose();
   });
 
   it('a cross-origin isolated page bakes over two module workers into shared memory, exactly as one thread and as Node', async () => {

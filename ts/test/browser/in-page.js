@@ -110,3 +110,17 @@ export async function texturesInWorker({ model, game, modelPath, index }) {
     w.terminate();
   }
 }
+
+/** A Quake 3 player opened in the worker from its files' URLs, textured from its folder URL, and posed. */
+export async function playerInWorker({ folder, game, modelPath, index }) {
+  const w = lib.ModelWorker.create();
+  try {
+    const names = ['lower.md3', 'upper.md3', 'head.md3', 'animation.cfg'];
+    const info = await w.open(names.map((name) => ({ name, source: { url: `${folder}/${name}` } })), { textures: { url: game, index, modelPath } });
+    await w.setClip(info.clips.findIndex((c) => c.name === 'LEGS_RUN'));
+    const frame = await w.pose(1, 2, 0.25);
+    return { summary: info.summary, parts: info.parts.length, textured: info.materials.filter((m) => m.image).length, vertexCount: info.vertexCount, positions: Array.from(frame.positions) };
+  } finally {
+    w.terminate();
+  }
+}
