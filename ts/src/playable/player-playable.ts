@@ -13,8 +13,7 @@ import type { Md3Model } from '../base/model.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { Md3Player } from '../pose/md3-player.js';
 import { MD3_DEFAULT_FPS } from '../pose/timing.js';
-import { backToBackIndices } from '../pose/morph-poser.js';
-import { concatUvs, type Clip, type FormatOpener, type ModelFile, type ModelPlayer, type PlayablePart } from './playable.js';
+import { concatUvs, partsBackToBack, type Clip, type FormatOpener, type ModelFile, type ModelPlayer } from './playable.js';
 
 const PART_FILES = ['lower.md3', 'upper.md3', 'head.md3'] as const;
 
@@ -51,14 +50,7 @@ export const openPlayer: FormatOpener = async (files, stream) => {
   const models = { lower, upper, head };
   // The layout Md3Player gives its output; a throwaway player is not needed: it is the parts' surfaces in order.
   const pieces = (['lower', 'upper', 'head'] as const).flatMap((part) => models[part].surfaces.map((s, i) => ({ part, surface: i, s })));
-  const indices = backToBackIndices(pieces.map((x) => x.s));
-  const parts: PlayablePart[] = [];
-  let at = 0;
-  for (const x of pieces) {
-    parts.push({ name: `${x.part}:${x.s.name}`, firstIndex: at, indexCount: x.s.triangles.length });
-    at += x.s.triangles.length;
-  }
-  const vertexCount = pieces.reduce((n, x) => n + x.s.vertexCount, 0);
+  const { indices, parts, vertexCount } = partsBackToBack(pieces.map((x) => ({ name: `${x.part}:${x.s.name}`, vertexCount: x.s.vertexCount, triangles: x.s.triangles })));
   const clips: PlayerClip[] = cfg
     ? cfg.animations
         .filter((a) => (a.name.startsWith('BOTH_') || a.name.startsWith('LEGS_')) && a.numFrames > 0)
