@@ -66,6 +66,12 @@ export const ErrorCode = {
    * type / bit depth pair the PNG standard does not define).
    */
   Unsupported: 'UNSUPPORTED',
+  /**
+   * A writer (`idtech-models/write`) given data its target format cannot hold: a name too long for its fixed field
+   * or holding a character the field cannot encode, a count or a value past the file layout's own range, arrays
+   * shorter than their counts. The detail names the element; the offset is where in the output it would go.
+   */
+  Unwritable: 'UNWRITABLE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

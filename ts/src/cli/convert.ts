@@ -6,6 +6,7 @@
 import { extname } from 'node:path';
 import { given, optionValue, UsageError, type Command, type CommandSpec, type ParsedArgs } from './args.js';
 import { convertGltf } from './convert-gltf.js';
+import { convertId, ID_EXTENSIONS, ID_OPTIONS, ID_OUTPUT, ID_SHARED_OPTIONS } from './convert-id.js';
 import { BACKENDS, convertObj } from './convert-obj.js';
 import { archivePath } from './archive-input.js';
 import { convertArchiveMember } from './archive-convert.js';
@@ -24,6 +25,7 @@ const spec: CommandSpec = {
     'convert INPUT [--anim ANIM]… [glTF options] -o OUT.glb|OUT.gltf',
     'convert INPUT [--anim ANIM] [--frame N] [OBJ options] -o OUT.obj',
     'convert ARCHIVE_OR_DIR --all [--jobs N] [--force] [--slice I/N] [--json] -o OUTDIR',
+    'convert IN.glb|IN.gltf [--fps N] [--scale S] -o OUT.md3',
   ],
   about: [
     `INPUT is a model file (${READABLE.replace(/\.md5anim, /, '')}), a model inside a .pk3/.pk4/.dpk (ARCHIVE/models/…/x.md3) or a Quake 3 player folder holding ${PLAYER_FOLDER}. ` +
@@ -54,6 +56,7 @@ const spec: CommandSpec = {
     { name: '--frame', value: 'N', group: OBJ, help: 'The frame to pose, from 0: of --anim for an .md5mesh (without --anim, its bind pose), of the file for an .md2 or .md3. Default 0.' },
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
     ...BATCH_OPTIONS,
+    ...ID_OPTIONS,
     { name: '--y-up', group: OBJ, help: "Turn id's Z-up into Y-up (x, y, z) → (x, z, −y), for tools that expect it. Default: the file's axes." },
   ],
   examples: [
@@ -74,15 +77,16 @@ async function run(a: ParsedArgs): Promise<void | number> {
   const out = optionValue(a, '--output');
   if (!out) throw new UsageError('convert needs -o OUT.glb, OUT.gltf or OUT.obj', 'convert');
   const ext = extname(out).toLowerCase();
-  const target = ext === '.glb' || ext === '.gltf' ? GLTF : ext === '.obj' ? OBJ : null;
-  if (!target) throw new UsageError(`${out}: the output must end in .glb, .gltf or .obj`, 'convert');
+  const target = ext === '.glb' || ext === '.gltf' ? GLTF : ext === '.obj' ? OBJ : ID_EXTENSIONS.includes(ext) ? ID_OUTPUT : null;
+  if (!target) throw new UsageError(`${out}: the output must end in .glb, .gltf, .obj or ${ID_EXTENSIONS.join(', ')}`, 'convert');
   for (const o of spec.options) {
-    if ((o.group === GLTF || o.group === OBJ) && o.group !== target && given(a, o.name)) throw new UsageError(`${o.name} is for ${o.group}, not ${ext}`, 'convert');
+    if (target === ID_OUTPUT && ID_SHARED_OPTIONS.has(o.name)) continue;
+    if ((o.group === GLTF || o.group === OBJ || o.group === ID_OUTPUT) && o.group !== target && given(a, o.name)) throw new UsageError(`${o.name} is for ${o.group}, not ${ext}`, 'convert');
   }
   const member = await archivePath(a.positionals[0]);
-  if (member && target === OBJ) throw new UsageError(`${a.positionals[0]}: a model inside an archive converts to .glb or .gltf`, 'convert');
+  if (member && target !== GLTF) throw new UsageError(`${a.positionals[0]}: a model inside an archive converts to .glb or .gltf`, 'convert');
   if (member) return convertArchiveMember(a, member, out);
-  return target === GLTF ? convertGltf(a, out) : convertObj(a, out);
+  return target === GLTF ? convertGltf(a, out) : target === OBJ ? convertObj(a, out) : convertId(a, out);
 }
 
 export const convert: Command = { spec, run };

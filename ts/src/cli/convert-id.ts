@@ -1,0 +1,66 @@
+/**
+ * `convert IN.glb|IN.gltf -o OUT.md3 [--fps N] [--scale S]`: glTF in, an id format out (`import/gltf-md3.ts`, then
+ * `write/md3.ts`). A `.gltf`'s buffers and images named by relative `uri` are read from beside it. MD2 and MD5
+ * outputs are not done yet (docs/writers.md).
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { importGltf } from '../import/gltf-md3.js';
+import { parseMd3 } from '../formats/md3/parser.js';
+import { writeMd3 } from '../write/md3.js';
+import { optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
+import { badInput, load } from './input.js';
+import { count, summaryLine, writeOutputs } from './output.js';
+import { exportWarnings, parseWarnings, warningLines } from './warnings.js';
+
+export const ID_OUTPUT = 'id output from glTF input (.md3)';
+/** Output extensions `convert` turns glTF into. */
+export const ID_EXTENSIONS = ['.md3'];
+/** Options of other groups that id output takes too. */
+export const ID_SHARED_OPTIONS = new Set(['--fps']);
+
+export const ID_OPTIONS: OptionSpec[] = [
+  { name: '--scale', value: 'S', group: ID_OUTPUT, help: 'Multiply positions and tag origins by S (MD3 holds ±512 units in 1/64 steps). Default 1.' },
+];
+
+function positive(a: ParsedArgs, name: string, fallback: number): number {
+  const text = optionValue(a, name);
+  const v = text === undefined ? fallback : Number(text);
+  if (!(v > 0) || !Number.isFinite(v)) throw new UsageError(`${name} must be a number > 0, not ${text}`, 'convert');
+  return v;
+}
+
+/** The files a `.gltf` names by relative uri (data: and absolute URLs are left to glTF Transform). */
+async function gltfResources(path: string, bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
+  let json: { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return {};
+  }
+  const out: Record<string, Uint8Array> = {};
+  for (const { uri } of [...(json.buffers ?? []), ...(json.images ?? [])]) {
+    if (!uri || /^[a-z][a-z0-9+.-]*:/i.test(uri)) continue;
+    out[uri] = new Uint8Array(await load(path, () => readFile(join(dirname(path), decodeURIComponent(uri)))));
+  }
+  return out;
+}
+
+export async function convertId(a: ParsedArgs, out: string): Promise<void> {
+  const input = a.positionals[0];
+  if (!/\.(glb|gltf)$/i.test(input)) throw new UsageError(`${input}: .md3 output is made from glTF input (.glb, .gltf)`, 'convert');
+  const fps = positive(a, '--fps', 15);
+  const scale = positive(a, '--scale', 1);
+  const bytes = new Uint8Array(await load(input, () => readFile(input)));
+  const resources = input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {};
+  const model = await load(input, () => importGltf({ bytes, resources }, { format: 'md3', fps, scale }));
+  const md3 = await load(input, async () => writeMd3(model));
+  if (model.surfaces.length === 0) throw badInput(input, 'no triangle mesh to convert');
+  const files = [{ path: out, bytes: md3 }];
+  const written = await writeOutputs(files);
+  // What we wrote, read back by our parser: its ENGINE_LIMIT warnings say which ioquake3 limit the file goes past.
+  const engine = parseWarnings(out, parseMd3(md3).warnings);
+  for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
+  const vertices = model.surfaces.reduce((n, s) => n + s.vertexCount, 0);
+  process.stderr.write(summaryLine(files, [count(model.surfaces.length, 'surface'), count(vertices, 'vertex', 'vertices'), count(model.frameCount, 'frame'), count(model.tagCount, 'tag')], written) + '\n');
+}

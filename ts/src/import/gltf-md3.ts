@@ -1,0 +1,213 @@
+/**
+ * glTF → Md3Model (write it with `writeMd3`). What becomes what:
+ *
+ * - surfaces: every triangle primitive of every mesh node of the default scene, in scene order; named after the
+ *   mesh (`mesh_p` when a mesh has several primitives); its shader is the material's name (no shader without one).
+ * - frames: with animations, each is sampled at `fps` (default 15, the rate our exporter writes MD3 clips at)
+ *   from 0 to its last key, one after the other; frames are named after their animation (16 bytes). Without
+ *   animations, one frame: the document as it stands (node TRS, morph weights). Morph targets, node transforms
+ *   and skins all apply (`gltf-sample.ts`).
+ * - tags: nodes named `tag_*`, their world transform per frame: origin and the rotation's columns as axis[0..2].
+ * - axes: the inverse of the exporter's (`export/gltf-axes.ts`): glTF (x, y, z) → id (x, −z, y); winding
+ *   turned back to id's clockwise; texture coordinates as they are (the exporter writes MD3 st unchanged).
+ * - quantisation: positions × 64 rounded to int16 (UNWRITABLE, naming surface, frame and vertex, when one falls
+ *   outside ±512 units); normals to the nearest lat/lng byte pair of ioquake3's decode (high byte the angle about
+ *   z, low byte the angle from +z, both in steps of 2π/256); per frame the bounds of the quantised vertices,
+ *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds).
+ */
+import type { Node } from '@gltf-transform/core';
+import type { Md3Model, Md3Surface } from '../base/model.js';
+import type { ParseWarning } from '../base/errors.js';
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { MD3_LIMITS } from '../formats/md3/limits.js';
+import { readGltfDocument, type GltfInput } from './gltf.js';
+import { animationPlayer, duration, posedPrimitive, restPose } from './gltf-sample.js';
+
+export interface GltfToMd3Options {
+  /** Frames per second animations are sampled at (default 15). */
+  fps?: number;
+  /** Uniform scale applied to positions and tag origins (default 1). */
+  scale?: number;
+  /** The model name in the header (default ''). */
+  name?: string;
+}
+
+const TRIANGLES = 4;
+const TWO_PI = 2 * Math.PI;
+
+function unwritable(detail: string): never {
+  throw new ModelParseError(ErrorCode.Unwritable, detail, { offset: 0 });
+}
+
+/** glTF axes → id axes (inverse of the exporter's (x, y, z) → (x, z, −y)). */
+const toId = (x: number, y: number, z: number): [number, number, number] => [x, -z, y];
+
+/** The packed lat/lng normal nearest to unit `n` under ioquake3's decode (x = cos a·sin b, y = sin a·sin b, z = cos b). */
+export function packMd3Normal(x: number, y: number, z: number): number {
+  const len = Math.hypot(x, y, z);
+  if (!(len > 0)) return 0;
+  const b = Math.round((Math.acos(Math.max(-1, Math.min(1, z / len))) * 256) / TWO_PI) & 255;
+  const a = Math.round((Math.atan2(y, x) * 256) / TWO_PI) & 255;
+  return (a << 8) | b;
+}
+
+/** Latin-1 text of at most `bytes` characters (others become '_'). */
+function field(text: string, bytes: number): string {
+  return text.replace(/[^\x01-\xff]/g, '_').slice(0, bytes);
+}
+
+interface SurfaceSource {
+  node: Node;
+  prim: ReturnType<NonNullable<ReturnType<Node['getMesh']>>['listPrimitives']>[number];
+  surface: Md3Surface;
+}
+
+export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}): Promise<Md3Model> {
+  const doc = await readGltfDocument(input);
+  const root = doc.getRoot();
+  const fps = options.fps ?? 15;
+  const scale = options.scale ?? 1;
+  if (!(fps > 0) || !(scale > 0)) throw new RangeError('fps and scale must be positive');
+  const warnings: ParseWarning[] = [];
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  const order: Node[] = [];
+  const visit = (n: Node) => {
+    order.push(n);
+    n.listChildren().forEach(visit);
+  };
+  (scene ? scene.listChildren() : root.listNodes()).forEach(visit);
+
+  const sources: SurfaceSource[] = [];
+  for (const node of order) {
+    const mesh = node.getMesh();
+    if (!mesh) continue;
+    const prims = mesh.listPrimitives();
+    prims.forEach((prim, p) => {
+      const name = prims.length > 1 ? `${mesh.getName() || node.getName()}_${p}` : mesh.getName() || node.getName() || `surface${sources.length}`;
+      if (prim.getMode() !== TRIANGLES || !prim.getAttribute('POSITION')) {
+        warnings.push({ code: 'GLTF_PRIMITIVE_SKIPPED', message: `primitive ${p} of mesh "${name}" is not triangles with positions: not imported`, offset: 0 });
+        return;
+      }
+      const vertexCount = prim.getAttribute('POSITION')!.getCount();
+      const idx = prim.getIndices();
+      const indexCount = idx ? idx.getCount() : vertexCount;
+      const triangleCount = Math.floor(indexCount / 3);
+      const what = `surface ${sources.length} ("${name}")`;
+      if (vertexCount > MD3_LIMITS.maxVertsPerSurface) unwritable(`${what} has ${vertexCount} vertices, MD3 holds ${MD3_LIMITS.maxVertsPerSurface} per surface`);
+      if (triangleCount > MD3_LIMITS.maxTrianglesPerSurface) unwritable(`${what} has ${triangleCount} triangles, MD3 holds ${MD3_LIMITS.maxTrianglesPerSurface} per surface`);
+      const triangles = new Uint32Array(3 * triangleCount);
+      for (let t = 0; t < triangleCount; t++) {
+        const at = (k: number) => (idx ? idx.getScalar(3 * t + k) : 3 * t + k);
+        // glTF counter-clockwise (a, b, c) → id clockwise (a, c, b), the exporter's swap undone
+        triangles[3 * t] = at(0);
+        triangles[3 * t + 1] = at(2);
+        triangles[3 * t + 2] = at(1);
+      }
+      const st = new Float32Array(2 * vertexCount);
+      const uv = prim.getAttribute('TEXCOORD_0');
+      if (uv) for (let v = 0; v < vertexCount; v++) st.set(uv.getElement(v, []), 2 * v);
+      const material = prim.getMaterial()?.getName() ?? '';
+      sources.push({
+        node,
+        prim,
+        surface: {
+          name: field(name, 64),
+          flags: 0,
+          vertexCount,
+          triangleCount,
+          shaders: material ? [{ name: field(material, 64), index: 0 }] : [],
+          triangles,
+          st,
+          xyzNormals: new Int16Array(0),
+        },
+      });
+    });
+  }
+  const tagNodes = order.filter((n) => /^tag_/i.test(n.getName()));
+
+  // The frames: (animation, time) pairs, or the document as it stands.
+  const animations = root.listAnimations();
+  const frames: { play?: (t: number) => void; time: number; name: string }[] = [];
+  for (const a of animations) {
+    const play = animationPlayer(a);
+    const count = Math.floor(duration(a) * fps + 1e-4) + 1;
+    for (let k = 0; k < count; k++) frames.push({ play, time: k / fps, name: a.getName() });
+  }
+  if (frames.length === 0) frames.push({ time: 0, name: 'frame' });
+  const F = frames.length;
+
+  const xyz = sources.map((s) => new Int16Array(4 * s.surface.vertexCount * F));
+  const frameMins = new Float32Array(3 * F), frameMaxs = new Float32Array(3 * F);
+  const frameRadii = new Float32Array(F);
+  const tagOrigins = new Float32Array(3 * tagNodes.length * F), tagAxes = new Float32Array(9 * tagNodes.length * F);
+  const rest = restPose(order);
+  frames.forEach((frame, f) => {
+    rest.restore();
+    frame.play?.(frame.time);
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    sources.forEach((s, i) => {
+      const mesh = s.node.getMesh()!;
+      const { positions, normals } = posedPrimitive(s.node, mesh, s.prim);
+      const out = xyz[i];
+      for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {
+        const p = toId(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+        for (let k = 0; k < 3; k++) {
+          const q = Math.round(p[k] * scale * 64);
+          if (q < -32768 || q > 32767) {
+            unwritable(`surface ${i} ("${s.surface.name}") frame ${f} vertex ${v}: ${(p[k] * scale).toFixed(3)} is outside MD3's ±512 units (int16 × 1/64)`);
+          }
+          out[o + k] = q;
+          lo[k] = Math.min(lo[k], q / 64);
+          hi[k] = Math.max(hi[k], q / 64);
+        }
+        out[o + 3] = packMd3Normal(...toId(normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]));
+      }
+    });
+    if (lo[0] === Infinity) lo.fill(0), hi.fill(0);
+    frameMins.set(lo, 3 * f);
+    frameMaxs.set(hi, 3 * f);
+    frameRadii[f] = Math.hypot(...[0, 1, 2].map((k) => Math.max(Math.abs(lo[k]), Math.abs(hi[k]))));
+    tagNodes.forEach((n, t) => {
+      const m = n.getWorldMatrix();
+      const at = f * tagNodes.length + t;
+      tagOrigins.set(toId(m[12], m[13], m[14]).map((x) => x * scale), 3 * at);
+      // id axis i = C⁻¹·M₃·C·e_i, normalised (C: id → glTF axes)
+      const idBasis = [[1, 0, 0], [0, 0, -1], [0, 1, 0]]; // C·e_i for i = x, y, z
+      idBasis.forEach((g, i) => {
+        const w = [0, 1, 2].map((r) => m[r] * g[0] + m[4 + r] * g[1] + m[8 + r] * g[2]);
+        const a = toId(w[0], w[1], w[2]);
+        const len = Math.hypot(...a) || 1;
+        for (let k = 0; k < 3; k++) tagAxes[9 * at + 3 * i + k] = a[k] / len;
+      });
+    });
+  });
+  rest.restore();
+
+  return {
+    format: 'md3',
+    version: 15,
+    name: field(options.name ?? '', 64),
+    flags: 0,
+    frameCount: F,
+    frameNames: frames.map((fr) => field(fr.name, 16)),
+    frameMins,
+    frameMaxs,
+    frameLocalOrigins: new Float32Array(3 * F),
+    frameRadii,
+    tagCount: tagNodes.length,
+    tagNames: tagNodes.map((n) => field(n.getName(), 64)),
+    tagOrigins,
+    tagAxes,
+    surfaces: sources.map((s, i) => ({ ...s.surface, xyzNormals: xyz[i] })),
+    warnings,
+  };
+}
+
+/** Target formats `importGltf` writes today (MD2 and MD5 are not done yet: docs/writers.md). */
+export type GltfImportFormat = 'md3';
+
+/** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`). */
+export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: GltfImportFormat }): Promise<Md3Model> {
+  if (options.format !== 'md3') throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3)`);
+  return gltfToMd3(input, options);
+}

@@ -1,0 +1,178 @@
+/**
+ * A glTF document posed at a time: each animation's channels sampled (STEP, LINEAR with quaternion slerp,
+ * CUBICSPLINE per glTF 2.0 Appendix C) onto the nodes' translation, rotation, scale and morph weights, then the
+ * vertices of a primitive computed as glTF defines them — base + Σ weight·target, then skinned
+ * (Σ jointWeight · jointWorld · inverseBind) or placed by its node's world matrix. Everything here is in glTF's own
+ * axes; `gltf-md3.ts` converts to id's.
+ */
+import type { Animation, Mesh, Node, Primitive } from '@gltf-transform/core';
+
+type Vec = number[];
+type Mat4 = number[];
+
+/** Column-major 4×4 product a·b. */
+export function mul4(a: ArrayLike<number>, b: ArrayLike<number>): Mat4 {
+  const o = new Array<number>(16).fill(0);
+  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
+    let s = 0;
+    for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+    o[c * 4 + r] = s;
+  }
+  return o;
+}
+
+function slerp(a: Vec, b: Vec, t: number): Vec {
+  let d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  const s = d < 0 ? -1 : 1;
+  d *= s;
+  let ka = 1 - t, kb = t;
+  if (d < 0.9995) {
+    const th = Math.acos(d), sin = Math.sin(th);
+    ka = Math.sin((1 - t) * th) / sin;
+    kb = Math.sin(t * th) / sin;
+  }
+  const q = [0, 1, 2, 3].map((i) => ka * a[i] + s * kb * b[i]);
+  const len = Math.hypot(...q) || 1;
+  return q.map((x) => x / len);
+}
+
+/** Keys closer than this (seconds) to a sample time are taken as it: a float32 key time vs k / fps. */
+const SNAP = 1e-5;
+
+/** The channel's value at `time` (clamped to its keys). */
+export function sampleChannel(times: ArrayLike<number>, values: ArrayLike<number>, size: number, interpolation: string, path: string, time: number): Vec {
+  const n = times.length;
+  const cubic = interpolation === 'CUBICSPLINE';
+  const stride = cubic ? 3 * size : size;
+  const at = (k: number, part = cubic ? 1 : 0) => Array.from({ length: size }, (_, i) => values[k * stride + part * size + i]);
+  if (n === 0) return [];
+  let k = 0;
+  while (k + 1 < n && times[k + 1] <= time + SNAP) k++;
+  if (k + 1 >= n || time <= times[0] + SNAP || Math.abs(time - times[k]) <= SNAP) return at(k);
+  const dt = times[k + 1] - times[k];
+  const t = (time - times[k]) / dt;
+  if (interpolation === 'STEP') return at(k);
+  if (cubic) {
+    const p0 = at(k), p1 = at(k + 1), m0 = at(k, 2), m1 = at(k + 1, 0);
+    const t2 = t * t, t3 = t2 * t;
+    const v = p0.map((_, i) => (2 * t3 - 3 * t2 + 1) * p0[i] + (t3 - 2 * t2 + t) * dt * m0[i] + (-2 * t3 + 3 * t2) * p1[i] + (t3 - t2) * dt * m1[i]);
+    if (path !== 'rotation') return v;
+    const len = Math.hypot(...v) || 1;
+    return v.map((x) => x / len);
+  }
+  const a = at(k), b = at(k + 1);
+  return path === 'rotation' ? slerp(a, b, t) : a.map((x, i) => x + (b[i] - x) * t);
+}
+
+/** The rest pose of every node (what an animation that does not drive a node leaves it at). */
+export interface RestPose {
+  restore(): void;
+}
+
+export function restPose(nodes: Node[]): RestPose {
+  const saved = nodes.map((n) => ({ n, t: n.getTranslation(), r: n.getRotation(), s: n.getScale(), w: n.getWeights() }));
+  return {
+    restore() {
+      for (const { n, t, r, s, w } of saved) n.setTranslation(t).setRotation(r).setScale(s).setWeights(w);
+    },
+  };
+}
+
+/** The animation's length in seconds (its last key). */
+export function duration(animation: Animation): number {
+  let end = 0;
+  for (const s of animation.listSamplers()) {
+    const input = s.getInput();
+    if (input && input.getCount() > 0) end = Math.max(end, input.getMax([])[0]);
+  }
+  return end;
+}
+
+/** The animation's channels read once; the returned function sets every node they drive to its value at a time. */
+export function animationPlayer(animation: Animation): (time: number) => void {
+  const channels = animation.listChannels().flatMap((ch) => {
+    const node = ch.getTargetNode();
+    const sampler = ch.getSampler();
+    const path = ch.getTargetPath();
+    const input = sampler?.getInput(), output = sampler?.getOutput();
+    if (!node || !sampler || !path || !input || !output || input.getCount() === 0) return [];
+    const times = Array.from({ length: input.getCount() }, (_, i) => input.getScalar(i));
+    const values: number[] = [];
+    for (let i = 0, el: number[] = []; i < output.getCount(); i++) values.push(...output.getElement(i, el));
+    const interpolation = sampler.getInterpolation();
+    const size = path === 'weights' ? values.length / times.length / (interpolation === 'CUBICSPLINE' ? 3 : 1) : path === 'rotation' ? 4 : 3;
+    return [{ node, path, times, values, size, interpolation }];
+  });
+  return (time) => {
+    for (const { node, path, times, values, size, interpolation } of channels) {
+      const v = sampleChannel(times, values, size, interpolation, path, time);
+      if (path === 'translation') node.setTranslation(v as [number, number, number]);
+      else if (path === 'rotation') node.setRotation(v as [number, number, number, number]);
+      else if (path === 'scale') node.setScale(v as [number, number, number]);
+      else if (path === 'weights') node.setWeights(v);
+    }
+  };
+}
+
+function attribute(prim: Primitive, name: string): Float32Array | null {
+  const a = prim.getAttribute(name);
+  if (!a) return null;
+  const size = a.getElementSize();
+  const out = new Float32Array(a.getCount() * size);
+  const el: number[] = [];
+  for (let i = 0; i < a.getCount(); i++) out.set(a.getElement(i, el), i * size);
+  return out;
+}
+
+/** The primitive's posed positions and normals (glTF axes, world space), 3 floats per vertex. */
+export function posedPrimitive(node: Node, mesh: Mesh, prim: Primitive): { positions: Float32Array; normals: Float32Array } {
+  const positions = attribute(prim, 'POSITION') ?? new Float32Array(0);
+  const normals = attribute(prim, 'NORMAL') ?? new Float32Array(positions.length);
+  const weights = node.getWeights().length ? node.getWeights() : mesh.getWeights();
+  prim.listTargets().forEach((target, i) => {
+    const w = weights[i] ?? 0;
+    if (!w) return;
+    for (const [name, out] of [['POSITION', positions], ['NORMAL', normals]] as const) {
+      const a = target.getAttribute(name);
+      if (!a) continue;
+      const el: number[] = [];
+      for (let v = 0; v < a.getCount(); v++) {
+        a.getElement(v, el);
+        for (let k = 0; k < 3; k++) out[3 * v + k] += w * el[k];
+      }
+    }
+  });
+  const skin = node.getSkin();
+  const joints = attribute(prim, 'JOINTS_0');
+  const jw = attribute(prim, 'WEIGHTS_0');
+  const count = positions.length / 3;
+  const perVertex: (v: number) => ArrayLike<number> = (() => {
+    if (skin && joints && jw) {
+      const ibm = skin.getInverseBindMatrices();
+      const mats = skin.listJoints().map((j, i) => mul4(j.getWorldMatrix(), ibm ? ibm.getElement(i, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
+      return (v) => {
+        const m = new Array<number>(16).fill(0);
+        for (let k = 0; k < 4; k++) {
+          const w = jw[4 * v + k];
+          if (!w) continue;
+          const jm = mats[joints[4 * v + k]];
+          if (jm) for (let e = 0; e < 16; e++) m[e] += w * jm[e];
+        }
+        return m;
+      };
+    }
+    const world = node.getWorldMatrix();
+    return () => world;
+  })();
+  for (let v = 0; v < count; v++) {
+    const m = perVertex(v);
+    const o = 3 * v;
+    const [x, y, z] = [positions[o], positions[o + 1], positions[o + 2]];
+    const [nx, ny, nz] = [normals[o], normals[o + 1], normals[o + 2]];
+    for (let r = 0; r < 3; r++) {
+      positions[o + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
+      normals[o + r] = m[r] * nx + m[4 + r] * ny + m[8 + r] * nz;
+    }
+  }
+  return { positions, normals };
+}
