@@ -142,7 +142,7 @@ export function padElements(data: Exclude<AccessorData, Float32Array | Uint32Arr
   return { bytes: out, stride };
 }
 
-const pad4 = (n: number) => (n + 3) & ~3;
+export const pad4 = (n: number) => (n + 3) & ~3;
 
 export class GltfBuilder {
   readonly json: GltfJson;
@@ -242,33 +242,37 @@ export class GltfBuilder {
     return out;
   }
 
-  /** One GLB file: 12-byte header, JSON chunk (space-padded), BIN chunk (zero-padded). */
+  /** One GLB file: the document and the binary buffer (glbFile). */
   glb(): Uint8Array {
-    const jsonBytes = new TextEncoder().encode(JSON.stringify(this.document()));
-    const jsonLength = pad4(jsonBytes.byteLength);
-    const bin = this.binary();
-    const binChunk = bin.byteLength > 0 ? 8 + bin.byteLength : 0; // already 4-aligned
-    const total = 12 + 8 + jsonLength + binChunk;
-    const out = new Uint8Array(total);
-    const dv = new DataView(out.buffer);
-    dv.setUint32(0, 0x46546c67, true); // 'glTF'
-    dv.setUint32(4, 2, true);
-    dv.setUint32(8, total, true);
-    dv.setUint32(12, jsonLength, true);
-    dv.setUint32(16, 0x4e4f534a, true); // 'JSON'
-    out.set(jsonBytes, 20);
-    out.fill(0x20, 20 + jsonBytes.byteLength, 20 + jsonLength);
-    if (binChunk) {
-      const o = 20 + jsonLength;
-      dv.setUint32(o, bin.byteLength, true);
-      dv.setUint32(o + 4, 0x004e4942, true); // 'BIN\0'
-      out.set(bin, o + 8);
-    }
-    return out;
+    return glbFile(this.document(), this.binary());
   }
 
   /** `.gltf` JSON text whose buffer 0 lives in a separate file at `binUri` (relative to the .gltf). */
   gltf(binUri: string): { json: string; bin: Uint8Array } {
     return { json: JSON.stringify(this.document(encodeURI(binUri)), null, 1), bin: this.binary() };
   }
+}
+
+/** One GLB file: 12-byte header, JSON chunk (space-padded), BIN chunk (`bin`, 4-byte aligned length, when not empty). */
+export function glbFile(json: Record<string, unknown>, bin: Uint8Array): Uint8Array {
+  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = pad4(jsonBytes.byteLength);
+  const binChunk = bin.byteLength > 0 ? 8 + bin.byteLength : 0;
+  const total = 12 + 8 + jsonLength + binChunk;
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, 0x46546c67, true); // 'glTF'
+  dv.setUint32(4, 2, true);
+  dv.setUint32(8, total, true);
+  dv.setUint32(12, jsonLength, true);
+  dv.setUint32(16, 0x4e4f534a, true); // 'JSON'
+  out.set(jsonBytes, 20);
+  out.fill(0x20, 20 + jsonBytes.byteLength, 20 + jsonLength);
+  if (binChunk) {
+    const o = 20 + jsonLength;
+    dv.setUint32(o, bin.byteLength, true);
+    dv.setUint32(o + 4, 0x004e4942, true); // 'BIN\0'
+    out.set(bin, o + 8);
+  }
+  return out;
 }

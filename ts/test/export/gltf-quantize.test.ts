@@ -6,10 +6,12 @@
  */
 import { AnimationMixer, LoopOnce, type Group, type Mesh } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import { describe, expect, it } from 'vitest';
 import type { Md2Model, Md3Model } from '../../src/base/model.js';
 import { toGlb } from '../../src/export/gltf.js';
 import { NORMAL_MIN_SCALE } from '../../src/export/gltf-quantize.js';
+import { toGlbMeshopt } from '../../src/export/gltf-meshopt.js';
 import { md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { groupClips } from '../../src/formats/md2/clips.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
@@ -20,6 +22,7 @@ import { diagonal } from '../helpers/compare.js';
 import { manifest, read } from '../helpers/models.js';
 import { maxDistance, setTime, threePositions } from '../three/three-eval.js';
 import { readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';
+import { validate } from './validate.js';
 
 /** Every well-formed real model of a format with more than one frame. */
 const animated = (format: 'md2' | 'md3') =>
@@ -60,50 +63,76 @@ function md2Step(frame: ReturnType<typeof poserFrames>, frameCount: number): num
 
 function loadThree(glb: Uint8Array): Promise<{ scene: Group; animations: any[] }> {
   const ab = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
-  return new Promise((resolve, reject) => new GLTFLoader().parse(ab, '', resolve as never, reject));
+  return new Promise((resolve, reject) => new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).parse(ab, '', resolve as never, reject));
 }
 
 const parse = (path: string, bytes: Uint8Array) => (path.endsWith('.md2') ? parseMd2(bytes) : parseMd3(bytes));
 const clipsOf = (model: Md2Model | Md3Model) => (model.format === 'md2' ? model.clips : groupClips(model.frameNames));
 
+/**
+ * three's GLTFLoader (with its MeshoptDecoder for EXT_meshopt_compression) and AnimationMixer on `glb`, against the
+ * posers at the keys and half keys of every clip (first 6 keys each); returns the worst error over the tolerance.
+ */
+async function playedByThree(model: Md2Model | Md3Model, glb: Uint8Array): Promise<number> {
+  const frame = poserFrames(model);
+  const fps = model.format === 'md2' ? 10 : 15;
+  // MD3: the file's own grid, exact (float rounding only); MD2: half a step per component, √3/2 · step as a distance
+  const bound = model.format === 'md2' ? (Math.sqrt(3) / 2) * md2Step(frame, model.frameCount) : 0;
+  const gltf = await loadThree(glb);
+  const meshes: Mesh[] = [];
+  gltf.scene.traverse((o) => {
+    if ((o as Mesh).isMesh) meshes.push(o as Mesh);
+  });
+  const clips = clipsOf(model);
+  expect(gltf.animations.map((a) => a.name)).toEqual(clips.map((c, i) => c.name || `clip${i}`));
+  const mixer = new AnimationMixer(gltf.scene);
+  let worst = 0;
+  clips.forEach((clip, c) => {
+    mixer.stopAllAction();
+    // played once and held at the end: a looping action would show key 0 again at the clip's last key time
+    const action = mixer.clipAction(gltf.animations[c]).setLoop(LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    for (let k = 0; k < Math.min(clip.frameCount, 6); k++) {
+      for (const half of k + 1 < clip.frameCount ? [0, 0.5] : [0]) {
+        setTime(mixer, gltf.scene, (k + half) / fps);
+        const f = clip.firstFrame + k;
+        const want = frame(f, f + (half ? 1 : 0), half).positions;
+        const got = meshes.flatMap((m) => Array.from(threePositions(m, gltf.scene)));
+        const tol = bound + 1e-5 * diagonal(want);
+        const err = maxDistance(got, want);
+        expect(err, `${clip.name} key ${k + half}`).toBeLessThanOrEqual(tol);
+        worst = Math.max(worst, err / tol);
+      }
+    }
+  });
+  return worst;
+}
+
 describe('three.js GLTFLoader plays the quantised glb onto the posers\' frames', () => {
   for (const row of [...animated('md2'), ...animated('md3')]) {
     it(`${row.path}: keys and half keys of every clip (first 6 keys each) within the grid bound`, async () => {
       const model = parse(row.path, row.bytes);
-      const frame = poserFrames(model);
-      const fps = model.format === 'md2' ? 10 : 15;
-      // MD3: the file's own grid, exact (float rounding only); MD2: half a step per component, √3/2 · step as a distance
-      const bound = model.format === 'md2' ? (Math.sqrt(3) / 2) * md2Step(frame, model.frameCount) : 0;
-      const glb = toGlb(model);
-      const gltf = await loadThree(glb);
-      const meshes: Mesh[] = [];
-      gltf.scene.traverse((o) => {
-        if ((o as Mesh).isMesh) meshes.push(o as Mesh);
-      });
-      const clips = clipsOf(model);
-      expect(gltf.animations.map((a) => a.name)).toEqual(clips.map((c, i) => c.name || `clip${i}`));
-      const mixer = new AnimationMixer(gltf.scene);
-      let worst = 0;
-      clips.forEach((clip, c) => {
-        mixer.stopAllAction();
-        // played once and held at the end: a looping action would show key 0 again at the clip's last key time
-        const action = mixer.clipAction(gltf.animations[c]).setLoop(LoopOnce, 1);
-        action.clampWhenFinished = true;
-        action.play();
-        for (let k = 0; k < Math.min(clip.frameCount, 6); k++) {
-          for (const half of k + 1 < clip.frameCount ? [0, 0.5] : [0]) {
-            setTime(mixer, gltf.scene, (k + half) / fps);
-            const f = clip.firstFrame + k;
-            const want = frame(f, f + (half ? 1 : 0), half).positions;
-            const got = meshes.flatMap((m) => Array.from(threePositions(m, gltf.scene)));
-            const tol = bound + 1e-5 * diagonal(want);
-            const err = maxDistance(got, want);
-            expect(err, `${clip.name} key ${k + half}`).toBeLessThanOrEqual(tol);
-            worst = Math.max(worst, err / tol);
-          }
-        }
-      });
-      console.log(`${row.path}: worst ${worst.toFixed(3)} × (bound ${bound.toPrecision(3)} + 1e-5 × diagonal)`);
+      const worst = await playedByThree(model, toGlb(model));
+      console.log(`${row.path}: worst ${worst.toFixed(3)} × (grid bound + 1e-5 × diagonal)`);
+    });
+  }
+});
+
+describe('EXT_meshopt_compression (toGlbMeshopt)', () => {
+  for (const name of ['faerie.md2', 'overmind.md3', 'grenade_launcher.md3']) {
+    it(`${name}: validator 0 errors; three (MeshoptDecoder) plays it as the quantised glb; smaller than it`, async () => {
+      const row = [...animated('md2'), ...animated('md3')].find((r) => r.path.endsWith(name))!;
+      const model = parse(row.path, row.bytes);
+      const glb = await toGlbMeshopt(model);
+      const report = await validate(glb);
+      expect(report.errors, report.sample.join('\n')).toBe(0);
+      const json = readGlb(glb).json;
+      expect(json.extensionsRequired).toEqual(['KHR_mesh_quantization', 'EXT_meshopt_compression']);
+      expect(json.buffers[1].extensions.EXT_meshopt_compression.fallback).toBe(true);
+      expect(json.bufferViews.filter((v: any) => v.extensions).length).toBeGreaterThan(0);
+      expect(glb.byteLength).toBeLessThan(toGlb(model).byteLength);
+      expect(await playedByThree(model, glb)).toBeLessThanOrEqual(1);
     });
   }
 });
