@@ -22,6 +22,8 @@ import { benchBatch, formatBatchTable } from './batch.mjs';
 import { benchThree, formatThreeTable } from './three.mjs';
 import { benchImages, formatImagesTable } from './images.mjs';
 import { benchTextured, formatTexturedTable } from './textured.mjs';
+import { benchGlbSize, formatGlbSizeTable } from './glb-size.mjs';
+import { benchBundleSize, formatBundleSizeTable } from './bundle-size.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -97,6 +99,9 @@ log('Images: decode MB/s vs three/lunapaint/Pillow, PNG encode vs fast-png/UPNG/
 const images = await benchImages({ quick });
 log('Textured glb export: resolve + decode + encode + write vs untextured…');
 const textured = await benchTextured({ quick });
+log('glb size vs source (float, quantised, meshopt) and the bundle\'s gzip size…');
+const glbSize = await benchGlbSize();
+const bundleSize = benchBundleSize();
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
@@ -121,6 +126,8 @@ const out = {
   three: three.rows,
   images,
   textured,
+  glb_size: glbSize,
+  bundle_size: bundleSize,
   parse,
   archives,
   batch,
@@ -141,6 +148,8 @@ if (jsonOnly) {
   console.log('\nthree.js: idtech-models/three (morph targets int16/snorm8, float32, poser) vs three\'s MD2Loader — memory held, GPU morph texture, load, poser frame\n' + formatThreeTable(three));
   console.log('\nImages: decode and PNG encode\n' + formatImagesTable(images));
   console.log('\nTextured .glb export (resolve + read + decode/encode + write) vs untextured, same run\n' + formatTexturedTable(textured));
+  console.log('\n.glb size vs source, every real MD2/MD3 (float32 as before, quantised default, + meshopt)\n' + formatGlbSizeTable(glbSize));
+  console.log('\nBundle: what a browser fetches for one import (gzip -9 per file)\n' + formatBundleSizeTable(bundleSize));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));

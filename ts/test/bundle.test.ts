@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { read, REPO, SHARED_MODELS } from './helpers/models.js';
 
@@ -48,6 +49,24 @@ describe('dist bundles', () => {
     expect(text('worker.js').match(/"AGFzbQEAAAA/g)?.length).toBe(2);
     // the file loaders (node:fs) and the folder / archive readers (vfs/node.ts: paths, file URLs, node:zlib inflation)
     expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises', 'node:os', 'node:path', 'node:url', 'node:worker_threads', 'node:zlib']);
+  });
+
+  it('neither WASM build is fetched by importing the front door: each is a chunk of its own, imported on first use, under 30 KB gzip', () => {
+    const staticGraph = (file: string) => {
+      const files: string[] = [];
+      const visit = (f: string) => {
+        if (files.includes(f)) return;
+        files.push(f);
+        for (const m of readFileSync(join(REPO, 'dist', f), 'utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*["']\.\/([^"']+)["']|^import\s*["']\.\/([^"']+)["']/gm)) visit(m[1] ?? m[2]);
+      };
+      visit(file);
+      return files;
+    };
+    const wasmChunks = importGraph('browser.js').files.filter((f) => /"AGFzbQEAAAA/.test(readFileSync(join(REPO, 'dist', f), 'utf8')));
+    expect(wasmChunks).toHaveLength(2);
+    for (const entry of ['browser.js', 'node.js', 'advanced.js']) for (const f of wasmChunks) expect(staticGraph(entry), entry).not.toContain(f);
+    // bytes are deterministic for one build: base64 of the .wasm, gzip -9
+    for (const f of wasmChunks) expect(gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, f).toBeLessThan(30_000);
   });
 
   it('the files the shipped code points bundlers at are the two worker scripts (the wasm is embedded, not referenced)', () => {

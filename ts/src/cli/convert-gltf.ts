@@ -5,6 +5,7 @@
  * then one summary line read back from the written file.
  */
 import { gltfFiles, type GltfModel, type GltfOptions } from '../export/gltf.js';
+import { toGlbMeshopt } from '../export/gltf-meshopt.js';
 import { loadMd2, loadMd3 } from '../load/node.js';
 import { given, optionValue, UsageError, type ParsedArgs } from './args.js';
 import { gltfCounts, gltfJson } from './gltf-counts.js';
@@ -26,6 +27,7 @@ export const ACTS_ON: Record<string, { inputs: readonly GltfInput[]; says: strin
   '--fps': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (an md5anim has its own frameRate)' },
   '--step': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (MD5 joints always interpolate)' },
   '--md2-frame-nodes': { inputs: ['md2'], says: '.md2 files' },
+  '--float': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (MD5 is always float32)' },
 };
 
 /** `--clip name:first:count[:fps]`, repeatable. */
@@ -53,6 +55,7 @@ export function options(a: ParsedArgs, name: string, warnings: GltfOptions['warn
     yUp: !a.flags.has('--z-up'),
     ...(a.flags.has('--step') ? { interpolation: 'STEP' as const } : {}),
     ...(a.flags.has('--md2-frame-nodes') ? { md2Frames: 'nodes' as const } : {}),
+    ...(a.flags.has('--float') ? { quantize: false } : {}),
     ...(fps ? { fps } : {}),
     ...(textures !== undefined ? { textureFolder: textures } : {}),
     ...(textureExt !== undefined ? { textureExtension: textureExt } : {}),
@@ -103,7 +106,8 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
     report = t.report;
     warnings.push(...t.warnings);
   }
-  const files = await load(input, async () => gltfFiles(model, out, opts));
+  if (a.flags.has('--meshopt') && !out.toLowerCase().endsWith('.glb')) throw new UsageError(`--meshopt writes a .glb, not ${out}`, 'convert');
+  const files = await load(input, async () => (a.flags.has('--meshopt') ? [{ path: out, bytes: await toGlbMeshopt(model, opts) }] : gltfFiles(model, out, opts)));
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input, exportWarningList));
   for (const line of [...report, ...warningLines(warnings)]) process.stderr.write(line + '\n');

@@ -20,8 +20,10 @@ export interface GltfJson {
   skins: { name?: string; joints: number[]; inverseBindMatrices?: number; skeleton?: number }[];
   animations: GltfAnimation[];
   accessors: GltfAccessor[];
-  bufferViews: { buffer: number; byteOffset: number; byteLength: number; target?: number }[];
+  bufferViews: { buffer: number; byteOffset: number; byteLength: number; byteStride?: number; target?: number }[];
   buffers: { byteLength: number; uri?: string }[];
+  extensionsUsed: string[];
+  extensionsRequired: string[];
 }
 
 export interface GltfNode {
@@ -108,21 +110,39 @@ export interface GltfAccessor {
   max?: number[];
 }
 
-export const ComponentType = { UnsignedByte: 5121, UnsignedShort: 5123, UnsignedInt: 5125, Float: 5126 } as const;
+export const ComponentType = { Byte: 5120, UnsignedByte: 5121, Short: 5122, UnsignedShort: 5123, UnsignedInt: 5125, Float: 5126 } as const;
 export const BufferTarget = { ArrayBuffer: 34962, ElementArrayBuffer: 34963 } as const;
 
 const COMPONENTS: Record<AccessorType, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
 
-type AccessorData = Float32Array | Uint32Array | Uint16Array | Uint8Array;
+type AccessorData = Float32Array | Uint32Array | Uint16Array | Int16Array | Uint8Array | Int8Array;
 
 function componentTypeOf(data: AccessorData): number {
   if (data instanceof Float32Array) return ComponentType.Float;
   if (data instanceof Uint32Array) return ComponentType.UnsignedInt;
   if (data instanceof Uint16Array) return ComponentType.UnsignedShort;
+  if (data instanceof Int16Array) return ComponentType.Short;
+  if (data instanceof Int8Array) return ComponentType.Byte;
   return ComponentType.UnsignedByte;
 }
 
-const pad4 = (n: number) => (n + 3) & ~3;
+/**
+ * Vertex-attribute elements padded to a multiple of 4 bytes, as glTF requires of vertex attributes (glTF 2.0
+ * §3.6.2.4: each element aligned to 4 bytes): a VEC3 of bytes takes 4, of shorts 8. `stride` is 0 when the data is
+ * already aligned (4-byte components, or element sizes that are multiples of 4) and nothing was padded.
+ */
+export function padElements(data: Exclude<AccessorData, Float32Array | Uint32Array>, n: number): { bytes: Uint8Array; stride: number } {
+  const size = data.BYTES_PER_ELEMENT * n;
+  const stride = pad4(size);
+  const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (stride === size) return { bytes: src, stride: 0 };
+  const count = data.length / n;
+  const out = new Uint8Array(count * stride);
+  for (let e = 0; e < count; e++) out.set(src.subarray(e * size, e * size + size), e * stride);
+  return { bytes: out, stride };
+}
+
+export const pad4 = (n: number) => (n + 3) & ~3;
 
 export class GltfBuilder {
   readonly json: GltfJson;
@@ -144,7 +164,15 @@ export class GltfBuilder {
       accessors: [],
       bufferViews: [],
       buffers: [],
+      extensionsUsed: [],
+      extensionsRequired: [],
     };
+  }
+
+  /** Declares extension `name` as used and, when `required`, as required to load the file (each once). */
+  useExtension(name: string, required: boolean): void {
+    if (!this.json.extensionsUsed.includes(name)) this.json.extensionsUsed.push(name);
+    if (required && !this.json.extensionsRequired.includes(name)) this.json.extensionsRequired.push(name);
   }
 
   /** Appends `item` to the top-level array `key` and returns its index. */
@@ -154,15 +182,15 @@ export class GltfBuilder {
     return list.length - 1;
   }
 
-  /** The bytes of a typed array as a new bufferView (4-byte aligned). */
-  view(data: ArrayBufferView, target?: number): number {
+  /** The bytes of a typed array as a new bufferView (4-byte aligned); `byteStride` for padded vertex elements. */
+  view(data: ArrayBufferView, target?: number, byteStride?: number): number {
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const byteOffset = this.byteLength;
     this.chunks.push(bytes.slice());
     const padded = pad4(bytes.byteLength);
     if (padded > bytes.byteLength) this.chunks.push(new Uint8Array(padded - bytes.byteLength));
     this.byteLength += padded;
-    return this.add('bufferViews', { buffer: 0, byteOffset, byteLength: bytes.byteLength, ...(target ? { target } : {}) });
+    return this.add('bufferViews', { buffer: 0, byteOffset, byteLength: bytes.byteLength, ...(byteStride ? { byteStride } : {}), ...(target ? { target } : {}) });
   }
 
   /**
@@ -172,8 +200,10 @@ export class GltfBuilder {
   accessor(data: AccessorData, type: AccessorType, options: { target?: number; bounds?: boolean; normalized?: boolean } = {}): number {
     const n = COMPONENTS[type];
     if (data.length === 0 || data.length % n !== 0) throw new RangeError(`accessor of ${data.length} values is not a whole number of ${type}`);
+    const vertexAttribute = options.target === BufferTarget.ArrayBuffer && !(data instanceof Float32Array || data instanceof Uint32Array);
+    const padded = vertexAttribute ? padElements(data as Exclude<AccessorData, Float32Array | Uint32Array>, n) : { bytes: data, stride: 0 };
     const accessor: GltfAccessor = {
-      bufferView: this.view(data, options.target),
+      bufferView: this.view(padded.bytes, options.target, padded.stride || undefined),
       componentType: componentTypeOf(data),
       count: data.length / n,
       type,
@@ -212,33 +242,37 @@ export class GltfBuilder {
     return out;
   }
 
-  /** One GLB file: 12-byte header, JSON chunk (space-padded), BIN chunk (zero-padded). */
+  /** One GLB file: the document and the binary buffer (glbFile). */
   glb(): Uint8Array {
-    const jsonBytes = new TextEncoder().encode(JSON.stringify(this.document()));
-    const jsonLength = pad4(jsonBytes.byteLength);
-    const bin = this.binary();
-    const binChunk = bin.byteLength > 0 ? 8 + bin.byteLength : 0; // already 4-aligned
-    const total = 12 + 8 + jsonLength + binChunk;
-    const out = new Uint8Array(total);
-    const dv = new DataView(out.buffer);
-    dv.setUint32(0, 0x46546c67, true); // 'glTF'
-    dv.setUint32(4, 2, true);
-    dv.setUint32(8, total, true);
-    dv.setUint32(12, jsonLength, true);
-    dv.setUint32(16, 0x4e4f534a, true); // 'JSON'
-    out.set(jsonBytes, 20);
-    out.fill(0x20, 20 + jsonBytes.byteLength, 20 + jsonLength);
-    if (binChunk) {
-      const o = 20 + jsonLength;
-      dv.setUint32(o, bin.byteLength, true);
-      dv.setUint32(o + 4, 0x004e4942, true); // 'BIN\0'
-      out.set(bin, o + 8);
-    }
-    return out;
+    return glbFile(this.document(), this.binary());
   }
 
   /** `.gltf` JSON text whose buffer 0 lives in a separate file at `binUri` (relative to the .gltf). */
   gltf(binUri: string): { json: string; bin: Uint8Array } {
     return { json: JSON.stringify(this.document(encodeURI(binUri)), null, 1), bin: this.binary() };
   }
+}
+
+/** One GLB file: 12-byte header, JSON chunk (space-padded), BIN chunk (`bin`, 4-byte aligned length, when not empty). */
+export function glbFile(json: Record<string, unknown>, bin: Uint8Array): Uint8Array {
+  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = pad4(jsonBytes.byteLength);
+  const binChunk = bin.byteLength > 0 ? 8 + bin.byteLength : 0;
+  const total = 12 + 8 + jsonLength + binChunk;
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, 0x46546c67, true); // 'glTF'
+  dv.setUint32(4, 2, true);
+  dv.setUint32(8, total, true);
+  dv.setUint32(12, jsonLength, true);
+  dv.setUint32(16, 0x4e4f534a, true); // 'JSON'
+  out.set(jsonBytes, 20);
+  out.fill(0x20, 20 + jsonBytes.byteLength, 20 + jsonLength);
+  if (binChunk) {
+    const o = 20 + jsonLength;
+    dv.setUint32(o, bin.byteLength, true);
+    dv.setUint32(o + 4, 0x004e4942, true); // 'BIN\0'
+    out.set(bin, o + 8);
+  }
+  return out;
 }

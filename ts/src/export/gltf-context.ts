@@ -14,4 +14,6 @@ export interface ExportContext {
   materials: MaterialTable;
   warnings: ParseWarning[];
   backend: PoseBackend;
+  /** KHR_mesh_quantization for vertex-animated models (gltf-quantize.ts); false keeps float32. */
+  quantize: boolean;
 }

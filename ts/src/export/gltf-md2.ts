@@ -14,7 +14,9 @@ import { Md2Poser } from '../pose/md2-poser.js';
 import type { Md2Model } from '../base/model.js';
 import { MD2_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
+import { addMorphMesh, clipFrames, clipTimes, convertVectors, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
+import { fitGrid, MD2_GRID_STEPS, type PositionGrid } from './gltf-quantize.js';
+import type { Axes } from './gltf-axes.js';
 
 export interface Md2ExportOptions extends MorphExportOptions {
   /** 'morph' (default): one mesh with a morph target per frame; 'nodes': one node (and mesh) per frame. */
@@ -50,6 +52,20 @@ export function addMd2(ctx: ExportContext, model: Md2Model, name: string, option
   }
 }
 
+/** The MD2 grid: MD2_GRID_STEPS steps over the longest side of the box every frame fits in (glTF axes). */
+function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame): PositionGrid {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let f = 0; f < frameCount; f++) {
+    const p = convertVectors(axes, frame(f).positions);
+    for (let i = 0; i < p.length; i++) {
+      const k = i % 3;
+      if (p[i] < min[k]) min[k] = p[i];
+      if (p[i] > max[k]) max[k] = p[i];
+    }
+  }
+  return fitGrid(min, max, MD2_GRID_STEPS);
+}
+
 function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions, un: Md2Unwelded, frame: (f: number) => MorphFrame): { rootNodes: number[] } {
   const b = ctx.builder;
   const material = ctx.materials.index(model.skins[0]?.name ?? '', { index: 0 });
@@ -61,13 +77,14 @@ function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: M
     return { rootNodes: [] };
   }
 
+  const grid = ctx.quantize ? md2Grid(ctx.axes, model.frameCount, frame) : undefined;
   if (options.md2Frames !== 'nodes') {
-    const { mesh } = addMorphMesh(b, ctx.axes, { name, vertexCount, frameCount: model.frameCount, frame, uvs: un.uvs, triangles: un.indices, material });
-    const node = b.add('nodes', { name, mesh });
+    const added = addMorphMesh(b, ctx.axes, { name, vertexCount, frameCount: model.frameCount, frame, uvs: un.uvs, triangles: un.indices, material }, grid);
+    const node = b.add('nodes', { name, mesh: added.mesh, ...added.node });
     if (model.frameCount > 1) {
       for (const clip of clips) {
         const input = clipTimes(b, clip);
-        b.add('animations', { name: clip.name, channels: [{ sampler: 0, target: { node, path: 'weights' } }], samplers: [weightsSampler(b, clip, model.frameCount, input, interpolation)] });
+        b.add('animations', { name: clip.name, channels: [{ sampler: 0, target: { node, path: 'weights' } }], samplers: [weightsSampler(b, clip, model.frameCount, input, interpolation, ctx.quantize, added.frame0)] });
       }
     }
     return { rootNodes: [node] };
@@ -79,9 +96,12 @@ function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: M
   for (let f = 0; f < model.frameCount; f++) {
     const label = model.frameNames[f] || `frame${f}`;
     const one = (k: number) => frame(f + k);
-    const added = addMorphMesh(b, ctx.axes, { name: label, vertexCount, frameCount: 1, frame: one, uvs: un.uvs, triangles: un.indices, material, shared });
+    const added = addMorphMesh(b, ctx.axes, { name: label, vertexCount, frameCount: 1, frame: one, uvs: un.uvs, triangles: un.indices, material, shared }, grid);
     shared = { uvs: added.uvs, indices: added.indices };
-    frameNodes.push(b.add('nodes', { name: label, mesh: added.mesh, ...(f === 0 ? {} : { scale: [0, 0, 0] }) }));
+    const hidden = f === 0 ? {} : { scale: [0, 0, 0] };
+    // the animated scale shows or hides the frame; a quantised mesh's own grid transform sits on a child node
+    const shown = grid ? { children: [b.add('nodes', { mesh: added.mesh, ...added.node })] } : { mesh: added.mesh };
+    frameNodes.push(b.add('nodes', { name: label, ...shown, ...hidden }));
   }
   const root = b.add('nodes', { name, children: frameNodes });
   for (const clip of clips) {

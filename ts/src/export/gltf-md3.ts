@@ -20,12 +20,19 @@ import { MD3_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphFrame, type MorphInterpolation } from './gltf-morph.js';
 import { addTrsChannels, setRotationKey, type GltfAnimation } from './gltf-builder.js';
+import { MD3_XYZ_SCALE } from '../kernels/layout.js';
+import type { PositionGrid } from './gltf-quantize.js';
+
+/** MD3's own grid: the file's int16 positions in 1/64 units (MD3_XYZ_SCALE), written back exactly. */
+const MD3_GRID: PositionGrid = { origin: [0, 0, 0], step: MD3_XYZ_SCALE };
 
 /** An MD3 model in the document: its group node, surface nodes and tag nodes (tag order as in the file). */
 export interface Md3Part {
   model: Md3Model;
   group: number;
   surfaceNodes: number[];
+  /** Per surface node: frame 0 is a morph target too (addMorphMesh `frame0`), which shifts its weights by one. */
+  surfaceFrame0: boolean[];
   tagNodes: number[];
 }
 
@@ -73,6 +80,7 @@ function tagTrs(ctx: ExportContext, model: Md3Model, k: number, f: number, mirro
 export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): Md3Part {
   const b = ctx.builder;
   const surfaceNodes: number[] = [];
+  const surfaceFrame0: boolean[] = [];
   const frames = surfaceFrames(ctx, model);
   model.surfaces.forEach((s, i) => {
     const label = s.name || `surface${i}`;
@@ -80,7 +88,7 @@ export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): M
       ctx.warnings.push({ code: 'EMPTY_MESH', message: `${name}: surface ${i} ("${label}") has no ${s.vertexCount === 0 ? 'vertices' : 'triangles'}: not exported`, offset: 0 });
       return;
     }
-    const { mesh } = addMorphMesh(b, ctx.axes, {
+    const added = addMorphMesh(b, ctx.axes, {
       name: label,
       vertexCount: s.vertexCount,
       frameCount: model.frameCount,
@@ -88,13 +96,14 @@ export function addMd3Part(ctx: ExportContext, model: Md3Model, name: string): M
       uvs: s.st,
       triangles: s.triangles,
       material: ctx.materials.index(s.shaders[0]?.name || label, { index: i, part: name }),
-    });
-    surfaceNodes.push(b.add('nodes', { name: label, mesh }));
+    }, ctx.quantize ? MD3_GRID : undefined);
+    surfaceNodes.push(b.add('nodes', { name: label, mesh: added.mesh, ...added.node }));
+    surfaceFrame0.push(added.frame0);
   });
   const mirrored = new Set<number>();
   const tagNodes = model.tagNames.map((tagName, k) => b.add('nodes', { name: tagName || `tag${k}`, ...tagTrs(ctx, model, k, 0, mirrored) }));
   const group = b.add('nodes', { name, children: [...surfaceNodes, ...tagNodes] });
-  return { model, group, surfaceNodes, tagNodes };
+  return { model, group, surfaceNodes, surfaceFrame0, tagNodes };
 }
 
 /** Every frame of every surface decoded once by an `Md3Poser` (what the morph targets hold anyway): [frame][surface]. */
@@ -121,10 +130,14 @@ export function partClipChannels(ctx: ExportContext, part: Md3Part, clip: ClipFr
   const b = ctx.builder;
   const { model } = part;
   if (model.frameCount <= 1) return;
-  for (const node of part.surfaceNodes) {
+  // every surface has the model's frames as targets: one output accessor serves all whose frame 0 is (or is not) a target
+  const outputs = new Map<boolean, ReturnType<typeof weightsSampler>>();
+  part.surfaceNodes.forEach((node, i) => {
+    const frame0 = part.surfaceFrame0[i];
+    if (!outputs.has(frame0)) outputs.set(frame0, weightsSampler(b, clip, model.frameCount, input, interpolation, ctx.quantize, frame0));
     anim.channels.push({ sampler: anim.samplers.length, target: { node, path: 'weights' } });
-    anim.samplers.push(weightsSampler(b, clip, model.frameCount, input, interpolation));
-  }
+    anim.samplers.push({ ...outputs.get(frame0)! });
+  });
   const mirrored = new Set<number>([...Array(model.tagCount).keys()]); // warned once, when the part was added
   part.tagNodes.forEach((node, k) => {
     const t = new Float32Array(clip.frames.length * 3), r = new Float32Array(clip.frames.length * 4);

@@ -10,6 +10,7 @@
 import { counterClockwise, type Axes } from './gltf-axes.js';
 import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
+import { gridValues, KHR_MESH_QUANTIZATION, packIntegers, quantizeNormals, type PositionGrid } from './gltf-quantize.js';
 
 /** One frame's float geometry in the file's axes, 3 floats per vertex. */
 export interface MorphFrame {
@@ -21,7 +22,7 @@ export interface MorphMeshInput {
   name: string;
   vertexCount: number;
   frameCount: number;
-  /** Frame f's positions and normals in file axes (called once per frame, in order). */
+  /** Frame f's positions and normals in file axes (called once per frame, in order; kept only until the mesh is added). */
   frame: (f: number) => MorphFrame;
   uvs: Float32Array;
   /** 3 per triangle, wound as the file has them (clockwise from the front: written (a, c, b)). */
@@ -50,31 +51,45 @@ function unitNormals(axes: Axes, n: Float32Array): Float32Array {
   return out;
 }
 
-/** Adds a mesh whose base is frame 0 and whose morph targets are frames 1..frameCount − 1. */
-export function addMorphMesh(b: GltfBuilder, axes: Axes, m: MorphMeshInput): { mesh: number; uvs: number; indices: number } {
+/** What a morph mesh's node carries: the grid's dequantisation (KHR_mesh_quantization), or nothing for floats. */
+export type MorphNodeTransform = { translation?: number[]; scale?: number[] };
+
+/** An added morph mesh: its accessors to share, its node's transform, and whether frame 0 is a target too (`frame0`). */
+export interface AddedMorphMesh {
+  mesh: number;
+  uvs: number;
+  indices: number;
+  node: MorphNodeTransform;
+  /** Target f is frame f (the default weights show frame 0) instead of target f − 1 (gltf-quantize.ts quantizeNormals). */
+  frame0: boolean;
+}
+
+/**
+ * Adds a mesh whose base is frame 0 and whose morph targets are frames 1..frameCount − 1. With a `grid`, positions are
+ * integers on it and normals snorm8 (gltf-quantize.ts); `node` is then the transform the mesh's node must carry.
+ */
+export function addMorphMesh(b: GltfBuilder, axes: Axes, m: MorphMeshInput, grid?: PositionGrid): AddedMorphMesh {
   const V = BufferTarget.ArrayBuffer;
-  const base = m.frame(0);
-  const basePositions = convertVectors(axes, base.positions);
-  const baseNormals = unitNormals(axes, base.normals);
-  const targets: Record<string, number>[] = [];
-  for (let f = 1; f < m.frameCount; f++) {
+  const frames: MorphFrame[] = [];
+  for (let f = 0; f < m.frameCount; f++) {
     const fr = m.frame(f);
-    const dp = convertVectors(axes, fr.positions);
-    const dn = unitNormals(axes, fr.normals);
-    for (let i = 0; i < dp.length; i++) {
-      dp[i] -= basePositions[i];
-      dn[i] -= baseNormals[i];
-    }
-    targets.push({ POSITION: b.accessor(dp, 'VEC3', { target: V, bounds: true }), NORMAL: b.accessor(dn, 'VEC3', { target: V }) });
+    frames.push({ positions: convertVectors(axes, fr.positions), normals: unitNormals(axes, fr.normals) });
   }
+  const q = grid && quantized(b, frames, grid);
+  const base = frames[0];
+  const targets: Record<string, number>[] = q?.targets ?? frames.slice(1).map((fr) => ({
+    POSITION: floatDeltas(b, fr.positions, base.positions, true),
+    NORMAL: floatDeltas(b, fr.normals, base.normals),
+  }));
+  const frame0 = q?.frame0 ?? false;
   const uvs = m.shared?.uvs ?? b.accessor(m.uvs, 'VEC2', { target: V });
   const indices = m.shared?.indices ?? b.accessor(counterClockwise(m.triangles, m.vertexCount), 'SCALAR', { target: BufferTarget.ElementArrayBuffer });
   const mesh = b.add('meshes', {
     name: m.name,
     primitives: [{
       attributes: {
-        POSITION: b.accessor(basePositions, 'VEC3', { target: V, bounds: true }),
-        NORMAL: b.accessor(baseNormals, 'VEC3', { target: V }),
+        POSITION: q?.position ?? b.accessor(base.positions, 'VEC3', { target: V, bounds: true }),
+        NORMAL: q?.normal ?? b.accessor(base.normals, 'VEC3', { target: V }),
         TEXCOORD_0: uvs,
       },
       indices,
@@ -82,9 +97,49 @@ export function addMorphMesh(b: GltfBuilder, axes: Axes, m: MorphMeshInput): { m
       mode: 4,
       ...(targets.length ? { targets } : {}),
     }],
-    ...(targets.length ? { weights: new Array<number>(targets.length).fill(0), extras: { targetNames: targets.map((_, i) => `frame${i + 1}`) } } : {}),
+    ...(targets.length ? {
+      weights: targets.map((_, i) => (frame0 && i === 0 ? 1 : 0)),
+      extras: { targetNames: targets.map((_, i) => `frame${frame0 ? i : i + 1}`) },
+    } : {}),
   });
-  return { mesh, uvs, indices };
+  const node = q && grid ? { translation: [...grid.origin], scale: [grid.step, grid.step, grid.step] } : {};
+  return { mesh, uvs, indices, node, frame0 };
+}
+
+/**
+ * The quantised base and targets (KHR_mesh_quantization): positions on the grid — the base in the smallest integer
+ * type that holds it, each target's deltas as BYTE or SHORT where they fit, else floats (exact integers all the same)
+ * — and normals as quantizeNormals makes them. Undefined when frame 0 fits no integer type (the mesh stays float).
+ */
+function quantized(b: GltfBuilder, frames: MorphFrame[], grid: PositionGrid) {
+  const V = BufferTarget.ArrayBuffer;
+  const q = frames.map((fr) => gridValues(fr.positions, grid));
+  const basePositions = packIntegers(q[0], false);
+  if (!basePositions) return undefined;
+  b.useExtension(KHR_MESH_QUANTIZATION, true);
+  const normals = quantizeNormals(frames.map((fr) => fr.normals));
+  const targets = normals.targets.map((normal, t) => {
+    const f = normals.frame0 ? t : t + 1;
+    const d = new Float64Array(q[f].length);
+    for (let i = 0; i < d.length; i++) d[i] = q[f][i] - q[0][i];
+    return {
+      POSITION: b.accessor(packIntegers(d, true) ?? Float32Array.from(d), 'VEC3', { target: V, bounds: true }),
+      NORMAL: b.accessor(normal, 'VEC3', { target: V, normalized: true }),
+    };
+  });
+  return {
+    position: b.accessor(basePositions, 'VEC3', { target: V, bounds: true }),
+    normal: b.accessor(normals.base, 'VEC3', { target: V, normalized: true }),
+    targets,
+    frame0: normals.frame0,
+  };
+}
+
+/** `frame − base` as a float32 target attribute. */
+function floatDeltas(b: GltfBuilder, frame: Float32Array, base: Float32Array, bounds = false): number {
+  const d = new Float32Array(frame.length);
+  for (let i = 0; i < d.length; i++) d[i] = frame[i] - base[i];
+  return b.accessor(d, 'VEC3', { target: BufferTarget.ArrayBuffer, bounds });
 }
 
 /** The frames a clip shows, in play order, and its rate. */
@@ -135,12 +190,18 @@ export function clipTimes(b: GltfBuilder, clip: ClipFrames): number {
   return b.accessor(times, 'SCALAR', { bounds: true });
 }
 
-/** A `weights` sampler over a clip for a mesh with frameCount − 1 targets (frame f → one-hot at f − 1). */
-export function weightsSampler(b: GltfBuilder, clip: ClipFrames, frameCount: number, input: number, interpolation: MorphInterpolation) {
-  const targets = frameCount - 1;
-  const out = new Float32Array(clip.frames.length * targets);
+/**
+ * A `weights` sampler over a clip for a mesh of a model with `frameCount` frames: frame f → one-hot at target f − 1, or at
+ * target f when frame 0 is a target too (`frame0`, see addMorphMesh).
+ */
+export function weightsSampler(b: GltfBuilder, clip: ClipFrames, frameCount: number, input: number, interpolation: MorphInterpolation, quantize = false, frame0 = false) {
+  const shift = frame0 ? 0 : 1;
+  const targets = frameCount - shift;
+  // one-hot keys: 0 and 1 are exact as normalised bytes (255 / 255), which KHR_mesh_quantization allows for weights
+  const out = quantize ? new Uint8Array(clip.frames.length * targets) : new Float32Array(clip.frames.length * targets);
   clip.frames.forEach((f, k) => {
-    if (f > 0) out[k * targets + f - 1] = 1;
+    if (f - shift >= 0) out[k * targets + f - shift] = quantize ? 255 : 1;
   });
-  return { input, output: b.accessor(out, 'SCALAR'), interpolation };
+  if (quantize) b.useExtension(KHR_MESH_QUANTIZATION, true);
+  return { input, output: b.accessor(out, 'SCALAR', { normalized: quantize }), interpolation };
 }

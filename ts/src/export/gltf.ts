@@ -38,6 +38,11 @@ export interface GltfOptions extends TextureOptions, Md2ExportOptions {
   warnings?: ParseWarning[];
   /** The backend whose kernels decode frames and bind poses (default: a TS backend; the result is the same). */
   backend?: PoseBackend;
+  /**
+   * MD2, MD3, players: KHR_mesh_quantization — integer positions on the model's grid, snorm8 normals, byte morph
+   * weights (default true; docs/gltf.md "Compact output" gives the error bound). `false` writes float32 throughout.
+   */
+  quantize?: boolean;
 }
 
 export interface GltfResult {
@@ -55,7 +60,7 @@ export function buildGltf(model: GltfModel, options: GltfOptions = {}): GltfResu
   const warnings: ParseWarning[] = [];
   const backend = options.backend ?? createTsBackend();
   const materials = new MaterialTable(builder, options, warnings);
-  const ctx = { builder, axes: axes(options.yUp ?? true), materials, warnings, backend };
+  const ctx = { builder, axes: axes(options.yUp ?? true), materials, warnings, backend, quantize: options.quantize ?? true };
   const result: GltfResult = { builder, warnings, imageFiles: materials.imageFiles };
   const name = options.name ?? 'model';
   let rootNodes: number[];

@@ -3,6 +3,8 @@
  * JSON with its buffers handed in by name (`resources`) or embedded as data URIs. Browser and Node alike.
  */
 import { WebIO, type Document } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 
 export interface GltfInput {
@@ -15,7 +17,11 @@ export interface GltfInput {
 const GLB_MAGIC = 0x46546c67; // "glTF"
 
 export async function readGltfDocument({ bytes, resources = {} }: GltfInput): Promise<Document> {
-  const io = new WebIO();
+  // Every extension glTF Transform knows, so what our own exporter writes (KHR_mesh_quantization, and
+  // EXT_meshopt_compression with meshoptimizer's decoder) and what other tools write reads back. Draco needs a
+  // decoder we do not ship: such a file is UNSUPPORTED, naming the extension.
+  await MeshoptDecoder.ready;
+  const io = new WebIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   const glb = bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC;
   try {
     if (glb) return await io.readBinary(bytes);

@@ -9,10 +9,7 @@
  * thread). Every backend made from one build shares its module instance; each backend owns its buffers and
  * frees them all on `dispose()`.
  */
-import * as scalarGlue from '../../wasm/scalar/idtech_wasm.js';
-import scalarBase64 from '../../wasm/scalar/binary.js';
-import * as simdGlue from '../../wasm/simd/idtech_wasm.js';
-import simdBase64 from '../../wasm/simd/binary.js';
+import type * as SimdGlue from '../../wasm/simd/idtech_wasm.js';
 import { disposedError, refused, type KernelBuffer, type KernelMemory, type PoseBackend, type PoseKernels, type Typed } from './backend.js';
 import {
   COMPOSE_JOB,
@@ -29,7 +26,18 @@ import {
   VALIDATE_SKIN_JOB,
 } from './layout.js';
 
-type Glue = typeof simdGlue;
+type Glue = typeof SimdGlue;
+
+/**
+ * Each build (its wasm-bindgen glue and its bytes) is imported when a backend of that build is first created: a
+ * bundle splits it into a chunk of its own beside the code (dist/chunk-*.js, still inside the package: nothing to
+ * serve by hand), so importing the library fetches neither build, and a page running SIMD never fetches the scalar one.
+ * Standalone bundles (worker.js) inline both.
+ */
+const BUILDS = {
+  simd: () => Promise.all([import('../../wasm/simd/idtech_wasm.js'), import('../../wasm/simd/binary.js')]),
+  scalar: () => Promise.all([import('../../wasm/scalar/idtech_wasm.js'), import('../../wasm/scalar/binary.js')]),
+};
 
 /** A module using one v128 instruction: validates only where SIMD128 is supported. */
 const SIMD_PROBE = new Uint8Array([
@@ -81,9 +89,10 @@ const loaded = new Map<'simd' | 'scalar', Promise<{ glue: Glue; memory: WebAssem
 function load(variant: 'simd' | 'scalar') {
   let p = loaded.get(variant);
   if (!p) {
-    const glue = (variant === 'simd' ? simdGlue : scalarGlue) as Glue;
-    const bytes = decodeBase64(variant === 'simd' ? simdBase64 : scalarBase64);
-    p = glue.default({ module_or_path: bytes }).then((exports) => ({ glue, memory: exports.memory }));
+    p = BUILDS[variant]().then(async ([glue, base64]) => {
+      const exports = await glue.default({ module_or_path: decodeBase64(base64.default) });
+      return { glue: glue as Glue, memory: exports.memory };
+    });
     loaded.set(variant, p);
   }
   return p;

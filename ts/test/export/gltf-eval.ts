@@ -34,7 +34,7 @@ export function readGlb(bytes: Uint8Array): Gltf {
 const SIZE: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const COUNT: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 
-/** An accessor's values as float64, `COUNT[type]` per element, normalised integers mapped to [0, 1]. */
+/** An accessor's values as float64, `COUNT[type]` per element, normalised integers mapped to [0, 1] / [−1, 1]. */
 export function readAccessor(g: Gltf, index: number): { values: Float64Array; n: number; count: number } {
   const a = g.json.accessors[index];
   const n = COUNT[a.type];
@@ -53,6 +53,9 @@ export function readAccessor(g: Gltf, index: number): { values: Float64Array; n:
         case 5125: v = dv.getUint32(p, true); break;
         case 5123: v = dv.getUint16(p, true); if (a.normalized) v /= 65535; break;
         case 5121: v = dv.getUint8(p); if (a.normalized) v /= 255; break;
+        // signed normalised: max(c / (2^(b−1) − 1), −1) (glTF 2.0 §3.11, KHR_mesh_quantization)
+        case 5122: v = dv.getInt16(p, true); if (a.normalized) v = Math.max(v / 32767, -1); break;
+        case 5120: v = dv.getInt8(p); if (a.normalized) v = Math.max(v / 127, -1); break;
         default: throw new Error(`component type ${a.componentType}`);
       }
       out[e * n + c] = v;

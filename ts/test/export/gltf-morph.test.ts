@@ -44,6 +44,32 @@ function md2Expected(poser: Md2Poser, sourceVertex: Uint16Array): Float32Array {
 }
 
 /**
+ * The MD2 quantisation grid as docs/gltf.md states it, computed here from Md2Poser's frames (glTF axes): 255 steps over
+ * the longest side of the box every frame fits in. A position on it is off by at most half a step per component, so by
+ * at most √3/2 · step as a distance (lerps of two frames too: they are convex combinations).
+ */
+function md2Grid(model: Md2Model): { step: number; bound: number } {
+  const poser = new Md2Poser(createTsBackend(), model);
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let f = 0; f < model.frameCount; f++) {
+    const p = yUp(poser.poseFrame(f).positions);
+    p.forEach((v, i) => {
+      min[i % 3] = Math.min(min[i % 3], v);
+      max[i % 3] = Math.max(max[i % 3], v);
+    });
+  }
+  const step = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 255;
+  return { step, bound: (Math.sqrt(3) / 2) * step };
+}
+
+/** The quantised glTF's MD2 mesh node carries the grid: scale = step on every axis. */
+function expectGridNode(g: Gltf, step: number): void {
+  const nodes = g.json.nodes.filter((n: any) => n.mesh !== undefined);
+  for (const n of nodes) for (const s of n.scale) expect(s / step).toBeCloseTo(1, 9);
+  expect(g.json.extensionsRequired).toEqual(['KHR_mesh_quantization']);
+}
+
+/**
  * Face normals from the glTF winding (counter-clockwise = front) against the file's own vertex normals:
  * the share of triangles whose face normal points the same way as the mean of its corners' normals.
  */
@@ -81,6 +107,8 @@ describe('every real MD2', () => {
       const glb = toGlb(model, { name: baseName(row.path) });
       expectClean(`${row.path} (morph targets)`, await validate(glb));
       const g = readGlb(glb);
+      const grid = md2Grid(model);
+      expectGridNode(g, grid.step);
       const { sourceVertex } = md2Unwelded(model);
       const poser = new Md2Poser(createTsBackend(), model);
       if (model.frameCount > 1) expect(g.json.animations.map((a: any) => a.name)).toEqual(model.clips.map((c) => c.name));
@@ -91,7 +119,7 @@ describe('every real MD2', () => {
         for (let k = 0; k < clip.frameCount; k++) {
           const f = clip.firstFrame + k;
           poser.poseFrame(f);
-          const tol = 1e-4 * diagonal(poser.positions);
+          const tol = 1e-4 * diagonal(poser.positions) + grid.bound;
           // Quake 2 plays MD2 frames at 10 per second (the exporter's default rate)
           const err = maxDistance(gltfPositions(g, a, Math.fround(k / 10)), yUp(md2Expected(poser, sourceVertex)));
           expect(err, `${clip.name} frame ${f}`).toBeLessThanOrEqual(tol);
@@ -105,7 +133,7 @@ describe('every real MD2', () => {
         }
         expect(anim.samplers[0].interpolation).toBe('LINEAR');
       });
-      results.push(`  round trip ${baseName(row.path)}: ${model.frameCount} frames in ${model.clips.length} clips, worst error ${worst.toFixed(3)} × tolerance`);
+      results.push(`  round trip ${baseName(row.path)}: ${model.frameCount} frames in ${model.clips.length} clips, grid step ${grid.step.toPrecision(3)}, worst error ${worst.toFixed(3)} × tolerance`);
       // MD2 triangles are clockwise from the front like MD5's: after the (a, c, b) swap the faces agree with the file's normals
       const agreeing = share(frontFacingArea(g));
       results.push(`  ${baseName(row.path)}: area agreeing with the file's normals ${agreeing.toFixed(2)}`);
@@ -117,6 +145,8 @@ describe('every real MD2', () => {
       const glb = toGlb(model, { md2Frames: 'nodes', interpolation: 'STEP' });
       expectClean(`${row.path} (node per frame)`, await validate(glb));
       const g = readGlb(glb);
+      const grid = md2Grid(model);
+      expectGridNode(g, grid.step);
       const frameNodes: number[] = g.json.nodes.map((n: any, i: number) => (n.mesh !== undefined ? i : -1)).filter((i: number) => i >= 0);
       expect(frameNodes).toHaveLength(model.frameCount);
       const { sourceVertex } = md2Unwelded(model);
@@ -126,7 +156,7 @@ describe('every real MD2', () => {
         const visible = frameNodes.filter((i) => scene.world[i][0] !== 0);
         expect(visible, `time ${time}`).toEqual([frameNodes[frame]]);
         poser.poseFrame(frame);
-        expect(maxDistance(primitivePositions(g, scene, frameNodes[frame]), yUp(md2Expected(poser, sourceVertex)))).toBeLessThanOrEqual(1e-4 * diagonal(poser.positions));
+        expect(maxDistance(primitivePositions(g, scene, frameNodes[frame]), yUp(md2Expected(poser, sourceVertex)))).toBeLessThanOrEqual(1e-4 * diagonal(poser.positions) + grid.bound);
       };
       check(null, 0, 0); // at rest: frame 0
       model.clips.forEach((clip, a) => {
@@ -256,7 +286,8 @@ describe('morph options', () => {
   it('clips, fps and STEP interpolation as asked; a clip past the frames is skipped with CLIP_RANGE', async () => {
     const model = faerie();
     const warnings: { code: string }[] = [];
-    const glb = toGlb(model, { clips: [{ name: 'two', firstFrame: 40, frameCount: 2, fps: 5 }, { name: 'bad', firstFrame: 197, frameCount: 5 }], interpolation: 'STEP', warnings: warnings as never });
+    // float output (quantize: false): the poser's frame to 1e-4 of the diagonal
+    const glb = toGlb(model, { clips: [{ name: 'two', firstFrame: 40, frameCount: 2, fps: 5 }, { name: 'bad', firstFrame: 197, frameCount: 5 }], interpolation: 'STEP', quantize: false, warnings: warnings as never });
     expect(warnings.map((w) => w.code)).toEqual(['CLIP_RANGE']);
     const g = readGlb(glb);
     expect(g.json.animations).toHaveLength(1);

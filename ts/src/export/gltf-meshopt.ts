@@ -1,0 +1,83 @@
+/**
+ * EXT_meshopt_compression over a finished document: every bufferView the meshoptimizer codecs take — vertex attributes
+ * and animation keys whose elements are a multiple of 4 bytes (mode ATTRIBUTES), triangle indices (TRIANGLES) — is
+ * encoded by meshoptimizer's own encoder (npm `meshoptimizer`, loaded only when asked for) into buffer 0, the GLB's
+ * BIN chunk; the view itself moves to buffer 1, a fallback buffer with no data (the extension is required). Views the
+ * codecs cannot take (byte weights, images) stay as they are in buffer 0. Decoders: three.js's GLTFLoader with
+ * `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
+ */
+import { glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
+import { buildGltf, type GltfModel, type GltfOptions } from './gltf.js';
+
+export const EXT_MESHOPT_COMPRESSION = 'EXT_meshopt_compression';
+
+const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
+
+interface View {
+  buffer: number;
+  byteOffset: number;
+  byteLength: number;
+  byteStride?: number;
+  target?: number;
+  extensions?: Record<string, unknown>;
+}
+
+/** How a view is encoded (mode and element size), or undefined when the codecs do not take it. */
+function codec(view: View, accessor: GltfAccessor | undefined): { mode: 'ATTRIBUTES' | 'TRIANGLES'; stride: number } | undefined {
+  if (!accessor) return undefined; // images
+  const stride = view.byteStride ?? COMPONENT_BYTES[accessor.componentType] * COMPONENTS[accessor.type];
+  if (view.target === 34963) return accessor.count % 3 === 0 && (stride === 2 || stride === 4) ? { mode: 'TRIANGLES', stride } : undefined;
+  return stride % 4 === 0 && stride <= 256 ? { mode: 'ATTRIBUTES', stride } : undefined;
+}
+
+/** The model as one `.glb` with EXT_meshopt_compression (on top of the default KHR_mesh_quantization). */
+export async function toGlbMeshopt(model: GltfModel, options: GltfOptions = {}): Promise<Uint8Array> {
+  const { MeshoptEncoder } = await import('meshoptimizer/encoder');
+  await MeshoptEncoder.ready;
+  const { builder } = buildGltf(model, options);
+  const json = builder.document() as { bufferViews?: View[]; accessors?: GltfAccessor[]; buffers?: unknown[]; extensionsUsed?: string[]; extensionsRequired?: string[] };
+  const bin = builder.binary();
+  const views = json.bufferViews ?? [];
+  const accessorOf = new Map<number, GltfAccessor>();
+  for (const a of json.accessors ?? []) if (!accessorOf.has(a.bufferView)) accessorOf.set(a.bufferView, a);
+
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const append = (bytes: Uint8Array): number => {
+    const at = length;
+    chunks.push(bytes);
+    length += bytes.byteLength;
+    const pad = pad4(length) - length;
+    if (pad) chunks.push(new Uint8Array(pad));
+    length += pad;
+    return at;
+  };
+  let fallbackLength = 0;
+  views.forEach((view, i) => {
+    const bytes = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
+    const c = codec(view, accessorOf.get(i));
+    if (!c) {
+      view.byteOffset = append(bytes);
+      return;
+    }
+    const count = view.byteLength / c.stride;
+    const encoded = MeshoptEncoder.encodeGltfBuffer(bytes, count, c.stride, c.mode);
+    view.extensions = { [EXT_MESHOPT_COMPRESSION]: { buffer: 0, byteOffset: append(encoded), byteLength: encoded.byteLength, byteStride: c.stride, count, mode: c.mode } };
+    view.buffer = 1;
+    view.byteOffset = fallbackLength;
+    fallbackLength = pad4(fallbackLength + view.byteLength);
+  });
+  const out = new Uint8Array(length);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.byteLength;
+  }
+  if (fallbackLength > 0) {
+    json.buffers = [{ byteLength: length }, { byteLength: fallbackLength, extensions: { [EXT_MESHOPT_COMPRESSION]: { fallback: true } } }];
+    json.extensionsUsed = [...(json.extensionsUsed ?? []), EXT_MESHOPT_COMPRESSION];
+    json.extensionsRequired = [...(json.extensionsRequired ?? []), EXT_MESHOPT_COMPRESSION];
+  }
+  return glbFile(json, out);
+}

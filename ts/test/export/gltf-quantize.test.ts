@@ -1,0 +1,215 @@
+/**
+ * Compact glTF (KHR_mesh_quantization, the default for MD2, MD3 and players) on every animated real MD2 and MD3:
+ * three.js's GLTFLoader loads it and its AnimationMixer plays it onto our posers' frames within the error bound
+ * docs/gltf.md states; MD3 positions are the file's int16 values as stored; every frame's normal is within the stated
+ * angle of the poser's; `quantize: false` keeps float32.
+ */
+import { AnimationMixer, LoopOnce, type Group, type Mesh } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import { describe, expect, it } from 'vitest';
+import type { Md2Model, Md3Model } from '../../src/base/model.js';
+import { toGlb } from '../../src/export/gltf.js';
+import { NORMAL_MIN_SCALE } from '../../src/export/gltf-quantize.js';
+import { toGlbMeshopt } from '../../src/export/gltf-meshopt.js';
+import { md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
+import { groupClips } from '../../src/formats/md2/clips.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { Md2Poser } from '../../src/pose/md2-poser.js';
+import { Md3Poser } from '../../src/pose/md3-poser.js';
+import { diagonal } from '../helpers/compare.js';
+import { manifest, read } from '../helpers/models.js';
+import { maxDistance, setTime, threePositions } from '../three/three-eval.js';
+import { readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';
+import { validate } from './validate.js';
+
+/** Every well-formed real model of a format with more than one frame. */
+const animated = (format: 'md2' | 'md3') =>
+  manifest()
+    .filter((r) => r.format === format && !/malformed|invalid/.test(r.path))
+    .map((r) => ({ path: r.path, bytes: read(r.absPath) }))
+    .filter((r) => (format === 'md2' ? parseMd2(r.bytes) : parseMd3(r.bytes)).frameCount > 1);
+
+/** A model's frames as the posers give them, in glTF's axes and vertex order (MD2 un-welded, MD3 surface after surface). */
+function poserFrames(model: Md2Model | Md3Model): (f: number, g?: number, t?: number) => { positions: Float64Array; normals: Float64Array } {
+  if (model.format === 'md2') {
+    const poser = new Md2Poser(createTsBackend(), model);
+    const { sourceVertex } = md2Unwelded(model);
+    const gather = (a: Float32Array) => yUp(Float32Array.from({ length: sourceVertex.length * 3 }, (_, i) => a[sourceVertex[(i / 3) | 0] * 3 + (i % 3)]));
+    return (f, g = f, t = 0) => {
+      poser.poseBlend(f, g, t);
+      return { positions: gather(poser.positions), normals: gather(poser.normals) };
+    };
+  }
+  const poser = new Md3Poser(createTsBackend(), model);
+  return (f, g = f, t = 0) => {
+    poser.poseBlend(f, g, t);
+    return { positions: yUp(poser.positions), normals: yUp(poser.normals) };
+  };
+}
+
+/** The MD2 grid step docs/gltf.md states (255 steps over the longest side of every frame's box); MD3's is 1/64 and exact. */
+function md2Step(frame: ReturnType<typeof poserFrames>, frameCount: number): number {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let f = 0; f < frameCount; f++) {
+    frame(f).positions.forEach((v, i) => {
+      min[i % 3] = Math.min(min[i % 3], v);
+      max[i % 3] = Math.max(max[i % 3], v);
+    });
+  }
+  return Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 255;
+}
+
+function loadThree(glb: Uint8Array): Promise<{ scene: Group; animations: any[] }> {
+  const ab = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
+  return new Promise((resolve, reject) => new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).parse(ab, '', resolve as never, reject));
+}
+
+const parse = (path: string, bytes: Uint8Array) => (path.endsWith('.md2') ? parseMd2(bytes) : parseMd3(bytes));
+const clipsOf = (model: Md2Model | Md3Model) => (model.format === 'md2' ? model.clips : groupClips(model.frameNames));
+
+/**
+ * three's GLTFLoader (with its MeshoptDecoder for EXT_meshopt_compression) and AnimationMixer on `glb`, against the
+ * posers at the keys and half keys of every clip (first 6 keys each); returns the worst error over the tolerance.
+ */
+async function playedByThree(model: Md2Model | Md3Model, glb: Uint8Array): Promise<number> {
+  const frame = poserFrames(model);
+  const fps = model.format === 'md2' ? 10 : 15;
+  // MD3: the file's own grid, exact (float rounding only); MD2: half a step per component, √3/2 · step as a distance
+  const bound = model.format === 'md2' ? (Math.sqrt(3) / 2) * md2Step(frame, model.frameCount) : 0;
+  const gltf = await loadThree(glb);
+  const meshes: Mesh[] = [];
+  gltf.scene.traverse((o) => {
+    if ((o as Mesh).isMesh) meshes.push(o as Mesh);
+  });
+  const clips = clipsOf(model);
+  expect(gltf.animations.map((a) => a.name)).toEqual(clips.map((c, i) => c.name || `clip${i}`));
+  const mixer = new AnimationMixer(gltf.scene);
+  let worst = 0;
+  clips.forEach((clip, c) => {
+    mixer.stopAllAction();
+    // played once and held at the end: a looping action would show key 0 again at the clip's last key time
+    const action = mixer.clipAction(gltf.animations[c]).setLoop(LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    for (let k = 0; k < Math.min(clip.frameCount, 6); k++) {
+      for (const half of k + 1 < clip.frameCount ? [0, 0.5] : [0]) {
+        setTime(mixer, gltf.scene, (k + half) / fps);
+        const f = clip.firstFrame + k;
+        const want = frame(f, f + (half ? 1 : 0), half).positions;
+        const got = meshes.flatMap((m) => Array.from(threePositions(m, gltf.scene)));
+        const tol = bound + 1e-5 * diagonal(want);
+        const err = maxDistance(got, want);
+        expect(err, `${clip.name} key ${k + half}`).toBeLessThanOrEqual(tol);
+        worst = Math.max(worst, err / tol);
+      }
+    }
+  });
+  return worst;
+}
+
+describe('three.js GLTFLoader plays the quantised glb onto the posers\' frames', () => {
+  for (const row of [...animated('md2'), ...animated('md3')]) {
+    it(`${row.path}: keys and half keys of every clip (first 6 keys each) within the grid bound`, async () => {
+      const model = parse(row.path, row.bytes);
+      const worst = await playedByThree(model, toGlb(model));
+      console.log(`${row.path}: worst ${worst.toFixed(3)} × (grid bound + 1e-5 × diagonal)`);
+    });
+  }
+});
+
+describe('EXT_meshopt_compression (toGlbMeshopt)', () => {
+  for (const name of ['faerie.md2', 'overmind.md3', 'grenade_launcher.md3']) {
+    it(`${name}: validator 0 errors; three (MeshoptDecoder) plays it as the quantised glb; smaller than it`, async () => {
+      const row = [...animated('md2'), ...animated('md3')].find((r) => r.path.endsWith(name))!;
+      const model = parse(row.path, row.bytes);
+      const glb = await toGlbMeshopt(model);
+      const report = await validate(glb);
+      expect(report.errors, report.sample.join('\n')).toBe(0);
+      const json = readGlb(glb).json;
+      expect(json.extensionsRequired).toEqual(['KHR_mesh_quantization', 'EXT_meshopt_compression']);
+      expect(json.buffers[1].extensions.EXT_meshopt_compression.fallback).toBe(true);
+      expect(json.bufferViews.filter((v: any) => v.extensions).length).toBeGreaterThan(0);
+      expect(glb.byteLength).toBeLessThan(toGlb(model).byteLength);
+      expect(await playedByThree(model, glb)).toBeLessThanOrEqual(1);
+    });
+  }
+});
+
+/** The unit normal glTF gives at frame f: base + the target holding frame f (extras.targetNames), normalised. */
+function gltfNormals(g: Gltf, mesh: number, f: number): Float64Array {
+  const prim = g.json.meshes[mesh].primitives[0];
+  const n = Float64Array.from(readAccessor(g, prim.attributes.NORMAL).values);
+  const t = (g.json.meshes[mesh].extras?.targetNames ?? []).indexOf(`frame${f}`);
+  if (t >= 0) readAccessor(g, prim.targets[t].NORMAL).values.forEach((d, i) => (n[i] += d));
+  for (let i = 0; i < n.length; i += 3) {
+    const len = Math.hypot(n[i], n[i + 1], n[i + 2]);
+    for (let k = 0; k < 3; k++) n[i + k] /= len;
+  }
+  return n;
+}
+
+describe('normals', () => {
+  // docs/gltf.md: round(127 · c · n) / 127 with c ≥ NORMAL_MIN_SCALE is off by ≤ √3 / 254 per vector, so the angle is ≤ asin(√3 / (254 · c))
+  const bound = Math.asin(Math.sqrt(3) / (254 * NORMAL_MIN_SCALE));
+
+  for (const row of [...animated('md2'), ...animated('md3')]) {
+    it(`${row.path}: every frame's normals within ${((bound * 180) / Math.PI).toFixed(2)}° of the poser's`, () => {
+      const model = parse(row.path, row.bytes);
+      const frame = poserFrames(model);
+      const g = readGlb(toGlb(model));
+      let worst = 0;
+      for (let f = 0; f < model.frameCount; f++) {
+        const want = frame(f).normals;
+        const got = g.json.meshes.flatMap((_: unknown, m: number) => Array.from(gltfNormals(g, m, f)));
+        for (let i = 0; i < got.length; i += 3) {
+          const dot = got[i] * want[i] + got[i + 1] * want[i + 1] + got[i + 2] * want[i + 2];
+          worst = Math.max(worst, Math.acos(Math.min(1, dot)));
+        }
+      }
+      expect(worst).toBeLessThanOrEqual(bound);
+    });
+  }
+});
+
+describe('MD3 positions are the file\'s int16 values', () => {
+  it('overmind.md3: each surface\'s base POSITION holds frame 0\'s stored x, z, −y; the node scale is 1/64', () => {
+    const row = animated('md3').find((r) => r.path.endsWith('overmind.md3'))!;
+    const model = parseMd3(row.bytes);
+    const g = readGlb(toGlb(model));
+    model.surfaces.forEach((s, i) => {
+      const node = g.json.nodes.find((n: any) => n.mesh === i);
+      expect(node.scale).toEqual([1 / 64, 1 / 64, 1 / 64]);
+      const acc = g.json.accessors[g.json.meshes[i].primitives[0].attributes.POSITION];
+      expect(acc.componentType).toBe(5122); // SHORT, not normalised
+      const stored = readAccessor(g, g.json.meshes[i].primitives[0].attributes.POSITION).values;
+      for (let v = 0; v < s.vertexCount; v++) {
+        const [x, y, z] = s.xyzNormals.subarray(v * 4, v * 4 + 3);
+        expect([stored[v * 3], stored[v * 3 + 1], stored[v * 3 + 2]]).toEqual([x, z, -y === 0 ? 0 : -y]);
+      }
+    });
+  });
+});
+
+describe('quantize: false', () => {
+  for (const name of ['faerie.md2', 'overmind.md3']) {
+    it(`${name}: float32 positions, normals and weights, no extension; the quantised file is under half its size`, () => {
+      const row = [...animated('md2'), ...animated('md3')].find((r) => r.path.endsWith(name))!;
+      const model = parse(row.path, row.bytes);
+      const float = toGlb(model, { quantize: false });
+      const g = readGlb(float);
+      expect(g.json.extensionsUsed).toBeUndefined();
+      const types = new Set<number>();
+      for (const m of g.json.meshes) {
+        const p = m.primitives[0];
+        for (const a of [p.attributes.POSITION, p.attributes.NORMAL, ...p.targets.flatMap((t: any) => [t.POSITION, t.NORMAL])]) types.add(g.json.accessors[a].componentType);
+      }
+      for (const a of g.json.animations) for (const s of a.samplers) types.add(g.json.accessors[s.output].componentType);
+      expect([...types]).toEqual([5126]);
+      const quantized = toGlb(model);
+      expect(readGlb(quantized).json.extensionsRequired).toEqual(['KHR_mesh_quantization']);
+      expect(quantized.byteLength).toBeLessThan(float.byteLength / 2);
+    });
+  }
+});
