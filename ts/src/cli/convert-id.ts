@@ -1,17 +1,19 @@
 /**
- * `convert IN.glb|IN.gltf -o OUT.md3 [--fps N] [--scale S]`: glTF in, an id format out (`import/gltf-md3.ts`, then
- * `write/md3.ts`). A `.gltf`'s buffers and images named by relative `uri` are read from beside it. MD2 and MD5
+ * `convert IN.glb|IN.gltf -o OUT.md3 [--fps N] [--scale S] [--split] [--validate]`: glTF in, an id format out
+ * (`import/gltf-md3.ts`, then `write/md3.ts`); `--split` cuts surfaces to ioquake3's limits (`write/md3-split.ts`),
+ * `--validate` refuses to write past them (`write/engine-limits.ts`). A `.gltf`'s buffers and images named by relative `uri` are read from beside it. MD2 and MD5
  * outputs are not done yet (docs/writers.md).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { importGltf } from '../import/gltf-md3.js';
-import { parseMd3 } from '../formats/md3/parser.js';
+import { md3EngineLimits } from '../write/engine-limits.js';
 import { writeMd3 } from '../write/md3.js';
-import { optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
+import { splitMd3Surfaces } from '../write/md3-split.js';
+import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
 import { badInput, load } from './input.js';
 import { count, summaryLine, writeOutputs } from './output.js';
-import { exportWarnings, parseWarnings, warningLines } from './warnings.js';
+import { exportWarnings, groupText, parseWarnings, warningLines } from './warnings.js';
 
 export const ID_OUTPUT = 'id output from glTF input (.md3)';
 /** Output extensions `convert` turns glTF into. */
@@ -21,6 +23,16 @@ export const ID_SHARED_OPTIONS = new Set(['--fps']);
 
 export const ID_OPTIONS: OptionSpec[] = [
   { name: '--scale', value: 'S', group: ID_OUTPUT, help: 'Multiply positions and tag origins by S (MD3 holds ±512 units in 1/64 steps). Default 1.' },
+  {
+    name: '--validate',
+    group: ID_OUTPUT,
+    help: "Check the target engine's limits (ioquake3 for .md3) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
+  },
+  {
+    name: '--split',
+    group: ID_OUTPUT,
+    help: "Cut MD3 surfaces past ioquake3's tessellator limits (999 vertices, 1999 triangles) into pieces that fit, each with the surface's name and shader.",
+  },
 ];
 
 function positive(a: ParsedArgs, name: string, fallback: number): number {
@@ -46,21 +58,29 @@ async function gltfResources(path: string, bytes: Uint8Array): Promise<Record<st
   return out;
 }
 
-export async function convertId(a: ParsedArgs, out: string): Promise<void> {
+export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   const input = a.positionals[0];
   if (!/\.(glb|gltf)$/i.test(input)) throw new UsageError(`${input}: .md3 output is made from glTF input (.glb, .gltf)`, 'convert');
   const fps = positive(a, '--fps', 15);
   const scale = positive(a, '--scale', 1);
   const bytes = new Uint8Array(await load(input, () => readFile(input)));
   const resources = input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {};
-  const model = await load(input, () => importGltf({ bytes, resources }, { format: 'md3', fps, scale }));
+  const imported = await load(input, () => importGltf({ bytes, resources }, { format: 'md3', fps, scale }));
+  if (imported.surfaces.length === 0) throw badInput(input, 'no triangle mesh to convert');
+  const model = given(a, '--split') ? splitMd3Surfaces(imported) : imported;
   const md3 = await load(input, async () => writeMd3(model));
-  if (model.surfaces.length === 0) throw badInput(input, 'no triangle mesh to convert');
+  // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which ioquake3 limit it goes past.
+  const engine = parseWarnings(out, md3EngineLimits(md3));
+  if (given(a, '--validate') && engine.length > 0) {
+    // every finding on its own line (not grouped as warnings are): which limit, and where
+    for (const w of engine) process.stderr.write(`${out}: error ${groupText({ first: w, count: 1, identical: true })}\n`);
+    process.stderr.write(`idtech-models: ${out}: not written: ioquake3 will not load it (--validate; --split cuts surfaces to fit)\n`);
+    return 1;
+  }
   const files = [{ path: out, bytes: md3 }];
   const written = await writeOutputs(files);
-  // What we wrote, read back by our parser: its ENGINE_LIMIT warnings say which ioquake3 limit the file goes past.
-  const engine = parseWarnings(out, parseMd3(md3).warnings);
   for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
   const vertices = model.surfaces.reduce((n, s) => n + s.vertexCount, 0);
   process.stderr.write(summaryLine(files, [count(model.surfaces.length, 'surface'), count(vertices, 'vertex', 'vertices'), count(model.frameCount, 'frame'), count(model.tagCount, 'tag')], written) + '\n');
+  return 0;
 }

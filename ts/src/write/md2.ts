@@ -20,6 +20,7 @@ import {
   MD2_TRIANGLE_BYTES,
   MD2_VERTEX_BYTES,
 } from '../formats/md2/limits.js';
+import { md2EngineLimits, refuseEngineLimits, type WriteOptions } from './engine-limits.js';
 import { ByteOut, need } from './out.js';
 
 /** One strip of 3 per triangle: the glcmds qdata would write with no stripping (covers every triangle once). */
@@ -40,8 +41,11 @@ export function md2TriangleGlCommands(model: Md2Model): Md2GlCommands {
   return { commandCount: n, kinds: new Uint8Array(n).fill(Md2GlKind.Strip), firstVertex, vertices, st };
 }
 
-/** The MD2 file of `model`. UNWRITABLE for a name longer than its field or arrays shorter than the counts. */
-export function writeMd2(model: Md2Model): Uint8Array {
+/**
+ * The MD2 file of `model`. UNWRITABLE for a name longer than its field or arrays shorter than the counts, and with
+ * `validate` for a file Quake 2 will not load (engine-limits.ts).
+ */
+export function writeMd2(model: Md2Model, options: WriteOptions = {}): Uint8Array {
   const V = model.vertexCount;
   const F = model.frameCount;
   need('frameScales', model.frameScales, 3 * F);
@@ -120,5 +124,6 @@ export function writeMd2(model: Md2Model): Uint8Array {
     }
   }
   out.i32(at, 0);
+  if (options.validate) refuseEngineLimits(md2EngineLimits(out.bytes), 'Quake 2');
   return out.bytes;
 }

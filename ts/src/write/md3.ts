@@ -21,6 +21,7 @@ import {
   TRIANGLE_BYTES,
   XYZ_NORMAL_BYTES,
 } from '../formats/md3/format.js';
+import { md3EngineLimits, refuseEngineLimits, type WriteOptions } from './engine-limits.js';
 import { ByteOut, need } from './out.js';
 
 function surfaceBytes(s: Md3Surface, frames: number): number {
@@ -32,8 +33,11 @@ function ident(out: ByteOut, at: number): void {
   for (let i = 0; i < 4; i++) out.bytes[at + i] = MD3_IDENT.charCodeAt(i);
 }
 
-/** The MD3 file of `model`. UNWRITABLE for a name longer than its field or arrays shorter than the counts. */
-export function writeMd3(model: Md3Model): Uint8Array {
+/**
+ * The MD3 file of `model`. UNWRITABLE for a name longer than its field or arrays shorter than the counts, and with
+ * `validate` for a file ioquake3 will not load (engine-limits.ts).
+ */
+export function writeMd3(model: Md3Model, options: WriteOptions = {}): Uint8Array {
   const F = model.frameCount;
   const T = model.tagCount;
   need('frameMins', model.frameMins, 3 * F);
@@ -115,5 +119,6 @@ export function writeMd3(model: Md3Model): Uint8Array {
     for (let i = 0; i < 4 * s.vertexCount * F; i++) out.i16(start + ofsXyz + 2 * i, s.xyzNormals[i]);
     start += end;
   });
+  if (options.validate) refuseEngineLimits(md3EngineLimits(out.bytes), 'ioquake3');
   return out.bytes;
 }

@@ -3,7 +3,8 @@
  * block per frame). Floats read back bit for bit (`md5-text.ts`). Big animations stream: {@link md5AnimChunks}
  * yields the header and then one frame block at a time, so a caller writing to a file never holds the whole text.
  */
-import type { Md5Anim } from '../base/model.js';
+import type { Md5Anim, Md5Mesh } from '../base/model.js';
+import { md5AnimEngineLimits, refuseEngineLimits, type WriteOptions } from './engine-limits.js';
 import { formatF32, md5Header, positional, quoted, triple } from './md5-text.js';
 import { need, unwritable } from './out.js';
 
@@ -52,7 +53,11 @@ export function* md5AnimChunks(anim: Md5Anim): Generator<string> {
   }
 }
 
-/** The md5anim text of `anim`. UNWRITABLE for a name holding `"` or a line break, NaN, or short arrays. */
-export function writeMd5Anim(anim: Md5Anim): string {
+/**
+ * The md5anim text of `anim`. UNWRITABLE for a name holding `"` or a line break, NaN, or short arrays, and with
+ * `validate` for an anim Doom 3 refuses — alone, or played on `mesh` when given (engine-limits.ts).
+ */
+export function writeMd5Anim(anim: Md5Anim, options: WriteOptions & { mesh?: Md5Mesh } = {}): string {
+  if (options.validate) refuseEngineLimits(md5AnimEngineLimits(anim, options.mesh), 'Doom 3');
   return [...md5AnimChunks(anim)].join('');
 }

@@ -5,6 +5,7 @@
  * stored w is positive is written as its negation, the same rotation.
  */
 import type { Md5Mesh } from '../base/model.js';
+import { md5MeshEngineLimits, refuseEngineLimits, type WriteOptions } from './engine-limits.js';
 import { formatF32, md5Header, quoted, triple } from './md5-text.js';
 import { need } from './out.js';
 
@@ -52,7 +53,11 @@ export function* md5MeshChunks(mesh: Md5Mesh): Generator<string> {
   }
 }
 
-/** The md5mesh text of `mesh`. UNWRITABLE for a string holding `"` or a line break, NaN, or short arrays. */
-export function writeMd5Mesh(mesh: Md5Mesh): string {
+/**
+ * The md5mesh text of `mesh`. UNWRITABLE for a string holding `"` or a line break, NaN, or short arrays, and with
+ * `validate` for a mesh Doom 3 refuses (engine-limits.ts).
+ */
+export function writeMd5Mesh(mesh: Md5Mesh, options: WriteOptions = {}): string {
+  if (options.validate) refuseEngineLimits(md5MeshEngineLimits(mesh), 'Doom 3');
   return [...md5MeshChunks(mesh)].join('');
 }

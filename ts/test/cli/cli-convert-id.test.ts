@@ -5,7 +5,7 @@
  * and the ioquake3 limits the result goes past are named on stderr; bad usage exits 2.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMd3 } from '../../src/formats/md3/index.js';
@@ -72,5 +72,26 @@ describe('convert glTF → MD3', () => {
     expect(runCli('convert', shared('assimp/test/models/MD2/faerie.md2'), '-o', join(tmp, 'x.md3')).status).toBe(2);
     expect(runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '--scale', '0', '-o', join(tmp, 'x.md3')).status).toBe(2);
     expect(runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '--scale', '2', '-o', join(tmp, 'x.glb')).status).toBe(2);
+  });
+
+  it('--validate names each ioquake3 limit and writes nothing (exit 1); --split cuts surfaces so it passes and assimp reads every face', () => {
+    const input = shared('gltf-samples/mjolnir-zig/assets/CesiumMan.glb');
+    const refused = join(tmp, 'refused.md3');
+    const r = runCli('convert', input, '--fps', '5', '--validate', '-o', refused);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/refused\.md3: error ENGINE_LIMIT at byte \d+: surface 0 \("Cesium_Man"\) numVerts 3273: ioquake3 refuses the model \(R_LoadMD3: numVerts >= SHADER_MAX_VERTEXES 1000\)/);
+    expect(r.stderr).toMatch(/error ENGINE_LIMIT at byte \d+: .*numTriangles 4672: .*SHADER_MAX_INDEXES 6000/);
+    expect(r.stderr).toMatch(/not written: ioquake3 will not load it/);
+    expect(existsSync(refused)).toBe(false);
+
+    const out = join(tmp, 'split.md3');
+    const ok = runCli('convert', input, '--fps', '5', '--split', '--validate', '-o', out);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stderr).not.toMatch(/ENGINE_LIMIT/);
+    const md3 = parseMd3(new Uint8Array(readFileSync(out)));
+    expect(md3.surfaces.length).toBe(4);
+    for (const s of md3.surfaces) expect(s.vertexCount).toBeLessThan(1000);
+    expect(md3.surfaces.reduce((n, s) => n + s.triangleCount, 0)).toBe(4672);
+    expect(assimpCounts(out)).toMatch(/faces 4672$/);
   });
 });

@@ -9,8 +9,9 @@
  * header's and never reads the rest: SURFACE_FRAMES warning) but not fewer (the engine would draw those frames from
  * the bytes after the surface's vertices).
  */
+import { latin1Field } from '../../base/binary.js';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
-import { H, HEADER_BYTES, S, SHADER_BYTES, ST_BYTES, SURFACE_HEADER_BYTES, TRIANGLE_BYTES, XYZ_NORMAL_BYTES } from './format.js';
+import { H, HEADER_BYTES, QPATH_BYTES, S, SHADER_BYTES, ST_BYTES, SURFACE_HEADER_BYTES, TRIANGLE_BYTES, XYZ_NORMAL_BYTES } from './format.js';
 import { md3SurfaceEngineWarnings } from './engine-limits.js';
 import { checkBlock, checkIdent, count, fail, fits, INT32_MAX, type Md3Header } from './header.js';
 import { MD3_LIMITS } from './limits.js';
@@ -60,7 +61,9 @@ export function surfaceLayouts(bytes: Uint8Array, header: Md3Header, warnings: P
       fail(ErrorCode.BadOffset, `${what} ofsEnd ${end} puts its end at ${start + end}, outside [${start + SURFACE_HEADER_BYTES}, ${ofsEnd}]`, start + S.ofsEnd);
     }
     fits(start + S.numShaders, `${what} numShaders`, numShaders, SHADER_BYTES, end - SURFACE_HEADER_BYTES);
-    warnings.push(...md3SurfaceEngineWarnings(what, start, numShaders, numVerts, numTriangles));
+    // named too: the limits are what a modder fixes, in the surface they know by name
+    const named = `${what} ("${latin1Field(bytes, start + S.name, QPATH_BYTES)}")`;
+    warnings.push(...md3SurfaceEngineWarnings(named, start, numShaders, numVerts, numTriangles));
     const lo = start + SURFACE_HEADER_BYTES;
     const hi = start + end;
     const sub = (field: number, name: string, length: number): number => {
