@@ -19,7 +19,8 @@ export function importGraph(file) {
     if (dynamic) lazy.add(f);
     else statics.push(f);
     const code = readFileSync(join(DIST, f), 'utf8');
-    for (const m of code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*["']\.\/([^"']+)["']|^import\s*["']\.\/([^"']+)["']/gm)) visit(m[1] ?? m[2], dynamic);
+    // import/export … from "./x.js" and bare import "./x.js", minified or not (statements start a line or follow ; or })
+    for (const m of code.matchAll(/(?:^|[;}])\s*(?:import|export)\s*(?:[^;'"()]*?\bfrom\s*)?["']\.\/([^"']+)["']/gm)) visit(m[1], dynamic);
     for (const m of code.matchAll(/\bimport\(\s*["']\.\/([^"']+)["']\s*\)/g)) visit(m[1], true);
   };
   visit(file, false);

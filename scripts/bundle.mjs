@@ -2,9 +2,12 @@
 // condition object { types: './dist/types/X.d.ts', default: './dist/Y.js' } is one entry, ts/src/X.ts → dist/Y.js
 // (tsc maps ts/src → dist/types, so the types path names the source). Adding a subpath is one line there.
 //
-// The entries and the CLI are built together with code splitting, so `.`, `./advanced`, `./node` and the CLI load
+// The entries are built together with code splitting, so `.`, `./advanced`, `./node`, `./three` and `./write` load
 // one copy of every module (one ModelParseError class: `instanceof` holds across entries). Shared code lands in
-// dist/chunk-*.js, beside worker.js: ModelWorker finds `./worker.js` relative to its own chunk.
+// dist/chunk-*.js, beside worker.js: ModelWorker finds `./worker.js` relative to its own chunk. What browsers fetch
+// is minified (the entries, their chunks, the workers: docs/package.md "Sizes" measures why); the CLI is one
+// unminified file of its own (a separate process: sharing classes with it means nothing, and as an entry of the
+// split build it cut the browser graph into more, smaller chunks).
 //
 // Node built-ins stay external, and so does `three` (the optional peer dependency of the `./three` entry: a user's
 // bundler provides their copy; bundling ours would give them two three.js instances). A check on esbuild's metafile
@@ -60,11 +63,12 @@ const wasmGlueWithoutUrl = {
 };
 
 rmSync('dist', { recursive: true, force: true }); // hashed chunk names: stale ones must not ship
-const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
+// minify: the front door's static graph is ≤ 80 KB gzip with it, 119 KB without (bench/bundle-size.mjs).
+const common = { bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
 
 const split = build({
   ...common,
-  entryPoints: [...[...library].map(([out, e]) => ({ in: e.source, out: outName(out) })), { in: 'ts/src/cli/main.ts', out: 'cli' }],
+  entryPoints: [...library].map(([out, e]) => ({ in: e.source, out: outName(out) })),
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunk-[hash]',
@@ -78,6 +82,7 @@ await Promise.all([
   split.then(({ metafile }) => {
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
   }),
+  build({ ...common, entryPoints: ['ts/src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', external: ['node:*'], minify: false, sourcemap: false }),
   build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false }),
   // The bake worker (BakePool): one standalone file too, for Web Workers and Node worker threads alike (Node's
   // spawner gives the thread a Web Worker's globals first; bake/node.ts).

@@ -31,7 +31,8 @@ export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, 
 export type { ResolvedTextures } from './export/textures.js';
 // game folders and archives (.pk3 .pk4 .dpk) as one read-only FileSystem, in the engine's order
 export type { FileSystem, VfsFile } from './vfs/file-system.js';
-export { openArchiveFrom as openArchive, type OpenArchiveOptions, type ZipArchive } from './vfs/zip-archive.js';
+export { openArchive } from './vfs/open-archive.js';
+export type { OpenArchiveOptions, ZipArchive } from './vfs/zip-archive.js';
 export { mountGameDir, type MountedGame, type MountOptions } from './vfs/game-dir.js';
 export { droppedFileSystem, urlFileSystem } from './vfs/browser.js';
 export type { ArchiveLimits } from './vfs/archive-limits.js';
@@ -51,6 +52,6 @@ export {
 export { toObj, type ObjOptions } from './export/obj.js';
 export { toGlb, toGltf, type GltfClip, type GltfModel, type GltfOptions, type GltfResult, type NamedMd5Anim } from './export/gltf.js';
 // any format, for drawing: the format-neutral facade and its worker
-export { openPlayable } from './playable/open.js';
+export { openPlayable } from './playable/open-lazy.js';
 export { type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart, type PlayableMaterial, type PlayableImage, type PlayableTextureOptions } from './playable/playable.js';
 export { ModelWorker, type PosedFrame, type WorkerFile, type WorkerLike, type WorkerTextures } from './worker/client.js';

@@ -11,6 +11,7 @@ export interface Md3Frames {
 }
 
 export class Md3Poser extends MorphPoser {
+  protected readonly kind = 'Md3Poser';
   readonly vertexCount: number;
   /** Surface s owns vertices [surfaceVertexStart[s], surfaceVertexStart[s + 1]) of the outputs. */
   readonly surfaceVertexStart: Uint32Array;

@@ -15,6 +15,8 @@ export abstract class MorphPoser {
   /** What the last pose showed (one object, updated in place: no allocation per pose). */
   private readonly shown: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
   private disposed = false;
+  /** The class name errors give (spelled out: minified bundles rename classes). */
+  protected abstract readonly kind: string;
 
   protected constructor(readonly backend: PoseBackend, readonly frameCount: number, vertexCount: number, private readonly defaultFps: number) {
     this.out = { positions: this.own(backend.memory.f32(vertexCount * 3)), normals: this.own(backend.memory.f32(vertexCount * 3)) };
@@ -69,8 +71,8 @@ export abstract class MorphPoser {
   }
 
   protected alive(): this {
-    if (this.disposed) throw disposedError(`this ${this.constructor.name}`);
-    if (this.backend.disposed) throw disposedError(`the ${this.backend.name} backend of this ${this.constructor.name}`);
+    if (this.disposed) throw disposedError(`this ${this.kind}`);
+    if (this.backend.disposed) throw disposedError(`the ${this.backend.name} backend of this ${this.kind}`);
     return this;
   }
 

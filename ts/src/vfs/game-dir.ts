@@ -19,7 +19,7 @@ import { ModelParseError, type ParseWarning } from '../base/errors.js';
 import { pathKey, type FileSystem, type VfsFile } from './file-system.js';
 import { filteredFileSystem, overlayFileSystem, subFolderFileSystem } from './overlay.js';
 import { bytesReader } from './reader.js';
-import { openZip, type OpenArchiveOptions } from './zip-archive.js';
+import type { OpenArchiveOptions } from './zip-archive.js';
 
 /** Files opened as archives when found at the top of a game folder. */
 export const ARCHIVE_EXTENSIONS: readonly string[] = ['.pk3', '.pk4', '.dpk'];
@@ -84,6 +84,8 @@ const isArchiveKey = (key: string) => !key.includes('/') && ARCHIVE_EXTENSIONS.s
 async function openArchiveFile(f: VfsFile, options: OpenArchiveOptions) {
   // Random access where the file system has it; else the bytes in memory (a file system that can only stream).
   const reader = f.randomAccess ? await f.randomAccess() : bytesReader(await f.bytes({ signal: options.signal }), f.origin);
+  // Imported on the first archive (open-archive.ts says why): a folder without archives never loads the zip reader.
+  const { openZip } = await import('./zip-archive.js');
   return openZip(reader, options);
 }
 
