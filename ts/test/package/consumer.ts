@@ -1,9 +1,12 @@
 /**
  * The package as a user gets it: `npm pack` of this repository (the built dist/), installed with npm into a scratch
- * consumer project under the system temp dir. The package has no dependencies, so the install is offline.
+ * consumer project under the system temp dir. The install is offline: the package's runtime dependencies (and
+ * theirs) are packed from this repository's node_modules and installed beside it, so the consumer gets exactly the
+ * locked versions without asking the registry (an offline `npm install` of a tarball cannot resolve a version range
+ * from the cache alone: npm keeps tarballs there, not the registry's version lists).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
@@ -25,6 +28,37 @@ export interface Consumer {
 
 const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
+/** The folders (in REPO/node_modules) of the package's runtime dependencies and of theirs, found as Node finds them. */
+function runtimeDependencyFolders(): string[] {
+  const found = new Set<string>();
+  const visit = (from: string) => {
+    const pkg = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const name of Object.keys(pkg.dependencies ?? {})) {
+      // Node's lookup: the nearest node_modules up from the dependent, ending at the repository's own.
+      let dir = from;
+      let folder: string | undefined;
+      for (;;) {
+        const candidate = join(dir, 'node_modules', name);
+        try {
+          readFileSync(join(candidate, 'package.json'));
+          folder = candidate;
+          break;
+        } catch {
+          if (dir === REPO || dirname(dir) === dir) break;
+          dir = dirname(dir);
+        }
+      }
+      if (!folder) throw new Error(`runtime dependency ${name} of ${from} is not installed (run npm install)`);
+      if (!found.has(folder)) {
+        found.add(folder);
+        visit(folder);
+      }
+    }
+  };
+  visit(REPO);
+  return [...found];
+}
+
 export function packAndInstall(): Consumer {
   const root = mkdtempSync(join(tmpdir(), 'idtech-consumer-'));
   try {
@@ -32,7 +66,11 @@ export function packAndInstall(): Consumer {
     const dir = join(root, 'app');
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    npm(['install', '--offline', '--no-package-lock', '--ignore-scripts', join(root, packed.filename)], dir);
+    const deps = runtimeDependencyFolders().map((folder) => {
+      const [dep] = JSON.parse(npm(['pack', folder, '--json', '--ignore-scripts', '--pack-destination', root], root)) as { filename: string }[];
+      return join(root, dep.filename);
+    });
+    npm(['install', '--offline', '--no-package-lock', '--ignore-scripts', join(root, packed.filename), ...deps], dir);
     // Node's types for the Node consumers' tsc runs, as a project that installed @types/node has them.
     mkdirSync(join(dir, 'node_modules', '@types'));
     symlinkSync(join(REPO, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'), 'dir');
