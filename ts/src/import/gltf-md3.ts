@@ -15,13 +15,12 @@
  *   z, low byte the angle from +z, both in steps of 2π/256); per frame the bounds of the quantised vertices,
  *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds).
  */
-import type { Node } from '@gltf-transform/core';
-import type { Md3Model, Md3Surface } from '../base/model.js';
+import type { Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
-import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { animationPlayer, duration, posedPrimitive, restPose } from './gltf-sample.js';
+import { posedPrimitive, restPose } from './gltf-sample.js';
+import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable } from './gltf-scene.js';
 
 export interface GltfToMd3Options {
   /** Frames per second animations are sampled at (default 15). */
@@ -30,17 +29,11 @@ export interface GltfToMd3Options {
   scale?: number;
   /** The model name in the header (default ''). */
   name?: string;
+  /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
+  maxFrames?: number;
 }
 
-const TRIANGLES = 4;
 const TWO_PI = 2 * Math.PI;
-
-function unwritable(detail: string): never {
-  throw new ModelParseError(ErrorCode.Unwritable, detail, { offset: 0 });
-}
-
-/** glTF axes → id axes (inverse of the exporter's (x, y, z) → (x, z, −y)). */
-const toId = (x: number, y: number, z: number): [number, number, number] => [x, -z, y];
 
 /** The packed lat/lng normal nearest to unit `n` under ioquake3's decode (x = cos a·sin b, y = sin a·sin b, z = cos b). */
 export function packMd3Normal(x: number, y: number, z: number): number {
@@ -51,89 +44,35 @@ export function packMd3Normal(x: number, y: number, z: number): number {
   return (a << 8) | b;
 }
 
-/** Latin-1 text of at most `bytes` characters (others become '_'). */
-function field(text: string, bytes: number): string {
-  return text.replace(/[^\x01-\xff]/g, '_').slice(0, bytes);
-}
-
-interface SurfaceSource {
-  node: Node;
-  prim: ReturnType<NonNullable<ReturnType<Node['getMesh']>>['listPrimitives']>[number];
-  surface: Md3Surface;
-}
-
 export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}): Promise<Md3Model> {
   const doc = await readGltfDocument(input);
-  const root = doc.getRoot();
   const fps = options.fps ?? 15;
   const scale = options.scale ?? 1;
   if (!(fps > 0) || !(scale > 0)) throw new RangeError('fps and scale must be positive');
   const warnings: ParseWarning[] = [];
-  const scene = root.getDefaultScene() ?? root.listScenes()[0];
-  const order: Node[] = [];
-  const visit = (n: Node) => {
-    order.push(n);
-    n.listChildren().forEach(visit);
-  };
-  (scene ? scene.listChildren() : root.listNodes()).forEach(visit);
-
-  const sources: SurfaceSource[] = [];
-  for (const node of order) {
-    const mesh = node.getMesh();
-    if (!mesh) continue;
-    const prims = mesh.listPrimitives();
-    prims.forEach((prim, p) => {
-      const name = prims.length > 1 ? `${mesh.getName() || node.getName()}_${p}` : mesh.getName() || node.getName() || `surface${sources.length}`;
-      if (prim.getMode() !== TRIANGLES || !prim.getAttribute('POSITION')) {
-        warnings.push({ code: 'GLTF_PRIMITIVE_SKIPPED', message: `primitive ${p} of mesh "${name}" is not triangles with positions: not imported`, offset: 0 });
-        return;
-      }
-      const vertexCount = prim.getAttribute('POSITION')!.getCount();
-      const idx = prim.getIndices();
-      const indexCount = idx ? idx.getCount() : vertexCount;
-      const triangleCount = Math.floor(indexCount / 3);
-      const what = `surface ${sources.length} ("${name}")`;
-      if (vertexCount > MD3_LIMITS.maxVertsPerSurface) unwritable(`${what} has ${vertexCount} vertices, MD3 holds ${MD3_LIMITS.maxVertsPerSurface} per surface`);
-      if (triangleCount > MD3_LIMITS.maxTrianglesPerSurface) unwritable(`${what} has ${triangleCount} triangles, MD3 holds ${MD3_LIMITS.maxTrianglesPerSurface} per surface`);
-      const triangles = new Uint32Array(3 * triangleCount);
-      for (let t = 0; t < triangleCount; t++) {
-        const at = (k: number) => (idx ? idx.getScalar(3 * t + k) : 3 * t + k);
-        // glTF counter-clockwise (a, b, c) → id clockwise (a, c, b), the exporter's swap undone
-        triangles[3 * t] = at(0);
-        triangles[3 * t + 1] = at(2);
-        triangles[3 * t + 2] = at(1);
-      }
-      const st = new Float32Array(2 * vertexCount);
-      const uv = prim.getAttribute('TEXCOORD_0');
-      if (uv) for (let v = 0; v < vertexCount; v++) st.set(uv.getElement(v, []), 2 * v);
-      const material = prim.getMaterial()?.getName() ?? '';
-      sources.push({
-        node,
-        prim,
-        surface: {
-          name: field(name, 64),
-          flags: 0,
-          vertexCount,
-          triangleCount,
-          shaders: material ? [{ name: field(material, 64), index: 0 }] : [],
-          triangles,
-          st,
-          xyzNormals: new Int16Array(0),
-        },
-      });
-    });
-  }
+  const order = sceneNodes(doc);
+  const sources = trianglePrimitives(order, warnings).map((t, i) => {
+    const what = `surface ${i} ("${t.name}")`;
+    const triangleCount = t.triangles.length / 3;
+    if (t.vertexCount > MD3_LIMITS.maxVertsPerSurface) unwritable(`${what} has ${t.vertexCount} vertices, MD3 holds ${MD3_LIMITS.maxVertsPerSurface} per surface`);
+    if (triangleCount > MD3_LIMITS.maxTrianglesPerSurface) unwritable(`${what} has ${triangleCount} triangles, MD3 holds ${MD3_LIMITS.maxTrianglesPerSurface} per surface`);
+    return {
+      ...t,
+      surface: {
+        name: field(t.name, 64),
+        flags: 0,
+        vertexCount: t.vertexCount,
+        triangleCount,
+        shaders: t.material ? [{ name: field(t.material, 64), index: 0 }] : [],
+        triangles: t.triangles,
+        st: t.uvs,
+        xyzNormals: new Int16Array(0),
+      },
+    };
+  });
   const tagNodes = order.filter((n) => /^tag_/i.test(n.getName()));
 
-  // The frames: (animation, time) pairs, or the document as it stands.
-  const animations = root.listAnimations();
-  const frames: { play?: (t: number) => void; time: number; name: string }[] = [];
-  for (const a of animations) {
-    const play = animationPlayer(a);
-    const count = Math.floor(duration(a) * fps + 1e-4) + 1;
-    for (let k = 0; k < count; k++) frames.push({ play, time: k / fps, name: a.getName() });
-  }
-  if (frames.length === 0) frames.push({ time: 0, name: 'frame' });
+  const frames = sampleFrames(doc, fps, options.maxFrames);
   const F = frames.length;
 
   const xyz = sources.map((s) => new Int16Array(4 * s.surface.vertexCount * F));
@@ -146,8 +85,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
     frame.play?.(frame.time);
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     sources.forEach((s, i) => {
-      const mesh = s.node.getMesh()!;
-      const { positions, normals } = posedPrimitive(s.node, mesh, s.prim);
+      const { positions, normals } = posedPrimitive(s.node, s.mesh, s.prim);
       const out = xyz[i];
       for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {
         const p = toId(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
