@@ -20,6 +20,7 @@ import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { posedPrimitive, restPose } from './gltf-sample.js';
+import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable } from './gltf-scene.js';
 
 export interface GltfToMd3Options {
@@ -141,11 +142,14 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
   };
 }
 
-/** Target formats `importGltf` writes today (MD2 and MD5 are not done yet: docs/writers.md). */
-export type GltfImportFormat = 'md3';
+/** Target formats `importGltf` builds: 'md3' → Md3Model, 'md5' → md5mesh + md5anims (gltf-md5.ts). */
+export type GltfImportFormat = 'md3' | 'md5';
 
-/** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`). */
-export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: GltfImportFormat }): Promise<Md3Model> {
-  if (options.format !== 'md3') throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3)`);
-  return gltfToMd3(input, options);
+/** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`; `writeMd5Mesh` + `writeMd5Anim`). */
+export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: 'md3' }): Promise<Md3Model>;
+export function importGltf(input: GltfInput, options: GltfToMd5Options & { format: 'md5' }): Promise<GltfMd5>;
+export function importGltf(input: GltfInput, options: (GltfToMd3Options | GltfToMd5Options) & { format: GltfImportFormat }): Promise<Md3Model | GltfMd5> {
+  if (options.format === 'md3') return gltfToMd3(input, options);
+  if (options.format === 'md5') return gltfToMd5(input, options);
+  throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3, md5)`);
 }

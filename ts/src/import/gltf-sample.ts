@@ -124,8 +124,11 @@ function attribute(prim: Primitive, name: string): Float32Array | null {
   return out;
 }
 
-/** The primitive's posed positions and normals (glTF axes, world space), 3 floats per vertex. */
-export function posedPrimitive(node: Node, mesh: Mesh, prim: Primitive): { positions: Float32Array; normals: Float32Array } {
+/**
+ * The primitive's posed positions and normals (glTF axes, world space), 3 floats per vertex. With `local`, only the
+ * morph targets apply: the vertices in the mesh's own space, neither skinned nor placed by the node.
+ */
+export function posedPrimitive(node: Node, mesh: Mesh, prim: Primitive, local = false): { positions: Float32Array; normals: Float32Array } {
   const positions = attribute(prim, 'POSITION') ?? new Float32Array(0);
   const normals = attribute(prim, 'NORMAL') ?? new Float32Array(positions.length);
   const weights = node.getWeights().length ? node.getWeights() : mesh.getWeights();
@@ -142,6 +145,7 @@ export function posedPrimitive(node: Node, mesh: Mesh, prim: Primitive): { posit
       }
     }
   });
+  if (local) return { positions, normals };
   const skin = node.getSkin();
   const joints = attribute(prim, 'JOINTS_0');
   const jw = attribute(prim, 'WEIGHTS_0');

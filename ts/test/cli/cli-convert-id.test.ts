@@ -5,10 +5,11 @@
  * and the ioquake3 limits the result goes past are named on stderr; bad usage exits 2.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';
 
 const tmp = cliTemp('convert-id');
@@ -93,5 +94,36 @@ describe('convert glTF → MD3', () => {
     for (const s of md3.surfaces) expect(s.vertexCount).toBeLessThan(1000);
     expect(md3.surfaces.reduce((n, s) => n + s.triangleCount, 0)).toBe(4672);
     expect(assimpCounts(out)).toMatch(/faces 4672$/);
+  });
+});
+
+describe('convert glTF → MD5', () => {
+  it('Fox.glb → fox.md5mesh + fox_<animation>.md5anim for each of its 3 animations, which our parser and assimp read', () => {
+    const out = join(tmp, 'md5', 'fox.md5mesh');
+    mkdirSync(join(tmp, 'md5'), { recursive: true });
+    const r = runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 mesh, 1728 vertices, 24 joints, 3 anims/);
+    const mesh = parseMd5Mesh(new Uint8Array(readFileSync(out)));
+    expect(mesh.joints.count).toBe(24);
+    for (const name of ['Survey', 'Walk', 'Run']) {
+      const anim = parseMd5Anim(new Uint8Array(readFileSync(join(tmp, 'md5', `fox_${name}.md5anim`))));
+      expect(anim.jointCount).toBe(24);
+      expect(anim.frameRate).toBe(24);
+      expect(anim.names).toEqual(mesh.joints.names);
+    }
+    // assimp's own MD5 reader: one mesh, every face (its info joins identical vertices, so vertices are not compared)
+    expect(assimpCounts(out)).toMatch(new RegExp(`^meshes 1 vertices \\d+ faces ${mesh.meshes[0].triangleCount}$`));
+  });
+
+  it('a fractional --fps and --split are usage errors for .md5mesh (exit 2); --validate passes what Doom 3 loads', () => {
+    const fox = shared('gltf-samples/bevy/assets/models/animated/Fox.glb');
+    expect(runCli('convert', fox, '--fps', '24.5', '-o', join(tmp, 'x.md5mesh')).status).toBe(2);
+    expect(runCli('convert', fox, '--split', '-o', join(tmp, 'x.md5mesh')).status).toBe(2);
+    const r = runCli('convert', shared('gltf-samples/mjolnir-zig/assets/CesiumMan.glb'), '--fps', '10', '--validate', '-o', join(tmp, 'cesium.md5mesh'));
+    expect(r.status, r.stderr).toBe(0);
+    const anims = readdirSync(tmp).filter((f) => /^cesium_.*\.md5anim$/.test(f));
+    expect(anims).toHaveLength(1);
+    expect(parseMd5Anim(new Uint8Array(readFileSync(join(tmp, anims[0])))).frameRate).toBe(10);
   });
 });

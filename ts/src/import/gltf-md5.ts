@@ -1,0 +1,515 @@
+/**
+ * glTF → Md5Mesh + one Md5Anim per animation (write them with `writeMd5Mesh` / `writeMd5Anim`). What becomes what:
+ *
+ * - joints: every joint of the skins the scene's meshes use, every mesh node without a skin (its vertices ride it
+ *   rigidly) and every `tag_*` node, parents first (scene order); a joint's parent is its nearest ancestor that is
+ *   a joint. When that leaves more than one root, a joint `origin` at the identity is put first and holds them
+ *   (Doom 3 refuses an md5anim with two roots). Names are Latin-1 without `"`.
+ * - bind: joint n's bind is the rigid part B_n of the inverse of its inverse bind matrix (a mesh node's: its rest
+ *   world matrix), so a skeleton whose armature carries a scale still binds. In a frame, the joint is
+ *   P_n = rigid(world_n · IBM_n · B_n): for every skinning matrix world_n · IBM_n that is rigid (rotation and
+ *   translation, what MD5 can hold), Σ bias · P_n · (B_n⁻¹ v) is exactly glTF's Σ weight · world_n · IBM_n · v.
+ * - weights: JOINTS_0/WEIGHTS_0 (and _1), zero weights dropped, biases as stored; weight positions B_n⁻¹ · v
+ *   computed against the joint as Doom 3 will read it back (float32 x y z, w recovered), so the bind pose lands
+ *   on the glTF's vertices to float32 precision. Morph targets cannot be held: the rest weights are applied
+ *   (GLTF_MORPH_DROPPED when an animation drives them).
+ * - meshes: one `mesh { }` per triangle primitive, shader = the material's name, uvs as stored (our exporter
+ *   writes MD5 uvs unchanged), winding turned to id's clockwise.
+ * - anims: each glTF animation sampled at `fps` (default 24, an integer: Doom 3 reads frameRate with ParseInt)
+ *   from 0 to its last key; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
+ *   (docs/design.md); a component is flagged animated only when some frame moves it; baseframe = frame 0;
+ *   per-frame bounds of the posed vertices.
+ * - axes: glTF (x, y, z) → id (x, −z, y), a rotation, so quaternions keep w and turn their vector part.
+ */
+import type { Node } from '@gltf-transform/core';
+import type { ParseWarning } from '../base/errors.js';
+import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
+import { recoverW } from '../base/quat.js';
+import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
+import { readGltfDocument, type GltfInput } from './gltf.js';
+import { mul4, posedPrimitive, restPose } from './gltf-sample.js';
+import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+
+export interface GltfToMd5Options {
+  /** Frames per second animations are sampled at (default 24). */
+  fps?: number;
+  /** Uniform scale applied to positions (default 1). */
+  scale?: number;
+  /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
+  maxFrames?: number;
+  /** The `commandline` string of the files (default ''). */
+  commandline?: string;
+}
+
+/** An animation of the glTF as an md5anim, and the name it came with (made safe for a file name). */
+export interface GltfMd5Anim {
+  name: string;
+  anim: Md5Anim;
+}
+
+export interface GltfMd5 {
+  mesh: Md5Mesh;
+  anims: GltfMd5Anim[];
+  warnings: ParseWarning[];
+}
+
+type Quat = [number, number, number, number];
+type Vec3 = [number, number, number];
+interface Rigid {
+  q: Quat;
+  t: Vec3;
+}
+
+const IDENTITY4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+/** General 4×4 inverse (column-major); null when singular. */
+function invert4(m: ArrayLike<number>): number[] | null {
+  const [a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33] = Array.from(m);
+  const b00 = a00 * a11 - a01 * a10, b01 = a00 * a12 - a02 * a10, b02 = a00 * a13 - a03 * a10;
+  const b03 = a01 * a12 - a02 * a11, b04 = a01 * a13 - a03 * a11, b05 = a02 * a13 - a03 * a12;
+  const b06 = a20 * a31 - a21 * a30, b07 = a20 * a32 - a22 * a30, b08 = a20 * a33 - a23 * a30;
+  const b09 = a21 * a32 - a22 * a31, b10 = a21 * a33 - a23 * a31, b11 = a22 * a33 - a23 * a32;
+  const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
+  if (!det || !Number.isFinite(det)) return null;
+  const d = 1 / det;
+  return [
+    (a11 * b11 - a12 * b10 + a13 * b09) * d, (a02 * b10 - a01 * b11 - a03 * b09) * d, (a31 * b05 - a32 * b04 + a33 * b03) * d, (a22 * b04 - a21 * b05 - a23 * b03) * d,
+    (a12 * b08 - a10 * b11 - a13 * b07) * d, (a00 * b11 - a02 * b08 + a03 * b07) * d, (a32 * b02 - a30 * b05 - a33 * b01) * d, (a20 * b05 - a22 * b02 + a23 * b01) * d,
+    (a10 * b10 - a11 * b08 + a13 * b06) * d, (a01 * b08 - a00 * b10 - a03 * b06) * d, (a30 * b04 - a31 * b02 + a33 * b00) * d, (a21 * b02 - a20 * b04 - a23 * b00) * d,
+    (a11 * b07 - a10 * b09 - a12 * b06) * d, (a00 * b09 - a01 * b07 + a02 * b06) * d, (a31 * b01 - a30 * b03 - a32 * b00) * d, (a20 * b03 - a21 * b01 + a22 * b00) * d,
+  ];
+}
+
+const cross = (a: number[], b: number[]): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+function unit(v: number[]): Vec3 {
+  const l = Math.hypot(v[0], v[1], v[2]) || 1;
+  return [v[0] / l, v[1] / l, v[2] / l];
+}
+
+/** The unit quaternion of an orthonormal basis (columns x, y, z), Shepperd's method. */
+function quatOfBasis(x: Vec3, y: Vec3, z: Vec3): Quat {
+  const tr = x[0] + y[1] + z[2];
+  let q: Quat;
+  if (tr > 0) {
+    const s = 2 * Math.sqrt(tr + 1);
+    q = [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4];
+  } else if (x[0] > y[1] && x[0] > z[2]) {
+    const s = 2 * Math.sqrt(1 + x[0] - y[1] - z[2]);
+    q = [s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s];
+  } else if (y[1] > z[2]) {
+    const s = 2 * Math.sqrt(1 + y[1] - x[0] - z[2]);
+    q = [(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s];
+  } else {
+    const s = 2 * Math.sqrt(1 + z[2] - x[0] - y[1]);
+    q = [(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s];
+  }
+  const l = Math.hypot(...q) || 1;
+  return q.map((c) => c / l) as Quat;
+}
+
+/** The rotation and translation of an affine matrix, scale and shear dropped (columns Gram–Schmidt'ed, a mirror's last axis flipped). */
+function rigidOf(m: ArrayLike<number>): Rigid {
+  const x = unit([m[0], m[1], m[2]]);
+  const c1 = [m[4], m[5], m[6]];
+  const y = unit(c1.map((c, i) => c - dot(c1, x) * x[i]));
+  const z = cross(x, y);
+  return { q: quatOfBasis(x, y, z), t: [m[12], m[13], m[14]] };
+}
+
+/** |scale − 1| or shear of an affine matrix's 3×3 part, the largest: how far it is from a rotation. */
+function nonRigid(m: ArrayLike<number>): number {
+  const c = [[m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]];
+  let worst = 0;
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) worst = Math.max(worst, Math.abs(dot(c[i], c[j]) - (i === j ? 1 : 0)));
+  return worst;
+}
+
+function matrixOf({ q: [x, y, z, w], t }: Rigid): number[] {
+  return [
+    1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
+    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
+    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
+    t[0], t[1], t[2], 1,
+  ];
+}
+
+const conj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
+function qmul(a: Quat, b: Quat): Quat {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+function rotate(q: Quat, v: number[]): Vec3 {
+  const [x, y, z, w] = q;
+  const cx = 2 * (y * v[2] - z * v[1]), cy = 2 * (z * v[0] - x * v[2]), cz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * cx + (y * cz - z * cy), v[1] + w * cy + (z * cx - x * cz), v[2] + w * cz + (x * cy - y * cx)];
+}
+
+/** A glTF-axes rigid transform in id axes, positions scaled: C·R·C⁻¹ keeps w and turns (x, y, z); t → s·C·t. */
+function toIdRigid({ q, t }: Rigid, scale: number): Rigid {
+  const v = toId(q[0], q[1], q[2]);
+  return { q: [v[0], v[1], v[2], q[3]], t: toId(t[0] * scale, t[1] * scale, t[2] * scale) };
+}
+
+/** The MD5 convention: w ≤ 0 (the same rotation as its negation). */
+const wNonPositive = (q: Quat): Quat => (q[3] > 0 ? [-q[0], -q[1], -q[2], -q[3]] : q);
+
+const f32 = new Float32Array(1);
+const bits = new Int32Array(f32.buffer);
+/** The float32 `steps` representable values away from float32 `v` (toward +∞ for positive steps). */
+function ulpStep(v: number, steps: number): number {
+  if (steps === 0) return v;
+  f32[0] = v;
+  if (v === 0) return steps > 0 ? 1.401298464324817e-45 * steps : -1.401298464324817e-45 * -steps;
+  bits[0] += v > 0 ? steps : -steps;
+  return f32[0];
+}
+
+/**
+ * How far the rotation read back, (x, y, z, w) normalised as the poser does, is from unit q: sin of half the angle
+ * between them, |vector part of q*·r| / |r| — stable for tiny angles, where 1 − q·r would round to 0.
+ */
+function rotationGap(q: Quat, x: number, y: number, z: number, w: number): number {
+  const [a, b, c, d] = q; // q* · r, vector part
+  const vx = d * x - w * a - (b * z - c * y);
+  const vy = d * y - w * b - (c * x - a * z);
+  const vz = d * z - w * c - (a * y - b * x);
+  return Math.hypot(vx, vy, vz) / Math.hypot(x, y, z, w);
+}
+
+/** Below this |w| the float32 rounding of x y z moves the recovered w by more than 1e-6: search their neighbours. */
+const SMALL_W = 0.05;
+/** How many float32 steps either way a component may move in that search. */
+const NUDGE = 3;
+
+/**
+ * The float32 x y z to write for unit q so that the rotation Doom 3 reads back — w recovered as
+ * −sqrt(1 − x² − y² − z²) in float32 — is nearest q. Rounding each component alone is enough when |w| is not
+ * small; near a half turn the square root turns a 1e-8 rounding into 1e-4 in w (docs/design.md), so triples
+ * around the rounded one are tried: each component in turn is the free one, the other two move up to NUDGE
+ * float32 steps, and the free one is either its own neighbours or the value that puts the radicand at w² (a
+ * small component has steps fine enough to set w where a large one's are not). The triple whose recovered
+ * rotation is nearest q wins. Measured (ts/test/write/gltf-md5.test.ts): rifle_view through our glb and back
+ * 3.1e-4 → 8e-7 × diagonal; Fox (a leg joint at w = −2e-4) 1.4e-4 → see docs/writers.md.
+ */
+export function md5QuaternionXyz(q: Quat): [number, number, number] {
+  const n = wNonPositive(q);
+  const r: [number, number, number] = [Math.fround(n[0]), Math.fround(n[1]), Math.fround(n[2])];
+  if (Math.abs(n[3]) >= SMALL_W) return r;
+  let best = r;
+  let gap = rotationGap(n, r[0], r[1], r[2], recoverW(r[0], r[1], r[2]));
+  const c = [0, 0, 0];
+  const tryTriple = () => {
+    const g = rotationGap(n, c[0], c[1], c[2], recoverW(c[0], c[1], c[2]));
+    if (g < gap) {
+      gap = g;
+      best = [c[0], c[1], c[2]];
+    }
+  };
+  for (let free = 0; free < 3; free++) {
+    const [a, b] = [(free + 1) % 3, (free + 2) % 3];
+    for (let i = -NUDGE; i <= NUDGE; i++) {
+      c[a] = ulpStep(r[a], i);
+      for (let j = -NUDGE; j <= NUDGE; j++) {
+        c[b] = ulpStep(r[b], j);
+        const fix = Math.fround((n[free] < 0 ? -1 : 1) * Math.sqrt(Math.max(0, 1 - c[a] * c[a] - c[b] * c[b] - n[3] * n[3])));
+        for (const base of [r[free], fix]) {
+          for (let k = -NUDGE; k <= NUDGE; k++) {
+            c[free] = ulpStep(base, k);
+            tryTriple();
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+/** The joint as an md5mesh stores it and a parser reads it back: float32 position and x y z, w recovered. */
+function asRead({ q, t }: Rigid): Rigid {
+  const [x, y, z] = md5QuaternionXyz(q);
+  return { q: [x, y, z, recoverW(x, y, z)], t: [Math.fround(t[0]), Math.fround(t[1]), Math.fround(t[2])] };
+}
+
+/** A name md5 text can hold: Latin-1, no `"` or line break. */
+const md5Name = (text: string, fallback: string) => field(text, Infinity).replace(/["\r\n]/g, '_') || fallback;
+
+/** An animation name fit for `OUT_<name>.md5anim`. */
+const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^\.+/, '');
+
+/** A component changes across frames when it differs from frame 0 by more than float32 noise. */
+const moves = (a: number, b: number) => Math.abs(a - b) > 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+
+interface Joint {
+  /** The node whose world matrix drives it; null for the added `origin`. */
+  node: Node | null;
+  name: string;
+  parent: number;
+  /** Inverse bind matrix (glTF axes): the skin's, or the inverse of a mesh/tag node's rest world matrix. */
+  ibm: number[];
+  /** world · ibm · B = P: the constant right factor ibm · B. */
+  offset: number[];
+  /** The bind joint as a parser reads it back (id axes). */
+  bind: Rigid;
+}
+
+export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}): Promise<GltfMd5> {
+  const doc = await readGltfDocument(input);
+  const fps = options.fps ?? 24;
+  const scale = options.scale ?? 1;
+  if (!(fps > 0) || !(scale > 0) || !Number.isFinite(fps) || !Number.isFinite(scale)) throw new RangeError('fps and scale must be positive');
+  const warnings: ParseWarning[] = [];
+  const order = sceneNodes(doc);
+  const prims = trianglePrimitives(order, warnings);
+  const rest = restPose(order);
+  rest.restore();
+
+  // The joint set: skin joints (with their inverse bind matrices), unskinned mesh nodes, tag_* nodes.
+  const ibmOf = new Map<Node, number[]>();
+  for (const p of prims) {
+    const skin = p.node.getSkin();
+    if (!skin || !p.prim.getAttribute('JOINTS_0')) {
+      if (!ibmOf.has(p.node)) ibmOf.set(p.node, restInverse(p.node));
+      continue;
+    }
+    const ibm = skin.getInverseBindMatrices();
+    skin.listJoints().forEach((j, i) => {
+      if (!ibmOf.has(j)) ibmOf.set(j, ibm ? ibm.getElement(i, []) : IDENTITY4.slice());
+    });
+  }
+  for (const n of order) if (/^tag_/i.test(n.getName()) && !ibmOf.has(n)) ibmOf.set(n, restInverse(n));
+  const jointNodes = order.filter((n) => ibmOf.has(n));
+  if (jointNodes.length === 0) unwritable('no triangle mesh to convert: an md5mesh needs at least one joint');
+
+  const joints: Joint[] = [];
+  const indexOf = new Map<Node, number>();
+  const ancestorJoint = (n: Node) => {
+    for (let p = n.getParentNode(); p; p = p.getParentNode()) if (indexOf.has(p)) return indexOf.get(p)!;
+    return -1;
+  };
+  const roots = jointNodes.filter((n) => {
+    for (let p = n.getParentNode(); p; p = p.getParentNode()) if (ibmOf.has(p)) return false;
+    return true;
+  });
+  if (roots.length > 1) joints.push({ node: null, name: 'origin', parent: -1, ibm: IDENTITY4, offset: IDENTITY4, bind: asRead({ q: [0, 0, 0, 1], t: [0, 0, 0] }) });
+  const rootParent = roots.length > 1 ? 0 : -1;
+  const names = new Set<string>();
+  for (const n of jointNodes) {
+    const ibm = ibmOf.get(n)!;
+    const inverse = invert4(ibm);
+    if (!inverse) unwritable(`joint "${n.getName()}": its inverse bind matrix is singular`);
+    const B = rigidOf(inverse);
+    let name = md5Name(n.getName(), `joint${joints.length}`);
+    while (names.has(name)) name += '_';
+    names.add(name);
+    indexOf.set(n, joints.length);
+    const parent = ancestorJoint(n);
+    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, ibm, offset: mul4(ibm, matrixOf(B)), bind: asRead(toIdRigid(B, scale)) });
+  }
+  if (joints.length > MD5_LIMITS.maxJoints) unwritable(`${joints.length} joints: more than the ${MD5_LIMITS.maxJoints} an md5mesh may declare here (docs/limits.md)`);
+
+  const mesh: Md5Mesh = {
+    format: 'md5mesh',
+    version: 10,
+    commandline: md5Name(options.commandline ?? '', ''),
+    joints: {
+      count: joints.length,
+      names: joints.map((j) => j.name),
+      parents: Int32Array.from(joints, (j) => j.parent),
+      positions: Float32Array.from(joints.flatMap((j) => j.bind.t)),
+      orientations: Float32Array.from(joints.flatMap((j) => j.bind.q)),
+    },
+    meshes: prims.map((p) => meshPart(p, joints, indexOf, scale, warnings)),
+    warnings,
+  };
+
+  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const animations = doc.getRoot().listAnimations();
+  const drivesWeights = animations.some((a) => a.listChannels().some((c) => c.getTargetPath() === 'weights'));
+  if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });
+
+  const used = new Set<string>();
+  const anims: GltfMd5Anim[] = animations.map((a, index) => {
+    const own = frames.filter((f) => f.animation === index);
+    let name = fileSafe(a.getName()) || `anim${index}`;
+    while (used.has(name)) name += '_';
+    used.add(name);
+    return { name, anim: sampleAnim(own, joints, prims, fps, scale, mesh.commandline, rest, warnings) };
+  });
+  rest.restore();
+  return { mesh, anims, warnings };
+}
+
+function restInverse(n: Node): number[] {
+  const inv = invert4(n.getWorldMatrix());
+  if (!inv) unwritable(`node "${n.getName()}": its world matrix is singular`);
+  return inv;
+}
+
+/** One primitive as an md5mesh `mesh { }`: bind vertices → weights in joint space. */
+function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, number>, scale: number, warnings: ParseWarning[]): Md5MeshPart {
+  const V = p.vertexCount;
+  const skin = p.node.getSkin();
+  const sets = [0, 1, 2, 3]
+    .map((k) => [p.prim.getAttribute(`JOINTS_${k}`), p.prim.getAttribute(`WEIGHTS_${k}`)] as const)
+    .filter(([j, w]) => j && w);
+  const skinned = !!skin && sets.length > 0;
+  // Bind-space vertices: a skinned primitive's own positions (glTF skinning ignores the node's transform), an
+  // unskinned one's in its node's rest world space; rest morph weights applied (posedPrimitive at rest, unskinned).
+  const bind = bindPositions(p, skinned);
+  const rigidJoint = indexOf.get(p.node) ?? 0;
+  const weightStart = new Uint32Array(V), weightCount = new Uint32Array(V);
+  const wj: number[] = [], wb: number[] = [], wp: number[] = [];
+  const skinJoints = skin?.listJoints() ?? [];
+  let unweighted = 0;
+  for (let v = 0; v < V; v++) {
+    weightStart[v] = wj.length;
+    const pos = toId(bind[3 * v] * scale, bind[3 * v + 1] * scale, bind[3 * v + 2] * scale);
+    const add = (joint: number, bias: number) => {
+      const { q, t } = joints[joint].bind;
+      const local = rotate(conj(q), [pos[0] - t[0], pos[1] - t[1], pos[2] - t[2]]);
+      wj.push(joint);
+      wb.push(bias);
+      wp.push(...local);
+    };
+    if (skinned) {
+      const el: number[] = [], we: number[] = [];
+      const seen = new Map<number, number>();
+      for (const [ja, wa] of sets) {
+        ja!.getElement(v, el);
+        wa!.getElement(v, we);
+        for (let k = 0; k < el.length; k++) {
+          if (!(we[k] > 0)) continue;
+          const node = skinJoints[el[k]];
+          if (!node) unwritable(`mesh "${p.name}" vertex ${v}: joint ${el[k]} is past the skin's ${skinJoints.length} joints`);
+          const j = indexOf.get(node)!;
+          seen.set(j, (seen.get(j) ?? 0) + we[k]);
+        }
+      }
+      for (const [j, bias] of seen) add(j, bias);
+    }
+    if (wj.length === weightStart[v]) {
+      if (skinned) unweighted++;
+      add(rigidJoint, 1);
+    }
+    weightCount[v] = wj.length - weightStart[v];
+  }
+  if (unweighted) warnings.push({ code: 'GLTF_UNWEIGHTED', message: `mesh "${p.name}": ${unweighted} vertices without a positive weight ride joint ${rigidJoint} ("${joints[rigidJoint].name}")`, offset: 0 });
+  return {
+    name: '',
+    shader: md5Name(p.material, ''),
+    vertexCount: V,
+    uvs: Float32Array.from(p.uvs),
+    weightStart,
+    weightCount,
+    triangleCount: p.triangles.length / 3,
+    triangles: p.triangles,
+    weightTotal: wj.length,
+    weightJoints: Uint32Array.from(wj),
+    weightBiases: Float32Array.from(wb),
+    weightPositions: Float32Array.from(wp),
+  };
+}
+
+/** The primitive's bind vertices (glTF axes, morph rest weights applied): a skinned one's in its mesh space, others placed in world space. */
+function bindPositions(p: TrianglePrimitive, skinned: boolean): Float32Array {
+  return posedPrimitive(p.node, p.mesh, p.prim, skinned).positions;
+}
+
+function sampleAnim(
+  frames: ReturnType<typeof sampleFrames>,
+  joints: Joint[],
+  prims: TrianglePrimitive[],
+  fps: number,
+  scale: number,
+  commandline: string,
+  rest: ReturnType<typeof restPose>,
+  warnings: ParseWarning[],
+): Md5Anim {
+  const J = joints.length;
+  const F = frames.length;
+  const local = new Float64Array(F * J * 6);
+  const bounds = new Float32Array(F * 6);
+  let worstScale = 0;
+  frames.forEach((frame, f) => {
+    rest.restore();
+    frame.play?.(frame.time);
+    const object: Rigid[] = [];
+    joints.forEach((j, i) => {
+      let P: Rigid = { q: [0, 0, 0, 1], t: [0, 0, 0] };
+      if (j.node) {
+        const m = mul4(j.node.getWorldMatrix(), j.offset);
+        worstScale = Math.max(worstScale, nonRigid(m));
+        P = toIdRigid(rigidOf(m), scale);
+      }
+      object.push(P);
+      let q = P.q, t = P.t;
+      if (j.parent >= 0) {
+        const parent = object[j.parent];
+        const inv = conj(parent.q);
+        t = rotate(inv, [t[0] - parent.t[0], t[1] - parent.t[1], t[2] - parent.t[2]]);
+        q = qmul(inv, q);
+      }
+      const l = Math.hypot(...q) || 1;
+      local.set([t[0], t[1], t[2], ...md5QuaternionXyz(q.map((c) => c / l) as Quat)], (f * J + i) * 6);
+    });
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const p of prims) {
+      const { positions } = posedPrimitive(p.node, p.mesh, p.prim);
+      for (let o = 0; o < positions.length; o += 3) {
+        const v = toId(positions[o] * scale, positions[o + 1] * scale, positions[o + 2] * scale);
+        for (let k = 0; k < 3; k++) {
+          lo[k] = Math.min(lo[k], v[k]);
+          hi[k] = Math.max(hi[k], v[k]);
+        }
+      }
+    }
+    if (lo[0] === Infinity) lo.fill(0), hi.fill(0);
+    bounds.set([...lo, ...hi], 6 * f);
+  });
+  if (worstScale > 1e-3) {
+    warnings.push({ code: 'GLTF_SCALE_DROPPED', message: `a joint's skinning matrix scales or shears (by up to ${worstScale.toExponential(2)}): MD5 joints hold rotation and translation only`, offset: 0 });
+  }
+  // Flags: the components some frame moves; baseframe: frame 0.
+  const flags = new Uint8Array(J);
+  const startIndices = new Uint32Array(J);
+  let C = 0;
+  for (let i = 0; i < J; i++) {
+    startIndices[i] = C;
+    for (let c = 0; c < 6; c++) {
+      const first = local[i * 6 + c];
+      for (let f = 1; f < F; f++) {
+        if (moves(local[(f * J + i) * 6 + c], first)) {
+          flags[i] |= 1 << c;
+          C++;
+          break;
+        }
+      }
+    }
+  }
+  const baseframe = Float32Array.from(local.subarray(0, J * 6));
+  const data = new Float32Array(F * C);
+  for (let f = 0, o = 0; f < F; f++) {
+    for (let i = 0; i < J; i++) for (let c = 0; c < 6; c++) if (flags[i] & (1 << c)) data[o++] = local[(f * J + i) * 6 + c];
+  }
+  return {
+    format: 'md5anim',
+    version: 10,
+    commandline,
+    frameCount: F,
+    jointCount: J,
+    frameRate: fps,
+    componentCount: C,
+    names: joints.map((j) => j.name),
+    parents: Int32Array.from(joints, (j) => j.parent),
+    flags,
+    startIndices,
+    bounds,
+    baseframe,
+    frames: data,
+  };
+}
