@@ -6,9 +6,10 @@
  * A `.gltf`'s buffers and images named by relative `uri` are read from beside it.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { importGltf } from '../import/gltf-md3.js';
-import { gltfToMd5 } from '../import/gltf-md5.js';
+import { gltfToMd5, type GltfToMd5Options } from '../import/gltf-md5.js';
+import type { TextureFile } from '../import/gltf-textures.js';
 import { md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits } from '../write/engine-limits.js';
 import { writeMd3 } from '../write/md3.js';
 import { writeMd5Anim } from '../write/md5-anim.js';
@@ -31,6 +32,12 @@ export const ID_OPTIONS: OptionSpec[] = [
     name: '--validate',
     group: ID_OUTPUT,
     help: "Check the target engine's limits (ioquake3 for .md3) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
+  },
+  {
+    name: '--texture-path',
+    value: 'GAMEPATH',
+    group: ID_OUTPUT,
+    help: "Name each material's base colour image GAMEPATH/<image>.png|.jpg in the shaders (MD5: without the extension) and write the images beside OUT, so the game finds them when OUT's folder is GAMEPATH. Without it, shaders are the materials' names.",
   },
   {
     name: '--split',
@@ -78,15 +85,16 @@ export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   const scale = positive(a, '--scale', 1);
   const bytes = new Uint8Array(await load(input, () => readFile(input)));
   const resources = input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {};
-  if (ext === '.md5mesh') return convertMd5(a, input, out, { bytes, resources }, fps, scale);
-  const imported = await load(input, () => importGltf({ bytes, resources }, { format: 'md3', fps, scale }));
+  const texturePath = optionValue(a, '--texture-path');
+  if (ext === '.md5mesh') return convertMd5(a, input, out, { bytes, resources }, { fps, scale, texturePath });
+  const imported = await load(input, () => importGltf({ bytes, resources }, { format: 'md3', fps, scale, texturePath }));
   if (imported.surfaces.length === 0) throw badInput(input, 'no triangle mesh to convert');
   const model = given(a, '--split') ? splitMd3Surfaces(imported) : imported;
   const md3 = await load(input, async () => writeMd3(model));
   // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which ioquake3 limit it goes past.
   const engine = parseWarnings(out, md3EngineLimits(md3));
   if (given(a, '--validate') && engine.length > 0) return refuse(out, engine, 'ioquake3', '; --split cuts surfaces to fit');
-  const files = [{ path: out, bytes: md3 }];
+  const files = [{ path: out, bytes: md3 }, ...besideOut(out, imported.textures)];
   const written = await writeOutputs(files);
   for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
   const vertices = model.surfaces.reduce((n, s) => n + s.vertexCount, 0);
@@ -98,13 +106,17 @@ export async function convertId(a: ParsedArgs, out: string): Promise<number> {
  * glTF → OUT.md5mesh and, beside it, OUT_<animation>.md5anim for each animation (import/gltf-md5.ts). Doom 3's
  * refusals (write/engine-limits.ts) are warnings, or with --validate errors and nothing written.
  */
-async function convertMd5(a: ParsedArgs, input: string, out: string, gltf: { bytes: Uint8Array; resources: Record<string, Uint8Array> }, fps: number, scale: number): Promise<number> {
+/** The images the shaders name, as files beside OUT (their game path's last part). */
+const besideOut = (out: string, textures: readonly TextureFile[]) => textures.map((t) => ({ path: join(dirname(out), basename(t.path)), bytes: t.bytes }));
+
+async function convertMd5(a: ParsedArgs, input: string, out: string, gltf: { bytes: Uint8Array; resources: Record<string, Uint8Array> }, options: GltfToMd5Options & { fps: number }): Promise<number> {
+  const { fps } = options;
   if (given(a, '--split')) throw new UsageError('--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to', 'convert');
   if (!Number.isInteger(fps)) throw new UsageError(`--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`, 'convert');
-  const { mesh, anims, warnings } = await load(input, () => gltfToMd5(gltf, { fps, scale }));
+  const { mesh, anims, warnings, textures } = await load(input, () => gltfToMd5(gltf, options));
   if (mesh.meshes.length === 0) throw badInput(input, 'no triangle mesh to convert');
   const stem = out.slice(0, -'.md5mesh'.length);
-  const files = [{ path: out, bytes: new TextEncoder().encode(writeMd5Mesh(mesh)) }];
+  const files = [{ path: out, bytes: new TextEncoder().encode(writeMd5Mesh(mesh)) }, ...besideOut(out, textures)];
   const engine = parseWarnings(out, md5MeshEngineLimits(mesh));
   for (const { name, anim } of anims) {
     const path = `${stem}_${name}.md5anim`;

@@ -21,9 +21,10 @@ import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { posedPrimitive, restPose } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
+import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable } from './gltf-scene.js';
 
-export interface GltfToMd3Options {
+export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
   fps?: number;
   /** Uniform scale applied to positions and tag origins (default 1). */
@@ -33,6 +34,9 @@ export interface GltfToMd3Options {
   /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
   maxFrames?: number;
 }
+
+/** The MD3 and the images its shaders name (with `texturePath`; gltf-textures.ts). */
+export type ImportedMd3 = Md3Model & { textures: TextureFile[] };
 
 const TWO_PI = 2 * Math.PI;
 
@@ -45,13 +49,17 @@ export function packMd3Normal(x: number, y: number, z: number): number {
   return (a << 8) | b;
 }
 
-export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}): Promise<Md3Model> {
+/** A surface's shader list: the one name, whole (writeMd3 refuses one that does not fit MD3's 64-byte field). */
+const shaderList = (name: string): Md3Model['surfaces'][number]['shaders'] => (name ? [{ name: field(name, Infinity), index: 0 }] : []);
+
+export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}): Promise<ImportedMd3> {
   const doc = await readGltfDocument(input);
   const fps = options.fps ?? 15;
   const scale = options.scale ?? 1;
   if (!(fps > 0) || !(scale > 0)) throw new RangeError('fps and scale must be positive');
   const warnings: ParseWarning[] = [];
   const order = sceneNodes(doc);
+  const names = materialNames(doc, { texturePath: options.texturePath, extension: true });
   const sources = trianglePrimitives(order, warnings).map((t, i) => {
     const what = `surface ${i} ("${t.name}")`;
     const triangleCount = t.triangles.length / 3;
@@ -64,7 +72,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
         flags: 0,
         vertexCount: t.vertexCount,
         triangleCount,
-        shaders: t.material ? [{ name: field(t.material, 64), index: 0 }] : [],
+        shaders: shaderList(names.nameOf(t.prim.getMaterial())),
         triangles: t.triangles,
         st: t.uvs,
         xyzNormals: new Int16Array(0),
@@ -139,6 +147,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
     tagAxes,
     surfaces: sources.map((s, i) => ({ ...s.surface, xyzNormals: xyz[i] })),
     warnings,
+    textures: names.files,
   };
 }
 
@@ -146,9 +155,9 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
 export type GltfImportFormat = 'md3' | 'md5';
 
 /** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`; `writeMd5Mesh` + `writeMd5Anim`). */
-export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: 'md3' }): Promise<Md3Model>;
+export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: 'md3' }): Promise<ImportedMd3>;
 export function importGltf(input: GltfInput, options: GltfToMd5Options & { format: 'md5' }): Promise<GltfMd5>;
-export function importGltf(input: GltfInput, options: (GltfToMd3Options | GltfToMd5Options) & { format: GltfImportFormat }): Promise<Md3Model | GltfMd5> {
+export function importGltf(input: GltfInput, options: (GltfToMd3Options | GltfToMd5Options) & { format: GltfImportFormat }): Promise<ImportedMd3 | GltfMd5> {
   if (options.format === 'md3') return gltfToMd3(input, options);
   if (options.format === 'md5') return gltfToMd5(input, options);
   throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3, md5)`);

@@ -28,9 +28,10 @@ import { recoverW } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { mul4, posedPrimitive, restPose } from './gltf-sample.js';
+import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
-export interface GltfToMd5Options {
+export interface GltfToMd5Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 24). */
   fps?: number;
   /** Uniform scale applied to positions (default 1). */
@@ -51,6 +52,8 @@ export interface GltfMd5 {
   mesh: Md5Mesh;
   anims: GltfMd5Anim[];
   warnings: ParseWarning[];
+  /** The images the shaders name (with `texturePath`; gltf-textures.ts). */
+  textures: TextureFile[];
 }
 
 type Quat = [number, number, number, number];
@@ -265,6 +268,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   const warnings: ParseWarning[] = [];
   const order = sceneNodes(doc);
   const prims = trianglePrimitives(order, warnings);
+  const shaders = materialNames(doc, { texturePath: options.texturePath, extension: false });
   const rest = restPose(order);
   rest.restore();
 
@@ -323,7 +327,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
       positions: Float32Array.from(joints.flatMap((j) => j.bind.t)),
       orientations: Float32Array.from(joints.flatMap((j) => j.bind.q)),
     },
-    meshes: prims.map((p) => meshPart(p, joints, indexOf, scale, warnings)),
+    meshes: prims.map((p) => ({ ...meshPart(p, joints, indexOf, scale, warnings), shader: md5Name(shaders.nameOf(p.prim.getMaterial()), '') })),
     warnings,
   };
 
@@ -341,7 +345,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     return { name, anim: sampleAnim(own, joints, prims, fps, scale, mesh.commandline, rest, warnings) };
   });
   rest.restore();
-  return { mesh, anims, warnings };
+  return { mesh, anims, warnings, textures: shaders.files };
 }
 
 function restInverse(n: Node): number[] {
@@ -401,7 +405,7 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
   if (unweighted) warnings.push({ code: 'GLTF_UNWEIGHTED', message: `mesh "${p.name}": ${unweighted} vertices without a positive weight ride joint ${rigidJoint} ("${joints[rigidJoint].name}")`, offset: 0 });
   return {
     name: '',
-    shader: md5Name(p.material, ''),
+    shader: '',
     vertexCount: V,
     uvs: Float32Array.from(p.uvs),
     weightStart,

@@ -10,6 +10,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { readGltfDocument } from '../../src/import/gltf.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';
 
 const tmp = cliTemp('convert-id');
@@ -125,5 +126,27 @@ describe('convert glTF → MD5', () => {
     const anims = readdirSync(tmp).filter((f) => /^cesium_.*\.md5anim$/.test(f));
     expect(anims).toHaveLength(1);
     expect(parseMd5Anim(new Uint8Array(readFileSync(join(tmp, anims[0])))).frameRate).toBe(10);
+  });
+});
+
+describe('convert glTF → id with --texture-path: shaders name the glTF images, written where the game looks', () => {
+  it('Fox.glb → game/models/fox/fox.md3 and fox.md5mesh: the shader is models/fox/<image>, the image beside them is the glb\'s', async () => {
+    const folder = join(tmp, 'game', 'models', 'fox');
+    mkdirSync(folder, { recursive: true });
+    const glb = shared('gltf-samples/bevy/assets/models/animated/Fox.glb');
+    const [image] = (await readGltfDocument({ bytes: new Uint8Array(readFileSync(glb)) })).getRoot().listTextures().map((t) => t.getImage()!);
+    for (const out of ['fox.md3', 'fox.md5mesh']) {
+      const r = runCli('convert', glb, '--fps', '5', '--texture-path', 'models/fox', '-o', join(folder, out));
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const md3Shader = parseMd3(new Uint8Array(readFileSync(join(folder, 'fox.md3')))).surfaces[0].shaders[0].name;
+    expect(md3Shader).toMatch(/^models\/fox\/\w+\.png$/);
+    expect(new Uint8Array(readFileSync(join(tmp, 'game', md3Shader)))).toEqual(image);
+    const md5Shader = parseMd5Mesh(new Uint8Array(readFileSync(join(folder, 'fox.md5mesh')))).meshes[0].shader;
+    expect(md5Shader + '.png').toBe(md3Shader);
+    // without it, the shader is the material's name
+    const plain = join(tmp, 'fox-plain.md3');
+    expect(runCli('convert', glb, '--fps', '5', '-o', plain).status).toBe(0);
+    expect(parseMd3(new Uint8Array(readFileSync(plain))).surfaces[0].shaders[0].name).toBe('fox_material');
   });
 });
