@@ -13,3 +13,26 @@ export function recoverW(x: number, y: number, z: number): number {
   const t = fr(fr(fr(1 - fr(x * x)) - fr(y * y)) - fr(z * z));
   return t > 0 ? -fr(Math.sqrt(t)) : 0;
 }
+
+/** A quaternion (x, y, z, w) in double precision, for the exporters' and importers' rigid-transform arithmetic. */
+export type Quat = [number, number, number, number];
+
+/** Hamilton product a·b. */
+export function quatMultiply(a: Quat, b: Quat): Quat {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
+/** The conjugate (the inverse of a unit quaternion). */
+export const quatConjugate = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
+
+/** q·v·q* for a unit q. */
+export function quatRotate(q: Quat, v: ArrayLike<number>): [number, number, number] {
+  const [x, y, z, w] = q;
+  const cx = 2 * (y * v[2] - z * v[1]), cy = 2 * (z * v[0] - x * v[2]), cz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * cx + (y * cz - z * cy), v[1] + w * cy + (z * cx - x * cz), v[2] + w * cz + (x * cy - y * cx)];
+}

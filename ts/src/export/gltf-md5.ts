@@ -17,6 +17,7 @@
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { quatConjugate, quatMultiply, quatRotate, type Quat } from '../base/quat.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
@@ -42,30 +43,10 @@ export interface Md5GltfStats {
 
 export const MAX_INFLUENCES = 4;
 
-type Quat = [number, number, number, number];
 
 function normalized(x: number, y: number, z: number, w: number): Quat {
   const len = Math.hypot(x, y, z, w);
   return len > 0 ? [x / len, y / len, z / len, w / len] : [0, 0, 0, 1];
-}
-
-/** Hamilton product a·b. */
-function mul(a: Quat, b: Quat): Quat {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-
-const conj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
-
-/** q·v·q* for a unit q. */
-function rotate(q: Quat, v: number[]): number[] {
-  const [x, y, z, w] = q;
-  const cx = 2 * (y * v[2] - z * v[1]), cy = 2 * (z * v[0] - x * v[2]), cz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * cx + (y * cz - z * cy), v[1] + w * cy + (z * cx - x * cz), v[2] + w * cz + (x * cy - y * cx)];
 }
 
 /** Column-major 4×4 inverse of the rigid transform (R(q), t): [Rᵀ | −Rᵀt]. */
@@ -99,9 +80,9 @@ export function bindJoints(mesh: Md5Mesh) {
     if (p < 0) {
       local.push({ t, q });
     } else {
-      const inv = conj(world[p].q);
+      const inv = quatConjugate(world[p].q);
       const d = [t[0] - world[p].t[0], t[1] - world[p].t[1], t[2] - world[p].t[2]];
-      local.push({ t: rotate(inv, d), q: normalized(...mul(inv, q)) });
+      local.push({ t: quatRotate(inv, d), q: normalized(...quatMultiply(inv, q)) });
     }
   }
   return { world, local };

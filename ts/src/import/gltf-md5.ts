@@ -24,7 +24,7 @@
 import type { Node } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
-import { recoverW } from '../base/quat.js';
+import { quatConjugate, quatMultiply, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { mul4, posedPrimitive, restPose } from './gltf-sample.js';
@@ -56,7 +56,6 @@ export interface GltfMd5 {
   textures: TextureFile[];
 }
 
-type Quat = [number, number, number, number];
 type Vec3 = [number, number, number];
 interface Rigid {
   q: Quat;
@@ -135,21 +134,6 @@ function matrixOf({ q: [x, y, z, w], t }: Rigid): number[] {
     2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
     t[0], t[1], t[2], 1,
   ];
-}
-
-const conj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
-function qmul(a: Quat, b: Quat): Quat {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-function rotate(q: Quat, v: number[]): Vec3 {
-  const [x, y, z, w] = q;
-  const cx = 2 * (y * v[2] - z * v[1]), cy = 2 * (z * v[0] - x * v[2]), cz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * cx + (y * cz - z * cy), v[1] + w * cy + (z * cx - x * cz), v[2] + w * cz + (x * cy - y * cx)];
 }
 
 /** A glTF-axes rigid transform in id axes, positions scaled: C·R·C⁻¹ keeps w and turns (x, y, z); t → s·C·t. */
@@ -375,7 +359,7 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
     const pos = toId(bind[3 * v] * scale, bind[3 * v + 1] * scale, bind[3 * v + 2] * scale);
     const add = (joint: number, bias: number) => {
       const { q, t } = joints[joint].bind;
-      const local = rotate(conj(q), [pos[0] - t[0], pos[1] - t[1], pos[2] - t[2]]);
+      const local = quatRotate(quatConjugate(q), [pos[0] - t[0], pos[1] - t[1], pos[2] - t[2]]);
       wj.push(joint);
       wb.push(bias);
       wp.push(...local);
@@ -454,9 +438,9 @@ function sampleAnim(
       let q = P.q, t = P.t;
       if (j.parent >= 0) {
         const parent = object[j.parent];
-        const inv = conj(parent.q);
-        t = rotate(inv, [t[0] - parent.t[0], t[1] - parent.t[1], t[2] - parent.t[2]]);
-        q = qmul(inv, q);
+        const inv = quatConjugate(parent.q);
+        t = quatRotate(inv, [t[0] - parent.t[0], t[1] - parent.t[1], t[2] - parent.t[2]]);
+        q = quatMultiply(inv, q);
       }
       const l = Math.hypot(...q) || 1;
       local.set([t[0], t[1], t[2], ...md5QuaternionXyz(q.map((c) => c / l) as Quat)], (f * J + i) * 6);
