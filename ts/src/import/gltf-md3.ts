@@ -19,7 +19,7 @@ import type { Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { posedPrimitive, restPose } from './gltf-sample.js';
+import { PrimitivePoser, restPose } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable } from './gltf-scene.js';
@@ -67,6 +67,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
     if (triangleCount > MD3_LIMITS.maxTrianglesPerSurface) unwritable(`${what} has ${triangleCount} triangles, MD3 holds ${MD3_LIMITS.maxTrianglesPerSurface} per surface`);
     return {
       ...t,
+      poser: new PrimitivePoser(t.node, t.mesh, t.prim),
       surface: {
         name: field(t.name, 64),
         flags: 0,
@@ -94,7 +95,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
     frame.play?.(frame.time);
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     sources.forEach((s, i) => {
-      const { positions, normals } = posedPrimitive(s.node, s.mesh, s.prim);
+      const { positions, normals } = s.poser.pose();
       const out = xyz[i];
       for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {
         const p = toId(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);

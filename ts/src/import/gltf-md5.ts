@@ -27,7 +27,7 @@ import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import { quatConjugate, quatMultiply, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { mul4, posedPrimitive, restPose } from './gltf-sample.js';
+import { mul4, PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
@@ -405,7 +405,7 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
 
 /** The primitive's bind vertices (glTF axes, morph rest weights applied): a skinned one's in its mesh space, others placed in world space. */
 function bindPositions(p: TrianglePrimitive, skinned: boolean): Float32Array {
-  return posedPrimitive(p.node, p.mesh, p.prim, skinned).positions;
+  return new PrimitivePoser(p.node, p.mesh, p.prim).pose(skinned).positions;
 }
 
 function sampleAnim(
@@ -422,6 +422,7 @@ function sampleAnim(
   const F = frames.length;
   const local = new Float64Array(F * J * 6);
   const bounds = new Float32Array(F * 6);
+  const posers = prims.map((p) => new PrimitivePoser(p.node, p.mesh, p.prim));
   let worstScale = 0;
   frames.forEach((frame, f) => {
     rest.restore();
@@ -446,8 +447,8 @@ function sampleAnim(
       local.set([t[0], t[1], t[2], ...md5QuaternionXyz(q.map((c) => c / l) as Quat)], (f * J + i) * 6);
     });
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (const p of prims) {
-      const { positions } = posedPrimitive(p.node, p.mesh, p.prim);
+    for (const poser of posers) {
+      const { positions } = poser.pose();
       for (let o = 0; o < positions.length; o += 3) {
         const v = toId(positions[o] * scale, positions[o + 1] * scale, positions[o + 2] * scale);
         for (let k = 0; k < 3; k++) {

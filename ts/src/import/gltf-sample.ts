@@ -71,9 +71,17 @@ export interface RestPose {
 
 export function restPose(nodes: Node[]): RestPose {
   const saved = nodes.map((n) => ({ n, t: n.getTranslation(), r: n.getRotation(), s: n.getScale(), w: n.getWeights() }));
+  // Only what changed is set back: each glTF Transform setter dispatches change events (a fifth of an import's time
+  // when every node was set back every frame).
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.prototype.every.call(a, (x: number, i: number) => x === b[i]);
   return {
     restore() {
-      for (const { n, t, r, s, w } of saved) n.setTranslation(t).setRotation(r).setScale(s).setWeights(w);
+      for (const { n, t, r, s, w } of saved) {
+        if (!same(n.getTranslation(), t)) n.setTranslation(t);
+        if (!same(n.getRotation(), r)) n.setRotation(r);
+        if (!same(n.getScale(), s)) n.setScale(s);
+        if (!same(n.getWeights(), w)) n.setWeights(w);
+      }
     },
   };
 }
@@ -179,4 +187,119 @@ export function posedPrimitive(node: Node, mesh: Mesh, prim: Primitive, local = 
     }
   }
   return { positions, normals };
+}
+
+/**
+ * One primitive posed again and again (an import samples every frame): its attributes read into typed arrays
+ * once, each pose writing into the same `positions` / `normals`. Skinning uses every JOINTS_n / WEIGHTS_n set
+ * (glTF 2.0 §3.7.3.3), each vertex's matrix Σ weight · jointWorld · inverseBind blended in double precision.
+ * Same results as `posedPrimitive` (which reads JOINTS_0 / WEIGHTS_0 only), at a fraction of the cost per frame.
+ */
+export class PrimitivePoser {
+  readonly vertexCount: number;
+  readonly positions: Float32Array;
+  readonly normals: Float32Array;
+  private readonly basePositions: Float32Array;
+  private readonly baseNormals: Float32Array;
+  private readonly targets: { position: Float32Array | null; normal: Float32Array | null }[];
+  /** Per vertex `influences` (joint, weight) pairs: zero weights left out, unused slots weight 0. */
+  private readonly influenceJoints: Uint32Array;
+  private readonly influenceWeights: Float64Array;
+  private readonly influences: number;
+  private readonly jointNodes: Node[];
+  private readonly inverseBinds: number[][];
+  private readonly jointMatrices: Float64Array;
+
+  constructor(
+    private readonly node: Node,
+    private readonly mesh: Mesh,
+    prim: Primitive,
+  ) {
+    this.basePositions = attribute(prim, 'POSITION') ?? new Float32Array(0);
+    this.vertexCount = this.basePositions.length / 3;
+    this.baseNormals = attribute(prim, 'NORMAL') ?? new Float32Array(this.basePositions.length);
+    this.positions = new Float32Array(this.basePositions.length);
+    this.normals = new Float32Array(this.basePositions.length);
+    this.targets = prim.listTargets().map((t) => ({ position: targetAttribute(t.getAttribute('POSITION')), normal: targetAttribute(t.getAttribute('NORMAL')) }));
+    const skin = node.getSkin();
+    const sets: [Float32Array, Float32Array][] = [];
+    for (let k = 0; skin; k++) {
+      const j = attribute(prim, `JOINTS_${k}`), w = attribute(prim, `WEIGHTS_${k}`);
+      if (!j || !w) break;
+      sets.push([j, w]);
+    }
+    this.influences = 4 * sets.length;
+    this.influenceJoints = new Uint32Array(this.vertexCount * this.influences);
+    this.influenceWeights = new Float64Array(this.vertexCount * this.influences);
+    this.jointNodes = skin && sets.length ? skin.listJoints() : [];
+    const ibm = skin?.getInverseBindMatrices();
+    this.inverseBinds = this.jointNodes.map((_, i) => (ibm ? ibm.getElement(i, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
+    this.jointMatrices = new Float64Array(16 * this.jointNodes.length);
+    sets.forEach(([j, w], s) => {
+      for (let v = 0; v < this.vertexCount; v++) {
+        for (let k = 0; k < 4; k++) {
+          const o = v * this.influences + 4 * s + k;
+          const joint = j[4 * v + k];
+          // a joint past the skin's contributes nothing (posedPrimitive's reading)
+          if (w[4 * v + k] && joint < this.jointNodes.length) {
+            this.influenceJoints[o] = joint;
+            this.influenceWeights[o] = w[4 * v + k];
+          }
+        }
+      }
+    });
+  }
+
+  /** Poses at the nodes' current transforms and morph weights; `local`: morph targets only (mesh space). */
+  pose(local = false): this {
+    const { positions: p, normals: n, vertexCount: V } = this;
+    p.set(this.basePositions);
+    n.set(this.baseNormals);
+    const weights = this.node.getWeights().length ? this.node.getWeights() : this.mesh.getWeights();
+    this.targets.forEach((t, i) => {
+      const w = weights[i] ?? 0;
+      if (!w) return;
+      if (t.position) for (let k = 0; k < 3 * V; k++) p[k] += w * t.position[k];
+      if (t.normal) for (let k = 0; k < 3 * V; k++) n[k] += w * t.normal[k];
+    });
+    if (local) return this;
+    if (this.jointNodes.length === 0) {
+      const m = this.node.getWorldMatrix();
+      for (let o = 0; o < 3 * V; o += 3) transform(m, p, n, o);
+      return this;
+    }
+    const mats = this.jointMatrices;
+    this.jointNodes.forEach((j, i) => mats.set(mul4(j.getWorldMatrix(), this.inverseBinds[i]), 16 * i));
+    const m = new Float64Array(16);
+    const I = this.influences;
+    for (let v = 0; v < V; v++) {
+      m.fill(0);
+      for (let k = v * I, end = k + I; k < end; k++) {
+        const w = this.influenceWeights[k];
+        if (!w) continue;
+        const b = 16 * this.influenceJoints[k];
+        for (let e = 0; e < 16; e++) m[e] += w * mats[b + e];
+      }
+      transform(m, p, n, 3 * v);
+    }
+    return this;
+  }
+}
+
+function targetAttribute(a: ReturnType<Primitive['getAttribute']>): Float32Array | null {
+  if (!a) return null;
+  const out = new Float32Array(a.getCount() * 3);
+  const el: number[] = [];
+  for (let i = 0; i < a.getCount(); i++) out.set(a.getElement(i, el).slice(0, 3), i * 3);
+  return out;
+}
+
+/** Position and normal at `o` through the column-major matrix m (normals by its 3×3 part, as posedPrimitive). */
+function transform(m: ArrayLike<number>, p: Float32Array, n: Float32Array, o: number): void {
+  const x = p[o], y = p[o + 1], z = p[o + 2];
+  const nx = n[o], ny = n[o + 1], nz = n[o + 2];
+  for (let r = 0; r < 3; r++) {
+    p[o + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
+    n[o + r] = m[r] * nx + m[4 + r] * ny + m[8 + r] * nz;
+  }
 }
