@@ -15,10 +15,11 @@
  *   z, low byte the angle from +z, both in steps of 2π/256); per frame the bounds of the quantised vertices,
  *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds).
  */
-import type { Md3Model } from '../base/model.js';
+import type { Md2Model, Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
+import { gltfToMd2, type GltfToMd2Options } from './gltf-md2.js';
 import { posedPrimitive, restPose } from './gltf-sample.js';
 import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable } from './gltf-scene.js';
 
@@ -141,11 +142,14 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
   };
 }
 
-/** Target formats `importGltf` writes today (MD2 and MD5 are not done yet: docs/writers.md). */
-export type GltfImportFormat = 'md3';
+/** Target formats `importGltf` writes today (MD5 is not done yet: docs/writers.md). */
+export type GltfImportFormat = 'md3' | 'md2';
 
-/** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`). */
-export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: GltfImportFormat }): Promise<Md3Model> {
-  if (options.format !== 'md3') throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3)`);
+/** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`, `writeMd2`). */
+export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: 'md3' }): Promise<Md3Model>;
+export function importGltf(input: GltfInput, options: GltfToMd2Options & { format: 'md2' }): Promise<Md2Model>;
+export function importGltf(input: GltfInput, options: (GltfToMd3Options | GltfToMd2Options) & { format: GltfImportFormat }): Promise<Md3Model | Md2Model> {
+  if (options.format === 'md2') return gltfToMd2(input, options);
+  if (options.format !== 'md3') throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3, md2)`);
   return gltfToMd3(input, options);
 }
