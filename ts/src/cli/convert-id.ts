@@ -1,13 +1,15 @@
 /**
  * `convert IN.glb|IN.gltf -o OUT.md3 [--fps N] [--scale S] [--split] [--validate]`: glTF in, an id format out
  * (`import/gltf-md3.ts`, then `write/md3.ts`); `--split` cuts surfaces to ioquake3's limits (`write/md3-split.ts`),
- * `--validate` refuses to write past them (`write/engine-limits.ts`). A `.gltf`'s buffers and images named by relative `uri` are read from beside it. MD2 and MD5
- * outputs are not done yet (docs/writers.md).
+ * `--validate` refuses to write past them (`write/engine-limits.ts`). A `.gltf`'s buffers and images named by relative `uri` are read from beside it.
+ * `-o OUT.md2` the same into MD2 (`import/gltf-md2.ts`, `write/md2.ts`; `--validate` against Quake 2's limits; one
+ * mesh, so no `--split`). MD5 output is not done yet (docs/writers.md).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { importGltf } from '../import/gltf-md3.js';
-import { md3EngineLimits } from '../write/engine-limits.js';
+import { md2EngineLimits, md3EngineLimits } from '../write/engine-limits.js';
+import { writeMd2 } from '../write/md2.js';
 import { writeMd3 } from '../write/md3.js';
 import { splitMd3Surfaces } from '../write/md3-split.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
@@ -15,18 +17,18 @@ import { badInput, load } from './input.js';
 import { count, summaryLine, writeOutputs } from './output.js';
 import { exportWarnings, groupText, parseWarnings, warningLines } from './warnings.js';
 
-export const ID_OUTPUT = 'id output from glTF input (.md3)';
+export const ID_OUTPUT = 'id output from glTF input (.md3, .md2)';
 /** Output extensions `convert` turns glTF into. */
-export const ID_EXTENSIONS = ['.md3'];
+export const ID_EXTENSIONS = ['.md3', '.md2'];
 /** Options of other groups that id output takes too. */
 export const ID_SHARED_OPTIONS = new Set(['--fps']);
 
 export const ID_OPTIONS: OptionSpec[] = [
-  { name: '--scale', value: 'S', group: ID_OUTPUT, help: 'Multiply positions and tag origins by S (MD3 holds ±512 units in 1/64 steps). Default 1.' },
+  { name: '--scale', value: 'S', group: ID_OUTPUT, help: 'Multiply positions and tag origins by S (MD3 holds ±512 units in 1/64 steps; MD2 quantises each frame to its own bounds in 255 steps). Default 1.' },
   {
     name: '--validate',
     group: ID_OUTPUT,
-    help: "Check the target engine's limits (ioquake3 for .md3) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
+    help: "Check the target engine's limits (ioquake3 for .md3, Quake 2 for .md2) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
   },
   {
     name: '--split',
@@ -58,29 +60,59 @@ async function gltfResources(path: string, bytes: Uint8Array): Promise<Record<st
   return out;
 }
 
+/** The glTF input's bytes and, for a `.gltf`, the files it names. */
+async function gltfInput(input: string): Promise<{ bytes: Uint8Array; resources: Record<string, Uint8Array> }> {
+  const bytes = new Uint8Array(await load(input, () => readFile(input)));
+  return { bytes, resources: input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {} };
+}
+
+/** Findings of `--validate` (or warnings without it): false when they stop the write. */
+function engineFindings(a: ParsedArgs, out: string, engine: ReturnType<typeof parseWarnings>, refusal: string): boolean {
+  if (!given(a, '--validate') || engine.length === 0) return true;
+  // every finding on its own line (not grouped as warnings are): which limit, and where
+  for (const w of engine) process.stderr.write(`${out}: error ${groupText({ first: w, count: 1, identical: true })}\n`);
+  process.stderr.write(`idtech-models: ${out}: not written: ${refusal}\n`);
+  return false;
+}
+
 export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   const input = a.positionals[0];
-  if (!/\.(glb|gltf)$/i.test(input)) throw new UsageError(`${input}: .md3 output is made from glTF input (.glb, .gltf)`, 'convert');
+  const md2 = out.toLowerCase().endsWith('.md2');
+  if (!/\.(glb|gltf)$/i.test(input)) throw new UsageError(`${input}: ${md2 ? '.md2' : '.md3'} output is made from glTF input (.glb, .gltf)`, 'convert');
+  if (md2) return convertMd2(a, input, out);
   const fps = positive(a, '--fps', 15);
   const scale = positive(a, '--scale', 1);
-  const bytes = new Uint8Array(await load(input, () => readFile(input)));
-  const resources = input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {};
+  const { bytes, resources } = await gltfInput(input);
   const imported = await load(input, () => importGltf({ bytes, resources }, { format: 'md3', fps, scale }));
   if (imported.surfaces.length === 0) throw badInput(input, 'no triangle mesh to convert');
   const model = given(a, '--split') ? splitMd3Surfaces(imported) : imported;
   const md3 = await load(input, async () => writeMd3(model));
   // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which ioquake3 limit it goes past.
   const engine = parseWarnings(out, md3EngineLimits(md3));
-  if (given(a, '--validate') && engine.length > 0) {
-    // every finding on its own line (not grouped as warnings are): which limit, and where
-    for (const w of engine) process.stderr.write(`${out}: error ${groupText({ first: w, count: 1, identical: true })}\n`);
-    process.stderr.write(`idtech-models: ${out}: not written: ioquake3 will not load it (--validate; --split cuts surfaces to fit)\n`);
-    return 1;
-  }
+  if (!engineFindings(a, out, engine, 'ioquake3 will not load it (--validate; --split cuts surfaces to fit)')) return 1;
   const files = [{ path: out, bytes: md3 }];
   const written = await writeOutputs(files);
   for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
   const vertices = model.surfaces.reduce((n, s) => n + s.vertexCount, 0);
   process.stderr.write(summaryLine(files, [count(model.surfaces.length, 'surface'), count(vertices, 'vertex', 'vertices'), count(model.frameCount, 'frame'), count(model.tagCount, 'tag')], written) + '\n');
+  return 0;
+}
+
+/** glTF → MD2: one mesh, frames sampled at --fps (default 10, Quake 2's rate), Quake 2's limits with --validate. */
+async function convertMd2(a: ParsedArgs, input: string, out: string): Promise<number> {
+  if (given(a, '--split')) throw new UsageError('--split cuts MD3 surfaces; an MD2 has one mesh and cannot be split', 'convert');
+  const fps = positive(a, '--fps', 10);
+  const scale = positive(a, '--scale', 1);
+  const gltf = await gltfInput(input);
+  const model = await load(input, () => importGltf(gltf, { format: 'md2', fps, scale }));
+  const bytes = await load(input, async () => writeMd2(model));
+  // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which Quake 2 limit it goes past.
+  const engine = parseWarnings(out, md2EngineLimits(bytes));
+  if (!engineFindings(a, out, engine, 'Quake 2 will not load it (--validate)')) return 1;
+  const files = [{ path: out, bytes }];
+  const written = await writeOutputs(files);
+  for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
+  const gl = model.glCommands;
+  process.stderr.write(summaryLine(files, [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl ? gl.commandCount : 0, 'glcmd strip/fan', 'glcmd strips/fans')], written) + '\n');
   return 0;
 }

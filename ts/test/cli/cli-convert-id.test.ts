@@ -2,19 +2,22 @@
  * `convert IN.glb|IN.gltf -o OUT.md3` through the built CLI: an MD3 player part → glb → MD3 comes back within one
  * 1/64 step and native assimp reads it with the original's counts; the corpus' glTF samples (skinned Fox and
  * CesiumMan, the morph-target AnimatedMorphCube as .gltf + .bin) convert with their animations sampled at --fps,
- * and the ioquake3 limits the result goes past are named on stderr; bad usage exits 2.
+ * and the ioquake3 limits the result goes past are named on stderr; bad usage exits 2. `-o OUT.md2` the same into
+ * MD2: an MD2 → .glb → .md2 keeps its frames, triangles and clips (assimp reads the original's counts), Fox's
+ * 1024-high skin is named against Quake 2's MAX_LBM_HEIGHT, CesiumMan's vertex count against MAX_VERTS.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';
 
 const tmp = cliTemp('convert-id');
 
-function assimpCounts(path: string): string {
-  const r = spawnSync('assimp', ['info', path], { encoding: 'utf8' });
+function assimpCounts(path: string, ...flags: string[]): string {
+  const r = spawnSync('assimp', ['info', path, ...flags], { encoding: 'utf8' });
   const field = (name: string) => new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(r.stdout)?.[1] ?? '?';
   return `meshes ${field('Meshes')} vertices ${field('Vertices')} faces ${field('Faces')}`;
 }
@@ -93,5 +96,50 @@ describe('convert glTF → MD3', () => {
     for (const s of md3.surfaces) expect(s.vertexCount).toBeLessThan(1000);
     expect(md3.surfaces.reduce((n, s) => n + s.triangleCount, 0)).toBe(4672);
     expect(assimpCounts(out)).toMatch(/faces 4672$/);
+  });
+});
+
+describe('convert glTF → MD2', () => {
+  it('an MD2 → .glb → .md2: same frames, triangles and clips; assimp reads the original\'s counts', () => {
+    const original = shared('assimp/test/models-nonbsd/MD2/dolphin.md2');
+    const glb = join(tmp, 'dolphin.glb');
+    expect(runCli('convert', original, '--no-textures', '-o', glb).status).toBe(0);
+    mkdirSync(join(tmp, 'md2-ours'));
+    mkdirSync(join(tmp, 'md2-theirs'));
+    const out = join(tmp, 'md2-ours', 'dolphin.md2');
+    const r = runCli('convert', glb, '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    const a = parseMd2(new Uint8Array(readFileSync(original)));
+    const b = parseMd2(new Uint8Array(readFileSync(out)));
+    expect(r.stderr).toMatch(new RegExp(`wrote .*dolphin\\.md2: ${b.vertexCount} vertices, ${a.triangleCount} triangles, ${a.frameCount} frames, ${b.glCommands!.commandCount} glcmd strips/fans`));
+    expect([b.frameCount, b.triangleCount]).toEqual([a.frameCount, a.triangleCount]);
+    expect(b.clips.map((c) => c.frameCount)).toEqual(a.clips.map((c) => c.frameCount));
+    copyFileSync(original, join(tmp, 'md2-theirs', 'dolphin.md2'));
+    // raw: assimp's default post-processing joins vertices equal at frame 0, which requantising can change
+    expect(assimpCounts(out, '--raw')).toBe(assimpCounts(join(tmp, 'md2-theirs', 'dolphin.md2'), '--raw'));
+  });
+
+  it('Fox: its animations at --fps 10; the 1024-high skin is a Quake 2 limit, an error with --validate (exit 1, nothing written)', () => {
+    const input = shared('gltf-samples/bevy/assets/models/animated/Fox.glb');
+    const out = join(tmp, 'fox.md2');
+    const r = runCli('convert', input, '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ENGINE_LIMIT .*skinheight 1024 is over MAX_LBM_HEIGHT 480/);
+    const md2 = parseMd2(new Uint8Array(readFileSync(out)));
+    expect(md2.clips.map((c) => c.name)).toEqual(['Survey', 'Walk', 'Run']);
+    const refused = join(tmp, 'fox-refused.md2');
+    const v = runCli('convert', input, '--validate', '-o', refused);
+    expect(v.status).toBe(1);
+    expect(v.stderr).toMatch(/fox-refused\.md2: error ENGINE_LIMIT at byte 12: skinheight 1024/);
+    expect(v.stderr).toMatch(/not written: Quake 2 will not load it/);
+    expect(existsSync(refused)).toBe(false);
+  });
+
+  it('CesiumMan: more vertices than MAX_VERTS is an error naming the count (exit 1); --split is for MD3 (exit 2)', () => {
+    const input = shared('gltf-samples/mjolnir-zig/assets/CesiumMan.glb');
+    const r = runCli('convert', input, '--fps', '5', '-o', join(tmp, 'cesium.md2'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/UNWRITABLE: \d+ vertices .*MAX_VERTS 2048/);
+    expect(runCli('convert', input, '--split', '-o', join(tmp, 'cesium.md2')).status).toBe(2);
   });
 });
