@@ -51,6 +51,9 @@ export interface GltfToMd2Options {
   maxFrames?: number;
 }
 
+/** The largest finite float32. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
 /** The index of the anorm nearest to (x, y, z) (largest dot product; 0 for a zero vector). */
 export function nearestMd2Normal(x: number, y: number, z: number): number {
   let best = 0, bestDot = -Infinity;
@@ -160,7 +163,8 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
       }
     });
     for (let k = 0; k < 3; k++) {
-      if (!Number.isFinite(lo[k]) || !Number.isFinite(hi[k])) unwritable(`frame ${f}: a vertex position is not finite`);
+      // translate and scale are float32 and byte · scale + translate must stay finite (parseMd2 refuses it otherwise)
+      if (!(Math.abs(lo[k]) + Math.abs(hi[k] - lo[k]) < FLOAT32_MAX)) unwritable(`frame ${f}: positions from ${lo[k]} to ${hi[k]} on axis ${k} are past MD2's float32 scale and translate`);
       const step = Math.fround((hi[k] - lo[k]) / 255);
       frameTranslates[3 * f + k] = lo[k];
       frameScales[3 * f + k] = step > 0 ? step : 1 / 255;

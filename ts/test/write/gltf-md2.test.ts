@@ -272,7 +272,7 @@ describe('gltfToMd2: names, merging and what MD2 cannot hold', () => {
     expect([model.skinWidth, model.skinHeight], 'the texture image\'s size, not skinSize').toEqual([64, 32]);
   });
 
-  it('typed UNWRITABLE: a skin past 64 bytes, more than MAX_VERTS vertices, an st outside int16, no triangles', async () => {
+  it('typed UNWRITABLE: a skin past 64 bytes, more than MAX_VERTS vertices, an st outside int16, no triangles, positions past float32', async () => {
     const skin = await caught(async () => gltfToMd2(await glb([{ positions: TRI, material: 'm'.repeat(65) }])));
     expect([skin.code, skin.detail]).toEqual(['UNWRITABLE', expect.stringMatching(/skin "m{65}" is 65 bytes, MD2's skin field holds 64/)]);
     // 683 separate triangles: 2049 vertices, no two alike
@@ -286,6 +286,8 @@ describe('gltfToMd2: names, merging and what MD2 cannot hold', () => {
     doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(prim)));
     const none = await caught(async () => gltfToMd2({ bytes: await new WebIO().writeBinary(doc) }));
     expect(none.detail).toMatch(/no triangle primitive/);
+    const huge = await caught(async () => gltfToMd2(await glb([{ positions: TRI }]), { scale: 1e39 }));
+    expect(huge.detail).toMatch(/frame 0: positions from 0 to 1e\+39 on axis 0 are past MD2's float32 scale and translate/);
     await expect(gltfToMd2(await glb([{ positions: TRI }]), { fps: 0 })).rejects.toThrow(RangeError);
   });
 
