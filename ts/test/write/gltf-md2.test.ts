@@ -19,7 +19,6 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Document, WebIO } from '@gltf-transform/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import type { Md2Model } from '../../src/base/model.js';
 import { toGlb } from '../../src/export/gltf.js';
 import { groupClips, parseMd2 } from '../../src/formats/md2/index.js';
@@ -31,6 +30,7 @@ import { sampleFrames, sceneNodes, toId, trianglePrimitives } from '../../src/im
 import { writeMd2 } from '../../src/write/md2.js';
 import { shared } from '../helpers/cli.js';
 import { read } from '../helpers/models.js';
+import { caught } from './_helpers.js';
 import { goodMd2Rows } from '../md2/_helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-gltf-md2-'));
@@ -52,15 +52,6 @@ function assimpCounts(name: string, bytes: Uint8Array): string {
 /** Vertex v of frame f, decoded as Quake 2 does: byte · scale + translate. */
 const decode = (m: Md2Model, f: number, v: number, k: number) => m.frameVertices[4 * (m.vertexCount * f + v) + k] * m.frameScales[3 * f + k] + m.frameTranslates[3 * f + k];
 
-async function caught(f: () => unknown): Promise<ModelParseError> {
-  try {
-    await f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ModelParseError);
-    return e as ModelParseError;
-  }
-  throw new Error('no error');
-}
 
 describe('gltfToMd2: id MD2 → our glb → MD2 within the two quantisations', () => {
   const measured = { corners: 0, worst: 0, worstUnits: 0, worstFloat: 0, floatValues: 0, sameBytes: 0, normals: 0, sameNormals: 0 };
