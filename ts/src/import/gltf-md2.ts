@@ -114,6 +114,66 @@ function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Ar
   return out;
 }
 
+/**
+ * Vertices equal in every frame (all 4 bytes) merged: `all` holds `V` vertices per frame, frame-major. Per vertex its
+ * merged index, and per merged vertex the first vertex it came from.
+ */
+function mergeVertices(all: Uint8Array, V: number, F: number): { xyzOf: Uint32Array; kept: number[] } {
+  const xyzOf = new Uint32Array(V);
+  const kept: number[] = [];
+  const buckets = new Map<number, number[]>();
+  const same = (a: number, b: number) => {
+    for (let f = 0; f < F; f++) for (let k = 0, oa = 4 * (V * f + a), ob = 4 * (V * f + b); k < 4; k++) if (all[oa + k] !== all[ob + k]) return false;
+    return true;
+  };
+  for (let v = 0; v < V; v++) {
+    let h = 0x811c9dc5; // FNV-1a over the vertex's bytes in every frame
+    for (let f = 0; f < F; f++) for (let k = 0, o = 4 * (V * f + v); k < 4; k++) h = Math.imul(h ^ all[o + k], 0x01000193);
+    const bucket = buckets.get(h) ?? [];
+    const match = bucket.find((w) => same(kept[w], v));
+    if (match !== undefined) {
+      xyzOf[v] = match;
+      continue;
+    }
+    xyzOf[v] = kept.length;
+    bucket.push(kept.length);
+    buckets.set(h, bucket);
+    kept.push(v);
+  }
+  return { xyzOf, kept };
+}
+
+/**
+ * st in skin pixels (round(uv · size)), unique pairs in order of first use, and the triangles indexing positions
+ * (`xyzOf` of the merged list, where primitive i starts at first[i]) and st separately.
+ */
+function stTable(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array, width: number, height: number) {
+  const stIndex = new Map<number, number>();
+  const stList: number[] = [];
+  const triangleCount = prims.reduce((n, p) => n + p.triangles.length / 3, 0);
+  const trianglePositionIndices = new Uint16Array(3 * triangleCount), triangleStIndices = new Uint16Array(3 * triangleCount);
+  let c = 0;
+  prims.forEach((p, i) => {
+    for (const local of p.triangles) {
+      const s = Math.round(p.uvs[2 * local] * width), t = Math.round(p.uvs[2 * local + 1] * height);
+      if (!(s >= -32768 && s <= 32767 && t >= -32768 && t <= 32767)) {
+        unwritable(`primitive ${i} ("${p.name}") vertex ${local}: uv (${p.uvs[2 * local]}, ${p.uvs[2 * local + 1]}) is st (${s}, ${t}) pixels of a ${width}×${height} skin, outside MD2's int16 st`);
+      }
+      const key = (s + 32768) * 65536 + (t + 32768);
+      let at = stIndex.get(key);
+      if (at === undefined) {
+        at = stList.length / 2;
+        if (at > 0x7fff) unwritable(`more than ${0x8000} distinct st pairs: MD2's triangles index st with a signed short (dtriangle_t index_st)`);
+        stIndex.set(key, at);
+        stList.push(s, t);
+      }
+      trianglePositionIndices[c] = xyzOf[first[i] + local];
+      triangleStIndices[c++] = at;
+    }
+  });
+  return { stCount: stList.length / 2, st: Int16Array.from(stList), triangleCount, trianglePositionIndices, triangleStIndices };
+}
+
 export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}): Promise<Md2Model> {
   const doc = await readGltfDocument(input);
   const fps = options.fps ?? 10;
@@ -179,28 +239,9 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   });
   rest.restore();
 
-  // Merge vertices identical in every frame (a texture seam splits a glTF vertex, not an MD2 one).
-  const xyzOf = new Uint32Array(Vg);
-  const kept: number[] = [];
-  const buckets = new Map<number, number[]>();
-  const same = (a: number, b: number) => {
-    for (let f = 0; f < F; f++) for (let k = 0, oa = 4 * (Vg * f + a), ob = 4 * (Vg * f + b); k < 4; k++) if (all[oa + k] !== all[ob + k]) return false;
-    return true;
-  };
-  for (let v = 0; v < Vg; v++) {
-    let h = 0x811c9dc5;
-    for (let f = 0; f < F; f++) for (let k = 0, o = 4 * (Vg * f + v); k < 4; k++) h = Math.imul(h ^ all[o + k], 0x01000193);
-    const bucket = buckets.get(h) ?? [];
-    const match = bucket.find((w) => same(kept[w], v));
-    if (match !== undefined) xyzOf[v] = match;
-    else {
-      xyzOf[v] = kept.length;
-      bucket.push(kept.length);
-      buckets.set(h, bucket);
-      kept.push(v);
-    }
-  }
+  const { xyzOf, kept } = mergeVertices(all, Vg, F);
   const V = kept.length;
+  if (V === 0) unwritable('the triangle primitives have no vertices: an MD2 needs at least one (num_xyz ≥ 1)');
   if (V > LIMITS.maxVertices) {
     unwritable(`${V} vertices (after merging those equal in every frame): Quake 2 and our parser refuse num_xyz over MAX_VERTS ${LIMITS.maxVertices} (Mod_LoadAliasModel, docs/limits.md)`);
   }
@@ -209,31 +250,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     kept.forEach((v, w) => frameVertices.set(all.subarray(4 * (Vg * f + v), 4 * (Vg * f + v) + 4), 4 * (V * f + w)));
   }
 
-  // st in skin pixels, unique pairs; triangles index positions and st separately.
-  const stIndex = new Map<number, number>();
-  const stList: number[] = [];
-  const triangleCount = prims.reduce((n, p) => n + p.triangles.length / 3, 0);
-  const trianglePositionIndices = new Uint16Array(3 * triangleCount), triangleStIndices = new Uint16Array(3 * triangleCount);
-  let c = 0;
-  prims.forEach((p, i) => {
-    for (const local of p.triangles) {
-      const s = Math.round(p.uvs[2 * local] * skinWidth), t = Math.round(p.uvs[2 * local + 1] * skinHeight);
-      if (!(s >= -32768 && s <= 32767 && t >= -32768 && t <= 32767)) {
-        unwritable(`primitive ${i} ("${p.name}") vertex ${local}: uv (${p.uvs[2 * local]}, ${p.uvs[2 * local + 1]}) is st (${s}, ${t}) pixels of a ${skinWidth}×${skinHeight} skin, outside MD2's int16 st`);
-      }
-      const key = (s + 32768) * 65536 + (t + 32768);
-      let at = stIndex.get(key);
-      if (at === undefined) {
-        at = stList.length / 2;
-        if (at > 0x7fff) unwritable(`more than ${0x8000} distinct st pairs: MD2's triangles index st with a signed short (dtriangle_t index_st)`);
-        stIndex.set(key, at);
-        stList.push(s, t);
-      }
-      trianglePositionIndices[c] = xyzOf[first[i] + local];
-      triangleStIndices[c++] = at;
-    }
-  });
-
+  const triangles = stTable(prims, first, xyzOf, skinWidth, skinHeight);
   const model: Md2Model = {
     format: 'md2',
     version: 8,
@@ -246,11 +263,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     frameScales,
     frameTranslates,
     frameVertices,
-    stCount: stList.length / 2,
-    st: Int16Array.from(stList),
-    triangleCount,
-    trianglePositionIndices,
-    triangleStIndices,
+    ...triangles,
     glCommands: null,
     clips: [],
     warnings,
