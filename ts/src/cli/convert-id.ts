@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { importGltf } from '../import/gltf-md3.js';
 import { md2EngineLimits, md3EngineLimits } from '../write/engine-limits.js';
 import { writeMd2 } from '../write/md2.js';
+import { md2GlCommands } from '../write/md2-glcmds.js';
 import { writeMd3 } from '../write/md3.js';
 import { splitMd3Surfaces } from '../write/md3-split.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
@@ -104,7 +105,9 @@ async function convertMd2(a: ParsedArgs, input: string, out: string): Promise<nu
   const fps = positive(a, '--fps', 10);
   const scale = positive(a, '--scale', 1);
   const gltf = await gltfInput(input);
-  const model = await load(input, () => importGltf(gltf, { format: 'md2', fps, scale }));
+  const imported = await load(input, () => importGltf(gltf, { format: 'md2', fps, scale }));
+  const gl = md2GlCommands(imported);
+  const model = { ...imported, glCommands: gl };
   const bytes = await load(input, async () => writeMd2(model));
   // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which Quake 2 limit it goes past.
   const engine = parseWarnings(out, md2EngineLimits(bytes));
@@ -112,7 +115,6 @@ async function convertMd2(a: ParsedArgs, input: string, out: string): Promise<nu
   const files = [{ path: out, bytes }];
   const written = await writeOutputs(files);
   for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
-  const gl = model.glCommands;
-  process.stderr.write(summaryLine(files, [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl ? gl.commandCount : 0, 'glcmd strip/fan', 'glcmd strips/fans')], written) + '\n');
+  process.stderr.write(summaryLine(files, [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl.commandCount, 'glcmd strip/fan', 'glcmd strips/fans')], written) + '\n');
   return 0;
 }

@@ -23,7 +23,8 @@
  *   (s, t) pairs are the st table; triangles index positions and st separately.
  * - skin: the baseColor texture's uri (not a data: uri) or name, else the material's name; none without either.
  *   Longer than the 64-byte field or with a character outside Latin-1 is UNWRITABLE (not cut).
- * - glcmds: strips and fans (`write/md2-glcmds.ts`).
+ * - glcmds: none (`glCommands: null`): `writeMd2` builds strips and fans for it (`write/md2-glcmds.ts`; import and
+ *   write are rooms of one floor, docs/architecture.md).
  *
  * Only what the format cannot hold is refused (UNWRITABLE): more than MAX_VERTS (2048) merged vertices, which
  * Quake 2's loader and our parser refuse (docs/limits.md); more than 32768 st pairs or an st outside int16
@@ -35,7 +36,6 @@ import type { Md2Model } from '../base/model.js';
 import { groupClips } from '../formats/md2/clips.js';
 import { LIMITS, MD2_FRAME_NAME_BYTES } from '../formats/md2/limits.js';
 import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../formats/md2/normals.js';
-import { md2GlCommands } from '../write/md2-glcmds.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { posedPrimitive, restPose } from './gltf-sample.js';
 import { sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
@@ -269,6 +269,5 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     warnings,
   };
   model.clips = groupClips(model.frameNames);
-  model.glCommands = md2GlCommands(model);
   return model;
 }

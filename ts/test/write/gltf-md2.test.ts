@@ -21,7 +21,7 @@ import { Document, WebIO } from '@gltf-transform/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Md2Model } from '../../src/base/model.js';
 import { toGlb } from '../../src/export/gltf.js';
-import { groupClips, parseMd2 } from '../../src/formats/md2/index.js';
+import { groupClips, md2GlCommandTriangles, parseMd2 } from '../../src/formats/md2/index.js';
 import { readGltfDocument, type GltfInput } from '../../src/import/gltf.js';
 import { gltfToMd2, md2FrameNames, nearestMd2Normal } from '../../src/import/gltf-md2.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
@@ -167,6 +167,7 @@ describe('gltfToMd2: the corpus\' glTF samples', () => {
         }
       });
       console.log(`${path}: ${back.frameCount} frames, ${back.vertexCount} vertices (from ${prims.reduce((n, p) => n + p.vertexCount, 0)} glTF vertices), ${back.stCount} st, ${back.triangleCount} triangles, ${back.glCommands!.commandCount} glcmds; worst ${(100 * worst).toFixed(1)} % of half a step`);
+      expect(md2GlCommandTriangles(back.glCommands!).length, 'glcmds written for the import: one triangle each').toBe(3 * back.triangleCount);
       expect(assimpCounts('model.md2', bytes)).toBe(`meshes 1 vertices ${3 * back.triangleCount} faces ${back.triangleCount}`);
     }, 120_000);
   }
