@@ -1,7 +1,8 @@
 /**
- * `convert IN.glb|IN.gltf -o OUT.md3|OUT.md5mesh [--fps N] [--scale S] [--split] [--validate]`: glTF in, an id
- * format out (`import/gltf-md3.ts` then `write/md3.ts`; `import/gltf-md5.ts` then `write/md5-*.ts`, each animation
- * beside the mesh as `OUT_<animation>.md5anim`); `--split` cuts MD3 surfaces to ioquake3's limits
+ * `convert IN.glb|IN.gltf -o OUT.md3|OUT.md2|OUT.md5mesh [--fps N] [--scale S] [--split] [--validate]
+ * [--texture-path GAMEPATH]`: glTF in, an id format out — `import/gltf-md3.ts` then `write/md3.ts`;
+ * `import/gltf-md2.ts` then `write/md2.ts` (one mesh, so no `--split`); `import/gltf-md5.ts` then `write/md5-*.ts`,
+ * each animation beside the mesh as `OUT_<animation>.md5anim`. `--split` cuts MD3 surfaces to ioquake3's limits
  * (`write/md3-split.ts`), `--validate` refuses to write past the target engine's limits (`write/engine-limits.ts`).
  * A `.gltf`'s buffers and images named by relative `uri` are read from beside it.
  */
@@ -10,7 +11,9 @@ import { basename, dirname, join } from 'node:path';
 import { importGltf } from '../import/gltf-md3.js';
 import { gltfToMd5, type GltfToMd5Options } from '../import/gltf-md5.js';
 import type { TextureFile } from '../import/gltf-textures.js';
-import { md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits } from '../write/engine-limits.js';
+import { md2EngineLimits, md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits } from '../write/engine-limits.js';
+import { writeMd2 } from '../write/md2.js';
+import { md2GlCommands } from '../write/md2-glcmds.js';
 import { writeMd3 } from '../write/md3.js';
 import { writeMd5Anim } from '../write/md5-anim.js';
 import { writeMd5Mesh } from '../write/md5-mesh.js';
@@ -20,18 +23,18 @@ import { badInput, load } from './input.js';
 import { count, summaryLine, writeOutputs } from './output.js';
 import { exportWarnings, groupText, parseWarnings, warningLines } from './warnings.js';
 
-export const ID_OUTPUT = 'id output from glTF input (.md3, .md5mesh)';
+export const ID_OUTPUT = 'id output from glTF input (.md3, .md2, .md5mesh)';
 /** Output extensions `convert` turns glTF into. */
-export const ID_EXTENSIONS = ['.md3', '.md5mesh'];
+export const ID_EXTENSIONS = ['.md3', '.md2', '.md5mesh'];
 /** Options of other groups that id output takes too. */
 export const ID_SHARED_OPTIONS = new Set(['--fps']);
 
 export const ID_OPTIONS: OptionSpec[] = [
-  { name: '--scale', value: 'S', group: ID_OUTPUT, help: 'Multiply positions and tag origins by S (MD3 holds ±512 units in 1/64 steps). Default 1.' },
+  { name: '--scale', value: 'S', group: ID_OUTPUT, help: 'Multiply positions and tag origins by S (MD3 holds ±512 units in 1/64 steps; MD2 quantises each frame to its own bounds in 255 steps). Default 1.' },
   {
     name: '--validate',
     group: ID_OUTPUT,
-    help: "Check the target engine's limits (ioquake3 for .md3) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
+    help: "Check the target engine's limits (ioquake3 for .md3, Quake 2 for .md2) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
   },
   {
     name: '--texture-path',
@@ -69,31 +72,37 @@ async function gltfResources(path: string, bytes: Uint8Array): Promise<Record<st
   return out;
 }
 
-/** `--validate` found limits: each on its own line (not grouped as warnings are), then why nothing was written. */
-function refuse(out: string, findings: ReturnType<typeof parseWarnings>, engine: string, hint = ''): number {
-  for (const w of findings) process.stderr.write(`${w.file}: error ${groupText({ first: w, count: 1, identical: true })}\n`);
-  process.stderr.write(`idtech-models: ${out}: not written: ${engine} will not load it (--validate${hint})\n`);
-  return 1;
+/** The glTF input's bytes and, for a `.gltf`, the files it names. */
+async function gltfInput(input: string): Promise<{ bytes: Uint8Array; resources: Record<string, Uint8Array> }> {
+  const bytes = new Uint8Array(await load(input, () => readFile(input)));
+  return { bytes, resources: input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {} };
+}
+
+/** Findings of `--validate` (or warnings without it): false when they stop the write. */
+function engineFindings(a: ParsedArgs, out: string, engine: ReturnType<typeof parseWarnings>, refusal: string): boolean {
+  if (!given(a, '--validate') || engine.length === 0) return true;
+  // every finding on its own line (not grouped as warnings are): which limit, in which file, and where
+  for (const w of engine) process.stderr.write(`${w.file}: error ${groupText({ first: w, count: 1, identical: true })}\n`);
+  process.stderr.write(`idtech-models: ${out}: not written: ${refusal}\n`);
+  return false;
 }
 
 export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   const input = a.positionals[0];
   const ext = out.slice(out.lastIndexOf('.')).toLowerCase();
   if (!/\.(glb|gltf)$/i.test(input)) throw new UsageError(`${input}: ${ext} output is made from glTF input (.glb, .gltf)`, 'convert');
-  // MD3 clips play at 15 fps in our exporter; Doom 3 anims are usually 24 (and frameRate must be a whole number).
-  const fps = positive(a, '--fps', ext === '.md5mesh' ? 24 : 15);
+  if (ext === '.md2') return convertMd2(a, input, out);
+  if (ext === '.md5mesh') return convertMd5(a, input, out);
+  const fps = positive(a, '--fps', 15);
   const scale = positive(a, '--scale', 1);
-  const bytes = new Uint8Array(await load(input, () => readFile(input)));
-  const resources = input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {};
-  const texturePath = optionValue(a, '--texture-path');
-  if (ext === '.md5mesh') return convertMd5(a, input, out, { bytes, resources }, { fps, scale, texturePath });
-  const imported = await load(input, () => importGltf({ bytes, resources }, { format: 'md3', fps, scale, texturePath }));
+  const gltf = await gltfInput(input);
+  const imported = await load(input, () => importGltf(gltf, { format: 'md3', fps, scale, texturePath: optionValue(a, '--texture-path') }));
   if (imported.surfaces.length === 0) throw badInput(input, 'no triangle mesh to convert');
   const model = given(a, '--split') ? splitMd3Surfaces(imported) : imported;
   const md3 = await load(input, async () => writeMd3(model));
   // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which ioquake3 limit it goes past.
   const engine = parseWarnings(out, md3EngineLimits(md3));
-  if (given(a, '--validate') && engine.length > 0) return refuse(out, engine, 'ioquake3', '; --split cuts surfaces to fit');
+  if (!engineFindings(a, out, engine, 'ioquake3 will not load it (--validate; --split cuts surfaces to fit)')) return 1;
   const files = [{ path: out, bytes: md3 }, ...besideOut(out, imported.textures)];
   const written = await writeOutputs(files);
   for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
@@ -102,17 +111,40 @@ export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   return 0;
 }
 
+/** glTF → MD2: one mesh, frames sampled at --fps (default 10, Quake 2's rate), Quake 2's limits with --validate. */
+async function convertMd2(a: ParsedArgs, input: string, out: string): Promise<number> {
+  if (given(a, '--split')) throw new UsageError('--split cuts MD3 surfaces; an MD2 has one mesh and cannot be split', 'convert');
+  const fps = positive(a, '--fps', 10);
+  const scale = positive(a, '--scale', 1);
+  const gltf = await gltfInput(input);
+  const imported = await load(input, () => importGltf(gltf, { format: 'md2', fps, scale, texturePath: optionValue(a, '--texture-path') }));
+  const gl = md2GlCommands(imported);
+  const model = { ...imported, glCommands: gl };
+  const bytes = await load(input, async () => writeMd2(model));
+  // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which Quake 2 limit it goes past.
+  const engine = parseWarnings(out, md2EngineLimits(bytes));
+  if (!engineFindings(a, out, engine, 'Quake 2 will not load it (--validate)')) return 1;
+  const files = [{ path: out, bytes }, ...besideOut(out, imported.textures)];
+  const written = await writeOutputs(files);
+  for (const line of warningLines([...exportWarnings(input, model.warnings), ...engine])) process.stderr.write(line + '\n');
+  process.stderr.write(summaryLine(files, [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl.commandCount, 'glcmd strip/fan', 'glcmd strips/fans')], written) + '\n');
+  return 0;
+}
+
+/** The images the shaders name, as files beside OUT (their game path's last part). */
+const besideOut = (out: string, textures: readonly TextureFile[] = []) => textures.map((t) => ({ path: join(dirname(out), basename(t.path)), bytes: t.bytes }));
+
 /**
  * glTF → OUT.md5mesh and, beside it, OUT_<animation>.md5anim for each animation (import/gltf-md5.ts). Doom 3's
  * refusals (write/engine-limits.ts) are warnings, or with --validate errors and nothing written.
  */
-/** The images the shaders name, as files beside OUT (their game path's last part). */
-const besideOut = (out: string, textures: readonly TextureFile[]) => textures.map((t) => ({ path: join(dirname(out), basename(t.path)), bytes: t.bytes }));
-
-async function convertMd5(a: ParsedArgs, input: string, out: string, gltf: { bytes: Uint8Array; resources: Record<string, Uint8Array> }, options: GltfToMd5Options & { fps: number }): Promise<number> {
-  const { fps } = options;
+async function convertMd5(a: ParsedArgs, input: string, out: string): Promise<number> {
   if (given(a, '--split')) throw new UsageError('--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to', 'convert');
+  // Doom 3 anims are usually 24 fps, and frameRate is read as a whole number
+  const fps = positive(a, '--fps', 24);
   if (!Number.isInteger(fps)) throw new UsageError(`--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`, 'convert');
+  const options: GltfToMd5Options = { fps, scale: positive(a, '--scale', 1), texturePath: optionValue(a, '--texture-path') };
+  const gltf = await gltfInput(input);
   const { mesh, anims, warnings, textures } = await load(input, () => gltfToMd5(gltf, options));
   if (mesh.meshes.length === 0) throw badInput(input, 'no triangle mesh to convert');
   const stem = out.slice(0, -'.md5mesh'.length);
@@ -123,7 +155,7 @@ async function convertMd5(a: ParsedArgs, input: string, out: string, gltf: { byt
     files.push({ path, bytes: new TextEncoder().encode(writeMd5Anim(anim)) });
     engine.push(...parseWarnings(path, md5AnimEngineLimits(anim, mesh, path)));
   }
-  if (given(a, '--validate') && engine.length > 0) return refuse(out, engine, 'Doom 3');
+  if (!engineFindings(a, out, engine, 'Doom 3 will not load it (--validate)')) return 1;
   const written = await writeOutputs(files);
   for (const line of warningLines([...exportWarnings(input, warnings), ...engine])) process.stderr.write(line + '\n');
   const vertices = mesh.meshes.reduce((n, m) => n + m.vertexCount, 0);

@@ -25,7 +25,7 @@ const spec: CommandSpec = {
     'convert INPUT [--anim ANIM]… [glTF options] -o OUT.glb|OUT.gltf',
     'convert INPUT [--anim ANIM] [--frame N] [OBJ options] -o OUT.obj',
     'convert ARCHIVE_OR_DIR --all [--jobs N] [--force] [--slice I/N] [--json] -o OUTDIR',
-    'convert IN.glb|IN.gltf [--fps N] [--scale S] -o OUT.md3',
+    'convert IN.glb|IN.gltf [--fps N] [--scale S] [--split] [--validate] -o OUT.md3|OUT.md2',
   ],
   about: [
     `INPUT is a model file (${READABLE.replace(/\.md5anim, /, '')}), a model inside a .pk3/.pk4/.dpk (ARCHIVE/models/…/x.md3) or a Quake 3 player folder holding ${PLAYER_FOLDER}. ` +
@@ -43,7 +43,7 @@ const spec: CommandSpec = {
       'Exit status: 0 written, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
   options: [
-    { name: '--output', aliases: ['-o'], value: 'OUT', group: 'output', help: 'The file to write; its extension picks the format: .glb (one binary glTF file), .gltf (glTF JSON plus OUT.bin next to it) or .obj. Required.' },
+    { name: '--output', aliases: ['-o'], value: 'OUT', group: 'output', help: 'The file to write; its extension picks the format: .glb (one binary glTF file), .gltf (glTF JSON plus OUT.bin next to it) or .obj; .md3 or .md2 from glTF input. Required.' },
     { name: '--anim', value: 'ANIM.md5anim', repeatable: true, group: 'animation (.md5mesh input)', help: "An animation to play on the .md5mesh; its joints must match the mesh's. glTF: each becomes one animation named after its file. OBJ: at most one, posed at --frame." },
     { name: '--clip', value: 'NAME:FIRST:COUNT[:FPS]', repeatable: true, group: GLTF, help: 'MD2/MD3: export these frames as an animation named NAME, instead of the clips found from frame names; e.g. run:40:6 or run:40:6:10. FPS defaults to --fps.' },
     { name: '--fps', value: 'N', group: GLTF, help: "MD2/MD3/player: frames per second of clips that give none. Default 10 for MD2 (Quake 2's server rate), 15 for MD3; a player's animation.cfg gives its own." },

@@ -22,6 +22,7 @@ import { readGltfDocument, type GltfInput } from './gltf.js';
 import { PrimitivePoser, restPose } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
+import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
 import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable } from './gltf-scene.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
@@ -152,14 +153,16 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
   };
 }
 
-/** Target formats `importGltf` builds: 'md3' → Md3Model, 'md5' → md5mesh + md5anims (gltf-md5.ts). */
-export type GltfImportFormat = 'md3' | 'md5';
+/** Target formats `importGltf` builds: 'md3' → Md3Model, 'md2' → Md2Model (gltf-md2.ts), 'md5' → md5mesh + md5anims (gltf-md5.ts). */
+export type GltfImportFormat = 'md3' | 'md2' | 'md5';
 
-/** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`; `writeMd5Mesh` + `writeMd5Anim`). */
+/** glTF/GLB → the data model of `format`, ready for its writer (`writeMd3`; `writeMd2`; `writeMd5Mesh` + `writeMd5Anim`). */
 export function importGltf(input: GltfInput, options: GltfToMd3Options & { format: 'md3' }): Promise<ImportedMd3>;
+export function importGltf(input: GltfInput, options: GltfToMd2Options & { format: 'md2' }): Promise<ImportedMd2>;
 export function importGltf(input: GltfInput, options: GltfToMd5Options & { format: 'md5' }): Promise<GltfMd5>;
-export function importGltf(input: GltfInput, options: (GltfToMd3Options | GltfToMd5Options) & { format: GltfImportFormat }): Promise<ImportedMd3 | GltfMd5> {
+export function importGltf(input: GltfInput, options: (GltfToMd3Options | GltfToMd2Options | GltfToMd5Options) & { format: GltfImportFormat }): Promise<ImportedMd3 | ImportedMd2 | GltfMd5> {
   if (options.format === 'md3') return gltfToMd3(input, options);
+  if (options.format === 'md2') return gltfToMd2(input, options);
   if (options.format === 'md5') return gltfToMd5(input, options);
-  throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3, md5)`);
+  throw new RangeError(`importGltf: format ${JSON.stringify(options.format)} is not supported (md3, md2, md5)`);
 }

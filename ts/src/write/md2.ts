@@ -4,8 +4,8 @@
  * normal indices, per-frame scale and translate), so parse → write → parse gives the same model.
  *
  * The glcmd block is what Quake 2 draws from (gl_mesh.c GL_DrawAliasFrameLerp walks only the glcmds), so a model
- * without one (`glCommands: null`: absent or unusable in the file it came from) gets one built: a 3-vertex strip
- * per triangle, in the triangle's winding, s and t as qdata computes them, (pixel + 0.5) / skin size.
+ * without one (`glCommands: null`: absent or unusable in the file it came from) gets one built: strips and fans
+ * grown greedily as qdata did (`md2-glcmds.ts`), s and t as qdata computes them, (pixel + 0.5) / skin size.
  */
 import { Md2GlKind, type Md2GlCommands, type Md2Model } from '../base/model.js';
 import { latin1Field } from '../base/binary.js';
@@ -21,21 +21,18 @@ import {
   MD2_VERTEX_BYTES,
 } from '../formats/md2/limits.js';
 import { md2EngineLimits, refuseEngineLimits, type WriteOptions } from './engine-limits.js';
+import { glcmdSt, md2GlCommands } from './md2-glcmds.js';
 import { ByteOut, need } from './out.js';
 
-/** One strip of 3 per triangle: the glcmds qdata would write with no stripping (covers every triangle once). */
+/** One strip of 3 per triangle: the glcmds qdata would write with no stripping (covers every triangle once; the baseline `md2GlCommands` is measured against). */
 export function md2TriangleGlCommands(model: Md2Model): Md2GlCommands {
   const n = model.triangleCount;
   const st = new Float32Array(6 * n);
   const vertices = new Uint16Array(3 * n);
   const firstVertex = new Uint32Array(n + 1);
-  const w = Math.max(1, model.skinWidth);
-  const h = Math.max(1, model.skinHeight);
   for (let i = 0; i < 3 * n; i++) {
     vertices[i] = model.trianglePositionIndices[i];
-    const s = model.triangleStIndices[i];
-    st[2 * i] = (model.st[2 * s] + 0.5) / w;
-    st[2 * i + 1] = (model.st[2 * s + 1] + 0.5) / h;
+    glcmdSt(model, model.triangleStIndices[i], st, 2 * i);
   }
   for (let c = 0; c <= n; c++) firstVertex[c] = 3 * c;
   return { commandCount: n, kinds: new Uint8Array(n).fill(Md2GlKind.Strip), firstVertex, vertices, st };
@@ -54,7 +51,7 @@ export function writeMd2(model: Md2Model, options: WriteOptions = {}): Uint8Arra
   need('st', model.st, 2 * model.stCount);
   need('trianglePositionIndices', model.trianglePositionIndices, 3 * model.triangleCount);
   need('triangleStIndices', model.triangleStIndices, 3 * model.triangleCount);
-  const gl = model.glCommands ?? md2TriangleGlCommands(model);
+  const gl = model.glCommands ?? md2GlCommands(model);
   const glVertices = gl.firstVertex[gl.commandCount];
   const glWords = gl.commandCount + glVertices * (MD2_GLCMD_VERTEX_BYTES / 4) + 1;
 

@@ -2,12 +2,15 @@
  * `convert IN.glb|IN.gltf -o OUT.md3` through the built CLI: an MD3 player part → glb → MD3 comes back within one
  * 1/64 step and native assimp reads it with the original's counts; the corpus' glTF samples (skinned Fox and
  * CesiumMan, the morph-target AnimatedMorphCube as .gltf + .bin) convert with their animations sampled at --fps,
- * and the ioquake3 limits the result goes past are named on stderr; bad usage exits 2.
+ * and the ioquake3 limits the result goes past are named on stderr; bad usage exits 2. `-o OUT.md2` the same into
+ * MD2: an MD2 → .glb → .md2 keeps its frames, triangles and clips (assimp reads the original's counts), Fox's
+ * 1024-high skin is named against Quake 2's MAX_LBM_HEIGHT, CesiumMan's vertex count against MAX_VERTS.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
@@ -15,22 +18,32 @@ import { cliTemp, runCli, shared } from '../helpers/cli.js';
 
 const tmp = cliTemp('convert-id');
 
-function assimpCounts(path: string): string {
-  const r = spawnSync('assimp', ['info', path], { encoding: 'utf8' });
+function assimpCounts(path: string, ...flags: string[]): string {
+  const r = spawnSync('assimp', ['info', path, ...flags], { encoding: 'utf8' });
   const field = (name: string) => new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(r.stdout)?.[1] ?? '?';
   return `meshes ${field('Meshes')} vertices ${field('Vertices')} faces ${field('Faces')}`;
+}
+
+/**
+ * An id model → .glb → the same format through the CLI (checked to succeed): the run, our file and a copy of the
+ * original, each alone in a folder under the original's name (assimp's MD3 reader pulls in parts found beside it).
+ */
+function throughGlb(original: string): { r: ReturnType<typeof runCli>; out: string; theirs: string } {
+  const name = basename(original);
+  const glb = join(tmp, name.replace(/\.\w+$/, '.glb'));
+  expect(runCli('convert', original, '--no-textures', '-o', glb).status).toBe(0);
+  const out = join(mkdtempSync(join(tmp, 'ours-')), name);
+  const theirs = join(mkdtempSync(join(tmp, 'theirs-')), name);
+  copyFileSync(original, theirs);
+  const r = runCli('convert', glb, '-o', out);
+  expect(r.status, r.stderr).toBe(0);
+  return { r, out, theirs };
 }
 
 describe('convert glTF → MD3', () => {
   it('an MD3 with 153 frames and 3 tags → .glb → .md3: same frames and tags, vertices within 1/64, same counts for assimp', () => {
     const original = shared('res-players_src.dpkdir/models/players/human_bsuit/upper.md3');
-    const glb = join(tmp, 'upper.glb');
-    expect(runCli('convert', original, '--no-textures', '-o', glb).status).toBe(0);
-    mkdirSync(join(tmp, 'ours'));
-    mkdirSync(join(tmp, 'theirs'));
-    const out = join(tmp, 'ours', 'upper.md3');
-    const r = runCli('convert', glb, '-o', out);
-    expect(r.status, r.stderr).toBe(0);
+    const { r, out, theirs } = throughGlb(original);
     expect(r.stderr).toMatch(/wrote .*upper\.md3: 1 surface, \d+ vertices, 153 frames, 3 tags/);
     const a = parseMd3(new Uint8Array(readFileSync(original)));
     const b = parseMd3(new Uint8Array(readFileSync(out)));
@@ -40,8 +53,7 @@ describe('convert glTF → MD3', () => {
       if (i % 4 !== 3) max = Math.max(max, Math.abs(v - b.surfaces[0].xyzNormals[i]));
     });
     expect(max).toBeLessThanOrEqual(1);
-    copyFileSync(original, join(tmp, 'theirs', 'upper.md3'));
-    expect(assimpCounts(out)).toBe(assimpCounts(join(tmp, 'theirs', 'upper.md3')));
+    expect(assimpCounts(out)).toBe(assimpCounts(theirs));
   });
 
   it.each([
@@ -130,12 +142,12 @@ describe('convert glTF → MD5', () => {
 });
 
 describe('convert glTF → id with --texture-path: shaders name the glTF images, written where the game looks', () => {
-  it('Fox.glb → game/models/fox/fox.md3 and fox.md5mesh: the shader is models/fox/<image>, the image beside them is the glb\'s', async () => {
+  it('Fox.glb → game/models/fox/fox.md3, fox.md2 and fox.md5mesh: the shader (MD2: skin) is models/fox/<image>, the image beside them is the glb\'s', async () => {
     const folder = join(tmp, 'game', 'models', 'fox');
     mkdirSync(folder, { recursive: true });
     const glb = shared('gltf-samples/bevy/assets/models/animated/Fox.glb');
     const [image] = (await readGltfDocument({ bytes: new Uint8Array(readFileSync(glb)) })).getRoot().listTextures().map((t) => t.getImage()!);
-    for (const out of ['fox.md3', 'fox.md5mesh']) {
+    for (const out of ['fox.md3', 'fox.md5mesh', 'fox.md2']) {
       const r = runCli('convert', glb, '--fps', '5', '--texture-path', 'models/fox', '-o', join(folder, out));
       expect(r.status, r.stderr).toBe(0);
     }
@@ -144,9 +156,48 @@ describe('convert glTF → id with --texture-path: shaders name the glTF images,
     expect(new Uint8Array(readFileSync(join(tmp, 'game', md3Shader)))).toEqual(image);
     const md5Shader = parseMd5Mesh(new Uint8Array(readFileSync(join(folder, 'fox.md5mesh')))).meshes[0].shader;
     expect(md5Shader + '.png').toBe(md3Shader);
+    expect(parseMd2(new Uint8Array(readFileSync(join(folder, 'fox.md2')))).skins.map((k) => k.name)).toEqual([md3Shader]);
     // without it, the shader is the material's name
     const plain = join(tmp, 'fox-plain.md3');
     expect(runCli('convert', glb, '--fps', '5', '-o', plain).status).toBe(0);
     expect(parseMd3(new Uint8Array(readFileSync(plain))).surfaces[0].shaders[0].name).toBe('fox_material');
+  });
+});
+
+describe('convert glTF → MD2', () => {
+  it('an MD2 → .glb → .md2: same frames, triangles and clips; assimp reads the original\'s counts', () => {
+    const original = shared('assimp/test/models-nonbsd/MD2/dolphin.md2');
+    const { r, out, theirs } = throughGlb(original);
+    const a = parseMd2(new Uint8Array(readFileSync(original)));
+    const b = parseMd2(new Uint8Array(readFileSync(out)));
+    expect(r.stderr).toMatch(new RegExp(`wrote .*dolphin\\.md2: ${b.vertexCount} vertices, ${a.triangleCount} triangles, ${a.frameCount} frames, ${b.glCommands!.commandCount} glcmd strips/fans`));
+    expect([b.frameCount, b.triangleCount]).toEqual([a.frameCount, a.triangleCount]);
+    expect(b.clips.map((c) => c.frameCount)).toEqual(a.clips.map((c) => c.frameCount));
+    // raw: assimp's default post-processing joins vertices equal at frame 0, which requantising can change
+    expect(assimpCounts(out, '--raw')).toBe(assimpCounts(theirs, '--raw'));
+  });
+
+  it('Fox: its animations at --fps 10; the 1024-high skin is a Quake 2 limit, an error with --validate (exit 1, nothing written)', () => {
+    const input = shared('gltf-samples/bevy/assets/models/animated/Fox.glb');
+    const out = join(tmp, 'fox.md2');
+    const r = runCli('convert', input, '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ENGINE_LIMIT .*skinheight 1024 is over MAX_LBM_HEIGHT 480/);
+    const md2 = parseMd2(new Uint8Array(readFileSync(out)));
+    expect(md2.clips.map((c) => c.name)).toEqual(['Survey', 'Walk', 'Run']);
+    const refused = join(tmp, 'fox-refused.md2');
+    const v = runCli('convert', input, '--validate', '-o', refused);
+    expect(v.status).toBe(1);
+    expect(v.stderr).toMatch(/fox-refused\.md2: error ENGINE_LIMIT at byte 12: skinheight 1024/);
+    expect(v.stderr).toMatch(/not written: Quake 2 will not load it/);
+    expect(existsSync(refused)).toBe(false);
+  });
+
+  it('CesiumMan: more vertices than MAX_VERTS is an error naming the count (exit 1); --split is for MD3 (exit 2)', () => {
+    const input = shared('gltf-samples/mjolnir-zig/assets/CesiumMan.glb');
+    const r = runCli('convert', input, '--fps', '5', '-o', join(tmp, 'cesium.md2'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/UNWRITABLE: \d+ vertices .*MAX_VERTS 2048/);
+    expect(runCli('convert', input, '--split', '-o', join(tmp, 'cesium.md2')).status).toBe(2);
   });
 });

@@ -1,6 +1,5 @@
 /** What the writers and the glTF import cannot hold is one typed error (UNWRITABLE / UNSUPPORTED), naming the element. */
 import { describe, expect, it } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import { toGlb } from '../../src/export/gltf.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
@@ -11,16 +10,8 @@ import { writeMd3 } from '../../src/write/md3.js';
 import { writeMd5Mesh } from '../../src/write/md5-mesh.js';
 import { shared } from '../helpers/cli.js';
 import { read } from '../helpers/models.js';
+import { caught } from './_helpers.js';
 
-async function caught(f: () => unknown): Promise<ModelParseError> {
-  try {
-    await f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ModelParseError);
-    return e as ModelParseError;
-  }
-  throw new Error('no error');
-}
 
 describe('writer errors', () => {
   const md3 = () => parseMd3(read(shared('res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3')));

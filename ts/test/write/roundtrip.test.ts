@@ -13,7 +13,7 @@ import { parseMd2 } from '../../src/formats/md2/index.js';
 import { md2GlCommandTriangles } from '../../src/formats/md2/glcmds.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
-import { writeMd2 } from '../../src/write/md2.js';
+import { md2TriangleGlCommands, writeMd2 } from '../../src/write/md2.js';
 import { writeMd3 } from '../../src/write/md3.js';
 import { writeMd5Anim } from '../../src/write/md5-anim.js';
 import { writeMd5Mesh } from '../../src/write/md5-mesh.js';
@@ -60,9 +60,9 @@ describe('writeMd2: every real MD2 reads back as written', () => {
     });
   }
 
-  it('builds glcmds covering every triangle once, in its winding, for a model that has none', () => {
+  it('md2TriangleGlCommands: one 3-vertex strip per triangle, in its winding (a model without glcmds gets strips and fans: md2-glcmds.test.ts)', () => {
     const model = parseMd2(read(goodMd2Rows()[0].absPath));
-    const back = parseMd2(writeMd2({ ...model, glCommands: null }));
+    const back = parseMd2(writeMd2({ ...model, glCommands: md2TriangleGlCommands(model) }));
     const gl = back.glCommands!;
     expect(gl.commandCount).toBe(model.triangleCount);
     const tris = md2GlCommandTriangles(gl);
