@@ -50,6 +50,12 @@ export interface GltfToMd2Options extends ImportTextureOptions {
   skinSize?: { width: number; height: number };
   /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
   maxFrames?: number;
+  /**
+   * At most this many bytes of quantised vertices sampled before merging (4 × glTF vertices × frames; default
+   * 2³¹ − 1): more is UNWRITABLE before anything is sampled. Meshes used by many nodes make an output far bigger than
+   * the file.
+   */
+  maxBytes?: number;
 }
 
 /** The largest finite float32. */
@@ -210,6 +216,8 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
 
   const frames = sampleFrames(doc, fps, options.maxFrames);
   const F = frames.length;
+  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  if (4 * Vg * F > maxBytes) unwritable(`${F} frames of ${Vg} vertices are ${4 * Vg * F} bytes of MD2 frames to sample: more than ${maxBytes} (maxBytes)`);
   const frameScales = new Float32Array(3 * F), frameTranslates = new Float32Array(3 * F);
   // Every glTF vertex quantised, frame-major (4 bytes per vertex), before merging.
   const all = new Uint8Array(4 * Vg * F);

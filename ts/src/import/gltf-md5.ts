@@ -40,6 +40,12 @@ export interface GltfToMd5Options extends ImportTextureOptions {
   maxFrames?: number;
   /** The `commandline` string of the files (default ''). */
   commandline?: string;
+  /**
+   * At most this many bytes of sampled joint transforms (8 bytes × 6 components × joints × frames of all animations;
+   * default 2³¹ − 1):
+   * more is UNWRITABLE before anything is sampled, so a hostile file cannot ask for unbounded memory.
+   */
+  maxBytes?: number;
 }
 
 /** An animation of the glTF as an md5anim, and the name it came with (made safe for a file name). */
@@ -316,6 +322,11 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   };
 
   const frames = sampleFrames(doc, fps, options.maxFrames);
+  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  const sampled = doc.getRoot().listAnimations().length ? frames.length : 0;
+  if (48 * joints.length * sampled > maxBytes) {
+    unwritable(`${sampled} frames of ${joints.length} joints are ${48 * joints.length * sampled} bytes of joint transforms to sample: more than ${maxBytes} (maxBytes)`);
+  }
   const animations = doc.getRoot().listAnimations();
   const drivesWeights = animations.some((a) => a.listChannels().some((c) => c.getTargetPath() === 'weights'));
   if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });

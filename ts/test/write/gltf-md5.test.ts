@@ -15,6 +15,7 @@ import { toGlb } from '../../src/export/gltf.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
 import { gltfToMd5, md5QuaternionXyz } from '../../src/import/gltf-md5.js';
+import { gltfToMd2 } from '../../src/import/gltf-md2.js';
 import { recoverW } from '../../src/base/quat.js';
 import { animationPlayer, posedPrimitive, restPose } from '../../src/import/gltf-sample.js';
 import { sceneNodes, toId, trianglePrimitives } from '../../src/import/gltf-scene.js';
@@ -207,5 +208,14 @@ describe('md5QuaternionXyz: the float32 x y z whose recovered w gives the rotati
     console.log(`near a half turn (|w| < 0.05): worst rotation gap ${worstPlain.toExponential(2)} rounding each component, ${worstOurs.toExponential(2)} searched; nearer on ${nearer} of ${runs}`);
     expect(worstOurs).toBeLessThan(worstPlain);
     expect(nearer).toBeGreaterThan(runs / 10);
+  });
+});
+
+describe('gltfToMd5 / gltfToMd2: bounded before sampling', () => {
+  it('maxBytes: a sampling past it is UNWRITABLE naming frames, joints or vertices and the bound', async () => {
+    const bytes = read(join(SHARED_MODELS, SAMPLES[0][1]));
+    await expect(gltfToMd5({ bytes }, { fps: 24, maxBytes: 100_000 })).rejects.toMatchObject({ code: 'UNWRITABLE', message: expect.stringMatching(/129 frames of 24 joints are 148608 bytes .* more than 100000 \(maxBytes\)/) });
+    await expect(gltfToMd2({ bytes }, { fps: 10, maxBytes: 100_000 })).rejects.toMatchObject({ code: 'UNWRITABLE', message: expect.stringMatching(/55 frames of 1728 vertices are 380160 bytes .*\(maxBytes\)/) });
+    await expect(gltfToMd5({ bytes }, { fps: 24, maxFrames: 100 })).rejects.toMatchObject({ code: 'UNWRITABLE', message: expect.stringMatching(/maxFrames/) });
   });
 });
