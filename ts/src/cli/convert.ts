@@ -79,7 +79,7 @@ async function run(a: ParsedArgs): Promise<void | number> {
   const out = optionValue(a, '--output');
   if (!out) throw new UsageError('convert needs -o OUT.glb, OUT.gltf or OUT.obj', 'convert');
   const ext = extname(out).toLowerCase();
-  const target = ext === '.glb' || ext === '.gltf' ? GLTF : ext === '.obj' ? OBJ : ID_EXTENSIONS.includes(ext) ? ID_OUTPUT : null;
+  const target = given(a, '--player') ? ID_OUTPUT : ext === '.glb' || ext === '.gltf' ? GLTF : ext === '.obj' ? OBJ : ID_EXTENSIONS.includes(ext) ? ID_OUTPUT : null;
   if (!target) throw new UsageError(`${out}: the output must end in .glb, .gltf, .obj or ${ID_EXTENSIONS.join(', ')}`, 'convert');
   for (const o of spec.options) {
     if (target === ID_OUTPUT && ID_SHARED_OPTIONS.has(o.name)) continue;
