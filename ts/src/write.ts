@@ -11,6 +11,8 @@ export { writeMd2, md2TriangleGlCommands } from './write/md2.js';
 export type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from './base/model.js';
 export { importGltf, gltfToMd3, packMd3Normal, type GltfImportFormat, type GltfToMd3Options } from './import/gltf-md3.js';
 export type { GltfInput } from './import/gltf.js';
+// a glTF holding a Quake 3 player → lower/upper/head.md3 and its animation.cfg
+export { gltfToPlayer, type GltfPlayerResult, type GltfToPlayerOptions, type PlayerCfgLine } from './import/gltf-player.js';
 // the target engine's limits (ioquake3, Quake 2, Doom 3) on what is written, and MD3 surfaces cut to fit them
 export { md2EngineLimits, md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits, type WriteOptions } from './write/engine-limits.js';
 export { splitMd3Surfaces, splitMd3Surface, type Md3SplitLimits } from './write/md3-split.js';

@@ -122,6 +122,26 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
     a1.dispose();
   }, 120_000);
 
+  it('animations not named as Quake 3\'s take the free slots in order, with a warning; missing ones play one frame', async () => {
+    // without an animation.cfg the exporter writes two animations, "lower" and "upper", each every frame of its part
+    const result = await gltfToPlayer({ bytes: toGlb({ models: original }) }, { fps: 15 });
+    const mapped = result.warnings.filter((w) => w.code === 'PLAYER_ANIMATION_MAPPED').map((w) => w.message);
+    expect(mapped).toEqual(['animation 0 ("lower") is not a Quake 3 animation name: written as BOTH_DEATH1', 'animation 1 ("upper") is not a Quake 3 animation name: written as BOTH_DEAD1']);
+    expect(result.warnings.some((w) => w.code === 'PLAYER_ANIMATION_MISSING' && /TORSO_GESTURE.*LEGS_TURN/.test(w.message))).toBe(true);
+    const cfg = parseAnimationCfg(result.animationCfg);
+    expect([cfg.byName.BOTH_DEATH1.numFrames, cfg.byName.BOTH_DEAD1.numFrames]).toEqual([original.lower.frameCount, original.upper.frameCount]);
+    expect(cfg.byName.LEGS_WALKCR.firstFrame).toBe(cfg.byName.TORSO_GESTURE.firstFrame);
+    const back = { lower: parseMd3(writeMd3(result.lower)), upper: parseMd3(writeMd3(result.upper)), head: parseMd3(writeMd3(result.head)) };
+    const player = new Md3Player(createTsBackend(), back, cfg);
+    expect(player.warnings).toEqual([]);
+    player.dispose();
+  }, 60_000);
+
+  it('a glTF without lower, upper and head nodes is UNWRITABLE, naming them', async () => {
+    const glb = toGlb(original.head);
+    await expect(gltfToPlayer({ bytes: glb })).rejects.toThrow(/no node named lower, upper/);
+  });
+
   it('invertAffine inverts a node matrix', () => {
     const m = [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1];
     const inv = invertAffine(m, 'test');
