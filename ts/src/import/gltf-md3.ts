@@ -142,6 +142,8 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
         const len = Math.hypot(...a) || 1;
         for (let k = 0; k < 3; k++) tagAxes[9 * at + 3 * i + k] = a[k] / len;
       });
+      const bad = [...tagOrigins.subarray(3 * at, 3 * at + 3), ...tagAxes.subarray(9 * at, 9 * at + 9)].find((x) => !Number.isFinite(x));
+      if (bad !== undefined) unwritable(`tag ${t} ("${field(n.getName(), 64)}") frame ${f}: its transform holds ${bad}`);
     });
   });
   rest.restore();

@@ -31,7 +31,7 @@ import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from '../formats/md3/an
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './gltf-md3.js';
 import { animationPlayer, duration } from './gltf-sample.js';
-import { DEFAULT_MAX_FRAMES, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
+import { DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
 
 type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
 
@@ -104,12 +104,12 @@ export function keyRate(animation: Animation): number | null {
 function findParts(scene: Node[]) {
   const byPart = new Map<Part, Node>();
   for (const n of scene) {
-    const m = PART_NAME.exec(n.getName());
+    const m = PART_NAME.exec(nameOf(n));
     if (m && !byPart.has(m[1].toLowerCase() as Part)) byPart.set(m[1].toLowerCase() as Part, n);
   }
   const missing = PARTS.filter((p) => !byPart.has(p));
   if (missing.length) unwritable(`no node named ${missing.join(', ')}: a Quake 3 player has nodes lower, upper and head (their meshes and tags under them)`);
-  const isBoundary = (n: Node) => PART_NAME.test(n.getName()) || /^weapon/i.test(n.getName());
+  const isBoundary = (n: Node) => PART_NAME.test(nameOf(n)) || /^weapon/i.test(nameOf(n));
   const subtree = (root: Node): Node[] => {
     const out: Node[] = [];
     const visit = (n: Node) => {
@@ -121,12 +121,12 @@ function findParts(scene: Node[]) {
   };
   const parts = Object.fromEntries(PARTS.map((p) => {
     const nodes = subtree(byPart.get(p)!);
-    return [p, { node: byPart.get(p)!, nodes, tags: nodes.filter((n) => /^tag_/i.test(n.getName())) }];
+    return [p, { node: byPart.get(p)!, nodes, tags: nodes.filter((n) => /^tag_/i.test(nameOf(n))) }];
   })) as Record<Part, { node: Node; nodes: Node[]; tags: Node[] }>;
   const chain: [Part, string][] = [['lower', 'tag_torso'], ['upper', 'tag_head'], ['upper', 'tag_weapon']];
   for (const [p, tag] of chain) {
-    if (parts[p].tags.some((n) => n.getName().toLowerCase() === tag)) continue;
-    const elsewhere = scene.find((n) => n.getName().toLowerCase() === tag && !PARTS.some((q) => parts[q].tags.includes(n)));
+    if (parts[p].tags.some((n) => nameOf(n).toLowerCase() === tag)) continue;
+    const elsewhere = scene.find((n) => nameOf(n).toLowerCase() === tag && !PARTS.some((q) => parts[q].tags.includes(n)));
     if (elsewhere) parts[p].tags.push(elsewhere);
   }
   return parts;
@@ -159,12 +159,12 @@ function assignClips(doc: Document, options: GltfToPlayerOptions, warnings: Pars
     const count = Math.floor(seconds * fps + 1e-4) + 1;
     total += count;
     if (!Number.isFinite(seconds) || total > maxFrames) {
-      unwritable(`animation ${index} ("${a.getName()}") lasts ${seconds} s: at ${fps} fps that is more than ${maxFrames} frames in all (maxFrames)`);
+      unwritable(`animation ${index} ("${nameOf(a)}") lasts ${seconds} s: at ${fps} fps that is more than ${maxFrames} frames in all (maxFrames)`);
     }
     return { slot, animation: a, index, fps, count, parts: clipParts(slot) };
   };
   doc.getRoot().listAnimations().forEach((a, index) => {
-    const name = a.getName().toUpperCase();
+    const name = nameOf(a).toUpperCase();
     if (derived.has(name)) return;
     const slot = MD3_PLAYER_ANIMATIONS.find((s) => s === name);
     if (slot && !slots.has(slot)) slots.set(slot, clip(slot, a, index));
@@ -173,10 +173,10 @@ function assignClips(doc: Document, options: GltfToPlayerOptions, warnings: Pars
   for (const { a, index } of others) {
     const free = MD3_PLAYER_ANIMATIONS.find((s) => !slots.has(s));
     if (!free) {
-      warnings.push(warning('PLAYER_ANIMATION_DROPPED', `animation ${index} ("${a.getName()}"): every animation.cfg slot is taken: not imported`));
+      warnings.push(warning('PLAYER_ANIMATION_DROPPED', `animation ${index} ("${nameOf(a)}"): every animation.cfg slot is taken: not imported`));
       continue;
     }
-    warnings.push(warning('PLAYER_ANIMATION_MAPPED', `animation ${index} ("${a.getName()}") is not a Quake 3 animation name: written as ${free}`));
+    warnings.push(warning('PLAYER_ANIMATION_MAPPED', `animation ${index} ("${nameOf(a)}") is not a Quake 3 animation name: written as ${free}`));
     slots.set(free, clip(free, a, index));
   }
   return MD3_PLAYER_ANIMATIONS.flatMap((s) => (slots.has(s) ? [slots.get(s)!] : []));
@@ -244,7 +244,7 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const samples = (cs: Clip[]): SampleFrame[] =>
     cs.flatMap((c) => {
       const play = animationPlayer(c.animation);
-      return Array.from({ length: c.count }, (_, k) => ({ play, animation: c.index, time: k / c.fps, name: c.animation.getName() }));
+      return Array.from({ length: c.count }, (_, k) => ({ play, animation: c.index, time: k / c.fps, name: nameOf(c.animation) }));
     });
   const restFrame: SampleFrame = { animation: -1, time: 0, name: 'frame' };
   const frameLists = {
@@ -254,10 +254,10 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   };
 
   // Coordinates: lower in its parent's, upper in lower's tag_torso's, head in upper's tag_head's, at each instant.
-  const chainTag = (p: Part, tag: string) => parts[p].tags.find((n) => n.getName().toLowerCase() === tag);
+  const chainTag = (p: Part, tag: string) => parts[p].tags.find((n) => nameOf(n).toLowerCase() === tag);
   const playerRef = (): number[] => {
     const parent = parts.lower.node.getParentNode();
-    return parent ? invertAffine(parent.getWorldMatrix(), `node "${parent.getName()}"`) : IDENTITY;
+    return parent ? invertAffine(parent.getWorldMatrix(), `node "${nameOf(parent)}"`) : IDENTITY;
   };
   const tagRef = (parent: Part, tag: string) => (): number[] => {
     const n = chainTag(parent, tag);
@@ -317,7 +317,7 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const hasTa = clips.some((c) => MD3_PLAYER_ANIMATIONS.indexOf(c.slot) >= FIRST_TA);
   const lines: PlayerCfgLine[] = MD3_PLAYER_ANIMATIONS.slice(0, hasTa ? undefined : FIRST_TA).map((slot) => {
     const c = bySlot.get(slot);
-    if (c) return { name: slot, firstFrame: firstOf.get(c)!, numFrames: c.count, loopFrames: LOOPING.has(slot) ? c.count : 0, fps: c.fps, from: c.animation.getName() };
+    if (c) return { name: slot, firstFrame: firstOf.get(c)!, numFrames: c.count, loopFrames: LOOPING.has(slot) ? c.count : 0, fps: c.fps, from: nameOf(c.animation) };
     missing.push(slot);
     const first = slot.startsWith('BOTH_') ? 0 : bothFrames;
     return { name: slot, firstFrame: first, numFrames: 1, loopFrames: 0, fps: 15, from: '' };

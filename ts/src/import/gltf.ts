@@ -23,12 +23,34 @@ export async function readGltfDocument({ bytes, resources = {} }: GltfInput): Pr
   await MeshoptDecoder.ready;
   const io = new WebIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   const glb = bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC;
+  let doc: Document;
   try {
-    if (glb) return await io.readBinary(bytes);
-    const json = JSON.parse(new TextDecoder().decode(bytes));
-    return await io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
+    if (glb) doc = await io.readBinary(bytes);
+    else {
+      const json = JSON.parse(new TextDecoder().decode(bytes));
+      doc = await io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
+    }
   } catch (e) {
-    // glTF Transform and JSON.parse throw plain Errors: one typed error for every unreadable glTF.
-    throw new ModelParseError(ErrorCode.Unsupported, `not a glTF file we can read (${(e as Error).message})`, { offset: 0 });
+    // glTF Transform and JSON.parse throw plain Errors (and a JSON value of the wrong type a TypeError): one typed
+    // error for every unreadable glTF.
+    throw new ModelParseError(ErrorCode.Unsupported, `not a glTF file we can read (${(e as Error)?.message ?? String(e)})`, { offset: 0 });
   }
+  checkAccessors(doc);
+  return doc;
+}
+
+/**
+ * glTF Transform reads an accessor whose buffer view ends early as the values there are, so its count can come out
+ * fractional (37.67 VEC3s): such an accessor, or one of an unknown type, is UNSUPPORTED here, naming it, rather than
+ * read past its end later.
+ */
+function checkAccessors(doc: Document): void {
+  doc.getRoot().listAccessors().forEach((a, i) => {
+    const count = a.getCount();
+    const size = a.getElementSize();
+    if (!Number.isInteger(count) || !(size >= 1)) {
+      const array = a.getArray();
+      throw new ModelParseError(ErrorCode.Unsupported, `accessor ${i} ("${a.getName()}"): ${array?.length ?? 0} values are not a whole number of ${String(a.getType())} elements (its count or buffer view is wrong)`, { offset: 0 });
+    }
+  });
 }
