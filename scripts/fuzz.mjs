@@ -51,6 +51,9 @@ async function bundle() {
     platform: 'node',
     target: 'es2022',
     logLevel: 'warning',
+    // package.json's "sideEffects" list is for the library's consumers; the fuzz bundle keeps the meter's install
+    // import (ts/test/fuzz/alloc-meter-install.ts), which must run before glTF Transform loads
+    ignoreAnnotations: true,
   });
   return import(pathToFileURL(LIB).href);
 }

@@ -36,7 +36,25 @@ export async function readGltfDocument({ bytes, resources = {} }: GltfInput): Pr
     throw new ModelParseError(ErrorCode.Unsupported, `not a glTF file we can read (${(e as Error)?.message ?? String(e)})`, { offset: 0 });
   }
   checkAccessors(doc);
+  checkHierarchy(doc);
   return doc;
+}
+
+/**
+ * glTF's nodes form trees (glTF 2.0 §3.5.3); a `children` list that names an ancestor makes a cycle, which glTF
+ * Transform keeps — and its getWorldMatrix then climbs parents forever, growing a list until the process runs out
+ * of memory. UNSUPPORTED here, naming the node.
+ */
+function checkHierarchy(doc: Document): void {
+  const nodes = doc.getRoot().listNodes();
+  nodes.forEach((node, i) => {
+    let n = node.getParentNode();
+    for (let depth = 0; n; depth++, n = n.getParentNode()) {
+      if (n === node || depth > nodes.length) {
+        throw new ModelParseError(ErrorCode.Unsupported, `node ${i} ("${String(node.getName())}") is its own ancestor: its parents' children lists make a cycle`, { offset: 0 });
+      }
+    }
+  });
 }
 
 /**
