@@ -32,6 +32,11 @@ export interface GltfToMd3Options {
   name?: string;
   /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
   maxFrames?: number;
+  /**
+   * At most this many bytes of MD3 frames, tags and vertices (default 2³¹ − 1, what MD3's int32 offsets address):
+   * more is UNWRITABLE before anything is sampled. Meshes used by many nodes make an output far bigger than the file.
+   */
+  maxBytes?: number;
 }
 
 const TWO_PI = 2 * Math.PI;
@@ -97,6 +102,10 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
   });
   const tagNodes = options.tags ?? nodes.filter((n) => /^tag_/i.test(n.getName()));
   const F = frames.length;
+  // per frame: a 56-byte frame record, a 112-byte tag record per tag, 8 bytes per vertex of every surface
+  const frameBytes = 56 + 112 * tagNodes.length + 8 * sources.reduce((n, s) => n + s.vertexCount, 0);
+  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  if (F * frameBytes > maxBytes) unwritable(`${F} frames of ${sources.length} surfaces and ${tagNodes.length} tags are ${F * frameBytes} bytes of MD3: more than ${maxBytes} (maxBytes)`);
 
   const xyz = sources.map((s) => new Int16Array(4 * s.surface.vertexCount * F));
   const frameMins = new Float32Array(3 * F), frameMaxs = new Float32Array(3 * F);

@@ -43,19 +43,24 @@ export interface GltfSeed {
   resources: Record<string, Uint8Array>;
 }
 
-/** What the import samples: few frames, so an input costs milliseconds (the bound on frames is the caller's: `maxFrames`). */
-export const GLTF_IMPORT_OPTIONS = { format: 'md3', fps: 4, maxFrames: 64 } as const;
+/**
+ * What the import samples: few frames, so an input costs milliseconds, and at most 4 MiB of MD3 (the bounds on the
+ * output are the caller's: `maxFrames`, `maxBytes`; a mesh instanced by many nodes otherwise makes an output far
+ * bigger than the file).
+ */
+export const GLTF_IMPORT_OPTIONS = { format: 'md3', fps: 4, maxFrames: 64, maxBytes: 4 << 20 } as const;
 
 /**
- * Typed-array bytes an import may allocate for an input of n bytes (the .gltf's resources counted in n):
- * glTF Transform copies every accessor out of its buffer view once (≤ n each; a buffer view can back several
- * accessors, each refused past its end), the sampler reads each accessor element into arrays again, and the
- * sampling of at most 64 frames (`GLTF_IMPORT_OPTIONS.maxFrames`) allocates per frame the posed positions and normals
- * of every primitive (24 bytes per vertex, vertices ≤ n / 12 per POSITION accessor) and the MD3's 8 bytes per
- * vertex-frame. Measured on the seeds: see docs/fuzzing.md. Constant: glTF Transform's and the meshopt decoder's
- * working buffers, a GLB's JSON chunk decoded.
+ * Typed-array bytes an import may allocate for an input of n bytes (the .gltf's resources counted in n), with the
+ * output held to `maxBytes` = 4 MiB: reading, glTF Transform copies each accessor out of its buffer view (each must
+ * fit in its view, import/gltf.ts `preflight`) and makes at most 64 bytes per input byte + 1 MiB from no data
+ * (zero-filled accessors, meshopt-decoded views); the sampler copies attributes and animation outputs once more.
+ * Sampling writes at most `maxBytes` of MD3 and allocates per frame the posed positions and normals and the
+ * attribute copies of every primitive, 8× the frame's 8 bytes per vertex at the most: 9 · maxBytes in all. So
+ * 256 · n (accessor copies, the made data, the sampler's copies, with headroom) + 36 MiB (9 · 4 MiB) + 16 MiB
+ * (glTF Transform's and the meshopt decoder's working buffers).
  */
-export const GLTF_MEMORY_BOUND: MemoryBound = { perByte: 256, constant: 16 * 1024 * 1024 };
+export const GLTF_MEMORY_BOUND: MemoryBound = { perByte: 256, constant: 52 * 1024 * 1024 };
 
 /** Time an import may take: 250 ms + 5 µs per input byte (the import runs at ~2 µs per vertex-frame). */
 export const gltfTimeLimitMs = (n: number): number => 250 + n / 200;

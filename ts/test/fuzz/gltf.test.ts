@@ -6,6 +6,7 @@
  */
 import './alloc-meter-install.js';
 import { describe, expect, test } from 'vitest';
+import { importGltf } from '../../src/import/gltf-md3.js';
 import { checkGltfInput, gltfSeeds, runGltfCampaign } from './gltf-target.js';
 
 describe('glTF import fuzzer, fixed budget', () => {
@@ -16,6 +17,13 @@ describe('glTF import fuzzer, fixed budget', () => {
     }
   });
 
+  test('an output past maxBytes is UNWRITABLE before anything is sampled (a mesh on many nodes makes an MD3 far bigger than the file)', async () => {
+    const cesium = (await gltfSeeds()).find((s) => s.name.endsWith('CesiumMan.glb'))!;
+    // 31 frames at 15 fps of 3273 vertices and a 56-byte frame record: 31 · (56 + 8 · 3273) = 813,440 bytes
+    await expect(importGltf(cesium, { format: 'md3', maxBytes: 813_439 })).rejects.toThrow(/frames of 1 surfaces and 0 tags are \d+ bytes of MD3: more than 813439 \(maxBytes\)/);
+    expect((await importGltf(cesium, { format: 'md3', maxBytes: 813_440 })).frameCount).toBe(31);
+  });
+
   test('mutated glTF: a model or a typed error, within bounds, written and read back', async () => {
     // Seed fixed so a red run is reproducible: `node scripts/fuzz.mjs --only gltf --seed 20260625 --inputs 2000`.
     const r = await runGltfCampaign({ seed: 20260625, start: 0, count: 2000, budgetMs: 4000 });
@@ -23,6 +31,6 @@ describe('glTF import fuzzer, fixed budget', () => {
     const s = r.stats.gltf;
     expect(s.inputs).toBeGreaterThan(100);
     expect(s.accepted).toBeGreaterThan(10);
-    expect(Object.keys(s.codes).sort()).toEqual(['UNSUPPORTED', 'UNWRITABLE']);
+    expect(Object.keys(s.codes).sort()).toEqual(['BAD_COUNT', 'UNSUPPORTED', 'UNWRITABLE']);
   });
 });
