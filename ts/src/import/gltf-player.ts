@@ -265,7 +265,7 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   };
   const reference = { lower: playerRef, upper: tagRef('lower', 'tag_torso'), head: tagRef('upper', 'tag_head') };
   const sampled = Object.fromEntries(PARTS.map((p) => [p, sampleMd3(scene, frameLists[p], {
-    scale, name: p, nodes: parts[p].nodes, tags: parts[p].tags, reference: reference[p],
+    scale, name: p, nodes: parts[p].nodes, tags: parts[p].tags, reference: reference[p], maxBytes: options.maxBytes,
   })])) as Record<Part, Md3Model>;
   for (const p of PARTS) {
     warnings.push(...sampled[p].warnings.map((w) => ({ ...w, message: `${p}: ${w.message}` })));
