@@ -126,7 +126,8 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
         for (let k = 0; k < 3; k++) {
           const q = Math.round(p[k] * scale * 64);
           if (!(q >= -32768 && q <= 32767)) {
-            unwritable(`surface ${i} ("${s.surface.name}") frame ${f} vertex ${v}: ${(p[k] * scale).toFixed(3)} is outside MD3's ±512 units (int16 × 1/64)`);
+            const at = `surface ${i} ("${s.surface.name}") frame ${f} vertex ${v}`;
+            unwritable(Number.isFinite(p[k]) ? `${at}: ${(p[k] * scale).toFixed(3)} is outside MD3's ±512 units (int16 × 1/64)` : `${at}: its position is ${p[k]}`);
           }
           out[o + k] = q;
           lo[k] = Math.min(lo[k], q / 64);

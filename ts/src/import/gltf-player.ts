@@ -35,6 +35,10 @@ import { DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } 
 
 type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
 
+/**
+ * As gltfToMd3's (scale, maxFrames, maxBytes per part), except `fps`: without it each animation is sampled at its own
+ * key rate (15 for a one-key animation); the parts are named lower, upper and head.
+ */
 export interface GltfToPlayerOptions extends Omit<GltfToMd3Options, 'name'> {}
 
 /** One animation.cfg line (file order, first frames as the engine reads them back: LEGS_ into lower.md3). */
