@@ -69,6 +69,7 @@ const spec: CommandSpec = {
     'convert drone.md5mesh --anim run.md5anim --frame 3 --y-up -o pose.obj',
     'convert pak0.pk3:models/players/sarge -o sarge.glb',
     'convert baseq3 --all --jobs 4 -o out',
+    'convert sarge.glb --player -o models/players/sarge',
   ],
 };
 
