@@ -207,7 +207,7 @@ function sameFrame(m: Md3Model, f: number, g: number): boolean {
 }
 
 /** The model with only `frames` (indices into its frames, in order). */
-function pickFrames(m: Md3Model, frames: number[]): Md3Model {
+export function pickFrames(m: Md3Model, frames: number[]): Md3Model {
   const pick = (a: Float32Array, n: number) => {
     const out = new Float32Array(n * frames.length);
     frames.forEach((f, i) => out.set(a.subarray(n * f, n * (f + 1)), n * i));

@@ -25,6 +25,8 @@ import { toGlb } from '../../src/export/gltf.js';
 import { toGlbMeshopt } from '../../src/export/gltf-meshopt.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
+import { gltfToPlayer, pickFrames } from '../../src/import/gltf-player.js';
+import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { writeMd3 } from '../../src/write/md3.js';
 import { manifest } from '../helpers/models.js';
 import { meteredAsync } from './alloc-meter.js';
@@ -168,6 +170,22 @@ export function unpackGlb(b: Uint8Array): { json: unknown; bin: Uint8Array | nul
   return { json, bin };
 }
 
+/**
+ * A small Quake 3 player as our exporter writes it (what `gltfToPlayer` reads): the corpus' human_bsuit cut to 4
+ * frames a part, with an animation.cfg whose BOTH_ clips use frames 0–1, TORSO_ and LEGS_ clips frames 2–3.
+ */
+function playerGlb(rows: ReturnType<typeof manifest>): Uint8Array {
+  const part = (name: string) => {
+    const row = rows.find((r) => r.path.endsWith(`human_bsuit/${name}.md3`));
+    if (!row) throw new Error(`no human_bsuit/${name}.md3 in the corpus`);
+    const m = parseMd3(new Uint8Array(readFileSync(row.absPath)));
+    return m.frameCount > 4 ? pickFrames(m, [0, 1, 2, 3]) : m;
+  };
+  const both = ['0 2 0 10', '1 1 0 10', '0 2 0 10', '1 1 0 10', '0 2 0 10', '1 1 0 10'];
+  const cfg = [...both, ...Array(7).fill('2 2 0 10'), ...Array(12).fill('4 2 2 10')].join('\n');
+  return toGlb({ models: { lower: part('lower'), upper: part('upper'), head: part('head') }, animations: parseAnimationCfg(cfg) });
+}
+
 let seedsCache: Promise<GltfSeed[]> | undefined;
 
 /** The corpus' glTF samples and the generated seeds (computed once per process). */
@@ -202,6 +220,7 @@ export function gltfSeeds(): Promise<GltfSeed[]> {
       out.push({ name: 'generated:md3.glb', bytes: toGlb(md3), resources: {} });
       out.push({ name: 'generated:md3-meshopt.glb', bytes: await toGlbMeshopt(md3), resources: {} });
     }
+    out.push({ name: 'generated:player.glb', bytes: playerGlb(rows), resources: {} });
     return out;
   })());
 }
@@ -405,7 +424,37 @@ export async function checkGltfInput(bytes: Uint8Array, resources: Record<string
       }
     }
   }
+  if (use) {
+    // the same input as a Quake 3 player (gltfToPlayer): three parts and a cfg our own parser reads, or a typed error
+    const bad = await playerCheck(bytes, resources);
+    if (bad) return fail('use-untyped', `gltfToPlayer: ${bad}`);
+  }
   return out;
+}
+
+/** What is wrong with `gltfToPlayer` on an input ('' when nothing): it must give checked parts that write and read back and a cfg that parses, or throw a typed error. */
+async function playerCheck(bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<string> {
+  let player;
+  try {
+    player = await gltfToPlayer({ bytes, resources }, { maxFrames: GLTF_IMPORT_OPTIONS.maxFrames, maxBytes: GLTF_IMPORT_OPTIONS.maxBytes });
+  } catch (e) {
+    return e instanceof ModelParseError ? '' : describeError(e);
+  }
+  for (const p of ['lower', 'upper', 'head'] as const) {
+    const bad = checkMd3(player[p]) || checkGeneric(player[p], bytes);
+    if (bad) return `${p}: ${bad}`;
+    try {
+      parseMd3(writeMd3(player[p]));
+    } catch (e) {
+      if (!(e instanceof ModelParseError) || e.code !== ErrorCode.Unwritable) return `${p} written and read back: ${describeError(e)}`;
+    }
+  }
+  try {
+    parseAnimationCfg(player.animationCfg);
+  } catch (e) {
+    return `its animation.cfg: ${describeError(e)}`;
+  }
+  return '';
 }
 
 /** Stands for the glTF import in the campaign's stats (`record` reads its memory bound). */

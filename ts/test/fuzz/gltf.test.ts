@@ -7,6 +7,7 @@
 import './alloc-meter-install.js';
 import { describe, expect, test } from 'vitest';
 import { importGltf } from '../../src/import/gltf-md3.js';
+import { gltfToPlayer } from '../../src/import/gltf-player.js';
 import { checkGltfInput, gltfSeeds, runGltfCampaign } from './gltf-target.js';
 
 describe('glTF import fuzzer, fixed budget', () => {
@@ -15,6 +16,9 @@ describe('glTF import fuzzer, fixed budget', () => {
       const out = await checkGltfInput(s.bytes, s.resources);
       expect([s.name, out.code, out.violation]).toEqual([s.name, 'OK', undefined]);
     }
+    // the player seed is one gltfToPlayer splits (so the campaign's player check gets past finding the parts)
+    const player = (await gltfSeeds()).find((s) => s.name === 'generated:player.glb')!;
+    expect((await gltfToPlayer(player)).lines.filter((l) => l.from)).toHaveLength(25);
   });
 
   test('an output past maxBytes is UNWRITABLE before anything is sampled (a mesh on many nodes makes an MD3 far bigger than the file)', async () => {
@@ -24,7 +28,7 @@ describe('glTF import fuzzer, fixed budget', () => {
     expect((await importGltf(cesium, { format: 'md3', maxBytes: 813_440 })).frameCount).toBe(31);
   });
 
-  test('mutated glTF: a model or a typed error, within bounds, written and read back', async () => {
+  test('mutated glTF: a model or a typed error, within bounds, written and read back; gltfToPlayer likewise', async () => {
     // Seed fixed so a red run is reproducible: `node scripts/fuzz.mjs --only gltf --seed 20260625 --inputs 2000`.
     const r = await runGltfCampaign({ seed: 20260625, start: 0, count: 2000, budgetMs: 4000 });
     expect(r.violations.slice(0, 5).map((v) => `${v.kind}, input ${v.index} of seed ${v.seed} (${v.from}; ${v.ops.join(' ')}): ${v.detail}`)).toEqual([]);
