@@ -5,10 +5,15 @@
  * each animation beside the mesh as `OUT_<animation>.md5anim`. `--split` cuts MD3 surfaces to ioquake3's limits
  * (`write/md3-split.ts`), `--validate` refuses to write past the target engine's limits (`write/engine-limits.ts`).
  * A `.gltf`'s buffers and images named by relative `uri` are read from beside it.
+ *
+ * `convert IN.glb --player -o OUTDIR`: a Quake 3 player's parts and animation.cfg (`import/gltf-player.ts`) into
+ * OUTDIR (made if missing), each part through the same --split / --validate.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { Md3Model } from '../base/model.js';
 import { importGltf } from '../import/gltf-md3.js';
+import { gltfToPlayer } from '../import/gltf-player.js';
 import { gltfToMd5, type GltfToMd5Options } from '../import/gltf-md5.js';
 import type { TextureFile } from '../import/gltf-textures.js';
 import { md2EngineLimits, md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits } from '../write/engine-limits.js';
@@ -35,6 +40,11 @@ export const ID_OPTIONS: OptionSpec[] = [
     name: '--validate',
     group: ID_OUTPUT,
     help: "Check the target engine's limits (ioquake3 for .md3, Quake 2 for .md2) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
+  },
+  {
+    name: '--player',
+    group: ID_OUTPUT,
+    help: "IN holds a Quake 3 player (nodes lower, upper, head, as convert writes one): write OUTDIR/lower.md3, upper.md3, head.md3 and animation.cfg, -o naming OUTDIR. Animations named as Quake 3's (LEGS_WALK, TORSO_STAND, BOTH_DEATH1…) fill their slots; others take the free slots in order. Without --fps each is sampled at its own key rate.",
   },
   {
     name: '--texture-path',
@@ -87,10 +97,39 @@ function engineFindings(a: ParsedArgs, out: string, engine: ReturnType<typeof pa
   return false;
 }
 
+/** One MD3 as it will be written: split if asked, and the ioquake3 limits it goes past (our parser's audit of the bytes). */
+function prepareMd3(a: ParsedArgs, out: string, imported: Md3Model) {
+  const model = given(a, '--split') ? splitMd3Surfaces(imported) : imported;
+  const md3 = writeMd3(model);
+  return { model, md3, engine: parseWarnings(out, md3EngineLimits(md3)) };
+}
+
+/** `--player`: OUTDIR/lower.md3, upper.md3, head.md3 and animation.cfg. */
+async function convertPlayer(a: ParsedArgs, dir: string): Promise<number> {
+  const input = a.positionals[0];
+  const fps = optionValue(a, '--fps') === undefined ? undefined : positive(a, '--fps', 15);
+  const scale = positive(a, '--scale', 1);
+  const gltf = await gltfInput(input);
+  const player = await load(input, () => gltfToPlayer(gltf, { fps, scale }));
+  const parts = await load(input, async () => (['lower', 'upper', 'head'] as const).map((p) => ({ p, out: join(dir, `${p}.md3`), ...prepareMd3(a, join(dir, `${p}.md3`), player[p]) })));
+  const engine = parts.flatMap((x) => x.engine);
+  if (!engineFindings(a, dir, engine, 'ioquake3 will not load it (--validate; --split cuts surfaces to fit)')) return 1;
+  await mkdir(dir, { recursive: true }).catch(() => undefined);
+  const files = [...parts.map((x) => ({ path: x.out, bytes: x.md3 })), { path: join(dir, 'animation.cfg'), bytes: player.animationCfg }];
+  const written = await writeOutputs(files);
+  for (const line of warningLines([...exportWarnings(input, player.warnings), ...engine])) process.stderr.write(line + '\n');
+  const frames = parts.map((x) => `${x.p} ${x.model.frameCount}`).join(', ');
+  const vertices = parts.reduce((n, x) => n + x.model.surfaces.reduce((m, s) => m + s.vertexCount, 0), 0);
+  const clips = player.lines.filter((l) => l.from).length;
+  process.stderr.write(summaryLine(files, [count(parts.reduce((n, x) => n + x.model.surfaces.length, 0), 'surface'), count(vertices, 'vertex', 'vertices'), `frames ${frames}`, count(clips, 'animation')], written) + '\n');
+  return 0;
+}
+
 export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   const input = a.positionals[0];
-  const ext = out.slice(out.lastIndexOf('.')).toLowerCase();
+  const ext = given(a, '--player') ? 'player' : out.slice(out.lastIndexOf('.')).toLowerCase();
   if (!/\.(glb|gltf)$/i.test(input)) throw new UsageError(`${input}: ${ext} output is made from glTF input (.glb, .gltf)`, 'convert');
+  if (given(a, '--player')) return convertPlayer(a, out);
   if (ext === '.md2') return convertMd2(a, input, out);
   if (ext === '.md5mesh') return convertMd5(a, input, out);
   const fps = positive(a, '--fps', 15);
@@ -98,10 +137,7 @@ export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   const gltf = await gltfInput(input);
   const imported = await load(input, () => importGltf(gltf, { format: 'md3', fps, scale, texturePath: optionValue(a, '--texture-path') }));
   if (imported.surfaces.length === 0) throw badInput(input, 'no triangle mesh to convert');
-  const model = given(a, '--split') ? splitMd3Surfaces(imported) : imported;
-  const md3 = await load(input, async () => writeMd3(model));
-  // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which ioquake3 limit it goes past.
-  const engine = parseWarnings(out, md3EngineLimits(md3));
+  const { model, md3, engine } = await load(input, async () => prepareMd3(a, out, imported));
   if (!engineFindings(a, out, engine, 'ioquake3 will not load it (--validate; --split cuts surfaces to fit)')) return 1;
   const files = [{ path: out, bytes: md3 }, ...besideOut(out, imported.textures)];
   const written = await writeOutputs(files);

@@ -69,6 +69,7 @@ const spec: CommandSpec = {
     'convert drone.md5mesh --anim run.md5anim --frame 3 --y-up -o pose.obj',
     'convert pak0.pk3:models/players/sarge -o sarge.glb',
     'convert baseq3 --all --jobs 4 -o out',
+    'convert sarge.glb --player -o models/players/sarge',
   ],
 };
 
@@ -79,7 +80,7 @@ async function run(a: ParsedArgs): Promise<void | number> {
   const out = optionValue(a, '--output');
   if (!out) throw new UsageError('convert needs -o OUT.glb, OUT.gltf or OUT.obj', 'convert');
   const ext = extname(out).toLowerCase();
-  const target = ext === '.glb' || ext === '.gltf' ? GLTF : ext === '.obj' ? OBJ : ID_EXTENSIONS.includes(ext) ? ID_OUTPUT : null;
+  const target = given(a, '--player') ? ID_OUTPUT : ext === '.glb' || ext === '.gltf' ? GLTF : ext === '.obj' ? OBJ : ID_EXTENSIONS.includes(ext) ? ID_OUTPUT : null;
   if (!target) throw new UsageError(`${out}: the output must end in .glb, .gltf, .obj or ${ID_EXTENSIONS.join(', ')}`, 'convert');
   for (const o of spec.options) {
     if (target === ID_OUTPUT && ID_SHARED_OPTIONS.has(o.name)) continue;

@@ -15,15 +15,16 @@
  *   z, low byte the angle from +z, both in steps of 2π/256); per frame the bounds of the quantised vertices,
  *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds).
  */
+import type { Material, Node } from '@gltf-transform/core';
 import type { Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { PrimitivePoser, restPose } from './gltf-sample.js';
+import { mul4, PrimitivePoser, restPose } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
-import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable } from './gltf-scene.js';
+import { field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from './gltf-scene.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
@@ -34,6 +35,11 @@ export interface GltfToMd3Options extends ImportTextureOptions {
   name?: string;
   /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
   maxFrames?: number;
+  /**
+   * At most this many bytes of MD3 frames, tags and vertices (default 2³¹ − 1, what MD3's int32 offsets address):
+   * more is UNWRITABLE before anything is sampled. Meshes used by many nodes make an output far bigger than the file.
+   */
+  maxBytes?: number;
 }
 
 /** The MD3 and the images its shaders name (with `texturePath`; gltf-textures.ts). */
@@ -56,12 +62,40 @@ const shaderList = (name: string): Md3Model['surfaces'][number]['shaders'] => (n
 export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}): Promise<ImportedMd3> {
   const doc = await readGltfDocument(input);
   const fps = options.fps ?? 15;
-  const scale = options.scale ?? 1;
-  if (!(fps > 0) || !(scale > 0)) throw new RangeError('fps and scale must be positive');
-  const warnings: ParseWarning[] = [];
+  if (!(fps > 0) || !((options.scale ?? 1) > 0)) throw new RangeError('fps and scale must be positive');
   const order = sceneNodes(doc);
   const names = materialNames(doc, { texturePath: options.texturePath, extension: true });
-  const sources = trianglePrimitives(order, warnings).map((t, i) => {
+  const model = sampleMd3(order, sampleFrames(doc, fps, options.maxFrames), { ...options, shaderOf: (m) => names.nameOf(m) });
+  return Object.assign(model, { textures: names.files });
+}
+
+/** What `sampleMd3` samples besides the frames: which nodes, which tags, in whose coordinates. */
+export interface Md3SampleOptions extends GltfToMd3Options {
+  /** The nodes whose triangle primitives become surfaces (default: every node of the scene). */
+  nodes?: Node[];
+  /** The tag nodes, in tag order (default: the nodes of `nodes` named `tag_*`). */
+  tags?: Node[];
+  /**
+   * Called after each frame is posed: the 4×4 column-major matrix (glTF axes) taking world coordinates into the
+   * frame vertices and tags are written in, or null for world coordinates. A Quake 3 player part is written in
+   * the coordinates of the tag it hangs from (`gltf-player.ts`).
+   */
+  reference?: (frame: number) => ArrayLike<number> | null;
+  /** A surface's shader from its primitive's material (default: the material's name). */
+  shaderOf?: (material: Material | null) => string;
+}
+
+/**
+ * The MD3 of `options.nodes` (default all of `scene`, the scene's nodes parents first) sampled at `frames`: every
+ * frame restores the rest pose of the whole scene, plays its animation, then reads each primitive's posed vertices
+ * and each tag's world transform, moved into `reference`'s coordinates.
+ */
+export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3SampleOptions = {}): Md3Model {
+  const scale = options.scale ?? 1;
+  const warnings: ParseWarning[] = [];
+  const nodes = options.nodes ?? scene;
+  const shaderOf = options.shaderOf ?? ((m: Material | null) => nameOf(m));
+  const sources = trianglePrimitives(nodes, warnings).map((t, i) => {
     const what = `surface ${i} ("${t.name}")`;
     const triangleCount = t.triangles.length / 3;
     if (t.vertexCount > MD3_LIMITS.maxVertsPerSurface) unwritable(`${what} has ${t.vertexCount} vertices, MD3 holds ${MD3_LIMITS.maxVertsPerSurface} per surface`);
@@ -74,36 +108,41 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
         flags: 0,
         vertexCount: t.vertexCount,
         triangleCount,
-        shaders: shaderList(names.nameOf(t.prim.getMaterial())),
+        shaders: shaderList(shaderOf(t.prim.getMaterial())),
         triangles: t.triangles,
         st: t.uvs,
         xyzNormals: new Int16Array(0),
       },
     };
   });
-  const tagNodes = order.filter((n) => /^tag_/i.test(n.getName()));
-
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const tagNodes = options.tags ?? nodes.filter((n) => /^tag_/i.test(n.getName()));
   const F = frames.length;
+  // per frame: a 56-byte frame record, a 112-byte tag record per tag, 8 bytes per vertex of every surface
+  const frameBytes = 56 + 112 * tagNodes.length + 8 * sources.reduce((n, s) => n + s.vertexCount, 0);
+  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  if (F * frameBytes > maxBytes) unwritable(`${F} frames of ${sources.length} surfaces and ${tagNodes.length} tags are ${F * frameBytes} bytes of MD3: more than ${maxBytes} (maxBytes)`);
 
   const xyz = sources.map((s) => new Int16Array(4 * s.surface.vertexCount * F));
   const frameMins = new Float32Array(3 * F), frameMaxs = new Float32Array(3 * F);
   const frameRadii = new Float32Array(F);
   const tagOrigins = new Float32Array(3 * tagNodes.length * F), tagAxes = new Float32Array(9 * tagNodes.length * F);
-  const rest = restPose(order);
+  const rest = restPose(scene);
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    const ref = options.reference?.(f) ?? null;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     sources.forEach((s, i) => {
       const { positions, normals } = s.poser.pose();
+      if (ref) moveInto(ref, positions, normals);
       const out = xyz[i];
       for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {
         const p = toId(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
         for (let k = 0; k < 3; k++) {
           const q = Math.round(p[k] * scale * 64);
-          if (q < -32768 || q > 32767) {
-            unwritable(`surface ${i} ("${s.surface.name}") frame ${f} vertex ${v}: ${(p[k] * scale).toFixed(3)} is outside MD3's ±512 units (int16 × 1/64)`);
+          if (!(q >= -32768 && q <= 32767)) {
+            const at = `surface ${i} ("${s.surface.name}") frame ${f} vertex ${v}`;
+            unwritable(Number.isFinite(p[k]) ? `${at}: ${(p[k] * scale).toFixed(3)} is outside MD3's ±512 units (int16 × 1/64)` : `${at}: its position is ${p[k]}`);
           }
           out[o + k] = q;
           lo[k] = Math.min(lo[k], q / 64);
@@ -117,7 +156,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
     frameMaxs.set(hi, 3 * f);
     frameRadii[f] = Math.hypot(...[0, 1, 2].map((k) => Math.max(Math.abs(lo[k]), Math.abs(hi[k]))));
     tagNodes.forEach((n, t) => {
-      const m = n.getWorldMatrix();
+      const m = ref ? mul4(ref, n.getWorldMatrix()) : n.getWorldMatrix();
       const at = f * tagNodes.length + t;
       tagOrigins.set(toId(m[12], m[13], m[14]).map((x) => x * scale), 3 * at);
       // id axis i = C⁻¹·M₃·C·e_i, normalised (C: id → glTF axes)
@@ -128,6 +167,8 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
         const len = Math.hypot(...a) || 1;
         for (let k = 0; k < 3; k++) tagAxes[9 * at + 3 * i + k] = a[k] / len;
       });
+      const bad = [...tagOrigins.subarray(3 * at, 3 * at + 3), ...tagAxes.subarray(9 * at, 9 * at + 9)].find((x) => !Number.isFinite(x));
+      if (bad !== undefined) unwritable(`tag ${t} ("${field(n.getName(), 64)}") frame ${f}: its transform holds ${bad}`);
     });
   });
   rest.restore();
@@ -149,8 +190,19 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
     tagAxes,
     surfaces: sources.map((s, i) => ({ ...s.surface, xyzNormals: xyz[i] })),
     warnings,
-    textures: names.files,
   };
+}
+
+/** Positions by `m` (4×4 column-major), normals by its 3×3 (a tag's frame is rigid; the packing normalises), in place. */
+function moveInto(m: ArrayLike<number>, positions: Float32Array, normals: Float32Array): void {
+  for (let o = 0; o < positions.length; o += 3) {
+    const [x, y, z] = [positions[o], positions[o + 1], positions[o + 2]];
+    const [nx, ny, nz] = [normals[o], normals[o + 1], normals[o + 2]];
+    for (let r = 0; r < 3; r++) {
+      positions[o + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
+      normals[o + r] = m[r] * nx + m[4 + r] * ny + m[8 + r] * nz;
+    }
+  }
 }
 
 /** Target formats `importGltf` builds: 'md3' → Md3Model, 'md2' → Md2Model (gltf-md2.ts), 'md5' → md5mesh + md5anims (gltf-md5.ts). */

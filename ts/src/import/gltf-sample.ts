@@ -6,6 +6,7 @@
  * axes; `gltf-md3.ts` converts to id's.
  */
 import type { Animation, Mesh, Node, Primitive } from '@gltf-transform/core';
+import { ErrorCode, ModelParseError } from '../base/errors.js';
 
 type Vec = number[];
 type Mat4 = number[];
@@ -98,7 +99,7 @@ export function duration(animation: Animation): number {
 
 /** The animation's channels read once; the returned function sets every node they drive to its value at a time. */
 export function animationPlayer(animation: Animation): (time: number) => void {
-  const channels = animation.listChannels().flatMap((ch) => {
+  const channels = animation.listChannels().flatMap((ch, c) => {
     const node = ch.getTargetNode();
     const sampler = ch.getSampler();
     const path = ch.getTargetPath();
@@ -108,7 +109,13 @@ export function animationPlayer(animation: Animation): (time: number) => void {
     const values: number[] = [];
     for (let i = 0, el: number[] = []; i < output.getCount(); i++) values.push(...output.getElement(i, el));
     const interpolation = sampler.getInterpolation();
-    const size = path === 'weights' ? values.length / times.length / (interpolation === 'CUBICSPLINE' ? 3 : 1) : path === 'rotation' ? 4 : 3;
+    const perKey = interpolation === 'CUBICSPLINE' ? 3 : 1;
+    const size = path === 'weights' ? values.length / times.length / perKey : path === 'rotation' ? 4 : 3;
+    // as many outputs as keys (three per key for CUBICSPLINE), each of the path's size: else sampling reads past them
+    if (!Number.isInteger(size) || size < 1 || values.length !== times.length * perKey * size) {
+      const name = animation.getName();
+      throw new ModelParseError(ErrorCode.Unsupported, `animation "${typeof name === 'string' ? name : ''}" channel ${c} (${path}): ${values.length} output values for ${times.length} keys (${interpolation})`, { offset: 0 });
+    }
     return [{ node, path, times, values, size, interpolation }];
   });
   return (time) => {

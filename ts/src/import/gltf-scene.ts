@@ -15,13 +15,27 @@ export function unwritable(detail: string): never {
   throw new ModelParseError(ErrorCode.Unwritable, detail, { offset: 0 });
 }
 
+/** A glTF that breaks the spec in a way the import cannot read past (a typed error naming where). */
+export function unsupported(detail: string): never {
+  throw new ModelParseError(ErrorCode.Unsupported, detail, { offset: 0 });
+}
+
 /** glTF axes → id axes (inverse of the exporter's (x, y, z) → (x, z, −y)). */
 export const toId = (x: number, y: number, z: number): [number, number, number] => [x, -z, y];
 
-/** Latin-1 text of at most `bytes` characters (others become '_'). */
-export function field(text: string, bytes: number): string {
-  return text.replace(/[^\x01-\xff]/g, '_').slice(0, bytes);
+/** Latin-1 text of at most `bytes` characters (others become '_'); a name that is not a string in the JSON is ''. */
+export function field(text: unknown, bytes: number): string {
+  return (typeof text === 'string' ? text : '').replace(/[^\x01-\xff]/g, '_').slice(0, bytes);
 }
+
+/** A glTF object's name: glTF Transform passes a JSON `name` through as it is, which need not be a string. */
+export const nameOf = (x: { getName(): unknown } | null | undefined): string => {
+  const n = x?.getName();
+  return typeof n === 'string' ? n : '';
+};
+
+/** The element type each attribute the import reads must have (glTF 2.0 §3.7.2.1), with JOINTS_0 / WEIGHTS_0. */
+const ATTRIBUTE_SIZES: Record<string, number> = { POSITION: 3, NORMAL: 3, TEXCOORD_0: 2, JOINTS_0: 4, WEIGHTS_0: 4 };
 
 /** The default scene's nodes (or every node when there is no scene), parents before children, in scene order. */
 export function sceneNodes(doc: Document): Node[] {
@@ -63,7 +77,7 @@ export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): Tri
     if (!mesh) continue;
     const prims = mesh.listPrimitives();
     prims.forEach((prim, p) => {
-      const base = mesh.getName() || node.getName();
+      const base = nameOf(mesh) || nameOf(node);
       const name = prims.length > 1 ? `${base}_${p}` : base || `surface${out.length}`;
       const position = prim.getAttribute('POSITION');
       if (prim.getMode() !== TRIANGLES || !position) {
@@ -71,6 +85,15 @@ export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): Tri
         return;
       }
       const vertexCount = position.getCount();
+      // every attribute read per vertex has one element per vertex, of the spec's type (else reads run past it)
+      const attributes = [...Object.keys(ATTRIBUTE_SIZES).map((k) => [k, prim.getAttribute(k)] as const), ...prim.listTargets().flatMap((t, i) => (['POSITION', 'NORMAL'] as const).map((k) => [`target ${i} ${k}`, t.getAttribute(k)] as const))];
+      for (const [what, a] of attributes) {
+        if (!a) continue;
+        const size = ATTRIBUTE_SIZES[what.replace(/^target \d+ /, '')];
+        if (a.getCount() !== vertexCount || a.getElementSize() !== size) {
+          unsupported(`mesh "${name}" primitive ${p}: ${what} has ${a.getCount()} elements of ${a.getElementSize()} values, POSITION ${vertexCount} vertices (${size} values each)`);
+        }
+      }
       const idx = prim.getIndices();
       const triangleCount = Math.floor((idx ? idx.getCount() : vertexCount) / 3);
       const triangles = new Uint32Array(3 * triangleCount);
@@ -84,7 +107,9 @@ export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): Tri
       const uvs = new Float32Array(2 * vertexCount);
       const uv = prim.getAttribute('TEXCOORD_0');
       if (uv) for (let v = 0, el: number[] = []; v < vertexCount; v++) uvs.set(uv.getElement(v, el).slice(0, 2), 2 * v);
-      out.push({ node, mesh, prim, name, vertexCount, triangles, uvs, material: prim.getMaterial()?.getName() ?? '' });
+      const bad = uvs.findIndex((x) => !Number.isFinite(x));
+      if (bad >= 0) unwritable(`mesh "${name}" primitive ${p}: TEXCOORD_0 of vertex ${bad >> 1} is ${uvs[bad]}`);
+      out.push({ node, mesh, prim, name, vertexCount, triangles, uvs, material: nameOf(prim.getMaterial()) });
     });
   }
   return out;
@@ -114,10 +139,10 @@ export function sampleFrames(doc: Document, fps: number, maxFrames = DEFAULT_MAX
     const seconds = duration(a);
     const count = Math.floor(seconds * fps + 1e-4) + 1;
     if (!Number.isFinite(seconds) || frames.length + count > maxFrames) {
-      unwritable(`animation ${index} ("${a.getName()}") lasts ${seconds} s: at ${fps} fps that is more than ${maxFrames} frames in all (maxFrames)`);
+      unwritable(`animation ${index} ("${nameOf(a)}") lasts ${seconds} s: at ${fps} fps that is more than ${maxFrames} frames in all (maxFrames)`);
     }
     const play = animationPlayer(a);
-    for (let k = 0; k < count; k++) frames.push({ play, animation: index, time: k / fps, name: a.getName() });
+    for (let k = 0; k < count; k++) frames.push({ play, animation: index, time: k / fps, name: nameOf(a) });
   });
   if (frames.length === 0) frames.push({ animation: -1, time: 0, name: 'frame' });
   return frames;

@@ -14,6 +14,7 @@ import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
+import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';
 
 const tmp = cliTemp('convert-id');
@@ -80,6 +81,34 @@ describe('convert glTF → MD3', () => {
     expect(md3.frameCount).toBe(expected);
     for (let f = 0; f < md3.frameCount; f++) expect(md3.frameMaxs[3 * f + 2]).toBeGreaterThan(md3.frameMins[3 * f + 2]);
     if (path.includes('CesiumMan')) expect(r.stderr).toMatch(/ENGINE_LIMIT .*SHADER_MAX_INDEXES/);
+  });
+
+  it('--player: the human_bsuit player folder → .glb → OUTDIR/lower, upper, head.md3 + animation.cfg; assimp reads each part with the original\'s counts', () => {
+    const folder = shared('res-players_src.dpkdir/models/players/human_bsuit');
+    const glb = join(tmp, 'human_bsuit.glb');
+    expect(runCli('convert', folder, '--no-textures', '-o', glb).status).toBe(0);
+    const dir = join(tmp, 'player-out');
+    const r = runCli('convert', glb, '--player', '-o', dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/wrote .*lower\.md3, .*upper\.md3, .*head\.md3, .*animation\.cfg: 3 surfaces, \d+ vertices, frames lower 147, upper 130, head 1, 25 animations/);
+    const cfg = parseAnimationCfg(new Uint8Array(readFileSync(join(dir, 'animation.cfg'))));
+    const original = parseAnimationCfg(new Uint8Array(readFileSync(join(folder, 'animation.cfg'))));
+    expect(cfg.byName.LEGS_RUN.numFrames).toBe(original.byName.LEGS_RUN.numFrames);
+    expect(cfg.byName.LEGS_WALK.loopFrames).toBe(cfg.byName.LEGS_WALK.numFrames);
+    expect(cfg.byName.TORSO_GESTURE.fps).toBe(original.byName.TORSO_GESTURE.fps);
+    mkdirSync(join(tmp, 'player-theirs'));
+    // assimp reads lower.md3 beside upper.md3 and head.md3 as the whole player (its MD3 multipart handling): same folder layout for both
+    for (const part of ['lower', 'upper', 'head']) copyFileSync(join(folder, `${part}.md3`), join(tmp, 'player-theirs', `${part}.md3`));
+    for (const part of ['lower', 'upper', 'head']) {
+      const ours = parseMd3(new Uint8Array(readFileSync(join(dir, `${part}.md3`))));
+      const theirs = parseMd3(new Uint8Array(readFileSync(join(folder, `${part}.md3`))));
+      expect(ours.tagNames, part).toEqual(theirs.tagNames);
+      expect(assimpCounts(join(dir, `${part}.md3`)), part).toBe(assimpCounts(join(tmp, 'player-theirs', `${part}.md3`)));
+    }
+    // a glb that is not a player: named as such, exit 1
+    const fox = runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '--player', '-o', join(tmp, 'fox-player'));
+    expect(fox.status).toBe(1);
+    expect(fox.stderr).toMatch(/UNWRITABLE.*no node named lower, upper, head/);
   });
 
   it('refuses an id model as input for .md3 output, and a --scale that is not positive (exit 2)', () => {

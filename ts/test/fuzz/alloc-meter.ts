@@ -67,3 +67,21 @@ export function metered<T>(fn: () => T): { bytes: number; value?: T; error?: unk
     counting = false;
   }
 }
+
+/**
+ * `metered` for an asynchronous `fn` (the glTF import): counts from the call until its promise settles. Only one
+ * metered run may be in flight (the fuzz loop awaits each input), or the counts would mix.
+ */
+export async function meteredAsync<T>(fn: () => Promise<T>): Promise<{ bytes: number; value?: T; error?: unknown }> {
+  installAllocMeter();
+  const before = allocated;
+  counting = true;
+  try {
+    const value = await fn();
+    return { bytes: allocated - before, value };
+  } catch (error) {
+    return { bytes: allocated - before, error };
+  } finally {
+    counting = false;
+  }
+}

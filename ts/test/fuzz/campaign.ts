@@ -89,7 +89,7 @@ export function targetSeeds(): TargetSeeds[] {
   return cached;
 }
 
-function emptyStats(): TargetStats {
+export function emptyStats(): TargetStats {
   return {
     inputs: 0,
     accepted: 0,

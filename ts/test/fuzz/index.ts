@@ -1,5 +1,7 @@
+import './alloc-meter-install.js'; // before glTF Transform loads (see the file)
 /** What scripts/fuzz.mjs bundles: the campaign, the sweep, the minimiser and the target table. */
 export { CAMPAIGN_CADENCE, makeInput, mergeStats, runCampaign, truncationSweep, type CampaignResult, type TargetStats, type Violation } from './campaign.js';
 export { minimize } from './minimize.js';
 export { TARGETS } from './targets.js';
 export { memoryLimit, timeLimitMs } from './bounds.js';
+export { makeGltfInput, runGltfCampaign } from './gltf-target.js';
