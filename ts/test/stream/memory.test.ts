@@ -60,7 +60,9 @@ describe('frame streaming memory', () => {
     const anim = await parseMd5AnimStream(syntheticFrames(JOINTS, LARGE).source);
     const held = liveBytes() - before;
     expect(anim.frames.length).toBe(LARGE * JOINTS * 6);
-    expect(held).toBeGreaterThan(LARGE * JOINTS * 6 * 4); // 4.8 MB of float32 frames
+    // 4.8 MB of float32 frames, less whatever else the heap let go between the two readings (seen: 10 KB under it
+    // on a loaded machine); the streamed parse above stays under 1.2 MB, so 90 % still tells the two apart.
+    expect(held).toBeGreaterThan(0.9 * LARGE * JOINTS * 6 * 4);
   });
 });
 
