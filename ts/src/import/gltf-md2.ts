@@ -39,7 +39,7 @@ import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../formats/md2/normals.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd2Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 10, Quake 2's). */
@@ -103,8 +103,9 @@ export function md2FrameNames(frames: { animation: number; name: string }[]): st
 /** The skin path a material gives: its baseColor texture's uri or name, else its own name. */
 function skinPath(material: Material | null): string {
   const tex = material?.getBaseColorTexture();
-  const uri = tex?.getURI() ?? '';
-  return (uri && !/^data:/i.test(uri) ? uri : tex?.getName()) || material?.getName() || '';
+  const raw: unknown = tex?.getURI();
+  const uri = typeof raw === 'string' ? raw : '';
+  return (uri && !/^data:/i.test(uri) ? uri : nameOf(tex)) || nameOf(material) || '';
 }
 
 /** Area-weighted vertex normals of a primitive's posed triangles (glTF axes; `triangles` in id winding). */

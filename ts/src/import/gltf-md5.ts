@@ -29,7 +29,7 @@ import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { mul4, PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { field, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd5Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 24). */
@@ -275,7 +275,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
       if (!ibmOf.has(j)) ibmOf.set(j, ibm ? ibm.getElement(i, []) : IDENTITY4.slice());
     });
   }
-  for (const n of order) if (/^tag_/i.test(n.getName()) && !ibmOf.has(n)) ibmOf.set(n, restInverse(n));
+  for (const n of order) if (/^tag_/i.test(nameOf(n)) && !ibmOf.has(n)) ibmOf.set(n, restInverse(n));
   const jointNodes = order.filter((n) => ibmOf.has(n));
   if (jointNodes.length === 0) unwritable('no triangle mesh to convert: an md5mesh needs at least one joint');
 
@@ -295,14 +295,16 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   for (const n of jointNodes) {
     const ibm = ibmOf.get(n)!;
     const inverse = invert4(ibm);
-    if (!inverse) unwritable(`joint "${n.getName()}": its inverse bind matrix is singular`);
+    if (!inverse) unwritable(`joint "${nameOf(n)}": its inverse bind matrix is singular`);
     const B = rigidOf(inverse);
-    let name = md5Name(n.getName(), `joint${joints.length}`);
+    let name = md5Name(nameOf(n), `joint${joints.length}`);
     while (names.has(name)) name += '_';
     names.add(name);
     indexOf.set(n, joints.length);
     const parent = ancestorJoint(n);
-    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, ibm, offset: mul4(ibm, matrixOf(B)), bind: asRead(toIdRigid(B, scale)) });
+    const bind = asRead(toIdRigid(B, scale));
+    if (![...bind.q, ...bind.t].every(Number.isFinite)) unwritable(`joint ${joints.length} ("${name}"): its bind transform is not finite in float32 (${bind.t.join(' ')})`);
+    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, ibm, offset: mul4(ibm, matrixOf(B)), bind });
   }
   if (joints.length > MD5_LIMITS.maxJoints) unwritable(`${joints.length} joints: more than the ${MD5_LIMITS.maxJoints} an md5mesh may declare here (docs/limits.md)`);
 
@@ -334,7 +336,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   const used = new Set<string>();
   const anims: GltfMd5Anim[] = animations.map((a, index) => {
     const own = frames.filter((f) => f.animation === index);
-    let name = fileSafe(a.getName()) || `anim${index}`;
+    let name = fileSafe(nameOf(a)) || `anim${index}`;
     while (used.has(name)) name += '_';
     used.add(name);
     return { name, anim: sampleAnim(own, joints, prims, fps, scale, mesh.commandline, rest, warnings) };
@@ -345,7 +347,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
 
 function restInverse(n: Node): number[] {
   const inv = invert4(n.getWorldMatrix());
-  if (!inv) unwritable(`node "${n.getName()}": its world matrix is singular`);
+  if (!inv) unwritable(`node "${nameOf(n)}": its world matrix is singular`);
   return inv;
 }
 
@@ -368,9 +370,11 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
   for (let v = 0; v < V; v++) {
     weightStart[v] = wj.length;
     const pos = toId(bind[3 * v] * scale, bind[3 * v + 1] * scale, bind[3 * v + 2] * scale);
+    if (!pos.every(Number.isFinite)) unwritable(`mesh "${p.name}" vertex ${v}: its bind position is not finite (${pos.join(' ')})`);
     const add = (joint: number, bias: number) => {
       const { q, t } = joints[joint].bind;
       const local = quatRotate(quatConjugate(q), [pos[0] - t[0], pos[1] - t[1], pos[2] - t[2]]);
+      if (!local.every((x) => Number.isFinite(Math.fround(x)))) unwritable(`mesh "${p.name}" vertex ${v}: its position in joint ${joint}'s space is not finite in float32`);
       wj.push(joint);
       wb.push(bias);
       wp.push(...local);
@@ -383,6 +387,7 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
         wa!.getElement(v, we);
         for (let k = 0; k < el.length; k++) {
           if (!(we[k] > 0)) continue;
+          if (!Number.isFinite(we[k])) unwritable(`mesh "${p.name}" vertex ${v}: weight ${we[k]}`);
           const node = skinJoints[el[k]];
           if (!node) unwritable(`mesh "${p.name}" vertex ${v}: joint ${el[k]} is past the skin's ${skinJoints.length} joints`);
           const j = indexOf.get(node)!;
@@ -455,7 +460,9 @@ function sampleAnim(
         q = quatMultiply(inv, q);
       }
       const l = Math.hypot(...q) || 1;
-      local.set([t[0], t[1], t[2], ...md5QuaternionXyz(q.map((c) => c / l) as Quat)], (f * J + i) * 6);
+      const values = [t[0], t[1], t[2], ...md5QuaternionXyz(q.map((c) => c / l) as Quat)];
+      if (!values.every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s) joint ${i} ("${j.name}"): its transform is not finite in float32 (${values.join(' ')})`);
+      local.set(values, (f * J + i) * 6);
     });
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (const poser of posers) {
@@ -469,6 +476,7 @@ function sampleAnim(
       }
     }
     if (lo[0] === Infinity) lo.fill(0), hi.fill(0);
+    if (![...lo, ...hi].every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s): a posed vertex is not finite in float32 (bounds ${lo.join(' ')} ${hi.join(' ')})`);
     bounds.set([...lo, ...hi], 6 * f);
   });
   if (worstScale > 1e-3) {

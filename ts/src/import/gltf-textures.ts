@@ -7,6 +7,7 @@
  * under the game folder at that path — the engine then finds the model's texture by the name it holds.
  */
 import type { Document, Material, Texture } from '@gltf-transform/core';
+import { nameOf } from './gltf-scene.js';
 
 export interface ImportTextureOptions {
   /** Game path the images go under; shaders and skins then name them (see above). */
@@ -31,8 +32,9 @@ export interface MaterialNames {
 
 /** A file-name-safe stem for the texture's image. */
 function stem(texture: Texture, index: number): string {
-  const uriBase = texture.getURI().replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
-  const raw = texture.getName() || uriBase || `texture${index}`;
+  const uri: unknown = texture.getURI();
+  const uriBase = (typeof uri === 'string' ? uri : '').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+  const raw = nameOf(texture) || uriBase || `texture${index}`;
   return raw.replace(/[^A-Za-z0-9_-]+/g, '_') || `texture${index}`;
 }
 
@@ -41,11 +43,11 @@ export function materialNames(doc: Document, options: ImportTextureOptions & { e
   const byTexture = new Map<Texture, string>();
   const used = new Set<string>();
   const prefix = options.texturePath?.replace(/[\\/]+$/, '');
-  const nameOf = (material: Material | null): string => {
+  const nameFor = (material: Material | null): string => {
     if (!material) return '';
     const texture = prefix === undefined ? null : material.getBaseColorTexture();
     const bytes = texture?.getImage();
-    if (!texture || !bytes) return material.getName();
+    if (!texture || !bytes) return nameOf(material);
     let path = byTexture.get(texture);
     if (path === undefined) {
       const ext = EXTENSIONS[texture.getMimeType()] ?? '';
@@ -59,5 +61,5 @@ export function materialNames(doc: Document, options: ImportTextureOptions & { e
     }
     return path;
   };
-  return { nameOf, files };
+  return { nameOf: nameFor, files };
 }

@@ -1,5 +1,6 @@
 /**
- * The glTF import under fuzz: `importGltf(input, { format: 'md3' })` on mutated .glb and .gltf inputs. The import is
+ * The glTF import under fuzz: `importGltf(input, { format: 'md3' })` on mutated .glb and .gltf inputs (and, in the use
+ * phase, `gltfToPlayer`, `gltfToMd2` and `gltfToMd5` on the same input, each model checked, written and read back). The import is
  * asynchronous (glTF Transform reads asynchronously), so this target has its own campaign loop and check, with the
  * same invariant as `invariant.ts`: a model or a ModelParseError with a documented code (never another exception),
  * an accepted model that passes `checkMd3` + `checkGeneric` and that `writeMd3` writes (or refuses with a typed
@@ -23,7 +24,14 @@ import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import type { Md3Model } from '../../src/base/model.js';
 import { toGlb } from '../../src/export/gltf.js';
 import { toGlbMeshopt } from '../../src/export/gltf-meshopt.js';
+import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { gltfToMd2 } from '../../src/import/gltf-md2.js';
+import { gltfToMd5 } from '../../src/import/gltf-md5.js';
+import { writeMd2 } from '../../src/write/md2.js';
+import { writeMd5Anim } from '../../src/write/md5-anim.js';
+import { writeMd5Mesh } from '../../src/write/md5-mesh.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
 import { gltfToPlayer, pickFrames } from '../../src/import/gltf-player.js';
 import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
@@ -36,7 +44,7 @@ import type { Outcome, ViolationKind } from './invariant.js';
 import { mutate } from './mutate.js';
 import { Rng } from './rng.js';
 import type { Structure } from './structure.js';
-import { checkGeneric, checkMd3, type FuzzTarget } from './targets.js';
+import { checkGeneric, checkMd2, checkMd3, checkMd5Anim, checkMd5Mesh, type FuzzTarget } from './targets.js';
 
 export interface GltfSeed {
   name: string;
@@ -428,8 +436,51 @@ export async function checkGltfInput(bytes: Uint8Array, resources: Record<string
     // the same input as a Quake 3 player (gltfToPlayer): three parts and a cfg our own parser reads, or a typed error
     const bad = await playerCheck(bytes, resources);
     if (bad) return fail('use-untyped', `gltfToPlayer: ${bad}`);
+    // and into MD2 and MD5: checked models that write and read back, or a typed error
+    const other = (await md2Check(bytes, resources)) || (await md5Check(bytes, resources));
+    if (other) return fail('use-untyped', other);
   }
   return out;
+}
+
+/** The bounds the MD2 and MD5 imports get here: GLTF_IMPORT_OPTIONS' without its format. */
+const SAMPLING = { fps: GLTF_IMPORT_OPTIONS.fps, maxFrames: GLTF_IMPORT_OPTIONS.maxFrames, maxBytes: GLTF_IMPORT_OPTIONS.maxBytes };
+
+/** What is wrong with `gltfToMd2` on an input ('' when nothing). */
+async function md2Check(bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<string> {
+  let model;
+  try {
+    model = await gltfToMd2({ bytes, resources }, SAMPLING);
+  } catch (e) {
+    return e instanceof ModelParseError ? '' : `gltfToMd2: ${describeError(e)}`;
+  }
+  const bad = checkMd2(model) || checkGeneric(model, bytes);
+  if (bad) return `gltfToMd2: ${bad}`;
+  try {
+    parseMd2(writeMd2(model));
+  } catch (e) {
+    if (!(e instanceof ModelParseError) || e.code !== ErrorCode.Unwritable) return `gltfToMd2, written and read back: ${describeError(e)}`;
+  }
+  return '';
+}
+
+/** What is wrong with `gltfToMd5` on an input ('' when nothing): a mesh and anims that check, write and read back. */
+async function md5Check(bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<string> {
+  let r;
+  try {
+    r = await gltfToMd5({ bytes, resources }, SAMPLING);
+  } catch (e) {
+    return e instanceof ModelParseError ? '' : `gltfToMd5: ${describeError(e)}`;
+  }
+  const bad = checkMd5Mesh(r.mesh) || r.anims.map((a) => checkMd5Anim(a.anim)).find(Boolean) || '';
+  if (bad) return `gltfToMd5: ${bad}`;
+  try {
+    parseMd5Mesh(writeMd5Mesh(r.mesh));
+    for (const { anim } of r.anims) parseMd5Anim(writeMd5Anim(anim));
+  } catch (e) {
+    if (!(e instanceof ModelParseError) || e.code !== ErrorCode.Unwritable) return `gltfToMd5, written and read back: ${describeError(e)}`;
+  }
+  return '';
 }
 
 /** What is wrong with `gltfToPlayer` on an input ('' when nothing): it must give checked parts that write and read back and a cfg that parses, or throw a typed error. */
