@@ -100,6 +100,18 @@ export function md2FrameNames(frames: { animation: number; name: string }[]): st
   });
 }
 
+/** The size of the material's base colour image, or null (none, or bytes whose header cannot be read: a warning). */
+function imageSize(material: Material | null, warnings: ParseWarning[]): [number, number] | null {
+  const texture = material?.getBaseColorTexture();
+  try {
+    return texture?.getSize() ?? null;
+  } catch (e) {
+    // glTF Transform reads the PNG/JPEG header for the size and throws plain errors on a broken one
+    warnings.push({ code: 'GLTF_IMAGE_UNREADABLE', message: `the skin image "${nameOf(texture)}" has no readable size (${(e as Error).message}): st are counted in skinSize`, offset: 0 });
+    return null;
+  }
+}
+
 /** The skin path a material gives: its baseColor texture's uri or name, else its own name. */
 function skinPath(material: Material | null): string {
   const tex = material?.getBaseColorTexture();
@@ -207,7 +219,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   }
   if (skin.length > LIMITS.skinNameBytes) unwritable(`skin "${skin}" is ${skin.length} bytes, MD2's skin field holds ${LIMITS.skinNameBytes}`);
   if (/[^\x01-\xff]/.test(skin)) unwritable(`skin "${skin}" has a character Latin-1 cannot hold`);
-  const size = material?.getBaseColorTexture()?.getSize() ?? null;
+  const size = imageSize(material, warnings);
   const [skinWidth, skinHeight] = size ?? [options.skinSize?.width ?? 256, options.skinSize?.height ?? 256];
 
   // The merged vertex list: primitive i's vertices start at first[i].

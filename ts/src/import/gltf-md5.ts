@@ -29,7 +29,7 @@ import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { mul4, PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd5Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 24). */
@@ -277,6 +277,8 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   }
   for (const n of order) if (/^tag_/i.test(nameOf(n)) && !ibmOf.has(n)) ibmOf.set(n, restInverse(n));
   const jointNodes = order.filter((n) => ibmOf.has(n));
+  // glTF 2.0 §5.29: a skin's joints belong to the scene of the mesh that uses it
+  for (const n of ibmOf.keys()) if (!order.includes(n)) unsupported(`joint "${nameOf(n)}" of a skin is not a node of the scene`);
   if (jointNodes.length === 0) unwritable('no triangle mesh to convert: an md5mesh needs at least one joint');
 
   const joints: Joint[] = [];
