@@ -362,7 +362,7 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
     .filter(([j, w]) => j && w);
   const skinned = !!skin && sets.length > 0;
   // Bind-space vertices: a skinned primitive's own positions (glTF skinning ignores the node's transform), an
-  // unskinned one's in its node's rest world space; rest morph weights applied (posedPrimitive at rest, unskinned).
+  // unskinned one's in its node's rest world space; rest morph weights applied (PrimitivePoser at rest, unskinned).
   const bind = bindPositions(p, skinned);
   const rigidJoint = indexOf.get(p.node) ?? 0;
   const weightStart = new Uint32Array(V), weightCount = new Uint32Array(V);

@@ -129,7 +129,8 @@ export function animationPlayer(animation: Animation): (time: number) => void {
   };
 }
 
-function attribute(prim: Primitive, name: string): Float32Array | null {
+/** An attribute's elements as one Float32Array (null when the primitive has none). */
+export function attribute(prim: Primitive, name: string): Float32Array | null {
   const a = prim.getAttribute(name);
   if (!a) return null;
   const size = a.getElementSize();
@@ -140,67 +141,10 @@ function attribute(prim: Primitive, name: string): Float32Array | null {
 }
 
 /**
- * The primitive's posed positions and normals (glTF axes, world space), 3 floats per vertex. With `local`, only the
- * morph targets apply: the vertices in the mesh's own space, neither skinned nor placed by the node.
- */
-export function posedPrimitive(node: Node, mesh: Mesh, prim: Primitive, local = false): { positions: Float32Array; normals: Float32Array } {
-  const positions = attribute(prim, 'POSITION') ?? new Float32Array(0);
-  const normals = attribute(prim, 'NORMAL') ?? new Float32Array(positions.length);
-  const weights = node.getWeights().length ? node.getWeights() : mesh.getWeights();
-  prim.listTargets().forEach((target, i) => {
-    const w = weights[i] ?? 0;
-    if (!w) return;
-    for (const [name, out] of [['POSITION', positions], ['NORMAL', normals]] as const) {
-      const a = target.getAttribute(name);
-      if (!a) continue;
-      const el: number[] = [];
-      for (let v = 0; v < a.getCount(); v++) {
-        a.getElement(v, el);
-        for (let k = 0; k < 3; k++) out[3 * v + k] += w * el[k];
-      }
-    }
-  });
-  if (local) return { positions, normals };
-  const skin = node.getSkin();
-  const joints = attribute(prim, 'JOINTS_0');
-  const jw = attribute(prim, 'WEIGHTS_0');
-  const count = positions.length / 3;
-  const perVertex: (v: number) => ArrayLike<number> = (() => {
-    if (skin && joints && jw) {
-      const ibm = skin.getInverseBindMatrices();
-      const mats = skin.listJoints().map((j, i) => mul4(j.getWorldMatrix(), ibm ? ibm.getElement(i, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
-      return (v) => {
-        const m = new Array<number>(16).fill(0);
-        for (let k = 0; k < 4; k++) {
-          const w = jw[4 * v + k];
-          if (!w) continue;
-          const jm = mats[joints[4 * v + k]];
-          if (jm) for (let e = 0; e < 16; e++) m[e] += w * jm[e];
-        }
-        return m;
-      };
-    }
-    const world = node.getWorldMatrix();
-    return () => world;
-  })();
-  for (let v = 0; v < count; v++) {
-    const m = perVertex(v);
-    const o = 3 * v;
-    const [x, y, z] = [positions[o], positions[o + 1], positions[o + 2]];
-    const [nx, ny, nz] = [normals[o], normals[o + 1], normals[o + 2]];
-    for (let r = 0; r < 3; r++) {
-      positions[o + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
-      normals[o + r] = m[r] * nx + m[4 + r] * ny + m[8 + r] * nz;
-    }
-  }
-  return { positions, normals };
-}
-
-/**
  * One primitive posed again and again (an import samples every frame): its attributes read into typed arrays
  * once, each pose writing into the same `positions` / `normals`. Skinning uses every JOINTS_n / WEIGHTS_n set
  * (glTF 2.0 §3.7.3.3), each vertex's matrix Σ weight · jointWorld · inverseBind blended in double precision.
- * Same results as `posedPrimitive` (which reads JOINTS_0 / WEIGHTS_0 only), at a fraction of the cost per frame.
+ * Tested against the plain per-call reference `ts/test/reference/gltf-pose.ts` (bit for bit on the corpus samples).
  */
 export class PrimitivePoser {
   readonly vertexCount: number;
@@ -247,7 +191,7 @@ export class PrimitivePoser {
         for (let k = 0; k < 4; k++) {
           const o = v * this.influences + 4 * s + k;
           const joint = j[4 * v + k];
-          // a joint past the skin's contributes nothing (posedPrimitive's reading)
+          // a joint past the skin's contributes nothing
           if (w[4 * v + k] && joint < this.jointNodes.length) {
             this.influenceJoints[o] = joint;
             this.influenceWeights[o] = w[4 * v + k];
@@ -301,7 +245,7 @@ function targetAttribute(a: ReturnType<Primitive['getAttribute']>): Float32Array
   return out;
 }
 
-/** Position and normal at `o` through the column-major matrix m (normals by its 3×3 part, as posedPrimitive). */
+/** Position and normal at `o` through the column-major matrix m (normals by its 3×3 part). */
 function transform(m: ArrayLike<number>, p: Float32Array, n: Float32Array, o: number): void {
   const x = p[o], y = p[o + 1], z = p[o + 2];
   const nx = n[o], ny = n[o + 1], nz = n[o + 2];

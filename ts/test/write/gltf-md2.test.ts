@@ -25,7 +25,8 @@ import { groupClips, md2GlCommandTriangles, parseMd2 } from '../../src/formats/m
 import { readGltfDocument, type GltfInput } from '../../src/import/gltf.js';
 import { gltfToMd2, md2FrameNames, nearestMd2Normal } from '../../src/import/gltf-md2.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
-import { posedPrimitive, restPose } from '../../src/import/gltf-sample.js';
+import { restPose } from '../../src/import/gltf-sample.js';
+import { posedPrimitive } from '../reference/gltf-pose.js';
 import { sampleFrames, sceneNodes, toId, trianglePrimitives } from '../../src/import/gltf-scene.js';
 import { writeMd2 } from '../../src/write/md2.js';
 import { shared } from '../helpers/cli.js';

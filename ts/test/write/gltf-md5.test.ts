@@ -2,7 +2,7 @@
  * glTF → MD5 (gltfToMd5): the skinned glTF samples of the corpus and every real md5mesh (with the md5anims that
  * pair with it) through our glb come out as an md5mesh + md5anims whose poses, written as text, parsed back and
  * posed by our poser at every sampled frame, lie within 1e-4 × the model's diagonal of what glTF's own skinning
- * gives (gltf-sample.ts, an independent evaluation of the document) — and, from an id file, of the original's pose.
+ * gives (ts/test/reference/gltf-pose.ts, the pipeline written plainly) — and, from an id file, of the original's pose.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,8 @@ import { readGltfDocument } from '../../src/import/gltf.js';
 import { gltfToMd5, md5QuaternionXyz } from '../../src/import/gltf-md5.js';
 import { gltfToMd2 } from '../../src/import/gltf-md2.js';
 import { recoverW } from '../../src/base/quat.js';
-import { animationPlayer, posedPrimitive, restPose } from '../../src/import/gltf-sample.js';
+import { animationPlayer, restPose } from '../../src/import/gltf-sample.js';
+import { posedPrimitive } from '../reference/gltf-pose.js';
 import { sceneNodes, toId, trianglePrimitives } from '../../src/import/gltf-scene.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';

@@ -1,12 +1,13 @@
 /**
- * PrimitivePoser (the importers' per-frame posing, attributes read once) gives what posedPrimitive (attributes read
+ * PrimitivePoser (the importers' per-frame posing, attributes read once) gives what the reference posedPrimitive (test/reference/gltf-pose.ts, attributes read
  * per call) gives, bit for bit, on the corpus glTF samples at frames across each animation: skinned (Fox,
  * CesiumMan) and morph-target (AnimatedMorphCube) primitives, posed in world space and in mesh space.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGltfDocument } from '../../src/import/gltf.js';
-import { animationPlayer, duration, posedPrimitive, PrimitivePoser, restPose } from '../../src/import/gltf-sample.js';
+import { animationPlayer, duration, PrimitivePoser, restPose } from '../../src/import/gltf-sample.js';
+import { posedPrimitive } from '../reference/gltf-pose.js';
 import { sceneNodes, trianglePrimitives } from '../../src/import/gltf-scene.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 
