@@ -20,7 +20,7 @@ import type { Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { mul4, PrimitivePoser, restPose } from './gltf-sample.js';
+import { mul4, PrimitivePoser, restPose, transformInPlace } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
@@ -134,7 +134,7 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     sources.forEach((s, i) => {
       const { positions, normals } = s.poser.pose();
-      if (ref) moveInto(ref, positions, normals);
+      if (ref) transformInPlace(ref, positions, normals); // a tag's frame is rigid; the packing normalises normals
       const out = xyz[i];
       for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {
         const p = toId(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
@@ -191,18 +191,6 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
     surfaces: sources.map((s, i) => ({ ...s.surface, xyzNormals: xyz[i] })),
     warnings,
   };
-}
-
-/** Positions by `m` (4×4 column-major), normals by its 3×3 (a tag's frame is rigid; the packing normalises), in place. */
-function moveInto(m: ArrayLike<number>, positions: Float32Array, normals: Float32Array): void {
-  for (let o = 0; o < positions.length; o += 3) {
-    const [x, y, z] = [positions[o], positions[o + 1], positions[o + 2]];
-    const [nx, ny, nz] = [normals[o], normals[o + 1], normals[o + 2]];
-    for (let r = 0; r < 3; r++) {
-      positions[o + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
-      normals[o + r] = m[r] * nx + m[4 + r] * ny + m[8 + r] * nz;
-    }
-  }
 }
 
 /** Target formats `importGltf` builds: 'md3' → Md3Model, 'md2' → Md2Model (gltf-md2.ts), 'md5' → md5mesh + md5anims (gltf-md5.ts). */

@@ -27,7 +27,7 @@ import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import { quatConjugate, quatMultiply, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { mul4, PrimitivePoser, restPose } from './gltf-sample.js';
+import { invertMatrix, mul4, PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
@@ -69,24 +69,6 @@ interface Rigid {
 }
 
 const IDENTITY4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-
-/** General 4×4 inverse (column-major); null when singular. */
-function invert4(m: ArrayLike<number>): number[] | null {
-  const [a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33] = Array.from(m);
-  const b00 = a00 * a11 - a01 * a10, b01 = a00 * a12 - a02 * a10, b02 = a00 * a13 - a03 * a10;
-  const b03 = a01 * a12 - a02 * a11, b04 = a01 * a13 - a03 * a11, b05 = a02 * a13 - a03 * a12;
-  const b06 = a20 * a31 - a21 * a30, b07 = a20 * a32 - a22 * a30, b08 = a20 * a33 - a23 * a30;
-  const b09 = a21 * a32 - a22 * a31, b10 = a21 * a33 - a23 * a31, b11 = a22 * a33 - a23 * a32;
-  const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
-  if (!det || !Number.isFinite(det)) return null;
-  const d = 1 / det;
-  return [
-    (a11 * b11 - a12 * b10 + a13 * b09) * d, (a02 * b10 - a01 * b11 - a03 * b09) * d, (a31 * b05 - a32 * b04 + a33 * b03) * d, (a22 * b04 - a21 * b05 - a23 * b03) * d,
-    (a12 * b08 - a10 * b11 - a13 * b07) * d, (a00 * b11 - a02 * b08 + a03 * b07) * d, (a32 * b02 - a30 * b05 - a33 * b01) * d, (a20 * b05 - a22 * b02 + a23 * b01) * d,
-    (a10 * b10 - a11 * b08 + a13 * b06) * d, (a01 * b08 - a00 * b10 - a03 * b06) * d, (a30 * b04 - a31 * b02 + a33 * b00) * d, (a21 * b02 - a20 * b04 - a23 * b00) * d,
-    (a11 * b07 - a10 * b09 - a12 * b06) * d, (a00 * b09 - a01 * b07 + a02 * b06) * d, (a31 * b01 - a30 * b03 - a32 * b00) * d, (a20 * b03 - a21 * b01 + a22 * b00) * d,
-  ];
-}
 
 const cross = (a: number[], b: number[]): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -242,9 +224,7 @@ interface Joint {
   node: Node | null;
   name: string;
   parent: number;
-  /** Inverse bind matrix (glTF axes): the skin's, or the inverse of a mesh/tag node's rest world matrix. */
-  ibm: number[];
-  /** world · ibm · B = P: the constant right factor ibm · B. */
+  /** world · IBM · B = P: the constant right factor IBM · B (IBM: the skin's inverse bind matrix, or the inverse of a mesh/tag node's rest world matrix). */
   offset: number[];
   /** The bind joint as a parser reads it back (id axes). */
   bind: Rigid;
@@ -258,6 +238,8 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   const warnings: ParseWarning[] = [];
   const order = sceneNodes(doc);
   const prims = trianglePrimitives(order, warnings);
+  // each primitive's attributes read once: its bind vertices and every sampled frame are posed by the same poser
+  const posers = prims.map((p) => new PrimitivePoser(p.node, p.mesh, p.prim));
   const shaders = materialNames(doc, { texturePath: options.texturePath, extension: false });
   const rest = restPose(order);
   rest.restore();
@@ -291,14 +273,12 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     for (let p = n.getParentNode(); p; p = p.getParentNode()) if (ibmOf.has(p)) return false;
     return true;
   });
-  if (roots.length > 1) joints.push({ node: null, name: 'origin', parent: -1, ibm: IDENTITY4, offset: IDENTITY4, bind: asRead({ q: [0, 0, 0, 1], t: [0, 0, 0] }) });
+  if (roots.length > 1) joints.push({ node: null, name: 'origin', parent: -1, offset: IDENTITY4, bind: asRead({ q: [0, 0, 0, 1], t: [0, 0, 0] }) });
   const rootParent = roots.length > 1 ? 0 : -1;
   const names = new Set<string>();
   for (const n of jointNodes) {
     const ibm = ibmOf.get(n)!;
-    const inverse = invert4(ibm);
-    if (!inverse) unwritable(`joint "${nameOf(n)}": its inverse bind matrix is singular`);
-    const B = rigidOf(inverse);
+    const B = rigidOf(invertMatrix(ibm, `joint "${nameOf(n)}"'s inverse bind matrix`));
     let name = md5Name(nameOf(n), `joint${joints.length}`);
     while (names.has(name)) name += '_';
     names.add(name);
@@ -306,7 +286,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     const parent = ancestorJoint(n);
     const bind = asRead(toIdRigid(B, scale));
     if (![...bind.q, ...bind.t].every(Number.isFinite)) unwritable(`joint ${joints.length} ("${name}"): its bind transform is not finite in float32 (${bind.t.join(' ')})`);
-    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, ibm, offset: mul4(ibm, matrixOf(B)), bind });
+    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, offset: mul4(ibm, matrixOf(B)), bind });
   }
   if (joints.length > MD5_LIMITS.maxJoints) unwritable(`${joints.length} joints: more than the ${MD5_LIMITS.maxJoints} an md5mesh may declare here (docs/limits.md)`);
 
@@ -321,7 +301,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
       positions: Float32Array.from(joints.flatMap((j) => j.bind.t)),
       orientations: Float32Array.from(joints.flatMap((j) => j.bind.q)),
     },
-    meshes: prims.map((p) => ({ ...meshPart(p, joints, indexOf, scale, warnings), shader: md5Name(shaders.nameOf(p.prim.getMaterial()), '') })),
+    meshes: prims.map((p, i) => ({ ...meshPart(p, posers[i], joints, indexOf, scale, warnings), shader: md5Name(shaders.nameOf(p.prim.getMaterial()), '') })),
     warnings,
   };
 
@@ -341,20 +321,18 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     let name = fileSafe(nameOf(a)) || `anim${index}`;
     while (used.has(name)) name += '_';
     used.add(name);
-    return { name, anim: sampleAnim(own, joints, prims, fps, scale, mesh.commandline, rest, warnings) };
+    return { name, anim: sampleAnim(own, joints, posers, fps, scale, mesh.commandline, rest, warnings) };
   });
   rest.restore();
   return { mesh, anims, warnings, textures: shaders.files };
 }
 
 function restInverse(n: Node): number[] {
-  const inv = invert4(n.getWorldMatrix());
-  if (!inv) unwritable(`node "${nameOf(n)}": its world matrix is singular`);
-  return inv;
+  return invertMatrix(n.getWorldMatrix(), `node "${nameOf(n)}"'s world matrix`);
 }
 
 /** One primitive as an md5mesh `mesh { }`: bind vertices → weights in joint space. */
-function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, number>, scale: number, warnings: ParseWarning[]): Md5MeshPart {
+function meshPart(p: TrianglePrimitive, poser: PrimitivePoser, joints: Joint[], indexOf: Map<Node, number>, scale: number, warnings: ParseWarning[]): Md5MeshPart {
   const V = p.vertexCount;
   const skin = p.node.getSkin();
   const sets = [0, 1, 2, 3]
@@ -363,7 +341,7 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
   const skinned = !!skin && sets.length > 0;
   // Bind-space vertices: a skinned primitive's own positions (glTF skinning ignores the node's transform), an
   // unskinned one's in its node's rest world space; rest morph weights applied (PrimitivePoser at rest, unskinned).
-  const bind = bindPositions(p, skinned);
+  const bind = poser.pose(skinned).positions;
   const rigidJoint = indexOf.get(p.node) ?? 0;
   const weightStart = new Uint32Array(V), weightCount = new Uint32Array(V);
   const wj: number[] = [], wb: number[] = [], wp: number[] = [];
@@ -421,15 +399,11 @@ function meshPart(p: TrianglePrimitive, joints: Joint[], indexOf: Map<Node, numb
   };
 }
 
-/** The primitive's bind vertices (glTF axes, morph rest weights applied): a skinned one's in its mesh space, others placed in world space. */
-function bindPositions(p: TrianglePrimitive, skinned: boolean): Float32Array {
-  return new PrimitivePoser(p.node, p.mesh, p.prim).pose(skinned).positions;
-}
 
 function sampleAnim(
   frames: ReturnType<typeof sampleFrames>,
   joints: Joint[],
-  prims: TrianglePrimitive[],
+  posers: PrimitivePoser[],
   fps: number,
   scale: number,
   commandline: string,
@@ -440,7 +414,6 @@ function sampleAnim(
   const F = frames.length;
   const local = new Float64Array(F * J * 6);
   const bounds = new Float32Array(F * 6);
-  const posers = prims.map((p) => new PrimitivePoser(p.node, p.mesh, p.prim));
   let worstScale = 0;
   frames.forEach((frame, f) => {
     rest.restore();

@@ -30,7 +30,7 @@ import type { Md3Model } from '../base/model.js';
 import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from '../formats/md3/animation-cfg.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './gltf-md3.js';
-import { animationPlayer, duration } from './gltf-sample.js';
+import { animationPlayer, duration, invertMatrix } from './gltf-sample.js';
 import { DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
 
 type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
@@ -71,22 +71,8 @@ const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 const warning = (code: string, message: string): ParseWarning => ({ code, message, offset: 0 });
 
-/** Inverse of an affine 4×4 column-major matrix (a node's world matrix); a singular one is UNWRITABLE. */
-export function invertAffine(m: ArrayLike<number>, what: string): number[] {
-  const [a, b, c, d, e, f, g, h, i] = [m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]]; // rows
-  const A = e * i - f * h, B = f * g - d * i, C = d * h - e * g;
-  const det = a * A + b * B + c * C;
-  if (!(Math.abs(det) > 1e-12) || !Number.isFinite(det)) unwritable(`${what}: its transform cannot be inverted (determinant ${det})`);
-  const r = [
-    A, -(b * i - c * h), b * f - c * e,
-    B, a * i - c * g, -(a * f - c * d),
-    C, -(a * h - b * g), a * e - b * d,
-  ].map((x) => x / det); // row-major inverse
-  const t = [m[12], m[13], m[14]];
-  const out = [r[0], r[3], r[6], 0, r[1], r[4], r[7], 0, r[2], r[5], r[8], 0, 0, 0, 0, 1];
-  for (let k = 0; k < 3; k++) out[12 + k] = -(r[3 * k] * t[0] + r[3 * k + 1] * t[1] + r[3 * k + 2] * t[2]);
-  return out;
-}
+/** Inverse of a node's world matrix; one whose determinant is within 1e-12 of 0 is UNWRITABLE. */
+export const invertAffine = (m: ArrayLike<number>, what: string): number[] => invertMatrix(m, `${what}: its transform`, 1e-12);
 
 /** The frame rate an animation's keys were written at: 1 / its shortest key interval, whole when within 1e-3. */
 export function keyRate(animation: Animation): number | null {

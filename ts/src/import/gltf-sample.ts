@@ -22,6 +22,27 @@ export function mul4(a: ArrayLike<number>, b: ArrayLike<number>): Mat4 {
   return o;
 }
 
+/**
+ * The inverse of a column-major 4×4 matrix (general: cofactors). UNWRITABLE naming `what` when its determinant is not
+ * finite or not above `minDet` in size.
+ */
+export function invertMatrix(m: ArrayLike<number>, what: string, minDet = 0): number[] {
+  const [a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33] = Array.from(m);
+  const b00 = a00 * a11 - a01 * a10, b01 = a00 * a12 - a02 * a10, b02 = a00 * a13 - a03 * a10;
+  const b03 = a01 * a12 - a02 * a11, b04 = a01 * a13 - a03 * a11, b05 = a02 * a13 - a03 * a12;
+  const b06 = a20 * a31 - a21 * a30, b07 = a20 * a32 - a22 * a30, b08 = a20 * a33 - a23 * a30;
+  const b09 = a21 * a32 - a22 * a31, b10 = a21 * a33 - a23 * a31, b11 = a22 * a33 - a23 * a32;
+  const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
+  if (!(Math.abs(det) > minDet) || !Number.isFinite(det)) throw new ModelParseError(ErrorCode.Unwritable, `${what} cannot be inverted (determinant ${det})`, { offset: 0 });
+  const d = 1 / det;
+  return [
+    (a11 * b11 - a12 * b10 + a13 * b09) * d, (a02 * b10 - a01 * b11 - a03 * b09) * d, (a31 * b05 - a32 * b04 + a33 * b03) * d, (a22 * b04 - a21 * b05 - a23 * b03) * d,
+    (a12 * b08 - a10 * b11 - a13 * b07) * d, (a00 * b11 - a02 * b08 + a03 * b07) * d, (a32 * b02 - a30 * b05 - a33 * b01) * d, (a20 * b05 - a22 * b02 + a23 * b01) * d,
+    (a10 * b10 - a11 * b08 + a13 * b06) * d, (a01 * b08 - a00 * b10 - a03 * b06) * d, (a30 * b04 - a31 * b02 + a33 * b00) * d, (a21 * b02 - a20 * b04 - a23 * b00) * d,
+    (a11 * b07 - a10 * b09 - a12 * b06) * d, (a00 * b09 - a01 * b07 + a02 * b06) * d, (a31 * b01 - a30 * b03 - a32 * b00) * d, (a20 * b03 - a21 * b01 + a22 * b00) * d,
+  ];
+}
+
 function slerp(a: Vec, b: Vec, t: number): Vec {
   let d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
   const s = d < 0 ? -1 : 1;
@@ -216,7 +237,7 @@ export class PrimitivePoser {
     if (local) return this;
     if (this.jointNodes.length === 0) {
       const m = this.node.getWorldMatrix();
-      for (let o = 0; o < 3 * V; o += 3) transform(m, p, n, o);
+      transformInPlace(m, p, n);
       return this;
     }
     const mats = this.jointMatrices;
@@ -243,6 +264,11 @@ function targetAttribute(a: ReturnType<Primitive['getAttribute']>): Float32Array
   const el: number[] = [];
   for (let i = 0; i < a.getCount(); i++) out.set(a.getElement(i, el).slice(0, 3), i * 3);
   return out;
+}
+
+/** Every position by the column-major matrix m and every normal by its 3×3 part, in place. */
+export function transformInPlace(m: ArrayLike<number>, positions: Float32Array, normals: Float32Array): void {
+  for (let o = 0; o < positions.length; o += 3) transform(m, positions, normals, o);
 }
 
 /** Position and normal at `o` through the column-major matrix m (normals by its 3×3 part). */
