@@ -446,42 +446,42 @@ export async function checkGltfInput(bytes: Uint8Array, resources: Record<string
 /** The bounds the MD2 and MD5 imports get here: GLTF_IMPORT_OPTIONS' without its format. */
 const SAMPLING = { fps: GLTF_IMPORT_OPTIONS.fps, maxFrames: GLTF_IMPORT_OPTIONS.maxFrames, maxBytes: GLTF_IMPORT_OPTIONS.maxBytes };
 
-/** What is wrong with `gltfToMd2` on an input ('' when nothing). */
-async function md2Check(bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<string> {
-  let model;
+/**
+ * What is wrong with one import of an input ('' when nothing): it throws a ModelParseError, or gives a model that
+ * passes `check` and that `roundTrip` writes and reads back (a typed UNWRITABLE from the writer is an answer too).
+ */
+async function importCheck<T>(label: string, run: () => Promise<T>, check: (model: T) => string, roundTrip: (model: T) => void): Promise<string> {
+  let model: T;
   try {
-    model = await gltfToMd2({ bytes, resources }, SAMPLING);
+    model = await run();
   } catch (e) {
-    return e instanceof ModelParseError ? '' : `gltfToMd2: ${describeError(e)}`;
+    return e instanceof ModelParseError ? '' : `${label}: ${describeError(e)}`;
   }
-  const bad = checkMd2(model) || checkGeneric(model, bytes);
-  if (bad) return `gltfToMd2: ${bad}`;
+  const bad = check(model);
+  if (bad) return `${label}: ${bad}`;
   try {
-    parseMd2(writeMd2(model));
+    roundTrip(model);
   } catch (e) {
-    if (!(e instanceof ModelParseError) || e.code !== ErrorCode.Unwritable) return `gltfToMd2, written and read back: ${describeError(e)}`;
+    if (!(e instanceof ModelParseError) || e.code !== ErrorCode.Unwritable) return `${label}, written and read back: ${describeError(e)}`;
   }
   return '';
 }
 
-/** What is wrong with `gltfToMd5` on an input ('' when nothing): a mesh and anims that check, write and read back. */
-async function md5Check(bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<string> {
-  let r;
-  try {
-    r = await gltfToMd5({ bytes, resources }, SAMPLING);
-  } catch (e) {
-    return e instanceof ModelParseError ? '' : `gltfToMd5: ${describeError(e)}`;
-  }
-  const bad = checkMd5Mesh(r.mesh) || r.anims.map((a) => checkMd5Anim(a.anim)).find(Boolean) || '';
-  if (bad) return `gltfToMd5: ${bad}`;
-  try {
-    parseMd5Mesh(writeMd5Mesh(r.mesh));
-    for (const { anim } of r.anims) parseMd5Anim(writeMd5Anim(anim));
-  } catch (e) {
-    if (!(e instanceof ModelParseError) || e.code !== ErrorCode.Unwritable) return `gltfToMd5, written and read back: ${describeError(e)}`;
-  }
-  return '';
-}
+/** gltfToMd2: a checked MD2 that writes and reads back, or a typed error. */
+const md2Check = (bytes: Uint8Array, resources: Record<string, Uint8Array>) =>
+  importCheck('gltfToMd2', () => gltfToMd2({ bytes, resources }, SAMPLING), (m) => checkMd2(m) || checkGeneric(m, bytes), (m) => parseMd2(writeMd2(m)));
+
+/** gltfToMd5: an md5mesh and md5anims that check, write and read back, or a typed error. */
+const md5Check = (bytes: Uint8Array, resources: Record<string, Uint8Array>) =>
+  importCheck(
+    'gltfToMd5',
+    () => gltfToMd5({ bytes, resources }, SAMPLING),
+    (r) => checkMd5Mesh(r.mesh) || r.anims.map((a) => checkMd5Anim(a.anim)).find(Boolean) || '',
+    (r) => {
+      parseMd5Mesh(writeMd5Mesh(r.mesh));
+      for (const { anim } of r.anims) parseMd5Anim(writeMd5Anim(anim));
+    },
+  );
 
 /** What is wrong with `gltfToPlayer` on an input ('' when nothing): it must give checked parts that write and read back and a cfg that parses, or throw a typed error. */
 async function playerCheck(bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<string> {
