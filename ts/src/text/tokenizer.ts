@@ -124,13 +124,17 @@ const F32_OVERFLOW = 3.4028235677973366e38;
 export class Md5Tokenizer {
   /** Byte offset (0-based) of the current token's first byte. */
   tokenOffset = 0;
-  /** 1-based line of the current token's first byte. */
-  tokenLine = 1;
-  /** Absolute offset of the first byte of the current token's line. */
-  private tokenLineStart = 0;
+  /**
+   * 1-based line of the current token's first byte. A token holds no line break and is delivered before the
+   * bytes after it are read, so during a callback (and at an error) the token's line is the tokenizer's current
+   * line: nothing is stored per token but its offset.
+   */
+  get tokenLine(): number {
+    return this.line;
+  }
   /** 1-based column (bytes) of the current token's first byte. */
   get tokenColumn(): number {
-    return this.tokenOffset - this.tokenLineStart + 1;
+    return this.tokenOffset - this.lineStart + 1;
   }
 
   private readonly sink: Md5TokenSink;
@@ -207,8 +211,6 @@ export class Md5Tokenizer {
       }
       const cls = START_CLASS[c];
       this.tokenOffset = base + i;
-      this.tokenLine = this.line;
-      this.tokenLineStart = this.lineStart;
       if (cls === C_NUMBER) {
         if (run.pos < run.end) {
           const k = this.floatRun(chunk, i, n);
@@ -217,21 +219,38 @@ export class Md5Tokenizer {
             continue;
           }
         }
-        // Integers (indices, counts, flags: most of an md5mesh's numbers) take a short loop when they end, inside
-        // the chunk, at whitespace, ')' or '}'; the same value and flag the general scan gives ("-0" too).
+        // Plain decimals (sign, at most 15 digits, optional fraction, no exponent: indices, counts, a weight's bias,
+        // most of an md5mesh's numbers) take a short loop when they end, inside the chunk, at whitespace, ')' or
+        // '}': the exact significand and one correctly rounded division give the general scan's value and flag
+        // ("-0" and "5." too); anything else goes on to the general scan. The float run's loop below reads its
+        // literals the same way, written out again on purpose: one shared method (value and flag in fields) made
+        // the md5anim parse 20% slower and the md5mesh parse 15% (bench/parse.mjs's files, interleaved).
         {
           let j = i;
           let d = chunk[j];
           const neg = d === 0x2d;
           if (neg) d = ++j < n ? chunk[j] : 0;
           const digitStart = j;
-          let v = 0;
+          let mant = 0;
           while (d >= 0x30 && d <= 0x39) {
-            v = v * 10 + (d - 0x30);
+            mant = mant * 10 + (d - 0x30);
             d = ++j < n ? chunk[j] : 0;
           }
-          if (j < n && j > digitStart && j - digitStart <= 15 && (d <= 0x20 || d === 0x29 || d === 0x7d)) {
-            sink.number(neg ? -v : v, true);
+          let digits = j - digitStart;
+          let frac = -1;
+          if (d === 0x2e) {
+            const fracStart = ++j;
+            d = j < n ? chunk[j] : 0;
+            while (d >= 0x30 && d <= 0x39) {
+              mant = mant * 10 + (d - 0x30);
+              d = ++j < n ? chunk[j] : 0;
+            }
+            frac = j - fracStart;
+            digits += frac;
+          }
+          if (j < n && digits > 0 && digits <= 15 && (d <= 0x20 || d === 0x29 || d === 0x7d)) {
+            const v = frac <= 0 ? mant : mant / POW10[frac];
+            sink.number(neg ? -v : v, frac < 0);
             i = j;
             continue;
           }
@@ -597,27 +616,48 @@ export function bytesEqual(buf: Uint8Array, start: number, end: number, text: st
   return true;
 }
 
-/** A small fixed keyword set, matched against token bytes without decoding them. */
+/**
+ * A small fixed keyword set, matched against token bytes without decoding them. A word's length and first and last
+ * bytes pick its one candidate from a table, so a lookup is one table read and one compare instead of a walk
+ * through the list: it runs once per line of an md5mesh. Words that share a slot (in MD5: `numJoints` with
+ * `numMeshes` or `numFrames`, header words read once) are tried in turn.
+ */
 export class KeywordTable {
   private readonly words: Uint8Array[];
+  /** Slot → keyword index + 1, 0 for none, −1 when several keywords share the slot. */
+  private readonly slots = new Int8Array(KEYWORD_SLOTS);
   constructor(list: readonly string[]) {
     this.words = list.map((w) => Uint8Array.from(w, (ch) => ch.charCodeAt(0)));
+    this.words.forEach((w, k) => {
+      const slot = keywordSlot(w, 0, w.length);
+      this.slots[slot] = this.slots[slot] === 0 ? k + 1 : -1;
+    });
   }
   /** Index of the word `buf[start, end)` in the table, or −1. */
   index(buf: Uint8Array, start: number, end: number): number {
     const len = end - start;
     if (len <= 0) return -1;
-    const first = buf[start];
+    const hit = this.slots[keywordSlot(buf, start, end)];
+    if (hit > 0) return sameBytes(this.words[hit - 1], buf, start, len) ? hit - 1 : -1;
+    if (hit === 0) return -1;
     const words = this.words;
-    for (let k = 0; k < words.length; k++) {
-      const w = words[k];
-      if (w.length !== len || w[0] !== first) continue;
-      let i = 1;
-      while (i < len && buf[start + i] === w[i]) i++;
-      if (i === len) return k;
-    }
+    for (let k = 0; k < words.length; k++) if (sameBytes(words[k], buf, start, len)) return k;
     return -1;
   }
+}
+
+const KEYWORD_SLOTS = 4096;
+
+/** Table slot of the word `buf[start, end)` (non-empty): length, first and last byte mixed into 12 bits. */
+function keywordSlot(buf: Uint8Array, start: number, end: number): number {
+  return ((end - start) * 0x9e + buf[start] * 0x1f + buf[end - 1] * 0x3b) & (KEYWORD_SLOTS - 1);
+}
+
+/** True when `word` equals `buf[start, start + len)`. */
+function sameBytes(word: Uint8Array, buf: Uint8Array, start: number, len: number): boolean {
+  if (word.length !== len) return false;
+  for (let i = 0; i < len; i++) if (buf[start + i] !== word[i]) return false;
+  return true;
 }
 
 /** True for the words `nan`, `inf`, `infinity` (any case), which we report as BAD_NUMBER where a number goes. */

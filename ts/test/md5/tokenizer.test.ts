@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../src/base/errors.js';
 import { LIMITS } from '../../src/formats/md5/limits.js';
-import { Md5Tokenizer, decodeText, type Md5TokenSink } from '../../src/text/tokenizer.js';
+import { KeywordTable, Md5Tokenizer, decodeText, type Md5TokenSink } from '../../src/text/tokenizer.js';
 import { catchParse, enc, splitAt } from './_helpers.js';
 
 type Tok = [kind: string, value: string | number, line: number, column: number, offset: number];
@@ -267,11 +267,15 @@ describe('Md5Tokenizer', () => {
   });
 });
 
-describe('integer literals (the short loop for indices and counts)', () => {
+describe('plain decimal literals (the short loop for indices, counts and biases)', () => {
   test('give the value and integer flag parseFloat and the general scanner give, before every separator, under every split', () => {
+    const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
     const literal = fc.oneof(
       fc.integer({ min: -2147483648, max: 2147483647 }).map(String),
+      // fractions of up to 17 digits in all: up to 15 take the short loop, more go on to the general scan
+      fc.tuple(fc.constantFrom('', '-', '+'), digits(0, 9), digits(0, 8)).map(([s, a, b]) => `${s}${a}.${b}`).filter((l) => /\d/.test(l)),
       fc.constantFrom('0', '-0', '007', '-00', '999999999999999', '9999999999999999', '12345678901234567890', '+5', '5.', '5e3'),
+      fc.constantFrom('-0.0', '.5', '-.5', '0.000', '123456789012.345', '1234567890123.456', '0.1', '-0.30000000000000004'),
     );
     const sep = fc.constantFrom(' ', '\t', '\n', '\r\n', ')', '}', '//c\n', '/*c*/ ', '(');
     fc.assert(
@@ -283,6 +287,34 @@ describe('integer literals (the short loop for indices and counts)', () => {
         for (const [t, [l]] of toks.map((t, k) => [t, items[k]] as const)) expect(Object.is(t[1], parseFloat(l)), l).toBe(true); // -0 stays -0
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('KeywordTable (one slot read per word)', () => {
+  const MESH = ['MD5Version', 'commandline', 'numJoints', 'numMeshes', 'joints', 'mesh', 'name', 'shader', 'numverts', 'vert', 'numtris', 'tri', 'numweights', 'weight'];
+  const ANIM = ['MD5Version', 'commandline', 'numFrames', 'numJoints', 'frameRate', 'numAnimatedComponents', 'hierarchy', 'bounds', 'baseframe', 'frame'];
+  test('finds every keyword of both formats, also the ones that share a slot (numJoints, numMeshes, numFrames)', () => {
+    for (const list of [MESH, ANIM]) {
+      const table = new KeywordTable(list);
+      list.forEach((w, k) => expect(table.index(enc(` ${w} `), 1, w.length + 1), w).toBe(k));
+    }
+  });
+  test('any other word is −1: same length and ends, other case, prefixes, the empty word', () => {
+    const table = new KeywordTable(MESH);
+    for (const w of ['vart', 'Vert', 'VERT', 'verts', 'ver', 'numJointz', 'numMeshez', 'nuMJoints', 'weigh', 'tri_', 'x', 'shadeR', 'mesh2']) {
+      expect(table.index(enc(w), 0, w.length), w).toBe(-1);
+    }
+    expect(table.index(enc('vert'), 2, 2)).toBe(-1);
+  });
+  test('property: agrees with a plain search of the list', () => {
+    const table = new KeywordTable(MESH);
+    const word = fc.oneof(fc.constantFrom(...MESH), fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/), fc.constantFrom(...MESH).map((w) => w.slice(0, -1) + 'q'));
+    fc.assert(
+      fc.property(word, (w) => {
+        expect(table.index(enc(w), 0, w.length)).toBe(MESH.indexOf(w));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
