@@ -7,7 +7,7 @@
 // dist/chunk-*.js, beside worker.js: ModelWorker finds `./worker.js` relative to its own chunk. What browsers fetch
 // is minified (the entries, their chunks, the workers: docs/package.md "Sizes" measures why); the CLI is one
 // unminified file of its own (a separate process: sharing classes with it means nothing, and as an entry of the
-// split build it cut the browser graph into more, smaller chunks).
+// split build it cut the browser graph into more, smaller chunks); it is split on its own, by command.
 //
 // Node built-ins stay external, and so does `three` (the optional peer dependency of the `./three` entry: a user's
 // bundler provides their copy; bundling ours would give them two three.js instances). A check on esbuild's metafile
@@ -82,7 +82,19 @@ await Promise.all([
   split.then(({ metafile }) => {
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
   }),
-  build({ ...common, entryPoints: ['ts/src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', external: ['node:*'], minify: false, sourcemap: false }),
+  // The CLI: dist/cli.js and, in dist/cli/, a chunk per command that main.ts loads when that command runs (so
+  // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks.md, "The CLI as fast as the library").
+  build({
+    ...common,
+    entryPoints: [{ in: 'ts/src/cli/main.ts', out: 'cli' }],
+    outdir: 'dist',
+    splitting: true,
+    chunkNames: 'cli/[name]-[hash]',
+    platform: 'node',
+    external: ['node:*'],
+    minify: false,
+    sourcemap: false,
+  }),
   build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false }),
   // The bake worker (BakePool): one standalone file too, for Web Workers and Node worker threads alike (Node's
   // spawner gives the thread a Web Worker's globals first; bake/node.ts).

@@ -4,7 +4,7 @@
  * (The installed tarball, as a consumer project sees it, is tested in package/installed.test.ts.)
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,10 @@ const load = (file: string) => import(pathToFileURL(join(REPO, file)).href);
 const STATIC_IMPORT = /(?:^|[;}])\s*(?:import|export)\s*(?:[^;'"()]*?\bfrom\s*)?["']([^"']+)["']/gm;
 const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
-/** Every import specifier in `file` and in the dist files it imports, transitively (static, and dynamic unless `staticOnly`). */
+/**
+ * Every import specifier in `file` and in the dist files it imports, transitively (static, and dynamic unless
+ * `staticOnly`); `files` are paths relative to dist/ (the CLI's chunks are in dist/cli/).
+ */
 function importGraph(file: string, staticOnly = false): { files: string[]; specifiers: string[] } {
   const files: string[] = [];
   const specifiers = new Set<string>();
@@ -29,7 +32,7 @@ function importGraph(file: string, staticOnly = false): { files: string[]; speci
     const found = [...code.matchAll(STATIC_IMPORT), ...(staticOnly ? [] : code.matchAll(DYNAMIC_IMPORT))].map((m) => m[1]);
     for (const spec of found) {
       specifiers.add(spec);
-      if (spec.startsWith('./')) visit(spec.slice(2));
+      if (spec.startsWith('./') || spec.startsWith('../')) visit(posix.join(posix.dirname(f), spec)); // dist-relative path
     }
   };
   visit(file);
@@ -73,6 +76,22 @@ describe('dist bundles', () => {
     // Vite and webpack copy what `new URL('…', import.meta.url)` names; wasm-bindgen's default .wasm URL is gone.
     // ModelWorker's script, and BakePool's (named by the browser default spawn and by the Node worker-thread spawner).
     expect([...new Set(references)].sort()).toEqual(['"./bake-worker.js"', '"./worker.js"']);
+  });
+
+  it("the CLI loads a command's code when it runs: `inspect` reads neither glTF Transform, the writers nor the bench suite", () => {
+    const shared = importGraph('cli.js', true).files; // what every command loads
+    const chunkOf = (name: string) => {
+      const found = importGraph('cli.js').specifiers.filter((s) => new RegExp(`^\\./cli/${name}-[A-Z0-9]+\\.js$`).test(s));
+      expect(found, name).toHaveLength(1);
+      return found[0].slice(2);
+    };
+    const inspectFiles = [...new Set([...shared, ...importGraph(chunkOf('inspect'), true).files])];
+    const convertFiles = importGraph(chunkOf('convert'), true).files;
+    const code = (files: string[]) => files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');
+    expect(code(convertFiles)).toMatch(/KHR_mesh_quantization/); // the marker is real: convert's graph has the glTF writer
+    expect(code(inspectFiles)).not.toMatch(/KHR_mesh_quantization|gltf-transform|runSuite/);
+    const bytes = (files: string[]) => files.reduce((n, f) => n + readFileSync(join(REPO, 'dist', f)).length, 0);
+    expect(bytes(inspectFiles)).toBeLessThan(bytes(convertFiles) / 2);
   });
 
   it('importing the front door in a browser fetches at most 80 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {

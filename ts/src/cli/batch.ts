@@ -13,7 +13,6 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, type ParseWarning } from '../base/errors.js';
 import { kindFromName } from '../formats/detect.js';
@@ -25,6 +24,7 @@ import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from
 import { openContainer, type OpenedInput } from './archive-input.js';
 import { failure, type BatchJob, type BatchResult } from './batch-job.js';
 import { batchProgress } from './batch-progress.js';
+import { cliEntry } from './entry.js';
 import { formatBytes } from './output.js';
 
 const BATCH = 'batch (--all)';
@@ -101,9 +101,8 @@ async function inputWarnings(input: string, fs: OpenedInput): Promise<(ParseWarn
 /** Runs `jobs` on `threads` workers; `onResult` as each finishes. */
 async function runPool(input: string, jobs: readonly BatchJob[], threads: number, onResult: (r: BatchResult) => void): Promise<void> {
   let next = 0;
-  // This very file (dist/cli.js: batch.ts is reachable from the CLI's entry alone, so it is bundled into it), which
-  // serves jobs when started as a worker (main.ts). A path, not `new URL('…', import.meta.url)`: bundlers copy that.
-  const url = fileURLToPath(import.meta.url);
+  // The CLI's entry (dist/cli.js), which serves jobs when started as a worker (main.ts, entry.ts).
+  const url = cliEntry();
   const one = () =>
     new Promise<void>((resolve, reject) => {
       const w = new Worker(url, { workerData: { input } });
