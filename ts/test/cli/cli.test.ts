@@ -37,6 +37,18 @@ describe('idtech-models inspect', () => {
       expect(r.stdout).toMatch(new RegExp(`^frameRate\\s+${rate}$`, 'm'));
     });
   }
+  it("an md5anim's inspect does not load Node's fetch (undici, ~9 ms): start-up is part of every run", () => {
+    const anim = realAnimPairs()[0].anim.absPath;
+    const probe = [
+      `process.argv = [process.argv[0], 'idtech-models', 'inspect', ${JSON.stringify(anim)}];`,
+      `await import(${JSON.stringify(join(REPO, 'dist', 'cli.js'))});`,
+      "process.on('exit', () => process.stderr.write(JSON.stringify({ undici: process.moduleLoadList.some((m) => m.includes('undici')) })));",
+    ].join('\n');
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^frames\s+\d+$/m);
+    expect(JSON.parse(r.stderr)).toEqual({ undici: false });
+  });
   // The camera file is refused by kind before any parser runs (cli-first-use.test.ts).
   // assimp's "invalid" folder also holds files Doom 3 loads (overflowing vert/tri/weight markers, which the engine
   // reads and ignores): the parser accepts those with INDEX_MARKER warnings (md5/mesh.test.ts), and inspect must too.
