@@ -1,8 +1,9 @@
 /** `inspect FILE [--json]`: what a model file holds, read as a stream (never whole). */
 import type { ParseWarning } from '../base/errors.js';
 import type { Md2Model, Md3Model, Md5Mesh, Md5MeshPart } from '../base/model.js';
+import { parseStream } from '../base/source.js';
 import type { Md5AnimHeader, Md5MeshHeader } from '../formats/md5/index.js';
-import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
+import { Md5AnimParser } from '../formats/md5/anim.js';
 import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
 import { UsageError, type Command, type CommandSpec, type ParsedArgs } from './args.js';
 import { kindOf, load, READABLE, reusedFileChunks, type ReadKind } from './input.js';
@@ -54,12 +55,13 @@ const summarize: Record<ReadKind, (file: string) => Promise<Summary>> = {
   md5anim: (file) =>
     load(file, () =>
       withProgress(file, async (onProgress) => {
-        // Bounds are checked but not kept: the only per-frame memory is the current frame.
-        const anim = await openMd5AnimFrames(reusedFileChunks(file), { onProgress, keepBounds: false });
+        // Frame mode, pushed: every frame is read and checked into one reused buffer, bounds are checked but not
+        // kept, so memory stays constant; no pause per frame (openMd5AnimFrames' pull costs ~5% of the parse here).
         let frames = 0;
-        for await (const f of anim) frames = f.index + 1;
-        if (frames !== anim.header.frameCount) throw new Error(`internal: streamed ${frames} of ${anim.header.frameCount} frames`);
-        return animSummary(file, anim.header);
+        const parser = new Md5AnimParser({ keepBounds: false, onFrame: (index) => void (frames = index + 1) });
+        const anim = await parseStream(parser, reusedFileChunks(file), { onProgress });
+        if (frames !== anim.frameCount) throw new Error(`internal: streamed ${frames} of ${anim.frameCount} frames`);
+        return animSummary(file, anim);
       }),
     ),
   // MD2/MD3 are bounded by their limits (a few MB at most): parsed whole, still streamed from the file.
