@@ -20,5 +20,11 @@ pub const MD2_VERTEX_BYTES: usize = 4;
 pub const MD3_VERTEX_SHORTS: usize = 4;
 /// MD3 positions are stored as int16 × 64 (ioquake3 qfiles.h MD3_XYZ_SCALE).
 pub const MD3_XYZ_SCALE: f32 = 1.0 / 64.0;
-/// The MD3 angle table: 256 cosines then 256 sines of k·2π/256.
-pub const MD3_ANGLE_TABLE_LEN: usize = 512;
+/// f32 per entry of the MD2 normal table the kernels read: `x y z 0` (one SIMD vector per normal).
+pub const MD2_NORMAL_TABLE_STRIDE: usize = 4;
+/// Entries of that table: one per byte value. Quake 2's 162 normals, then the last one repeated (the clamp the
+/// kernels apply to an index past the table), so any index byte is one unchecked vector load.
+pub const MD2_NORMAL_TABLE_ENTRIES: usize = 256;
+/// The MD3 normal table: for the 256 angle steps k·2π/256, first `cos sin 1 0` (latitude), then `sin sin cos 0`
+/// (longitude); a packed lat/lng normal is the product of its latitude and longitude entries.
+pub const MD3_NORMAL_TABLE_LEN: usize = 2048;

@@ -6,12 +6,15 @@
 //! `LerpMeshVertexes` renormalises; Quake 2 lights with the current frame's normal, which is the t = 0 case
 //! of the same rule). When two opposite normals cancel, the nearer frame's normal is used.
 //!
-//! The decode tables are inputs, not constants here: the 162 MD2 normals and MD3's 256-step cos/sin table
-//! live once, in TS (`ts/src/formats/md2/normals.ts`, `ts/src/kernels/tables.ts`), and are copied into the
-//! module's memory once. Every index a kernel follows is bounded first (frames by the checks below, a
-//! normal index by clamping into the table), so no input can make a kernel read or write outside its slices.
+//! The decode tables are inputs, not constants here: they live once, in TS (`ts/src/kernels/tables.ts`, built
+//! from the 162 MD2 normals of `ts/src/formats/md2/normals.ts` and the 256 MD3 angle steps), and are copied
+//! into the module's memory once. Their layouts (`MD2_NORMAL_TABLE_STRIDE`, `MD3_NORMAL_TABLE_LEN`) give the
+//! SIMD kernels one vector load per normal (MD2) or per latitude and per longitude (MD3) instead of a scalar
+//! load per component. Every index a kernel follows is bounded first (frames by the checks below, a normal
+//! index by clamping into the table, or by the table having an entry for every byte), so no input can make a
+//! kernel read or write outside its slices.
 
-pub use crate::layout::{MD2_VERTEX_BYTES, MD3_ANGLE_TABLE_LEN, MD3_VERTEX_SHORTS};
+pub use crate::layout::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
 use crate::layout::{MD3_XYZ_SCALE, PLACEMENT_FLOATS};
 
 /// Floats per decoded vertex in the outputs (x, y, z).
@@ -37,8 +40,9 @@ fn blend_normal(a: [f32; 3], b: [f32; 3], t: f32, out: &mut [f32]) {
 }
 
 /// MD2 blend. `frames` holds `frame_count × vertex_count` 4-byte records frame-major; `scales` and
-/// `translates` 3 floats per frame; `normals` the 162 × 3 table. Writes `vertex_count × 3` floats to each
-/// output. Returns false (writing nothing) when a frame index or a length is out of range.
+/// `translates` 3 floats per frame; `normals` the normal table, `MD2_NORMAL_TABLE_STRIDE` floats per entry
+/// (an index past its end clamps to the last entry). Writes `vertex_count × 3` floats to each output.
+/// Returns false (writing nothing) when a frame index or a length is out of range.
 #[allow(clippy::too_many_arguments)]
 pub fn md2_blend(
     frames: &[u8], scales: &[f32], translates: &[f32], vertex_count: usize, frame_a: usize, frame_b: usize, t: f32,
@@ -48,11 +52,11 @@ pub fn md2_blend(
     let frame_count = if frame_bytes == 0 { 0 } else { frames.len() / frame_bytes };
     let n = vertex_count * OUT_STRIDE;
     if frame_a >= frame_count || frame_b >= frame_count || scales.len() < frame_count * 3 || translates.len() < frame_count * 3
-        || normals.len() < 3 || out_positions.len() < n || out_normals.len() < n
+        || normals.len() < MD2_NORMAL_TABLE_STRIDE || out_positions.len() < n || out_normals.len() < n
     {
         return false;
     }
-    let normal_max = normals.len() / 3 - 1;
+    let normal_max = normals.len() / MD2_NORMAL_TABLE_STRIDE - 1;
     let s = 1.0 - t;
     // p = (va·sa + ta)·(1 − t) + (vb·sb + tb)·t, folded into one multiply-add per frame and axis.
     let (sa, sb, ta, tb) = (&scales[frame_a * 3..][..3], &scales[frame_b * 3..][..3], &translates[frame_a * 3..][..3], &translates[frame_b * 3..][..3]);
@@ -62,13 +66,14 @@ pub fn md2_blend(
     let va = &frames[frame_a * frame_bytes..][..frame_bytes];
     let vb = &frames[frame_b * frame_bytes..][..frame_bytes];
     let normal = |i: u8| {
-        let k = (i as usize).min(normal_max) * 3;
+        let k = (i as usize).min(normal_max) * MD2_NORMAL_TABLE_STRIDE;
         [normals[k], normals[k + 1], normals[k + 2]]
     };
     // SIMD128: four vertices per step; the scalar loop below finishes the remainder (and is the whole kernel
-    // without SIMD). Both compute the same f32 operations in the same order, so their results are identical.
+    // without SIMD, or with a table short of one entry per byte). Both compute the same f32 operations in the
+    // same order, so their results are identical.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let done = simd::md2_vertices(va, vb, [ka[0], ka[1], ka[2], kb[0], kb[1], kb[2], c[0], c[1], c[2]], t, normals, normal_max, out_positions, out_normals);
+    let done = simd::md2_vertices(va, vb, [ka[0], ka[1], ka[2], kb[0], kb[1], kb[2], c[0], c[1], c[2]], t, normals, out_positions, out_normals);
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     let done = 0;
     for (((a, b), p), nm) in va[done * MD2_VERTEX_BYTES..]
@@ -86,27 +91,27 @@ pub fn md2_blend(
 }
 
 /// Decode an MD3 packed normal: lat = high byte, lng = low byte, angles k·2π/256;
-/// n = (cos lat · sin lng, sin lat · sin lng, cos lng).
+/// n = (cos lat · sin lng, sin lat · sin lng, cos lng), from the latitude entry `cos lat, sin lat, 1, 0` and the
+/// longitude entry `sin lng, sin lng, cos lng, 0` (their product, as the SIMD kernel takes it).
 #[inline(always)]
-fn md3_normal(packed: i16, angles: &[f32; MD3_ANGLE_TABLE_LEN]) -> [f32; 3] {
-    let lat = ((packed as u16 >> 8) & 255) as usize;
-    let lng = (packed as u16 & 255) as usize;
-    let (cos_lat, sin_lat, cos_lng, sin_lng) = (angles[lat], angles[256 + lat], angles[lng], angles[256 + lng]);
-    [cos_lat * sin_lng, sin_lat * sin_lng, cos_lng]
+fn md3_normal(packed: i16, table: &[f32; MD3_NORMAL_TABLE_LEN]) -> [f32; 3] {
+    let lat = ((packed as u16 >> 8) & 255) as usize * 4;
+    let lng = MD3_NORMAL_TABLE_LEN / 2 + (packed as u16 & 255) as usize * 4;
+    [table[lat] * table[lng], table[lat + 1] * table[lng + 1], table[lng + 2]]
 }
 
 /// MD3 blend of one surface. `xyz_normals` holds `frame_count × vertex_count` records of 4 int16
-/// frame-major; `angles` the 512-float cos/sin table. Writes `vertex_count × 3` floats to each output.
-/// Returns false (writing nothing) when a frame index or a length is out of range.
+/// frame-major; `table` the `MD3_NORMAL_TABLE_LEN`-float normal table. Writes `vertex_count × 3` floats to each
+/// output. Returns false (writing nothing) when a frame index or a length is out of range.
 #[allow(clippy::too_many_arguments)]
 pub fn md3_blend(
-    xyz_normals: &[i16], vertex_count: usize, frame_a: usize, frame_b: usize, t: f32, angles: &[f32],
+    xyz_normals: &[i16], vertex_count: usize, frame_a: usize, frame_b: usize, t: f32, table: &[f32],
     out_positions: &mut [f32], out_normals: &mut [f32],
 ) -> bool {
     let frame_len = vertex_count * MD3_VERTEX_SHORTS;
     let frame_count = if frame_len == 0 { 0 } else { xyz_normals.len() / frame_len };
     let n = vertex_count * OUT_STRIDE;
-    let angles: &[f32; MD3_ANGLE_TABLE_LEN] = match angles.get(..MD3_ANGLE_TABLE_LEN).and_then(|a| a.try_into().ok()) {
+    let table: &[f32; MD3_NORMAL_TABLE_LEN] = match table.get(..MD3_NORMAL_TABLE_LEN).and_then(|a| a.try_into().ok()) {
         Some(a) => a,
         None => return false,
     };
@@ -117,54 +122,48 @@ pub fn md3_blend(
     let kb = t * MD3_XYZ_SCALE;
     let va = &xyz_normals[frame_a * frame_len..][..frame_len];
     let vb = &xyz_normals[frame_b * frame_len..][..frame_len];
-    // No SIMD128 form: one written like MD2's (packed int16 positions, lat/lng normals gathered four lanes at a
-    // time) measured 0.93–0.98× this loop in V8 — sixteen scalar table loads per four vertices and frame
-    // dominate, SIMD128 having no gather (positions alone ran 2.3× faster). See docs/benchmarks.md.
-    for (((a, b), p), nm) in va
+    // SIMD128: four vertices per step, as MD2's; the scalar loop finishes the remainder.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let done = simd::md3_vertices(va, vb, ka, kb, t, table, out_positions, out_normals);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let done = 0;
+    for (((a, b), p), nm) in va[done * MD3_VERTEX_SHORTS..]
         .chunks_exact(MD3_VERTEX_SHORTS)
-        .zip(vb.chunks_exact(MD3_VERTEX_SHORTS))
-        .zip(out_positions[..n].chunks_exact_mut(OUT_STRIDE))
-        .zip(out_normals[..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(vb[done * MD3_VERTEX_SHORTS..].chunks_exact(MD3_VERTEX_SHORTS))
+        .zip(out_positions[done * OUT_STRIDE..n].chunks_exact_mut(OUT_STRIDE))
+        .zip(out_normals[done * OUT_STRIDE..n].chunks_exact_mut(OUT_STRIDE))
     {
         p[0] = a[0] as f32 * ka + b[0] as f32 * kb;
         p[1] = a[1] as f32 * ka + b[1] as f32 * kb;
         p[2] = a[2] as f32 * ka + b[2] as f32 * kb;
-        blend_normal(md3_normal(a[3], angles), md3_normal(b[3], angles), t, nm);
+        blend_normal(md3_normal(a[3], table), md3_normal(b[3], table), t, nm);
     }
     true
 }
 
-/// The SIMD128 MD2 blend: four vertices per step. Positions: the quantised x y z of four vertices are first packed
-/// (one byte shuffle, dropping the normal indices) into the output order x0 y0 z0 x1 | y1 z1 x2 y2 |
-/// z2 x3 y3 z3, then widened, converted and lerped as three full vectors and stored as they are. Normals: gathered
-/// from the tables per lane (SIMD128 has no gather), then lerped and renormalised "across vertices" (x, y, z of
-/// four vertices in three vectors, so the sqrt and the divide run four-wide). Every lane computes the scalar
-/// kernel's f32 expression in the same order (SIMD128 has no fused multiply-add), so the results equal the
-/// scalar loop's bit for bit (the parity tests check it).
+/// The SIMD128 blends, four vertices per step. Positions: the quantised x y z of four vertices are moved by byte
+/// shuffles straight into 32-bit lanes in the output order x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 (normals
+/// dropped), converted and lerped as three full vectors and stored as they are. Normals: one vector per vertex
+/// (`x y z 0`: one table load for MD2, the product of a latitude and a longitude entry for MD3; the four entry
+/// addresses computed four-wide, SIMD128 having no gather), lerped in that form; the squared lengths of the four
+/// are gathered into one vector by shuffles, so the sqrt and the divide run four-wide, and each vertex's vector is
+/// scaled by its lane and stored (the fourth lane of each store is overwritten by the next vertex's).
+/// Every lane computes the scalar kernel's f32 expression in the same order (SIMD128 has no fused multiply-add),
+/// so the results equal the scalar loop's bit for bit (the parity tests check it).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use super::MD2_VERTEX_BYTES;
+    use super::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
     use core::arch::wasm32::*;
 
-    /// u32 lanes below 2²³ → the same values as f32, exactly: the integer as the mantissa of 2²³, then 2²³ taken
-    /// off. LLVM 14 (the wasm toolchain here) turns extend-then-convert into per-lane scalar conversions (measured:
-    /// slower than the scalar kernel); these bit operations stay four-wide. Every lane must be a real value: a lane
-    /// the compiler deems unused gets its constants folded to 0 and becomes a denormal (measured 7× slower on x86).
-    #[inline(always)]
-    fn exact_f32(u: v128) -> v128 {
-        f32x4_sub(v128_or(u, u32x4_splat(0x4B00_0000)), f32x4_splat(8_388_608.0))
-    }
+    /// A table entry is one 16-byte vector: entry address = table + index · 16 (the `0xFF0` masks below).
+    const _: () = assert!(MD2_NORMAL_TABLE_STRIDE == 4 && MD3_NORMAL_TABLE_LEN == 2 * 256 * 4);
 
-    /// The twelve floats x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 from x, y and z vectors of four vertices.
+    /// i32 lanes → f32. The lanes come out of a swizzle or shuffle (opaque to LLVM), never out of an integer widen:
+    /// LLVM 14 (the wasm toolchain here) merges widen-then-convert into a convert from i16 or i8 lanes and
+    /// scalarises it (measured: slower than the scalar kernel).
     #[inline(always)]
-    fn pack_components(x: v128, y: v128, z: v128) -> [v128; 3] {
-        let xy01 = i32x4_shuffle::<0, 4, 1, 5>(x, y); // x0 y0 x1 y1
-        let xy23 = i32x4_shuffle::<2, 6, 3, 7>(x, y); // x2 y2 x3 y3
-        let r0 = i32x4_shuffle::<0, 1, 4, 2>(xy01, z); // x0 y0 z0 x1
-        let y1z1 = i32x4_shuffle::<3, 5, 3, 5>(xy01, z); // y1 z1 · ·
-        let r1 = i32x4_shuffle::<0, 1, 4, 5>(y1z1, xy23); // y1 z1 x2 y2
-        let r2 = i32x4_shuffle::<2, 6, 7, 3>(z, xy23); // z2 x3 y3 z3
-        [r0, r1, r2]
+    fn to_f32(v: v128) -> v128 {
+        f32x4_convert_i32x4(v)
     }
 
     /// Per-component constants (x, y, z) laid out like the packed positions: xyzx, yzxy, zxyz.
@@ -182,51 +181,86 @@ mod simd {
         v128_store(p.add(2), r[2]);
     }
 
-    /// Lerp two sets of four unit normals (component vectors) by t and renormalise; lanes whose blend
-    /// cancels (|n|² ≤ 1e-12) keep the nearer frame's normal, as `blend_normal` does.
+    /// Four `x y z ·` vectors → x y z of each, 12 floats. SAFETY: `out` has room for 12 floats.
     #[inline(always)]
-    fn blend_normals(a: [v128; 3], b: [v128; 3], t: f32) -> [v128; 3] {
-        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
-        let x = f32x4_add(f32x4_mul(a[0], sv), f32x4_mul(b[0], tv));
-        let y = f32x4_add(f32x4_mul(a[1], sv), f32x4_mul(b[1], tv));
-        let z = f32x4_add(f32x4_mul(a[2], sv), f32x4_mul(b[2], tv));
-        let len2 = f32x4_add(f32x4_add(f32x4_mul(x, x), f32x4_mul(y, y)), f32x4_mul(z, z));
-        let inv = f32x4_div(f32x4_splat(1.0), f32x4_sqrt(len2));
-        let keep = f32x4_gt(len2, f32x4_splat(1e-12));
-        let near = if t < 0.5 { a } else { b };
-        [
-            v128_bitselect(f32x4_mul(x, inv), near[0], keep),
-            v128_bitselect(f32x4_mul(y, inv), near[1], keep),
-            v128_bitselect(f32x4_mul(z, inv), near[2], keep),
-        ]
+    unsafe fn store_xyz4(out: *mut f32, n: [v128; 4]) {
+        v128_store(out as *mut v128, n[0]);
+        v128_store(out.add(3) as *mut v128, n[1]);
+        v128_store(out.add(6) as *mut v128, n[2]);
+        v128_store64_lane::<0>(n[3], out.add(9) as *mut u64);
+        v128_store32_lane::<2>(n[3], out.add(11) as *mut u32);
     }
 
-    /// MD2 vertices [0, 4·⌊V/4⌋); returns how many were done. `k` = ka xyz, kb xyz, c xyz (see `md2_blend`).
+    /// Lerp four pairs of unit normals (`x y z ·` vectors) by t and renormalise; a vertex whose blend cancels
+    /// (|n|² ≤ 1e-12) keeps the nearer frame's normal, as `blend_normal` does.
+    #[inline(always)]
+    fn blend_normals(a: [v128; 4], b: [v128; 4], sv: v128, tv: v128, t: f32) -> [v128; 4] {
+        let n = [0, 1, 2, 3].map(|i| f32x4_add(f32x4_mul(a[i], sv), f32x4_mul(b[i], tv)));
+        let q = n.map(|v| f32x4_mul(v, v));
+        // x², y², z² of the four vertices as three vectors (|n|² = (x² + y²) + z², the scalar order).
+        let xy01 = i32x4_shuffle::<0, 4, 1, 5>(q[0], q[1]); // x0 x1 y0 y1
+        let xy23 = i32x4_shuffle::<0, 4, 1, 5>(q[2], q[3]);
+        let zw01 = i32x4_shuffle::<2, 6, 3, 7>(q[0], q[1]); // z0 z1 · ·
+        let zw23 = i32x4_shuffle::<2, 6, 3, 7>(q[2], q[3]);
+        let x = i32x4_shuffle::<0, 1, 4, 5>(xy01, xy23);
+        let y = i32x4_shuffle::<2, 3, 6, 7>(xy01, xy23);
+        let z = i32x4_shuffle::<0, 1, 4, 5>(zw01, zw23);
+        let len2 = f32x4_add(f32x4_add(x, y), z);
+        let inv = f32x4_div(f32x4_splat(1.0), f32x4_sqrt(len2));
+        let mut out = [
+            f32x4_mul(n[0], i32x4_shuffle::<0, 0, 0, 0>(inv, inv)),
+            f32x4_mul(n[1], i32x4_shuffle::<1, 1, 1, 1>(inv, inv)),
+            f32x4_mul(n[2], i32x4_shuffle::<2, 2, 2, 2>(inv, inv)),
+            f32x4_mul(n[3], i32x4_shuffle::<3, 3, 3, 3>(inv, inv)),
+        ];
+        let keep = f32x4_gt(len2, f32x4_splat(1e-12));
+        if !i32x4_all_true(keep) {
+            let (near, mask) = (if t < 0.5 { a } else { b }, i32x4_bitmask(keep));
+            for (i, o) in out.iter_mut().enumerate() {
+                if mask & (1 << i) == 0 {
+                    *o = near[i];
+                }
+            }
+        }
+        out
+    }
+
+    /// MD2 vertices [0, 4·⌊V/4⌋); returns how many were done (none when the table lacks an entry per byte).
+    /// `k` = ka xyz, kb xyz, c xyz (see `md2_blend`).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn md2_vertices(va: &[u8], vb: &[u8], k: [f32; 9], t: f32, normals: &[f32], normal_max: usize, out_p: &mut [f32], out_n: &mut [f32]) -> usize {
+    pub(super) fn md2_vertices(va: &[u8], vb: &[u8], k: [f32; 9], t: f32, normals: &[f32], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
+        if normals.len() < MD2_NORMAL_TABLE_ENTRIES * MD2_NORMAL_TABLE_STRIDE {
+            return 0;
+        }
+        let table = normals.as_ptr();
         let quads = (va.len().min(vb.len()) / (4 * MD2_VERTEX_BYTES)).min(out_p.len().min(out_n.len()) / 12);
         let ka = packed_constant([k[0], k[1], k[2]]);
         let kb = packed_constant([k[3], k[4], k[5]]);
         let c = packed_constant([k[6], k[7], k[8]]);
-        // Four 4-byte records → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats (normal bytes dropped).
+        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
+        // Four 4-byte records → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats (normal bytes dropped): each
+        // coordinate byte swizzled into the low byte of a zeroed 32-bit lane (indices past 15 give 0), converted.
         #[inline(always)]
         fn positions(bytes: v128) -> [v128; 3] {
-            let xyz = i8x16_shuffle::<0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 1, 2, 4>(bytes, bytes);
-            let (lo, hi) = (u16x8_extend_low_u8x16(xyz), u16x8_extend_high_u8x16(xyz));
-            [exact_f32(u32x4_extend_low_u16x8(lo)), exact_f32(u32x4_extend_high_u16x8(lo)), exact_f32(u32x4_extend_low_u16x8(hi))]
+            const Z: u8 = 0x80;
+            let lanes = |i: [u8; 4]| i8x16_swizzle(bytes, u8x16(i[0], Z, Z, Z, i[1], Z, Z, Z, i[2], Z, Z, Z, i[3], Z, Z, Z));
+            [to_f32(lanes([0, 1, 2, 4])), to_f32(lanes([5, 6, 8, 9])), to_f32(lanes([10, 12, 13, 14]))]
         }
-        // One frame's four table normals as component vectors (indices clamped into the table).
-        let gather = |rec: &[u8]| -> [v128; 3] {
-            let i = |v: usize| (rec[v * MD2_VERTEX_BYTES + 3] as usize).min(normal_max) * 3;
-            let (i0, i1, i2, i3) = (i(0), i(1), i(2), i(3));
-            let n = |k: usize| normals[k];
-            [f32x4(n(i0), n(i1), n(i2), n(i3)), f32x4(n(i0 + 1), n(i1 + 1), n(i2 + 1), n(i3 + 1)), f32x4(n(i0 + 2), n(i1 + 2), n(i2 + 2), n(i3 + 2))]
+        // One frame's four table normals: the four entries' addresses computed four-wide (the index byte is the top
+        // byte of each record's 32-bit lane), then one vector load each. SAFETY (of the loads): an index byte is below
+        // MD2_NORMAL_TABLE_ENTRIES, and the table holds that many entries (checked above).
+        let base = u32x4_splat(table as usize as u32);
+        let gather = |rec: v128| -> [v128; 4] {
+            let at = i32x4_add(v128_and(u32x4_shr(rec, 20), u32x4_splat(0xFF0)), base);
+            let n = |p: u32| unsafe { v128_load(p as usize as *const v128) };
+            [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
         };
         for q in 0..quads {
             let r = q * 4 * MD2_VERTEX_BYTES;
             let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
             // SAFETY: ra and rb hold 16 bytes; unaligned loads are allowed.
-            let (a, b) = unsafe { (positions(v128_load(ra.as_ptr() as *const v128)), positions(v128_load(rb.as_ptr() as *const v128))) };
+            let (ba, bb) = unsafe { (v128_load(ra.as_ptr() as *const v128), v128_load(rb.as_ptr() as *const v128)) };
+            let (a, b) = (positions(ba), positions(bb));
             // p = a·ka + b·kb + c, as the scalar kernel groups it.
             let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], ka[i]), f32x4_mul(b[i], kb[i])), c[i]);
             let o = q * 12;
@@ -234,8 +268,62 @@ mod simd {
             // SAFETY: op and on hold 12 floats.
             unsafe {
                 store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
-                let [x, y, z] = blend_normals(gather(ra), gather(rb), t);
-                store12(on.as_mut_ptr(), pack_components(x, y, z));
+                store_xyz4(on.as_mut_ptr(), blend_normals(gather(ba), gather(bb), sv, tv, t));
+            }
+        }
+        quads * 4
+    }
+
+    /// MD3 vertices [0, 4·⌊V/4⌋); returns how many were done. `ka`, `kb` as in `md3_blend`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, table: &[f32; MD3_NORMAL_TABLE_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
+        let (lat, lng) = (table.as_ptr(), table[MD3_NORMAL_TABLE_LEN / 2..].as_ptr());
+        let quads = (va.len().min(vb.len()) / (4 * MD3_VERTEX_SHORTS)).min(out_p.len().min(out_n.len()) / 12);
+        let (kav, kbv) = (f32x4_splat(ka), f32x4_splat(kb));
+        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
+        // Four 4-int16 records (two vectors) → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats: each int16 moved
+        // into the high half of a 32-bit lane (the low half is whatever the shuffle brings), shifted down with its
+        // sign, converted.
+        #[inline(always)]
+        fn positions(lo: v128, hi: v128) -> [v128; 3] {
+            let p0 = i8x16_shuffle::<0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 8, 9, 8, 9>(lo, hi);
+            let p1 = i8x16_shuffle::<10, 11, 10, 11, 12, 13, 12, 13, 16, 17, 16, 17, 18, 19, 18, 19>(lo, hi);
+            let p2 = i8x16_shuffle::<20, 21, 20, 21, 24, 25, 24, 25, 26, 27, 26, 27, 28, 29, 28, 29>(lo, hi);
+            [to_f32(i32x4_shr(p0, 16)), to_f32(i32x4_shr(p1, 16)), to_f32(i32x4_shr(p2, 16))]
+        }
+        // One frame's four decoded normals: latitude entry × longitude entry. The packed normals are the top halves of
+        // 32-bit lanes 1 and 3 of each record pair; their entries' addresses are computed four-wide, then loaded.
+        // SAFETY (of the loads): both bytes index 256-entry halves of the table, whose length the type fixes.
+        let (lat_base, lng_base) = (u32x4_splat(lat as usize as u32), u32x4_splat(lng as usize as u32));
+        let normals = |lo: v128, hi: v128| -> [v128; 4] {
+            let packed = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
+            let la = i32x4_add(v128_and(u32x4_shr(packed, 20), u32x4_splat(0xFF0)), lat_base);
+            let ln = i32x4_add(v128_and(u32x4_shr(packed, 12), u32x4_splat(0xFF0)), lng_base);
+            let n = |a: u32, b: u32| unsafe { f32x4_mul(v128_load(a as usize as *const v128), v128_load(b as usize as *const v128)) };
+            [
+                n(u32x4_extract_lane::<0>(la), u32x4_extract_lane::<0>(ln)),
+                n(u32x4_extract_lane::<1>(la), u32x4_extract_lane::<1>(ln)),
+                n(u32x4_extract_lane::<2>(la), u32x4_extract_lane::<2>(ln)),
+                n(u32x4_extract_lane::<3>(la), u32x4_extract_lane::<3>(ln)),
+            ]
+        };
+        for q in 0..quads {
+            let r = q * 4 * MD3_VERTEX_SHORTS;
+            let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
+            // SAFETY: ra and rb hold 32 bytes; unaligned loads are allowed.
+            let (alo, ahi, blo, bhi) = unsafe {
+                let (pa, pb) = (ra.as_ptr() as *const v128, rb.as_ptr() as *const v128);
+                (v128_load(pa), v128_load(pa.add(1)), v128_load(pb), v128_load(pb.add(1)))
+            };
+            let (a, b) = (positions(alo, ahi), positions(blo, bhi));
+            // p = a·ka + b·kb, as the scalar kernel groups it.
+            let p = |i: usize| f32x4_add(f32x4_mul(a[i], kav), f32x4_mul(b[i], kbv));
+            let o = q * 12;
+            let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
+            // SAFETY: op and on hold 12 floats.
+            unsafe {
+                store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
+                store_xyz4(on.as_mut_ptr(), blend_normals(normals(alo, ahi), normals(blo, bhi), sv, tv, t));
             }
         }
         quads * 4
@@ -278,12 +366,14 @@ mod tests {
     use super::*;
     use std::f64::consts::PI;
 
-    fn angle_table() -> Vec<f32> {
-        let mut t = vec![0.0; MD3_ANGLE_TABLE_LEN];
+    /// As `MD3_NORMAL_TABLE` in ts/src/kernels/tables.ts.
+    fn md3_table() -> Vec<f32> {
+        let mut t = vec![0.0; MD3_NORMAL_TABLE_LEN];
         for k in 0..256 {
             let a = k as f64 * 2.0 * PI / 256.0;
-            t[k] = a.cos() as f32;
-            t[256 + k] = a.sin() as f32;
+            let (c, s) = (a.cos() as f32, a.sin() as f32);
+            t[k * 4..][..4].copy_from_slice(&[c, s, 1.0, 0.0]);
+            t[1024 + k * 4..][..4].copy_from_slice(&[s, s, c, 0.0]);
         }
         t
     }
@@ -294,7 +384,7 @@ mod tests {
         let frames = [1u8, 2, 3, 0, 255, 0, 10, 2, /* frame 1 */ 3, 2, 1, 1, 0, 0, 0, 2];
         let scales = [0.5, 1.0, 2.0, 1.0, 1.0, 1.0];
         let translates = [10.0, 20.0, 30.0, -1.0, -2.0, -3.0];
-        let normals = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+        let normals = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
         let (mut p, mut n) = ([0.0f32; 6], [0.0f32; 6]);
         assert!(md2_blend(&frames, &scales, &translates, 2, 0, 1, 0.0, &normals, &mut p, &mut n));
         assert_eq!(p, [10.5, 22.0, 36.0, 137.5, 20.0, 50.0]);
@@ -312,7 +402,7 @@ mod tests {
     #[test]
     fn md2_rejects_frames_past_the_end_and_clamps_normal_indices() {
         let frames = [1u8, 2, 3, 200];
-        let normals = [0.0, 0.0, 1.0];
+        let normals = [0.0, 0.0, 1.0, 0.0];
         let (mut p, mut n) = ([0.0f32; 3], [9.0f32; 3]);
         assert!(!md2_blend(&frames, &[1.0; 3], &[0.0; 3], 1, 1, 0, 0.0, &normals, &mut p, &mut n));
         assert_eq!(n, [9.0; 3]);
@@ -323,7 +413,7 @@ mod tests {
 
     #[test]
     fn md3_positions_are_sixty_fourths_and_normals_follow_lat_lng() {
-        let angles = angle_table();
+        let angles = md3_table();
         // lat 0, lng 64 (90°) → +x; lat 64, lng 64 → +y; lng 0 → +z.
         let xyzn = [64i16, -128, 32, 64, 0, 0, 0, (64 << 8) | 64, /* frame 1 */ 0, 0, 64, 0, 6400, 0, 0, 0];
         let (mut p, mut n) = ([0.0f32; 6], [0.0f32; 6]);
@@ -354,7 +444,7 @@ mod tests {
 
     #[test]
     fn opposite_normals_that_cancel_keep_the_nearer_frame() {
-        let normals = [1.0, 0.0, 0.0, -1.0, 0.0, 0.0];
+        let normals = [1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0];
         let frames = [0u8, 0, 0, 0, 0, 0, 0, 1];
         let (mut p, mut n) = ([0.0f32; 3], [0.0f32; 3]);
         assert!(md2_blend(&frames, &[1.0; 6], &[0.0; 6], 1, 0, 1, 0.5, &normals, &mut p, &mut n));

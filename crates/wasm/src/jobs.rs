@@ -144,7 +144,7 @@ pub struct Md2BlendJob {
 #[repr(C)]
 pub struct Md3BlendJob {
     pub xyz_normals: Buf,
-    pub angle_table: Buf,
+    pub normal_table: Buf,
     pub out_positions: Buf,
     pub out_normals: Buf,
     pub vertex_count: u32,

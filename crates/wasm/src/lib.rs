@@ -213,7 +213,7 @@ pub fn md3_blend(job_ptr: usize) -> bool {
         Some(o) => o,
         None => return false,
     };
-    unsafe { morph::md3_blend(j.xyz_normals.slice(), j.vertex_count as usize, j.frame_a as usize, j.frame_b as usize, j.t, j.angle_table.slice(), p, nrm) }
+    unsafe { morph::md3_blend(j.xyz_normals.slice(), j.vertex_count as usize, j.frame_a as usize, j.frame_b as usize, j.t, j.normal_table.slice(), p, nrm) }
 }
 
 /// Move a vertex range by a 3×4 placement (see `idtech_core::morph::transform_vertices`).

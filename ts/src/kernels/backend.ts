@@ -140,6 +140,7 @@ export interface Md2BlendJob {
   frames: U8;
   scales: F32;
   translates: F32;
+  /** `MD2_NORMAL_TABLE` (tables.ts) */
   normalTable: F32;
   vertexCount: number;
   frameA: number;
@@ -152,7 +153,8 @@ export interface Md2BlendJob {
 /** MD3: one surface's frames a and b (4 int16 per vertex, frame-major) blended by t, as {@link Md2BlendJob}. */
 export interface Md3BlendJob {
   xyzNormals: I16;
-  angleTable: F32;
+  /** `MD3_NORMAL_TABLE` (tables.ts) */
+  normalTable: F32;
   vertexCount: number;
   frameA: number;
   frameB: number;

@@ -17,8 +17,12 @@ export const MD2_VERTEX_BYTES = 4;
 export const MD3_VERTEX_SHORTS = 4;
 /** MD3 positions are stored as int16 × 64 (ioquake3 qfiles.h MD3_XYZ_SCALE). */
 export const MD3_XYZ_SCALE = Math.fround(1.0 / 64.0);
-/** The MD3 angle table: 256 cosines then 256 sines of k·2π/256. */
-export const MD3_ANGLE_TABLE_LEN = 512;
+/** f32 per entry of the MD2 normal table the kernels read: `x y z 0` (one SIMD vector per normal). */
+export const MD2_NORMAL_TABLE_STRIDE = 4;
+/** Entries of that table: one per byte value. Quake 2's 162 normals, then the last one repeated (the clamp the kernels apply to an index past the table), so any index byte is one unchecked vector load. */
+export const MD2_NORMAL_TABLE_ENTRIES = 256;
+/** The MD3 normal table: for the 256 angle steps k·2π/256, first `cos sin 1 0` (latitude), then `sin sin cos 0` (longitude); a packed lat/lng normal is the product of its latitude and longitude entries. */
+export const MD3_NORMAL_TABLE_LEN = 2048;
 
 /** Word offsets of the job descriptors (`Buf` fields: address at the offset, element count at offset + 1). */
 export const VALIDATE_PARENTS_JOB = { parents: 0, words: 2 } as const;
@@ -31,5 +35,5 @@ export const MATRICES_JOB = { object: 0, out: 2, words: 4 } as const;
 export const SKIN_JOB = { matrices: 0, groupSizes: 2, joints: 4, weights: 6, dest: 8, out: 10, words: 12 } as const;
 export const SKIN_FRAMES_JOB = { parents: 0, flags: 2, startIndex: 4, baseframe: 6, frames: 8, groupSizes: 10, joints: 12, weights: 14, dest: 16, frameIndices: 18, local: 20, object: 22, matrices: 24, out: 26, componentCount: 28, words: 29 } as const;
 export const MD2_BLEND_JOB = { frames: 0, scales: 2, translates: 4, normalTable: 6, outPositions: 8, outNormals: 10, vertexCount: 12, outVertexOffset: 13, frameA: 14, frameB: 15, t: 16, words: 17 } as const;
-export const MD3_BLEND_JOB = { xyzNormals: 0, angleTable: 2, outPositions: 4, outNormals: 6, vertexCount: 8, outVertexOffset: 9, frameA: 10, frameB: 11, t: 12, words: 13 } as const;
+export const MD3_BLEND_JOB = { xyzNormals: 0, normalTable: 2, outPositions: 4, outNormals: 6, vertexCount: 8, outVertexOffset: 9, frameA: 10, frameB: 11, t: 12, words: 13 } as const;
 export const TRANSFORM_JOB = { matrix: 0, positions: 2, normals: 4, firstVertex: 6, vertexCount: 7, words: 8 } as const;

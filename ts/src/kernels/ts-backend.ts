@@ -123,7 +123,7 @@ export function createTsBackend(): PoseBackend {
     md3Blend(j) {
       alive();
       const [p, n] = outRange('md3Blend', j.outPositions, j.outNormals, j.outVertexOffset, j.vertexCount);
-      if (!md3Blend(j.xyzNormals.view, j.vertexCount, j.frameA, j.frameB, j.t, j.angleTable.view, p, n)) refused('md3Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+      if (!md3Blend(j.xyzNormals.view, j.vertexCount, j.frameA, j.frameB, j.t, j.normalTable.view, p, n)) refused('md3Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
     },
     transformVertices(j) {
       alive();

@@ -285,7 +285,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     md3Blend(j) {
       const u = job(), f = floats, L = MD3_BLEND_JOB;
       put(u, L.xyzNormals, j.xyzNormals);
-      put(u, L.angleTable, j.angleTable);
+      put(u, L.normalTable, j.normalTable);
       put(u, L.outPositions, j.outPositions);
       put(u, L.outNormals, j.outNormals);
       u[L.vertexCount] = index(j.vertexCount);

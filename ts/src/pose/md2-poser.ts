@@ -1,6 +1,6 @@
 /** Poses an MD2 model on a backend: two quantised frames blended by the `md2Blend` kernel (see `morph-poser.ts`). */
-import { MD2_NORMALS } from '../formats/md2/normals.js';
 import type { Md2BlendJob, PoseBackend } from '../kernels/backend.js';
+import { MD2_NORMAL_TABLE } from '../kernels/tables.js';
 import { MorphPoser } from './morph-poser.js';
 import { MD2_DEFAULT_FPS } from './timing.js';
 
@@ -28,12 +28,12 @@ export class Md2Poser extends MorphPoser {
     const frames = this.own(m.u8(model.frameVertices.length));
     const scales = this.own(m.f32(model.frameCount * 3));
     const translates = this.own(m.f32(model.frameCount * 3));
-    const normalTable = this.own(m.f32(MD2_NORMALS.length));
+    const normalTable = this.own(m.f32(MD2_NORMAL_TABLE.length));
     // All allocation is done: write the inputs once (views read after the last allocation).
     frames.view.set(model.frameVertices);
     scales.view.set(model.frameScales.subarray(0, model.frameCount * 3));
     translates.view.set(model.frameTranslates.subarray(0, model.frameCount * 3));
-    normalTable.view.set(MD2_NORMALS);
+    normalTable.view.set(MD2_NORMAL_TABLE);
     this.job = {
       frames, scales, translates, normalTable, vertexCount: model.vertexCount,
       frameA: 0, frameB: 0, t: 0, outPositions: this.out.positions, outNormals: this.out.normals, outVertexOffset: 0,

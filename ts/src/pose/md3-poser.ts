@@ -1,6 +1,6 @@
 /** Poses an MD3 model's surfaces on a backend: two quantised frames blended by the `md3Blend` kernel (see `morph-poser.ts`). */
 import type { Md3BlendJob, PoseBackend } from '../kernels/backend.js';
-import { MD3_ANGLE_TABLE } from '../kernels/tables.js';
+import { MD3_NORMAL_TABLE } from '../kernels/tables.js';
 import { backToBackIndices, MorphPoser } from './morph-poser.js';
 import { MD3_DEFAULT_FPS } from './timing.js';
 
@@ -32,12 +32,12 @@ export class Md3Poser extends MorphPoser {
     this.indices = backToBackIndices(model.surfaces);
     const m = backend.memory;
     const frames = model.surfaces.map((s) => this.own(m.i16(s.xyzNormals.length)));
-    const angleTable = this.own(m.f32(MD3_ANGLE_TABLE.length));
+    const normalTable = this.own(m.f32(MD3_NORMAL_TABLE.length));
     // All allocation is done: write the inputs once (views read after the last allocation).
     model.surfaces.forEach((s, i) => frames[i].view.set(s.xyzNormals));
-    angleTable.view.set(MD3_ANGLE_TABLE);
+    normalTable.view.set(MD3_NORMAL_TABLE);
     this.jobs = model.surfaces.map((s, i) => ({
-      xyzNormals: frames[i], angleTable, vertexCount: s.vertexCount, frameA: 0, frameB: 0, t: 0,
+      xyzNormals: frames[i], normalTable, vertexCount: s.vertexCount, frameA: 0, frameB: 0, t: 0,
       outPositions: this.out.positions, outNormals: this.out.normals, outVertexOffset: starts[i],
     }));
     if (this.frameCount > 0) this.poseFrame(0);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { toGlb } from '../../src/export/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { gltfToMd3, packMd3Normal } from '../../src/import/gltf-md3.js';
-import { MD3_ANGLE_TABLE } from '../../src/kernels/tables.js';
+import { MD3_NORMAL_TABLE } from '../../src/kernels/tables.js';
 import { writeMd3 } from '../../src/write/md3.js';
 import { realMd3s } from '../md3/_helpers.js';
 
@@ -21,8 +21,8 @@ const NORMAL_BOUND = Math.asin(Math.sqrt(3) / (254 * 0.42)) + (Math.SQRT2 * Math
 /** ioquake3's decode of a packed normal (independent of the importer's encode). */
 function unpack(p: number): number[] {
   const a = (p >> 8) & 255, b = p & 255;
-  const t = MD3_ANGLE_TABLE, sb = t[256 + b];
-  return [t[a] * sb, t[256 + a] * sb, t[b]];
+  const t = MD3_NORMAL_TABLE, lat = a * 4, lng = 1024 + b * 4;
+  return [t[lat] * t[lng], t[lat + 1] * t[lng + 1], t[lng + 2]];
 }
 
 describe('gltfToMd3: id MD3 → our glb → MD3 within the format\'s quantisation', () => {
