@@ -8,9 +8,12 @@
 //! of the stream is written to slot `dest[i]` (its index in the file), so callers get file order for free.
 //!
 //! Safety without per-weight bounds checks: every length is checked once at entry (the kernel returns
-//! `false` and writes nothing if the shapes disagree), and joint and destination indices are clamped into
-//! range before use, so even an unvalidated stream cannot read or write outside its slices. Validation
-//! (`validate::skin`) reports such indices as errors before the kernel ever runs.
+//! `false` and writes nothing if the shapes disagree), and every joint and destination index either once at
+//! entry too (the SIMD128 build: one vectorised max over each index array, then the loops follow them
+//! unchecked; an index out of range makes the kernel return `false` and write nothing) or as it is used, clamped
+//! into range (the other builds: a compare and a conditional move, which on x86-64 and in the scalar wasm cost
+//! less than the extra pass — measured). Either way an unvalidated stream cannot read or write outside its
+//! slices. Validation (`validate::skin`) reports such indices as errors before the kernel ever runs.
 
 use crate::layout::{MATRIX_STRIDE, WEIGHT_STRIDE};
 
@@ -42,6 +45,10 @@ pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], wei
         || out.len() < vertices * 3
         || !(dest.is_empty() || dest.len() >= vertices)
     {
+        return false;
+    }
+    let dest = if dest.is_empty() { dest } else { &dest[..vertices] };
+    if INDICES_CHECKED_AT_ENTRY && !(below(&joints[..total], joint_count) && below(dest, out.len() / 3)) {
         return false;
     }
     let ctx = Ctx { matrices, joints, weights, dest, last_joint: joint_count.saturating_sub(1), slots: out.len() / 3 };
@@ -82,6 +89,15 @@ pub fn skin_normals(matrices: &[f32], group_sizes: &[u32], joints: &[u32], norma
     true
 }
 
+/// Whether `skin_positions` checks every joint and destination index before the loops run (see the module
+/// notes): the SIMD128 loops then index unchecked (`Ctx::matrix_checked`, `Ctx::slot_checked`).
+const INDICES_CHECKED_AT_ENTRY: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+
+/// Whether every index in `xs` is below `n`: one pass over a max that LLVM vectorises (u32x4.max_u on SIMD128).
+fn below(xs: &[u32], n: usize) -> bool {
+    xs.is_empty() || (xs.iter().fold(0, |m, &x| m.max(x)) as usize) < n
+}
+
 struct Ctx<'a> {
     matrices: &'a [f32],
     joints: &'a [u32],
@@ -106,6 +122,26 @@ impl Ctx<'_> {
     fn matrix(&self, k: usize) -> usize {
         // SAFETY: entry checked joints.len() ≥ total weights > k; the joint is clamped into range.
         (unsafe { *self.joints.get_unchecked(k) } as usize).min(self.last_joint) * MATRIX_STRIDE
+    }
+    /// `slot` where the destinations were checked at entry (INDICES_CHECKED_AT_ENTRY): no clamp.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn slot_checked(&self, v: usize) -> usize {
+        debug_assert!(INDICES_CHECKED_AT_ENTRY);
+        if self.dest.is_empty() {
+            v
+        } else {
+            // SAFETY: entry checked dest.len() ≥ vertices > v, and every slot below out.len() / 3.
+            unsafe { *self.dest.get_unchecked(v) as usize }
+        }
+    }
+    /// `matrix` where the joints were checked at entry (INDICES_CHECKED_AT_ENTRY): no clamp.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn matrix_checked(&self, k: usize) -> usize {
+        debug_assert!(INDICES_CHECKED_AT_ENTRY);
+        // SAFETY: entry checked joints.len() ≥ total weights > k, and every joint below the joint count.
+        unsafe { *self.joints.get_unchecked(k) as usize * MATRIX_STRIDE }
     }
 }
 
@@ -157,16 +193,30 @@ fn group_scalar(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+    let quads = n / 4 * 4;
+    // One loop of four vertices per output order, so the order is not tested every four vertices; the last
+    // (n mod 4) vertices share one loop that tests it (their code is not worth a second copy in the module).
+    if ctx.dest.is_empty() {
+        simd128::quads::<false>(ctx, c, v0, k0, quads, out)
+    } else {
+        simd128::quads::<true>(ctx, c, v0, k0, quads, out)
+    }
+    simd128::singles(ctx, c, v0 + quads, k0 + quads * c, n - quads, out)
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use super::Ctx;
+    use crate::layout::WEIGHT_STRIDE;
     use core::arch::wasm32::*;
-    let m = ctx.matrices.as_ptr();
-    let w = ctx.weights.as_ptr();
-    // One accumulator per matrix row of vertex weights k..k+c: acc_r = Σ row_r · w, lane-wise.
+
+    /// One accumulator per matrix row of vertex weights k..k+c: acc_r = Σ row_r · w, lane-wise.
     #[inline(always)]
     fn rows(ctx: &Ctx, m: *const f32, w: *const f32, k: usize, c: usize) -> [v128; 3] {
-        // SAFETY: j + 16 ≤ matrices.len() (clamped joint), (k + 1) · 4 ≤ weights.len() (entry check);
-        // v128 loads have no alignment requirement.
+        // SAFETY: every joint was checked below the joint count at entry, so j + 16 ≤ matrices.len();
+        // (k + 1) · 4 ≤ weights.len() (entry check); v128 loads have no alignment requirement.
         let product = |k: usize| unsafe {
-            let p = m.add(ctx.matrix(k)) as *const v128;
+            let p = m.add(ctx.matrix_checked(k)) as *const v128;
             let wv = v128_load(w.add(k * WEIGHT_STRIDE) as *const v128);
             [f32x4_mul(v128_load(p), wv), f32x4_mul(v128_load(p.add(1)), wv), f32x4_mul(v128_load(p.add(2)), wv)]
         };
@@ -181,64 +231,77 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
         }
         [a0, a1, a2]
     }
-    // (Σp, Σq, Σr, Σs): four horizontal sums in six shuffles and three adds.
+
+    /// (Σp, Σq, Σr, Σs): four horizontal sums in six shuffles and three adds.
     #[inline(always)]
     fn hsum4(p: v128, q: v128, r: v128, s: v128) -> v128 {
         let pq = f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(p, q), i32x4_shuffle::<2, 6, 3, 7>(p, q));
         let rs = f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(r, s), i32x4_shuffle::<2, 6, 3, 7>(r, s));
         f32x4_add(i32x4_shuffle::<0, 1, 4, 5>(pq, rs), i32x4_shuffle::<2, 3, 6, 7>(pq, rs))
     }
-    let mut k = k0;
-    let mut v = v0;
-    let end = v0 + n;
-    // Four vertices at a time: their twelve row sums pack into three vectors that are exactly the
-    // 12 floats x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3, so no lane is wasted on a padding zero.
-    while v + 4 <= end {
-        let [a0, a1, a2] = rows(ctx, m, w, k, c);
-        let [b0, b1, b2] = rows(ctx, m, w, k + c, c);
-        let [c0, c1, c2] = rows(ctx, m, w, k + 2 * c, c);
-        let [d0, d1, d2] = rows(ctx, m, w, k + 3 * c, c);
-        let r0 = hsum4(a0, a1, a2, b0);
-        let r1 = hsum4(b1, b2, c0, c1);
-        let r2 = hsum4(c2, d0, d1, d2);
-        if ctx.dest.is_empty() {
-            let o = &mut out[v * 3..v * 3 + 12];
-            // SAFETY: `o` has 12 floats; unaligned v128 stores are allowed.
-            unsafe {
-                let p = o.as_mut_ptr() as *mut v128;
-                v128_store(p, r0);
-                v128_store(p.add(1), r1);
-                v128_store(p.add(2), r2);
+
+    /// `n` (a multiple of 4) vertices from v0, four at a time: their twelve row sums pack into three vectors
+    /// that are exactly the 12 floats x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3, so no lane is wasted on a
+    /// padding zero.
+    #[inline(always)]
+    pub(super) fn quads<const SCATTER: bool>(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+        let m = ctx.matrices.as_ptr();
+        let w = ctx.weights.as_ptr();
+        let mut k = k0;
+        let mut v = v0;
+        while v < v0 + n {
+            let [a0, a1, a2] = rows(ctx, m, w, k, c);
+            let [b0, b1, b2] = rows(ctx, m, w, k + c, c);
+            let [c0, c1, c2] = rows(ctx, m, w, k + 2 * c, c);
+            let [d0, d1, d2] = rows(ctx, m, w, k + 3 * c, c);
+            let r0 = hsum4(a0, a1, a2, b0);
+            let r1 = hsum4(b1, b2, c0, c1);
+            let r2 = hsum4(c2, d0, d1, d2);
+            if SCATTER {
+                // Scatter to file slots: each vertex's x y z straddles the three vectors at a fixed place.
+                let (s0, s1, s2, s3) = (ctx.slot_checked(v) * 3, ctx.slot_checked(v + 1) * 3, ctx.slot_checked(v + 2) * 3, ctx.slot_checked(v + 3) * 3);
+                // SAFETY: every slot was checked below out.len() / 3 at entry, so each s + 3 ≤ out.len();
+                // lane stores write 4 or 8 bytes.
+                unsafe {
+                    let o = out.as_mut_ptr();
+                    v128_store64_lane::<0>(r0, o.add(s0) as *mut u64);
+                    v128_store32_lane::<2>(r0, o.add(s0 + 2) as *mut u32);
+                    v128_store32_lane::<3>(r0, o.add(s1) as *mut u32);
+                    v128_store64_lane::<0>(r1, o.add(s1 + 1) as *mut u64);
+                    v128_store64_lane::<1>(r1, o.add(s2) as *mut u64);
+                    v128_store32_lane::<0>(r2, o.add(s2 + 2) as *mut u32);
+                    v128_store32_lane::<1>(r2, o.add(s3) as *mut u32);
+                    v128_store64_lane::<1>(r2, o.add(s3 + 1) as *mut u64);
+                }
+            } else {
+                // SAFETY: entry checked out.len() ≥ vertices · 3 ≥ (v + 4) · 3; unaligned v128 stores are allowed.
+                unsafe {
+                    let p = out.as_mut_ptr().add(v * 3) as *mut v128;
+                    v128_store(p, r0);
+                    v128_store(p.add(1), r1);
+                    v128_store(p.add(2), r2);
+                }
             }
-        } else {
-            // Scatter to file slots: each vertex's x y z straddles the three vectors at a fixed place.
-            let (s0, s1, s2, s3) = (ctx.slot(v) * 3, ctx.slot(v + 1) * 3, ctx.slot(v + 2) * 3, ctx.slot(v + 3) * 3);
-            // SAFETY: slot() < slots, so each s + 3 ≤ out.len(); lane stores write 4 or 8 bytes.
-            unsafe {
-                let o = out.as_mut_ptr();
-                v128_store64_lane::<0>(r0, o.add(s0) as *mut u64);
-                v128_store32_lane::<2>(r0, o.add(s0 + 2) as *mut u32);
-                v128_store32_lane::<3>(r0, o.add(s1) as *mut u32);
-                v128_store64_lane::<0>(r1, o.add(s1 + 1) as *mut u64);
-                v128_store64_lane::<1>(r1, o.add(s2) as *mut u64);
-                v128_store32_lane::<0>(r2, o.add(s2 + 2) as *mut u32);
-                v128_store32_lane::<1>(r2, o.add(s3) as *mut u32);
-                v128_store64_lane::<1>(r2, o.add(s3 + 1) as *mut u64);
-            }
+            k += 4 * c;
+            v += 4;
         }
-        k += 4 * c;
-        v += 4;
     }
-    while v < end {
-        let [a0, a1, a2] = rows(ctx, m, w, k, c);
-        let acc = hsum4(a0, a1, a2, f32x4_splat(0.0));
-        let s = ctx.slot(v) * 3;
-        let o = &mut out[s..s + 3];
-        // SAFETY: `o` has 3 floats: x and y as one 64-bit lane store, then z.
-        unsafe { v128_store64_lane::<0>(acc, o.as_mut_ptr() as *mut u64) };
-        o[2] = f32x4_extract_lane::<2>(acc);
-        k += c;
-        v += 1;
+
+    /// `n` vertices from v0 one at a time (the last n mod 4 of a group), either output order.
+    #[inline(always)]
+    pub(super) fn singles(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+        let (m, w) = (ctx.matrices.as_ptr(), ctx.weights.as_ptr());
+        let mut k = k0;
+        for v in v0..v0 + n {
+            let [a0, a1, a2] = rows(ctx, m, w, k, c);
+            let acc = hsum4(a0, a1, a2, f32x4_splat(0.0));
+            let s = ctx.slot_checked(v) * 3;
+            let o = &mut out[s..s + 3];
+            // SAFETY: `o` has 3 floats: x and y as one 64-bit lane store, then z.
+            unsafe { v128_store64_lane::<0>(acc, o.as_mut_ptr() as *mut u64) };
+            o[2] = f32x4_extract_lane::<2>(acc);
+            k += c;
+        }
     }
 }
 
@@ -423,8 +486,22 @@ mod tests {
         let mut out = [7.0f32; 3];
         assert!(!skin_positions(&m, &[2], &[0], &[0.0; 8], &[], &mut out)); // joints too short
         assert_eq!(out, [7.0; 3]);
-        // Joint 99 and destination 42 are clamped, never followed out of the buffers.
-        assert!(skin_positions(&m, &[1], &[99], &[0.0, 0.0, 0.0, 1.0], &[42], &mut out));
+        // Joint 99 and destination 42 are never followed out of the buffers: refused where indices are checked
+        // at entry (nothing written), clamped elsewhere.
+        let ok = skin_positions(&m, &[1], &[99], &[0.0, 0.0, 0.0, 1.0], &[42], &mut out);
+        assert_eq!((ok, out), if INDICES_CHECKED_AT_ENTRY { (false, [7.0; 3]) } else { (true, [1.0; 3]) });
+        // Indices past the stream's weights and vertices are not looked at; an empty stream needs no joints.
+        assert!(skin_positions(&m, &[1], &[0, 99], &[0.0, 0.0, 0.0, 1.0], &[0, 42], &mut out));
         assert_eq!(out, [1.0, 1.0, 1.0]);
+        assert!(skin_positions(&[], &[], &[], &[], &[], &mut out));
+    }
+
+    #[test]
+    fn the_entry_check_finds_any_index_out_of_range() {
+        assert!(below(&[], 0));
+        assert!(below(&[0, 4, 2], 5));
+        assert!(!below(&[0, 5, 2], 5));
+        assert!(!below(&[u32::MAX], 5));
+        assert!(!below(&[0], 0));
     }
 }
