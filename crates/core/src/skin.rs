@@ -5,7 +5,9 @@
 //! lane is 0 and the same sum applies only the rotation columns.
 //!
 //! Output order: with `dest` empty, vertices are written in this grouped ("fast") order; otherwise vertex i
-//! of the stream is written to slot `dest[i]` (its index in the file), so callers get file order for free.
+//! of the stream is written to slot `dest[i]` (its index in the file), so callers get file order for free. The
+//! SIMD128 kernel stores four vertices whose slots are consecutive (runs of the file order inside a group, most
+//! quads in real models) as three whole vectors, as in the grouped order, when `dest` rises inside every group.
 //!
 //! Safety without per-weight bounds checks: every length is checked once at entry (the kernel returns
 //! `false` and writes nothing if the shapes disagree), and every joint and destination index either once at
@@ -48,10 +50,15 @@ pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], wei
         return false;
     }
     let dest = if dest.is_empty() { dest } else { &dest[..vertices] };
-    if INDICES_CHECKED_AT_ENTRY && !(below(&joints[..total], joint_count) && below(dest, out.len() / 3)) {
-        return false;
+    let mut runs = false;
+    if INDICES_CHECKED_AT_ENTRY {
+        let (last_slot, rising) = scan_dest(group_sizes, dest);
+        if !below(&joints[..total], joint_count) || !dest.is_empty() && last_slot as usize >= out.len() / 3 {
+            return false;
+        }
+        runs = rising;
     }
-    let ctx = Ctx { matrices, joints, weights, dest, last_joint: joint_count.saturating_sub(1), slots: out.len() / 3 };
+    let ctx = Ctx { matrices, joints, weights, dest, last_joint: joint_count.saturating_sub(1), slots: out.len() / 3, runs };
     let mut v = 0usize;
     let mut k = 0usize;
     for (g, &n) in group_sizes.iter().enumerate() {
@@ -98,6 +105,28 @@ fn below(xs: &[u32], n: usize) -> bool {
     xs.is_empty() || (xs.iter().fold(0, |m, &x| m.max(x)) as usize) < n
 }
 
+/// One pass over `dest` (which holds the grouping's vertices, entry check): its largest slot, and whether it rises
+/// strictly inside every group (as `buildSkinStream` writes it: each group in file order), so that four stream
+/// vertices whose first and last slots are 3 apart fill four consecutive slots. Descents are counted over the
+/// whole array (LLVM vectorises the pass), then the ones where a group starts are taken back out. (Also counting
+/// +1 steps, to skip the test per quad on streams with few runs, cost more in this pass than it saved.)
+fn scan_dest(group_sizes: &[u32], dest: &[u32]) -> (u32, bool) {
+    let (last, pairs) = match dest.split_last() {
+        Some((&last, rest)) => (last, rest.iter().zip(&dest[1..])),
+        None => return (0, false),
+    };
+    let (max, descents) = pairs.fold((last, 0u32), |(m, d), (&x, &y)| (m.max(x), d.wrapping_add((x >= y) as u32)));
+    let mut v = 0usize;
+    let mut at_starts = 0u32;
+    for &n in group_sizes {
+        if v > 0 && n > 0 {
+            at_starts += (dest[v - 1] >= dest[v]) as u32;
+        }
+        v += n as usize;
+    }
+    (max, descents == at_starts)
+}
+
 struct Ctx<'a> {
     matrices: &'a [f32],
     joints: &'a [u32],
@@ -106,6 +135,9 @@ struct Ctx<'a> {
     last_joint: usize,
     /// xyz slots in `out`.
     slots: usize,
+    /// `scan_dest(…).1` (SIMD128 builds only): a quad of consecutive slots is stored whole.
+    #[cfg_attr(not(all(target_arch = "wasm32", target_feature = "simd128")), allow(dead_code))]
+    runs: bool,
 }
 
 impl Ctx<'_> {
@@ -257,7 +289,8 @@ mod simd128 {
             let r0 = hsum4(a0, a1, a2, b0);
             let r1 = hsum4(b1, b2, c0, c1);
             let r2 = hsum4(c2, d0, d1, d2);
-            if SCATTER {
+            let run = SCATTER && ctx.runs && ctx.slot_checked(v + 3) == ctx.slot_checked(v) + 3;
+            if SCATTER && !run {
                 // Scatter to file slots: each vertex's x y z straddles the three vectors at a fixed place.
                 let (s0, s1, s2, s3) = (ctx.slot_checked(v) * 3, ctx.slot_checked(v + 1) * 3, ctx.slot_checked(v + 2) * 3, ctx.slot_checked(v + 3) * 3);
                 // SAFETY: every slot was checked below out.len() / 3 at entry, so each s + 3 ≤ out.len();
@@ -274,9 +307,13 @@ mod simd128 {
                     v128_store64_lane::<1>(r2, o.add(s3 + 1) as *mut u64);
                 }
             } else {
-                // SAFETY: entry checked out.len() ≥ vertices · 3 ≥ (v + 4) · 3; unaligned v128 stores are allowed.
+                // Four consecutive slots (a run of the file order inside this group, the common case in real
+                // models), or the grouped order: the three vectors are the twelve floats as they are.
+                // SAFETY: entry checked out.len() ≥ vertices · 3 ≥ (v + 4) · 3, and each slot below out.len() / 3
+                // (so the last of four consecutive ones ends inside `out`); unaligned v128 stores are allowed.
                 unsafe {
-                    let p = out.as_mut_ptr().add(v * 3) as *mut v128;
+                    let first = if SCATTER { ctx.slot_checked(v) } else { v };
+                    let p = out.as_mut_ptr().add(first * 3) as *mut v128;
                     v128_store(p, r0);
                     v128_store(p.add(1), r1);
                     v128_store(p.add(2), r2);
@@ -404,7 +441,7 @@ mod tests {
         let weights: Vec<f32> = (0..total * 4).map(|_| rnd()).collect();
         let dest: Vec<u32> = (0..vertices as u32).rev().collect();
         for d in [&dest[..], &[][..]] {
-            let ctx = Ctx { matrices: &matrices, joints: &joints, weights: &weights, dest: d, last_joint: 2, slots: vertices };
+            let ctx = Ctx { matrices: &matrices, joints: &joints, weights: &weights, dest: d, last_joint: 2, slots: vertices, runs: false };
             let (mut a, mut b) = (vec![0.0f32; vertices * 3], vec![0.0f32; vertices * 3]);
             assert!(skin_positions(&matrices, &groups, &joints, &weights, d, &mut a));
             let (mut v, mut k) = (0, 0);
@@ -494,6 +531,15 @@ mod tests {
         assert!(skin_positions(&m, &[1], &[0, 99], &[0.0, 0.0, 0.0, 1.0], &[0, 42], &mut out));
         assert_eq!(out, [1.0, 1.0, 1.0]);
         assert!(skin_positions(&[], &[], &[], &[], &[], &mut out));
+    }
+
+    #[test]
+    fn whole_quads_are_tried_only_where_dest_rises_inside_every_group() {
+        assert_eq!(scan_dest(&[], &[]), (0, false));
+        assert_eq!(scan_dest(&[3, 2], &[0, 2, 5, 1, 4]), (5, true)); // the second group starts lower: allowed
+        assert_eq!(scan_dest(&[3, 2], &[0, 5, 2, 1, 4]), (5, false)); // a descent inside the first group
+        assert_eq!(scan_dest(&[2, 0, 3], &[3, 4, 0, 1, 1]), (4, false)); // a repeat inside the last group
+        assert_eq!(scan_dest(&[2, 0, 3], &[3, 4, 0, 1, 2]), (4, true)); // empty groups in between
     }
 
     #[test]
