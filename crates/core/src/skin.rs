@@ -100,16 +100,39 @@ pub fn skin_normals(matrices: &[f32], group_sizes: &[u32], joints: &[u32], norma
 /// notes): the SIMD128 loops then index unchecked (`Ctx::matrix_checked`, `Ctx::slot_checked`).
 const INDICES_CHECKED_AT_ENTRY: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
 
-/// Whether every index in `xs` is below `n`: one pass over a max that LLVM vectorises (u32x4.max_u on SIMD128).
+/// Whether every index in `xs` is below `n`: one pass over a max (u32x4.max_u on SIMD128, 32 indices a step).
 fn below(xs: &[u32], n: usize) -> bool {
-    xs.is_empty() || (xs.iter().fold(0, |m, &x| m.max(x)) as usize) < n
+    if xs.is_empty() {
+        return true;
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let (done, max) = (0, 0u32);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let (done, max) = {
+        use core::arch::wasm32::*;
+        let done = xs.len() / 32 * 32;
+        let mut m = u32x4_splat(0);
+        for c in xs[..done].chunks_exact(32) {
+            let p = c.as_ptr() as *const v128;
+            // SAFETY: `c` holds 32 u32 = 8 vectors; v128 loads have no alignment requirement.
+            let l = |i: usize| unsafe { v128_load(p.add(i)) };
+            let a = u32x4_max(u32x4_max(l(0), l(1)), u32x4_max(l(2), l(3)));
+            let b = u32x4_max(u32x4_max(l(4), l(5)), u32x4_max(l(6), l(7)));
+            m = u32x4_max(m, u32x4_max(a, b));
+        }
+        let m = u32x4_max(m, i32x4_shuffle::<2, 3, 0, 1>(m, m));
+        let m = u32x4_max(m, i32x4_shuffle::<1, 0, 3, 2>(m, m));
+        (done, u32x4_extract_lane::<0>(m))
+    };
+    (xs[done..].iter().fold(max, |m, &x| m.max(x)) as usize) < n
 }
 
 /// One pass over `dest` (which holds the grouping's vertices, entry check): its largest slot, and whether it rises
 /// strictly inside every group (as `buildSkinStream` writes it: each group in file order), so that four stream
 /// vertices whose first and last slots are 3 apart fill four consecutive slots. Descents are counted over the
-/// whole array (LLVM vectorises the pass), then the ones where a group starts are taken back out. (Also counting
-/// +1 steps, to skip the test per quad on streams with few runs, cost more in this pass than it saved.)
+/// whole array (LLVM vectorises the pass; a hand-written SIMD128 form of it measured slower), then the ones where a
+/// group starts are taken back out. (Also counting +1 steps, to skip the test per quad on streams with few runs,
+/// cost more in this pass than it saved.)
 fn scan_dest(group_sizes: &[u32], dest: &[u32]) -> (u32, bool) {
     let (last, pairs) = match dest.split_last() {
         Some((&last, rest)) => (last, rest.iter().zip(&dest[1..])),

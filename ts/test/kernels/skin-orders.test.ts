@@ -115,12 +115,13 @@ describe('skinning output orders: WASM equals TS', () => {
   }
 
   it('an index out of range is refused or clamped by WASM, never followed outside the buffers', () => {
-    const s = stream(9, [5, 3], 4);
-    const bad = Uint32Array.from(s.joints);
-    bad[7] = 1000;
+    const s = stream(9, [50, 30], 4); // 110 weights: the entry check's vector steps and its tail
+    const badJoint = (k: number) => ({ ...s, joints: s.joints.map((j, i) => (i === k ? 1000 : j)) });
+    const identity = Uint32Array.from({ length: s.vertices }, (_, i) => i);
+    const badDest = (k: number) => identity.map((d, i) => (i === k ? 99 : d));
     for (const b of backends.filter((x) => x.name !== 'ts')) {
-      const jobs = [{ ...s, joints: bad }, s];
-      const dests = [null, Uint32Array.from([0, 1, 2, 3, 4, 5, 6, 99])];
+      const jobs = [badJoint(40), badJoint(109), s, s];
+      const dests = [null, identity, badDest(37), badDest(79)];
       for (const [k, t] of jobs.entries()) {
         try {
           const out = skin(b, t, dests[k], s.vertices * 3);
