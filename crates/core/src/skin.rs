@@ -6,8 +6,9 @@
 //!
 //! Output order: with `dest` empty, vertices are written in this grouped ("fast") order; otherwise vertex i
 //! of the stream is written to slot `dest[i]` (its index in the file), so callers get file order for free. The
-//! SIMD128 kernel stores four vertices whose slots are consecutive (runs of the file order inside a group, most
-//! quads in real models) as three whole vectors, as in the grouped order, when `dest` rises inside every group.
+//! SIMD kernels (SIMD128, x86-64) store four vertices whose slots are consecutive (runs of the file order inside a
+//! group, most quads in real models) as three whole vectors, as in the grouped order, when `dest` rises inside
+//! every group.
 //!
 //! Safety without per-weight bounds checks: every length is checked once at entry (the kernel returns
 //! `false` and writes nothing if the shapes disagree), and every joint and destination index either once at
@@ -57,6 +58,8 @@ pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], wei
             return false;
         }
         runs = rising;
+    } else if cfg!(target_arch = "x86_64") && !dest.is_empty() {
+        runs = scan_dest(group_sizes, dest).1; // the native kernel tries whole quads too (the same formulation)
     }
     let ctx = Ctx { matrices, joints, weights, dest, last_joint: joint_count.saturating_sub(1), slots: out.len() / 3, runs };
     let mut v = 0usize;
@@ -158,8 +161,8 @@ struct Ctx<'a> {
     last_joint: usize,
     /// xyz slots in `out`.
     slots: usize,
-    /// `scan_dest(…).1` (SIMD128 builds only): a quad of consecutive slots is stored whole.
-    #[cfg_attr(not(all(target_arch = "wasm32", target_feature = "simd128")), allow(dead_code))]
+    /// `scan_dest(…).1` (SIMD128 and x86-64 builds): a quad of consecutive slots is stored whole.
+    #[cfg_attr(not(any(all(target_arch = "wasm32", target_feature = "simd128"), target_arch = "x86_64")), allow(dead_code))]
     runs: bool,
 }
 
@@ -418,8 +421,9 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
             _mm_storeu_ps(lanes.as_mut_ptr().add(4), r[1]);
             _mm_storeu_ps(lanes.as_mut_ptr().add(8), r[2]);
         }
-        if ctx.dest.is_empty() {
-            out[v * 3..v * 3 + 12].copy_from_slice(&lanes);
+        let first = if ctx.dest.is_empty() { v } else { ctx.slot(v) };
+        if ctx.dest.is_empty() || ctx.runs && ctx.slot(v + 3) == first + 3 {
+            out[first * 3..first * 3 + 12].copy_from_slice(&lanes);
         } else {
             for i in 0..4 {
                 let s = ctx.slot(v + i) * 3;
@@ -449,7 +453,7 @@ mod tests {
 
     #[test]
     fn the_native_simd_kernel_equals_the_scalar_one() {
-        // 3 joints, vertices with 1..=8 weights, pseudo-random values; both output orders.
+        // 3 joints, vertices with 1..=8 weights, pseudo-random values; every output order.
         let mut seed = 12345u32;
         let mut rnd = || {
             seed ^= seed << 13;
@@ -463,9 +467,14 @@ mod tests {
         let joints: Vec<u32> = (0..total).map(|k| (k % 3) as u32).collect();
         let weights: Vec<f32> = (0..total * 4).map(|_| rnd()).collect();
         let dest: Vec<u32> = (0..vertices as u32).rev().collect();
-        for d in [&dest[..], &[][..]] {
-            let ctx = Ctx { matrices: &matrices, joints: &joints, weights: &weights, dest: d, last_joint: 2, slots: vertices, runs: false };
-            let (mut a, mut b) = (vec![0.0f32; vertices * 3], vec![0.0f32; vertices * 3]);
+        // Rising inside every group, in runs of consecutive slots (whole quads), one slot skipped part way.
+        let mut runs: Vec<u32> = (0..vertices as u32).collect();
+        runs[vertices / 2 + 1..].iter_mut().for_each(|s| *s += 1); // inside the quad of 4-weight vertices
+        let runs_out = vertices + 1;
+        for d in [&dest[..], &[][..], &runs[..]] {
+            let slots = if d.len() == runs.len() && d[0] == 0 { runs_out } else { vertices };
+            let ctx = Ctx { matrices: &matrices, joints: &joints, weights: &weights, dest: d, last_joint: 2, slots, runs: false };
+            let (mut a, mut b) = (vec![0.0f32; slots * 3], vec![0.0f32; slots * 3]);
             assert!(skin_positions(&matrices, &groups, &joints, &weights, d, &mut a));
             let (mut v, mut k) = (0, 0);
             for (g, &n) in groups.iter().enumerate() {
