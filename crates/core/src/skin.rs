@@ -5,12 +5,18 @@
 //! lane is 0 and the same sum applies only the rotation columns.
 //!
 //! Output order: with `dest` empty, vertices are written in this grouped ("fast") order; otherwise vertex i
-//! of the stream is written to slot `dest[i]` (its index in the file), so callers get file order for free.
+//! of the stream is written to slot `dest[i]` (its index in the file), so callers get file order for free. The
+//! SIMD kernels (SIMD128, x86-64) store four vertices whose slots are consecutive (runs of the file order inside a
+//! group, most quads in real models) as three whole vectors, as in the grouped order, when `dest` rises inside
+//! every group.
 //!
 //! Safety without per-weight bounds checks: every length is checked once at entry (the kernel returns
-//! `false` and writes nothing if the shapes disagree), and joint and destination indices are clamped into
-//! range before use, so even an unvalidated stream cannot read or write outside its slices. Validation
-//! (`validate::skin`) reports such indices as errors before the kernel ever runs.
+//! `false` and writes nothing if the shapes disagree), and every joint and destination index either once at
+//! entry too (the SIMD128 build: one vectorised max over each index array, then the loops follow them
+//! unchecked; an index out of range makes the kernel return `false` and write nothing) or as it is used, clamped
+//! into range (the other builds: a compare and a conditional move, which on x86-64 and in the scalar wasm cost
+//! less than the extra pass — measured). Either way an unvalidated stream cannot read or write outside its
+//! slices. Validation (`validate::skin`) reports such indices as errors before the kernel ever runs.
 
 use crate::layout::{MATRIX_STRIDE, WEIGHT_STRIDE};
 
@@ -44,7 +50,18 @@ pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], wei
     {
         return false;
     }
-    let ctx = Ctx { matrices, joints, weights, dest, last_joint: joint_count.saturating_sub(1), slots: out.len() / 3 };
+    let dest = if dest.is_empty() { dest } else { &dest[..vertices] };
+    let mut runs = false;
+    if INDICES_CHECKED_AT_ENTRY {
+        let (last_slot, rising) = scan_dest(group_sizes, dest);
+        if !below(&joints[..total], joint_count) || !dest.is_empty() && last_slot as usize >= out.len() / 3 {
+            return false;
+        }
+        runs = rising;
+    } else if cfg!(target_arch = "x86_64") && !dest.is_empty() {
+        runs = scan_dest(group_sizes, dest).1; // the native kernel tries whole quads too (the same formulation)
+    }
+    let ctx = Ctx { matrices, joints, weights, dest, last_joint: joint_count.saturating_sub(1), slots: out.len() / 3, runs };
     let mut v = 0usize;
     let mut k = 0usize;
     for (g, &n) in group_sizes.iter().enumerate() {
@@ -82,6 +99,60 @@ pub fn skin_normals(matrices: &[f32], group_sizes: &[u32], joints: &[u32], norma
     true
 }
 
+/// Whether `skin_positions` checks every joint and destination index before the loops run (see the module
+/// notes): the SIMD128 loops then index unchecked (`Ctx::matrix_checked`, `Ctx::slot_checked`).
+const INDICES_CHECKED_AT_ENTRY: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+
+/// Whether every index in `xs` is below `n`: one pass over a max (u32x4.max_u on SIMD128, 32 indices a step).
+fn below(xs: &[u32], n: usize) -> bool {
+    if xs.is_empty() {
+        return true;
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let (done, max) = (0, 0u32);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let (done, max) = {
+        use core::arch::wasm32::*;
+        let done = xs.len() / 32 * 32;
+        let mut m = u32x4_splat(0);
+        for c in xs[..done].chunks_exact(32) {
+            let p = c.as_ptr() as *const v128;
+            // SAFETY: `c` holds 32 u32 = 8 vectors; v128 loads have no alignment requirement.
+            let l = |i: usize| unsafe { v128_load(p.add(i)) };
+            let a = u32x4_max(u32x4_max(l(0), l(1)), u32x4_max(l(2), l(3)));
+            let b = u32x4_max(u32x4_max(l(4), l(5)), u32x4_max(l(6), l(7)));
+            m = u32x4_max(m, u32x4_max(a, b));
+        }
+        let m = u32x4_max(m, i32x4_shuffle::<2, 3, 0, 1>(m, m));
+        let m = u32x4_max(m, i32x4_shuffle::<1, 0, 3, 2>(m, m));
+        (done, u32x4_extract_lane::<0>(m))
+    };
+    (xs[done..].iter().fold(max, |m, &x| m.max(x)) as usize) < n
+}
+
+/// One pass over `dest` (which holds the grouping's vertices, entry check): its largest slot, and whether it rises
+/// strictly inside every group (as `buildSkinStream` writes it: each group in file order), so that four stream
+/// vertices whose first and last slots are 3 apart fill four consecutive slots. Descents are counted over the
+/// whole array (LLVM vectorises the pass; a hand-written SIMD128 form of it measured slower), then the ones where a
+/// group starts are taken back out. (Also counting +1 steps, to skip the test per quad on streams with few runs,
+/// cost more in this pass than it saved.)
+fn scan_dest(group_sizes: &[u32], dest: &[u32]) -> (u32, bool) {
+    let (last, pairs) = match dest.split_last() {
+        Some((&last, rest)) => (last, rest.iter().zip(&dest[1..])),
+        None => return (0, false),
+    };
+    let (max, descents) = pairs.fold((last, 0u32), |(m, d), (&x, &y)| (m.max(x), d.wrapping_add((x >= y) as u32)));
+    let mut v = 0usize;
+    let mut at_starts = 0u32;
+    for &n in group_sizes {
+        if v > 0 && n > 0 {
+            at_starts += (dest[v - 1] >= dest[v]) as u32;
+        }
+        v += n as usize;
+    }
+    (max, descents == at_starts)
+}
+
 struct Ctx<'a> {
     matrices: &'a [f32],
     joints: &'a [u32],
@@ -90,6 +161,9 @@ struct Ctx<'a> {
     last_joint: usize,
     /// xyz slots in `out`.
     slots: usize,
+    /// `scan_dest(…).1` (SIMD128 and x86-64 builds): a quad of consecutive slots is stored whole.
+    #[cfg_attr(not(any(all(target_arch = "wasm32", target_feature = "simd128"), target_arch = "x86_64")), allow(dead_code))]
+    runs: bool,
 }
 
 impl Ctx<'_> {
@@ -106,6 +180,26 @@ impl Ctx<'_> {
     fn matrix(&self, k: usize) -> usize {
         // SAFETY: entry checked joints.len() ≥ total weights > k; the joint is clamped into range.
         (unsafe { *self.joints.get_unchecked(k) } as usize).min(self.last_joint) * MATRIX_STRIDE
+    }
+    /// `slot` where the destinations were checked at entry (INDICES_CHECKED_AT_ENTRY): no clamp.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn slot_checked(&self, v: usize) -> usize {
+        debug_assert!(INDICES_CHECKED_AT_ENTRY);
+        if self.dest.is_empty() {
+            v
+        } else {
+            // SAFETY: entry checked dest.len() ≥ vertices > v, and every slot below out.len() / 3.
+            unsafe { *self.dest.get_unchecked(v) as usize }
+        }
+    }
+    /// `matrix` where the joints were checked at entry (INDICES_CHECKED_AT_ENTRY): no clamp.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn matrix_checked(&self, k: usize) -> usize {
+        debug_assert!(INDICES_CHECKED_AT_ENTRY);
+        // SAFETY: entry checked joints.len() ≥ total weights > k, and every joint below the joint count.
+        unsafe { *self.joints.get_unchecked(k) as usize * MATRIX_STRIDE }
     }
 }
 
@@ -157,16 +251,30 @@ fn group_scalar(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+    let quads = n / 4 * 4;
+    // One loop of four vertices per output order, so the order is not tested every four vertices; the last
+    // (n mod 4) vertices share one loop that tests it (their code is not worth a second copy in the module).
+    if ctx.dest.is_empty() {
+        simd128::quads::<false>(ctx, c, v0, k0, quads, out)
+    } else {
+        simd128::quads::<true>(ctx, c, v0, k0, quads, out)
+    }
+    simd128::singles(ctx, c, v0 + quads, k0 + quads * c, n - quads, out)
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use super::Ctx;
+    use crate::layout::WEIGHT_STRIDE;
     use core::arch::wasm32::*;
-    let m = ctx.matrices.as_ptr();
-    let w = ctx.weights.as_ptr();
-    // One accumulator per matrix row of vertex weights k..k+c: acc_r = Σ row_r · w, lane-wise.
+
+    /// One accumulator per matrix row of vertex weights k..k+c: acc_r = Σ row_r · w, lane-wise.
     #[inline(always)]
     fn rows(ctx: &Ctx, m: *const f32, w: *const f32, k: usize, c: usize) -> [v128; 3] {
-        // SAFETY: j + 16 ≤ matrices.len() (clamped joint), (k + 1) · 4 ≤ weights.len() (entry check);
-        // v128 loads have no alignment requirement.
+        // SAFETY: every joint was checked below the joint count at entry, so j + 16 ≤ matrices.len();
+        // (k + 1) · 4 ≤ weights.len() (entry check); v128 loads have no alignment requirement.
         let product = |k: usize| unsafe {
-            let p = m.add(ctx.matrix(k)) as *const v128;
+            let p = m.add(ctx.matrix_checked(k)) as *const v128;
             let wv = v128_load(w.add(k * WEIGHT_STRIDE) as *const v128);
             [f32x4_mul(v128_load(p), wv), f32x4_mul(v128_load(p.add(1)), wv), f32x4_mul(v128_load(p.add(2)), wv)]
         };
@@ -181,64 +289,82 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
         }
         [a0, a1, a2]
     }
-    // (Σp, Σq, Σr, Σs): four horizontal sums in six shuffles and three adds.
+
+    /// (Σp, Σq, Σr, Σs): four horizontal sums in six shuffles and three adds.
     #[inline(always)]
     fn hsum4(p: v128, q: v128, r: v128, s: v128) -> v128 {
         let pq = f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(p, q), i32x4_shuffle::<2, 6, 3, 7>(p, q));
         let rs = f32x4_add(i32x4_shuffle::<0, 4, 1, 5>(r, s), i32x4_shuffle::<2, 6, 3, 7>(r, s));
         f32x4_add(i32x4_shuffle::<0, 1, 4, 5>(pq, rs), i32x4_shuffle::<2, 3, 6, 7>(pq, rs))
     }
-    let mut k = k0;
-    let mut v = v0;
-    let end = v0 + n;
-    // Four vertices at a time: their twelve row sums pack into three vectors that are exactly the
-    // 12 floats x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3, so no lane is wasted on a padding zero.
-    while v + 4 <= end {
-        let [a0, a1, a2] = rows(ctx, m, w, k, c);
-        let [b0, b1, b2] = rows(ctx, m, w, k + c, c);
-        let [c0, c1, c2] = rows(ctx, m, w, k + 2 * c, c);
-        let [d0, d1, d2] = rows(ctx, m, w, k + 3 * c, c);
-        let r0 = hsum4(a0, a1, a2, b0);
-        let r1 = hsum4(b1, b2, c0, c1);
-        let r2 = hsum4(c2, d0, d1, d2);
-        if ctx.dest.is_empty() {
-            let o = &mut out[v * 3..v * 3 + 12];
-            // SAFETY: `o` has 12 floats; unaligned v128 stores are allowed.
-            unsafe {
-                let p = o.as_mut_ptr() as *mut v128;
-                v128_store(p, r0);
-                v128_store(p.add(1), r1);
-                v128_store(p.add(2), r2);
+
+    /// `n` (a multiple of 4) vertices from v0, four at a time: their twelve row sums pack into three vectors
+    /// that are exactly the 12 floats x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3, so no lane is wasted on a
+    /// padding zero.
+    #[inline(always)]
+    pub(super) fn quads<const SCATTER: bool>(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+        let m = ctx.matrices.as_ptr();
+        let w = ctx.weights.as_ptr();
+        let mut k = k0;
+        let mut v = v0;
+        while v < v0 + n {
+            let [a0, a1, a2] = rows(ctx, m, w, k, c);
+            let [b0, b1, b2] = rows(ctx, m, w, k + c, c);
+            let [c0, c1, c2] = rows(ctx, m, w, k + 2 * c, c);
+            let [d0, d1, d2] = rows(ctx, m, w, k + 3 * c, c);
+            let r0 = hsum4(a0, a1, a2, b0);
+            let r1 = hsum4(b1, b2, c0, c1);
+            let r2 = hsum4(c2, d0, d1, d2);
+            let run = SCATTER && ctx.runs && ctx.slot_checked(v + 3) == ctx.slot_checked(v) + 3;
+            if SCATTER && !run {
+                // Scatter to file slots: each vertex's x y z straddles the three vectors at a fixed place.
+                let (s0, s1, s2, s3) = (ctx.slot_checked(v) * 3, ctx.slot_checked(v + 1) * 3, ctx.slot_checked(v + 2) * 3, ctx.slot_checked(v + 3) * 3);
+                // SAFETY: every slot was checked below out.len() / 3 at entry, so each s + 3 ≤ out.len();
+                // lane stores write 4 or 8 bytes.
+                unsafe {
+                    let o = out.as_mut_ptr();
+                    v128_store64_lane::<0>(r0, o.add(s0) as *mut u64);
+                    v128_store32_lane::<2>(r0, o.add(s0 + 2) as *mut u32);
+                    v128_store32_lane::<3>(r0, o.add(s1) as *mut u32);
+                    v128_store64_lane::<0>(r1, o.add(s1 + 1) as *mut u64);
+                    v128_store64_lane::<1>(r1, o.add(s2) as *mut u64);
+                    v128_store32_lane::<0>(r2, o.add(s2 + 2) as *mut u32);
+                    v128_store32_lane::<1>(r2, o.add(s3) as *mut u32);
+                    v128_store64_lane::<1>(r2, o.add(s3 + 1) as *mut u64);
+                }
+            } else {
+                // Four consecutive slots (a run of the file order inside this group, the common case in real
+                // models), or the grouped order: the three vectors are the twelve floats as they are.
+                // SAFETY: entry checked out.len() ≥ vertices · 3 ≥ (v + 4) · 3, and each slot below out.len() / 3
+                // (so the last of four consecutive ones ends inside `out`); unaligned v128 stores are allowed.
+                unsafe {
+                    let first = if SCATTER { ctx.slot_checked(v) } else { v };
+                    let p = out.as_mut_ptr().add(first * 3) as *mut v128;
+                    v128_store(p, r0);
+                    v128_store(p.add(1), r1);
+                    v128_store(p.add(2), r2);
+                }
             }
-        } else {
-            // Scatter to file slots: each vertex's x y z straddles the three vectors at a fixed place.
-            let (s0, s1, s2, s3) = (ctx.slot(v) * 3, ctx.slot(v + 1) * 3, ctx.slot(v + 2) * 3, ctx.slot(v + 3) * 3);
-            // SAFETY: slot() < slots, so each s + 3 ≤ out.len(); lane stores write 4 or 8 bytes.
-            unsafe {
-                let o = out.as_mut_ptr();
-                v128_store64_lane::<0>(r0, o.add(s0) as *mut u64);
-                v128_store32_lane::<2>(r0, o.add(s0 + 2) as *mut u32);
-                v128_store32_lane::<3>(r0, o.add(s1) as *mut u32);
-                v128_store64_lane::<0>(r1, o.add(s1 + 1) as *mut u64);
-                v128_store64_lane::<1>(r1, o.add(s2) as *mut u64);
-                v128_store32_lane::<0>(r2, o.add(s2 + 2) as *mut u32);
-                v128_store32_lane::<1>(r2, o.add(s3) as *mut u32);
-                v128_store64_lane::<1>(r2, o.add(s3 + 1) as *mut u64);
-            }
+            k += 4 * c;
+            v += 4;
         }
-        k += 4 * c;
-        v += 4;
     }
-    while v < end {
-        let [a0, a1, a2] = rows(ctx, m, w, k, c);
-        let acc = hsum4(a0, a1, a2, f32x4_splat(0.0));
-        let s = ctx.slot(v) * 3;
-        let o = &mut out[s..s + 3];
-        // SAFETY: `o` has 3 floats: x and y as one 64-bit lane store, then z.
-        unsafe { v128_store64_lane::<0>(acc, o.as_mut_ptr() as *mut u64) };
-        o[2] = f32x4_extract_lane::<2>(acc);
-        k += c;
-        v += 1;
+
+    /// `n` vertices from v0 one at a time (the last n mod 4 of a group), either output order.
+    #[inline(always)]
+    pub(super) fn singles(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+        let (m, w) = (ctx.matrices.as_ptr(), ctx.weights.as_ptr());
+        let mut k = k0;
+        for v in v0..v0 + n {
+            let [a0, a1, a2] = rows(ctx, m, w, k, c);
+            let acc = hsum4(a0, a1, a2, f32x4_splat(0.0));
+            let s = ctx.slot_checked(v) * 3;
+            let o = &mut out[s..s + 3];
+            // SAFETY: `o` has 3 floats: x and y as one 64-bit lane store, then z.
+            unsafe { v128_store64_lane::<0>(acc, o.as_mut_ptr() as *mut u64) };
+            o[2] = f32x4_extract_lane::<2>(acc);
+            k += c;
+        }
     }
 }
 
@@ -295,8 +421,9 @@ fn group_impl(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f3
             _mm_storeu_ps(lanes.as_mut_ptr().add(4), r[1]);
             _mm_storeu_ps(lanes.as_mut_ptr().add(8), r[2]);
         }
-        if ctx.dest.is_empty() {
-            out[v * 3..v * 3 + 12].copy_from_slice(&lanes);
+        let first = if ctx.dest.is_empty() { v } else { ctx.slot(v) };
+        if ctx.dest.is_empty() || ctx.runs && ctx.slot(v + 3) == first + 3 {
+            out[first * 3..first * 3 + 12].copy_from_slice(&lanes);
         } else {
             for i in 0..4 {
                 let s = ctx.slot(v + i) * 3;
@@ -326,7 +453,7 @@ mod tests {
 
     #[test]
     fn the_native_simd_kernel_equals_the_scalar_one() {
-        // 3 joints, vertices with 1..=8 weights, pseudo-random values; both output orders.
+        // 3 joints, vertices with 1..=8 weights, pseudo-random values; every output order.
         let mut seed = 12345u32;
         let mut rnd = || {
             seed ^= seed << 13;
@@ -340,9 +467,14 @@ mod tests {
         let joints: Vec<u32> = (0..total).map(|k| (k % 3) as u32).collect();
         let weights: Vec<f32> = (0..total * 4).map(|_| rnd()).collect();
         let dest: Vec<u32> = (0..vertices as u32).rev().collect();
-        for d in [&dest[..], &[][..]] {
-            let ctx = Ctx { matrices: &matrices, joints: &joints, weights: &weights, dest: d, last_joint: 2, slots: vertices };
-            let (mut a, mut b) = (vec![0.0f32; vertices * 3], vec![0.0f32; vertices * 3]);
+        // Rising inside every group, in runs of consecutive slots (whole quads), one slot skipped part way.
+        let mut runs: Vec<u32> = (0..vertices as u32).collect();
+        runs[vertices / 2 + 1..].iter_mut().for_each(|s| *s += 1); // inside the quad of 4-weight vertices
+        let runs_out = vertices + 1;
+        for d in [&dest[..], &[][..], &runs[..]] {
+            let slots = if d.len() == runs.len() && d[0] == 0 { runs_out } else { vertices };
+            let ctx = Ctx { matrices: &matrices, joints: &joints, weights: &weights, dest: d, last_joint: 2, slots, runs: false };
+            let (mut a, mut b) = (vec![0.0f32; slots * 3], vec![0.0f32; slots * 3]);
             assert!(skin_positions(&matrices, &groups, &joints, &weights, d, &mut a));
             let (mut v, mut k) = (0, 0);
             for (g, &n) in groups.iter().enumerate() {
@@ -423,8 +555,31 @@ mod tests {
         let mut out = [7.0f32; 3];
         assert!(!skin_positions(&m, &[2], &[0], &[0.0; 8], &[], &mut out)); // joints too short
         assert_eq!(out, [7.0; 3]);
-        // Joint 99 and destination 42 are clamped, never followed out of the buffers.
-        assert!(skin_positions(&m, &[1], &[99], &[0.0, 0.0, 0.0, 1.0], &[42], &mut out));
+        // Joint 99 and destination 42 are never followed out of the buffers: refused where indices are checked
+        // at entry (nothing written), clamped elsewhere.
+        let ok = skin_positions(&m, &[1], &[99], &[0.0, 0.0, 0.0, 1.0], &[42], &mut out);
+        assert_eq!((ok, out), if INDICES_CHECKED_AT_ENTRY { (false, [7.0; 3]) } else { (true, [1.0; 3]) });
+        // Indices past the stream's weights and vertices are not looked at; an empty stream needs no joints.
+        assert!(skin_positions(&m, &[1], &[0, 99], &[0.0, 0.0, 0.0, 1.0], &[0, 42], &mut out));
         assert_eq!(out, [1.0, 1.0, 1.0]);
+        assert!(skin_positions(&[], &[], &[], &[], &[], &mut out));
+    }
+
+    #[test]
+    fn whole_quads_are_tried_only_where_dest_rises_inside_every_group() {
+        assert_eq!(scan_dest(&[], &[]), (0, false));
+        assert_eq!(scan_dest(&[3, 2], &[0, 2, 5, 1, 4]), (5, true)); // the second group starts lower: allowed
+        assert_eq!(scan_dest(&[3, 2], &[0, 5, 2, 1, 4]), (5, false)); // a descent inside the first group
+        assert_eq!(scan_dest(&[2, 0, 3], &[3, 4, 0, 1, 1]), (4, false)); // a repeat inside the last group
+        assert_eq!(scan_dest(&[2, 0, 3], &[3, 4, 0, 1, 2]), (4, true)); // empty groups in between
+    }
+
+    #[test]
+    fn the_entry_check_finds_any_index_out_of_range() {
+        assert!(below(&[], 0));
+        assert!(below(&[0, 4, 2], 5));
+        assert!(!below(&[0, 5, 2], 5));
+        assert!(!below(&[u32::MAX], 5));
+        assert!(!below(&[0], 0));
     }
 }

@@ -4,8 +4,9 @@
 //!
 //! Validation and running stay separate: `validate_*` check every index a kernel will follow and report the first
 //! bad one; the run kernels only check shapes (lengths that agree) and return false when they do not, writing
-//! nothing. Kernels index through checked slices and clamp indices into range, so even an unvalidated bad index
-//! cannot touch memory outside its buffers.
+//! nothing. Kernels index through checked slices and clamp indices into range (SIMD128 skinning checks every index
+//! once at entry instead and returns false on a bad one), so even an unvalidated bad index cannot touch memory
+//! outside its buffers.
 
 mod jobs;
 

@@ -172,7 +172,10 @@ export interface TransformJob {
   vertexCount: number;
 }
 
-/** The kernels, one job each. Validators return −1 when valid; runners throw RangeError on shapes that disagree. */
+/**
+ * The kernels, one job each. Validators return −1 when valid; runners throw RangeError on shapes that disagree (the
+ * WASM SIMD128 skinning kernels also on a joint or destination index out of range: validate first).
+ */
 export interface PoseKernels {
   /** The first joint whose parent is not −1 and not below it. */
   validateParents(job: ValidateParentsJob): number;
