@@ -16,7 +16,7 @@ import { benchMd3, formatMd3Table } from './md3.mjs';
 import { benchMaterials, formatMaterialsTable } from './materials.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
 import { benchBake, formatBakeTable } from './bake.mjs';
-import { benchParse, formatParseTable } from './parse.mjs';
+import { benchParseIsolated, formatParseTable } from './parse.mjs';
 import { benchArchives, formatArchivesTable } from './archives.mjs';
 import { benchBatch, formatBatchTable } from './batch.mjs';
 import { benchThree, formatThreeTable } from './three.mjs';
@@ -105,7 +105,7 @@ const bundleSize = benchBundleSize();
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
-const parse = { date: new Date().toISOString(), node: process.version, quick, ...(await benchParse({ quick, log })) };
+const parse = { date: new Date().toISOString(), node: process.version, quick, ...benchParseIsolated({ quick }) }; // its own process: see parse.mjs
 
 // --- Archives: listing vs unzip -l, member streaming per inflater (Node and Chromium) -------------------------
 log('Archives: listing vs unzip -l, streaming per inflater…');
