@@ -39,7 +39,7 @@ import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../formats/md2/normals.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { checkSampling, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd2Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 10, Quake 2's). */
@@ -201,7 +201,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   const doc = await readGltfDocument(input);
   const fps = options.fps ?? 10;
   const scale = options.scale ?? 1;
-  if (!(fps > 0) || !(scale > 0)) throw new RangeError('fps and scale must be positive');
+  checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
   const order: Node[] = sceneNodes(doc);
   const prims: TrianglePrimitive[] = trianglePrimitives(order, warnings);

@@ -24,7 +24,7 @@ import { mul4, PrimitivePoser, restPose, transformInPlace } from './gltf-sample.
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
-import { field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from './gltf-scene.js';
+import { checkSampling, field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from './gltf-scene.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
@@ -62,7 +62,7 @@ const shaderList = (name: string): Md3Model['surfaces'][number]['shaders'] => (n
 export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}): Promise<ImportedMd3> {
   const doc = await readGltfDocument(input);
   const fps = options.fps ?? 15;
-  if (!(fps > 0) || !((options.scale ?? 1) > 0)) throw new RangeError('fps and scale must be positive');
+  checkSampling(fps, options.scale ?? 1);
   const order = sceneNodes(doc);
   const names = materialNames(doc, { texturePath: options.texturePath, extension: true });
   const model = sampleMd3(order, sampleFrames(doc, fps, options.maxFrames), { ...options, shaderOf: (m) => names.nameOf(m) });

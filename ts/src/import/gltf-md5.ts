@@ -29,7 +29,7 @@ import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { invertMatrix, mul4, PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd5Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 24). */
@@ -234,7 +234,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   const doc = await readGltfDocument(input);
   const fps = options.fps ?? 24;
   const scale = options.scale ?? 1;
-  if (!(fps > 0) || !(scale > 0) || !Number.isFinite(fps) || !Number.isFinite(scale)) throw new RangeError('fps and scale must be positive');
+  checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
   const order = sceneNodes(doc);
   const prims = trianglePrimitives(order, warnings);

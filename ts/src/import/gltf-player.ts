@@ -31,7 +31,7 @@ import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from '../formats/md3/an
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './gltf-md3.js';
 import { animationPlayer, duration, invertMatrix } from './gltf-sample.js';
-import { DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
+import { checkSampling, DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
 
 type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
 
@@ -222,7 +222,7 @@ export function pickFrames(m: Md3Model, frames: number[]): Md3Model {
 export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOptions = {}): Promise<GltfPlayerResult> {
   const doc = await readGltfDocument(input);
   const scale = options.scale ?? 1;
-  if (!(options.fps === undefined || options.fps > 0) || !(scale > 0)) throw new RangeError('fps and scale must be positive');
+  checkSampling(options.fps, scale);
   const warnings: ParseWarning[] = [];
   const scene = sceneNodes(doc);
   const parts = findParts(scene);

@@ -125,6 +125,16 @@ export interface SampleFrame {
   name: string;
 }
 
+/**
+ * The caller's sampling options, checked once for every importer: `fps` (when given) and `scale` finite and
+ * positive, else a RangeError (they are options, not the file's data). One place, so MD2, MD3, MD5 and the player
+ * refuse the same values.
+ */
+export function checkSampling(fps: number | undefined, scale: number): void {
+  const ok = (x: number) => x > 0 && Number.isFinite(x);
+  if (!(fps === undefined || ok(fps)) || !ok(scale)) throw new RangeError('fps and scale must be positive');
+}
+
 /** Upper bound on frames sampled from one document unless the caller raises it (`maxFrames`): memory stays bounded. */
 export const DEFAULT_MAX_FRAMES = 65536;
 
