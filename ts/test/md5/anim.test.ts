@@ -105,6 +105,30 @@ describe('md5anim: hand-written input', () => {
     expectBad('baseframe {', 'frame {', ErrorCode.MissingBlock, 'frame {');
   });
 
+  test('a bounds or baseframe group with one value too few or too many: the error names the group', () => {
+    // The groups fill the tokenizer's float-run window, as frames do; a short or long group fails where and as the
+    // grammar says. [line, edited line, the token the error is at, the text before it, the message].
+    const B = '( -2 -2 -2 ) ( 2 2 2 )';
+    const P = '( 1 2 3 ) ( 0.5 0.5 0.5 )';
+    const cases: [string, string, string, string, string][] = [
+      [B, '( -2 -2 ) ( 2 2 2 )', ')', '( -2 -2 ', 'expected a bounds minimum'],
+      [B, '( -2 -2 -2 7 ) ( 2 2 2 )', '7', '( -2 -2 -2 ', "expected ')' after the bounds minimum"],
+      [B, '( -2 -2 -2 ) ( 2 2 )', ')', '( 2 2 ', 'expected a bounds maximum'],
+      [B, '( -2 -2 -2 ) ( 2 2 2 7 )', '7', '( 2 2 2 ', "expected ')' after the bounds maximum"],
+      [P, '( 1 2 ) ( 0.5 0.5 0.5 )', ')', '( 1 2 ', 'expected a baseframe position number'],
+      [P, '( 1 2 3 7 ) ( 0.5 0.5 0.5 )', '7', '( 1 2 3 ', "expected ')' after the baseframe position"],
+      [P, '( 1 2 3 ) ( 0.5 0.5 )', ')', '( 0.5 0.5 ', 'expected a baseframe orientation number'],
+      [P, '( 1 2 3 ) ( 0.5 0.5 0.5 7 )', '7', '( 0.5 0.5 0.5 ', "expected ')' after the baseframe orientation"],
+    ];
+    for (const [line, edited, at, before, message] of cases) {
+      expect(expectBad(line, edited, ErrorCode.UnexpectedToken, at, before).message).toContain(message);
+    }
+    // Values the float run leaves to the ordinary path (an exponent, a leading '+') land in the same slots.
+    const odd = parseMd5Anim(BASE.replace(B, '( -2e0 -2 -2 ) ( 2 +2 2e0 )').replace(P, '( 1 2 3e0 ) ( 5e-1 0.5 +0.5 )'));
+    expect([...odd.bounds]).toEqual([...parseMd5Anim(BASE).bounds]);
+    expect([...odd.baseframe]).toEqual([...parseMd5Anim(BASE).baseframe]);
+  });
+
   test('frame errors', () => {
     expectBad('frame 1 {', 'frame 2 {', ErrorCode.BadIndexMarker, '2 {');
     expectBad('frame 1 {', 'frame 1.0 {', ErrorCode.BadNumber, '1.0');
