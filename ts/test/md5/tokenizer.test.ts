@@ -119,8 +119,8 @@ describe('Md5Tokenizer', () => {
   test('line breaks inside a float run count as in the ground loop, CR and LF split or not', () => {
     const text = '{ 1 2\r\n3\r4\n5\r\n\r\n6 \r\n} x\r\n';
     /** Tokens other than numbers, the numbers in order, and the end position, with a run of 6 opened at '{'. */
-    const lexWithRun = (chunks: readonly Uint8Array[]) => {
-      const run = { out: new Float32Array(6), pos: 0, end: 0 };
+    const lexWithRun = (chunks: readonly Uint8Array[], checkOnly = false) => {
+      const run = { out: new Float32Array(6), pos: 0, end: 0, checkOnly };
       const toks: [string, number, number][] = [];
       const sink: Md5TokenSink = {
         floatRun: run,
@@ -137,7 +137,7 @@ describe('Md5Tokenizer', () => {
       const t = new Md5Tokenizer(sink);
       for (const c of chunks) t.write(c);
       t.end();
-      return { toks, values: [...run.out], end: t.position() };
+      return { toks, values: [...run.out], end: t.position(), taken: run.pos };
     };
     const bytes = enc(text);
     const whole = lexWithRun([bytes]);
@@ -149,11 +149,19 @@ describe('Md5Tokenizer', () => {
       ],
       values: [1, 2, 3, 4, 5, 6],
       end: { offset: bytes.length, line: 8, column: 1 },
+      taken: 6,
     });
     // the same as without a run, and under every split (a CR and its LF read by different loops included)
     expect(lexText(text).filter((k) => k[0] === 'p' || k[0] === 'w').map((k) => [k[1], k[2], k[3]])).toEqual(whole.toks);
     for (let i = 0; i <= bytes.length; i++) expect(lexWithRun(splitAt(bytes, [i])), `split at ${i}`).toEqual(whole);
     expect(lexWithRun(Array.from(bytes, (b) => Uint8Array.of(b))), '1-byte chunks').toEqual(whole);
+    // A run that only checks (checkOnly) takes the same numbers and counts the same lines, and stores nothing.
+    const checked = lexWithRun([bytes], true);
+    expect(checked).toEqual({ ...whole, values: [0, 0, 0, 0, 0, 0] });
+    for (let i = 0; i <= bytes.length; i++) {
+      const split = lexWithRun(splitAt(bytes, [i]), true);
+      expect({ ...split, values: [] }, `checked, split at ${i}`).toEqual({ ...whole, values: [] });
+    }
   });
 
   test('numbers, words and strings split at every position', () => {

@@ -201,7 +201,7 @@ export function inputBytes(input: Uint8Array | string): Uint8Array {
 
 export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink {
   /** The tokenizer's float window (see {@link FloatRun}); closed (`pos === end`) unless a parser opens it. */
-  readonly floatRun: FloatRun = { out: new Float32Array(0), pos: 0, end: 0 };
+  readonly floatRun: FloatRun = { out: new Float32Array(0), pos: 0, end: 0, checkOnly: false };
   protected readonly tok: Md5Tokenizer;
   protected state: S;
   private finished = false;
