@@ -1,9 +1,9 @@
 /**
  * EXT_meshopt_compression over a finished document: every bufferView the meshoptimizer codecs take — vertex attributes
- * and animation keys whose elements are a multiple of 4 bytes (mode ATTRIBUTES), triangle indices (TRIANGLES) — is
- * encoded by meshoptimizer's own encoder (npm `meshoptimizer`, loaded only when asked for) into buffer 0, the GLB's
- * BIN chunk; the view itself moves to buffer 1, a fallback buffer with no data (the extension is required). Views the
- * codecs cannot take (byte weights, images) stay as they are in buffer 0. Decoders: three.js's GLTFLoader with
+ * whose elements are a multiple of 4 bytes and animation keys (mode ATTRIBUTES; byte weights as 4-byte elements),
+ * triangle indices (TRIANGLES) — is encoded by meshoptimizer's own encoder (npm `meshoptimizer`, loaded only when
+ * asked for) into buffer 0, the GLB's BIN chunk; the view itself moves to buffer 1, a fallback buffer with no data
+ * (the extension is required). Views the codecs cannot take (images) stay as they are in buffer 0. Decoders: three.js's GLTFLoader with
  * `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
  */
 import { glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
@@ -28,7 +28,10 @@ function codec(view: View, accessor: GltfAccessor | undefined): { mode: 'ATTRIBU
   if (!accessor) return undefined; // images
   const stride = view.byteStride ?? COMPONENT_BYTES[accessor.componentType] * COMPONENTS[accessor.type];
   if (view.target === 34963) return accessor.count % 3 === 0 && (stride === 2 || stride === 4) ? { mode: 'TRIANGLES', stride } : undefined;
-  return stride % 4 === 0 && stride <= 256 ? { mode: 'ATTRIBUTES', stride } : undefined;
+  if (stride % 4 === 0 && stride <= 256) return { mode: 'ATTRIBUTES', stride };
+  // animation data (no byteStride: the codec's element need not be the accessor's): byte weights as 4-byte elements,
+  // the view's length padded to a whole number of them (the builder's zero padding)
+  return view.target === undefined && view.byteStride === undefined ? { mode: 'ATTRIBUTES', stride: 4 } : undefined;
 }
 
 /** The model as one `.glb` with EXT_meshopt_compression (on top of the default KHR_mesh_quantization). */
@@ -55,12 +58,13 @@ export async function toGlbMeshopt(model: GltfModel, options: GltfOptions = {}):
   };
   let fallbackLength = 0;
   views.forEach((view, i) => {
-    const bytes = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
     const c = codec(view, accessorOf.get(i));
     if (!c) {
-      view.byteOffset = append(bytes);
+      view.byteOffset = append(bin.subarray(view.byteOffset, view.byteOffset + view.byteLength));
       return;
     }
+    if (c.mode === 'ATTRIBUTES') view.byteLength = pad4(view.byteLength);
+    const bytes = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
     const count = view.byteLength / c.stride;
     const encoded = MeshoptEncoder.encodeGltfBuffer(bytes, count, c.stride, c.mode);
     view.extensions = { [EXT_MESHOPT_COMPRESSION]: { buffer: 0, byteOffset: append(encoded), byteLength: encoded.byteLength, byteStride: c.stride, count, mode: c.mode } };
