@@ -8,11 +8,10 @@
  */
 import { glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
 import { buildGltf, type GltfModel, type GltfOptions } from './gltf.js';
+import { elementBytes, reorderVertices } from './gltf-vertex-order.js';
 
 export const EXT_MESHOPT_COMPRESSION = 'EXT_meshopt_compression';
 
-const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
-const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
 
 interface View {
   buffer: number;
@@ -26,7 +25,7 @@ interface View {
 /** How a view is encoded (mode and element size), or undefined when the codecs do not take it. */
 function codec(view: View, accessor: GltfAccessor | undefined): { mode: 'ATTRIBUTES' | 'TRIANGLES'; stride: number } | undefined {
   if (!accessor) return undefined; // images
-  const stride = view.byteStride ?? COMPONENT_BYTES[accessor.componentType] * COMPONENTS[accessor.type];
+  const stride = view.byteStride ?? elementBytes(accessor);
   if (view.target === 34963) return accessor.count % 3 === 0 && (stride === 2 || stride === 4) ? { mode: 'TRIANGLES', stride } : undefined;
   if (stride % 4 === 0 && stride <= 256) return { mode: 'ATTRIBUTES', stride };
   // animation data (no byteStride: the codec's element need not be the accessor's): byte weights as 4-byte elements,
@@ -34,13 +33,23 @@ function codec(view: View, accessor: GltfAccessor | undefined): { mode: 'ATTRIBU
   return view.target === undefined && view.byteStride === undefined ? { mode: 'ATTRIBUTES', stride: 4 } : undefined;
 }
 
+export interface MeshoptOptions extends GltfOptions {
+  /**
+   * Renumber each mesh's vertices so that the codec compresses them better (gltf-vertex-order.ts). Off by default:
+   * vertex i is then no longer the file's vertex i (MD2: `md2Unwelded`'s); each reordered primitive's
+   * `extras.sourceVertex[i]` is the old index of its vertex i.
+   */
+  reorder?: boolean;
+}
+
 /** The model as one `.glb` with EXT_meshopt_compression (on top of the default KHR_mesh_quantization). */
-export async function toGlbMeshopt(model: GltfModel, options: GltfOptions = {}): Promise<Uint8Array> {
+export async function toGlbMeshopt(model: GltfModel, options: MeshoptOptions = {}): Promise<Uint8Array> {
   const { MeshoptEncoder } = await import('meshoptimizer/encoder');
   await MeshoptEncoder.ready;
   const { builder } = buildGltf(model, options);
   const json = builder.document() as { bufferViews?: View[]; accessors?: GltfAccessor[]; buffers?: unknown[]; extensionsUsed?: string[]; extensionsRequired?: string[] };
   const bin = builder.binary();
+  if (options.reorder) reorderVertices(json as Parameters<typeof reorderVertices>[0], bin);
   const views = json.bufferViews ?? [];
   const accessorOf = new Map<number, GltfAccessor>();
   for (const a of json.accessors ?? []) if (!accessorOf.has(a.bufferView)) accessorOf.set(a.bufferView, a);
