@@ -3,8 +3,10 @@
  * whose elements are a multiple of 4 bytes and animation keys (mode ATTRIBUTES; byte weights as 4-byte elements),
  * triangle indices (TRIANGLES) — is encoded by meshoptimizer's own encoder (npm `meshoptimizer`, loaded only when
  * asked for) into buffer 0, the GLB's BIN chunk; the view itself moves to buffer 1, a fallback buffer with no data
- * (the extension is required). Views the codecs cannot take (images) stay as they are in buffer 0. Decoders: three.js's GLTFLoader with
- * `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
+ * (the extension is required). Views the codecs cannot take (images), or shrink by less than the JSON they add, stay
+ * as they are in buffer 0; when no view is left to encode, or the result is no smaller than the plain quantised .glb
+ * (one-frame models of a few KB: the extension's buffers and JSON), the plain .glb is returned. Decoders: three.js's
+ * GLTFLoader with `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
  */
 import { glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
 import { buildGltf, type GltfModel, type GltfOptions } from './gltf.js';
@@ -49,6 +51,7 @@ export async function toGlbMeshopt(model: GltfModel, options: MeshoptOptions = {
   const { builder } = buildGltf(model, options);
   const json = builder.document() as { bufferViews?: View[]; accessors?: GltfAccessor[]; buffers?: unknown[]; extensionsUsed?: string[]; extensionsRequired?: string[] };
   const bin = builder.binary();
+  const plain = builder.glb(); // what it is without the extension: returned when the extension would not pay
   if (options.reorder) reorderVertices(json as Parameters<typeof reorderVertices>[0], bin);
   const views = json.bufferViews ?? [];
   const accessorOf = new Map<number, GltfAccessor>();
@@ -68,15 +71,17 @@ export async function toGlbMeshopt(model: GltfModel, options: MeshoptOptions = {
   let fallbackLength = 0;
   views.forEach((view, i) => {
     const c = codec(view, accessorOf.get(i));
-    if (!c) {
+    const byteLength = c?.mode === 'ATTRIBUTES' ? pad4(view.byteLength) : view.byteLength;
+    const count = c ? byteLength / c.stride : 0;
+    const encoded = c && MeshoptEncoder.encodeGltfBuffer(bin.subarray(view.byteOffset, view.byteOffset + byteLength), count, c.stride, c.mode);
+    const ext = c && encoded && { buffer: 0, byteOffset: length, byteLength: encoded.byteLength, byteStride: c.stride, count, mode: c.mode };
+    // a view the codec shrinks by less than the JSON it adds stays as it is (tiny models: a 516-byte grass.md3 grew 1.5×)
+    if (!ext || !encoded || encoded.byteLength + JSON.stringify(ext).length + 48 >= view.byteLength) {
       view.byteOffset = append(bin.subarray(view.byteOffset, view.byteOffset + view.byteLength));
       return;
     }
-    if (c.mode === 'ATTRIBUTES') view.byteLength = pad4(view.byteLength);
-    const bytes = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
-    const count = view.byteLength / c.stride;
-    const encoded = MeshoptEncoder.encodeGltfBuffer(bytes, count, c.stride, c.mode);
-    view.extensions = { [EXT_MESHOPT_COMPRESSION]: { buffer: 0, byteOffset: append(encoded), byteLength: encoded.byteLength, byteStride: c.stride, count, mode: c.mode } };
+    view.byteLength = byteLength;
+    view.extensions = { [EXT_MESHOPT_COMPRESSION]: { ...ext, byteOffset: append(encoded) } };
     view.buffer = 1;
     view.byteOffset = fallbackLength;
     fallbackLength = pad4(fallbackLength + view.byteLength);
@@ -92,5 +97,6 @@ export async function toGlbMeshopt(model: GltfModel, options: MeshoptOptions = {
     json.extensionsUsed = [...(json.extensionsUsed ?? []), EXT_MESHOPT_COMPRESSION];
     json.extensionsRequired = [...(json.extensionsRequired ?? []), EXT_MESHOPT_COMPRESSION];
   }
-  return glbFile(json, out);
+  const glb = glbFile(json, out);
+  return glb.byteLength < plain.byteLength ? glb : plain;
 }

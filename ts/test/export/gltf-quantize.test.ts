@@ -155,6 +155,23 @@ function rotated(t: number[]): number[] {
   return out;
 }
 
+describe('EXT_meshopt_compression pays or is left out', () => {
+  it('every MD2/MD3: never larger than the quantised glb; a 516-byte grass.md3 is that glb, byte for byte; byte weights encoded as 4-byte elements', async () => {
+    for (const r of manifest().filter((r) => (r.format === 'md2' || r.format === 'md3') && !/malformed|invalid/.test(r.path))) {
+      const model = parse(r.path, read(r.absPath));
+      const plain = toGlb(model), glb = await toGlbMeshopt(model);
+      expect(glb.byteLength, r.path).toBeLessThanOrEqual(plain.byteLength);
+      if (r.path.endsWith('grass.md3')) expect(glb).toEqual(plain);
+      if (model.frameCount > 1 && glb !== plain) {
+        // the one-hot weights of a clip of 16 keys or more (a small view stays as it is: its JSON would cost more)
+        const json = readGlb(glb).json;
+        const view = json.bufferViews[json.accessors[json.animations[0].samplers[0].output].bufferView];
+        if (json.accessors[json.animations[0].samplers[0].input].count >= 16) expect(view.extensions?.EXT_meshopt_compression?.byteStride, r.path).toBe(4);
+      }
+    }
+  });
+});
+
 describe('EXT_meshopt_compression with reorder (toGlbMeshopt { reorder: true })', () => {
   for (const name of ['faerie.md2', 'flag.md2', 'human_base/upper.md3', 'grenade_launcher.md3']) {
     it(`${name}: validator 0 errors; extras.sourceVertex a permutation; the same triangles; three plays it as the quantised glb; smaller than without`, async () => {
