@@ -46,10 +46,10 @@ interface Document {
 
 /**
  * The greedy chain over `rows` (V rows of B bytes): order[i] is the vertex placed at i. It starts at preorder[0] and
- * looks at the first `window` unused vertices of `preorder` each step (all of them within REORDER_BUDGET).
+ * looks at the first `window` unused vertices of `preorder` each step (all of them within `budget` byte comparisons).
  */
-export function compressionOrder(rows: Uint8Array, V: number, B: number, preorder: ArrayLike<number>): Uint32Array {
-  const window = Math.max(32, Math.floor(REORDER_BUDGET / Math.max(1, V * B)));
+export function compressionOrder(rows: Uint8Array, V: number, B: number, preorder: ArrayLike<number>, budget = REORDER_BUDGET): Uint32Array {
+  const window = Math.max(32, Math.floor(budget / Math.max(1, V * B)));
   const used = new Uint8Array(V), order = new Uint32Array(V);
   let cur = preorder[0], first = 0;
   used[cur] = 1;
