@@ -39,7 +39,7 @@ export { backToBackIndices } from './pose/morph-poser.js';
 export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
 // export: the glTF document before packing
 export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
-export { toGlbMeshopt } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called)
+export { toGlbMeshopt, type MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it
 // textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)
 export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';
 export { alphaLook, ImageConverter, type AlphaLook, type ExportImage, type ImageFile } from './export/textures.js';

@@ -107,7 +107,8 @@ export async function convertGltf(a: ParsedArgs, out: string): Promise<void> {
     warnings.push(...t.warnings);
   }
   if (a.flags.has('--meshopt') && !out.toLowerCase().endsWith('.glb')) throw new UsageError(`--meshopt writes a .glb, not ${out}`, 'convert');
-  const files = await load(input, async () => (a.flags.has('--meshopt') ? [{ path: out, bytes: await toGlbMeshopt(model, opts) }] : gltfFiles(model, out, opts)));
+  if (a.flags.has('--reorder') && !a.flags.has('--meshopt')) throw new UsageError('--reorder goes with --meshopt (it only helps its codec)', 'convert');
+  const files = await load(input, async () => (a.flags.has('--meshopt') ? [{ path: out, bytes: await toGlbMeshopt(model, { ...opts, reorder: a.flags.has('--reorder') }) }] : gltfFiles(model, out, opts)));
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input, exportWarningList));
   for (const line of [...report, ...warningLines(warnings)]) process.stderr.write(line + '\n');

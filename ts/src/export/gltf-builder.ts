@@ -197,13 +197,13 @@ export class GltfBuilder {
    * A tightly packed accessor over its own bufferView. `bounds` adds min/max (required for POSITION and
    * animation inputs), computed on the stored values so they match exactly what the validator reads back.
    */
-  accessor(data: AccessorData, type: AccessorType, options: { target?: number; bounds?: boolean; normalized?: boolean } = {}): number {
+  accessor(data: AccessorData, type: AccessorType, options: { target?: number; bounds?: boolean; normalized?: boolean } = {}, view?: number): number {
     const n = COMPONENTS[type];
     if (data.length === 0 || data.length % n !== 0) throw new RangeError(`accessor of ${data.length} values is not a whole number of ${type}`);
     const vertexAttribute = options.target === BufferTarget.ArrayBuffer && !(data instanceof Float32Array || data instanceof Uint32Array);
-    const padded = vertexAttribute ? padElements(data as Exclude<AccessorData, Float32Array | Uint32Array>, n) : { bytes: data, stride: 0 };
+    const padded = view === undefined && vertexAttribute ? padElements(data as Exclude<AccessorData, Float32Array | Uint32Array>, n) : { bytes: data, stride: 0 };
     const accessor: GltfAccessor = {
-      bufferView: this.view(padded.bytes, options.target, padded.stride || undefined),
+      bufferView: view ?? this.view(padded.bytes, options.target, padded.stride || undefined),
       componentType: componentTypeOf(data),
       count: data.length / n,
       type,
@@ -220,6 +220,36 @@ export class GltfBuilder {
       accessor.max = max;
     }
     return this.add('accessors', accessor);
+  }
+
+  /**
+   * Accessors of one `type`, those of each component type packed back to back in one vertex-attribute bufferView
+   * (told apart by byteOffset; the view's byteStride set, as glTF requires of a view that accessors share): one view
+   * per component type instead of one per accessor — the JSON of morph targets. Returns their indices in order.
+   */
+  sharedAccessors(list: AccessorData[], type: AccessorType, options: { bounds?: boolean; normalized?: boolean } = {}): number[] {
+    const target = BufferTarget.ArrayBuffer, n = COMPONENTS[type];
+    const out: number[] = [];
+    for (const ctor of new Set(list.map((d) => d.constructor))) {
+      const group = list.flatMap((d, i) => (d.constructor === ctor ? [i] : []));
+      if (group.length === 1) {
+        out[group[0]] = this.accessor(list[group[0]], type, { ...options, target });
+        continue;
+      }
+      const parts = group.map((i) => {
+        const d = list[i];
+        return d instanceof Float32Array || d instanceof Uint32Array ? { bytes: new Uint8Array(d.buffer, d.byteOffset, d.byteLength), stride: 0 } : padElements(d, n);
+      });
+      const all = new Uint8Array(parts.reduce((s, p) => s + p.bytes.byteLength, 0));
+      let o = 0;
+      const offsets = parts.map((p) => (all.set(p.bytes, o), (o += p.bytes.byteLength) - p.bytes.byteLength));
+      const view = this.view(all, target, parts[0].stride || list[group[0]].BYTES_PER_ELEMENT * n);
+      group.forEach((i, k) => {
+        out[i] = this.accessor(list[i], type, options, view);
+        if (offsets[k]) this.json.accessors[out[i]].byteOffset = offsets[k];
+      });
+    }
+    return out;
   }
 
   /** The finished JSON object: buffer 0 sized, empty top-level arrays removed (the schema forbids them). */

@@ -1,18 +1,19 @@
 /**
  * EXT_meshopt_compression over a finished document: every bufferView the meshoptimizer codecs take — vertex attributes
- * and animation keys whose elements are a multiple of 4 bytes (mode ATTRIBUTES), triangle indices (TRIANGLES) — is
- * encoded by meshoptimizer's own encoder (npm `meshoptimizer`, loaded only when asked for) into buffer 0, the GLB's
- * BIN chunk; the view itself moves to buffer 1, a fallback buffer with no data (the extension is required). Views the
- * codecs cannot take (byte weights, images) stay as they are in buffer 0. Decoders: three.js's GLTFLoader with
- * `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
+ * whose elements are a multiple of 4 bytes and animation keys (mode ATTRIBUTES; byte weights as 4-byte elements),
+ * triangle indices (TRIANGLES) — is encoded by meshoptimizer's own encoder (npm `meshoptimizer`, loaded only when
+ * asked for) into buffer 0, the GLB's BIN chunk; the view itself moves to buffer 1, a fallback buffer with no data
+ * (the extension is required). Views the codecs cannot take (images), or shrink by less than the JSON they add, stay
+ * as they are in buffer 0; when no view is left to encode, or the result is no smaller than the plain quantised .glb
+ * (one-frame models of a few KB: the extension's buffers and JSON), the plain .glb is returned. Decoders: three.js's
+ * GLTFLoader with `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
  */
 import { glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
 import { buildGltf, type GltfModel, type GltfOptions } from './gltf.js';
+import { elementBytes, reorderVertices } from './gltf-vertex-order.js';
 
 export const EXT_MESHOPT_COMPRESSION = 'EXT_meshopt_compression';
 
-const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
-const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
 
 interface View {
   buffer: number;
@@ -26,18 +27,32 @@ interface View {
 /** How a view is encoded (mode and element size), or undefined when the codecs do not take it. */
 function codec(view: View, accessor: GltfAccessor | undefined): { mode: 'ATTRIBUTES' | 'TRIANGLES'; stride: number } | undefined {
   if (!accessor) return undefined; // images
-  const stride = view.byteStride ?? COMPONENT_BYTES[accessor.componentType] * COMPONENTS[accessor.type];
+  const stride = view.byteStride ?? elementBytes(accessor);
   if (view.target === 34963) return accessor.count % 3 === 0 && (stride === 2 || stride === 4) ? { mode: 'TRIANGLES', stride } : undefined;
-  return stride % 4 === 0 && stride <= 256 ? { mode: 'ATTRIBUTES', stride } : undefined;
+  if (stride % 4 === 0 && stride <= 256) return { mode: 'ATTRIBUTES', stride };
+  // animation data (no byteStride: the codec's element need not be the accessor's): byte weights as 4-byte elements,
+  // the view's length padded to a whole number of them (the builder's zero padding)
+  return view.target === undefined && view.byteStride === undefined ? { mode: 'ATTRIBUTES', stride: 4 } : undefined;
+}
+
+export interface MeshoptOptions extends GltfOptions {
+  /**
+   * Renumber each mesh's vertices so that the codec compresses them better (gltf-vertex-order.ts). Off by default:
+   * vertex i is then no longer the file's vertex i (MD2: `md2Unwelded`'s); each reordered primitive's
+   * `extras.sourceVertex[i]` is the old index of its vertex i.
+   */
+  reorder?: boolean;
 }
 
 /** The model as one `.glb` with EXT_meshopt_compression (on top of the default KHR_mesh_quantization). */
-export async function toGlbMeshopt(model: GltfModel, options: GltfOptions = {}): Promise<Uint8Array> {
+export async function toGlbMeshopt(model: GltfModel, options: MeshoptOptions = {}): Promise<Uint8Array> {
   const { MeshoptEncoder } = await import('meshoptimizer/encoder');
   await MeshoptEncoder.ready;
   const { builder } = buildGltf(model, options);
   const json = builder.document() as { bufferViews?: View[]; accessors?: GltfAccessor[]; buffers?: unknown[]; extensionsUsed?: string[]; extensionsRequired?: string[] };
   const bin = builder.binary();
+  const plain = builder.glb(); // what it is without the extension: returned when the extension would not pay
+  if (options.reorder) reorderVertices(json as Parameters<typeof reorderVertices>[0], bin);
   const views = json.bufferViews ?? [];
   const accessorOf = new Map<number, GltfAccessor>();
   for (const a of json.accessors ?? []) if (!accessorOf.has(a.bufferView)) accessorOf.set(a.bufferView, a);
@@ -55,15 +70,18 @@ export async function toGlbMeshopt(model: GltfModel, options: GltfOptions = {}):
   };
   let fallbackLength = 0;
   views.forEach((view, i) => {
-    const bytes = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
     const c = codec(view, accessorOf.get(i));
-    if (!c) {
-      view.byteOffset = append(bytes);
+    const byteLength = c?.mode === 'ATTRIBUTES' ? pad4(view.byteLength) : view.byteLength;
+    const count = c ? byteLength / c.stride : 0;
+    const encoded = c && MeshoptEncoder.encodeGltfBuffer(bin.subarray(view.byteOffset, view.byteOffset + byteLength), count, c.stride, c.mode);
+    const ext = c && encoded && { buffer: 0, byteOffset: length, byteLength: encoded.byteLength, byteStride: c.stride, count, mode: c.mode };
+    // a view the codec shrinks by less than the JSON it adds stays as it is (tiny models: a 516-byte grass.md3 grew 1.5×)
+    if (!ext || !encoded || encoded.byteLength + JSON.stringify(ext).length + 48 >= view.byteLength) {
+      view.byteOffset = append(bin.subarray(view.byteOffset, view.byteOffset + view.byteLength));
       return;
     }
-    const count = view.byteLength / c.stride;
-    const encoded = MeshoptEncoder.encodeGltfBuffer(bytes, count, c.stride, c.mode);
-    view.extensions = { [EXT_MESHOPT_COMPRESSION]: { buffer: 0, byteOffset: append(encoded), byteLength: encoded.byteLength, byteStride: c.stride, count, mode: c.mode } };
+    view.byteLength = byteLength;
+    view.extensions = { [EXT_MESHOPT_COMPRESSION]: { ...ext, byteOffset: append(encoded) } };
     view.buffer = 1;
     view.byteOffset = fallbackLength;
     fallbackLength = pad4(fallbackLength + view.byteLength);
@@ -79,5 +97,6 @@ export async function toGlbMeshopt(model: GltfModel, options: GltfOptions = {}):
     json.extensionsUsed = [...(json.extensionsUsed ?? []), EXT_MESHOPT_COMPRESSION];
     json.extensionsRequired = [...(json.extensionsRequired ?? []), EXT_MESHOPT_COMPRESSION];
   }
-  return glbFile(json, out);
+  const glb = glbFile(json, out);
+  return glb.byteLength < plain.byteLength ? glb : plain;
 }

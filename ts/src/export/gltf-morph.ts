@@ -77,10 +77,7 @@ export function addMorphMesh(b: GltfBuilder, axes: Axes, m: MorphMeshInput, grid
   }
   const q = grid && quantized(b, frames, grid);
   const base = frames[0];
-  const targets: Record<string, number>[] = q?.targets ?? frames.slice(1).map((fr) => ({
-    POSITION: floatDeltas(b, fr.positions, base.positions, true),
-    NORMAL: floatDeltas(b, fr.normals, base.normals),
-  }));
+  const targets = q?.targets ?? targetAccessors(b, frames.slice(1).map((fr) => floatDeltas(fr.positions, base.positions)), frames.slice(1).map((fr) => floatDeltas(fr.normals, base.normals)), false);
   const frame0 = q?.frame0 ?? false;
   const uvs = m.shared?.uvs ?? b.accessor(m.uvs, 'VEC2', { target: V });
   const indices = m.shared?.indices ?? b.accessor(counterClockwise(m.triangles, m.vertexCount), 'SCALAR', { target: BufferTarget.ElementArrayBuffer });
@@ -118,15 +115,13 @@ function quantized(b: GltfBuilder, frames: MorphFrame[], grid: PositionGrid) {
   if (!basePositions) return undefined;
   b.useExtension(KHR_MESH_QUANTIZATION, true);
   const normals = quantizeNormals(frames.map((fr) => fr.normals));
-  const targets = normals.targets.map((normal, t) => {
+  const positions = normals.targets.map((_, t) => {
     const f = normals.frame0 ? t : t + 1;
     const d = new Float64Array(q[f].length);
     for (let i = 0; i < d.length; i++) d[i] = q[f][i] - q[0][i];
-    return {
-      POSITION: b.accessor(packIntegers(d, true) ?? Float32Array.from(d), 'VEC3', { target: V, bounds: true }),
-      NORMAL: b.accessor(normal, 'VEC3', { target: V, normalized: true }),
-    };
+    return packIntegers(d, true) ?? Float32Array.from(d);
   });
+  const targets = targetAccessors(b, positions, normals.targets, true);
   return {
     position: b.accessor(basePositions, 'VEC3', { target: V, bounds: true }),
     normal: b.accessor(normals.base, 'VEC3', { target: V, normalized: true }),
@@ -135,11 +130,21 @@ function quantized(b: GltfBuilder, frames: MorphFrame[], grid: PositionGrid) {
   };
 }
 
-/** `frame − base` as a float32 target attribute. */
-function floatDeltas(b: GltfBuilder, frame: Float32Array, base: Float32Array, bounds = false): number {
+/** `frame − base` as float32. */
+function floatDeltas(frame: Float32Array, base: Float32Array): Float32Array {
   const d = new Float32Array(frame.length);
   for (let i = 0; i < d.length; i++) d[i] = frame[i] - base[i];
-  return b.accessor(d, 'VEC3', { target: BufferTarget.ArrayBuffer, bounds });
+  return d;
+}
+
+/**
+ * The targets' POSITION and NORMAL accessors, every target's data of one kind (and component type) in one shared
+ * bufferView: two views a mesh instead of two a target.
+ */
+function targetAccessors(b: GltfBuilder, positions: (Float32Array | Int8Array | Int16Array | Uint8Array | Uint16Array)[], normals: (Float32Array | Int8Array)[], normalized: boolean): Record<string, number>[] {
+  const p = b.sharedAccessors(positions, 'VEC3', { bounds: true });
+  const n = b.sharedAccessors(normals, 'VEC3', normalized ? { normalized } : {});
+  return p.map((POSITION, i) => ({ POSITION, NORMAL: n[i] }));
 }
 
 /** The frames a clip shows, in play order, and its rate. */
