@@ -191,29 +191,52 @@ mod simd {
         v128_store32_lane::<2>(n[3], out.add(11) as *mut u32);
     }
 
-    /// Lerp four pairs of unit normals (`x y z ·` vectors) by t and renormalise; a vertex whose blend cancels
-    /// (|n|² ≤ 1e-12) keeps the nearer frame's normal, as `blend_normal` does.
+    /// Loop constants, read from memory with a volatile load at each use. Neither LLVM nor V8 keeps a vector built
+    /// from scalars (a splat, a per-lane constant, a shuffle mask) out of the loop: in the TurboFan code of the
+    /// first SIMD kernels every constant was rebuilt on every step (three to four instructions each: ~30 per MD2 step
+    /// for the packed position constants alone). A volatile load cannot be re-materialised, so it stays one
+    /// `movdqu` (often folded into the instruction that uses it).
     #[inline(always)]
-    fn blend_normals(a: [v128; 4], b: [v128; 4], sv: v128, tv: v128, t: f32) -> [v128; 4] {
+    fn pinned<const N: usize>(k: &[v128; N], i: usize) -> v128 {
+        // SAFETY: `i` indexes the array (bounds-checked); v128 reads of an aligned v128 are valid.
+        unsafe { core::ptr::read_volatile(&k[i]) }
+    }
+
+    /// The constants of `blend_normals`: 1 − t, t, 1.0 and the cancel threshold 1e-12, each in four lanes.
+    #[inline(always)]
+    fn normal_constants(t: f32) -> [v128; 4] {
+        [f32x4_splat(1.0 - t), f32x4_splat(t), f32x4_splat(1.0), f32x4_splat(1e-12)]
+    }
+
+    /// Lerp four pairs of unit normals (`x y z 0` vectors: every table entry's fourth float is 0) by t and
+    /// renormalise; a vertex whose blend cancels (|n|² ≤ 1e-12) keeps the nearer frame's normal, as `blend_normal`
+    /// does. `k` from `normal_constants`.
+    #[inline(always)]
+    fn blend_normals(a: [v128; 4], b: [v128; 4], k: &[v128; 4], t: f32) -> [v128; 4] {
+        let (sv, tv) = (pinned(k, 0), pinned(k, 1));
         let n = [0, 1, 2, 3].map(|i| f32x4_add(f32x4_mul(a[i], sv), f32x4_mul(b[i], tv)));
         let q = n.map(|v| f32x4_mul(v, v));
-        // x², y², z² of the four vertices as three vectors (|n|² = (x² + y²) + z², the scalar order).
+        // The 4×4 transpose of the squares (unpack low/high of 32- then 64-bit lanes: one instruction each in V8):
+        // x², y², z², w² of the four vertices. |n|² = ((x² + y²) + z²) + w², with w² = +0 exactly: the scalar
+        // (x² + y²) + z² bit for bit. (Leaving w out let LLVM drop the lanes it does not read, and V8 compiled the
+        // resulting masks as byte shuffles with their masks built on every step.)
         let xy01 = i32x4_shuffle::<0, 4, 1, 5>(q[0], q[1]); // x0 x1 y0 y1
         let xy23 = i32x4_shuffle::<0, 4, 1, 5>(q[2], q[3]);
-        let zw01 = i32x4_shuffle::<2, 6, 3, 7>(q[0], q[1]); // z0 z1 · ·
+        let zw01 = i32x4_shuffle::<2, 6, 3, 7>(q[0], q[1]); // z0 z1 w0 w1
         let zw23 = i32x4_shuffle::<2, 6, 3, 7>(q[2], q[3]);
-        let x = i32x4_shuffle::<0, 1, 4, 5>(xy01, xy23);
-        let y = i32x4_shuffle::<2, 3, 6, 7>(xy01, xy23);
-        let z = i32x4_shuffle::<0, 1, 4, 5>(zw01, zw23);
-        let len2 = f32x4_add(f32x4_add(x, y), z);
-        let inv = f32x4_div(f32x4_splat(1.0), f32x4_sqrt(len2));
+        let x = i64x2_shuffle::<0, 2>(xy01, xy23);
+        let y = i64x2_shuffle::<1, 3>(xy01, xy23);
+        let z = i64x2_shuffle::<0, 2>(zw01, zw23);
+        let w = i64x2_shuffle::<1, 3>(zw01, zw23);
+        let len2 = f32x4_add(f32x4_add(f32x4_add(x, y), z), w);
+        let inv = f32x4_div(pinned(k, 2), f32x4_sqrt(len2));
         let mut out = [
             f32x4_mul(n[0], i32x4_shuffle::<0, 0, 0, 0>(inv, inv)),
             f32x4_mul(n[1], i32x4_shuffle::<1, 1, 1, 1>(inv, inv)),
             f32x4_mul(n[2], i32x4_shuffle::<2, 2, 2, 2>(inv, inv)),
             f32x4_mul(n[3], i32x4_shuffle::<3, 3, 3, 3>(inv, inv)),
         ];
-        let keep = f32x4_gt(len2, f32x4_splat(1e-12));
+        let keep = f32x4_gt(len2, pinned(k, 3));
         if !i32x4_all_true(keep) {
             let (near, mask) = (if t < 0.5 { a } else { b }, i32x4_bitmask(keep));
             for (i, o) in out.iter_mut().enumerate() {
@@ -234,10 +257,12 @@ mod simd {
         }
         let table = normals.as_ptr();
         let quads = (va.len().min(vb.len()) / (4 * MD2_VERTEX_BYTES)).min(out_p.len().min(out_n.len()) / 12);
-        let ka = packed_constant([k[0], k[1], k[2]]);
-        let kb = packed_constant([k[3], k[4], k[5]]);
-        let c = packed_constant([k[6], k[7], k[8]]);
-        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
+        let [ka0, ka1, ka2] = packed_constant([k[0], k[1], k[2]]);
+        let [kb0, kb1, kb2] = packed_constant([k[3], k[4], k[5]]);
+        let [c0, c1, c2] = packed_constant([k[6], k[7], k[8]]);
+        // ka ×3, kb ×3, c ×3, the table address and the entry mask (see `pinned`).
+        let kp = [ka0, ka1, ka2, kb0, kb1, kb2, c0, c1, c2, u32x4_splat(table as usize as u32), u32x4_splat(0xFF0)];
+        let kn = normal_constants(t);
         // Four 4-byte records → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats (normal bytes dropped): each
         // coordinate byte swizzled into the low byte of a zeroed 32-bit lane (indices past 15 give 0), converted.
         #[inline(always)]
@@ -249,9 +274,8 @@ mod simd {
         // One frame's four table normals: the four entries' addresses computed four-wide (the index byte is the top
         // byte of each record's 32-bit lane), then one vector load each. SAFETY (of the loads): an index byte is below
         // MD2_NORMAL_TABLE_ENTRIES, and the table holds that many entries (checked above).
-        let base = u32x4_splat(table as usize as u32);
         let gather = |rec: v128| -> [v128; 4] {
-            let at = i32x4_add(v128_and(u32x4_shr(rec, 20), u32x4_splat(0xFF0)), base);
+            let at = i32x4_add(v128_and(u32x4_shr(rec, 20), pinned(&kp, 10)), pinned(&kp, 9));
             let n = |p: u32| unsafe { v128_load(p as usize as *const v128) };
             [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
         };
@@ -262,13 +286,13 @@ mod simd {
             let (ba, bb) = unsafe { (v128_load(ra.as_ptr() as *const v128), v128_load(rb.as_ptr() as *const v128)) };
             let (a, b) = (positions(ba), positions(bb));
             // p = a·ka + b·kb + c, as the scalar kernel groups it.
-            let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], ka[i]), f32x4_mul(b[i], kb[i])), c[i]);
+            let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], pinned(&kp, i)), f32x4_mul(b[i], pinned(&kp, 3 + i))), pinned(&kp, 6 + i));
             let o = q * 12;
             let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
             // SAFETY: op and on hold 12 floats.
             unsafe {
                 store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
-                store_xyz4(on.as_mut_ptr(), blend_normals(gather(ba), gather(bb), sv, tv, t));
+                store_xyz4(on.as_mut_ptr(), blend_normals(gather(ba), gather(bb), &kn, t));
             }
         }
         quads * 4
@@ -279,26 +303,26 @@ mod simd {
     pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, table: &[f32; MD3_NORMAL_TABLE_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
         let (lat, lng) = (table.as_ptr(), table[MD3_NORMAL_TABLE_LEN / 2..].as_ptr());
         let quads = (va.len().min(vb.len()) / (4 * MD3_VERTEX_SHORTS)).min(out_p.len().min(out_n.len()) / 12);
-        let (kav, kbv) = (f32x4_splat(ka), f32x4_splat(kb));
-        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
-        // Four 4-int16 records (two vectors) → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats: each int16 moved
-        // into the high half of a 32-bit lane (the low half is whatever the shuffle brings), shifted down with its
-        // sign, converted.
+        // ka, kb, the two table halves' addresses, the entry mask, and an integer 0 the compiler cannot see (see
+        // `positions`).
+        let kp = [f32x4_splat(ka), f32x4_splat(kb), u32x4_splat(lat as usize as u32), u32x4_splat(lng as usize as u32), u32x4_splat(0xFF0), i32x4_splat(0)];
+        let kn = normal_constants(t);
+        // One 4-int16 record → x y z n as four floats (n, the packed normal, is carried along and never stored):
+        // a sign-extending load (one instruction), then the conversion. Adding the opaque 0 keeps LLVM 14 from
+        // merging extend-then-convert into a convert from i16 lanes, which it scalarises (see `to_f32`).
+        // SAFETY: `p` points at a whole record (4 int16).
         #[inline(always)]
-        fn positions(lo: v128, hi: v128) -> [v128; 3] {
-            let p0 = i8x16_shuffle::<0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 8, 9, 8, 9>(lo, hi);
-            let p1 = i8x16_shuffle::<10, 11, 10, 11, 12, 13, 12, 13, 16, 17, 16, 17, 18, 19, 18, 19>(lo, hi);
-            let p2 = i8x16_shuffle::<20, 21, 20, 21, 24, 25, 24, 25, 26, 27, 26, 27, 28, 29, 28, 29>(lo, hi);
-            [to_f32(i32x4_shr(p0, 16)), to_f32(i32x4_shr(p1, 16)), to_f32(i32x4_shr(p2, 16))]
+        unsafe fn position(p: *const i16, zero: v128) -> v128 {
+            to_f32(i32x4_add(i32x4_load_extend_i16x4(p), zero))
         }
         // One frame's four decoded normals: latitude entry × longitude entry. The packed normals are the top halves of
         // 32-bit lanes 1 and 3 of each record pair; their entries' addresses are computed four-wide, then loaded.
         // SAFETY (of the loads): both bytes index 256-entry halves of the table, whose length the type fixes.
-        let (lat_base, lng_base) = (u32x4_splat(lat as usize as u32), u32x4_splat(lng as usize as u32));
         let normals = |lo: v128, hi: v128| -> [v128; 4] {
             let packed = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-            let la = i32x4_add(v128_and(u32x4_shr(packed, 20), u32x4_splat(0xFF0)), lat_base);
-            let ln = i32x4_add(v128_and(u32x4_shr(packed, 12), u32x4_splat(0xFF0)), lng_base);
+            let mask = pinned(&kp, 4);
+            let la = i32x4_add(v128_and(u32x4_shr(packed, 20), mask), pinned(&kp, 2));
+            let ln = i32x4_add(v128_and(u32x4_shr(packed, 12), mask), pinned(&kp, 3));
             let n = |a: u32, b: u32| unsafe { f32x4_mul(v128_load(a as usize as *const v128), v128_load(b as usize as *const v128)) };
             [
                 n(u32x4_extract_lane::<0>(la), u32x4_extract_lane::<0>(ln)),
@@ -310,20 +334,25 @@ mod simd {
         for q in 0..quads {
             let r = q * 4 * MD3_VERTEX_SHORTS;
             let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
+            let (pa, pb) = (ra.as_ptr(), rb.as_ptr());
             // SAFETY: ra and rb hold 32 bytes; unaligned loads are allowed.
             let (alo, ahi, blo, bhi) = unsafe {
-                let (pa, pb) = (ra.as_ptr() as *const v128, rb.as_ptr() as *const v128);
+                let (pa, pb) = (pa as *const v128, pb as *const v128);
                 (v128_load(pa), v128_load(pa.add(1)), v128_load(pb), v128_load(pb.add(1)))
             };
-            let (a, b) = (positions(alo, ahi), positions(blo, bhi));
-            // p = a·ka + b·kb, as the scalar kernel groups it.
-            let p = |i: usize| f32x4_add(f32x4_mul(a[i], kav), f32x4_mul(b[i], kbv));
+            let zero = pinned(&kp, 5);
+            let (kav, kbv) = (pinned(&kp, 0), pinned(&kp, 1));
+            // p = a·ka + b·kb, as the scalar kernel groups it, one `x y z n` vector per vertex.
+            // SAFETY: record i of ra and rb lies at 4·i shorts.
+            let p = |i: usize| unsafe {
+                f32x4_add(f32x4_mul(position(pa.add(4 * i), zero), kav), f32x4_mul(position(pb.add(4 * i), zero), kbv))
+            };
             let o = q * 12;
             let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
             // SAFETY: op and on hold 12 floats.
             unsafe {
-                store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
-                store_xyz4(on.as_mut_ptr(), blend_normals(normals(alo, ahi), normals(blo, bhi), sv, tv, t));
+                store_xyz4(op.as_mut_ptr(), [p(0), p(1), p(2), p(3)]);
+                store_xyz4(on.as_mut_ptr(), blend_normals(normals(alo, ahi), normals(blo, bhi), &kn, t));
             }
         }
         quads * 4
