@@ -307,18 +307,22 @@ mod simd {
         // `positions`).
         let kp = [f32x4_splat(ka), f32x4_splat(kb), u32x4_splat(lat as usize as u32), u32x4_splat(lng as usize as u32), u32x4_splat(0xFF0), i32x4_splat(0)];
         let kn = normal_constants(t);
-        // One 4-int16 record → x y z n as four floats (n, the packed normal, is carried along and never stored):
-        // a sign-extending load (one instruction), then the conversion. Adding the opaque 0 keeps LLVM 14 from
-        // merging extend-then-convert into a convert from i16 lanes, which it scalarises (see `to_f32`).
-        // SAFETY: `p` points at a whole record (4 int16).
+        // One frame's four records as `x y z n` i32 vectors: sign-extending loads (one instruction each). Plain v128
+        // loads of the same bytes would let LLVM turn the loads of records 1 and 3 into byte shuffles of those. The
+        // opaque 0 added keeps LLVM 14 from merging extend-then-convert into a convert from i16 lanes, which it
+        // scalarises (see `to_f32`). SAFETY: `p` points at four whole records (16 int16).
         #[inline(always)]
-        unsafe fn position(p: *const i16, zero: v128) -> v128 {
-            to_f32(i32x4_add(i32x4_load_extend_i16x4(p), zero))
+        unsafe fn records(p: *const i16, zero: v128) -> [v128; 4] {
+            [0, 1, 2, 3].map(|i| i32x4_add(i32x4_load_extend_i16x4(p.add(4 * i)), zero))
         }
         // One frame's four decoded normals: latitude entry × longitude entry. The packed normals are the top halves of
-        // 32-bit lanes 1 and 3 of each record pair; their entries' addresses are computed four-wide, then loaded.
-        // SAFETY (of the loads): both bytes index 256-entry halves of the table, whose length the type fixes.
-        let normals = |lo: v128, hi: v128| -> [v128; 4] {
+        // 32-bit lanes 1 and 3 of the frame's two 16-byte record pairs, read again here with volatile loads (otherwise
+        // LLVM derives the sign-extending loads above from them, by byte shuffles) and gathered by one shuffle; their
+        // entries' addresses are computed four-wide, then loaded.
+        // SAFETY: `p` points at four whole records (32 bytes); both bytes index 256-entry halves of the table, whose
+        // length the type fixes.
+        let normals = |p: *const i16| -> [v128; 4] {
+            let (lo, hi) = unsafe { (core::ptr::read_volatile(p as *const v128), core::ptr::read_volatile((p as *const v128).add(1))) };
             let packed = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
             let mask = pinned(&kp, 4);
             let la = i32x4_add(v128_and(u32x4_shr(packed, 20), mask), pinned(&kp, 2));
@@ -334,25 +338,18 @@ mod simd {
         for q in 0..quads {
             let r = q * 4 * MD3_VERTEX_SHORTS;
             let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
-            let (pa, pb) = (ra.as_ptr(), rb.as_ptr());
-            // SAFETY: ra and rb hold 32 bytes; unaligned loads are allowed.
-            let (alo, ahi, blo, bhi) = unsafe {
-                let (pa, pb) = (pa as *const v128, pb as *const v128);
-                (v128_load(pa), v128_load(pa.add(1)), v128_load(pb), v128_load(pb.add(1)))
-            };
             let zero = pinned(&kp, 5);
+            // SAFETY: ra and rb hold four records each.
+            let (ia, ib) = unsafe { (records(ra.as_ptr(), zero), records(rb.as_ptr(), zero)) };
             let (kav, kbv) = (pinned(&kp, 0), pinned(&kp, 1));
-            // p = a·ka + b·kb, as the scalar kernel groups it, one `x y z n` vector per vertex.
-            // SAFETY: record i of ra and rb lies at 4·i shorts.
-            let p = |i: usize| unsafe {
-                f32x4_add(f32x4_mul(position(pa.add(4 * i), zero), kav), f32x4_mul(position(pb.add(4 * i), zero), kbv))
-            };
+            // p = a·ka + b·kb, as the scalar kernel groups it, one `x y z n` vector per vertex (n is never stored).
+            let p = |i: usize| f32x4_add(f32x4_mul(to_f32(ia[i]), kav), f32x4_mul(to_f32(ib[i]), kbv));
             let o = q * 12;
             let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
             // SAFETY: op and on hold 12 floats.
             unsafe {
                 store_xyz4(op.as_mut_ptr(), [p(0), p(1), p(2), p(3)]);
-                store_xyz4(on.as_mut_ptr(), blend_normals(normals(alo, ahi), normals(blo, bhi), &kn, t));
+                store_xyz4(on.as_mut_ptr(), blend_normals(normals(ra.as_ptr()), normals(rb.as_ptr()), &kn, t));
             }
         }
         quads * 4
