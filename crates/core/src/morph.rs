@@ -7,14 +7,14 @@
 //! of the same rule). When two opposite normals cancel, the nearer frame's normal is used.
 //!
 //! The decode tables are inputs, not constants here: they live once, in TS (`ts/src/kernels/tables.ts`, built
-//! from the 162 MD2 normals of `ts/src/formats/md2/normals.ts` and the 256 MD3 angle steps), and are copied
-//! into the module's memory once. Their layouts (`MD2_NORMAL_TABLE_STRIDE`, `MD3_NORMAL_TABLE_LEN`) give the
-//! SIMD kernels one vector load per normal (MD2) or per latitude and per longitude (MD3) instead of a scalar
-//! load per component. Every index a kernel follows is bounded first (frames by the checks below, a normal
+//! from the 162 MD2 normals of `ts/src/formats/md2/normals.ts` and, at run time, from the 256 MD3 angle steps), and
+//! are copied into the module's memory once (the 1 MiB MD3 table once per backend). Their layouts
+//! (`MD2_NORMAL_TABLE_STRIDE`, `MD3_DECODED_NORMALS_LEN`) give the SIMD kernels one vector load per normal instead
+//! of a scalar load per component. Every index a kernel follows is bounded first (frames by the checks below, a normal
 //! index by clamping into the table, or by the table having an entry for every byte), so no input can make a
 //! kernel read or write outside its slices.
 
-pub use crate::layout::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
+pub use crate::layout::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_DECODED_NORMALS_LEN, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
 use crate::layout::{MD3_XYZ_SCALE, PLACEMENT_FLOATS};
 
 /// Floats per decoded vertex in the outputs (x, y, z).
@@ -90,18 +90,16 @@ pub fn md2_blend(
     true
 }
 
-/// Decode an MD3 packed normal: lat = high byte, lng = low byte, angles k·2π/256;
-/// n = (cos lat · sin lng, sin lat · sin lng, cos lng), from the latitude entry `cos lat, sin lat, 1, 0` and the
-/// longitude entry `sin lng, sin lng, cos lng, 0` (their product, as the SIMD kernel takes it).
+/// Decode an MD3 packed normal (lat = high byte, lng = low byte, angles k·2π/256): entry `packed` of the decoded
+/// table, n = (cos lat · sin lng, sin lat · sin lng, cos lng).
 #[inline(always)]
-fn md3_normal(packed: i16, table: &[f32; MD3_NORMAL_TABLE_LEN]) -> [f32; 3] {
-    let lat = ((packed as u16 >> 8) & 255) as usize * 4;
-    let lng = MD3_NORMAL_TABLE_LEN / 2 + (packed as u16 & 255) as usize * 4;
-    [table[lat] * table[lng], table[lat + 1] * table[lng + 1], table[lng + 2]]
+fn md3_normal(packed: i16, table: &[f32; MD3_DECODED_NORMALS_LEN]) -> [f32; 3] {
+    let k = packed as u16 as usize * 4;
+    [table[k], table[k + 1], table[k + 2]]
 }
 
 /// MD3 blend of one surface. `xyz_normals` holds `frame_count × vertex_count` records of 4 int16
-/// frame-major; `table` the `MD3_NORMAL_TABLE_LEN`-float normal table. Writes `vertex_count × 3` floats to each
+/// frame-major; `table` the `MD3_DECODED_NORMALS_LEN`-float decoded normal table. Writes `vertex_count × 3` floats to each
 /// output. Returns false (writing nothing) when a frame index or a length is out of range.
 #[allow(clippy::too_many_arguments)]
 pub fn md3_blend(
@@ -111,7 +109,7 @@ pub fn md3_blend(
     let frame_len = vertex_count * MD3_VERTEX_SHORTS;
     let frame_count = if frame_len == 0 { 0 } else { xyz_normals.len() / frame_len };
     let n = vertex_count * OUT_STRIDE;
-    let table: &[f32; MD3_NORMAL_TABLE_LEN] = match table.get(..MD3_NORMAL_TABLE_LEN).and_then(|a| a.try_into().ok()) {
+    let table: &[f32; MD3_DECODED_NORMALS_LEN] = match table.get(..MD3_DECODED_NORMALS_LEN).and_then(|a| a.try_into().ok()) {
         Some(a) => a,
         None => return false,
     };
@@ -152,11 +150,11 @@ pub fn md3_blend(
 /// so the results equal the scalar loop's bit for bit (the parity tests check it).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use super::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
+    use super::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_DECODED_NORMALS_LEN, MD3_VERTEX_SHORTS};
     use core::arch::wasm32::*;
 
     /// A table entry is one 16-byte vector: entry address = table + index · 16 (the `0xFF0` masks below).
-    const _: () = assert!(MD2_NORMAL_TABLE_STRIDE == 4 && MD3_NORMAL_TABLE_LEN == 2 * 256 * 4);
+    const _: () = assert!(MD2_NORMAL_TABLE_STRIDE == 4 && MD3_DECODED_NORMALS_LEN == 65536 * 4);
 
     /// i32 lanes → f32. The lanes come out of a swizzle or shuffle (opaque to LLVM), never out of an integer widen:
     /// LLVM 14 (the wasm toolchain here) merges widen-then-convert into a convert from i16 or i8 lanes and
@@ -300,12 +298,10 @@ mod simd {
 
     /// MD3 vertices [0, 4·⌊V/4⌋); returns how many were done. `ka`, `kb` as in `md3_blend`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, table: &[f32; MD3_NORMAL_TABLE_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
-        let (lat, lng) = (table.as_ptr(), table[MD3_NORMAL_TABLE_LEN / 2..].as_ptr());
+    pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, table: &[f32; MD3_DECODED_NORMALS_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
         let quads = (va.len().min(vb.len()) / (4 * MD3_VERTEX_SHORTS)).min(out_p.len().min(out_n.len()) / 12);
-        // ka, kb, the two table halves' addresses, the entry mask, and an integer 0 the compiler cannot see (see
-        // `positions`).
-        let kp = [f32x4_splat(ka), f32x4_splat(kb), u32x4_splat(lat as usize as u32), u32x4_splat(lng as usize as u32), u32x4_splat(0xFF0), i32x4_splat(0)];
+        // ka, kb, the table's address, the entry mask, and an integer 0 the compiler cannot see (see `records`).
+        let kp = [f32x4_splat(ka), f32x4_splat(kb), u32x4_splat(table.as_ptr() as usize as u32), u32x4_splat(0xF_FFF0), i32x4_splat(0)];
         let kn = normal_constants(t);
         // One frame's four records as `x y z n` i32 vectors: sign-extending loads (one instruction each). Plain v128
         // loads of the same bytes would let LLVM turn the loads of records 1 and 3 into byte shuffles of those. The
@@ -315,30 +311,23 @@ mod simd {
         unsafe fn records(p: *const i16, zero: v128) -> [v128; 4] {
             [0, 1, 2, 3].map(|i| i32x4_add(i32x4_load_extend_i16x4(p.add(4 * i)), zero))
         }
-        // One frame's four decoded normals: latitude entry × longitude entry. The packed normals are the top halves of
-        // 32-bit lanes 1 and 3 of the frame's two 16-byte record pairs, read again here with volatile loads (otherwise
-        // LLVM derives the sign-extending loads above from them, by byte shuffles) and gathered by one shuffle; their
-        // entries' addresses are computed four-wide, then loaded.
-        // SAFETY: `p` points at four whole records (32 bytes); both bytes index 256-entry halves of the table, whose
-        // length the type fixes.
+        // One frame's four decoded normals, one vector load each. The packed normals are the top halves of 32-bit
+        // lanes 1 and 3 of the frame's two 16-byte record pairs, read again here with volatile loads (otherwise LLVM
+        // derives the sign-extending loads above from them, by byte shuffles) and gathered by one shuffle; their
+        // entries' addresses (packed · 16 bytes) are computed four-wide.
+        // SAFETY: `p` points at four whole records (32 bytes); a packed normal is below 65536, and the table holds
+        // 65536 entries (its type fixes the length).
         let normals = |p: *const i16| -> [v128; 4] {
             let (lo, hi) = unsafe { (core::ptr::read_volatile(p as *const v128), core::ptr::read_volatile((p as *const v128).add(1))) };
             let packed = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-            let mask = pinned(&kp, 4);
-            let la = i32x4_add(v128_and(u32x4_shr(packed, 20), mask), pinned(&kp, 2));
-            let ln = i32x4_add(v128_and(u32x4_shr(packed, 12), mask), pinned(&kp, 3));
-            let n = |a: u32, b: u32| unsafe { f32x4_mul(v128_load(a as usize as *const v128), v128_load(b as usize as *const v128)) };
-            [
-                n(u32x4_extract_lane::<0>(la), u32x4_extract_lane::<0>(ln)),
-                n(u32x4_extract_lane::<1>(la), u32x4_extract_lane::<1>(ln)),
-                n(u32x4_extract_lane::<2>(la), u32x4_extract_lane::<2>(ln)),
-                n(u32x4_extract_lane::<3>(la), u32x4_extract_lane::<3>(ln)),
-            ]
+            let at = i32x4_add(v128_and(u32x4_shr(packed, 12), pinned(&kp, 3)), pinned(&kp, 2));
+            let n = |a: u32| unsafe { v128_load(a as usize as *const v128) };
+            [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
         };
         for q in 0..quads {
             let r = q * 4 * MD3_VERTEX_SHORTS;
             let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
-            let zero = pinned(&kp, 5);
+            let zero = pinned(&kp, 4);
             // SAFETY: ra and rb hold four records each.
             let (ia, ib) = unsafe { (records(ra.as_ptr(), zero), records(rb.as_ptr(), zero)) };
             let (kav, kbv) = (pinned(&kp, 0), pinned(&kp, 1));
@@ -392,14 +381,20 @@ mod tests {
     use super::*;
     use std::f64::consts::PI;
 
-    /// As `MD3_NORMAL_TABLE` in ts/src/kernels/tables.ts.
+    /// As `md3DecodedNormals()` in ts/src/kernels/tables.ts: the product of the angle table's latitude and longitude
+    /// entries (`MD3_NORMAL_TABLE`), in f32.
     fn md3_table() -> Vec<f32> {
-        let mut t = vec![0.0; MD3_NORMAL_TABLE_LEN];
+        let mut angles = vec![0.0; MD3_NORMAL_TABLE_LEN];
         for k in 0..256 {
             let a = k as f64 * 2.0 * PI / 256.0;
             let (c, s) = (a.cos() as f32, a.sin() as f32);
-            t[k * 4..][..4].copy_from_slice(&[c, s, 1.0, 0.0]);
-            t[1024 + k * 4..][..4].copy_from_slice(&[s, s, c, 0.0]);
+            angles[k * 4..][..4].copy_from_slice(&[c, s, 1.0, 0.0]);
+            angles[1024 + k * 4..][..4].copy_from_slice(&[s, s, c, 0.0]);
+        }
+        let mut t = vec![0.0; MD3_DECODED_NORMALS_LEN];
+        for p in 0..65536 {
+            let (lat, lng) = ((p >> 8) * 4, 1024 + (p & 255) * 4);
+            t[p * 4..][..4].copy_from_slice(&[angles[lat] * angles[lng], angles[lat + 1] * angles[lng + 1], angles[lng + 2], 0.0]);
         }
         t
     }

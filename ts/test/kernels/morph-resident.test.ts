@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Md2BlendJob, Md3BlendJob, PoseBackend } from '../../src/kernels/backend.js';
-import { MD2_NORMAL_TABLE, MD3_NORMAL_TABLE } from '../../src/kernels/tables.js';
+import { MD2_NORMAL_TABLE, md3DecodedNormals } from '../../src/kernels/tables.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend, wasmSimdSupported } from '../../src/kernels/wasm-backend.js';
 
@@ -29,9 +29,9 @@ function md2Job(b: PoseBackend, seed: number): Md2BlendJob {
 
 function md3Job(b: PoseBackend, seed: number): Md3BlendJob {
   const m = b.memory;
-  const xyzNormals = m.i16(F * V * 4), normalTable = m.f32(MD3_NORMAL_TABLE.length), outPositions = m.f32(2 * V * 3), outNormals = m.f32(2 * V * 3);
+  const xyzNormals = m.i16(F * V * 4), normalTable = m.f32(md3DecodedNormals().length), outPositions = m.f32(2 * V * 3), outNormals = m.f32(2 * V * 3);
   xyzNormals.view.set(Int16Array.from({ length: F * V * 4 }, (_, i) => ((i * 7919 + seed * 104729) & 0xffff) - 0x8000));
-  normalTable.view.set(MD3_NORMAL_TABLE);
+  normalTable.view.set(md3DecodedNormals());
   return { xyzNormals, normalTable, vertexCount: V, frameA: 0, frameB: 1, t: 0.25, outPositions, outNormals, outVertexOffset: 0 };
 }
 
