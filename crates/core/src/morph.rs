@@ -73,7 +73,18 @@ pub fn md2_blend(
     // without SIMD, or with a table short of one entry per byte). Both compute the same f32 operations in the
     // same order, so their results are identical.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let done = simd::md2_vertices(va, vb, [ka[0], ka[1], ka[2], kb[0], kb[1], kb[2], c[0], c[1], c[2]], t, normals, out_positions, out_normals);
+    let done = {
+        let k = [ka[0], ka[1], ka[2], kb[0], kb[1], kb[2], c[0], c[1], c[2]];
+        let done = simd::md2_vertices(va, vb, k, t, normals, &mut out_positions[..n], &mut out_normals[..n]);
+        // The last vertices as one more overlapping step (the vertices it repeats get the same values again).
+        let last = vertex_count.saturating_sub(4);
+        if done != 0 && done < vertex_count {
+            let (r, o) = (last * MD2_VERTEX_BYTES, last * OUT_STRIDE);
+            done + simd::md2_vertices(&va[r..], &vb[r..], k, t, normals, &mut out_positions[o..n], &mut out_normals[o..n]) - (done - last)
+        } else {
+            done
+        }
+    };
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     let done = 0;
     for (((a, b), p), nm) in va[done * MD2_VERTEX_BYTES..]
@@ -122,7 +133,17 @@ pub fn md3_blend(
     let vb = &xyz_normals[frame_b * frame_len..][..frame_len];
     // SIMD128: four vertices per step, as MD2's; the scalar loop finishes the remainder.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let done = simd::md3_vertices(va, vb, ka, kb, t, table, out_positions, out_normals);
+    let done = {
+        let done = simd::md3_vertices(va, vb, ka, kb, t, table, &mut out_positions[..n], &mut out_normals[..n]);
+        // The last vertices as one more overlapping step, as MD2's.
+        let last = vertex_count.saturating_sub(4);
+        if done != 0 && done < vertex_count {
+            let (r, o) = (last * MD3_VERTEX_SHORTS, last * OUT_STRIDE);
+            done + simd::md3_vertices(&va[r..], &vb[r..], ka, kb, t, table, &mut out_positions[o..n], &mut out_normals[o..n]) - (done - last)
+        } else {
+            done
+        }
+    };
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     let done = 0;
     for (((a, b), p), nm) in va[done * MD3_VERTEX_SHORTS..]
@@ -234,9 +255,10 @@ mod simd {
             f32x4_mul(n[2], i32x4_shuffle::<2, 2, 2, 2>(inv, inv)),
             f32x4_mul(n[3], i32x4_shuffle::<3, 3, 3, 3>(inv, inv)),
         ];
-        let keep = f32x4_gt(len2, pinned(k, 3));
-        if !i32x4_all_true(keep) {
-            let (near, mask) = (if t < 0.5 { a } else { b }, i32x4_bitmask(keep));
+        // (The bitmask test is one `movmskps`; `all_true` compiled to six instructions.)
+        let mask = i32x4_bitmask(f32x4_gt(len2, pinned(k, 3)));
+        if mask != 15 {
+            let near = if t < 0.5 { a } else { b };
             for (i, o) in out.iter_mut().enumerate() {
                 if mask & (1 << i) == 0 {
                     *o = near[i];
@@ -277,20 +299,20 @@ mod simd {
             let n = |p: u32| unsafe { v128_load(p as usize as *const v128) };
             [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
         };
+        // Raw pointers: `quads` is bounded by every slice's length above (checked slicing cost a compare and branch
+        // per slice and step, and kept the frame offsets' multiplies in the loop).
+        let (va, vb, out_p, out_n) = (va.as_ptr(), vb.as_ptr(), out_p.as_mut_ptr(), out_n.as_mut_ptr());
         for q in 0..quads {
             let r = q * 4 * MD2_VERTEX_BYTES;
-            let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
-            // SAFETY: ra and rb hold 16 bytes; unaligned loads are allowed.
-            let (ba, bb) = unsafe { (v128_load(ra.as_ptr() as *const v128), v128_load(rb.as_ptr() as *const v128)) };
+            // SAFETY: records [4q, 4q + 4) lie in va and vb (16 bytes each); unaligned loads are allowed.
+            let (ba, bb) = unsafe { (v128_load(va.add(r) as *const v128), v128_load(vb.add(r) as *const v128)) };
             let (a, b) = (positions(ba), positions(bb));
             // p = a·ka + b·kb + c, as the scalar kernel groups it.
             let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], pinned(&kp, i)), f32x4_mul(b[i], pinned(&kp, 3 + i))), pinned(&kp, 6 + i));
-            let o = q * 12;
-            let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
-            // SAFETY: op and on hold 12 floats.
+            // SAFETY: floats [12q, 12q + 12) lie in both outputs.
             unsafe {
-                store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
-                store_xyz4(on.as_mut_ptr(), blend_normals(gather(ba), gather(bb), &kn, t));
+                store12(out_p.add(q * 12), [p(0), p(1), p(2)]);
+                store_xyz4(out_n.add(q * 12), blend_normals(gather(ba), gather(bb), &kn, t));
             }
         }
         quads * 4
@@ -324,21 +346,21 @@ mod simd {
             let n = |a: u32| unsafe { v128_load(a as usize as *const v128) };
             [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
         };
+        // Raw pointers, as in `md2_vertices`.
+        let (va, vb, out_p, out_n) = (va.as_ptr(), vb.as_ptr(), out_p.as_mut_ptr(), out_n.as_mut_ptr());
         for q in 0..quads {
             let r = q * 4 * MD3_VERTEX_SHORTS;
-            let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
             let zero = pinned(&kp, 4);
-            // SAFETY: ra and rb hold four records each.
-            let (ia, ib) = unsafe { (records(ra.as_ptr(), zero), records(rb.as_ptr(), zero)) };
+            // SAFETY: records [4q, 4q + 4) lie in va and vb.
+            let (ra, rb) = unsafe { (va.add(r), vb.add(r)) };
+            let (ia, ib) = unsafe { (records(ra, zero), records(rb, zero)) };
             let (kav, kbv) = (pinned(&kp, 0), pinned(&kp, 1));
             // p = a·ka + b·kb, as the scalar kernel groups it, one `x y z n` vector per vertex (n is never stored).
             let p = |i: usize| f32x4_add(f32x4_mul(to_f32(ia[i]), kav), f32x4_mul(to_f32(ib[i]), kbv));
-            let o = q * 12;
-            let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
-            // SAFETY: op and on hold 12 floats.
+            // SAFETY: floats [12q, 12q + 12) lie in both outputs.
             unsafe {
-                store_xyz4(op.as_mut_ptr(), [p(0), p(1), p(2), p(3)]);
-                store_xyz4(on.as_mut_ptr(), blend_normals(normals(ra.as_ptr()), normals(rb.as_ptr()), &kn, t));
+                store_xyz4(out_p.add(q * 12), [p(0), p(1), p(2), p(3)]);
+                store_xyz4(out_n.add(q * 12), blend_normals(normals(ra), normals(rb), &kn, t));
             }
         }
         quads * 4
