@@ -69,8 +69,8 @@ pub fn md2_blend(
         let k = (i as usize).min(normal_max) * MD2_NORMAL_TABLE_STRIDE;
         [normals[k], normals[k + 1], normals[k + 2]]
     };
-    // SIMD128: four vertices per step; the scalar loop below finishes the remainder (and is the whole kernel
-    // without SIMD, or with a table short of one entry per byte). Both compute the same f32 operations in the
+    // SIMD128: four vertices per step, the last ones as one more step overlapping the one before (models of fewer
+    // than four vertices, builds without SIMD and tables short of one entry per byte take the scalar loop below). Both compute the same f32 operations in the
     // same order, so their results are identical.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     let done = {
@@ -131,7 +131,7 @@ pub fn md3_blend(
     let kb = t * MD3_XYZ_SCALE;
     let va = &xyz_normals[frame_a * frame_len..][..frame_len];
     let vb = &xyz_normals[frame_b * frame_len..][..frame_len];
-    // SIMD128: four vertices per step, as MD2's; the scalar loop finishes the remainder.
+    // SIMD128: four vertices per step, the last ones overlapping, as MD2's.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     let done = {
         let done = simd::md3_vertices(va, vb, ka, kb, t, table, &mut out_positions[..n], &mut out_normals[..n]);
@@ -160,15 +160,17 @@ pub fn md3_blend(
     true
 }
 
-/// The SIMD128 blends, four vertices per step. Positions: the quantised x y z of four vertices are moved by byte
-/// shuffles straight into 32-bit lanes in the output order x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 (normals
-/// dropped), converted and lerped as three full vectors and stored as they are. Normals: one vector per vertex
-/// (`x y z 0`: one table load for MD2, the product of a latitude and a longitude entry for MD3; the four entry
-/// addresses computed four-wide, SIMD128 having no gather), lerped in that form; the squared lengths of the four
-/// are gathered into one vector by shuffles, so the sqrt and the divide run four-wide, and each vertex's vector is
-/// scaled by its lane and stored (the fourth lane of each store is overwritten by the next vertex's).
-/// Every lane computes the scalar kernel's f32 expression in the same order (SIMD128 has no fused multiply-add),
-/// so the results equal the scalar loop's bit for bit (the parity tests check it).
+/// The SIMD128 blends, four vertices per step. Positions: MD2's quantised x y z bytes of four vertices are moved by
+/// byte swizzles straight into 32-bit lanes in the output order x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 (normals
+/// dropped), converted and lerped as three full vectors and stored as they are; MD3's int16 records are loaded
+/// sign-extended, one `x y z n` vector per vertex, converted, lerped and stored like the normals. Normals: one vector
+/// per vertex (`x y z 0`, one table load; the four entry addresses computed four-wide, SIMD128 having no gather),
+/// lerped in that form; the squared lengths of the four are transposed into x², y², z², w² vectors, so the sqrt and
+/// the divide run four-wide, and each vertex's vector is scaled by its lane and stored (the fourth lane of each store
+/// is overwritten by the next vertex's). Every lane computes the scalar kernel's f32 expression in the same order
+/// (SIMD128 has no fused multiply-add), so the results equal the scalar loop's bit for bit (the parity tests check it).
+/// What V8 makes of it matters as much as the instruction count: `node --print-wasm-code` shows the TurboFan code
+/// (see `pinned` and the notes at each shuffle).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
     use super::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_DECODED_NORMALS_LEN, MD3_VERTEX_SHORTS};
