@@ -282,8 +282,8 @@ mod simd {
         let [ka0, ka1, ka2] = packed_constant([k[0], k[1], k[2]]);
         let [kb0, kb1, kb2] = packed_constant([k[3], k[4], k[5]]);
         let [c0, c1, c2] = packed_constant([k[6], k[7], k[8]]);
-        // ka ×3, kb ×3, c ×3, the table address and the entry mask (see `pinned`).
-        let kp = [ka0, ka1, ka2, kb0, kb1, kb2, c0, c1, c2, u32x4_splat(table as usize as u32), u32x4_splat(0xFF0)];
+        // ka ×3, kb ×3, c ×3 (see `pinned`).
+        let kp = [ka0, ka1, ka2, kb0, kb1, kb2, c0, c1, c2];
         let kn = normal_constants(t);
         // Four 4-byte records → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats (normal bytes dropped): each
         // coordinate byte swizzled into the low byte of a zeroed 32-bit lane (indices past 15 give 0), converted.
@@ -293,13 +293,14 @@ mod simd {
             let lanes = |i: [u8; 4]| i8x16_swizzle(bytes, u8x16(i[0], Z, Z, Z, i[1], Z, Z, Z, i[2], Z, Z, Z, i[3], Z, Z, Z));
             [to_f32(lanes([0, 1, 2, 4])), to_f32(lanes([5, 6, 8, 9])), to_f32(lanes([10, 12, 13, 14]))]
         }
-        // One frame's four table normals: the four entries' addresses computed four-wide (the index byte is the top
-        // byte of each record's 32-bit lane), then one vector load each. SAFETY (of the loads): an index byte is below
-        // MD2_NORMAL_TABLE_ENTRIES, and the table holds that many entries (checked above).
-        let gather = |rec: v128| -> [v128; 4] {
-            let at = i32x4_add(v128_and(u32x4_shr(rec, 20), pinned(&kp, 10)), pinned(&kp, 9));
-            let n = |p: u32| unsafe { v128_load(p as usize as *const v128) };
-            [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
+        // One frame's four table normals, one vector load each, addressed by the index byte read with a scalar load
+        // (volatile, and off the vector ports: see `md3_vertices`). SAFETY (of the loads): `p` points at four whole
+        // records; an index byte is below MD2_NORMAL_TABLE_ENTRIES, and the table holds that many entries (checked
+        // above).
+        let tp = table as *const v128;
+        let gather = |p: *const u8| -> [v128; 4] {
+            let n = |i: usize| unsafe { v128_load(tp.add(core::ptr::read_volatile(p.add(4 * i + 3)) as usize)) };
+            [n(0), n(1), n(2), n(3)]
         };
         // Raw pointers: `quads` is bounded by every slice's length above (checked slicing cost a compare and branch
         // per slice and step, and kept the frame offsets' multiplies in the loop).
@@ -314,7 +315,7 @@ mod simd {
             // SAFETY: floats [12q, 12q + 12) lie in both outputs.
             unsafe {
                 store12(out_p.add(q * 12), [p(0), p(1), p(2)]);
-                store_xyz4(out_n.add(q * 12), blend_normals(gather(ba), gather(bb), &kn, t));
+                store_xyz4(out_n.add(q * 12), blend_normals(gather(va.add(r)), gather(vb.add(r)), &kn, t));
             }
         }
         quads * 4
@@ -324,8 +325,8 @@ mod simd {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, table: &[f32; MD3_DECODED_NORMALS_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
         let quads = (va.len().min(vb.len()) / (4 * MD3_VERTEX_SHORTS)).min(out_p.len().min(out_n.len()) / 12);
-        // ka, kb, the table's address, the entry mask, and an integer 0 the compiler cannot see (see `records`).
-        let kp = [f32x4_splat(ka), f32x4_splat(kb), u32x4_splat(table.as_ptr() as usize as u32), u32x4_splat(0xF_FFF0), i32x4_splat(0)];
+        // ka, kb, and an integer 0 the compiler cannot see (see `records`).
+        let kp = [f32x4_splat(ka), f32x4_splat(kb), i32x4_splat(0)];
         let kn = normal_constants(t);
         // One frame's four records as `x y z n` i32 vectors: sign-extending loads (one instruction each). Plain v128
         // loads of the same bytes would let LLVM turn the loads of records 1 and 3 into byte shuffles of those. The
@@ -335,24 +336,22 @@ mod simd {
         unsafe fn records(p: *const i16, zero: v128) -> [v128; 4] {
             [0, 1, 2, 3].map(|i| i32x4_add(i32x4_load_extend_i16x4(p.add(4 * i)), zero))
         }
-        // One frame's four decoded normals, one vector load each. The packed normals are the top halves of 32-bit
-        // lanes 1 and 3 of the frame's two 16-byte record pairs, read again here with volatile loads (otherwise LLVM
-        // derives the sign-extending loads above from them, by byte shuffles) and gathered by one shuffle; their
-        // entries' addresses (packed · 16 bytes) are computed four-wide.
-        // SAFETY: `p` points at four whole records (32 bytes); a packed normal is below 65536, and the table holds
-        // 65536 entries (its type fixes the length).
+        // One frame's four decoded normals, one vector load each, addressed by the packed normal read with a scalar
+        // 16-bit load (volatile: otherwise LLVM derives it from the extending loads above, by a lane extract). Four
+        // scalar loads beat computing the four addresses four-wide and extracting them (`pextrd`: 228 → 268 Mvert/s on
+        // lower.md3): the address arithmetic moves off the vector ports, which everything else here uses.
+        // SAFETY: `p` points at four whole records; a packed normal is below 65536, and the table holds 65536 entries
+        // (its type fixes the length).
+        let tp = table.as_ptr() as *const v128;
         let normals = |p: *const i16| -> [v128; 4] {
-            let (lo, hi) = unsafe { (core::ptr::read_volatile(p as *const v128), core::ptr::read_volatile((p as *const v128).add(1))) };
-            let packed = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-            let at = i32x4_add(v128_and(u32x4_shr(packed, 12), pinned(&kp, 3)), pinned(&kp, 2));
-            let n = |a: u32| unsafe { v128_load(a as usize as *const v128) };
-            [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
+            let n = |i: usize| unsafe { v128_load(tp.add(core::ptr::read_volatile(p.add(4 * i + 3) as *const u16) as usize)) };
+            [n(0), n(1), n(2), n(3)]
         };
         // Raw pointers, as in `md2_vertices`.
         let (va, vb, out_p, out_n) = (va.as_ptr(), vb.as_ptr(), out_p.as_mut_ptr(), out_n.as_mut_ptr());
         for q in 0..quads {
             let r = q * 4 * MD3_VERTEX_SHORTS;
-            let zero = pinned(&kp, 4);
+            let zero = pinned(&kp, 2);
             // SAFETY: records [4q, 4q + 4) lie in va and vb.
             let (ra, rb) = unsafe { (va.add(r), vb.add(r)) };
             let (ia, ib) = unsafe { (records(ra, zero), records(rb, zero)) };
