@@ -164,7 +164,7 @@ pub fn md3_blend(
 /// byte swizzles straight into 32-bit lanes in the output order x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 (normals
 /// dropped), converted and lerped as three full vectors and stored as they are; MD3's int16 records are loaded
 /// sign-extended, one `x y z n` vector per vertex, converted, lerped and stored like the normals. Normals: one vector
-/// per vertex (`x y z 0`, one table load; the four entry addresses computed four-wide, SIMD128 having no gather),
+/// per vertex (`x y z 0`, one table load addressed by the index read with a scalar load, SIMD128 having no gather),
 /// lerped in that form; the squared lengths of the four are transposed into x², y², z², w² vectors, so the sqrt and
 /// the divide run four-wide, and each vertex's vector is scaled by its lane and stored (the fourth lane of each store
 /// is overwritten by the next vertex's). Every lane computes the scalar kernel's f32 expression in the same order
@@ -176,7 +176,7 @@ mod simd {
     use super::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_DECODED_NORMALS_LEN, MD3_VERTEX_SHORTS};
     use core::arch::wasm32::*;
 
-    /// A table entry is one 16-byte vector: entry address = table + index · 16 (the `0xFF0` masks below).
+    /// A table entry is one 16-byte vector: entry address = table + index · 16.
     const _: () = assert!(MD2_NORMAL_TABLE_STRIDE == 4 && MD3_DECODED_NORMALS_LEN == 65536 * 4);
 
     /// i32 lanes → f32. The lanes come out of a swizzle or shuffle (opaque to LLVM), never out of an integer widen:
