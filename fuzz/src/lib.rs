@@ -251,7 +251,7 @@ pub fn check(data: &[u8]) -> Reached {
     morph::md2_blend(&md2_frames, &scales, &translates, vc, fa, fb, t, &normals, &mut pos, &mut nrm);
     let n = c.count(4) * vc * morph::MD3_VERTEX_SHORTS + c.count(3);
     let md3: Vec<i16> = (0..n).map(|_| c.u32() as i16).collect();
-    let n = c.count(morph::MD3_NORMAL_TABLE_LEN + 2);
+    let n = c.count(morph::MD3_DECODED_NORMALS_LEN + 2);
     let angles = c.f32s(n);
     morph::md3_blend(&md3, vc, fa, fb, t, &angles, &mut pos, &mut nrm);
     reached

@@ -28,7 +28,7 @@ export { createTsBackend } from './kernels/ts-backend.js';
 export { createWasmBackend, wasmSupported, wasmSimdSupported } from './kernels/wasm-backend.js';
 export * as tsKernels from './kernels/ts-kernels.js';
 export * as kernelLayout from './kernels/layout.js';
-export { MD2_NORMAL_TABLE, MD3_NORMAL_TABLE } from './kernels/tables.js';
+export { MD2_NORMAL_TABLE, MD3_NORMAL_TABLE, md3DecodedNormals, md3NormalBuffer } from './kernels/tables.js';
 // pose: load-time preparation, timing, tags
 export { assertAnimMatchesMesh } from './pose/md5-poser.js';
 export { buildSkinStream, buildTangentStream, bindPose, groupedTriangles, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';

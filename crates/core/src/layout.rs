@@ -25,6 +25,9 @@ pub const MD2_NORMAL_TABLE_STRIDE: usize = 4;
 /// Entries of that table: one per byte value. Quake 2's 162 normals, then the last one repeated (the clamp the
 /// kernels apply to an index past the table), so any index byte is one unchecked vector load.
 pub const MD2_NORMAL_TABLE_ENTRIES: usize = 256;
-/// The MD3 normal table: for the 256 angle steps k·2π/256, first `cos sin 1 0` (latitude), then `sin sin cos 0`
+/// The MD3 angle table: for the 256 angle steps k·2π/256, first `cos sin 1 0` (latitude), then `sin sin cos 0`
 /// (longitude); a packed lat/lng normal is the product of its latitude and longitude entries.
 pub const MD3_NORMAL_TABLE_LEN: usize = 2048;
+/// f32 of the decoded MD3 normal table the kernels read: `x y z 0` for each of the 65536 packed lat/lng values (the
+/// products above, in f32), so any packed normal is one unchecked vector load. 1 MiB, built at run time.
+pub const MD3_DECODED_NORMALS_LEN: usize = 65536 * 4;

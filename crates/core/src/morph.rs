@@ -7,14 +7,14 @@
 //! of the same rule). When two opposite normals cancel, the nearer frame's normal is used.
 //!
 //! The decode tables are inputs, not constants here: they live once, in TS (`ts/src/kernels/tables.ts`, built
-//! from the 162 MD2 normals of `ts/src/formats/md2/normals.ts` and the 256 MD3 angle steps), and are copied
-//! into the module's memory once. Their layouts (`MD2_NORMAL_TABLE_STRIDE`, `MD3_NORMAL_TABLE_LEN`) give the
-//! SIMD kernels one vector load per normal (MD2) or per latitude and per longitude (MD3) instead of a scalar
-//! load per component. Every index a kernel follows is bounded first (frames by the checks below, a normal
+//! from the 162 MD2 normals of `ts/src/formats/md2/normals.ts` and, at run time, from the 256 MD3 angle steps), and
+//! are copied into the module's memory once (the 1 MiB MD3 table once per backend). Their layouts
+//! (`MD2_NORMAL_TABLE_STRIDE`, `MD3_DECODED_NORMALS_LEN`) give the SIMD kernels one vector load per normal instead
+//! of a scalar load per component. Every index a kernel follows is bounded first (frames by the checks below, a normal
 //! index by clamping into the table, or by the table having an entry for every byte), so no input can make a
 //! kernel read or write outside its slices.
 
-pub use crate::layout::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
+pub use crate::layout::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_DECODED_NORMALS_LEN, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
 use crate::layout::{MD3_XYZ_SCALE, PLACEMENT_FLOATS};
 
 /// Floats per decoded vertex in the outputs (x, y, z).
@@ -69,11 +69,22 @@ pub fn md2_blend(
         let k = (i as usize).min(normal_max) * MD2_NORMAL_TABLE_STRIDE;
         [normals[k], normals[k + 1], normals[k + 2]]
     };
-    // SIMD128: four vertices per step; the scalar loop below finishes the remainder (and is the whole kernel
-    // without SIMD, or with a table short of one entry per byte). Both compute the same f32 operations in the
+    // SIMD128: four vertices per step, the last ones as one more step overlapping the one before (models of fewer
+    // than four vertices, builds without SIMD and tables short of one entry per byte take the scalar loop below). Both compute the same f32 operations in the
     // same order, so their results are identical.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let done = simd::md2_vertices(va, vb, [ka[0], ka[1], ka[2], kb[0], kb[1], kb[2], c[0], c[1], c[2]], t, normals, out_positions, out_normals);
+    let done = {
+        let k = [ka[0], ka[1], ka[2], kb[0], kb[1], kb[2], c[0], c[1], c[2]];
+        let done = simd::md2_vertices(va, vb, k, t, normals, &mut out_positions[..n], &mut out_normals[..n]);
+        // The last vertices as one more overlapping step (the vertices it repeats get the same values again).
+        let last = vertex_count.saturating_sub(4);
+        if done != 0 && done < vertex_count {
+            let (r, o) = (last * MD2_VERTEX_BYTES, last * OUT_STRIDE);
+            done + simd::md2_vertices(&va[r..], &vb[r..], k, t, normals, &mut out_positions[o..n], &mut out_normals[o..n]) - (done - last)
+        } else {
+            done
+        }
+    };
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     let done = 0;
     for (((a, b), p), nm) in va[done * MD2_VERTEX_BYTES..]
@@ -90,18 +101,16 @@ pub fn md2_blend(
     true
 }
 
-/// Decode an MD3 packed normal: lat = high byte, lng = low byte, angles k·2π/256;
-/// n = (cos lat · sin lng, sin lat · sin lng, cos lng), from the latitude entry `cos lat, sin lat, 1, 0` and the
-/// longitude entry `sin lng, sin lng, cos lng, 0` (their product, as the SIMD kernel takes it).
+/// Decode an MD3 packed normal (lat = high byte, lng = low byte, angles k·2π/256): entry `packed` of the decoded
+/// table, n = (cos lat · sin lng, sin lat · sin lng, cos lng).
 #[inline(always)]
-fn md3_normal(packed: i16, table: &[f32; MD3_NORMAL_TABLE_LEN]) -> [f32; 3] {
-    let lat = ((packed as u16 >> 8) & 255) as usize * 4;
-    let lng = MD3_NORMAL_TABLE_LEN / 2 + (packed as u16 & 255) as usize * 4;
-    [table[lat] * table[lng], table[lat + 1] * table[lng + 1], table[lng + 2]]
+fn md3_normal(packed: i16, table: &[f32; MD3_DECODED_NORMALS_LEN]) -> [f32; 3] {
+    let k = packed as u16 as usize * 4;
+    [table[k], table[k + 1], table[k + 2]]
 }
 
 /// MD3 blend of one surface. `xyz_normals` holds `frame_count × vertex_count` records of 4 int16
-/// frame-major; `table` the `MD3_NORMAL_TABLE_LEN`-float normal table. Writes `vertex_count × 3` floats to each
+/// frame-major; `table` the `MD3_DECODED_NORMALS_LEN`-float decoded normal table. Writes `vertex_count × 3` floats to each
 /// output. Returns false (writing nothing) when a frame index or a length is out of range.
 #[allow(clippy::too_many_arguments)]
 pub fn md3_blend(
@@ -111,7 +120,7 @@ pub fn md3_blend(
     let frame_len = vertex_count * MD3_VERTEX_SHORTS;
     let frame_count = if frame_len == 0 { 0 } else { xyz_normals.len() / frame_len };
     let n = vertex_count * OUT_STRIDE;
-    let table: &[f32; MD3_NORMAL_TABLE_LEN] = match table.get(..MD3_NORMAL_TABLE_LEN).and_then(|a| a.try_into().ok()) {
+    let table: &[f32; MD3_DECODED_NORMALS_LEN] = match table.get(..MD3_DECODED_NORMALS_LEN).and_then(|a| a.try_into().ok()) {
         Some(a) => a,
         None => return false,
     };
@@ -122,9 +131,19 @@ pub fn md3_blend(
     let kb = t * MD3_XYZ_SCALE;
     let va = &xyz_normals[frame_a * frame_len..][..frame_len];
     let vb = &xyz_normals[frame_b * frame_len..][..frame_len];
-    // SIMD128: four vertices per step, as MD2's; the scalar loop finishes the remainder.
+    // SIMD128: four vertices per step, the last ones overlapping, as MD2's.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let done = simd::md3_vertices(va, vb, ka, kb, t, table, out_positions, out_normals);
+    let done = {
+        let done = simd::md3_vertices(va, vb, ka, kb, t, table, &mut out_positions[..n], &mut out_normals[..n]);
+        // The last vertices as one more overlapping step, as MD2's.
+        let last = vertex_count.saturating_sub(4);
+        if done != 0 && done < vertex_count {
+            let (r, o) = (last * MD3_VERTEX_SHORTS, last * OUT_STRIDE);
+            done + simd::md3_vertices(&va[r..], &vb[r..], ka, kb, t, table, &mut out_positions[o..n], &mut out_normals[o..n]) - (done - last)
+        } else {
+            done
+        }
+    };
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     let done = 0;
     for (((a, b), p), nm) in va[done * MD3_VERTEX_SHORTS..]
@@ -141,22 +160,24 @@ pub fn md3_blend(
     true
 }
 
-/// The SIMD128 blends, four vertices per step. Positions: the quantised x y z of four vertices are moved by byte
-/// shuffles straight into 32-bit lanes in the output order x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 (normals
-/// dropped), converted and lerped as three full vectors and stored as they are. Normals: one vector per vertex
-/// (`x y z 0`: one table load for MD2, the product of a latitude and a longitude entry for MD3; the four entry
-/// addresses computed four-wide, SIMD128 having no gather), lerped in that form; the squared lengths of the four
-/// are gathered into one vector by shuffles, so the sqrt and the divide run four-wide, and each vertex's vector is
-/// scaled by its lane and stored (the fourth lane of each store is overwritten by the next vertex's).
-/// Every lane computes the scalar kernel's f32 expression in the same order (SIMD128 has no fused multiply-add),
-/// so the results equal the scalar loop's bit for bit (the parity tests check it).
+/// The SIMD128 blends, four vertices per step. Positions: MD2's quantised x y z bytes of four vertices are moved by
+/// byte swizzles straight into 32-bit lanes in the output order x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 (normals
+/// dropped), converted and lerped as three full vectors and stored as they are; MD3's int16 records are loaded
+/// sign-extended, one `x y z n` vector per vertex, converted, lerped and stored like the normals. Normals: one vector
+/// per vertex (`x y z 0`, one table load addressed by the index read with a scalar load, SIMD128 having no gather),
+/// lerped in that form; the squared lengths of the four are transposed into x², y², z², w² vectors, so the sqrt and
+/// the divide run four-wide, and each vertex's vector is scaled by its lane and stored (the fourth lane of each store
+/// is overwritten by the next vertex's). Every lane computes the scalar kernel's f32 expression in the same order
+/// (SIMD128 has no fused multiply-add), so the results equal the scalar loop's bit for bit (the parity tests check it).
+/// What V8 makes of it matters as much as the instruction count: `node --print-wasm-code` shows the TurboFan code
+/// (see `pinned` and the notes at each shuffle).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use super::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_NORMAL_TABLE_LEN, MD3_VERTEX_SHORTS};
+    use super::{MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD2_VERTEX_BYTES, MD3_DECODED_NORMALS_LEN, MD3_VERTEX_SHORTS};
     use core::arch::wasm32::*;
 
-    /// A table entry is one 16-byte vector: entry address = table + index · 16 (the `0xFF0` masks below).
-    const _: () = assert!(MD2_NORMAL_TABLE_STRIDE == 4 && MD3_NORMAL_TABLE_LEN == 2 * 256 * 4);
+    /// A table entry is one 16-byte vector: entry address = table + index · 16.
+    const _: () = assert!(MD2_NORMAL_TABLE_STRIDE == 4 && MD3_DECODED_NORMALS_LEN == 65536 * 4);
 
     /// i32 lanes → f32. The lanes come out of a swizzle or shuffle (opaque to LLVM), never out of an integer widen:
     /// LLVM 14 (the wasm toolchain here) merges widen-then-convert into a convert from i16 or i8 lanes and
@@ -191,31 +212,55 @@ mod simd {
         v128_store32_lane::<2>(n[3], out.add(11) as *mut u32);
     }
 
-    /// Lerp four pairs of unit normals (`x y z ·` vectors) by t and renormalise; a vertex whose blend cancels
-    /// (|n|² ≤ 1e-12) keeps the nearer frame's normal, as `blend_normal` does.
+    /// Loop constants, read from memory with a volatile load at each use. Neither LLVM nor V8 keeps a vector built
+    /// from scalars (a splat, a per-lane constant, a shuffle mask) out of the loop: in the TurboFan code of the
+    /// first SIMD kernels every constant was rebuilt on every step (three to four instructions each: ~30 per MD2 step
+    /// for the packed position constants alone). A volatile load cannot be re-materialised, so it stays one
+    /// `movdqu` (often folded into the instruction that uses it).
     #[inline(always)]
-    fn blend_normals(a: [v128; 4], b: [v128; 4], sv: v128, tv: v128, t: f32) -> [v128; 4] {
+    fn pinned<const N: usize>(k: &[v128; N], i: usize) -> v128 {
+        // SAFETY: `i` indexes the array (bounds-checked); v128 reads of an aligned v128 are valid.
+        unsafe { core::ptr::read_volatile(&k[i]) }
+    }
+
+    /// The constants of `blend_normals`: 1 − t, t, 1.0 and the cancel threshold 1e-12, each in four lanes.
+    #[inline(always)]
+    fn normal_constants(t: f32) -> [v128; 4] {
+        [f32x4_splat(1.0 - t), f32x4_splat(t), f32x4_splat(1.0), f32x4_splat(1e-12)]
+    }
+
+    /// Lerp four pairs of unit normals (`x y z 0` vectors: every table entry's fourth float is 0) by t and
+    /// renormalise; a vertex whose blend cancels (|n|² ≤ 1e-12) keeps the nearer frame's normal, as `blend_normal`
+    /// does. `k` from `normal_constants`.
+    #[inline(always)]
+    fn blend_normals(a: [v128; 4], b: [v128; 4], k: &[v128; 4], t: f32) -> [v128; 4] {
+        let (sv, tv) = (pinned(k, 0), pinned(k, 1));
         let n = [0, 1, 2, 3].map(|i| f32x4_add(f32x4_mul(a[i], sv), f32x4_mul(b[i], tv)));
         let q = n.map(|v| f32x4_mul(v, v));
-        // x², y², z² of the four vertices as three vectors (|n|² = (x² + y²) + z², the scalar order).
+        // The 4×4 transpose of the squares (unpack low/high of 32- then 64-bit lanes: one instruction each in V8):
+        // x², y², z², w² of the four vertices. |n|² = ((x² + y²) + z²) + w², with w² = +0 exactly: the scalar
+        // (x² + y²) + z² bit for bit. (Leaving w out let LLVM drop the lanes it does not read, and V8 compiled the
+        // resulting masks as byte shuffles with their masks built on every step.)
         let xy01 = i32x4_shuffle::<0, 4, 1, 5>(q[0], q[1]); // x0 x1 y0 y1
         let xy23 = i32x4_shuffle::<0, 4, 1, 5>(q[2], q[3]);
-        let zw01 = i32x4_shuffle::<2, 6, 3, 7>(q[0], q[1]); // z0 z1 · ·
+        let zw01 = i32x4_shuffle::<2, 6, 3, 7>(q[0], q[1]); // z0 z1 w0 w1
         let zw23 = i32x4_shuffle::<2, 6, 3, 7>(q[2], q[3]);
-        let x = i32x4_shuffle::<0, 1, 4, 5>(xy01, xy23);
-        let y = i32x4_shuffle::<2, 3, 6, 7>(xy01, xy23);
-        let z = i32x4_shuffle::<0, 1, 4, 5>(zw01, zw23);
-        let len2 = f32x4_add(f32x4_add(x, y), z);
-        let inv = f32x4_div(f32x4_splat(1.0), f32x4_sqrt(len2));
+        let x = i64x2_shuffle::<0, 2>(xy01, xy23);
+        let y = i64x2_shuffle::<1, 3>(xy01, xy23);
+        let z = i64x2_shuffle::<0, 2>(zw01, zw23);
+        let w = i64x2_shuffle::<1, 3>(zw01, zw23);
+        let len2 = f32x4_add(f32x4_add(f32x4_add(x, y), z), w);
+        let inv = f32x4_div(pinned(k, 2), f32x4_sqrt(len2));
         let mut out = [
             f32x4_mul(n[0], i32x4_shuffle::<0, 0, 0, 0>(inv, inv)),
             f32x4_mul(n[1], i32x4_shuffle::<1, 1, 1, 1>(inv, inv)),
             f32x4_mul(n[2], i32x4_shuffle::<2, 2, 2, 2>(inv, inv)),
             f32x4_mul(n[3], i32x4_shuffle::<3, 3, 3, 3>(inv, inv)),
         ];
-        let keep = f32x4_gt(len2, f32x4_splat(1e-12));
-        if !i32x4_all_true(keep) {
-            let (near, mask) = (if t < 0.5 { a } else { b }, i32x4_bitmask(keep));
+        // (The bitmask test is one `movmskps`; `all_true` compiled to six instructions.)
+        let mask = i32x4_bitmask(f32x4_gt(len2, pinned(k, 3)));
+        if mask != 15 {
+            let near = if t < 0.5 { a } else { b };
             for (i, o) in out.iter_mut().enumerate() {
                 if mask & (1 << i) == 0 {
                     *o = near[i];
@@ -234,10 +279,12 @@ mod simd {
         }
         let table = normals.as_ptr();
         let quads = (va.len().min(vb.len()) / (4 * MD2_VERTEX_BYTES)).min(out_p.len().min(out_n.len()) / 12);
-        let ka = packed_constant([k[0], k[1], k[2]]);
-        let kb = packed_constant([k[3], k[4], k[5]]);
-        let c = packed_constant([k[6], k[7], k[8]]);
-        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
+        let [ka0, ka1, ka2] = packed_constant([k[0], k[1], k[2]]);
+        let [kb0, kb1, kb2] = packed_constant([k[3], k[4], k[5]]);
+        let [c0, c1, c2] = packed_constant([k[6], k[7], k[8]]);
+        // ka ×3, kb ×3, c ×3 (see `pinned`).
+        let kp = [ka0, ka1, ka2, kb0, kb1, kb2, c0, c1, c2];
+        let kn = normal_constants(t);
         // Four 4-byte records → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats (normal bytes dropped): each
         // coordinate byte swizzled into the low byte of a zeroed 32-bit lane (indices past 15 give 0), converted.
         #[inline(always)]
@@ -246,29 +293,29 @@ mod simd {
             let lanes = |i: [u8; 4]| i8x16_swizzle(bytes, u8x16(i[0], Z, Z, Z, i[1], Z, Z, Z, i[2], Z, Z, Z, i[3], Z, Z, Z));
             [to_f32(lanes([0, 1, 2, 4])), to_f32(lanes([5, 6, 8, 9])), to_f32(lanes([10, 12, 13, 14]))]
         }
-        // One frame's four table normals: the four entries' addresses computed four-wide (the index byte is the top
-        // byte of each record's 32-bit lane), then one vector load each. SAFETY (of the loads): an index byte is below
-        // MD2_NORMAL_TABLE_ENTRIES, and the table holds that many entries (checked above).
-        let base = u32x4_splat(table as usize as u32);
-        let gather = |rec: v128| -> [v128; 4] {
-            let at = i32x4_add(v128_and(u32x4_shr(rec, 20), u32x4_splat(0xFF0)), base);
-            let n = |p: u32| unsafe { v128_load(p as usize as *const v128) };
-            [n(u32x4_extract_lane::<0>(at)), n(u32x4_extract_lane::<1>(at)), n(u32x4_extract_lane::<2>(at)), n(u32x4_extract_lane::<3>(at))]
+        // One frame's four table normals, one vector load each, addressed by the index byte read with a scalar load
+        // (volatile, and off the vector ports: see `md3_vertices`). SAFETY (of the loads): `p` points at four whole
+        // records; an index byte is below MD2_NORMAL_TABLE_ENTRIES, and the table holds that many entries (checked
+        // above).
+        let tp = table as *const v128;
+        let gather = |p: *const u8| -> [v128; 4] {
+            let n = |i: usize| unsafe { v128_load(tp.add(core::ptr::read_volatile(p.add(4 * i + 3)) as usize)) };
+            [n(0), n(1), n(2), n(3)]
         };
+        // Raw pointers: `quads` is bounded by every slice's length above (checked slicing cost a compare and branch
+        // per slice and step, and kept the frame offsets' multiplies in the loop).
+        let (va, vb, out_p, out_n) = (va.as_ptr(), vb.as_ptr(), out_p.as_mut_ptr(), out_n.as_mut_ptr());
         for q in 0..quads {
             let r = q * 4 * MD2_VERTEX_BYTES;
-            let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
-            // SAFETY: ra and rb hold 16 bytes; unaligned loads are allowed.
-            let (ba, bb) = unsafe { (v128_load(ra.as_ptr() as *const v128), v128_load(rb.as_ptr() as *const v128)) };
+            // SAFETY: records [4q, 4q + 4) lie in va and vb (16 bytes each); unaligned loads are allowed.
+            let (ba, bb) = unsafe { (v128_load(va.add(r) as *const v128), v128_load(vb.add(r) as *const v128)) };
             let (a, b) = (positions(ba), positions(bb));
             // p = a·ka + b·kb + c, as the scalar kernel groups it.
-            let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], ka[i]), f32x4_mul(b[i], kb[i])), c[i]);
-            let o = q * 12;
-            let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
-            // SAFETY: op and on hold 12 floats.
+            let p = |i: usize| f32x4_add(f32x4_add(f32x4_mul(a[i], pinned(&kp, i)), f32x4_mul(b[i], pinned(&kp, 3 + i))), pinned(&kp, 6 + i));
+            // SAFETY: floats [12q, 12q + 12) lie in both outputs.
             unsafe {
-                store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
-                store_xyz4(on.as_mut_ptr(), blend_normals(gather(ba), gather(bb), sv, tv, t));
+                store12(out_p.add(q * 12), [p(0), p(1), p(2)]);
+                store_xyz4(out_n.add(q * 12), blend_normals(gather(va.add(r)), gather(vb.add(r)), &kn, t));
             }
         }
         quads * 4
@@ -276,54 +323,45 @@ mod simd {
 
     /// MD3 vertices [0, 4·⌊V/4⌋); returns how many were done. `ka`, `kb` as in `md3_blend`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, table: &[f32; MD3_NORMAL_TABLE_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
-        let (lat, lng) = (table.as_ptr(), table[MD3_NORMAL_TABLE_LEN / 2..].as_ptr());
+    pub(super) fn md3_vertices(va: &[i16], vb: &[i16], ka: f32, kb: f32, t: f32, table: &[f32; MD3_DECODED_NORMALS_LEN], out_p: &mut [f32], out_n: &mut [f32]) -> usize {
         let quads = (va.len().min(vb.len()) / (4 * MD3_VERTEX_SHORTS)).min(out_p.len().min(out_n.len()) / 12);
-        let (kav, kbv) = (f32x4_splat(ka), f32x4_splat(kb));
-        let (sv, tv) = (f32x4_splat(1.0 - t), f32x4_splat(t));
-        // Four 4-int16 records (two vectors) → x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 as floats: each int16 moved
-        // into the high half of a 32-bit lane (the low half is whatever the shuffle brings), shifted down with its
-        // sign, converted.
+        // ka, kb, and an integer 0 the compiler cannot see (see `records`).
+        let kp = [f32x4_splat(ka), f32x4_splat(kb), i32x4_splat(0)];
+        let kn = normal_constants(t);
+        // One frame's four records as `x y z n` i32 vectors: sign-extending loads (one instruction each). Plain v128
+        // loads of the same bytes would let LLVM turn the loads of records 1 and 3 into byte shuffles of those. The
+        // opaque 0 added keeps LLVM 14 from merging extend-then-convert into a convert from i16 lanes, which it
+        // scalarises (see `to_f32`). SAFETY: `p` points at four whole records (16 int16).
         #[inline(always)]
-        fn positions(lo: v128, hi: v128) -> [v128; 3] {
-            let p0 = i8x16_shuffle::<0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 8, 9, 8, 9>(lo, hi);
-            let p1 = i8x16_shuffle::<10, 11, 10, 11, 12, 13, 12, 13, 16, 17, 16, 17, 18, 19, 18, 19>(lo, hi);
-            let p2 = i8x16_shuffle::<20, 21, 20, 21, 24, 25, 24, 25, 26, 27, 26, 27, 28, 29, 28, 29>(lo, hi);
-            [to_f32(i32x4_shr(p0, 16)), to_f32(i32x4_shr(p1, 16)), to_f32(i32x4_shr(p2, 16))]
+        unsafe fn records(p: *const i16, zero: v128) -> [v128; 4] {
+            [0, 1, 2, 3].map(|i| i32x4_add(i32x4_load_extend_i16x4(p.add(4 * i)), zero))
         }
-        // One frame's four decoded normals: latitude entry × longitude entry. The packed normals are the top halves of
-        // 32-bit lanes 1 and 3 of each record pair; their entries' addresses are computed four-wide, then loaded.
-        // SAFETY (of the loads): both bytes index 256-entry halves of the table, whose length the type fixes.
-        let (lat_base, lng_base) = (u32x4_splat(lat as usize as u32), u32x4_splat(lng as usize as u32));
-        let normals = |lo: v128, hi: v128| -> [v128; 4] {
-            let packed = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-            let la = i32x4_add(v128_and(u32x4_shr(packed, 20), u32x4_splat(0xFF0)), lat_base);
-            let ln = i32x4_add(v128_and(u32x4_shr(packed, 12), u32x4_splat(0xFF0)), lng_base);
-            let n = |a: u32, b: u32| unsafe { f32x4_mul(v128_load(a as usize as *const v128), v128_load(b as usize as *const v128)) };
-            [
-                n(u32x4_extract_lane::<0>(la), u32x4_extract_lane::<0>(ln)),
-                n(u32x4_extract_lane::<1>(la), u32x4_extract_lane::<1>(ln)),
-                n(u32x4_extract_lane::<2>(la), u32x4_extract_lane::<2>(ln)),
-                n(u32x4_extract_lane::<3>(la), u32x4_extract_lane::<3>(ln)),
-            ]
+        // One frame's four decoded normals, one vector load each, addressed by the packed normal read with a scalar
+        // 16-bit load (volatile: otherwise LLVM derives it from the extending loads above, by a lane extract). Four
+        // scalar loads beat computing the four addresses four-wide and extracting them (`pextrd`: 228 → 268 Mvert/s on
+        // lower.md3): the address arithmetic moves off the vector ports, which everything else here uses.
+        // SAFETY: `p` points at four whole records; a packed normal is below 65536, and the table holds 65536 entries
+        // (its type fixes the length).
+        let tp = table.as_ptr() as *const v128;
+        let normals = |p: *const i16| -> [v128; 4] {
+            let n = |i: usize| unsafe { v128_load(tp.add(core::ptr::read_volatile(p.add(4 * i + 3) as *const u16) as usize)) };
+            [n(0), n(1), n(2), n(3)]
         };
+        // Raw pointers, as in `md2_vertices`.
+        let (va, vb, out_p, out_n) = (va.as_ptr(), vb.as_ptr(), out_p.as_mut_ptr(), out_n.as_mut_ptr());
         for q in 0..quads {
             let r = q * 4 * MD3_VERTEX_SHORTS;
-            let (ra, rb) = (&va[r..r + 16], &vb[r..r + 16]);
-            // SAFETY: ra and rb hold 32 bytes; unaligned loads are allowed.
-            let (alo, ahi, blo, bhi) = unsafe {
-                let (pa, pb) = (ra.as_ptr() as *const v128, rb.as_ptr() as *const v128);
-                (v128_load(pa), v128_load(pa.add(1)), v128_load(pb), v128_load(pb.add(1)))
-            };
-            let (a, b) = (positions(alo, ahi), positions(blo, bhi));
-            // p = a·ka + b·kb, as the scalar kernel groups it.
-            let p = |i: usize| f32x4_add(f32x4_mul(a[i], kav), f32x4_mul(b[i], kbv));
-            let o = q * 12;
-            let (op, on) = (&mut out_p[o..o + 12], &mut out_n[o..o + 12]);
-            // SAFETY: op and on hold 12 floats.
+            let zero = pinned(&kp, 2);
+            // SAFETY: records [4q, 4q + 4) lie in va and vb.
+            let (ra, rb) = unsafe { (va.add(r), vb.add(r)) };
+            let (ia, ib) = unsafe { (records(ra, zero), records(rb, zero)) };
+            let (kav, kbv) = (pinned(&kp, 0), pinned(&kp, 1));
+            // p = a·ka + b·kb, as the scalar kernel groups it, one `x y z n` vector per vertex (n is never stored).
+            let p = |i: usize| f32x4_add(f32x4_mul(to_f32(ia[i]), kav), f32x4_mul(to_f32(ib[i]), kbv));
+            // SAFETY: floats [12q, 12q + 12) lie in both outputs.
             unsafe {
-                store12(op.as_mut_ptr(), [p(0), p(1), p(2)]);
-                store_xyz4(on.as_mut_ptr(), blend_normals(normals(alo, ahi), normals(blo, bhi), sv, tv, t));
+                store_xyz4(out_p.add(q * 12), [p(0), p(1), p(2), p(3)]);
+                store_xyz4(out_n.add(q * 12), blend_normals(normals(ra), normals(rb), &kn, t));
             }
         }
         quads * 4
@@ -366,14 +404,20 @@ mod tests {
     use super::*;
     use std::f64::consts::PI;
 
-    /// As `MD3_NORMAL_TABLE` in ts/src/kernels/tables.ts.
+    /// As `md3DecodedNormals()` in ts/src/kernels/tables.ts: the product of the angle table's latitude and longitude
+    /// entries (`MD3_NORMAL_TABLE`), in f32.
     fn md3_table() -> Vec<f32> {
-        let mut t = vec![0.0; MD3_NORMAL_TABLE_LEN];
+        let mut angles = vec![0.0; MD3_NORMAL_TABLE_LEN];
         for k in 0..256 {
             let a = k as f64 * 2.0 * PI / 256.0;
             let (c, s) = (a.cos() as f32, a.sin() as f32);
-            t[k * 4..][..4].copy_from_slice(&[c, s, 1.0, 0.0]);
-            t[1024 + k * 4..][..4].copy_from_slice(&[s, s, c, 0.0]);
+            angles[k * 4..][..4].copy_from_slice(&[c, s, 1.0, 0.0]);
+            angles[1024 + k * 4..][..4].copy_from_slice(&[s, s, c, 0.0]);
+        }
+        let mut t = vec![0.0; MD3_DECODED_NORMALS_LEN];
+        for p in 0..65536 {
+            let (lat, lng) = ((p >> 8) * 4, 1024 + (p & 255) * 4);
+            t[p * 4..][..4].copy_from_slice(&[angles[lat] * angles[lng], angles[lat + 1] * angles[lng + 1], angles[lng + 2], 0.0]);
         }
         t
     }

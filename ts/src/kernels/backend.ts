@@ -153,7 +153,7 @@ export interface Md2BlendJob {
 /** MD3: one surface's frames a and b (4 int16 per vertex, frame-major) blended by t, as {@link Md2BlendJob}. */
 export interface Md3BlendJob {
   xyzNormals: I16;
-  /** `MD3_NORMAL_TABLE` (tables.ts) */
+  /** `md3DecodedNormals()` (tables.ts; `md3NormalBuffer(backend)` holds one copy per backend) */
   normalTable: F32;
   vertexCount: number;
   frameA: number;

@@ -21,8 +21,10 @@ export const MD3_XYZ_SCALE = Math.fround(1.0 / 64.0);
 export const MD2_NORMAL_TABLE_STRIDE = 4;
 /** Entries of that table: one per byte value. Quake 2's 162 normals, then the last one repeated (the clamp the kernels apply to an index past the table), so any index byte is one unchecked vector load. */
 export const MD2_NORMAL_TABLE_ENTRIES = 256;
-/** The MD3 normal table: for the 256 angle steps k·2π/256, first `cos sin 1 0` (latitude), then `sin sin cos 0` (longitude); a packed lat/lng normal is the product of its latitude and longitude entries. */
+/** The MD3 angle table: for the 256 angle steps k·2π/256, first `cos sin 1 0` (latitude), then `sin sin cos 0` (longitude); a packed lat/lng normal is the product of its latitude and longitude entries. */
 export const MD3_NORMAL_TABLE_LEN = 2048;
+/** f32 of the decoded MD3 normal table the kernels read: `x y z 0` for each of the 65536 packed lat/lng values (the products above, in f32), so any packed normal is one unchecked vector load. 1 MiB, built at run time. */
+export const MD3_DECODED_NORMALS_LEN = 262144;
 
 /** Word offsets of the job descriptors (`Buf` fields: address at the offset, element count at offset + 1). */
 export const VALIDATE_PARENTS_JOB = { parents: 0, words: 2 } as const;

@@ -1,11 +1,12 @@
 /**
  * The morph kernels' normal decode tables, the only copies in the project (the Rust kernels receive them from here),
- * in the layouts of `crates/core/src/layout.rs`: one 4-float entry per normal (MD2) or per angle step (MD3), so the
- * SIMD kernels read a normal with one vector load (MD2) or two and a multiply (MD3).
- * (The 162 MD2 normals themselves live in `../formats/md2/normals.ts`.)
+ * in the layouts of `crates/core/src/layout.rs`: one 4-float entry per MD2 normal index byte, and one per MD3 packed
+ * lat/lng value (65536, decoded at run time from the 256 angle steps), so every kernel reads a normal with one vector
+ * load. (The 162 MD2 normals themselves live in `../formats/md2/normals.ts`.)
  */
 import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../formats/md2/normals.js';
-import { MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD3_NORMAL_TABLE_LEN } from './layout.js';
+import type { F32, PoseBackend } from './backend.js';
+import { MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD3_DECODED_NORMALS_LEN, MD3_NORMAL_TABLE_LEN } from './layout.js';
 
 /** `x y z 0` per entry, one entry per index byte: Quake 2's 162 normals, then the last repeated (the kernels' clamp). */
 export const MD2_NORMAL_TABLE: Float32Array = (() => {
@@ -35,3 +36,39 @@ export const MD3_NORMAL_TABLE: Float32Array = (() => {
   }
   return t;
 })();
+
+let decoded: Float32Array | null = null;
+
+/**
+ * The decoded MD3 normal table the kernels read (1 MiB, built on first use, ~1 ms): `x y z 0` for each packed value
+ * p = lat · 256 + lng, x y z the products of `MD3_NORMAL_TABLE`'s latitude entry lat and longitude entry lng, in f32
+ * (cos lat · sin lng, sin lat · sin lng, cos lng).
+ */
+export function md3DecodedNormals(): Float32Array {
+  if (decoded) return decoded;
+  const t = new Float32Array(MD3_DECODED_NORMALS_LEN), a = MD3_NORMAL_TABLE, lng0 = MD3_NORMAL_TABLE_LEN / 2;
+  for (let p = 0; p < MD3_ANGLE_STEPS * MD3_ANGLE_STEPS; p++) {
+    const la = (p >> 8) * 4, ln = lng0 + (p & 255) * 4;
+    t[p * 4] = a[la] * a[ln];
+    t[p * 4 + 1] = a[la + 1] * a[ln + 1];
+    t[p * 4 + 2] = a[ln + 2];
+  }
+  return (decoded = t);
+}
+
+const md3Tables = new WeakMap<PoseBackend, F32>();
+
+/**
+ * The decoded MD3 normal table in `backend`'s memory: one copy per backend, shared by every MD3 poser and player on
+ * it (each had its own 8 KB angle table before), freed with the backend. Allocate it before other buffers' views are
+ * read (it may grow WASM memory).
+ */
+export function md3NormalBuffer(backend: PoseBackend): F32 {
+  let b = md3Tables.get(backend);
+  if (!b || backend.disposed) {
+    b = backend.memory.f32(MD3_DECODED_NORMALS_LEN);
+    b.view.set(md3DecodedNormals());
+    md3Tables.set(backend, b);
+  }
+  return b;
+}

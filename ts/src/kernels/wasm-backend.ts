@@ -121,6 +121,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
   }
   function free(b: WasmBuffer<Typed>) {
     if (b.released) return;
+    resident = null;
     b.released = true;
     live.delete(b);
     g.dealloc(b.ptr, b.bytes);
@@ -145,7 +146,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
   let words = jobWords.view;
   let floats = jobFloats.view;
   /** The job block's words, current (an allocation may have grown the memory since the last call). */
-  function job(): Uint32Array {
+  function current(): Uint32Array {
     if (disposed) throw disposedError(`this ${name} backend`);
     if (words.byteLength === 0) {
       words = jobWords.view;
@@ -153,6 +154,18 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     }
     return words;
   }
+  /** The job block, for a kernel that writes all of its words. */
+  function job(): Uint32Array {
+    resident = null;
+    return current();
+  }
+  // A poser runs the same morph job on every pose, changing only its frames and t. The block remembers the last morph
+  // job written and its buffers: when the same job comes again with the same buffers, and nothing else has written
+  // the block or released a buffer since, only the scalar words are rewritten (the buffer checks and six address
+  // pairs were most of the JS side of a pose).
+  let resident: object | null = null;
+  let residentKind: 'md2' | 'md3' = 'md2';
+  let r0: unknown, r1: unknown, r2: unknown, r3: unknown, r4: unknown, r5: unknown;
   /** A buffer's address and length into words `at`, `at + 1`; null is the empty buffer. */
   function put(u: Uint32Array, at: number, b: KernelBuffer<Typed> | null): void {
     if (b === null) {
@@ -268,13 +281,18 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.skin_frames(jobWords.ptr), 'skinFrames', 'a frame index is past the anim, or a buffer is too short');
     },
     md2Blend(j) {
-      const u = job(), f = floats, L = MD2_BLEND_JOB;
-      put(u, L.frames, j.frames);
-      put(u, L.scales, j.scales);
-      put(u, L.translates, j.translates);
-      put(u, L.normalTable, j.normalTable);
-      put(u, L.outPositions, j.outPositions);
-      put(u, L.outNormals, j.outNormals);
+      const u = current(), f = floats, L = MD2_BLEND_JOB;
+      if (j !== resident || residentKind !== 'md2' || j.frames !== r0 || j.scales !== r1 || j.translates !== r2 || j.normalTable !== r3 || j.outPositions !== r4 || j.outNormals !== r5) {
+        resident = null;
+        put(u, L.frames, (r0 = j.frames));
+        put(u, L.scales, (r1 = j.scales));
+        put(u, L.translates, (r2 = j.translates));
+        put(u, L.normalTable, (r3 = j.normalTable));
+        put(u, L.outPositions, (r4 = j.outPositions));
+        put(u, L.outNormals, (r5 = j.outNormals));
+        resident = j;
+        residentKind = 'md2';
+      }
       u[L.vertexCount] = index(j.vertexCount);
       u[L.outVertexOffset] = index(j.outVertexOffset);
       u[L.frameA] = index(j.frameA);
@@ -283,11 +301,16 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.md2_blend(jobWords.ptr), 'md2Blend', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
     },
     md3Blend(j) {
-      const u = job(), f = floats, L = MD3_BLEND_JOB;
-      put(u, L.xyzNormals, j.xyzNormals);
-      put(u, L.normalTable, j.normalTable);
-      put(u, L.outPositions, j.outPositions);
-      put(u, L.outNormals, j.outNormals);
+      const u = current(), f = floats, L = MD3_BLEND_JOB;
+      if (j !== resident || residentKind !== 'md3' || j.xyzNormals !== r0 || j.normalTable !== r1 || j.outPositions !== r2 || j.outNormals !== r3) {
+        resident = null;
+        put(u, L.xyzNormals, (r0 = j.xyzNormals));
+        put(u, L.normalTable, (r1 = j.normalTable));
+        put(u, L.outPositions, (r2 = j.outPositions));
+        put(u, L.outNormals, (r3 = j.outNormals));
+        resident = j;
+        residentKind = 'md3';
+      }
       u[L.vertexCount] = index(j.vertexCount);
       u[L.outVertexOffset] = index(j.outVertexOffset);
       u[L.frameA] = index(j.frameA);

@@ -23,7 +23,7 @@ import { MD3_PLAYER_PARTS as PARTS, playerTagWarnings, type Md3PlayerModels, typ
 export type { Md3PlayerModels, Md3PlayerPart };
 import { disposedError, type F32, type KernelBuffer, type Md3BlendJob, type PoseBackend, type TransformJob, type Typed } from '../kernels/backend.js';
 import { PLACEMENT_FLOATS } from '../kernels/layout.js';
-import { MD3_NORMAL_TABLE } from '../kernels/tables.js';
+import { md3NormalBuffer } from '../kernels/tables.js';
 import { lerpTag, TAG_FLOATS } from './md3-tag.js';
 import { md3ClipFrameAt, type FrameBlend } from './timing.js';
 
@@ -138,14 +138,13 @@ export class Md3Player {
     if (animations) this.checkClips(animations);
 
     const m = backend.memory;
+    const normalTable = md3NormalBuffer(backend); // the backend's, not this player's: not owned
     const own = <B extends KernelBuffer<Typed>>(b: B): B => (this.owned.push(b), b);
     this.outPositions = own(m.f32(first * 3));
     this.outNormals = own(m.f32(first * 3));
-    const normalTable = own(m.f32(MD3_NORMAL_TABLE.length));
     const frames = this.surfaces.map((r) => own(m.i16(this.models[r.part]!.surfaces[r.surface].xyzNormals.length)));
     const matrices = PARTS.filter((p) => models[p]).map(() => own(m.f32(PLACEMENT_FLOATS)));
     // All allocation is done: write the inputs once (views read after the last allocation).
-    normalTable.view.set(MD3_NORMAL_TABLE);
     this.surfaces.forEach((r, i) => frames[i].view.set(this.models[r.part]!.surfaces[r.surface].xyzNormals));
     PARTS.filter((p) => models[p]).forEach((part, k) => {
       const ranges = this.surfaces.map((r, i) => ({ r, i })).filter((x) => x.r.part === part);

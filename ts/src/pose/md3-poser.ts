@@ -1,6 +1,6 @@
 /** Poses an MD3 model's surfaces on a backend: two quantised frames blended by the `md3Blend` kernel (see `morph-poser.ts`). */
 import type { Md3BlendJob, PoseBackend } from '../kernels/backend.js';
-import { MD3_NORMAL_TABLE } from '../kernels/tables.js';
+import { md3NormalBuffer } from '../kernels/tables.js';
 import { backToBackIndices, MorphPoser } from './morph-poser.js';
 import { MD3_DEFAULT_FPS } from './timing.js';
 
@@ -31,11 +31,10 @@ export class Md3Poser extends MorphPoser {
     this.vertexCount = starts[model.surfaces.length];
     this.indices = backToBackIndices(model.surfaces);
     const m = backend.memory;
+    const normalTable = md3NormalBuffer(backend); // the backend's, not this poser's: not owned
     const frames = model.surfaces.map((s) => this.own(m.i16(s.xyzNormals.length)));
-    const normalTable = this.own(m.f32(MD3_NORMAL_TABLE.length));
     // All allocation is done: write the inputs once (views read after the last allocation).
     model.surfaces.forEach((s, i) => frames[i].view.set(s.xyzNormals));
-    normalTable.view.set(MD3_NORMAL_TABLE);
     this.jobs = model.surfaces.map((s, i) => ({
       xyzNormals: frames[i], normalTable, vertexCount: s.vertexCount, frameA: 0, frameB: 0, t: 0,
       outPositions: this.out.positions, outNormals: this.out.normals, outVertexOffset: starts[i],

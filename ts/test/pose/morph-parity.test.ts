@@ -77,7 +77,7 @@ describe('MD2 vertex animation', () => {
           expect(maxDiff(o.pos, ref.pos)).toBeLessThanOrEqual(4e-7 * scale);
           expect(maxDiff(o.nrm, ref.nrm)).toBeLessThanOrEqual(2e-6);
         }
-        // The SIMD128 build blends four vertices per step (the scalar loop does the remainder) with the scalar
+        // The SIMD128 build blends four vertices per step (the last four overlapping the step before) with the scalar
         // build's f32 operations in the scalar build's order: bit-identical, positions and normals.
         expect(maxDiff(outs[1].pos, outs[2].pos)).toBe(0);
         expect(maxDiff(outs[1].nrm, outs[2].nrm)).toBe(0);
