@@ -133,15 +133,21 @@ fn below(xs: &[u32], n: usize) -> bool {
 /// One pass over `dest` (which holds the grouping's vertices, entry check): its largest slot, and whether it rises
 /// strictly inside every group (as `buildSkinStream` writes it: each group in file order), so that four stream
 /// vertices whose first and last slots are 3 apart fill four consecutive slots. Descents are counted over the
-/// whole array (LLVM vectorises the pass; a hand-written SIMD128 form of it measured slower), then the ones where a
-/// group starts are taken back out. (Also counting +1 steps, to skip the test per quad on streams with few runs,
+/// whole array (LLVM vectorises the pass elsewhere; on SIMD128 `scan_pairs_simd128` does it 16 pairs a step), then
+/// the ones where a group starts are taken back out. (Also counting +1 steps, to skip the test per quad on streams with few runs,
 /// cost more in this pass than it saved.)
 fn scan_dest(group_sizes: &[u32], dest: &[u32]) -> (u32, bool) {
     let (last, pairs) = match dest.split_last() {
         Some((&last, rest)) => (last, rest.iter().zip(&dest[1..])),
         None => return (0, false),
     };
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     let (max, descents) = pairs.fold((last, 0u32), |(m, d), (&x, &y)| (m.max(x), d.wrapping_add((x >= y) as u32)));
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let (max, descents) = {
+        let _ = pairs;
+        scan_pairs_simd128(dest, last)
+    };
     let mut v = 0usize;
     let mut at_starts = 0u32;
     for &n in group_sizes {
@@ -151,6 +157,44 @@ fn scan_dest(group_sizes: &[u32], dest: &[u32]) -> (u32, bool) {
         v += n as usize;
     }
     (max, descents == at_starts)
+}
+
+/// `scan_dest`'s pass on SIMD128, 16 pairs a step (LLVM's own vectorisation does 8, and under V8 each step also pays
+/// a stack check): the largest slot (unsigned max) and the descents `dest[i] >= dest[i + 1]`, counted as pairs minus
+/// *signed* rises (one `pcmpgtd`, where an unsigned compare is two instructions on x86). The count is exact when every
+/// slot is below 2^31, and otherwise irrelevant: the max is then ≥ 2^31 ≥ out.len() / 3 and the entry check refuses
+/// the job before `runs` is used.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn scan_pairs_simd128(dest: &[u32], last: u32) -> (u32, u32) {
+    use core::arch::wasm32::*;
+    let pairs = dest.len() - 1; // dest is not empty
+    let done = pairs / 16 * 16;
+    let p = dest.as_ptr();
+    let mut m = u32x4_splat(last);
+    let mut rises = i32x4_splat(0);
+    let mut i = 0;
+    while i < done {
+        // SAFETY: i + 16 ≤ done ≤ pairs = dest.len() − 1, so every load (up to dest[i + 16]) is inside `dest`.
+        let l = |k: usize| unsafe { v128_load(p.add(i + k) as *const v128) };
+        let (a0, a1, a2, a3) = (l(0), l(4), l(8), l(12));
+        let (b0, b1, b2, b3) = (l(1), l(5), l(9), l(13));
+        m = u32x4_max(m, u32x4_max(u32x4_max(a0, a1), u32x4_max(a2, a3)));
+        let r = i32x4_add(i32x4_add(i32x4_gt(b0, a0), i32x4_gt(b1, a1)), i32x4_add(i32x4_gt(b2, a2), i32x4_gt(b3, a3)));
+        rises = i32x4_sub(rises, r); // a true lane is −1
+        i += 16;
+    }
+    let m = u32x4_max(m, i32x4_shuffle::<2, 3, 0, 1>(m, m));
+    let m = u32x4_max(m, i32x4_shuffle::<1, 0, 3, 2>(m, m));
+    let r = i32x4_add(rises, i32x4_shuffle::<2, 3, 0, 1>(rises, rises));
+    let r = i32x4_add(r, i32x4_shuffle::<1, 0, 3, 2>(r, r));
+    let mut max = u32x4_extract_lane::<0>(m);
+    let mut descents = (done as u32).wrapping_sub(i32x4_extract_lane::<0>(r) as u32);
+    for k in done..pairs {
+        let (x, y) = (dest[k], dest[k + 1]);
+        max = max.max(x);
+        descents = descents.wrapping_add((x >= y) as u32);
+    }
+    (max, descents)
 }
 
 struct Ctx<'a> {

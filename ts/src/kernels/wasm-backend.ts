@@ -10,7 +10,7 @@
  * frees them all on `dispose()`.
  */
 import type * as SimdGlue from '../../wasm/simd/idtech_wasm.js';
-import { disposedError, refused, type KernelBuffer, type KernelMemory, type PoseBackend, type PoseKernels, type Typed } from './backend.js';
+import { disposedError, refused, type KernelBuffer, type KernelMemory, type PoseBackend, type PoseKernels, type SkinJob, type Typed } from './backend.js';
 import {
   COMPOSE_JOB,
   INTERPOLATE_JOB,
@@ -163,8 +163,10 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
   // job written and its buffers: when the same job comes again with the same buffers, and nothing else has written
   // the block or released a buffer since, only the scalar words are rewritten (the buffer checks and six address
   // pairs were most of the JS side of a pose).
+  // Skinning jobs too (positions and normals share SKIN_JOB's words, and a skin job has no scalar words): the same
+  // job with the same six buffers writes nothing. The kernel still checks every length and index on every call.
   let resident: object | null = null;
-  let residentKind: 'md2' | 'md3' = 'md2';
+  let residentKind: 'md2' | 'md3' | 'skin' = 'md2';
   let r0: unknown, r1: unknown, r2: unknown, r3: unknown, r4: unknown, r5: unknown;
   /** A buffer's address and length into words `at`, `at + 1`; null is the empty buffer. */
   function put(u: Uint32Array, at: number, b: KernelBuffer<Typed> | null): void {
@@ -177,6 +179,20 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     if (b.released) throw disposedError('this kernel buffer');
     u[at] = b.ptr;
     u[at + 1] = b.length;
+  }
+  /** A skin job's words into the block, unless it is the resident job with the same buffers. */
+  function skinWords(j: SkinJob): void {
+    const u = current(), L = SKIN_JOB;
+    if (j === resident && residentKind === 'skin' && j.matrices === r0 && j.groupSizes === r1 && j.joints === r2 && j.weights === r3 && j.dest === r4 && j.out === r5) return;
+    resident = null;
+    put(u, L.matrices, (r0 = j.matrices));
+    put(u, L.groupSizes, (r1 = j.groupSizes));
+    put(u, L.joints, (r2 = j.joints));
+    put(u, L.weights, (r3 = j.weights));
+    put(u, L.dest, (r4 = j.dest));
+    put(u, L.out, (r5 = j.out));
+    resident = j;
+    residentKind = 'skin';
   }
   const index = (v: number) => (Number.isInteger(v) && v >= 0 && v <= 0xffffffff ? v : 0xffffffff); // out of range → refused by the kernel
   const run = (ok: boolean, kernel: string, why?: string) => {
@@ -239,23 +255,11 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       run(g.pose_matrices(jobWords.ptr), 'poseMatrices');
     },
     skinPositions(j) {
-      const u = job(), L = SKIN_JOB;
-      put(u, L.matrices, j.matrices);
-      put(u, L.groupSizes, j.groupSizes);
-      put(u, L.joints, j.joints);
-      put(u, L.weights, j.weights);
-      put(u, L.dest, j.dest);
-      put(u, L.out, j.out);
+      skinWords(j);
       run(g.skin_positions(jobWords.ptr), 'skinPositions');
     },
     skinNormals(j) {
-      const u = job(), L = SKIN_JOB;
-      put(u, L.matrices, j.matrices);
-      put(u, L.groupSizes, j.groupSizes);
-      put(u, L.joints, j.joints);
-      put(u, L.weights, j.weights);
-      put(u, L.dest, j.dest);
-      put(u, L.out, j.out);
+      skinWords(j);
       run(g.skin_normals(jobWords.ptr), 'skinNormals');
     },
     skinFrames(j) {
