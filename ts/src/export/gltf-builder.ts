@@ -114,6 +114,11 @@ export const ComponentType = { Byte: 5120, UnsignedByte: 5121, Short: 5122, Unsi
 export const BufferTarget = { ArrayBuffer: 34962, ElementArrayBuffer: 34963 } as const;
 
 const COMPONENTS: Record<AccessorType, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
+/** Bytes of one component of each `componentType`. */
+export const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+
+/** Bytes of one element of `a` (without the padding of a strided view). */
+export const elementBytes = (a: GltfAccessor) => COMPONENT_BYTES[a.componentType] * COMPONENTS[a.type];
 
 type AccessorData = Float32Array | Uint32Array | Uint16Array | Int16Array | Uint8Array | Int8Array;
 

@@ -8,12 +8,11 @@
  * (one-frame models of a few KB: the extension's buffers and JSON), the plain .glb is returned. Decoders: three.js's
  * GLTFLoader with `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
  */
-import { glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
+import { elementBytes, glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
 import { buildGltf, type GltfModel, type GltfOptions } from './gltf.js';
-import { elementBytes, reorderVertices } from './gltf-vertex-order.js';
+import { reorderVertices } from './gltf-vertex-order.js';
 
 export const EXT_MESHOPT_COMPRESSION = 'EXT_meshopt_compression';
-
 
 interface View {
   buffer: number;

@@ -13,13 +13,7 @@
  * JSON for little: one-frame MD3s grew by 2–14%), as do primitives that share an accessor with another (the
  * `md2Frames: 'nodes'` meshes share uvs and indices).
  */
-import type { GltfAccessor } from './gltf-builder.js';
-
-const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
-const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
-
-/** Bytes of one element of `a` (without the padding of a strided view). */
-export const elementBytes = (a: GltfAccessor) => COMPONENT_BYTES[a.componentType] * COMPONENTS[a.type];
+import { COMPONENT_BYTES, elementBytes, type GltfAccessor } from './gltf-builder.js';
 
 /** Byte comparisons one mesh's chain may spend; past it, each step looks at a window of the vertices instead of all. */
 export const REORDER_BUDGET = 2e9;
