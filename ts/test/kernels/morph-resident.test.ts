@@ -8,12 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Md2BlendJob, Md3BlendJob, PoseBackend } from '../../src/kernels/backend.js';
 import { MD2_NORMAL_TABLE, md3DecodedNormals } from '../../src/kernels/tables.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
-import { createWasmBackend, wasmSimdSupported } from '../../src/kernels/wasm-backend.js';
+import { expectRefusalsAfterResidentRun, wasmBackends } from './_resident.js';
 
 const V = 7, F = 3;
 let wasm: PoseBackend[];
 beforeAll(async () => {
-  wasm = [...(wasmSimdSupported() ? [await createWasmBackend('simd')] : []), await createWasmBackend('scalar')];
+  wasm = await wasmBackends();
 });
 
 function md2Job(b: PoseBackend, seed: number): Md2BlendJob {
@@ -91,16 +91,8 @@ describe.each(['md2', 'md3'] as const)('%s: the resident job block', (kind) => {
 
   it('refuses a released buffer and a buffer of another backend after a resident run', async () => {
     for (const b of wasm) {
-      const j = make(b, 3);
-      check(kind, b, j);
-      b.memory.release(j.normalTable);
-      const run = () => (kind === 'md2' ? b.kernels.md2Blend(j as Md2BlendJob) : b.kernels.md3Blend(j as Md3BlendJob));
-      expect(run).toThrow(/disposed/);
-      const k = make(b, 4);
-      check(kind, b, k);
-      const foreign = make(await createWasmBackend(b.name === 'wasm-simd' ? 'simd' : 'scalar'), 4);
-      k.outNormals = foreign.outNormals;
-      expect(() => (kind === 'md2' ? b.kernels.md2Blend(k as Md2BlendJob) : b.kernels.md3Blend(k as Md3BlendJob))).toThrow(/another backend/);
+      const run = (b: PoseBackend, j: Md2BlendJob | Md3BlendJob) => (kind === 'md2' ? b.kernels.md2Blend(j as Md2BlendJob) : b.kernels.md3Blend(j as Md3BlendJob));
+      await expectRefusalsAfterResidentRun<Md2BlendJob | Md3BlendJob>(b, make, (b, j) => check(kind, b, j), run, 'normalTable', 'outNormals', 3);
     }
   });
 });

@@ -8,12 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PoseBackend, SkinJob } from '../../src/kernels/backend.js';
 import { MATRIX_STRIDE, WEIGHT_STRIDE } from '../../src/kernels/layout.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
-import { createWasmBackend, wasmSimdSupported } from '../../src/kernels/wasm-backend.js';
+import { expectRefusalsAfterResidentRun, wasmBackends } from './_resident.js';
 
 const J = 5, V = 9, MAX_WEIGHTS = 3 * V;
 let wasm: PoseBackend[];
 beforeAll(async () => {
-  wasm = [...(wasmSimdSupported() ? [await createWasmBackend('simd')] : []), await createWasmBackend('scalar')];
+  wasm = await wasmBackends();
 });
 
 /** A job over V vertices grouped as `groups`, its inputs from `seed`; joints and weights sized for any grouping. */
@@ -113,15 +113,7 @@ describe.each(['positions', 'normals'] as const)('skin %s: the resident job bloc
 
   it('refuses a released buffer and a buffer of another backend after a resident run', async () => {
     for (const b of wasm) {
-      const j = skinJob(b, 6);
-      check(kind, b, j);
-      b.memory.release(j.weights);
-      expect(() => run(b, j)).toThrow(/disposed/);
-      const k = skinJob(b, 7);
-      check(kind, b, k);
-      const foreign = skinJob(await createWasmBackend(b.name === 'wasm-simd' ? 'simd' : 'scalar'), 7);
-      k.out = foreign.out;
-      expect(() => run(b, k)).toThrow(/another backend/);
+      const k = await expectRefusalsAfterResidentRun(b, (b, seed) => skinJob(b, seed), (b, j) => check(kind, b, j), run, 'weights', 'out', 6);
       k.out = skinJob(b, 7).out;
       check(kind, b, k);
     }
