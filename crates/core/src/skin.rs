@@ -137,17 +137,14 @@ fn below(xs: &[u32], n: usize) -> bool {
 /// the ones where a group starts are taken back out. (Also counting +1 steps, to skip the test per quad on streams with few runs,
 /// cost more in this pass than it saved.)
 fn scan_dest(group_sizes: &[u32], dest: &[u32]) -> (u32, bool) {
-    let (last, pairs) = match dest.split_last() {
-        Some((&last, rest)) => (last, rest.iter().zip(&dest[1..])),
+    let last = match dest.last() {
+        Some(&last) => last,
         None => return (0, false),
     };
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    let (max, descents) = pairs.fold((last, 0u32), |(m, d), (&x, &y)| (m.max(x), d.wrapping_add((x >= y) as u32)));
+    let (max, descents) = dest.iter().zip(&dest[1..]).fold((last, 0u32), |(m, d), (&x, &y)| (m.max(x), d.wrapping_add((x >= y) as u32)));
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let (max, descents) = {
-        let _ = pairs;
-        scan_pairs_simd128(dest, last)
-    };
+    let (max, descents) = scan_pairs_simd128(dest, last);
     let mut v = 0usize;
     let mut at_starts = 0u32;
     for &n in group_sizes {
