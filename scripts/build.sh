@@ -30,6 +30,26 @@ if [ ! -f ts/wasm/.stamp ] || [ "$(cat ts/wasm/.stamp)" != "$wasm_sum" ]; then
     fi
     node scripts/embed-wasm.mjs "$wasm" "ts/wasm/$variant/binary.js"
   done
+  # The bake kernel for workers sharing one memory (crates/threads): SIMD128 plus the atomics and bulk-memory features
+  # a shared memory needs; it imports its memory (shared, up to 4 GiB) and exports its stack pointer, which the pool
+  # sets per worker. Plain cargo: no wasm-bindgen glue (see crates/threads/src/lib.rs).
+  log "cargo build (threads) with $("$WASM_RUSTC" --version)"
+  (
+    export PATH="$ROOT/target/toolchain/bin:$TOOLS_DIR/bin:$PATH"
+    # Fat LTO compiles the standard library's code with these features too (the linker refuses a shared memory with objects
+    # built without them).
+    export CARGO_TARGET_DIR="$ROOT/target/wasm-threads" CARGO_PROFILE_RELEASE_LTO=fat
+    export RUSTFLAGS="-C target-feature=+simd128,+atomics,+bulk-memory,+mutable-globals -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=4294967296 -C link-arg=--export=__stack_pointer"
+    if [ -n "$WASM_CARGO_HOME" ]; then export CARGO_HOME="$WASM_CARGO_HOME"; fi
+    cargo build --quiet --release --target wasm32-unknown-unknown -p idtech-threads >&2
+  )
+  mkdir -p ts/wasm/threads
+  wasm="ts/wasm/threads/idtech_threads.wasm"
+  cp target/wasm-threads/wasm32-unknown-unknown/release/idtech_threads.wasm "$wasm"
+  if [ -n "$WASM_OPT" ]; then
+    "$WASM_OPT" -O3 --strip-debug --strip-producers --enable-sign-ext --enable-mutable-globals --enable-simd --enable-threads --enable-bulk-memory "$wasm" -o "$wasm.opt" && mv "$wasm.opt" "$wasm" || log "wasm-opt failed; keeping the unoptimised module"
+  fi
+  node scripts/embed-wasm.mjs "$wasm" "ts/wasm/threads/binary.js"
   echo "$wasm_sum" > ts/wasm/.stamp
 fi
 

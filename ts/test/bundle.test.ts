@@ -61,13 +61,18 @@ describe('dist bundles', () => {
     expect(importGraph('node.js').specifiers.filter((s) => s.startsWith('node:')).sort()).toEqual(['node:fs', 'node:fs/promises', 'node:os', 'node:path', 'node:url', 'node:worker_threads', 'node:zlib']);
   });
 
-  it('neither WASM build is fetched by importing the front door: each is a chunk of its own, imported on first use, under 30 KB gzip', () => {
+  it('no WASM build is fetched by importing an entry: each is a chunk of its own, imported on first use, under 32 KB gzip', () => {
     const staticGraph = (file: string) => importGraph(file, true).files;
-    const wasmChunks = importGraph('browser.js').files.filter((f) => /"AGFzbQEAAAA/.test(readFileSync(join(REPO, 'dist', f), 'utf8')));
-    expect(wasmChunks).toHaveLength(2);
+    const wasmChunksOf = (entry: string) => importGraph(entry).files.filter((f) => /"AGFzbQEAAAA/.test(readFileSync(join(REPO, 'dist', f), 'utf8')));
+    expect(wasmChunksOf('browser.js')).toHaveLength(2);
+    // advanced.js adds the shared-memory bake build (BakePool's workers sharing one memory), made on a pool's creation
+    const wasmChunks = wasmChunksOf('advanced.js');
+    expect(wasmChunks).toHaveLength(3);
+    expect(wasmChunksOf('node.js').sort()).toEqual([...wasmChunks].sort());
     for (const entry of ['browser.js', 'node.js', 'advanced.js']) for (const f of wasmChunks) expect(staticGraph(entry), entry).not.toContain(f);
-    // bytes are deterministic for one build: base64 of the .wasm, gzip -9
-    for (const f of wasmChunks) expect(gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, f).toBeLessThan(30_000);
+    // bytes are deterministic for one build: base64 of the .wasm, gzip -9. The SIMD build is the largest (31.7 KB since
+    // skin_frames walks the stream in blocks for 16 poses at once: +2.9 KB of wasm; docs/benchmarks.md, bakes).
+    for (const f of wasmChunks) expect(gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, f).toBeLessThan(32 * 1024);
   });
 
   it('the files the shipped code points bundlers at are the two worker scripts (the wasm is embedded, not referenced)', () => {

@@ -36,6 +36,7 @@ pub fn group_totals(group_sizes: &[u32]) -> Option<(usize, usize)> {
 }
 
 /// Positions; returns false (and writes nothing) when the buffer shapes disagree.
+#[inline(never)] // one copy for its callers (the wasm surface, normals, skin_positions_poses): module size
 pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], weights: &[f32], dest: &[u32], out: &mut [f32]) -> bool {
     let (vertices, total) = match group_totals(group_sizes) {
         Some(t) => t,
@@ -66,17 +67,117 @@ pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], wei
     let mut k = 0usize;
     for (g, &n) in group_sizes.iter().enumerate() {
         let n = n as usize;
-        match g + 1 {
-            1 => group::<1>(&ctx, v, k, n, out),
-            2 => group::<2>(&ctx, v, k, n, out),
-            3 => group::<3>(&ctx, v, k, n, out),
-            4 => group::<4>(&ctx, v, k, n, out),
-            5 => group::<5>(&ctx, v, k, n, out),
-            6 => group::<6>(&ctx, v, k, n, out),
-            c => group_any(&ctx, c, v, k, n, out),
-        }
+        run_group(&ctx, g + 1, v, k, n, out);
         v += n;
         k += n * (g + 1);
+    }
+    true
+}
+
+/// Vertices `v0..v0 + n` of a c-weight group (first weight `k0`), with the group's constant trip count unrolled.
+/// Not inlined: the whole-stream, block and window walks share this one copy of the unrolled loops (inlined into
+/// each, the SIMD module grew by half; one call per group costs nothing measurable).
+#[inline(never)]
+fn run_group(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {
+    match c {
+        1 => group::<1>(ctx, v0, k0, n, out),
+        2 => group::<2>(ctx, v0, k0, n, out),
+        3 => group::<3>(ctx, v0, k0, n, out),
+        4 => group::<4>(ctx, v0, k0, n, out),
+        5 => group::<5>(ctx, v0, k0, n, out),
+        6 => group::<6>(ctx, v0, k0, n, out),
+        c => group_any(ctx, c, v0, k0, n, out),
+    }
+}
+
+/// Vertices per block in `skin_positions_poses`: a block's stream (~20 bytes per weight, 2–3 weights a vertex) and
+/// one pose's output (12 bytes a vertex) stay in a 2 MiB L2 while every pose is skinned over it.
+pub const POSE_BLOCK: usize = 8192;
+
+/// Groupings with more weight counts than this are skinned pose after pose by `skin_positions_poses`: its block walk
+/// keeps two words per group on the stack (no allocation), and real meshes stay far below it.
+const MAX_BLOCKED_GROUPS: usize = 32;
+
+/// `poses` poses of one stream: pose p's `joint_count` matrices at `matrices[p · joint_count · 16 ..]`, its
+/// vertices written at `out[p · V · 3 ..]` exactly as `skin_positions` writes them (the same floats). Skinned
+/// block by block — one block of vertices for every pose, then the next block — so a block's weights come from
+/// memory once for all the poses instead of once per pose (a 1M-vertex stream is ~40 MB, far past any cache).
+/// In file order (`dest`) the blocks are runs of file slots, so each pose's output block is one contiguous range;
+/// that needs `dest` to rise inside every group (as `buildSkinStream` writes it) with every slot inside the output:
+/// otherwise, for groupings with many weight counts, and for one pose or one block, the poses are skinned one after
+/// another. Returns false (and writes nothing) when the buffer shapes disagree, as `skin_positions`.
+#[allow(clippy::too_many_arguments)]
+pub fn skin_positions_poses(matrices: &[f32], joint_count: usize, poses: usize, group_sizes: &[u32], joints: &[u32], weights: &[f32], dest: &[u32], out: &mut [f32]) -> bool {
+    let (vertices, total) = match group_totals(group_sizes) {
+        Some(t) => t,
+        None => return false,
+    };
+    let per_pose = match joint_count.checked_mul(MATRIX_STRIDE) {
+        Some(n) => n,
+        None => return false,
+    };
+    let span = vertices * 3; // group_totals checked that it fits
+    if poses.checked_mul(per_pose).map_or(true, |n| matrices.len() < n) || poses.checked_mul(span).map_or(true, |n| out.len() < n) {
+        return false;
+    }
+    let one_by_one = |out: &mut [f32]| (0..poses).all(|p| skin_positions(&matrices[p * per_pose..(p + 1) * per_pose], group_sizes, joints, weights, dest, &mut out[p * span..(p + 1) * span]));
+    let groups = group_sizes.len();
+    if poses < 2 || vertices <= POSE_BLOCK || groups > MAX_BLOCKED_GROUPS {
+        return one_by_one(out);
+    }
+    // The shape checks of skin_positions, once for every pose (one_by_one makes them itself, and refuses).
+    if joint_count == 0 && total > 0 || joints.len() < total || weights.len() < total * WEIGHT_STRIDE || !(dest.is_empty() || dest.len() >= vertices) {
+        return false;
+    }
+    let dest = if dest.is_empty() { dest } else { &dest[..vertices] };
+    let (last_slot, rising) = scan_dest(group_sizes, dest);
+    // A slot past the output is clamped by skin_positions (or refused): only streams whose every slot is inside one
+    // pose's output are walked by file-slot blocks, so both ways write the same floats.
+    if !dest.is_empty() && !(rising && (last_slot as usize) < vertices) {
+        return one_by_one(out);
+    }
+    if INDICES_CHECKED_AT_ENTRY && !below(&joints[..total], joint_count) {
+        return false;
+    }
+    let runs = rising && (INDICES_CHECKED_AT_ENTRY || cfg!(target_arch = "x86_64"));
+    // Where each group starts in the stream (vertex first_v[g], weight first_k[g]); this block's part of each group is
+    // stream vertices [lo[g], hi[g]).
+    let (mut first_v, mut first_k) = ([0usize; MAX_BLOCKED_GROUPS + 1], [0usize; MAX_BLOCKED_GROUPS + 1]);
+    for (g, &n) in group_sizes.iter().enumerate() {
+        first_v[g + 1] = first_v[g] + n as usize;
+        first_k[g + 1] = first_k[g] + n as usize * (g + 1);
+    }
+    let mut lo = [0usize; MAX_BLOCKED_GROUPS];
+    lo[..groups].copy_from_slice(&first_v[..groups]);
+    let mut hi = lo;
+    let mut block_start = 0usize;
+    while block_start < vertices {
+        let block_end = (block_start + POSE_BLOCK).min(vertices);
+        // Grouped order: the block is a range of stream vertices; file order: a range of file slots, which inside a
+        // group (dest rising) is a range of stream vertices too.
+        for g in 0..groups {
+            let end = first_v[g + 1];
+            hi[g] = if dest.is_empty() {
+                block_end.clamp(first_v[g], end)
+            } else {
+                let mut e = lo[g];
+                while e < end && (dest[e] as usize) < block_end {
+                    e += 1;
+                }
+                e
+            };
+        }
+        for p in 0..poses {
+            let ctx = Ctx { matrices: &matrices[p * per_pose..(p + 1) * per_pose], joints, weights, dest, last_joint: joint_count.saturating_sub(1), slots: vertices, runs };
+            let o = &mut out[p * span..(p + 1) * span];
+            for g in 0..groups {
+                if hi[g] > lo[g] {
+                    run_group(&ctx, g + 1, lo[g], first_k[g] + (lo[g] - first_v[g]) * (g + 1), hi[g] - lo[g], o);
+                }
+            }
+        }
+        lo = hi;
+        block_start = block_end;
     }
     true
 }
@@ -104,6 +205,7 @@ pub fn skin_normals(matrices: &[f32], group_sizes: &[u32], joints: &[u32], norma
 const INDICES_CHECKED_AT_ENTRY: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
 
 /// Whether every index in `xs` is below `n`: one pass over a max (u32x4.max_u on SIMD128, 32 indices a step).
+#[inline(never)] // one copy for skin_positions and skin_positions_poses (module size)
 fn below(xs: &[u32], n: usize) -> bool {
     if xs.is_empty() {
         return true;
@@ -136,6 +238,7 @@ fn below(xs: &[u32], n: usize) -> bool {
 /// whole array (LLVM vectorises the pass elsewhere; on SIMD128 `scan_pairs_simd128` does it 16 pairs a step), then
 /// the ones where a group starts are taken back out. (Also counting +1 steps, to skip the test per quad on streams with few runs,
 /// cost more in this pass than it saved.)
+#[inline(never)] // one copy for skin_positions and skin_positions_poses (module size)
 fn scan_dest(group_sizes: &[u32], dest: &[u32]) -> (u32, bool) {
     let last = match dest.last() {
         Some(&last) => last,
@@ -613,6 +716,82 @@ mod tests {
         assert_eq!(scan_dest(&[3, 2], &[0, 5, 2, 1, 4]), (5, false)); // a descent inside the first group
         assert_eq!(scan_dest(&[2, 0, 3], &[3, 4, 0, 1, 1]), (4, false)); // a repeat inside the last group
         assert_eq!(scan_dest(&[2, 0, 3], &[3, 4, 0, 1, 2]), (4, true)); // empty groups in between
+    }
+
+    /// A stream of `vertices` file vertices with 1..=7 weights each (pseudo-random: 1–3 in the first third of the file,
+    /// 5–7 in the last, so some groups end blocks before others begin), grouped as `buildSkinStream` groups it:
+    /// (group sizes, joints, weights, dest rising inside every group).
+    fn random_stream(vertices: usize, joint_count: u32, seed: u32) -> (Vec<u32>, Vec<u32>, Vec<f32>, Vec<u32>) {
+        let mut s = seed;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        let counts: Vec<usize> = (0..vertices)
+            .map(|v| match 3 * v / vertices {
+                0 => 1 + (next() % 3) as usize,
+                1 => 1 + (next() % 7) as usize,
+                _ => 5 + (next() % 3) as usize,
+            })
+            .collect();
+        let mut group_sizes = vec![0u32; 7];
+        let (mut joints, mut weights, mut dest) = (vec![], vec![], vec![]);
+        for c in 1..=7 {
+            for (v, _) in counts.iter().enumerate().filter(|(_, &n)| n == c) {
+                group_sizes[c - 1] += 1;
+                dest.push(v as u32);
+                for _ in 0..c {
+                    joints.push(next() % joint_count);
+                    weights.extend((0..4).map(|_| (next() % 2001) as f32 / 1000.0 - 1.0));
+                }
+            }
+        }
+        (group_sizes, joints, weights, dest)
+    }
+
+    #[test]
+    fn poses_skinned_block_by_block_equal_each_pose_skinned_whole() {
+        let (vertices, joint_count, poses) = (3 * POSE_BLOCK + 777, 9usize, 3usize);
+        let (groups, joints, weights, dest) = random_stream(vertices, joint_count as u32, 99);
+        let mut seed = 7u32;
+        let matrices: Vec<f32> = (0..poses * joint_count * MATRIX_STRIDE)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (seed >> 8) as f32 / (1 << 24) as f32 - 0.5
+            })
+            .collect();
+        let per_pose = joint_count * MATRIX_STRIDE;
+        // File order (dest rises in every group: walked by file-slot blocks), grouped order (stream blocks), and a
+        // dest that does not rise (reversed: skinned pose after pose).
+        let reversed: Vec<u32> = dest.iter().map(|&s| vertices as u32 - 1 - s).collect();
+        for d in [&dest[..], &[][..], &reversed[..]] {
+            let mut blocked = vec![f32::NAN; poses * vertices * 3];
+            assert!(skin_positions_poses(&matrices, joint_count, poses, &groups, &joints, &weights, d, &mut blocked));
+            for p in 0..poses {
+                let mut whole = vec![f32::NAN; vertices * 3];
+                assert!(skin_positions(&matrices[p * per_pose..(p + 1) * per_pose], &groups, &joints, &weights, d, &mut whole));
+                let got = &blocked[p * vertices * 3..(p + 1) * vertices * 3];
+                for (i, (x, y)) in got.iter().zip(&whole).enumerate() {
+                    assert_eq!(x.to_bits(), y.to_bits(), "pose {} float {} (dest len {})", p, i, d.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn poses_with_bad_shapes_write_nothing() {
+        let vertices = POSE_BLOCK + 5;
+        let (groups, joints, weights, dest) = random_stream(vertices, 4, 5);
+        let m = vec![0.5f32; 2 * 4 * MATRIX_STRIDE];
+        let mut out = vec![7.0f32; 2 * vertices * 3];
+        // Matrices for one pose, not two; an output one float short; weights short; a joint count overflowing.
+        assert!(!skin_positions_poses(&m[..4 * MATRIX_STRIDE], 4, 2, &groups, &joints, &weights, &dest, &mut out));
+        assert!(!skin_positions_poses(&m, 4, 2, &groups, &joints, &weights, &dest, &mut out[1..]));
+        assert!(!skin_positions_poses(&m, 4, 2, &groups, &joints, &weights[1..], &dest, &mut out));
+        assert!(!skin_positions_poses(&m, usize::MAX, 2, &groups, &joints, &weights, &dest, &mut out));
+        assert!(out.iter().all(|&x| x == 7.0));
     }
 
     #[test]

@@ -7,6 +7,31 @@
 //! same JS object that allocated the buffer, so a slice built from a `Buf` stays inside the allocation.
 
 use core::slice;
+use idtech_core::{batch, layout};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+
+/// Alignment of every block `alloc_block` hands out (a v128 load or a job descriptor never straddles it).
+const ALIGN: usize = 16;
+
+/// `bytes` zeroed bytes aligned to 16, or 0 on failure: the `alloc` both surfaces export.
+pub fn alloc_block(bytes: usize) -> usize {
+    match Layout::from_size_align(bytes.max(1), ALIGN) {
+        // SAFETY: non-zero size, valid alignment.
+        Ok(l) => unsafe { alloc_zeroed(l) as usize },
+        Err(_) => 0,
+    }
+}
+
+/// Release a block from `alloc_block` (same `bytes`): the `dealloc` both surfaces export.
+pub fn free_block(ptr: usize, bytes: usize) {
+    if ptr == 0 {
+        return;
+    }
+    if let Ok(l) = Layout::from_size_align(bytes.max(1), ALIGN) {
+        // SAFETY: `ptr` came from `alloc_block` with this layout (the JS buffer keeps the pair together).
+        unsafe { dealloc(ptr as *mut u8, l) }
+    }
+}
 
 /// A buffer in linear memory: address and element count.
 #[repr(C)]
@@ -122,6 +147,29 @@ pub struct SkinFramesJob {
     pub matrices: Buf,
     pub out: Buf,
     pub component_count: u32,
+}
+
+impl SkinFramesJob {
+    /// Pose and skin the frames (see `idtech_core::batch::skin_frames`); false on a frame index past the anim or
+    /// a short buffer. SAFETY: the job's buffers come from `alloc_block` (see `Buf`).
+    pub unsafe fn run(&self) -> bool {
+        let j = self;
+        let n = j.parents.len();
+        if j.flags.len() < n || j.start_index.len() < n || j.baseframe.len() < n * layout::BASEFRAME_STRIDE || j.matrices.len() < n * layout::MATRIX_STRIDE || j.weights.len() < j.joints.len() * layout::WEIGHT_STRIDE {
+            return false;
+        }
+        let anim = batch::Anim {
+            parents: j.parents.slice(),
+            flags: &j.flags.slice::<u8>()[..n],
+            start_index: &j.start_index.slice::<u32>()[..n],
+            baseframe: j.baseframe.slice(),
+            frames: j.frames.slice(),
+            component_count: j.component_count as usize,
+        };
+        let stream = batch::Skin { group_sizes: j.group_sizes.slice(), joints: j.joints.slice(), weights: j.weights.slice(), dest: j.dest.slice() };
+        let mut scratch = batch::Scratch { local: j.local.slice_mut(), object: j.object.slice_mut(), matrices: j.matrices.slice_mut() };
+        batch::skin_frames(&anim, &stream, j.frame_indices.slice(), &mut scratch, j.out.slice_mut())
+    }
 }
 
 /// MD2: frames a and b blended by t into `vertex_count` outputs from vertex `out_vertex_offset`.

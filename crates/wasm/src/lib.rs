@@ -12,31 +12,18 @@ mod jobs;
 
 use idtech_core::{batch, layout, morph, pose, skin, validate};
 use jobs::*;
-use std::alloc::{alloc_zeroed, dealloc as free, Layout};
 use wasm_bindgen::prelude::*;
-
-const ALIGN: usize = 16;
 
 /// Allocate `bytes` zeroed bytes aligned to 16; returns 0 on failure.
 #[wasm_bindgen]
 pub fn alloc(bytes: usize) -> usize {
-    match Layout::from_size_align(bytes.max(1), ALIGN) {
-        // SAFETY: non-zero size, valid alignment.
-        Ok(l) => unsafe { alloc_zeroed(l) as usize },
-        Err(_) => 0,
-    }
+    alloc_block(bytes)
 }
 
 /// Release a block from `alloc` (same `bytes`).
 #[wasm_bindgen]
 pub fn dealloc(ptr: usize, bytes: usize) {
-    if ptr == 0 {
-        return;
-    }
-    if let Ok(l) = Layout::from_size_align(bytes.max(1), ALIGN) {
-        // SAFETY: `ptr` came from `alloc` with this layout (the JS buffer keeps the pair together).
-        unsafe { free(ptr as *mut u8, l) }
-    }
+    free_block(ptr, bytes)
 }
 
 /// Whether this build's skinning kernel uses SIMD128.
@@ -162,23 +149,7 @@ pub fn skin_normals(job_ptr: usize) -> bool {
 #[wasm_bindgen]
 pub fn skin_frames(job_ptr: usize) -> bool {
     let j: &SkinFramesJob = unsafe { job(job_ptr) };
-    let n = j.parents.len();
-    if j.flags.len() < n || j.start_index.len() < n || j.baseframe.len() < n * layout::BASEFRAME_STRIDE || j.matrices.len() < n * layout::MATRIX_STRIDE || j.weights.len() < j.joints.len() * layout::WEIGHT_STRIDE {
-        return false;
-    }
-    unsafe {
-        let anim = batch::Anim {
-            parents: j.parents.slice(),
-            flags: &j.flags.slice::<u8>()[..n],
-            start_index: &j.start_index.slice::<u32>()[..n],
-            baseframe: j.baseframe.slice(),
-            frames: j.frames.slice(),
-            component_count: j.component_count as usize,
-        };
-        let stream = batch::Skin { group_sizes: j.group_sizes.slice(), joints: j.joints.slice(), weights: j.weights.slice(), dest: j.dest.slice() };
-        let mut scratch = batch::Scratch { local: j.local.slice_mut(), object: j.object.slice_mut(), matrices: j.matrices.slice_mut() };
-        batch::skin_frames(&anim, &stream, j.frame_indices.slice(), &mut scratch, j.out.slice_mut())
-    }
+    unsafe { j.run() }
 }
 
 /// The output slices of `count` vertices from vertex `first`, or None when they do not fit.

@@ -13,13 +13,15 @@
  * running `dist/bake-worker.js`; in a browser the default is a module Web Worker on `./bake-worker.js` beside this
  * module when `crossOriginIsolated`.
  */
+import { ModelParseError } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import type { BackendName } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import { wasmSimdSupported } from '../kernels/wasm-backend.js';
 import { Md5Poser, assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import { buildSkinStream, type Md5SkinStream } from '../pose/skin-stream.js';
-import type { BakeEndpoint, BakeReply } from './protocol.js';
+import type { BakeEndpoint, BakeReply, BakeRequest } from './protocol.js';
+import { SharedBake, sharedWasmMemorySupported } from './shared.js';
 
 export type { BakeEndpoint } from './protocol.js';
 
@@ -34,7 +36,16 @@ export interface BakePoolOptions {
   stream?: Md5SkinStream;
   /** Starts one worker running `serveBakes` (see `bake-worker.ts`); null: bake on this thread. */
   spawn?: (() => BakeEndpoint) | null;
+  /**
+   * Whether workers may share one WebAssembly memory (default true; it needs the `wasm-simd` backend and an engine
+   * with WebAssembly threads): they then skin straight into one output. False: each worker has a memory of its own
+   * and copies its frames out (`mode` tells which a pool uses).
+   */
+  sharedMemory?: boolean;
 }
+
+/** How a pool bakes: workers sharing one WebAssembly memory, workers with a memory each, or this thread. */
+export type BakeMode = 'shared-memory' | 'worker-memory' | 'this-thread';
 
 /** Frames [first, end) of `count` for worker w of n: contiguous, sizes differing by at most one. */
 export function frameRuns(count: number, workers: number): [number, number][] {
@@ -80,19 +91,28 @@ export class BakePool {
   readonly vertexCount: number;
   /** Why the pool bakes on this thread, or null when it uses workers. */
   readonly fallback: string | null;
+  readonly mode: BakeMode;
+  /** Why workers do not share one memory (null when they do, or when the pool bakes on this thread). */
+  readonly sharedMemoryUnused: string | null;
   private readonly members: Member[];
   private readonly local: Md5Poser | null;
+  private readonly shared: SharedBake | null;
   private readonly frameCount: number;
   private nextId = 0;
   private disposed = false;
+  /** Bakes one after another (a shared-memory bake's jobs and output are reused by the next). */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(members: Member[], local: Md5Poser | null, vertexCount: number, frameCount: number, fallback: string | null) {
+  private constructor(members: Member[], local: Md5Poser | null, shared: SharedBake | null, vertexCount: number, frameCount: number, fallback: string | null, sharedMemoryUnused: string | null) {
     this.members = members;
     this.local = local;
+    this.shared = shared;
     this.workers = members.length;
     this.vertexCount = vertexCount;
     this.frameCount = frameCount;
     this.fallback = fallback;
+    this.mode = local ? 'this-thread' : shared ? 'shared-memory' : 'worker-memory';
+    this.sharedMemoryUnused = local || shared ? null : sharedMemoryUnused;
   }
 
   static async create(mesh: Md5Mesh, anim: Md5Anim, options: BakePoolOptions = {}): Promise<BakePool> {
@@ -106,11 +126,24 @@ export class BakePool {
     if (why) {
       const poser = new Md5Poser(await createBackend(backend), mesh, { stream, order });
       poser.setAnim(anim);
-      return new BakePool([], poser, stream.vertexCount, anim.frameCount, why);
+      return new BakePool([], poser, null, stream.vertexCount, anim.frameCount, why, null);
     }
-    // What a worker needs: the joints (not the vertices: the stream has them), the anim, and the position stream
-    // in shared memory (normals are not baked, so their weights stay here).
-    const init = {
+    let sharedBake: SharedBake | null = null;
+    let unshared: string | null = null;
+    if (options.sharedMemory === false) unshared = 'sharedMemory: false';
+    else if (backend !== 'wasm-simd') unshared = `the ${backend} backend (the shared-memory build is wasm-simd)`;
+    else if (!sharedWasmMemorySupported()) unshared = 'no shared WebAssembly memory here';
+    else {
+      try {
+        sharedBake = await SharedBake.create(mesh, anim, stream, order, count);
+      } catch (e) {
+        if (e instanceof ModelParseError) throw e; // the model, not the engine: every mode would refuse it
+        unshared = `the shared-memory build did not start: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    }
+    // What a worker with a memory of its own needs: the joints (not the vertices: the stream has them), the anim, and
+    // the position stream in shared memory (normals are not baked, so their weights stay here).
+    const copyInit = (): BakeRequest => ({
       type: 'init' as const,
       backend,
       order,
@@ -121,7 +154,9 @@ export class BakePool {
         groupSizes: shared(stream.groupSizes), streamToFile: shared(stream.streamToFile), joints: shared(stream.joints), weights: shared(stream.weights),
         fileToStream: new Uint32Array(0), normalWeights: new Float32Array(0),
       },
-    };
+    });
+    const copied = sharedBake ? null : copyInit();
+    const init = (w: number): BakeRequest => (sharedBake ? sharedBake.init(w) : copied!);
     const members: Member[] = [];
     const ready: Promise<void>[] = [];
     for (let w = 0; w < count; w++) {
@@ -148,9 +183,9 @@ export class BakePool {
           );
         }),
       );
-      endpoint.post(init);
+      endpoint.post(init(w));
     }
-    const pool = new BakePool(members, null, stream.vertexCount, anim.frameCount, null);
+    const pool = new BakePool(members, null, sharedBake, stream.vertexCount, anim.frameCount, null, unshared);
     try {
       await Promise.all(ready);
     } catch (e) {
@@ -163,39 +198,75 @@ export class BakePool {
   /**
    * Pose and skin `frames` (indices into the anim): frame i's positions at [i · V · 3, (i + 1) · V · 3) of the
    * result, which is `into` when given (a Float32Array on a SharedArrayBuffer, long enough: reuse one across bakes
-   * to spare the allocation) or a new array.
+   * to spare the allocation) or a new array. Workers sharing one memory copy their frames out of it into the
+   * result; `bakeView` skips that copy.
    */
   async bake(frames: ArrayLike<number>, into?: Float32Array): Promise<Float32Array> {
+    const n = this.checkFrames(frames);
+    const span = this.vertexCount * 3;
+    const need = n * span;
+    if (into && (into.length < need || (this.members.length > 0 && !(into.buffer instanceof SharedArrayBuffer)))) {
+      throw new RangeError(`into: need a Float32Array of ${need} floats${this.members.length > 0 ? ' on a SharedArrayBuffer' : ''}`);
+    }
+    if (this.local) return this.local.bakeFramesInto(frames, into ?? new Float32Array(need));
+    const out = into ?? new Float32Array(new SharedArrayBuffer(need * 4));
+    return this.serial(() => this.run(frames, out));
+  }
+
+  /**
+   * The same bake, as a view on the pool's own output: where workers share one memory nothing is copied out of it
+   * (as `Md5Poser.bakeFrames`, whose result is a view on its module's memory). The view is valid until the next bake
+   * on this pool or its disposal: copy what you keep. Elsewhere it is `bake(frames)`'s new array.
+   */
+  async bakeView(frames: ArrayLike<number>): Promise<Float32Array> {
+    this.checkFrames(frames);
+    if (!this.shared) return this.bake(frames);
+    return this.serial(() => this.run(frames, null));
+  }
+
+  private checkFrames(frames: ArrayLike<number>): number {
     if (this.disposed) throw new Error('this BakePool was disposed: create a new one');
     const n = frames.length;
     for (let i = 0; i < n; i++) {
       const f = frames[i];
       if (!Number.isInteger(f) || f < 0 || f >= this.frameCount) throw new RangeError(`frame ${f} is outside 0..${this.frameCount - 1}`);
     }
-    const span = this.vertexCount * 3;
-    const need = n * span;
-    if (into && (into.length < need || (this.members.length > 0 && !(into.buffer instanceof SharedArrayBuffer)))) {
-      throw new RangeError(`into: need a Float32Array of ${need} floats${this.members.length > 0 ? ' on a SharedArrayBuffer' : ''}`);
-    }
-    if (this.local) {
-      const out = into ?? new Float32Array(need);
-      if (n > 0) out.set(this.local.bakeFrames(frames));
-      return out;
-    }
-    const out = into ?? new Float32Array(new SharedArrayBuffer(need * 4));
+    return n;
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** One bake across the workers, into `out` (null: the shared output, returned as a view). */
+  private async run(frames: ArrayLike<number>, out: Float32Array | null): Promise<Float32Array> {
+    if (this.disposed) throw new Error('this BakePool was disposed: create a new one');
+    const n = frames.length, span = this.vertexCount * 3, shared = this.shared;
+    const view = shared ? shared.output(n * span) : null;
     const all = Uint32Array.from(frames);
     await Promise.all(
       frameRuns(n, this.members.length).map(([first, end], w) => {
         if (end === first) return undefined;
         const member = this.members[w];
         const id = this.nextId++;
+        const run = all.slice(first, end);
+        let request: BakeRequest;
+        if (shared) {
+          const job = shared.job(w, run, first);
+          const copy = out ? { to: out.buffer as SharedArrayBuffer, at: out.byteOffset / 4 + first * span, from: shared.outputAddress + first * span * 4, floats: (end - first) * span } : null;
+          request = { type: 'run', id, job, copy };
+        } else {
+          request = { type: 'bake', id, frames: run, out: out!.buffer as SharedArrayBuffer, offset: out!.byteOffset / 4 + first * span };
+        }
         return new Promise<void>((resolve, reject) => {
           member.pending.set(id, { resolve, reject });
-          member.endpoint.post({ type: 'bake', id, frames: all.slice(first, end), out: out.buffer as SharedArrayBuffer, offset: out.byteOffset / 4 + first * span });
+          member.endpoint.post(request);
         });
       }),
     );
-    return out;
+    return out ?? view!;
   }
 
   /** Stop the workers (or free this thread's poser). Later bakes throw. */
@@ -210,6 +281,8 @@ export class BakePool {
       this.local.dispose();
       this.local.backend.dispose();
     }
+    // After the workers stop: none runs a job on the memory being given back.
+    this.shared?.dispose();
   }
 }
 

@@ -1,32 +1,41 @@
 /**
- * The worker's side of a bake pool: one backend and one `Md5Poser` per worker, built from the stream the pool sent
- * (so a worker never rebuilds it), then each request's frames baked a few at a time through `bakeFrames` and
- * copied into the shared output at their place. Runs in any worker (`bake-worker.ts`) or, for tests, on any port.
+ * The worker's side of a bake pool. Where the workers share one WebAssembly memory (`shared.ts`), it joins that
+ * memory and runs the jobs the pool wrote there. Otherwise it has one backend and one `Md5Poser` of its own, built
+ * from the stream the pool sent (so a worker never rebuilds it), and bakes each request's frames into the shared
+ * output at their place (`bakeFramesInto`: window by window, each copied out of the module's memory while it is in
+ * cache). Runs in any worker (`bake-worker.ts`) or, for tests, on any port.
  */
 import { createBackend } from '../kernels/select.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import type { BakeEndpoint, BakeRequest } from './protocol.js';
-
-/** Frames per kernel call: bounds the worker's batch buffer (frames · V · 12 bytes) while keeping calls few. */
-const FRAMES_PER_CALL = 1;
+import { joinShared, type SharedMemory } from './shared-worker.js';
 
 export function serveBakes(endpoint: BakeEndpoint): void {
   let poser: Md5Poser | null = null;
+  let shared: { run: (job: number) => boolean; memory: SharedMemory } | null = null;
   let queue = Promise.resolve();
   const handle = async (m: BakeRequest): Promise<void> => {
     if (m.type === 'init') {
       poser = new Md5Poser(await createBackend(m.backend), m.mesh, { stream: m.stream, order: m.order });
       poser.setAnim(m.anim);
       endpoint.post({ type: 'ready' });
+    } else if (m.type === 'init-shared') {
+      shared = { run: joinShared(m), memory: m.memory };
+      endpoint.post({ type: 'ready' });
+    } else if (m.type === 'run') {
+      try {
+        if (!shared) throw new Error('run before init-shared');
+        if (!shared.run(m.job)) throw new Error('skin_frames refused the job: a frame index is past the anim, or a buffer is too short');
+        const c = m.copy;
+        if (c) new Float32Array(c.to, c.at * 4, c.floats).set(new Float32Array(shared.memory.buffer, c.from, c.floats));
+        endpoint.post({ type: 'done', id: m.id });
+      } catch (e) {
+        endpoint.post({ type: 'error', id: m.id, message: e instanceof Error ? e.message : String(e) });
+      }
     } else if (m.type === 'bake') {
       try {
         if (!poser) throw new Error('bake before init');
-        const span = poser.vertexCount * 3;
-        const out = new Float32Array(m.out);
-        for (let i = 0; i < m.frames.length; i += FRAMES_PER_CALL) {
-          const part = m.frames.subarray(i, Math.min(m.frames.length, i + FRAMES_PER_CALL));
-          out.set(poser.bakeFrames(part), m.offset + i * span);
-        }
+        poser.bakeFramesInto(m.frames, new Float32Array(m.out), m.offset);
         endpoint.post({ type: 'done', id: m.id });
       } catch (e) {
         endpoint.post({ type: 'error', id: m.id, message: e instanceof Error ? e.message : String(e) });

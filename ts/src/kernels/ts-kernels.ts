@@ -267,7 +267,7 @@ export function skinFrames(
     composeFrame(flags, startIndex, baseframe, frames.subarray(f * componentCount, f * componentCount + componentCount), local);
     localToObject(parents, local, object);
     poseMatrices(object, matrices);
-    if (!skinPositions(matrices, groupSizes, joints, weights, dest, out.subarray(i * vertices * 3, (i + 1) * vertices * 3))) return false;
+    if (!skinPositions(matrices.subarray(0, parents.length * MATRIX_STRIDE), groupSizes, joints, weights, dest, out.subarray(i * vertices * 3, (i + 1) * vertices * 3))) return false;
   }
   return true;
 }

@@ -52,7 +52,7 @@ export function wasmSupported(): boolean {
   return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function';
 }
 
-function decodeBase64(s: string): Uint8Array {
+export function decodeBase64(s: string): Uint8Array {
   const bin = atob(s);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);

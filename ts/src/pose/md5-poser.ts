@@ -15,6 +15,9 @@ import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js'
 import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
 import { frameAtTime, type FrameBlend } from './timing.js';
 
+/** Frames `bakeFrames` poses together before skinning them block by block (their matrices: 64 bytes a joint each). */
+const BAKE_POSES = 16;
+
 /** Throws ANIM_MESH_MISMATCH unless the anim's joints have the mesh's names and parents, in order. */
 export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
   const mj = mesh.joints;
@@ -26,6 +29,18 @@ export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
     if (anim.names[j] !== mj.names[j]) fail(`joint ${j} is "${anim.names[j]}" in the anim but "${mj.names[j]}" in the mesh`);
     if (anim.parents[j] !== mj.parents[j]) fail(`joint ${j} ("${mj.names[j]}") has parent ${anim.parents[j]} in the anim but ${mj.parents[j]} in the mesh`);
   }
+}
+
+/** The error for a `validateParents` / `validateSkin` result (first bad joint, first bad weight, −2), or null when both are fine. */
+export function skinError(mesh: Md5Mesh, stream: Md5SkinStream, badParent: number, badWeight: number): ModelParseError | null {
+  if (badParent >= 0) return new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
+  if (badWeight === -1) return null;
+  return new ModelParseError(ErrorCode.IndexOutOfRange, badWeight === -2 ? 'skin stream is inconsistent' : `skin weight ${badWeight} names joint ${stream.joints[badWeight]} of ${mesh.joints.count}`, { offset: 0 });
+}
+
+/** The error for a `validateAnim` result other than −1 (the first bad joint, or −2). */
+export function animError(anim: Md5Anim, bad: number): ModelParseError {
+  return new ModelParseError(ErrorCode.BadCount, bad === -2 ? "the anim's per-joint arrays disagree with its joint count" : `joint ${bad}'s animated components run past the ${anim.componentCount} per frame`, { offset: 0 });
 }
 
 interface AttachedAnim {
@@ -83,7 +98,7 @@ export class Md5Poser {
   private readonly skinNormalsJob: SkinJob;
   private readonly skinTangentsJob: SkinJob | null = null;
   private attached: AttachedAnim | null = null;
-  private batch: { indices: U32; out: F32 } | null = null;
+  private batch: { indices: U32; out: F32; matrices: F32 } | null = null;
   /** What the last pose showed (one object, updated in place: no allocation per pose); null: the bind pose. */
   private readonly shown: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
   private boundPose = true;
@@ -143,10 +158,10 @@ export class Md5Poser {
     const k = backend.kernels;
     const badParent = k.validateParents({ parents: this.parents });
     const badWeight = badParent >= 0 ? -1 : k.validateSkin({ jointCount: n, ...sk });
-    if (badParent >= 0 || badWeight !== -1) {
+    const error = skinError(mesh, stream, badParent, badWeight);
+    if (error) {
       this.dispose();
-      if (badParent >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
-      throw new ModelParseError(ErrorCode.IndexOutOfRange, badWeight === -2 ? 'skin stream is inconsistent' : `skin weight ${badWeight} names joint ${stream.joints[badWeight]} of ${n}`, { offset: 0 });
+      throw error;
     }
   }
 
@@ -214,7 +229,7 @@ export class Md5Poser {
     const bad = this.backend.kernels.validateAnim({ flags, startIndex, baseframe, componentCount: anim.componentCount });
     if (bad !== -1) {
       this.releaseAnim();
-      throw new ModelParseError(ErrorCode.BadCount, bad === -2 ? 'the anim\'s per-joint arrays disagree with its joint count' : `joint ${bad}'s animated components run past the ${anim.componentCount} per frame`, { offset: 0 });
+      throw animError(anim, bad);
     }
     return this;
   }
@@ -306,13 +321,13 @@ export class Md5Poser {
     const m = this.backend.memory;
     const need = frames.length * this.vertexCount * 3;
     if (!this.batch || this.batch.indices.length < frames.length || this.batch.out.length < need) {
-      if (this.batch) {
-        m.release(this.batch.indices);
-        m.release(this.batch.out);
-      }
-      this.batch = { indices: m.u32(Math.max(1, frames.length)), out: m.f32(Math.max(3, need)) };
+      if (this.batch) this.releaseBatch();
+      // Matrices for up to BAKE_POSES frames at once: the kernel poses them, then skins the stream block by block
+      // for all of them, reading it from memory once per BAKE_POSES frames instead of once per frame.
+      const poses = Math.max(1, Math.min(frames.length, BAKE_POSES));
+      this.batch = { indices: m.u32(Math.max(1, frames.length)), out: m.f32(Math.max(3, need)), matrices: m.f32(Math.max(1, poses * this.matrices.length)) };
     }
-    const { indices, out } = this.batch;
+    const { indices, out, matrices } = this.batch;
     const idx = indices.view;
     for (let i = 0; i < frames.length; i++) idx[i] = frames[i];
     this.backend.kernels.skinFrames({
@@ -320,11 +335,31 @@ export class Md5Poser {
       skin: this.skinBuffers,
       frameIndices: indices,
       frameCount: frames.length,
-      scratch: { local: this.local, object: this.object, matrices: this.matrices },
+      scratch: { local: this.local, object: this.object, matrices },
       out,
     });
     if (frames.length > 0) this.show(frames[frames.length - 1], frames[frames.length - 1], 0);
     return out.view.subarray(0, need);
+  }
+
+  /**
+   * Pose and skin `frames` of the attached anim into memory the caller owns: frame i's positions at
+   * `into[offset + i · vertexCount · 3 ..]`, the same floats as `bakeFrames`, in this poser's output order. The
+   * frames go through `bakeFrames` 16 at a time (its batch buffer holds 16 frames, not the whole bake), each run
+   * copied out. Returns `into`. `jointMatrices` end at the last frame.
+   */
+  bakeFramesInto(frames: ArrayLike<number>, into: Float32Array, offset = 0): Float32Array {
+    const ab = this.requireAnim();
+    for (let i = 0; i < frames.length; i++) this.checkFrame(ab.anim, frames[i]);
+    const span = this.vertexCount * 3;
+    if (!Number.isInteger(offset) || offset < 0 || into.length < offset + frames.length * span) {
+      throw new RangeError(`into: need ${frames.length * span} floats from offset ${offset}, have ${into.length}`);
+    }
+    for (let c = 0; c < frames.length; c += BAKE_POSES) {
+      const run = Array.prototype.slice.call(frames, c, c + BAKE_POSES) as number[];
+      into.set(this.bakeFrames(run), offset + c * span);
+    }
+    return into;
   }
 
   /** Give every buffer back to the backend. Every later call on this poser throws. */
@@ -334,12 +369,16 @@ export class Md5Poser {
     if (this.backend.disposed) return; // the backend freed everything already
     this.releaseAnim();
     const m = this.backend.memory;
-    if (this.batch) {
-      m.release(this.batch.indices);
-      m.release(this.batch.out);
-      this.batch = null;
-    }
+    if (this.batch) this.releaseBatch();
     for (const buf of this.owned) m.release(buf);
+  }
+
+  private releaseBatch(): void {
+    const m = this.backend.memory;
+    m.release(this.batch!.indices);
+    m.release(this.batch!.out);
+    m.release(this.batch!.matrices);
+    this.batch = null;
   }
 
   private alive(): this {

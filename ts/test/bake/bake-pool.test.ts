@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createBackend } from '../../src/kernels/select.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
+import { buildSkinStream } from '../../src/pose/skin-stream.js';
+import { ModelParseError } from '../../src/base/errors.js';
 import { BakePool, frameRuns } from '../../src/bake/pool.js';
 import { createBakePool } from '../../src/bake/node.js';
 import type { Md5Anim, Md5Mesh } from '../../src/base/model.js';
@@ -18,11 +20,16 @@ import { read, realAnimPairs, REPO } from '../helpers/models.js';
 
 const workerUrl = join(REPO, 'dist', 'bake-worker.js');
 
-/** The reference: one poser on this thread, the frames in one `bakeFrames` call, copied out. */
+/**
+ * The reference: one poser on this thread posing the frames one at a time (`poseFrame`: the whole-stream kernel, no
+ * batch, no blocks), each copied out.
+ */
 async function singleThread(mesh: Md5Mesh, anim: Md5Anim, frames: number[], order: 'file' | 'grouped' = 'file'): Promise<Float32Array> {
   const p = new Md5Poser(await createBackend('wasm-simd'), mesh, { order });
   p.setAnim(anim);
-  const out = p.bakeFrames(frames).slice();
+  const span = p.vertexCount * 3;
+  const out = new Float32Array(frames.length * span);
+  frames.forEach((f, i) => out.set(p.poseFrame(f, false).positions, i * span));
   p.dispose();
   return out;
 }
@@ -59,21 +66,27 @@ describe('BakePool on Node worker threads', () => {
   });
 
   for (const { mesh: meshRow, anim: animRow } of realAnimPairs()) {
-    it(`${animRow.path}: two workers bake exactly what one thread bakes, in file order`, async () => {
-      const mesh = parseMd5Mesh(read(meshRow.absPath)), anim = parseMd5Anim(read(animRow.absPath));
-      const frames = shuffledFrames(anim.frameCount);
-      const pool = await createBakePool(mesh, anim, { workers: 2, workerUrl });
-      try {
-        expect(pool.workers).toBe(2);
-        expect(pool.fallback).toBeNull();
-        const out = await pool.bake(frames);
-        expect(out.buffer).toBeInstanceOf(SharedArrayBuffer);
-        expect(out.length).toBe(frames.length * pool.vertexCount * 3);
-        expect(firstDifference(out, await singleThread(mesh, anim, frames))).toBe(-1);
-      } finally {
-        pool.dispose();
-      }
-    });
+    for (const sharedMemory of [true, false]) {
+      const mode = sharedMemory ? 'shared-memory' : 'worker-memory';
+      it(`${animRow.path}: two workers (${mode}) bake exactly what one thread poses, in file order`, async () => {
+        const mesh = parseMd5Mesh(read(meshRow.absPath)), anim = parseMd5Anim(read(animRow.absPath));
+        const frames = shuffledFrames(anim.frameCount);
+        const pool = await createBakePool(mesh, anim, { workers: 2, workerUrl, sharedMemory });
+        try {
+          expect(pool.workers).toBe(2);
+          expect(pool.fallback).toBeNull();
+          expect(pool.mode).toBe(mode);
+          const ref = await singleThread(mesh, anim, frames);
+          const out = await pool.bake(frames);
+          expect(out.buffer).toBeInstanceOf(SharedArrayBuffer);
+          expect(out.length).toBe(frames.length * pool.vertexCount * 3);
+          expect(firstDifference(out, ref)).toBe(-1);
+          expect(firstDifference(await pool.bakeView(frames), ref)).toBe(-1);
+        } finally {
+          pool.dispose();
+        }
+      });
+    }
   }
 
   const synthetic = syntheticModel({ vertices: 20_000, joints: 40, frames: 9, seed: 7 }) as { mesh: Md5Mesh; anim: Md5Anim };
@@ -98,6 +111,53 @@ describe('BakePool on Node worker threads', () => {
     }
   });
 
+  it('shared memory: the view is the pool\'s own output, bakes sent together run one after another, each exact', async () => {
+    const { mesh, anim } = synthetic;
+    const pool = await createBakePool(mesh, anim, { workers: 2, workerUrl });
+    try {
+      expect(pool.mode).toBe('shared-memory');
+      expect(pool.sharedMemoryUnused).toBeNull();
+      const a = [8, 0, 4, 4, 1], b = [3, 2, 6, 5, 7, 0, 1, 8];
+      const [refA, refB] = [await singleThread(mesh, anim, a), await singleThread(mesh, anim, b)];
+      const view = await pool.bakeView(a);
+      expect(view.buffer).toBeInstanceOf(SharedArrayBuffer); // the shared WebAssembly memory
+      expect(firstDifference(view, refA)).toBe(-1);
+      // Not awaited in between: the second bake must not rewrite the first's jobs while its workers run them.
+      const [outA, outB, viewB] = await Promise.all([pool.bake(a), pool.bake(b), pool.bakeView(b)]);
+      expect(firstDifference(outA, refA)).toBe(-1);
+      expect(firstDifference(outB, refB)).toBe(-1);
+      expect(firstDifference(viewB, refB)).toBe(-1);
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('the scalar backend has no shared-memory build: its workers each have a memory, and say why', async () => {
+    const { mesh, anim } = synthetic;
+    const pool = await createBakePool(mesh, anim, { workers: 2, workerUrl, backend: 'wasm-scalar' });
+    try {
+      expect(pool.mode).toBe('worker-memory');
+      expect(pool.sharedMemoryUnused).toMatch(/wasm-scalar/);
+      const frames = [1, 8, 3];
+      const ref = new Md5Poser(await createBackend('wasm-scalar'), mesh);
+      ref.setAnim(anim);
+      const expected = new Float32Array(frames.length * ref.vertexCount * 3);
+      frames.forEach((f, i) => expected.set(ref.poseFrame(f, false).positions, i * ref.vertexCount * 3));
+      ref.dispose();
+      expect(firstDifference(await pool.bakeView(frames), expected)).toBe(-1);
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('shared memory: a model the poser refuses is refused when the pool is made, with the poser\'s error', async () => {
+    const { mesh, anim } = synthetic;
+    const stream = buildSkinStream(mesh);
+    stream.joints[5] = 999;
+    await expect(createBakePool(mesh, anim, { workers: 1, workerUrl, stream })).rejects.toThrow(/skin weight 5 names joint 999 of 40/);
+    await expect(createBakePool(mesh, { ...anim, componentCount: 1 }, { workers: 1, workerUrl })).rejects.toThrow(ModelParseError);
+  });
+
   it('rejects frames outside the anim and a short output, and throws once disposed', async () => {
     const { mesh, anim } = synthetic;
     const pool = await createBakePool(mesh, anim, { workers: 2, workerUrl });
@@ -105,8 +165,10 @@ describe('BakePool on Node worker threads', () => {
     await expect(pool.bake([1.5])).rejects.toThrow(RangeError);
     await expect(pool.bake([0, 1], new Float32Array(new SharedArrayBuffer(12)))).rejects.toThrow(/need a Float32Array of 120000 floats/);
     await expect(pool.bake([0], new Float32Array(pool.vertexCount * 3))).rejects.toThrow(/SharedArrayBuffer/);
+    await expect(pool.bakeView([-1])).rejects.toThrow(RangeError);
     pool.dispose();
     await expect(pool.bake([0])).rejects.toThrow(/disposed/);
+    await expect(pool.bakeView([0])).rejects.toThrow(/disposed/);
   });
 
   it('a worker script that fails to load rejects the pool instead of hanging', async () => {

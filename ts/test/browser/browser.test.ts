@@ -185,15 +185,17 @@ describe('bakes across Web Workers', () => {
     nodePlayer.dispose();
   });
 
-  it('a cross-origin isolated page bakes over two module workers into shared memory, exactly as one thread and as Node', async () => {
+  it('a cross-origin isolated page bakes over two module workers sharing one WebAssembly memory, exactly as one thread and as Node', async () => {
     await openTestPage();
     const frames = [11, 0, 5, 5, 3];
     const r = await page.evaluate((args) => (window as unknown as InPage).inPage.bakeAcrossWorkers(args), { mesh: `/models/${DRONE.mesh}`, anim: `/models/${DRONE.anim}`, frames });
     expect(r.isolated).toBe(true); // scripts/serve.mjs sends COOP/COEP
     expect(r.workers).toBe(2);
     expect(r.fallback).toBeNull();
+    expect(r.mode).toBe('shared-memory'); // Chromium shares a WebAssembly memory with workers on an isolated page
     expect(r.shared).toBe(true);
     expect(r.same).toBe(true);
+    expect(r.viewSame).toBe(true);
     const p = new Md5Poser(await createWasmBackend('simd'), parseMd5Mesh(read(join(SHARED_MODELS, DRONE.mesh))));
     p.setAnim(parseMd5Anim(read(join(SHARED_MODELS, DRONE.anim))));
     expect(r.positions).toEqual(Array.from(p.bakeFrames(frames)));

@@ -78,7 +78,7 @@ export async function posePlayable({ urls, clip, frame1, frame2, t }) {
   }
 }
 
-/** A BakePool with its defaults (module Web Workers on /dist/bake-worker.js when the page is cross-origin isolated). */
+/** A BakePool with its defaults (module Web Workers on /dist/bake-worker.js sharing one WebAssembly memory, when the page is cross-origin isolated). */
 export async function bakeAcrossWorkers({ mesh, anim, frames }) {
   const adv = await import('/dist/advanced.js');
   const m = lib.parseMd5Mesh(new Uint8Array(await (await fetch(mesh)).arrayBuffer()));
@@ -91,7 +91,10 @@ export async function bakeAcrossWorkers({ mesh, anim, frames }) {
     const ref = p.bakeFrames(frames);
     let same = ref.length === out.length;
     for (let i = 0; same && i < ref.length; i++) same = Object.is(ref[i], out[i]);
-    return { isolated: globalThis.crossOriginIsolated, workers: pool.workers, fallback: pool.fallback, shared: out.buffer instanceof SharedArrayBuffer, same, positions: Array.from(out) };
+    const view = await pool.bakeView(frames);
+    let viewSame = ref.length === view.length;
+    for (let i = 0; viewSame && i < ref.length; i++) viewSame = Object.is(ref[i], view[i]);
+    return { isolated: globalThis.crossOriginIsolated, workers: pool.workers, fallback: pool.fallback, mode: pool.mode, shared: out.buffer instanceof SharedArrayBuffer, same, viewSame, positions: Array.from(out) };
   } finally {
     pool.dispose();
   }
