@@ -15,7 +15,7 @@ import { benchMd2, formatMd2Table } from './md2.mjs';
 import { benchMd3, formatMd3Table } from './md3.mjs';
 import { benchMaterials, formatMaterialsTable } from './materials.mjs';
 import { benchMorph, formatMorphTable } from './morph.mjs';
-import { benchBake, formatBakeTable } from './bake.mjs';
+import { benchBakeIsolated, formatBakeTable } from './bake.mjs';
 import { benchParseIsolated, formatParseTable } from './parse.mjs';
 import { benchArchives, formatArchivesTable } from './archives.mjs';
 import { benchBatch, formatBatchTable } from './batch.mjs';
@@ -90,7 +90,7 @@ const md3Parse = await benchMd3({ quick });
 log('MD2/MD3 vertex animation…');
 const morph = await benchMorph({ quick });
 log('Bakes across cores: one thread vs 1 and N worker threads…');
-const bake = await benchBake({ quick });
+const bake = benchBakeIsolated({ quick }); // its own process: see bake.mjs
 log('Material resolution…');
 const materials = await benchMaterials({ quick });
 log('three.js adapter vs three\'s MD2Loader: memory, GPU morph texture, load, frame…');

@@ -210,6 +210,14 @@ export class Md5Tokenizer {
     while (i < n) {
       const c = chunk[i];
       if (c <= 0x20) {
+        if (c === 0x0d && i + 1 < n && chunk[i + 1] === 0x0a) {
+          // CRLF inside the chunk: one break, both bytes at once (a CR-ended file's every line).
+          this.line++;
+          this.lastCR = base + i;
+          this.lineStart = base + i + 2;
+          i += 2;
+          continue;
+        }
         if (c === 0x0a || c === 0x0d) this.lineBreak(c, base + i);
         i++;
         continue;
