@@ -12,8 +12,8 @@
 //! - data segments are passive and written once (the linker's `__wasm_init_memory`, guarded by an atomic flag), so a
 //!   worker's instantiation does not overwrite the memory.
 //!
-//! No wasm-bindgen: its glue cannot import a shared memory without a threads build of std, and three numbers in and
-//! a bool out need no glue. The job descriptors are the wasm surface's own (`jobs.rs`, one file for both).
+//! No wasm-bindgen: its glue cannot import a shared memory without a threads build of std, and one address in and a
+//! flag out need no glue. The job descriptors are the wasm surface's own (`jobs.rs`, one file for both).
 
 #[path = "../../wasm/src/jobs.rs"]
 #[allow(dead_code)] // the other surface's jobs

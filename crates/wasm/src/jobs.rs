@@ -5,6 +5,9 @@
 //!
 //! A `Buf` is a buffer from `alloc`: its address and its length in elements (not bytes). Lengths come from the
 //! same JS object that allocated the buffer, so a slice built from a `Buf` stays inside the allocation.
+//!
+//! Both WASM surfaces use this file: the wasm-bindgen one (`lib.rs`) and the shared-memory bake build
+//! (`crates/threads`, which includes it), so the allocator they export and `SkinFramesJob::run` live here too.
 
 use core::slice;
 use idtech_core::{batch, layout};

@@ -1,8 +1,13 @@
 /**
  * Bakes across cores: the frames of one bake split into contiguous runs, one per worker, each worker posing and
- * skinning its run with the WASM kernels and writing it into one shared output (a SharedArrayBuffer), so the
- * result is one Float32Array, frame i's positions at [i · V · 3, (i + 1) · V · 3) — the same floats, in the same
- * order, as `Md5Poser.bakeFrames` on one thread (a test compares them bit for bit).
+ * skinning its run with the WASM kernels and writing it into one shared output, so the result is one Float32Array,
+ * frame i's positions at [i · V · 3, (i + 1) · V · 3) — the same floats, in the same order, as `Md5Poser.bakeFrames`
+ * on one thread (a test compares them bit for bit).
+ *
+ * By default the workers share one WebAssembly memory (`shared.ts`): the output is a buffer in it, which `bakeView`
+ * returns as it is and `bake` copies out (each worker its own frames). Where that build cannot run (another backend,
+ * an engine without WebAssembly threads, `sharedMemory: false`) each worker has a backend of its own and copies its
+ * frames into a SharedArrayBuffer (`mode` tells which).
  *
  * A pool is made once per model (the workers get the joints, the anim and the prepared skin stream once, in shared
  * memory, and never rebuild it) and bakes any number of times: a long bake, or a crowd posed frame after frame.

@@ -17,6 +17,8 @@ import { frameAtTime, type FrameBlend } from './timing.js';
 
 /** Frames `bakeFrames` poses together before skinning them block by block (their matrices: 64 bytes a joint each). */
 const BAKE_POSES = 16;
+/** Largest batch `bakeFramesInto` asks `bakeFrames` for, in floats (64 MB). */
+const BAKE_INTO_FLOATS = 1 << 24;
 
 /** Throws ANIM_MESH_MISMATCH unless the anim's joints have the mesh's names and parents, in order. */
 export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
@@ -345,8 +347,8 @@ export class Md5Poser {
   /**
    * Pose and skin `frames` of the attached anim into memory the caller owns: frame i's positions at
    * `into[offset + i · vertexCount · 3 ..]`, the same floats as `bakeFrames`, in this poser's output order. The
-   * frames go through `bakeFrames` 16 at a time (its batch buffer holds 16 frames, not the whole bake), each run
-   * copied out. Returns `into`. `jointMatrices` end at the last frame.
+   * frames go through `bakeFrames` in runs of up to 16 (its batch buffer holds one run, at most 64 MB, not the whole
+   * bake), each run copied out. Returns `into`. `jointMatrices` end at the last frame.
    */
   bakeFramesInto(frames: ArrayLike<number>, into: Float32Array, offset = 0): Float32Array {
     const ab = this.requireAnim();
@@ -355,8 +357,10 @@ export class Md5Poser {
     if (!Number.isInteger(offset) || offset < 0 || into.length < offset + frames.length * span) {
       throw new RangeError(`into: need ${frames.length * span} floats from offset ${offset}, have ${into.length}`);
     }
-    for (let c = 0; c < frames.length; c += BAKE_POSES) {
-      const run = Array.prototype.slice.call(frames, c, c + BAKE_POSES) as number[];
+    // Runs of up to 16 frames, fewer on a big model: the batch buffer stays ≤ 64 MB (5 frames of a 1M-vertex model).
+    const per = Math.max(1, Math.min(BAKE_POSES, Math.floor(BAKE_INTO_FLOATS / Math.max(1, span))));
+    for (let c = 0; c < frames.length; c += per) {
+      const run = Array.prototype.slice.call(frames, c, c + per) as number[];
       into.set(this.bakeFrames(run), offset + c * span);
     }
     return into;
