@@ -35,59 +35,42 @@ pub struct Scratch<'a> {
 /// index is past the anim or a buffer is too short.
 ///
 /// `scratch.matrices` decides how many frames are skinned together: with room for P poses' matrices (P · joints ·
-/// 16 floats), P frames are posed first (`pose_frames`) and then skinned block by block
-/// (`skin::skin_positions_poses`), so the stream is read from memory once per P frames; with room for one, frame
-/// after frame. The floats are the same either way.
+/// 16 floats), P frames are posed first and then skinned block by block (`skin::skin_positions_poses`), so the
+/// stream is read from memory once per P frames; with room for one, frame after frame. The floats are the same
+/// either way.
 pub fn skin_frames(anim: &Anim, skin_stream: &Skin, frame_indices: &[u32], scratch: &mut Scratch, out: &mut [f32]) -> bool {
+    let joints = anim.parents.len();
     let vertices = match skin::group_totals(skin_stream.group_sizes) {
         Some((v, _)) => v,
         None => return false,
     };
-    let per_pose = anim.parents.len() * MATRIX_STRIDE;
-    if scratch.matrices.len() < per_pose || frame_indices.len().checked_mul(vertices * 3).map_or(true, |n| out.len() < n) || !frames_exist(anim, frame_indices) {
+    let cc = anim.component_count;
+    let frame_count = if cc == 0 { usize::MAX } else { anim.frames.len() / cc };
+    let per_pose = joints * MATRIX_STRIDE;
+    if scratch.local.len() < joints * POSE_STRIDE
+        || scratch.object.len() < joints * POSE_STRIDE
+        || scratch.matrices.len() < per_pose
+        || frame_indices.len().checked_mul(vertices * 3).map_or(true, |n| out.len() < n)
+        || frame_indices.iter().any(|&f| f as usize >= frame_count)
+    {
         return false;
     }
     let together = if per_pose == 0 { frame_indices.len().max(1) } else { scratch.matrices.len() / per_pose };
+    let object = &mut scratch.object[..joints * POSE_STRIDE];
     for (c, chunk) in frame_indices.chunks(together).enumerate() {
-        if !pose_frames(anim, chunk, scratch) {
-            return false;
+        // Pose the chunk: frame i's joint matrices at matrices[i · per_pose ..].
+        for (i, &f) in chunk.iter().enumerate() {
+            let f = f as usize;
+            pose::compose_frame(anim.flags, anim.start_index, anim.baseframe, &anim.frames[f * cc..f * cc + cc], scratch.local);
+            pose::local_to_object(anim.parents, scratch.local, object);
+            pose::pose_matrices(object, &mut scratch.matrices[i * per_pose..(i + 1) * per_pose]);
         }
         let first = c * together * vertices * 3;
         let o = &mut out[first..first + chunk.len() * vertices * 3];
         let s = skin_stream;
-        if !skin::skin_positions_poses(&scratch.matrices[..chunk.len() * per_pose], anim.parents.len(), chunk.len(), s.group_sizes, s.joints, s.weights, s.dest, o) {
-            return false;
+        if !skin::skin_positions_poses(&scratch.matrices[..chunk.len() * per_pose], joints, chunk.len(), s.group_sizes, s.joints, s.weights, s.dest, o) {
+            return false; // only the first chunk can fail: the shapes are the same for every chunk
         }
-    }
-    true
-}
-
-fn frames_exist(anim: &Anim, frame_indices: &[u32]) -> bool {
-    let cc = anim.component_count;
-    let frame_count = if cc == 0 { usize::MAX } else { anim.frames.len() / cc };
-    frame_indices.iter().all(|&f| (f as usize) < frame_count)
-}
-
-/// Pose `frame_indices` into `scratch.matrices` (frame i's joint matrices at `matrices[i · joints · 16 ..]`), for
-/// `skin::skin_positions_poses` or `skin::skin_positions_window`. Returns false, writing nothing, when a frame
-/// index is past the anim or a scratch buffer is too short.
-pub fn pose_frames(anim: &Anim, frame_indices: &[u32], scratch: &mut Scratch) -> bool {
-    let joints = anim.parents.len();
-    let cc = anim.component_count;
-    let per_pose = joints * MATRIX_STRIDE;
-    if scratch.local.len() < joints * POSE_STRIDE
-        || scratch.object.len() < joints * POSE_STRIDE
-        || frame_indices.len().checked_mul(per_pose).map_or(true, |n| scratch.matrices.len() < n)
-        || !frames_exist(anim, frame_indices)
-    {
-        return false;
-    }
-    let object = &mut scratch.object[..joints * POSE_STRIDE];
-    for (i, &f) in frame_indices.iter().enumerate() {
-        let f = f as usize;
-        pose::compose_frame(anim.flags, anim.start_index, anim.baseframe, &anim.frames[f * cc..f * cc + cc], scratch.local);
-        pose::local_to_object(anim.parents, scratch.local, object);
-        pose::pose_matrices(object, &mut scratch.matrices[i * per_pose..(i + 1) * per_pose]);
     }
     true
 }

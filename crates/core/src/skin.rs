@@ -43,12 +43,7 @@ pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], wei
         None => return false,
     };
     let joint_count = matrices.len() / MATRIX_STRIDE;
-    if joint_count == 0 && total > 0
-        || joints.len() < total
-        || weights.len() < total * WEIGHT_STRIDE
-        || out.len() < vertices * 3
-        || !(dest.is_empty() || dest.len() >= vertices)
-    {
+    if !stream_fits(joint_count, total, vertices, joints, weights, dest) || out.len() < vertices * 3 {
         return false;
     }
     let dest = if dest.is_empty() { dest } else { &dest[..vertices] };
@@ -72,6 +67,13 @@ pub fn skin_positions(matrices: &[f32], group_sizes: &[u32], joints: &[u32], wei
         k += n * (g + 1);
     }
     true
+}
+
+/// Whether a stream of `vertices` vertices and `total` weights fits its buffers and `joint_count` joints: the shape
+/// checks every skinning entry makes before its loops index unchecked.
+#[inline(always)]
+fn stream_fits(joint_count: usize, total: usize, vertices: usize, joints: &[u32], weights: &[f32], dest: &[u32]) -> bool {
+    !(joint_count == 0 && total > 0) && joints.len() >= total && weights.len() >= total * WEIGHT_STRIDE && (dest.is_empty() || dest.len() >= vertices)
 }
 
 /// Vertices `v0..v0 + n` of a c-weight group (first weight `k0`), with the group's constant trip count unrolled.
@@ -126,7 +128,7 @@ pub fn skin_positions_poses(matrices: &[f32], joint_count: usize, poses: usize, 
         return one_by_one(out);
     }
     // The shape checks of skin_positions, once for every pose (one_by_one makes them itself, and refuses).
-    if joint_count == 0 && total > 0 || joints.len() < total || weights.len() < total * WEIGHT_STRIDE || !(dest.is_empty() || dest.len() >= vertices) {
+    if !stream_fits(joint_count, total, vertices, joints, weights, dest) {
         return false;
     }
     let dest = if dest.is_empty() { dest } else { &dest[..vertices] };
