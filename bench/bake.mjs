@@ -11,12 +11,10 @@
 // their process, the same bake measured 2 workers at 36 ms and 1 worker at 71 ms against 27 and 51 ms alone (the
 // main isolate's large heap and its GC threads share the two cores with the workers).
 //   node bench/bake.mjs [--quick] [--json]      (needs dist/: bash scripts/build.sh)
-import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { BakePool, buildSkinStream } from '../dist/advanced.js';
 import { Md5Poser, createBackend, createBakePool } from '../dist/node.js';
-import { formatRows, isMain } from './lib.mjs';
+import { formatRows, isMain, runIsolated } from './lib.mjs';
 import { syntheticModel } from './synthetic.mjs';
 
 export async function benchBake({ quick = false } = {}) {
@@ -74,10 +72,7 @@ export function formatBakeTable(r) {
 
 /** `benchBake` in a child process (see the note at the top). */
 export function benchBakeIsolated({ quick = false } = {}) {
-  const args = [fileURLToPath(import.meta.url), '--json', ...(quick ? ['--quick'] : [])];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (r.status !== 0) throw new Error(`bench/bake.mjs exited with ${r.status ?? r.signal}`);
-  return JSON.parse(r.stdout);
+  return runIsolated(import.meta.url, ['--json', ...(quick ? ['--quick'] : [])]);
 }
 
 if (isMain(import.meta.url)) {

@@ -13,8 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bestMedians, formatRows, isMain, ROOT, SHARED } from './lib.mjs';
+import { bestMedians, formatRows, isMain, ROOT, runIsolated, SHARED } from './lib.mjs';
 import { openMd5AnimFrames, openMd5Meshes, parseMd5Anim, parseMd5AnimStream, parseMd5Mesh, parseMd5MeshStream } from '../dist/node.js';
 
 const CHUNK = 64 * 1024;
@@ -293,10 +292,7 @@ export function formatParseTable(parse) {
  * not the parser. A user's process that parses models does not carry that; assimp is a process of its own too.
  */
 export function benchParseIsolated({ quick = false } = {}) {
-  const args = [fileURLToPath(import.meta.url), '--results-on-stdout', ...(quick ? ['--quick'] : [])];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`bench/parse.mjs exited with ${r.status ?? r.signal}`);
-  return JSON.parse(r.stdout);
+  return runIsolated(import.meta.url, ['--results-on-stdout', ...(quick ? ['--quick'] : [])]);
 }
 
 if (isMain(import.meta.url) && process.argv.includes('--results-on-stdout')) {

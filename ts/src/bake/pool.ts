@@ -148,20 +148,21 @@ export class BakePool {
     }
     // What a worker with a memory of its own needs: the joints (not the vertices: the stream has them), the anim, and
     // the position stream in shared memory (normals are not baked, so their weights stay here).
-    const copyInit = (): BakeRequest => ({
-      type: 'init' as const,
-      backend,
-      order,
-      mesh: { ...mesh, meshes: [] },
-      anim: { ...anim, frames: shared(anim.frames) },
-      stream: {
-        ...stream,
-        groupSizes: shared(stream.groupSizes), streamToFile: shared(stream.streamToFile), joints: shared(stream.joints), weights: shared(stream.weights),
-        fileToStream: new Uint32Array(0), normalWeights: new Float32Array(0),
-      },
-    });
-    const copied = sharedBake ? null : copyInit();
-    const init = (w: number): BakeRequest => (sharedBake ? sharedBake.init(w) : copied!);
+    const copied: BakeRequest | null = sharedBake
+      ? null
+      : {
+          type: 'init',
+          backend,
+          order,
+          mesh: { ...mesh, meshes: [] },
+          anim: { ...anim, frames: shared(anim.frames) },
+          stream: {
+            ...stream,
+            groupSizes: shared(stream.groupSizes), streamToFile: shared(stream.streamToFile), joints: shared(stream.joints), weights: shared(stream.weights),
+            fileToStream: new Uint32Array(0), normalWeights: new Float32Array(0),
+          },
+        };
+    const init = (w: number): BakeRequest => sharedBake?.init(w) ?? copied!;
     const members: Member[] = [];
     const ready: Promise<void>[] = [];
     for (let w = 0; w < count; w++) {

@@ -58,56 +58,65 @@ interface WorkerBlocks {
   stack: Block;
 }
 
+/** The model as the kernel reads it: every array typed as its job descriptor's buffer. */
+interface KernelModel {
+  parents: Int32Array;
+  flags: Uint8Array;
+  startIndex: Uint32Array;
+  baseframe: Float32Array;
+  frames: Float32Array;
+  componentCount: number;
+  groupSizes: Uint32Array;
+  joints: Uint32Array;
+  weights: Float32Array;
+  /** Empty: grouped output order. */
+  dest: Uint32Array;
+}
+
 export class SharedBake {
   readonly vertexCount: number;
   private readonly ex: ThreadsExports;
   private readonly blocks: Block[] = [];
-  private readonly inputs: Record<'parents' | 'flags' | 'startIndex' | 'baseframe' | 'frames' | 'groupSizes' | 'joints' | 'weights' | 'dest', [number, number]>;
   private readonly perWorker: WorkerBlocks[] = [];
   private out: Block = { ptr: 0, bytes: 0 };
   private disposed = false;
 
+  /** Copies the model into the memory and writes each worker's job once: a bake then writes only its frames and output. */
   private constructor(
     readonly module: CompiledModule,
     readonly memory: SharedMemory,
-    private readonly jointCount: number,
-    private readonly componentCount: number,
-    mesh: Md5Mesh,
-    anim: Md5Anim,
-    stream: Md5SkinStream,
-    order: 'file' | 'grouped',
+    model: KernelModel,
+    vertexCount: number,
     workers: number,
   ) {
     this.ex = new WebAssembly.Instance(module as WebAssembly.Module, { env: { memory: memory as WebAssembly.Memory } }).exports as unknown as ThreadsExports;
     if (this.ex.simd_enabled() !== 1) throw new Error('the threads wasm build reports no SIMD128');
-    this.vertexCount = stream.vertexCount;
+    this.vertexCount = vertexCount;
     const upload = (a: Int32Array | Uint32Array | Float32Array | Uint8Array): [number, number] => {
       if (a.length === 0) return [0, 0];
       const b = this.alloc(a.byteLength);
       new (a.constructor as { new (buf: ArrayBufferLike, at: number, n: number): typeof a })(memory.buffer, b.ptr, a.length).set(a as never);
       return [b.ptr, a.length];
     };
-    this.inputs = {
-      parents: upload(Int32Array.from(mesh.joints.parents)),
-      flags: upload(Uint8Array.from(anim.flags)),
-      startIndex: upload(Uint32Array.from(anim.startIndices)),
-      baseframe: upload(Float32Array.from(anim.baseframe)),
-      frames: upload(anim.frames),
-      groupSizes: upload(stream.groupSizes),
-      joints: upload(stream.joints),
-      weights: upload(stream.weights),
-      dest: order === 'file' ? upload(stream.streamToFile) : [0, 0],
-    };
-    const J = jointCount;
+    const L = SKIN_FRAMES_JOB;
+    const inputs = (['parents', 'flags', 'startIndex', 'baseframe', 'frames', 'groupSizes', 'joints', 'weights', 'dest'] as const).map((k) => [L[k], ...upload(model[k])]);
+    const J = model.parents.length;
     for (let w = 0; w < workers; w++) {
-      this.perWorker.push({
-        job: this.alloc(SKIN_FRAMES_JOB.words * 4),
+      const b: WorkerBlocks = {
+        job: this.alloc(L.words * 4),
         indices: this.alloc(4),
         local: this.alloc(Math.max(1, J * POSE_STRIDE) * 4),
         object: this.alloc(Math.max(1, J * POSE_STRIDE) * 4),
         matrices: this.alloc(Math.max(1, POSES_TOGETHER * J * MATRIX_STRIDE) * 4),
         stack: this.alloc(STACK_BYTES),
-      });
+      };
+      this.perWorker.push(b);
+      const u = this.jobWords(b);
+      for (const [at, ptr, len] of inputs) put(u, at, ptr, len);
+      put(u, L.local, b.local.ptr, J * POSE_STRIDE);
+      put(u, L.object, b.object.ptr, J * POSE_STRIDE);
+      put(u, L.matrices, b.matrices.ptr, POSES_TOGETHER * J * MATRIX_STRIDE);
+      u[L.componentCount] = model.componentCount;
     }
   }
 
@@ -117,16 +126,28 @@ export class SharedBake {
    */
   static async create(mesh: Md5Mesh, anim: Md5Anim, stream: Md5SkinStream, order: 'file' | 'grouped', workers: number): Promise<SharedBake> {
     const J = mesh.joints.count;
-    const badParent = validateParents(Int32Array.from(mesh.joints.parents));
-    const badWeight = badParent >= 0 ? -1 : validateSkin(J, stream.groupSizes, stream.joints, stream.weights.length, order === 'file' ? stream.streamToFile : new Uint32Array(0));
+    const model: KernelModel = {
+      parents: Int32Array.from(mesh.joints.parents),
+      flags: Uint8Array.from(anim.flags),
+      startIndex: Uint32Array.from(anim.startIndices),
+      baseframe: Float32Array.from(anim.baseframe),
+      frames: anim.frames,
+      componentCount: anim.componentCount,
+      groupSizes: stream.groupSizes,
+      joints: stream.joints,
+      weights: stream.weights,
+      dest: order === 'file' ? stream.streamToFile : new Uint32Array(0),
+    };
+    const badParent = validateParents(model.parents);
+    const badWeight = badParent >= 0 ? -1 : validateSkin(J, model.groupSizes, model.joints, model.weights.length, model.dest);
     const error = skinError(mesh, stream, badParent, badWeight);
     if (error) throw error;
-    const bad = validateAnim(Uint8Array.from(anim.flags), Uint32Array.from(anim.startIndices), anim.baseframe.length, anim.componentCount);
+    const bad = validateAnim(model.flags, model.startIndex, model.baseframe.length, model.componentCount);
     if (bad !== -1) throw animError(anim, bad);
-    if (anim.baseframe.length < J * BASEFRAME_STRIDE) throw animError(anim, -2);
+    if (model.baseframe.length < J * BASEFRAME_STRIDE) throw animError(anim, -2);
     const module = await threadsModule();
     const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
-    return new SharedBake(module, memory, J, anim.componentCount, mesh, anim, stream, order, workers);
+    return new SharedBake(module, memory, model, stream.vertexCount, workers);
   }
 
   /** The message that lets worker w join. */
@@ -155,23 +176,11 @@ export class SharedBake {
       this.free(b.indices);
       b.indices = this.alloc(frames.length * 4);
     }
-    const buffer = this.memory.buffer;
-    const idx = new Uint32Array(buffer, b.indices.ptr, frames.length);
+    const idx = new Uint32Array(this.memory.buffer, b.indices.ptr, frames.length);
     for (let i = 0; i < frames.length; i++) idx[i] = frames[i];
-    const u = new Uint32Array(buffer, b.job.ptr, SKIN_FRAMES_JOB.words);
-    const L = SKIN_FRAMES_JOB;
-    for (const k of ['parents', 'flags', 'startIndex', 'baseframe', 'frames', 'groupSizes', 'joints', 'weights', 'dest'] as const) {
-      u[L[k]] = this.inputs[k][0];
-      u[L[k] + 1] = this.inputs[k][1];
-    }
-    const J = this.jointCount, span = this.vertexCount * 3;
-    const put = (at: number, ptr: number, len: number) => ((u[at] = len === 0 ? 0 : ptr), (u[at + 1] = len));
-    put(L.frameIndices, b.indices.ptr, frames.length);
-    put(L.local, b.local.ptr, J * POSE_STRIDE);
-    put(L.object, b.object.ptr, J * POSE_STRIDE);
-    put(L.matrices, b.matrices.ptr, POSES_TOGETHER * J * MATRIX_STRIDE);
-    put(L.out, this.out.ptr + firstSlot * span * 4, frames.length * span);
-    u[L.componentCount] = this.componentCount;
+    const u = this.jobWords(b), span = this.vertexCount * 3;
+    put(u, SKIN_FRAMES_JOB.frameIndices, b.indices.ptr, frames.length);
+    put(u, SKIN_FRAMES_JOB.out, this.out.ptr + firstSlot * span * 4, frames.length * span);
     return b.job.ptr;
   }
 
@@ -187,6 +196,11 @@ export class SharedBake {
     for (const b of this.blocks.splice(0)) this.ex.dealloc(b.ptr, b.bytes);
   }
 
+  /** A view on worker w's job descriptor (made after any allocation: a grown memory has a new buffer). */
+  private jobWords(b: WorkerBlocks): Uint32Array {
+    return new Uint32Array(this.memory.buffer, b.job.ptr, SKIN_FRAMES_JOB.words);
+  }
+
   private alloc(bytes: number): Block {
     const ptr = this.ex.alloc(bytes);
     if (ptr === 0) throw new RangeError(`the shared bake memory cannot hold ${bytes} more bytes`);
@@ -200,4 +214,10 @@ export class SharedBake {
     if (i >= 0) this.blocks.splice(i, 1);
     this.ex.dealloc(b.ptr, b.bytes);
   }
+}
+
+/** A buffer's words in a job descriptor: its address (0 for an empty one) and its length in elements. */
+function put(u: Uint32Array, at: number, ptr: number, len: number): void {
+  u[at] = len === 0 ? 0 : ptr;
+  u[at + 1] = len;
 }
