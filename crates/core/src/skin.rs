@@ -77,7 +77,7 @@ fn stream_fits(joint_count: usize, total: usize, vertices: usize, joints: &[u32]
 }
 
 /// Vertices `v0..v0 + n` of a c-weight group (first weight `k0`), with the group's constant trip count unrolled.
-/// Not inlined: the whole-stream, block and window walks share this one copy of the unrolled loops (inlined into
+/// Not inlined: the whole-stream and the block walk share this one copy of the unrolled loops (inlined into
 /// each, the SIMD module grew by half; one call per group costs nothing measurable).
 #[inline(never)]
 fn run_group(ctx: &Ctx, c: usize, v0: usize, k0: usize, n: usize, out: &mut [f32]) {

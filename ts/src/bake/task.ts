@@ -2,8 +2,8 @@
  * The worker's side of a bake pool. Where the workers share one WebAssembly memory (`shared.ts`), it joins that
  * memory and runs the jobs the pool wrote there. Otherwise it has one backend and one `Md5Poser` of its own, built
  * from the stream the pool sent (so a worker never rebuilds it), and bakes each request's frames into the shared
- * output at their place (`bakeFramesInto`: window by window, each copied out of the module's memory while it is in
- * cache). Runs in any worker (`bake-worker.ts`) or, for tests, on any port.
+ * output at their place (`bakeFramesInto`: runs of frames baked in its module's memory, each copied out). Runs in
+ * any worker (`bake-worker.ts`) or, for tests, on any port.
  */
 import { createBackend } from '../kernels/select.js';
 import { Md5Poser } from '../pose/md5-poser.js';
