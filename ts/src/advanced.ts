@@ -11,7 +11,7 @@ export { byteChunks, knownSize, parseStream, type ChunkParser } from './base/sou
 export { boundingDiagonal } from './base/bounds.js';
 export { recoverW } from './base/quat.js';
 // text: the MD5 tokenizer and number scanner
-export { Md5Tokenizer, decodeText, MAX_TOKEN_BYTES, type FloatRun, type Md5TokenSink } from './text/tokenizer.js';
+export { Md5Tokenizer, decodeText, MAX_TOKEN_BYTES, type FloatRun, type IndexRun, type Md5TokenSink } from './text/tokenizer.js';
 export { parseDecimal, parseDecimalInto, type DecimalResult } from './text/number.js';
 // formats: push parsers, limits, format tables, detection
 export { kindFromBytes, kindFromName, type FileKind } from './formats/detect.js';

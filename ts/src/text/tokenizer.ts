@@ -20,12 +20,14 @@
  * strings as (buffer, start, end) views that are only valid during the callback. The position of the current
  * token's first byte is readable from {@link Md5Tokenizer.tokenOffset} / `tokenLine` / `tokenColumn`.
  *
- * Two additions for big files:
- * - a **float run** ({@link FloatRun}): a sink that expects a run of plain numbers (an md5anim frame block) opens
- *   a window `out[pos, end)`; the tokenizer then parses numbers straight into it in one tight loop, without a
- *   callback per number. Anything unusual (an exponent, more than 15 digits, a comment, a token cut by the chunk
- *   end, the window full) leaves the loop and goes through the ordinary path, so results and errors are the same
- *   with or without the run (tested);
+ * Three additions for big files:
+ * - a **float run** ({@link FloatRun}): a sink that expects a run of plain numbers (an md5anim frame block, an
+ *   md5mesh `( u v )` group) opens a window `out[pos, end)`; the tokenizer then parses numbers straight into it in
+ *   one tight loop, without a callback per number. Anything unusual (an exponent, more than 15 digits, a comment,
+ *   a token cut by the chunk end, the window full) leaves the loop and goes through the ordinary path, so results
+ *   and errors are the same with or without the run (tested);
+ * - an **index run** ({@link IndexRun}): the same for integer slots with bounds (an md5mesh `tri N a b c`); a value
+ *   outside its slot's bounds leaves the loop, so it reaches the sink's checks at its own position;
  * - **pausing**: a sink may call {@link Md5Tokenizer.pause} inside `punct`; `write` then returns right after that
  *   byte with the count of bytes consumed, and the caller writes the rest of the chunk later. Pull-driven frame
  *   streams use it to hand out one frame at a time whatever the chunk size.
@@ -51,6 +53,8 @@ export interface Md5TokenSink {
   punct(code: number): void;
   /** The sink's float window, read once by the tokenizer's constructor (see {@link FloatRun}). */
   readonly floatRun?: FloatRun;
+  /** The sink's index window, read once by the tokenizer's constructor (see {@link IndexRun}). */
+  readonly indexRun?: IndexRun;
 }
 
 /**
@@ -69,7 +73,36 @@ export interface FloatRun {
   checkOnly: boolean;
 }
 
+/**
+ * A window `out[pos, end)` of integer slots that the next plain integers go to directly, in one loop without a
+ * callback per number: an md5mesh element's integers (`tri N a b c`: the marker N, then three vertex indices). A
+ * slot takes a literal of 1 to 9 digits (no sign, no point) that ends, inside the chunk, at whitespace, `}` or `)`,
+ * and whose value is `marker` in the slot `markerAt`, below `limit` in the others. Any other token (a sign, a
+ * fraction, a marker that is not the element's position, a value at or above the limit, a literal cut by the chunk
+ * end, the window full) is left to the ordinary path and so reaches `number()` at its own position, where the sink
+ * warns or refuses. Keep `pos === end` whenever the grammar does not want a run of indices.
+ */
+export interface IndexRun {
+  out: Uint32Array;
+  pos: number;
+  end: number;
+  /** The slot that holds the element's marker, or −1 (none). */
+  markerAt: number;
+  /** The one value the marker slot takes. */
+  marker: number;
+  /** The other slots take values below this. */
+  limit: number;
+  /**
+   * Position of the last value the run took (offset, 1-based line and column), written when the run returns: for a
+   * check the sink can only make later (an md5mesh vertex's weight range, once numweights is known).
+   */
+  lastOffset: number;
+  lastLine: number;
+  lastColumn: number;
+}
+
 const NO_RUN: FloatRun = { out: new Float32Array(0), pos: 0, end: 0, checkOnly: false };
+const NO_INDEX_RUN: IndexRun = { out: new Uint32Array(0), pos: 0, end: 0, markerAt: -1, marker: 0, limit: 0, lastOffset: 0, lastLine: 0, lastColumn: 0 };
 
 // Tokenizer states.
 const S_GROUND = 0;
@@ -144,6 +177,7 @@ export class Md5Tokenizer {
 
   private readonly sink: Md5TokenSink;
   private readonly run: FloatRun;
+  private readonly indices: IndexRun;
   private readonly maxToken: number;
   private state = S_GROUND;
   private paused = false;
@@ -165,6 +199,7 @@ export class Md5Tokenizer {
   constructor(sink: Md5TokenSink, maxTokenBytes: number = MAX_TOKEN_BYTES) {
     this.sink = sink;
     this.run = sink.floatRun ?? NO_RUN;
+    this.indices = sink.indexRun ?? NO_INDEX_RUN;
     this.maxToken = maxTokenBytes;
   }
 
@@ -206,6 +241,7 @@ export class Md5Tokenizer {
     }
     const sink = this.sink;
     const run = this.run;
+    const indices = this.indices;
     const base = this.base;
     while (i < n) {
       const c = chunk[i];
@@ -225,9 +261,94 @@ export class Md5Tokenizer {
       const cls = START_CLASS[c];
       this.tokenOffset = base + i;
       if (cls === C_NUMBER) {
+        // The two runs' loops are written here, not in methods of their own: V8 inlines only some of the calls a
+        // hot function makes (a budget in bytecode size, spent on the most frequent first), and which ones varied
+        // from process to process, between 1.04x and 1.16x the previous parse on rifle_view.md5mesh. Here they never
+        // cost a call (bench/parse.mjs's medians, docs/benchmarks.md "Sixth pass").
         if (run.pos < run.end) {
-          const k = run.checkOnly ? this.checkRun(chunk, i, n) : this.floatRun(chunk, i, n);
-          if (k !== i) {
+          if (run.checkOnly) {
+            const k = this.checkRun(chunk, i, n);
+            if (k !== i) {
+              i = k;
+              continue;
+            }
+          } else {
+            // The float run: plain decimals (sign, at most 15 digits, optional fraction, no exponent: the exact
+            // significand and one correctly rounded division give `parseFloat`'s double, stored as float32 exactly
+            // as the ordinary path stores it) separated by whitespace, each ending inside the chunk at whitespace,
+            // `}` or `)`. `d` is 0 at the chunk's end (the literal may go on in the next chunk: the ordinary path's).
+            const out = run.out;
+            const end = run.end;
+            let pos = run.pos;
+            let k = i;
+            while (pos < end) {
+              let j = k;
+              let d = chunk[j];
+              const neg = d === 0x2d;
+              if (neg || d === 0x2b) d = ++j < n ? chunk[j] : 0;
+              let mant = 0;
+              const digitStart = j;
+              while (d >= 0x30 && d <= 0x39) {
+                mant = mant * 10 + (d - 0x30);
+                d = ++j < n ? chunk[j] : 0;
+              }
+              let digits = j - digitStart;
+              let frac = 0;
+              if (d === 0x2e) {
+                const fracStart = ++j;
+                d = j < n ? chunk[j] : 0;
+                while (d >= 0x30 && d <= 0x39) {
+                  mant = mant * 10 + (d - 0x30);
+                  d = ++j < n ? chunk[j] : 0;
+                }
+                frac = j - fracStart;
+                digits += frac;
+              }
+              if (j === n || digits === 0 || digits > 15 || (d > 0x20 && d !== 0x7d && d !== 0x29)) break;
+              const v = frac === 0 ? mant : mant / POW10[frac];
+              out[pos++] = neg ? -v : v;
+              k = this.skipBlanks(chunk, j, n);
+              if (k === n || START_CLASS[chunk[k]] !== C_NUMBER) break;
+            }
+            run.pos = pos;
+            if (k !== i) {
+              i = k;
+              continue;
+            }
+          }
+        } else if (indices.pos < indices.end) {
+          // The index run: slot by slot, a plain integer within the slot's bounds (see IndexRun).
+          const out = indices.out;
+          const end = indices.end;
+          const markerAt = indices.markerAt;
+          const marker = indices.marker;
+          const limit = indices.limit;
+          let pos = indices.pos;
+          let last = -1;
+          let lastLine = 0;
+          let lastLineStart = 0;
+          let k = i;
+          while (pos < end) {
+            let j = k;
+            let d = chunk[j];
+            let v = 0;
+            while (d >= 0x30 && d <= 0x39) {
+              v = v * 10 + (d - 0x30);
+              d = ++j < n ? chunk[j] : 0;
+            }
+            if (j === n || j === k || j - k > 9 || (pos === markerAt ? v !== marker : v >= limit) || (d > 0x20 && d !== 0x7d && d !== 0x29)) break;
+            out[pos++] = v;
+            last = k;
+            lastLine = this.line;
+            lastLineStart = this.lineStart;
+            k = this.skipBlanks(chunk, j, n);
+            if (k === n || START_CLASS[chunk[k]] !== C_NUMBER) break;
+          }
+          if (last >= 0) {
+            indices.pos = pos;
+            indices.lastOffset = base + last;
+            indices.lastLine = lastLine;
+            indices.lastColumn = base + last - lastLineStart + 1;
             i = k;
             continue;
           }
@@ -235,7 +356,7 @@ export class Md5Tokenizer {
         // Plain decimals (sign, at most 15 digits, optional fraction, no exponent: indices, counts, a weight's bias,
         // most of an md5mesh's numbers) take a short loop when they end, inside the chunk, at whitespace, ')' or
         // '}': the exact significand and one correctly rounded division give the general scan's value and flag
-        // ("-0" and "5." too); anything else goes on to the general scan. The float run's loop below reads its
+        // ("-0" and "5." too); anything else goes on to the general scan. The float run's loop above reads its
         // literals the same way, written out again on purpose: one shared method (value and flag in fields) made
         // the md5anim parse 20% slower and the md5mesh parse 15% (bench/parse.mjs's files, interleaved).
         {
@@ -350,53 +471,6 @@ export class Md5Tokenizer {
     return n;
   }
 
-  /**
-   * The float-run loop, entered at a number's first byte `chunk[i]` with room in the run. Parses plain decimals
-   * (sign, at most 15 digits, optional fraction, no exponent: the exact significand and one correctly rounded
-   * division give `parseFloat`'s double, stored as float32 exactly like the ordinary path stores it) separated by
-   * whitespace, while each ends inside the chunk at whitespace, `}` or `)`. Returns where the ordinary loop
-   * continues: at the first token it did not take (which may be `i` itself), or at `n`.
-   */
-  private floatRun(chunk: Uint8Array, i: number, n: number): number {
-    const run = this.run;
-    const out = run.out;
-    const end = run.end;
-    let pos = run.pos;
-    while (pos < end) {
-      // One literal. `c` is 0 at the chunk's end (the literal may go on in the next chunk: left to the slow path).
-      let j = i;
-      let c = chunk[j];
-      const neg = c === 0x2d;
-      if (neg || c === 0x2b) c = ++j < n ? chunk[j] : 0;
-      let mant = 0;
-      const digitStart = j;
-      while (c >= 0x30 && c <= 0x39) {
-        mant = mant * 10 + (c - 0x30);
-        c = ++j < n ? chunk[j] : 0;
-      }
-      let digits = j - digitStart;
-      let frac = 0;
-      if (c === 0x2e) {
-        const fracStart = ++j;
-        c = j < n ? chunk[j] : 0;
-        while (c >= 0x30 && c <= 0x39) {
-          mant = mant * 10 + (c - 0x30);
-          c = ++j < n ? chunk[j] : 0;
-        }
-        frac = j - fracStart;
-        digits += frac;
-      }
-      if (j === n || digits === 0 || digits > 15 || (c > 0x20 && c !== 0x7d && c !== 0x29)) break;
-      const v = frac === 0 ? mant : mant / POW10[frac];
-      out[pos++] = neg ? -v : v;
-      i = j;
-      i = this.skipBlanks(chunk, j, n);
-      if (i === n || START_CLASS[chunk[i]] !== C_NUMBER) break;
-    }
-    run.pos = pos;
-    return i;
-  }
-
   /** Past the whitespace from `chunk[i]` (line breaks counted): the next token's first byte, or `n`. */
   private skipBlanks(chunk: Uint8Array, i: number, n: number): number {
     const base = this.base;
@@ -410,12 +484,13 @@ export class Md5Tokenizer {
   }
 
   /**
-   * {@link floatRun} for a run that is only checked ({@link FloatRun.checkOnly}): the same literals are taken and
-   * the same ones left to the ordinary path, but no value is computed or stored. Without the digit arithmetic (a
-   * multiply-add chain per digit, a division and a store per literal) an md5anim's frames read 11-13% faster in
-   * frame mode (bench/parse.mjs's 100 MB anim, 512 KiB chunks), which is what `inspect` wants: it reports the file
-   * and its errors, never the values. A third copy of the literal loop on purpose: one loop testing a flag per digit
-   * measured up to 8% slower when converting, and gained half as much when checking.
+   * The float run (in {@link write}) for a run that is only checked ({@link FloatRun.checkOnly}): the same literals
+   * are taken and the same ones left to the ordinary path, but no value is computed or stored. Without the digit
+   * arithmetic (a multiply-add chain per digit, a division and a store per literal) an md5anim's frames read 11-13%
+   * faster in frame mode (bench/parse.mjs's 100 MB anim, 512 KiB chunks), which is what `inspect` wants: it reports
+   * the file and its errors, never the values. A third copy of the literal loop on purpose: one loop testing a flag
+   * per digit measured up to 8% slower when converting, and gained half as much when checking. A method, unlike the
+   * converting loop: it is the one run an `inspect` makes, once per frame.
    */
   private checkRun(chunk: Uint8Array, i: number, n: number): number {
     const run = this.run;

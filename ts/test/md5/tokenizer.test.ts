@@ -164,6 +164,74 @@ describe('Md5Tokenizer', () => {
     }
   });
 
+  test('an index run takes the marker and the indices below its limit; every other value reaches number() at its own position', () => {
+    // A window of 4 (marker 7, then indices below 5) opened at each 'w'. The window's values and what number() got
+    // (value, line, column) under every split: one-byte chunks and cut literals take the ordinary path, so the
+    // same slots must fill the same way with or without the run.
+    const text = 'w 7 0 4 1\r\nw 7 3\n2 0 w 6 5 +1 2 w 7 /* c */ 1 2 3 w 0007 01 1.5 -0 w 7 1 2 3 4 }';
+    const lexWithIndices = (chunks: readonly Uint8Array[]) => {
+      const run = { out: new Uint32Array(4), pos: 0, end: 0, markerAt: 0, marker: 7, limit: 5, lastOffset: -1, lastLine: -1, lastColumn: -1 };
+      const windows: number[][] = [];
+      const last: number[][] = [];
+      const numbers: [number, number, number][] = [];
+      const close = () => {
+        if (run.end === 0) return;
+        windows.push([...run.out.subarray(0, run.pos)]);
+        last.push([run.lastOffset, run.lastLine, run.lastColumn]);
+      };
+      const sink: Md5TokenSink = {
+        indexRun: run,
+        word: () => {
+          close();
+          run.out.fill(0);
+          run.pos = 0;
+          run.end = 4;
+        },
+        string: () => {},
+        number: (v) => {
+          numbers.push([v, t.tokenLine, t.tokenColumn]);
+          if (run.pos < run.end) run.out[run.pos++] = v; // as the md5mesh parser stores a value the run left
+        },
+        punct: () => close(),
+      };
+      const t = new Md5Tokenizer(sink);
+      for (const c of chunks) t.write(c);
+      t.end();
+      return { windows, last, numbers, end: t.position() };
+    };
+    const bytes = enc(text);
+    const whole = lexWithIndices([bytes]);
+    expect(whole.windows).toEqual([
+      [7, 0, 4, 1],
+      [7, 3, 2, 0],
+      [6, 5, 1, 2], // 6 is not the marker and 5 not below the limit: number() got them; '+1' too
+      [7, 1, 2, 3], // a comment between values ends one run; the next number starts another
+      [7, 1, 1, 0], // leading zeros are the same integer; 1.5 and -0 are not plain indices
+      [7, 1, 2, 3], // the fifth value finds the window full: number()
+    ]);
+    expect(whole.numbers).toEqual([
+      [6, 3, 7],
+      [5, 3, 9],
+      [1, 3, 11],
+      [1.5, 3, 44],
+      [-0, 3, 48],
+      [4, 3, 61],
+    ]);
+    // the last value the run took in each window, where the run took it: '1' of 'w 7 0 4 1', the '0' after '2' …
+    expect(whole.last.slice(0, 2)).toEqual([
+      [text.indexOf('1\r\n'), 1, 9],
+      [text.indexOf(' 0 w 6') + 1, 3, 3],
+    ]);
+    // a literal cut by a chunk end reaches number() instead: the windows fill the same way
+    for (let i = 0; i <= bytes.length; i++) {
+      const split = lexWithIndices(splitAt(bytes, [i]));
+      expect([split.windows, split.end], `split at ${i}`).toEqual([whole.windows, whole.end]);
+    }
+    const bytewise = lexWithIndices(Array.from(bytes, (b) => Uint8Array.of(b)));
+    expect([bytewise.windows, bytewise.end]).toEqual([whole.windows, whole.end]);
+    expect(bytewise.numbers).toHaveLength(25); // every number: the run took none
+  });
+
   test('numbers, words and strings split at every position', () => {
     expectSplitInvariant('MD5Version 10 -0.0249728262 "models/weapons/rifle/rifle" 1e-5 -.5 5. numAnimatedComponents');
   });

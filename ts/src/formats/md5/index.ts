@@ -5,6 +5,6 @@ export { Md5AnimParser, parseMd5Anim, type Md5AnimHeader, type Md5AnimParserOpti
 export { forEachMd5AnimFrame, openMd5AnimFrames, type FrameStreamOptions, type Md5AnimFrame, type Md5AnimFrameReader } from './frame-stream.js';
 export { openMd5Meshes, type Md5MeshReader } from './mesh-stream.js';
 export type { ElementReader } from './pull.js';
-export { Md5Tokenizer, decodeText, type FloatRun, type Md5TokenSink } from '../../text/tokenizer.js';
+export { Md5Tokenizer, decodeText, type FloatRun, type IndexRun, type Md5TokenSink } from '../../text/tokenizer.js';
 export { parseDecimal, parseDecimalInto, type DecimalResult } from '../../text/number.js';
 export { LIMITS } from './limits.js';

@@ -24,6 +24,9 @@
  * integers where the grammar wants integers (BAD_NUMBER), keywords out of order (MISSING_BLOCK / DUPLICATE_BLOCK).
  * Several root joints are allowed.
  *
+ * Speed: the element lines' integers go through the tokenizer's index run (see the windows below, and
+ * docs/streaming.md), their `( … )` groups through its float run; a clean line costs one to three callbacks.
+ *
  * Memory: lists are allocated after their count is read, at most {@link LIMITS.initialElements} elements up front,
  * and grow by doubling (capped at the declared count) as elements arrive, so the final arrays are exactly sized.
  *
@@ -35,6 +38,7 @@ import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import type { Md5Joints, Md5Mesh, Md5MeshPart } from '../../base/model.js';
 import { LIMITS } from './limits.js';
 import {
+  IndexWindow,
   Md5ParserBase,
   growF32,
   growU32,
@@ -108,20 +112,21 @@ enum State {
   NumVertsKw,
   NumVerts,
   VertKw,
+  /** Reads the window `vertIndex` (the vertex's marker). */
   VertIndex,
   VertUvOpen,
   VertUv,
   VertUvClose,
-  VertWeightStart,
-  VertWeightCount,
+  /** Reads the window `vertWeights` (its first weight and weight count). */
+  VertWeights,
   NumTris,
   TriKw,
-  TriIndex,
-  TriVertex,
+  /** Reads the window `triIndices` (the triangle's marker and vertex indices). */
+  TriIndices,
   NumWeights,
   WeightKw,
-  WeightIndex,
-  WeightJoint,
+  /** Reads the window `weightIndices` (the weight's marker and joint index). */
+  WeightIndices,
   WeightBias,
   WeightPosOpen,
   WeightPos,
@@ -160,19 +165,16 @@ const GRAMMAR = md5Grammar<State>({
     [State.NumVerts]: { expect: 'the vertex count', numeric: true },
     [State.VertKw]: { expect: "'vert' or 'numtris'", keyword: Keyword.numtris },
     [State.VertIndex]: { expect: 'the vertex index', numeric: true },
-    [State.VertUvOpen]: { expect: "'(' before the texture coordinates", punct: '(', next: State.VertUv },
+    [State.VertUvOpen]: { expect: "'(' before the texture coordinates", punct: '(' },
     [State.VertUv]: { expect: 'a texture coordinate', numeric: true },
-    [State.VertUvClose]: { expect: "')' after the texture coordinates", punct: ')', next: State.VertWeightStart },
-    [State.VertWeightStart]: { expect: 'the first weight index', numeric: true },
-    [State.VertWeightCount]: { expect: 'the weight count', numeric: true },
+    [State.VertUvClose]: { expect: "')' after the texture coordinates", punct: ')' },
+    [State.VertWeights]: { expect: 'the first weight index', numeric: true },
     [State.NumTris]: { expect: 'the triangle count', numeric: true },
     [State.TriKw]: { expect: "'tri' or 'numweights'", keyword: Keyword.numweights },
-    [State.TriIndex]: { expect: 'the triangle index', numeric: true },
-    [State.TriVertex]: { expect: 'a triangle vertex index', numeric: true },
+    [State.TriIndices]: { expect: 'the triangle index', numeric: true },
     [State.NumWeights]: { expect: 'the weight count', numeric: true },
     [State.WeightKw]: { expect: "'weight' or '}'", keyword: Keyword.weight },
-    [State.WeightIndex]: { expect: 'the weight index', numeric: true },
-    [State.WeightJoint]: { expect: 'the weight joint index', numeric: true },
+    [State.WeightIndices]: { expect: 'the weight index', numeric: true },
     [State.WeightBias]: { expect: 'the weight bias', numeric: true },
     [State.WeightPosOpen]: { expect: "'(' before the weight position", punct: '(', next: State.WeightPos },
     [State.WeightPos]: { expect: 'a weight position number', numeric: true },
@@ -200,6 +202,15 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
   private uvs: Float32Array = new Float32Array(0);
   private wStart: Uint32Array = new Uint32Array(0);
   private wCount: Uint32Array = new Uint32Array(0);
+  // The element lines' integers, read as index windows (see IndexWindow): `vert N`, then after its '( u v )' the
+  // weight start and count, `tri N a b c`, `weight N joint`. The tokenizer's run takes the markers equal to the
+  // element's position and the indices in range without a callback; any other value reaches number() in the
+  // window's state, which warns or refuses at the value's own position. The one check left for later is a weight
+  // count of 0 (vertexRead), at the position the run recorded.
+  private readonly vertIndex = new IndexWindow(['the vertex index'], true);
+  private readonly vertWeights = new IndexWindow(['the first weight index', 'the weight count'], false);
+  private readonly triIndices = new IndexWindow(['the triangle index', 'a triangle vertex index', 'a triangle vertex index', 'a triangle vertex index'], true);
+  private readonly weightIndices = new IndexWindow(['the weight index', 'the weight joint index'], true);
   /** Largest weightStart + weightCount so far, and where it was written (checked when numweights arrives). */
   private maxWeightEnd = 0;
   private maxWeightVert = 0;
@@ -256,89 +267,42 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         run.out[run.pos++] = v;
         return;
       }
-      case State.TriVertex: {
-        const x = this.int(v, integer, 'triangle vertex index');
-        if (x < 0 || x >= this.numVerts) {
-          this.fail(ErrorCode.IndexOutOfRange, `triangle ${this.tri} vertex index ${x} outside 0..${this.numVerts - 1}`);
-        }
-        this.tris[this.tri * 3 + this.sub] = x;
-        if (++this.sub === 3) {
-          this.tri++;
-          this.state = State.TriKw;
-        }
-        return;
-      }
-      case State.VertIndex: {
+      // The window states: a value the index run did not take (a marker that is not the element's position, an index
+      // out of range, a literal cut by a chunk or beside a comment), checked here at its own position and stored. A
+      // number once the window is full goes on to sharedNumber, which completes the element and offers it again.
+      case State.VertIndex:
+        if (this.indexRun.pos === this.indexRun.end) break;
         this.marker(v, integer, this.vert, 'vert');
-        if (this.vert === this.vertCap) {
-          const cap = nextCapacity(this.vertCap, this.numVerts);
-          this.uvs = growF32(this.uvs, cap * 2);
-          this.wStart = growU32(this.wStart, cap);
-          this.wCount = growU32(this.wCount, cap);
-          this.vertCap = cap;
+        this.windowValue(v);
+        return;
+      case State.VertWeights: {
+        const run = this.indexRun;
+        if (run.pos === run.end) break;
+        if (run.pos === 0) {
+          const x = this.int(v, integer, 'vertex weight start');
+          if (x < 0 || x >= LIMITS.maxWeightsPerMesh) {
+            this.fail(ErrorCode.IndexOutOfRange, `vertex ${this.vert} weight start ${x} out of range`);
+          }
+        } else {
+          const x = this.int(v, integer, 'vertex weight count');
+          if (x < 1 || x > LIMITS.maxWeightsPerMesh) {
+            this.fail(ErrorCode.IndexOutOfRange, `vertex ${this.vert} weight count ${x} outside 1..${LIMITS.maxWeightsPerMesh}`);
+          }
         }
-        this.state = State.VertUvOpen;
+        this.windowValue(v);
         return;
       }
-      case State.VertWeightStart: {
-        const x = this.int(v, integer, 'vertex weight start');
-        if (x < 0 || x >= LIMITS.maxWeightsPerMesh) {
-          this.fail(ErrorCode.IndexOutOfRange, `vertex ${this.vert} weight start ${x} out of range`);
-        }
-        this.wStart[this.vert] = x;
-        this.state = State.VertWeightCount;
+      case State.TriIndices:
+        if (this.indexRun.pos === this.indexRun.end) break;
+        this.markedValue(v, integer, 'tri', this.tri, 'triangle', 'vertex index', this.numVerts);
         return;
-      }
-      case State.VertWeightCount: {
-        const x = this.int(v, integer, 'vertex weight count');
-        if (x < 1 || x > LIMITS.maxWeightsPerMesh) {
-          this.fail(ErrorCode.IndexOutOfRange, `vertex ${this.vert} weight count ${x} outside 1..${LIMITS.maxWeightsPerMesh}`);
+      case State.WeightIndices:
+        if (this.indexRun.pos !== this.indexRun.end) {
+          this.markedValue(v, integer, 'weight', this.weight, 'weight', 'joint index', this.numJoints);
+          return;
         }
-        this.wCount[this.vert] = x;
-        const end = this.wStart[this.vert] + x;
-        if (end > this.maxWeightEnd) {
-          this.maxWeightEnd = end;
-          this.maxWeightVert = this.vert;
-          this.maxWeightOffset = this.tok.tokenOffset;
-          this.maxWeightLine = this.tok.tokenLine;
-          this.maxWeightColumn = this.tok.tokenColumn;
-        }
-        this.vert++;
-        this.state = State.VertKw;
-        return;
-      }
-      case State.TriIndex: {
-        this.marker(v, integer, this.tri, 'tri');
-        if (this.tri === this.triCap) {
-          const cap = nextCapacity(this.triCap, this.numTris);
-          this.tris = growU32(this.tris, cap * 3);
-          this.triCap = cap;
-        }
-        this.sub = 0;
-        this.state = State.TriVertex;
-        return;
-      }
-      case State.WeightIndex: {
-        this.marker(v, integer, this.weight, 'weight');
-        if (this.weight === this.weightCap) {
-          const cap = nextCapacity(this.weightCap, this.numWeights);
-          this.wJoints = growU32(this.wJoints, cap);
-          this.wBiases = growF32(this.wBiases, cap);
-          this.wPositions = growF32(this.wPositions, cap * 3);
-          this.weightCap = cap;
-        }
-        this.state = State.WeightJoint;
-        return;
-      }
-      case State.WeightJoint: {
-        const x = this.int(v, integer, 'weight joint index');
-        if (x < 0 || x >= this.numJoints) {
-          this.fail(ErrorCode.IndexOutOfRange, `weight ${this.weight} joint index ${x} outside 0..${this.numJoints - 1}`);
-        }
-        this.wJoints[this.weight] = x;
-        this.state = State.WeightBias;
-        return;
-      }
+        this.weightIndicesRead();
+      // falls through: the number after the weight's indices is its bias
       case State.WeightBias:
         this.wBiases[this.weight] = v;
         this.state = State.WeightPosOpen;
@@ -417,24 +381,34 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
   punct(c: number): void {
     switch (this.state) {
       // The two groups every vertex and weight has open a float-run window at '(' (what md5anim frames do for their
-      // values): the tokenizer parses the plain decimals straight into the array, no callback per number.
+      // values): the tokenizer parses the plain decimals straight into the array, no callback per number. A ')' with
+      // the group full closes it as the close state would; else the usual error (a number wanted).
+      case State.VertIndex:
+        if (!this.windowFull()) break;
+        this.state = State.VertUvOpen;
+      // falls through: the vertex index is read
       case State.VertUvOpen:
         if (c !== 0x28) break;
         this.openGroup(this.uvs, this.vert * 2, 2);
         this.state = State.VertUv;
+        return;
+      case State.VertUv:
+        if (c !== 0x29 || this.floatRun.pos !== this.floatRun.end) break;
+        this.state = State.VertUvClose;
+      // falls through
+      case State.VertUvClose:
+        if (c !== 0x29) break;
+        this.openWindow(this.vertWeights, State.VertWeights, 0, LIMITS.maxWeightsPerMesh);
         return;
       case State.WeightPosOpen:
         if (c !== 0x28) break;
         this.openGroup(this.wPositions, this.weight * 3, 3);
         this.state = State.WeightPos;
         return;
-      case State.VertUv:
       case State.WeightPos:
-        // ')' with the window full closes the group as the close state would; else the usual error (a number wanted).
         if (c !== 0x29 || this.floatRun.pos !== this.floatRun.end) break;
-        this.state = this.state === State.VertUv ? State.VertUvClose : State.WeightPosClose;
-        this.punct(c);
-        return;
+        this.state = State.WeightPosClose;
+      // falls through
       case State.WeightPosClose:
         if (c !== 0x29) break;
         this.weight++;
@@ -508,10 +482,22 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
   word(buf: Uint8Array, start: number, end: number): void {
     const k = this.keywordOf(buf, start, end);
     switch (this.state) {
+      // The next element's keyword completes the element whose window the index run filled (the common case).
+      case State.VertWeights:
+        if (!this.windowFull()) break;
+        this.vertexRead();
+      // falls through: the vertex is read
       case State.VertKw:
         if (k === Keyword.vert) {
           this.listHasRoom(this.vert, this.numVerts, "'vert' lines", 'numverts');
-          this.state = State.VertIndex;
+          if (this.vert === this.vertCap) {
+            const cap = nextCapacity(this.vertCap, this.numVerts);
+            this.uvs = growF32(this.uvs, cap * 2);
+            this.wStart = growU32(this.wStart, cap);
+            this.wCount = growU32(this.wCount, cap);
+            this.vertCap = cap;
+          }
+          this.openWindow(this.vertIndex, State.VertIndex, this.vert, 0);
           return;
         }
         if (k === Keyword.numtris) {
@@ -520,10 +506,19 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
           return;
         }
         break;
+      case State.TriIndices:
+        if (!this.windowFull()) break;
+        this.triangleRead();
+      // falls through: the triangle is read
       case State.TriKw:
         if (k === Keyword.tri) {
           this.listHasRoom(this.tri, this.numTris, "'tri' lines", 'numtris');
-          this.state = State.TriIndex;
+          if (this.tri === this.triCap) {
+            const cap = nextCapacity(this.triCap, this.numTris);
+            this.tris = growU32(this.tris, cap * 3);
+            this.triCap = cap;
+          }
+          this.openWindow(this.triIndices, State.TriIndices, this.tri, this.numVerts);
           return;
         }
         if (k === Keyword.numweights) {
@@ -535,7 +530,14 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
       case State.WeightKw:
         if (k === Keyword.weight) {
           this.listHasRoom(this.weight, this.numWeights, "'weight' lines", 'numweights');
-          this.state = State.WeightIndex;
+          if (this.weight === this.weightCap) {
+            const cap = nextCapacity(this.weightCap, this.numWeights);
+            this.wJoints = growU32(this.wJoints, cap);
+            this.wBiases = growF32(this.wBiases, cap);
+            this.wPositions = growF32(this.wPositions, cap * 3);
+            this.weightCap = cap;
+          }
+          this.openWindow(this.weightIndices, State.WeightIndices, this.weight, this.numJoints);
           return;
         }
         break;
@@ -560,6 +562,84 @@ export class Md5MeshParser extends Md5ParserBase<Md5Mesh, State> {
         break;
     }
     this.sharedWord(k, buf, start, end);
+  }
+
+  /**
+   * A value of a marked window (`tri N a b c`, `weight N joint`) that the index run did not take: in slot 0 the
+   * marker (`markerWord N`: a warning unless N is the element's position `at`), in the others an index below
+   * `count` ("triangle 3 vertex index 9 outside 0..7"). Stored either way.
+   */
+  private markedValue(v: number, integer: boolean, markerWord: string, at: number, element: string, index: string, count: number): void {
+    if (this.indexRun.pos === 0) {
+      this.marker(v, integer, at, markerWord);
+    } else {
+      const x = this.int(v, integer, `${element} ${index}`);
+      if (x < 0 || x >= count) this.fail(ErrorCode.IndexOutOfRange, `${element} ${at} ${index} ${x} outside 0..${count - 1}`);
+    }
+    this.windowValue(v);
+  }
+
+  protected override windowRead(): void {
+    switch (this.state) {
+      case State.VertIndex:
+        this.state = State.VertUvOpen;
+        return;
+      case State.VertWeights:
+        this.vertexRead();
+        return;
+      case State.TriIndices:
+        this.triangleRead();
+        return;
+      case State.WeightIndices:
+        this.weightIndicesRead();
+        return;
+    }
+  }
+
+  /**
+   * The vertex's weight start and count are in: a count of 0 refused (the run takes it, as an index below the limit),
+   * both stored, the largest end so far remembered with the position of its count (the window's last value) for the
+   * numweights check, and the next 'vert' awaited.
+   */
+  private vertexRead(): void {
+    const range = this.vertWeights.values;
+    const run = this.indexRun;
+    const v = this.vert;
+    const start = range[0];
+    const count = range[1];
+    if (count === 0) {
+      const at = { offset: run.lastOffset, line: run.lastLine, column: run.lastColumn };
+      throw new ModelParseError(ErrorCode.IndexOutOfRange, `vertex ${v} weight count 0 outside 1..${LIMITS.maxWeightsPerMesh}`, at);
+    }
+    this.wStart[v] = start;
+    this.wCount[v] = count;
+    const end = start + count;
+    if (end > this.maxWeightEnd) {
+      this.maxWeightEnd = end;
+      this.maxWeightVert = v;
+      this.maxWeightOffset = run.lastOffset;
+      this.maxWeightLine = run.lastLine;
+      this.maxWeightColumn = run.lastColumn;
+    }
+    this.vert = v + 1;
+    this.state = State.VertKw;
+  }
+
+  /** The triangle's three vertex indices are in: stored, and the next 'tri' awaited. */
+  private triangleRead(): void {
+    const t = this.triIndices.values;
+    const at = this.tri * 3;
+    this.tris[at] = t[1];
+    this.tris[at + 1] = t[2];
+    this.tris[at + 2] = t[3];
+    this.tri++;
+    this.state = State.TriKw;
+  }
+
+  /** The weight's joint index is in: stored, and its bias awaited. */
+  private weightIndicesRead(): void {
+    this.wJoints[this.weight] = this.weightIndices.values[1];
+    this.state = State.WeightBias;
   }
 
   private finishMesh(): void {

@@ -2,7 +2,8 @@
  * What the md5mesh and md5anim parsers share: the push/end lifecycle with sticky failure, the token sink and its
  * dispatch, the grammar tables and the transitions they drive, error construction at the current token, the
  * checked-number helpers, the `MD5Version 10` / `commandline "…"` header, the joint count and parent checks, the
- * list checks and growth, the `( … )` group values, and the keyword-order diagnostics of a wrong word.
+ * list checks and growth, the `( … )` group values, the index windows element lines are read through
+ * ({@link IndexWindow}), and the keyword-order diagnostics of a wrong word.
  *
  * A parser is an explicit state machine in its own class. Its states are a TS `enum` whose values are identities
  * only: nothing compares states by order or computes one from another. Its grammar ({@link md5Grammar}) is keyed
@@ -24,6 +25,7 @@ import {
   isNonFiniteWord,
   showToken,
   type FloatRun,
+  type IndexRun,
   type Md5TokenSink,
 } from '../../text/tokenizer.js';
 
@@ -199,11 +201,48 @@ export function inputBytes(input: Uint8Array | string): Uint8Array {
   return typeof input === 'string' ? new TextEncoder().encode(input) : input;
 }
 
+/**
+ * One kind of index window (see {@link IndexRun}): the row of integer slots an element line reads, e.g. `tri N a b
+ * c`: the marker N, then three vertex indices. Each slot says what it is, for messages. The parser keeps one per
+ * kind and reads `values` once the window is full.
+ */
+export class IndexWindow {
+  readonly values: Uint32Array;
+  /**
+   * @param wants what each slot holds ("the triangle index", …)
+   * @param marked slot 0 is the element's marker (`N` of `tri N`), which Doom 3 reads and ignores: the run takes it
+   *   only when it is the element's position, and the parser warns about any other
+   */
+  constructor(
+    readonly wants: readonly string[],
+    readonly marked: boolean,
+  ) {
+    this.values = new Uint32Array(wants.length);
+  }
+}
+
+const NO_WINDOW = new IndexWindow([], false);
+
 export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink {
   /** The tokenizer's float window (see {@link FloatRun}); closed (`pos === end`) unless a parser opens it. */
   readonly floatRun: FloatRun = { out: new Float32Array(0), pos: 0, end: 0, checkOnly: false };
+  /** The tokenizer's index window (see {@link IndexRun}); closed unless a parser opens it. */
+  readonly indexRun: IndexRun = {
+    out: new Uint32Array(0),
+    pos: 0,
+    end: 0,
+    markerAt: -1,
+    marker: 0,
+    limit: 0,
+    lastOffset: 0,
+    lastLine: 0,
+    lastColumn: 0,
+  };
   protected readonly tok: Md5Tokenizer;
   protected state: S;
+  /** The index window opened last ({@link openWindow}) and the state that reads it. */
+  private window: IndexWindow = NO_WINDOW;
+  private windowState = -1;
   private finished = false;
   private failure: unknown = undefined;
 
@@ -214,7 +253,7 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
   protected parents: Int32Array = new Int32Array(0);
   /** The joint being read. */
   protected joint = 0;
-  /** Sub-index inside a ( … ) group or a triangle. */
+  /** Sub-index inside a ( … ) group. */
   protected sub = 0;
 
   private readonly grammar: Md5Grammar<S>;
@@ -274,12 +313,13 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
    * blocks with fewer, TRUNCATED anywhere else, both at the end-of-input position.
    */
   protected blocksComplete(between: S, read: number, declared: number, countKw: string, block: string): void {
+    this.settle();
     if (this.state === between && read === declared) return;
     const eof = this.tok.position();
     if (this.state === between) {
       throw new ModelParseError(ErrorCode.BadCount, `${countKw} is ${declared} but the file has ${read} ${block} block(s)`, eof);
     }
-    throw new ModelParseError(ErrorCode.Truncated, `input ended while expecting ${this.grammar.expect[this.state]}`, eof);
+    throw new ModelParseError(ErrorCode.Truncated, `input ended while expecting ${this.wants()}`, eof);
   }
 
   private checkUsable(): void {
@@ -294,7 +334,7 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
   protected expected(got: string): never {
     const h = this.grammar.header;
     if (this.state === h.versionKw || this.state === h.version) this.fail(ErrorCode.BadVersion, `expected 'MD5Version 10', got ${got}`);
-    this.fail(ErrorCode.UnexpectedToken, `expected ${this.grammar.expect[this.state]}, got ${got}`);
+    this.fail(ErrorCode.UnexpectedToken, `expected ${this.wants()}, got ${got}`);
   }
 
   protected count(v: number, integer: boolean, max: number, what: string): number {
@@ -363,6 +403,67 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
     run.out = out;
     run.pos = at;
     run.end = at + size;
+  }
+
+  // --- index windows ---------------------------------------------------------------------------------------
+
+  /**
+   * Opens `window` (see {@link IndexWindow}) and enters `state`, which reads it: the tokenizer's index run fills the
+   * slots whose values it may take (the `marker` in a marked window's slot 0, values below `limit` in the others);
+   * any other value reaches `number()` in `state`, where the parser checks it (warns, refuses) at its own position
+   * and stores it with {@link windowValue}.
+   */
+  protected openWindow(window: IndexWindow, state: S, marker: number, limit: number): void {
+    const run = this.indexRun;
+    run.out = window.values;
+    run.markerAt = window.marked ? 0 : -1;
+    run.marker = marker;
+    run.limit = limit;
+    run.pos = 0;
+    run.end = window.values.length;
+    this.window = window;
+    this.windowState = state;
+    this.state = state;
+  }
+
+  /** True in the state that reads the open window once all its slots are in. */
+  protected windowFull(): boolean {
+    return this.state === this.windowState && this.indexRun.pos === this.indexRun.end;
+  }
+
+  /** Stores a slot value that came through `number()`, and its position as the window's last (see IndexRun). */
+  protected windowValue(v: number): void {
+    const run = this.indexRun;
+    run.out[run.pos++] = v;
+    const tok = this.tok;
+    run.lastOffset = tok.tokenOffset;
+    run.lastLine = tok.tokenLine;
+    run.lastColumn = tok.tokenColumn;
+  }
+
+  /**
+   * A state that reads an index window is still the parser's state once the tokenizer's run has filled the window:
+   * only the next token tells. With its window full, {@link windowRead} completes the element and moves on, and this
+   * returns true; else false. The shared handlers call it before they refuse a token, which is then offered again
+   * in the new state (and {@link blocksComplete} before it judges the end of input), so a message names what the
+   * file really lacks. The parser's own cases complete the common successor tokens themselves.
+   */
+  protected settle(): boolean {
+    if (!this.windowFull()) return false;
+    this.windowRead();
+    return true;
+  }
+
+  /** Completes the element of a full window in its state (store the values, move to the next state). */
+  protected windowRead(): void {
+    throw new Error(`${this.grammar.name}: no index windows`);
+  }
+
+  /** What the parser wants next, for messages: the open window's next slot, else what its state wants. */
+  protected wants(): string {
+    const run = this.indexRun;
+    if (this.state === this.windowState && run.pos < run.end) return this.window.wants[run.pos];
+    return this.grammar.expect[this.state];
   }
 
   // --- the header and the joints ------------------------------------------------------------------------------
@@ -451,7 +552,7 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
     }
     const want = g.keyword[s];
     if (k >= 0 && want >= 0 && (k <= g.fileLevelLast) === (want <= g.fileLevelLast)) {
-      if (k < want) this.fail(ErrorCode.DuplicateBlock, `'${g.keywordNames[k]}' appears again (expected ${g.expect[s]})`);
+      if (k < want) this.fail(ErrorCode.DuplicateBlock, `'${g.keywordNames[k]}' appears again (expected ${this.wants()})`);
       this.fail(ErrorCode.MissingBlock, `'${g.keywordNames[want]}' is missing before '${g.keywordNames[k]}'`);
     }
     this.expected(`word ${showToken(buf, start, end)}`);
@@ -459,7 +560,8 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
 
   // --- what the parser's switches leave: the header, the grammar's transitions, else the error --------------
   // Each sink method of a parser is a switch over its states with work of their own; a token no case takes (another
-  // state, or a token its state does not take) goes on to the matching method here.
+  // state, or a token its state does not take) goes on to the matching method here, which offers it again once a
+  // full index window has moved the parser on ({@link settle}).
 
   /** The keyword value (in the parser's keyword enum) of the word `buf[start, end)`, or −1. */
   protected keywordOf(buf: Uint8Array, start: number, end: number): number {
@@ -469,24 +571,30 @@ export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink
   /** A number no case took: the version number, or the error. */
   protected sharedNumber(v: number, integer: boolean): void {
     if (this.state === this.grammar.header.version) this.versionNumber(v, integer);
+    else if (this.settle()) this.number(v, integer);
     else this.wrongNumber(v);
   }
 
   /** Punctuation no case took: the grammar's transition, or the error. */
   protected sharedPunct(c: number): void {
-    if (!this.nextOnPunct(c)) this.wrongPunct(c);
+    if (this.nextOnPunct(c)) return;
+    if (this.settle()) this.punct(c);
+    else this.wrongPunct(c);
   }
 
   /** A string no case took: the commandline, or the error. */
   protected sharedString(buf: Uint8Array, start: number, end: number): void {
     if (this.state === this.grammar.header.commandline) this.commandlineString(buf, start, end);
+    else if (this.settle()) this.string(buf, start, end);
     else this.wrongString(buf, start, end);
   }
 
   /** A word no case took (`k` from {@link keywordOf}): `MD5Version`, the grammar's transition, or the error. */
   protected sharedWord(k: number, buf: Uint8Array, start: number, end: number): void {
     if (this.state === this.grammar.header.versionKw) this.versionWord(k, buf, start, end);
-    else if (!this.nextOnKeyword(k)) this.wrongWord(k, buf, start, end);
+    else if (this.nextOnKeyword(k)) return;
+    else if (this.settle()) this.word(buf, start, end);
+    else this.wrongWord(k, buf, start, end);
   }
 
   abstract number(value: number, integer: boolean): void;
