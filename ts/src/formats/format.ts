@@ -1,0 +1,114 @@
+/**
+ * The first door of every format: what a file of it looks like (extensions, first bytes), how its bytes become
+ * plain data (a stream parser), and what else belongs with it (an md5mesh's md5anims, a Quake 3 player's parts, an
+ * IQM mesh's animation files). Each format's room exports one `ModelFormat` object (`formats/<room>/format.ts`);
+ * nothing here poses, exports or draws — the registry (`registry/`) adds those capabilities to the same object.
+ *
+ * Formats are handed in, never registered globally (loaders.gl's `selectLoader(data, loaders)`): a caller that
+ * names one format carries that format's parser and nothing else.
+ */
+import type { ParseWarning } from '../base/errors.js';
+import type { ByteSource, ReadOptions } from '../base/source.js';
+import type { FileSystem, VfsFile } from '../vfs/file-system.js';
+
+/** How a format's models move: joints (skeletal), stored vertex frames (vertex), or not at all. */
+export type AnimationKind = 'skeletal' | 'vertex' | 'static';
+
+/**
+ * - `model`: opens on its own (an md5mesh, an MD2, a player folder);
+ * - `animation`: plays on a model of the format `playsOn` names (an md5anim);
+ * - `refused`: recognised only to be refused by name (`refusal` says why: a Doom 3 camera path).
+ */
+export type FormatRole = 'model' | 'animation' | 'refused';
+
+/** A file a model set read, with its parse warnings (attributed to the file, as messages print them). */
+export interface FileWarnings {
+  /** The file's origin (`pak0.pk3:models/x.md3`, a path, a URL). */
+  file: string;
+  warnings: readonly ParseWarning[];
+}
+
+/** A file that plays on the model (an md5anim on its md5mesh; an IQM animation file on its mesh). */
+export interface Companion<A = unknown> {
+  /** The clip name it gives (the file's base name: `walk` for `walk.md5anim`). */
+  name: string;
+  path: string;
+  origin: string;
+  /** The companion format's parsed data. */
+  data: A;
+}
+
+export interface ModelFormat<M = unknown> {
+  /** Short, stable: `md2`, `md3`, `md5mesh`, `md5anim`, `player`, `mdl`, `iqm`; the key every consumer uses. */
+  readonly id: string;
+  /** For people: `Quake 2 model (MD2)`. */
+  readonly title: string;
+  /** Lower case with the dot (`.md2`); a folder format has none. */
+  readonly extensions: readonly string[];
+  /** Whether a file's first bytes (up to 4096) are this format's. Formats without magic leave it out. */
+  readonly test?: (head: Uint8Array) => boolean;
+  readonly role: FormatRole;
+  /** `animation` formats: the id of the format they play on. */
+  readonly playsOn?: string;
+  /** `refused` formats: why, as one clause (`a Doom 3 camera path (.md5camera), which no parser here reads`). */
+  readonly refusal?: string;
+  readonly animation: AnimationKind;
+
+  /** Bytes → the format's plain data (every field kept), honouring `signal`, `onProgress`, `sizeHint`. */
+  parseStream?(source: ByteSource, options?: ReadOptions): Promise<M>;
+  /** The data's own parse warnings (what `inspect` and `convert` report). */
+  warnings?(data: M): readonly ParseWarning[];
+
+  /**
+   * Folder formats (a Quake 3 player): whether a folder's direct children (by lower-case name) make one, and the
+   * files of it to read. Tried before the folder's files are taken one by one.
+   */
+  readonly folder?: FolderForm<M>;
+
+  /**
+   * What plays on a model of this format, found beside it in `fs` (its folder's md5anims; the animation files an
+   * `iqm.cfg` names): paths, read from directories only. Used where no companions are given (the catalog, `--all`,
+   * a dropped folder).
+   */
+  companionsBeside?(fs: FileSystem, path: string): Promise<string[]>;
+  /**
+   * Whether `companion` (parsed by the format `companionFormat`) can play on `data`: null when it can, or why not
+   * (ANIM_MESH_MISMATCH's detail). Warnings about differences the engine accepts go to `warnings`.
+   */
+  acceptsCompanion?(data: M, companion: unknown, companionFormat: string, warnings: ParseWarning[]): string | null;
+}
+
+/** A model made of a folder's files (the Quake 3 player: lower/upper/head.md3, animation.cfg, weapon.md3). */
+export interface FolderForm<M> {
+  /** Whether the children (lower-case name → file) make one. */
+  matches(children: ReadonlyMap<string, VfsFile>): boolean;
+  /** The children that belong to it (to be read, listed and not catalogued again on their own). */
+  files(children: ReadonlyMap<string, VfsFile>): VfsFile[];
+  /** Reads the folder's model; each file's warnings attributed to it. */
+  load(children: ReadonlyMap<string, VfsFile>, folder: string, options?: ReadOptions): Promise<{ data: M; warnings: FileWarnings[] }>;
+  /** What a folder of this form holds, for messages: `lower.md3, upper.md3 and head.md3 (…)`. */
+  readonly describes: string;
+}
+
+/** The format of a file by its name (extension), among `formats`; null when none claims it. */
+export function formatForName<F extends ModelFormat>(name: string, formats: readonly F[]): F | null {
+  const lower = name.toLowerCase();
+  for (const f of formats) if (f.extensions.some((x) => lower.endsWith(x))) return f;
+  return null;
+}
+
+/** The format whose first bytes `head` are, among `formats` (in their order); null when none recognises them. */
+export function formatForBytes<F extends ModelFormat>(head: Uint8Array, formats: readonly F[]): F | null {
+  for (const f of formats) if (f.test?.(head)) return f;
+  return null;
+}
+
+/** By name, else (when `head` is given) by first bytes: loaders.gl's selectLoader. */
+export function selectFormat<F extends ModelFormat>(name: string, head: Uint8Array | null, formats: readonly F[]): F | null {
+  return formatForName(name, formats) ?? (head ? formatForBytes(head, formats) : null);
+}
+
+/** `.md5mesh, .md5anim, .md2, .md3`: the extensions of the formats that are read (not refused), for messages. */
+export function readableExtensions(formats: readonly ModelFormat[]): string {
+  return formats.filter((f) => f.role !== 'refused').flatMap((f) => f.extensions).join(', ');
+}
