@@ -25,7 +25,7 @@ import { FIXTURES, read, REPO, SHARED_MODELS } from '../helpers/models.js';
 import { ARTIFACTS, startHarness, type Harness } from './chromium.js';
 import { makeZip } from '../helpers/zip-writer.js';
 import { decode } from 'fast-png';
-import { openPlayable } from '../../src/playable/open.js';
+import { openPlayable } from '../../src/registry/open-playable.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 
 const DRONE = { mesh: 'actors/drone/mesh.md5mesh', anim: 'actors/drone/forward.md5anim' };

@@ -12,7 +12,7 @@ import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { toObj } from '../../src/export/obj.js';
-import { toGlb, type GltfModel } from '../../src/export/gltf.js';
+import { toGlb, type GltfModel } from '../../src/registry/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
