@@ -143,7 +143,8 @@ describe('the worker mode', () => {
     expect(r.detached).toBe(true);
     expectSamePose(r.ts, node.ts.frame);
     const expected = nodeError(read(join(SHARED_MODELS, INVALID)));
-    expect(r.error).toEqual({ isTyped: true, name: 'ModelParseError', code: expected.code, message: expected.message, line: expected.line });
+    // the worker names the file the error came from (ModelParseError.file), before Node's message for the same bytes
+    expect(r.error).toEqual({ isTyped: true, name: 'ModelParseError', code: expected.code, message: `${INVALID.split('/').pop()}: ${expected.message}`, line: expected.line });
   });
 });
 
