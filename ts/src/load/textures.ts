@@ -1,12 +1,13 @@
 /**
  * "Resolve the textures of this model from a FileSystem" in one call: the material resolver (materials/) picks each
  * surface's images and render states the way its engine does, then the images glTF/OBJ export needs (diffuse and
- * normal maps) are read, each path once. The result is what `toGlb(model, { textures })` and `objMaterials` take.
+ * normal maps) are read, each path once (texture-image.ts: the read the three.js adapter makes too). The result is what `toGlb(model, { textures })` and `objMaterials` take.
  * No Node built-ins: a mounted game folder, an archive, dropped files or URLs all work.
  */
 import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FileSystem } from '../vfs/file-system.js';
+import { readTextureBytes } from './texture-image.js';
 
 /** A Quake 3 player's parts, as `{ lower, upper, head }` or an `Md3Player`-like `{ models: { … } }`. */
 export type PlayerParts = { lower: Md3Model; upper: Md3Model; head: Md3Model } | { models: { lower: Md3Model; upper: Md3Model; head: Md3Model } };
@@ -54,12 +55,8 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
     for (const image of [m.diffuse, m.normal]) {
       const path = image?.path;
       if (!path || images.has(path)) continue;
-      const file = await fs.file(path);
-      if (!file) {
-        warnings.push({ code: 'IMAGE_UNREADABLE', message: `${path}: found while resolving but not readable now`, path });
-        continue;
-      }
-      images.set(path, await file.bytes({ signal: options.signal }));
+      const bytes = await readTextureBytes(fs, path, warnings, options.signal);
+      if (bytes) images.set(path, bytes);
     }
   }
   return { materials: set.materials, warnings, images };

@@ -8,7 +8,7 @@
 import type { MaterialWarning } from '../materials/types.js';
 import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import { alphaLook, foundPath, materialForSlot } from '../export/textures.js';
-import { decodeImage } from '../images/decode.js';
+import { decodeTexture } from '../load/texture-image.js';
 import { resolveModelTextures } from '../load/textures.js';
 import type { FileSystem } from '../vfs/file-system.js';
 
@@ -54,14 +54,8 @@ export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | {
     if (decoded.has(path)) return decoded.get(path)!;
     let out: PlayableImage | null = null;
     const bytes = t.images.get(path);
-    if (bytes) {
-      try {
-        const img = decodeImage(bytes, path);
-        out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
-      } catch (e) {
-        warnings.push({ code: 'TEXTURE_DECODE_FAILED', message: `${path}: ${(e as Error)?.message ?? e}: drawn untextured`, path });
-      }
-    }
+    const img = bytes ? decodeTexture(path, bytes, warnings) : null;
+    if (img) out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
     decoded.set(path, out);
     return out;
   };
