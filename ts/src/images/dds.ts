@@ -401,9 +401,20 @@ function decodeMasks(b: Uint8Array, h: DdsHeader, rgba: Uint8Array): void {
   const e = h.encoding as Extract<DdsEncoding, { kind: 'masks' }>;
   const n = e.bytesPerPixel;
   const channels = e.masks.map(channelOf);
-  // A lookup per channel when its maximum is small enough for one (every real layout); else computed per pixel.
-  const tables = channels.map(({ max }) => (max > 0 && max <= 0xffff ? Uint8Array.from({ length: max + 1 }, (_, v) => Math.floor((v * 255) / max)) : null));
   const pixels = h.width * h.height;
+  // A lookup per distinct mask when it costs less than the pixels it serves (always for 8-bit and smaller channels);
+  // otherwise each value is computed.
+  const byMask = new Map<number, Uint8Array | null>();
+  const tables = channels.map(({ max }, c) => {
+    if (max === 0 || max > 0xffff || (max > 0xff && max >= pixels)) return null;
+    let t = byMask.get(e.masks[c]);
+    if (t === undefined) {
+      t = new Uint8Array(max + 1);
+      for (let v = 0; v <= max; v++) t[v] = Math.floor((v * 255) / max);
+      byMask.set(e.masks[c], t);
+    }
+    return t;
+  });
   for (let i = 0, s = h.dataOffset, d = 0; i < pixels; i++, s += n, d += 4) {
     const v = n === 1 ? b[s] : n === 2 ? b[s] | (b[s + 1] << 8) : n === 3 ? b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) : u32le(b, s);
     for (let c = 0; c < 4; c++) {
