@@ -16,19 +16,13 @@ import { folderFileSystem } from '../../src/vfs/node.js';
 import { openArchiveFrom } from '../../src/vfs/zip-archive.js';
 import { IdTechLoader, gameRootOf, type IdTechProgress } from '../../src/three/loader.js';
 import type { IdTechModel } from '../../src/three/model.js';
+import { materialsUnder } from './three-eval.js';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';
 
-const materialsOf = (m: IdTechModel): MeshStandardMaterial[] => {
-  const out: MeshStandardMaterial[] = [];
-  m.scene.traverse((o) => {
-    const mesh = o as Mesh;
-    if (mesh.isMesh) out.push(...((Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as MeshStandardMaterial[]));
-  });
-  return out;
-};
+const materialsOf = (m: IdTechModel): MeshStandardMaterial[] => materialsUnder(m.scene);
 const codes = (m: IdTechModel) => m.warnings.map((w) => w.code);
 
 describe('from a game folder (a FileSystem)', () => {

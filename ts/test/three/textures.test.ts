@@ -7,12 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataTexture, type Mesh, type MeshStandardMaterial } from 'three';
+import { DataTexture, type MeshStandardMaterial } from 'three';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeDds } from '../../src/images/dds.js';
 import { decodePcx } from '../../src/images/pcx.js';
 import { IdTechLoader } from '../../src/three/loader.js';
 import type { IdTechModel } from '../../src/three/model.js';
+import { materialsUnder } from './three-eval.js';
 import { urlFileSystem } from '../../src/vfs/browser.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
@@ -25,14 +26,7 @@ import { pngRgba, readGlb } from '../helpers/textured.js';
 const AQ = join(SHARED_MODELS, 'distrib/baseaq/pak0');
 const tmp = cliTemp('three-textures');
 
-const materialsOf = (m: IdTechModel): MeshStandardMaterial[] => {
-  const out: MeshStandardMaterial[] = [];
-  m.scene.traverse((o) => {
-    const mesh = o as Mesh;
-    if (mesh.isMesh) out.push(...((Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as MeshStandardMaterial[]));
-  });
-  return out;
-};
+const materialsOf = (m: IdTechModel): MeshStandardMaterial[] => materialsUnder(m.scene);
 
 /** The first embedded image of a .glb as RGBA (PNG decoded by fast-png, an independent decoder). */
 function glbImage(path: string): { name: string; width: number; height: number; rgba: Uint8Array } {
