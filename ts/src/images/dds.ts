@@ -247,6 +247,11 @@ export function readDdsHeader(b: Uint8Array, options: DdsOptions = {}): DdsHeade
       variant = bitCount === 8 ? (alpha ? 'A4L4' : 'L8') : alpha ? 'A8L8' : 'L16';
       encoding = { kind: 'masks', bytesPerPixel: bitCount >> 3, masks: [l, l, l, a] };
       engines = false;
+      if (bitCount === 8) {
+        // Doom 3 uploads every 8-bit uncompressed DDS as GL_ALPHA8, whatever its flags: it would draw this as alpha.
+        engines = true;
+        warnings.push({ code: 'DOOM3_ALPHA8', message: `DDS ${variant}: decoded as luminance, as the format says; Doom 3 UploadPrecompressedImage would upload its bytes as GL_ALPHA8 (Tesseract loaddds refuses it)`, offset: DDS_FIELD.bitCount });
+      }
     } else if (bitCount === 8 && pfFlags & (DDPF_ALPHA | DDPF_ALPHAPIXELS)) {
       // Doom 3 writes its GL_ALPHA8 images with DDPF_ALPHAPIXELS and reads any 8-bit uncompressed DDS as alpha.
       variant = 'A8';
