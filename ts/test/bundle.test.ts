@@ -102,10 +102,11 @@ describe('dist bundles', () => {
     expect(bytes(inspectFiles)).toBeLessThan(bytes(convertFiles) / 2);
   });
 
-  it('importing the front door in a browser fetches at most 80 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
-    // docs/package.md: minified; the zip reader and the playables are imported on first use (measured there).
+  it('importing the front door in a browser fetches at most 88 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
+    // docs/package.md: minified; the zip reader and the playables are imported on first use (measured there). 88, not
+    // the 80 of before: the DDS reader is part of the synchronous `decodeImage` the exporters call (+3.7 KB).
     const { files } = importGraph('browser.js', true);
-    expect(gzipBytes(files)).toBeLessThanOrEqual(80 * 1024);
+    expect(gzipBytes(files)).toBeLessThanOrEqual(88 * 1024);
     expect(gzipBytes(files)).toBeGreaterThan(40 * 1024); // the measure sees the code (parsers, posers, exporters are all static)
   });
 
@@ -154,7 +155,7 @@ describe('dist bundles', () => {
     expect(pkg.peerDependenciesMeta.three.optional).toBe(true);
     const { files, specifiers } = importGraph('three.js');
     const bare = specifiers.filter((s) => !s.startsWith('./'));
-    expect(bare.sort()).toEqual(['three', 'three/examples/jsm/loaders/TGALoader.js']);
+    expect(bare.sort()).toEqual(['three']); // TGA and the other decoded formats come from our image floor, not TGALoader
     for (const spec of specifiers.filter((s) => s.startsWith('./'))) expect(spec).toMatch(/^\.\/chunk-[A-Z0-9]+\.js$/);
     // none of three's own code came along (its renderer, its revision constant)
     const code = files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');

@@ -7,7 +7,7 @@
  */
 import type { MaterialWarning } from '../materials/types.js';
 import { alphaLook, foundPath, materialForSlot } from '../export/textures.js';
-import { decodeImage } from '../images/decode.js';
+import { decodeTexture } from '../load/texture-image.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 import type { PlayablePart } from './playable.js';
@@ -60,17 +60,12 @@ export function playableMaterials(t: ResolvedModelTextures, parts: readonly Play
     if (decoded.has(path)) return decoded.get(path)!;
     let out: PlayableImage | null = null;
     const bytes = t.images.get(path);
-    if (bytes) {
-      try {
-        const img = decodeImage(bytes, path);
-        out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
-      } catch (e) {
-        warnings.push({ code: 'TEXTURE_DECODE_FAILED', message: `${path}: ${(e as Error)?.message ?? e}: drawn untextured`, path });
-      }
-    }
+    const img = bytes ? decodeTexture(path, bytes, warnings) : null;
+    if (img) out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
     decoded.set(path, out);
     return out;
   };
+
   const materials: PlayableMaterial[] = [];
   for (const [i, part] of parts.entries()) {
     const m = materialForSlot(t.materials, part.slot?.surface ?? i, part.slot?.part);

@@ -1,12 +1,13 @@
 /**
  * "Resolve the textures of this model from a FileSystem" in one call: the model's registration finds each surface's
  * images and render states the way its engine does (`FormatEntry.materials`: skins, shader scripts, .mtr …), then
- * the images glTF/OBJ export needs (diffuse and normal maps) are read, each path once. The result is what
- * `toGlb(model, { textures })` and `objMaterials` take. No Node built-ins: a mounted game folder, an archive,
- * dropped files or URLs all work.
+ * the images glTF/OBJ export needs (diffuse and normal maps) are read, each path once (`load/texture-image.ts`: the
+ * read the three.js adapter makes too). The result is what `toGlb(model, { textures })` and `objMaterials` take. No
+ * Node built-ins: a mounted game folder, an archive, dropped files or URLs all work.
  */
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FileSystem } from '../vfs/file-system.js';
+import { readTextureBytes } from '../load/texture-image.js';
 import type { FormatEntry } from './entry.js';
 import { DEFAULT_FORMATS, entryOwning, type RegisteredModel } from './formats.js';
 
@@ -43,12 +44,8 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
     for (const image of [m.diffuse, m.normal]) {
       const path = image?.path;
       if (!path || images.has(path)) continue;
-      const file = await fs.file(path);
-      if (!file) {
-        warnings.push({ code: 'IMAGE_UNREADABLE', message: `${path}: found while resolving but not readable now`, path });
-        continue;
-      }
-      images.set(path, await file.bytes({ signal: options.signal }));
+      const bytes = await readTextureBytes(fs, path, warnings, options.signal);
+      if (bytes) images.set(path, bytes);
     }
   }
   return { materials: set.materials, warnings, images };
