@@ -11,12 +11,15 @@ import {
 } from 'three';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 import { openArchiveFrom } from '../../src/vfs/zip-archive.js';
 import { IdTechLoader, gameRootOf, type IdTechProgress } from '../../src/three/loader.js';
 import type { IdTechModel } from '../../src/three/model.js';
+import { modelToThree } from '../../src/three/model-to-three.js';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { read, SHARED_MODELS } from '../helpers/models.js';
@@ -231,3 +234,20 @@ describe('from bytes', () => {
     await expect(loader.parseAsync([{ name: 'a.md5anim', source: new Uint8Array(1) }])).rejects.toMatchObject({ code: ErrorCode.UnknownFormat, file: 'a.md5anim', detail: expect.stringMatching(/plays on .*md5mesh/) });
   });
 });
+
+describe('from parsed data (modelToThree)', () => {
+  it('the registration owning the data builds it; what plays on it is checked as the loader checks it', async () => {
+    const faerie = parseMd2(read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')));
+    const md2 = await modelToThree(faerie, { name: 'faerie' });
+    expect([md2.format, md2.scene.name]).toEqual(['md2', 'faerie']);
+    expect(md2.animations.map((c) => c.name)).toEqual(faerie.clips.map((c) => c.name));
+    const mesh = parseMd5Mesh(read(join(SHARED_MODELS, 'actors/drone/mesh.md5mesh')));
+    const idle = parseMd5Anim(read(join(SHARED_MODELS, 'actors/drone/idle.md5anim')));
+    const drone = await modelToThree(mesh, { companions: [{ name: 'idle', data: idle }], skinning: 'exact' });
+    expect([drone.format, drone.skeleton!.bones.length, drone.animations.map((c) => c.name)]).toEqual(['md5mesh', 27, ['idle']]);
+    drone.dispose();
+    const turret = parseMd5Mesh(read(join(SHARED_MODELS, 'actors/turret/turret.md5mesh')));
+    await expect(modelToThree(turret, { companions: [{ name: 'idle', data: idle }] })).rejects.toMatchObject({ code: ErrorCode.AnimMeshMismatch });
+  });
+});
+
