@@ -1,0 +1,13 @@
+/** IQM (Inter-Quake Model v2): offset-driven binary parser, DarkPlaces framegroups, Tesseract iqm.cfg, companions. */
+export { IqmParser, parseIqm } from './parser.js';
+export { parseIqmStream } from './stream.js';
+export { isIqm } from './header.js';
+export { IQM_LIMITS } from './limits.js';
+export { iqmFormat } from './format.js';
+export { iqmAcceptsCompanion, iqmCompanionsBeside } from './companions.js';
+export { boundFrameGroups, parseFrameGroups, type IqmFrameGroup } from './framegroups.js';
+export {
+  configAnimationFiles, readIqmConfig, stripTextureCommand,
+  type IqmCfgAnim, type IqmCfgBumpmap, type IqmCfgSkin, type IqmCfgTag, type IqmConfig,
+} from './iqm-cfg.js';
+export { cubeCommands, type CubeCommand, type CubeWord } from './cubescript.js';
