@@ -63,7 +63,8 @@ export function matrix34Invert(m: ArrayLike<number>, o: M12): M12 {
 
 /** ioquake3 `QuatNormalize2` of q[i…i+3] into out[o…o+3]. */
 export function quatNormalize2(q: ArrayLike<number>, i: number, out: Float32Array | Float64Array, o: number): void {
-  const len = q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3];
+  // rounded to float32 so that the zero test agrees with the Rust kernel's (a denormal quaternion squares to 0 there)
+  const len = Math.fround(q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2] + q[i + 3] * q[i + 3]);
   if (len !== 0) {
     const il = 1 / Math.sqrt(len);
     out[o] = q[i] * il; out[o + 1] = q[i + 1] * il; out[o + 2] = q[i + 2] * il; out[o + 3] = q[i + 3] * il;
