@@ -32,6 +32,8 @@ export interface IqmCfgAnim {
   names: string[];
   /** The animation file's path in the FileSystem (as resolved; the joined path when no file was found). */
   file: string;
+  /** Whether the FileSystem holds `file`. */
+  found: boolean;
   /** `FILE:ANIM`'s ANIM, or null for the file's first anim. */
   anim: string | null;
   /** Frames per second as written; 0 when not given (the engine then plays 10 frames a second). */
@@ -135,11 +137,11 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string): Promise<Iq
     }
     return null;
   };
-  const fileOf = async (name: string, cfg: string, line: number): Promise<string> => {
+  const fileOf = async (name: string, cfg: string, line: number): Promise<{ file: string; found: boolean }> => {
     const joined = join(dir, name);
     const found = await resolve(joined);
     if (found === null) warn('IQM_CFG_MISSING', `${JSON.stringify(name)} (${joined}) is not in the file system`, cfg, line);
-    return found ?? joined;
+    return { file: found ?? joined, found: found !== null };
   };
   /** A texture relative to the model's folder, as the FileSystem holds it when it does (the resolver tries other extensions). */
   const imageOf = async (name: string): Promise<string> => {
@@ -204,7 +206,7 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string): Promise<Iq
           if (args[0]) dir = normalisePath(args[0].text);
           break;
         case 'iqmload':
-          if (args[0]) config.loads.push({ file: await fileOf(args[0].text, cfg, c.line), skeleton: args[1]?.text ?? null });
+          if (args[0]) config.loads.push({ file: (await fileOf(args[0].text, cfg, c.line)).file, skeleton: args[1]?.text ?? null });
           break;
         case 'iqmanim': {
           if (args.length < 2) break;
@@ -219,7 +221,7 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string): Promise<Iq
           const named = nameWord.kind === 'expr' ? `(${nameWord.text})` : nameWord.text;
           config.anims.push({
             names: nameWord.kind === 'expr' ? [named] : named.split('|'),
-            file: await fileOf(file, cfg, c.line),
+            ...(await fileOf(file, cfg, c.line)),
             anim,
             speed: num(args[2]),
             priority: num(args[3]),
@@ -285,11 +287,12 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string): Promise<Iq
   return config;
 }
 
-/** The animation files a config names, resolved, each once, in the order the config names them. */
+/** The animation files a config names that the FileSystem holds, each once, in the order the config names them. */
 export function configAnimationFiles(config: IqmConfig): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const a of config.anims) {
+    if (!a.found) continue;
     const key = a.file.toLowerCase();
     if (!seen.has(key)) {
       seen.add(key);
