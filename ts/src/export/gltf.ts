@@ -7,29 +7,33 @@
 import type { ParseWarning } from '../base/errors.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { createTsBackend } from '../kernels/ts-backend.js';
-import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
 import { MaterialTable, type ImageFile, type TextureOptions } from './gltf-material.js';
 import { addMd2, type Md2ExportOptions } from './gltf-md2.js';
 import { addMd3 } from './gltf-md3.js';
 import { addMd5, type Md5GltfStats, type NamedMd5Anim } from './gltf-md5.js';
+import { addIqm, type NamedIqmAnimation } from './gltf-iqm.js';
 import type { GltfClip } from './gltf-morph.js';
 import type { ExportContext } from './gltf-context.js';
 import { addPlayer, type GltfPlayer } from './gltf-player.js';
 
-export type { GltfClip, GltfPlayer, NamedMd5Anim, Md5GltfStats };
+export type { GltfClip, GltfPlayer, NamedMd5Anim, NamedIqmAnimation, Md5GltfStats };
 
-/** What `toGlb` / `toGltf` accept: an md5mesh (anims in the options), an MD2, an MD3, or a Quake 3 player. */
-export type GltfModel = Md5Mesh | Md2Model | Md3Model | GltfPlayer;
+/** What `toGlb` / `toGltf` accept: an md5mesh (anims in the options), an MD2, an MD3, an IQM, or a Quake 3 player. */
+export type GltfModel = Md5Mesh | Md2Model | Md3Model | IqmModel | GltfPlayer;
 
 /**
  * `clips`, `fps`, `interpolation` (MD2, MD3, player without animation.cfg) and `md2Frames` (MD2) are described
  * in gltf-md2.ts / gltf-morph.ts and docs/gltf.md.
  */
 export interface GltfOptions extends TextureOptions, Md2ExportOptions {
-  /** MD5: the md5anims to include, one glTF animation each (a bare anim is named `anim<i>`). */
-  anims?: (NamedMd5Anim | Md5Anim)[];
+  /**
+   * MD5: the md5anims to include, one glTF animation each (a bare anim is named `anim<i>`). IQM: animation files
+   * whose anims play on the model (one glTF animation per anim), after the model's own.
+   */
+  anims?: (NamedMd5Anim | Md5Anim | NamedIqmAnimation | IqmModel)[];
   /** Convert id's Z-up to glTF's Y-up, (x, y, z) → (x, z, −y). Default true (glTF requires Y up). */
   yUp?: boolean;
   /** Name of the glTF scene (e.g. the input file's name). */
@@ -79,7 +83,8 @@ function addModel(ctx: ExportContext, model: GltfModel, name: string, options: G
   if ('models' in model) return addPlayer(ctx, model, name, options).rootNodes;
   switch (model.format) {
     case 'md5mesh': {
-      const anims = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
+      const md5 = (options.anims ?? []).filter((a): a is NamedMd5Anim | Md5Anim => ('anim' in a ? a.anim.format : a.format) === 'md5anim');
+      const anims = md5.map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
       const out = addMd5(ctx, model, anims);
       result.md5 = out.stats;
       return out.rootNodes;
@@ -88,6 +93,10 @@ function addModel(ctx: ExportContext, model: GltfModel, name: string, options: G
       return addMd2(ctx, model, name, options).rootNodes;
     case 'md3':
       return addMd3(ctx, model, name, options).rootNodes;
+    case 'iqm': {
+      const iqm = (options.anims ?? []).filter((a): a is NamedIqmAnimation | IqmModel => ('anim' in a ? a.anim.format : a.format) === 'iqm');
+      return addIqm(ctx, model, name, iqm).rootNodes;
+    }
     default:
       throw new TypeError(`glTF export does not handle ${(model as { format?: string }).format ?? 'this value'}`);
   }

@@ -4,14 +4,14 @@
  * normal maps) are read, each path once. The result is what `toGlb(model, { textures })` and `objMaterials` take.
  * No Node built-ins: a mounted game folder, an archive, dropped files or URLs all work.
  */
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FileSystem } from '../vfs/file-system.js';
 
 /** A Quake 3 player's parts, as `{ lower, upper, head }` or an `Md3Player`-like `{ models: { … } }`. */
 export type PlayerParts = { lower: Md3Model; upper: Md3Model; head: Md3Model } | { models: { lower: Md3Model; upper: Md3Model; head: Md3Model } };
 
-export type TexturedModel = Md2Model | Md3Model | Md5Mesh | PlayerParts;
+export type TexturedModel = Md2Model | Md3Model | Md5Mesh | IqmModel | PlayerParts;
 
 export interface ResolveTexturesOptions {
   /** MD3: `<model>_<skin>.skin` beside it; player: `<part>_<skin>.skin` (default `default`). */
@@ -43,9 +43,10 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
   let set: MaterialSet;
   if (player) set = await resolver.player(player, modelPath, { skin: options.skin });
   else {
-    const m = model as Md2Model | Md3Model | Md5Mesh;
+    const m = model as Md2Model | Md3Model | Md5Mesh | IqmModel;
     if (m.format === 'md3') set = await resolver.md3(m, modelPath, options.skin ? { skin: options.skin } : {});
     else if (m.format === 'md2') set = await resolver.md2(m, modelPath);
+    else if (m.format === 'iqm') set = await resolver.iqm(m, modelPath, options.skin ? { skin: options.skin } : {});
     else set = await resolver.md5(m, modelPath);
   }
   const images = new Map<string, Uint8Array>();

@@ -237,6 +237,17 @@ export class IqmPoser {
     return this.poseBlend(b.frame1, b.frame2, b.t);
   }
 
+  /**
+   * Skins the vertices by `jointMatrices` as they are now (column-major, one per joint), written by the caller — the
+   * three.js adapter's exact mode writes its bones' skinning matrices there. A mesh without skinning keeps its bind pose.
+   */
+  skin(): this {
+    this.alive();
+    if (this.skinJob) this.backend.kernels.lbsSkin(this.skinJob);
+    this.boundPose = false;
+    return this;
+  }
+
   /** Frees every buffer; later calls throw. Idempotent. */
   dispose(): void {
     if (this.disposed) return;
