@@ -133,6 +133,27 @@ describe('bad IQM files', () => {
     expect(error(() => parseIqm(patched(good, ofsPoses + 4, 0x3ff)))).toMatchObject({ code: 'BAD_COUNT', offset: 96 }); // 10 channels, the file stores 0 a frame
   });
 
+  it('vertex arrays whose bytes overlap are read once: the first listed, the others skipped', () => {
+    const ofsVA = word(good, 52);
+    let b = good;
+    for (let k = 1; k < 6; k++) b = patched(b, ofsVA + 20 * k + 16, word(good, ofsVA + 16)); // every array at the positions' bytes
+    const m = parseIqm(b);
+    expect(m.positions).not.toBeNull();
+    expect(m.vertexArrays.filter((a) => a.data !== null).map((a) => a.name)).toEqual(['position']);
+    expect(m.warnings.filter((w) => w.code === 'IQM_ARRAY_SKIPPED')).toHaveLength(5);
+  });
+
+  it('an extension list that links back to itself ends there; more records than the file holds is BAD_COUNT', () => {
+    const withExt = writeIqm({ ...iqmFile('player/idle.iqm').model, extensions: [{ name: 'a', data: new Uint8Array([1, 2]) }, { name: 'b', data: new Uint8Array([3]) }] });
+    expect(parseIqm(withExt).extensions.map((e) => [e.name, [...e.data]])).toEqual([['a', [1, 2]], ['b', [3]]]);
+    const first = word(withExt, 120);
+    const looped = patched(patched(withExt, first + 12, first), 116, 3); // record 0 links to itself; 3 declared
+    const m = parseIqm(looped);
+    expect(m.extensions).toHaveLength(1);
+    expect(m.warnings.map((w) => w.code)).toContain('IQM_EXTENSION_LOOP');
+    expect(error(() => parseIqm(patched(withExt, 116, 0x10000000)))).toMatchObject({ code: 'BAD_COUNT', offset: 116 });
+  });
+
   it('a vertex array past the file is skipped with a warning, as DarkPlaces skips it', () => {
     const ofsVA = word(good, 52);
     const m = parseIqm(patched(good, ofsVA + 20 * 5 + 16, good.length)); // blend weights' offset

@@ -52,6 +52,43 @@ export function channelCount(mask: number): number {
 }
 
 /**
+ * The vertex arrays to skip because their bytes overlap: of each run of arrays whose ranges overlap (sorted by
+ * offset), all but the one listed first. So every byte of the file is copied into at most one array, whatever the
+ * records say (no engine needs overlapping arrays; a hostile file could otherwise ask for the file's size once per
+ * record). O(n log n) in the number of records.
+ */
+function overlappingArrays(view: DataView, h: IqmHeader): Set<number> {
+  const ranges: { start: number; end: number; index: number }[] = [];
+  for (let i = 0; i < h.numVertexArrays; i++) {
+    const at = h.ofsVertexArrays + i * VERTEX_ARRAY_BYTES;
+    const format = view.getUint32(at + 8, true), size = view.getUint32(at + 12, true), offset = view.getUint32(at + 16, true);
+    if (format >= FORMAT_BYTES.length) continue;
+    const length = h.numVertexes * size * FORMAT_BYTES[format];
+    if (length > 0 && offset > 0 && offset + length <= h.filesize) ranges.push({ start: offset, end: offset + length, index: i });
+  }
+  ranges.sort((a, b) => a.start - b.start || a.index - b.index);
+  const skip = new Set<number>();
+  let run: typeof ranges = [];
+  let runEnd = -1;
+  const close = () => {
+    if (run.length > 1) {
+      const keep = run.reduce((m, r) => Math.min(m, r.index), Infinity);
+      for (const r of run) if (r.index !== keep) skip.add(r.index);
+    }
+  };
+  for (const r of ranges) {
+    if (r.start >= runEnd) {
+      close();
+      run = [];
+    }
+    run.push(r);
+    runEnd = Math.max(runEnd, r.end);
+  }
+  close();
+  return skip;
+}
+
+/**
  * Decodes a file whose header is `header` from `bytes`, which holds at least `header.filesize` bytes. `received` is
  * the input's full length (bytes past filesize → TRAILING_BYTES warning).
  */
@@ -84,6 +121,8 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
   // arrays hold, so numVertexes is bounded by the checked arrays before anything is allocated per vertex.
 
   const text = hostOrderCopy(bytes, h.ofsText, h.numText, Uint8Array);
+  // names are slices of one string (V8 shares the characters), so many names into a long text cost no more than it
+  const textString = latin1(text, 0, text.length);
   const strings = new Map<number, string>();
   /** The string at text offset `at` (INDEX_OUT_OF_RANGE at `field` past the text, as R_LoadIQM refuses). */
   const str = (at: number, field: number, what: string): string => {
@@ -95,7 +134,7 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
     }
     let e = at;
     while (e < text.length && text[e] !== 0) e++;
-    s = latin1(text, at, e);
+    s = textString.slice(at, e);
     strings.set(at, s);
     return s;
   };
@@ -116,6 +155,7 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
   let blendIndexes: Uint8Array | null = null;
   let blendWeights: Uint8Array | Float32Array | null = null;
   let colors: Uint8Array | Float32Array | null = null;
+  const skipped = overlappingArrays(view, h);
   for (let i = 0; i < h.numVertexArrays; i++) {
     const at = h.ofsVertexArrays + i * VERTEX_ARRAY_BYTES;
     const type = u32(at), flags = u32(at + 4), format = u32(at + 8), size = u32(at + 12), offset = u32(at + 16);
@@ -128,6 +168,8 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
       const length = V * size * FORMAT_BYTES[format];
       if (length > 0 && (offset <= 0 || offset + length > end)) {
         warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${name}) [${offset}, ${offset + length}) is outside the file's [1, ${end}): skipped, as DarkPlaces skips it (ioquake3 refuses the model)`, offset: at + 16 });
+      } else if (skipped.has(i)) {
+        warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${name}) [${offset}, ${offset + length}) overlaps another array's bytes: skipped (no exporter writes that; each byte is copied once)`, offset: at + 16 });
       } else {
         data = hostOrderCopy(bytes, offset, V * size, FORMAT_ARRAYS[format]);
       }
@@ -290,11 +332,24 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
   const extensions: IqmExtension[] = [];
   let next = h.ofsExtensions;
   let placedBy: number = H.ofsExtensions;
+  const extTaken: [number, number][] = [];
+  // a list of distinct records: more than the file holds is refused, and a link back to a record read ends the list
+  if (h.numExtensions * EXTENSION_BYTES > end) fail(ErrorCode.BadCount, `num_extensions ${h.numExtensions}: ${h.numExtensions} × ${EXTENSION_BYTES} bytes do not fit in the file`, H.numExtensions);
+  const visited = new Set<number>();
   for (let i = 0; i < h.numExtensions; i++) {
     block(placedBy, `extension ${i}`, next, 1, EXTENSION_BYTES);
+    if (visited.has(next)) {
+      warnings.push({ code: 'IQM_EXTENSION_LOOP', message: `extension ${i} links back to the record at ${next}: the list ends there (${i} of ${h.numExtensions} read)`, offset: placedBy });
+      break;
+    }
+    visited.add(next);
     const nameAt = u32(next), numData = u32(next + 4), ofsData = u32(next + 8);
     block(next + 8, `extension ${i}'s data`, ofsData, numData, 1);
-    extensions.push({ name: str(nameAt, next, `extension ${i}'s name`), data: hostOrderCopy(bytes, ofsData, numData, Uint8Array) });
+    // like vertex arrays, extension data is copied once per byte: data overlapping an earlier extension's is refused
+    const overlapping = numData > 0 && extTaken.some(([a, b]) => ofsData < b && a < ofsData + numData);
+    if (overlapping) warnings.push({ code: 'IQM_EXTENSION_SKIPPED', message: `extension ${i}'s data [${ofsData}, ${ofsData + numData}) overlaps an earlier extension's: kept empty (no engine reads extensions)`, offset: next + 8 });
+    else if (numData > 0) extTaken.push([ofsData, ofsData + numData]);
+    extensions.push({ name: str(nameAt, next, `extension ${i}'s name`), data: overlapping ? new Uint8Array(0) : hostOrderCopy(bytes, ofsData, numData, Uint8Array) });
     placedBy = next + 12;
     next = u32(next + 12);
   }
