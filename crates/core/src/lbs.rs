@@ -153,9 +153,13 @@ pub fn lbs_scalar(inp: &LbsInput, out: &mut LbsOutput, vertices: usize) {
 
 #[cfg(any(all(target_arch = "wasm32", target_feature = "simd128"), target_arch = "x86_64"))]
 mod simd {
-    //! One vector per matrix column. The weighted sum w0·m0 + w1·m1 + w2·m2 + w3·m3 (with the weights past a stop
-    //! zeroed, as in the scalar form) and every product and difference are lane-wise, in the scalar form's order.
-    use super::{joints, normalise, weights, LbsInput, LbsOutput};
+    //! One vector per matrix column. The weights are read as one vector (bytes widened and divided by 255 lane by
+    //! lane, the scalar form's division), those past the first ≤ 0 zeroed by a prefix mask, and each broadcast; the
+    //! weighted sum w0·m0 + w1·m1 + w2·m2 + w3·m3 and every product and difference are lane-wise, in the scalar
+    //! form's order. Every read is unchecked: `lbs_vertices` checked the lengths at entry, and joint indices are
+    //! clamped below the joint count.
+    use super::LbsInput;
+    use super::LbsOutput;
     use crate::layout::LBS_MATRIX_STRIDE;
 
     #[cfg(target_arch = "wasm32")]
@@ -163,10 +167,20 @@ mod simd {
         use core::arch::wasm32::*;
         #[derive(Clone, Copy)]
         pub struct F(v128);
-        /// SAFETY: `p` points at 4 readable floats.
+        /// SAFETY (every pointer taker): `p` points at 4 readable floats (4 bytes for `bytes4`).
         #[inline(always)]
         pub unsafe fn load(p: *const f32) -> F {
             F(v128_load(p as *const v128))
+        }
+        #[inline(always)]
+        pub unsafe fn store(p: *mut f32, a: F) {
+            v128_store(p as *mut v128, a.0)
+        }
+        /// Four bytes widened to floats and divided by 255.
+        #[inline(always)]
+        pub unsafe fn bytes4(p: *const u8) -> F {
+            let b = v128_load32_zero(p as *const u32);
+            F(f32x4_div(f32x4_convert_u32x4(u32x4_extend_low_u16x8(u16x8_extend_low_u8x16(b))), f32x4_splat(255.0)))
         }
         #[inline(always)]
         pub fn splat(x: f32) -> F {
@@ -184,6 +198,32 @@ mod simd {
         pub fn mul(a: F, b: F) -> F {
             F(f32x4_mul(a.0, b.0))
         }
+        /// Bit k set when lane k is above 0.
+        #[inline(always)]
+        pub fn positive(a: F) -> u32 {
+            i32x4_bitmask(f32x4_gt(a.0, f32x4_splat(0.0))) as u32
+        }
+        /// Lanes below `k` kept, the others 0.
+        #[inline(always)]
+        pub fn first(a: F, k: u32) -> F {
+            F(v128_and(a.0, i32x4_lt(i32x4(0, 1, 2, 3), i32x4_splat(k as i32))))
+        }
+        #[inline(always)]
+        pub fn lane0(a: F) -> F {
+            F(i32x4_shuffle::<0, 0, 0, 0>(a.0, a.0))
+        }
+        #[inline(always)]
+        pub fn lane1(a: F) -> F {
+            F(i32x4_shuffle::<1, 1, 1, 1>(a.0, a.0))
+        }
+        #[inline(always)]
+        pub fn lane2(a: F) -> F {
+            F(i32x4_shuffle::<2, 2, 2, 2>(a.0, a.0))
+        }
+        #[inline(always)]
+        pub fn lane3(a: F) -> F {
+            F(i32x4_shuffle::<3, 3, 3, 3>(a.0, a.0))
+        }
         /// (y, z, x, w)
         #[inline(always)]
         pub fn yzx(a: F) -> F {
@@ -195,8 +235,8 @@ mod simd {
             F(i32x4_shuffle::<2, 0, 1, 3>(a.0, a.0))
         }
         #[inline(always)]
-        pub fn lanes(a: F) -> [f32; 3] {
-            [f32x4_extract_lane::<0>(a.0), f32x4_extract_lane::<1>(a.0), f32x4_extract_lane::<2>(a.0)]
+        pub fn x(a: F) -> f32 {
+            f32x4_extract_lane::<0>(a.0)
         }
     }
     #[cfg(target_arch = "x86_64")]
@@ -204,14 +244,23 @@ mod simd {
         use core::arch::x86_64::*;
         #[derive(Clone, Copy)]
         pub struct F(__m128);
-        /// SAFETY: `p` points at 4 readable floats.
+        // SAFETY (every intrinsic here): SSE2 is part of x86-64; pointer takers as on wasm32.
         #[inline(always)]
         pub unsafe fn load(p: *const f32) -> F {
             F(_mm_loadu_ps(p))
         }
         #[inline(always)]
+        pub unsafe fn store(p: *mut f32, a: F) {
+            _mm_storeu_ps(p, a.0)
+        }
+        #[inline(always)]
+        pub unsafe fn bytes4(p: *const u8) -> F {
+            let b = _mm_cvtsi32_si128((p as *const i32).read_unaligned());
+            let z = _mm_setzero_si128();
+            F(_mm_div_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(b, z), z)), _mm_set1_ps(255.0)))
+        }
+        #[inline(always)]
         pub fn splat(x: f32) -> F {
-            // SAFETY: SSE2 is part of x86-64.
             F(unsafe { _mm_set1_ps(x) })
         }
         #[inline(always)]
@@ -227,6 +276,30 @@ mod simd {
             F(unsafe { _mm_mul_ps(a.0, b.0) })
         }
         #[inline(always)]
+        pub fn positive(a: F) -> u32 {
+            unsafe { _mm_movemask_ps(_mm_cmpgt_ps(a.0, _mm_setzero_ps())) as u32 }
+        }
+        #[inline(always)]
+        pub fn first(a: F, k: u32) -> F {
+            unsafe { F(_mm_and_ps(a.0, _mm_castsi128_ps(_mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(k as i32))))) }
+        }
+        #[inline(always)]
+        pub fn lane0(a: F) -> F {
+            F(unsafe { _mm_shuffle_ps::<0b00_00_00_00>(a.0, a.0) })
+        }
+        #[inline(always)]
+        pub fn lane1(a: F) -> F {
+            F(unsafe { _mm_shuffle_ps::<0b01_01_01_01>(a.0, a.0) })
+        }
+        #[inline(always)]
+        pub fn lane2(a: F) -> F {
+            F(unsafe { _mm_shuffle_ps::<0b10_10_10_10>(a.0, a.0) })
+        }
+        #[inline(always)]
+        pub fn lane3(a: F) -> F {
+            F(unsafe { _mm_shuffle_ps::<0b11_11_11_11>(a.0, a.0) })
+        }
+        #[inline(always)]
         pub fn yzx(a: F) -> F {
             F(unsafe { _mm_shuffle_ps::<0b11_00_10_01>(a.0, a.0) })
         }
@@ -235,10 +308,8 @@ mod simd {
             F(unsafe { _mm_shuffle_ps::<0b11_01_00_10>(a.0, a.0) })
         }
         #[inline(always)]
-        pub fn lanes(a: F) -> [f32; 3] {
-            let mut o = [0.0f32; 4];
-            unsafe { _mm_storeu_ps(o.as_mut_ptr(), a.0) };
-            [o[0], o[1], o[2]]
+        pub fn x(a: F) -> f32 {
+            unsafe { _mm_cvtss_f32(a.0) }
         }
     }
     use v::*;
@@ -248,55 +319,81 @@ mod simd {
         sub(mul(yzx(a), zxy(b)), mul(zxy(a), yzx(b)))
     }
 
-    pub fn run(inp: &LbsInput, out: &mut LbsOutput, vertices: usize) {
-        let m = inp.matrices.as_ptr();
-        let last = inp.matrices.len() / LBS_MATRIX_STRIDE - 1;
-        let identity = [splat(0.0), splat(0.0), splat(0.0), splat(0.0)];
-        let (id0, id1, id2) = (F3::new(1.0, 0.0, 0.0), F3::new(0.0, 1.0, 0.0), F3::new(0.0, 0.0, 1.0));
-        let with_normals = !inp.normals.is_empty();
-        let with_tangents = !inp.tangents.is_empty();
-        for v in 0..vertices {
-            let (w, skinned) = weights(inp, v);
-            let c = if skinned {
-                let j = joints(inp, v, last);
-                let (w0, w1, w2, w3) = (splat(w[0]), splat(w[1]), splat(w[2]), splat(w[3]));
-                let mut c = identity;
-                for (col, cv) in c.iter_mut().enumerate() {
-                    // SAFETY: each j[k] ≤ last · 16, so j[k] + col · 4 + 4 ≤ matrices.len().
-                    let e = |k: usize| unsafe { load(m.add(j[k] + col * 4)) };
-                    *cv = add(add(add(mul(w0, e(0)), mul(w1, e(1))), mul(w2, e(2))), mul(w3, e(3)));
-                }
-                c
-            } else {
-                [id0.0, id1.0, id2.0, splat(0.0)]
-            };
-            let p = &inp.positions[v * 3..v * 3 + 3];
-            let pos = add(add(add(mul(c[0], splat(p[0])), mul(c[1], splat(p[1]))), mul(c[2], splat(p[2]))), c[3]);
-            out.positions[v * 3..v * 3 + 3].copy_from_slice(&lanes(pos));
-            if !with_normals && !with_tangents {
-                continue;
-            }
-            let (n0, n1, n2) = (cross(c[1], c[2]), cross(c[2], c[0]), cross(c[0], c[1]));
-            let apply = |x: f32, y: f32, z: f32| normalise(lanes(add(add(mul(n0, splat(x)), mul(n1, splat(y))), mul(n2, splat(z)))));
-            if with_normals {
-                let n = &inp.normals[v * 3..v * 3 + 3];
-                out.normals[v * 3..v * 3 + 3].copy_from_slice(&apply(n[0], n[1], n[2]));
-            }
-            if with_tangents {
-                let t = &inp.tangents[v * 4..v * 4 + 4];
-                out.tangents[v * 4..v * 4 + 3].copy_from_slice(&apply(t[0], t[1], t[2]));
-                out.tangents[v * 4 + 3] = t[3];
-            }
+    /// `n` scaled to unit length (the scalar form's arithmetic: (x² + y²) + z², then 1 / sqrt), or as it is when 0.
+    #[inline(always)]
+    fn normalise(n: F) -> F {
+        let sq = mul(n, n);
+        let len2 = x(add(add(sq, yzx(sq)), zxy(sq))); // lane 0: (x² + y²) + z²
+        if len2 > 0.0 {
+            mul(n, splat(1.0 / len2.sqrt()))
+        } else {
+            n
         }
     }
 
-    /// A column of the identity, as a vector.
-    struct F3(F);
-    impl F3 {
-        fn new(x: f32, y: f32, z: f32) -> F3 {
-            let a = [x, y, z, 0.0];
-            // SAFETY: `a` holds 4 floats.
-            F3(unsafe { load(a.as_ptr()) })
+    /// SAFETY: `p` has 3 writable floats; the 4th lane is written only when `room` (the next vertex's, rewritten after).
+    #[inline(always)]
+    unsafe fn put3(p: *mut f32, a: F, room: bool) {
+        if room {
+            store(p, a);
+        } else {
+            let mut t = [0.0f32; 4];
+            store(t.as_mut_ptr(), a);
+            core::ptr::copy_nonoverlapping(t.as_ptr(), p, 3);
+        }
+    }
+
+    /// A tangent (4 floats at `p`): xyz from `a`, w kept from the input.
+    #[inline(always)]
+    unsafe fn put_tangent(p: *mut f32, a: F, w: f32) {
+        let mut t = [0.0f32; 4];
+        store(t.as_mut_ptr(), a);
+        t[3] = w;
+        core::ptr::copy_nonoverlapping(t.as_ptr(), p, 4);
+    }
+
+    pub fn run(inp: &LbsInput, out: &mut LbsOutput, vertices: usize) {
+        let m = inp.matrices.as_ptr();
+        let last = (inp.matrices.len() / LBS_MATRIX_STRIDE - 1) as u32;
+        let byte = inp.weights_f32.is_empty();
+        let with_normals = !inp.normals.is_empty();
+        let with_tangents = !inp.tangents.is_empty();
+        let (ip, inn, it, ix) = (inp.positions.as_ptr(), inp.normals.as_ptr(), inp.tangents.as_ptr(), inp.indices.as_ptr());
+        let (wb, wf) = (inp.weights_u8.as_ptr(), inp.weights_f32.as_ptr());
+        let (op, on, ot) = (out.positions.as_mut_ptr(), out.normals.as_mut_ptr(), out.tangents.as_mut_ptr());
+        let id = [[1.0f32, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]];
+        for v in 0..vertices {
+            // SAFETY: `lbs_vertices` checked every input and output against `vertices`; joint offsets are clamped.
+            unsafe {
+                let w = if byte { bytes4(wb.add(v * 4)) } else { load(wf.add(v * 4)) };
+                let alive = (!positive(w)).trailing_zeros().min(4); // weights read up to the first ≤ 0
+                let c = if alive > 0 {
+                    let w = first(w, alive);
+                    let (w0, w1, w2, w3) = (lane0(w), lane1(w), lane2(w), lane3(w));
+                    let ji = (ix.add(v * 4) as *const u32).read_unaligned().to_le();
+                    let j = |k: u32| m.add(((ji >> (8 * k)) & 0xff).min(last) as usize * LBS_MATRIX_STRIDE);
+                    let (j0, j1, j2, j3) = (j(0), j(1), j(2), j(3));
+                    let col = |o: usize| add(add(add(mul(w0, load(j0.add(o))), mul(w1, load(j1.add(o)))), mul(w2, load(j2.add(o)))), mul(w3, load(j3.add(o))));
+                    [col(0), col(4), col(8), col(12)]
+                } else {
+                    [load(id[0].as_ptr()), load(id[1].as_ptr()), load(id[2].as_ptr()), load(id[3].as_ptr())]
+                };
+                let p = ip.add(v * 3);
+                let pos = add(add(add(mul(c[0], splat(*p)), mul(c[1], splat(*p.add(1)))), mul(c[2], splat(*p.add(2)))), c[3]);
+                let room = v + 1 < vertices;
+                put3(op.add(v * 3), pos, room);
+                if !with_normals && !with_tangents {
+                    continue;
+                }
+                let (n0, n1, n2) = (cross(c[1], c[2]), cross(c[2], c[0]), cross(c[0], c[1]));
+                let apply = |q: *const f32| normalise(add(add(mul(n0, splat(*q)), mul(n1, splat(*q.add(1)))), mul(n2, splat(*q.add(2)))));
+                if with_normals {
+                    put3(on.add(v * 3), apply(inn.add(v * 3)), room);
+                }
+                if with_tangents {
+                    put_tangent(ot.add(v * 4), apply(it.add(v * 4)), *it.add(v * 4 + 3));
+                }
+            }
         }
     }
 }
