@@ -28,16 +28,12 @@ interface IqmClipSource {
   firstFrame: number;
 }
 
-async function readBytes(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const c of chunks) parts.push(c);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+/** A small text file's characters (a `.framegroups` is ASCII), read chunk by chunk. */
+async function readText(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder('latin1');
+  let text = '';
+  for await (const c of chunks) text += decoder.decode(c, { stream: true });
+  return text + decoder.decode();
 }
 
 /** Opens an IQM (the first file) with its animation files and/or a `.framegroups` file (`FormatOpener`'s shape). */
@@ -53,7 +49,7 @@ export async function openIqm([meshFile, ...others]: ModelFile[], stream: (file:
   };
   const groupsFile = others.find((f) => f.name.toLowerCase().endsWith('.framegroups'));
   if (groupsFile && model.frameCount > 0) {
-    const { groups } = parseFrameGroups(await readBytes(stream(groupsFile)));
+    const { groups } = parseFrameGroups(await readText(stream(groupsFile)));
     for (const g of boundFrameGroups(groups, model.frameCount)) {
       sources.push({ clip: { name: g.name === `groupified_${sources.length}_anim` && g.comment ? g.comment : g.name, frameCount: g.frameCount, frameRate: g.fps, closesOnLastFrame: false }, file: model, firstFrame: g.firstFrame });
     }

@@ -9,6 +9,7 @@
 import { BufferAttribute, DynamicDrawUsage, Mesh, type Bone, type BufferGeometry, type Material, type Matrix4 } from 'three';
 import { LBS_MATRIX_STRIDE } from '../kernels/layout.js';
 import type { IqmPoser } from '../pose/iqm-poser.js';
+import { boneObjectMatrices } from './bone-space.js';
 
 export class IqmPoserMesh extends Mesh {
   /** Marks meshes whose vertices the adapter writes (`IdTechModel.update` syncs every one). */
@@ -40,17 +41,9 @@ export class IqmPoserMesh extends Mesh {
     const obj = this.object;
     const next = this.poser.jointMatrices;
     let changed = false;
+    boneObjectMatrices(this.bones, this.parents, obj);
     for (let j = 0; j < n; j++) {
-      const bone = this.bones[j];
-      if (bone.matrixAutoUpdate) bone.updateMatrix();
-      const m = bone.matrix.elements;
-      const p = this.parents[j];
       const o = j * 16;
-      if (p < 0) for (let k = 0; k < 16; k++) obj[o + k] = m[k];
-      else {
-        const q = p * 16;
-        for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) obj[o + c * 4 + r] = obj[q + r] * m[c * 4] + obj[q + 4 + r] * m[c * 4 + 1] + obj[q + 8 + r] * m[c * 4 + 2] + obj[q + 12 + r] * m[c * 4 + 3];
-      }
       // skinning matrix = object · inverse bind, column-major (the LBS kernel's layout)
       const inv = this.inverses[j].elements;
       const d = j * LBS_MATRIX_STRIDE;

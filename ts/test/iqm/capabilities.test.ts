@@ -16,6 +16,7 @@ import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { iqmToThree, type IqmSkinning } from '../../src/three/iqm-model.js';
 import { IqmPoserMesh } from '../../src/three/iqm-poser-mesh.js';
 import { ACCEPTED_WARNINGS, expectClean, validate, type ValidatorSummary } from '../export/validate.js';
+import { diagonal } from '../helpers/compare.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';
 import { maxDistance, setTime, threePositions } from '../three/three-eval.js';
 import { iqmFile, skinnedMeshes } from './_corpus.js';
@@ -26,14 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => backend.dispose());
 
-function diagonal(p: ArrayLike<number>): number {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < p.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], p[i]);
-    hi[i % 3] = Math.max(hi[i % 3], p[i]);
-  }
-  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-}
 
 /** The sets the tests play: a mesh with a few of the animation files its config (or the file itself) gives it. */
 const SETS = [

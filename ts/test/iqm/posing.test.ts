@@ -10,6 +10,7 @@ import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { IqmPoser } from '../../src/pose/iqm-poser.js';
+import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { readIqmReference, referenceSkin, referenceSkinMatrices } from '../reference/iqm.js';
 import { animationPairs, iqmFile, sampleFrames, skinnedMeshes } from './_corpus.js';
 
@@ -19,20 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => backends.forEach((b) => b.dispose()));
 
-function diagonal(p: ArrayLike<number>): number {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < p.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], p[i]);
-    hi[i % 3] = Math.max(hi[i % 3], p[i]);
-  }
-  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-}
 
-function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
-  return m;
-}
 
 function minCos(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let m = 1;
@@ -62,12 +50,12 @@ describe('IQM posing on real models', () => {
           const spec = referenceSkin(refMesh, referenceSkinMatrices(refMesh, refAnim, a, b, t, 'iqm.txt'));
           const outs = posers.map((p) => p.poseBlend(a, b, t));
           for (const p of outs) {
-            expect(maxDiff(p.positions, ref.positions) / diag, `${p.backend.name} frames ${a}→${b} @${t}`).toBeLessThan(1e-4);
+            expect(maxAbsDiff(p.positions, ref.positions) / diag, `${p.backend.name} frames ${a}→${b} @${t}`).toBeLessThan(1e-4);
             expect(minCos(p.normals, ref.normals), `${p.backend.name} normals frames ${a}→${b}`).toBeGreaterThan(1 - 1e-3);
-            expect(maxDiff(p.positions, spec.positions) / diag, `${p.backend.name} against iqm.txt's scale order`).toBeLessThan(3e-4);
+            expect(maxAbsDiff(p.positions, spec.positions) / diag, `${p.backend.name} against iqm.txt's scale order`).toBeLessThan(3e-4);
           }
-          expect(maxDiff(outs[0].positions, outs[2].positions) / diag).toBeLessThan(2e-5);
-          expect(maxDiff(outs[1].positions, outs[2].positions) / diag).toBeLessThan(2e-5);
+          expect(maxAbsDiff(outs[0].positions, outs[2].positions) / diag).toBeLessThan(2e-5);
+          expect(maxAbsDiff(outs[1].positions, outs[2].positions) / diag).toBeLessThan(2e-5);
         }
       } finally {
         posers.forEach((p) => p.dispose());
@@ -79,9 +67,9 @@ describe('IQM posing on real models', () => {
     const mesh = iqmFile('player/male/RE_Player_male.iqm'), anim = iqmFile('player/runcycle0.iqm');
     const poser = new IqmPoser(backends[0], mesh.model);
     poser.setAnimation(anim.model);
-    expect(maxDiff(poser.positions, mesh.model.positions!)).toBe(0);
+    expect(maxAbsDiff(poser.positions, mesh.model.positions!)).toBe(0);
     poser.poseFrame(3);
-    expect(maxDiff(poser.positions, mesh.model.positions!) / diagonal(mesh.model.positions!)).toBeGreaterThan(0.01);
+    expect(maxAbsDiff(poser.positions, mesh.model.positions!) / diagonal(mesh.model.positions!)).toBeGreaterThan(0.01);
     poser.bindPose();
     expect(poser.blend).toBeNull();
     poser.dispose();

@@ -19,7 +19,9 @@ import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { writeIqm } from '../../src/write/iqm.js';
+import { diagonal } from '../helpers/compare.js';
 import { read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
+import { maxDistance } from '../three/three-eval.js';
 import { iqmFile } from './_corpus.js';
 
 const backend = createTsBackend();
@@ -29,19 +31,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function diagonal(p: ArrayLike<number>): number {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < p.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], p[i]);
-    hi[i % 3] = Math.max(hi[i % 3], p[i]);
-  }
-  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-}
-const maxDistance = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let m = 0;
-  for (let i = 0; i < a.length; i += 3) m = Math.max(m, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]));
-  return m;
-};
 
 /** `assimp info --raw` on the bytes (no post-processing): the counts it reports; it exits non-zero on a file it cannot read. */
 function assimpCounts(bytes: Uint8Array, name: string): { vertices: number; faces: number } {
