@@ -186,6 +186,11 @@ mod simd {
         pub fn splat(x: f32) -> F {
             F(f32x4_splat(x))
         }
+        /// The float at `p` in every lane (one load-and-splat).
+        #[inline(always)]
+        pub unsafe fn load_splat(p: *const f32) -> F {
+            F(v128_load32_splat(p as *const u32))
+        }
         #[inline(always)]
         pub fn add(a: F, b: F) -> F {
             F(f32x4_add(a.0, b.0))
@@ -262,6 +267,10 @@ mod simd {
         #[inline(always)]
         pub fn splat(x: f32) -> F {
             F(unsafe { _mm_set1_ps(x) })
+        }
+        #[inline(always)]
+        pub unsafe fn load_splat(p: *const f32) -> F {
+            F(_mm_load1_ps(p))
         }
         #[inline(always)]
         pub fn add(a: F, b: F) -> F {
@@ -368,7 +377,7 @@ mod simd {
                 let w = if byte { bytes4(wb.add(v * 4)) } else { load(wf.add(v * 4)) };
                 let alive = (!positive(w)).trailing_zeros().min(4); // weights read up to the first ≤ 0
                 let c = if alive > 0 {
-                    let w = first(w, alive);
+                    let w = if alive < 4 { first(w, alive) } else { w };
                     let (w0, w1, w2, w3) = (lane0(w), lane1(w), lane2(w), lane3(w));
                     let ji = (ix.add(v * 4) as *const u32).read_unaligned().to_le();
                     let j = |k: u32| m.add(((ji >> (8 * k)) & 0xff).min(last) as usize * LBS_MATRIX_STRIDE);
@@ -379,14 +388,14 @@ mod simd {
                     [load(id[0].as_ptr()), load(id[1].as_ptr()), load(id[2].as_ptr()), load(id[3].as_ptr())]
                 };
                 let p = ip.add(v * 3);
-                let pos = add(add(add(mul(c[0], splat(*p)), mul(c[1], splat(*p.add(1)))), mul(c[2], splat(*p.add(2)))), c[3]);
+                let pos = add(add(add(mul(c[0], load_splat(p)), mul(c[1], load_splat(p.add(1)))), mul(c[2], load_splat(p.add(2)))), c[3]);
                 let room = v + 1 < vertices;
                 put3(op.add(v * 3), pos, room);
                 if !with_normals && !with_tangents {
                     continue;
                 }
                 let (n0, n1, n2) = (cross(c[1], c[2]), cross(c[2], c[0]), cross(c[0], c[1]));
-                let apply = |q: *const f32| normalise(add(add(mul(n0, splat(*q)), mul(n1, splat(*q.add(1)))), mul(n2, splat(*q.add(2)))));
+                let apply = |q: *const f32| normalise(add(add(mul(n0, load_splat(q)), mul(n1, load_splat(q.add(1)))), mul(n2, load_splat(q.add(2)))));
                 if with_normals {
                     put3(on.add(v * 3), apply(inn.add(v * 3)), room);
                 }

@@ -76,6 +76,31 @@ describe('IQM posing on real models', () => {
     expect(() => poser.positions).toThrow(/disposed/);
   });
 
+  it('dispose is final and idempotent, as Md5Poser\'s; a disposed backend makes every call throw', async () => {
+    const mesh = iqmFile('sentry/drone.iqm'), anim = iqmFile('sentry/forward.iqm');
+    const backend = await createWasmBackend('simd');
+    const a = new IqmPoser(backend, mesh.model);
+    a.setAnimation(anim.model);
+    a.poseFrame(1);
+    a.dispose();
+    a.dispose();
+    for (const call of [() => a.poseFrame(0), () => a.positions, () => a.setAnimation(null), () => a.bindPose()]) expect(call).toThrow(/IqmPoser was disposed/);
+    // buffers freed by one poser and reused by another are never written by the first
+    const b = new IqmPoser(backend, mesh.model);
+    const bind = b.positions.slice();
+    expect(() => a.skin()).toThrow(/disposed/);
+    expect(maxAbsDiff(b.positions, bind)).toBe(0);
+    backend.dispose();
+    expect(() => b.positions).toThrow(/backend of this IqmPoser was disposed/);
+    expect(() => new IqmPoser(backend, mesh.model)).toThrow(/disposed/);
+    // an animation that does not fit the skeleton is ANIM_MESH_MISMATCH, and frames past the file a RangeError
+    const c = new IqmPoser(backends[2], mesh.model);
+    expect(() => c.setAnimation(iqmFile('player/idle.iqm').model)).toThrow(/ANIM_MESH_MISMATCH/);
+    c.setAnimation(anim.model);
+    expect(() => c.poseFrame(anim.model.frameCount)).toThrow(RangeError);
+    c.dispose();
+  });
+
   it('covers every skinned mesh of the corpus', () => {
     const posed = new Set(pairs.map((p) => p.mesh.path));
     const unposed = skinnedMeshes().filter((m) => !posed.has(m.path)).map((m) => m.path);
