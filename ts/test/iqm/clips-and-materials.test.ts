@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { iqmAcceptsCompanion, iqmCompanionsBeside } from '../../src/formats/iqm/companions.js';
 import { boundFrameGroups, parseFrameGroups } from '../../src/formats/iqm/framegroups.js';
-import { readIqmConfig } from '../../src/formats/iqm/iqm-cfg.js';
+import { clipFrames, configClips, readIqmConfig } from '../../src/formats/iqm/iqm-cfg.js';
 import { MaterialResolver } from '../../src/materials/resolver.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';
@@ -33,6 +33,20 @@ describe('Tesseract iqm.cfg', () => {
     expect(c.lods).toEqual([{ model: 'player/male/lod1', distance: 128 }, { model: 'player/male/lod2', distance: 512 }]);
     // files the config names but the corpus lacks are warnings, not errors
     expect(c.warnings.map((w) => w.code)).toContain('IQM_CFG_MISSING');
+  });
+
+  it("names the player's clips as Tesseract does: one per name and part, repeated lines as variants, 10 fps by default", async () => {
+    const clips = configClips(await readIqmConfig(fs(), 'player/male/iqm.cfg'));
+    const byName = (n: string, part = 0, variant = 0) => clips.find((c) => c.name === n && c.part === part && c.variant === variant)!;
+    expect(byName('run forward')).toMatchObject({ file: 'player/runcycle0.iqm', fps: 35 });
+    expect(byName('sprint')).toMatchObject({ file: 'player/runcycle0.iqm', fps: 45 });
+    expect(byName('boost backward')).toMatchObject({ file: 'player/boost_backward.iqm', fps: 10 }); // no speed given
+    expect(byName('idle', 1)).toMatchObject({ file: 'player/idle.iqm', fps: 10, part: 1 }); // the upper body's own idle
+    expect([byName('claw primary', 1, 0).file, byName('claw primary', 1, 1).file]).toEqual(['player/claw_primary.iqm', 'player/claw_primary2.iqm']);
+    // setanim's offsets (skelmodel.h): start skips, a negative end drops frames from the end
+    expect(clipFrames({ startOffset: 2, endOffset: 0 }, 10, 20)).toEqual({ first: 12, count: 18 });
+    expect(clipFrames({ startOffset: 0, endOffset: -5 }, 0, 20)).toEqual({ first: 0, count: 15 });
+    expect(clipFrames({ startOffset: -3, endOffset: 2 }, 0, 20)).toEqual({ first: 17, count: 2 });
   });
 
   it('marks anims named through game variables (a loop over $W_NAMES) as dynamic, and keeps their files', async () => {

@@ -7,7 +7,7 @@ export { iqmFormat } from './format.js';
 export { iqmAcceptsCompanion, iqmCompanionsBeside } from './companions.js';
 export { boundFrameGroups, parseFrameGroups, type IqmFrameGroup } from './framegroups.js';
 export {
-  configAnimationFiles, readIqmConfig, stripTextureCommand,
+  clipFrames, configAnimationFiles, configClips, readIqmConfig, stripTextureCommand, type IqmCfgClip,
   type IqmCfgAnim, type IqmCfgBumpmap, type IqmCfgSkin, type IqmCfgTag, type IqmConfig,
 } from './iqm-cfg.js';
 export { cubeCommands, type CubeCommand, type CubeWord } from './cubescript.js';

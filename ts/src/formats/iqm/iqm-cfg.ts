@@ -301,3 +301,50 @@ export function configAnimationFiles(config: IqmConfig): string[] {
   }
   return out;
 }
+
+/** One clip a config names: a name of an `iqmanim` line with its file, anim, rate and frame cuts. */
+export interface IqmCfgClip {
+  name: string;
+  file: string;
+  /** The anim of the file by name (`FILE:ANIM`), or null for its first. */
+  anim: string | null;
+  /** Frames per second: the line's speed, else 10 (Tesseract's default, 100 ms a frame). */
+  fps: number;
+  /** Tesseract's offsets: a positive start skips frames (at most count − 1), a negative one counts from the end. */
+  startOffset: number;
+  /** A positive end keeps at most that many frames, a negative one drops that many (at least one stays). */
+  endOffset: number;
+  part: number;
+  /** 0 for the first line of this name and part, 1 for the next …: variants the engine picks between. */
+  variant: number;
+  dynamic: boolean;
+}
+
+/**
+ * Every clip name of the config's `iqmanim` lines whose file the FileSystem holds, in order. Several lines of one
+ * name and part are variants, as Tesseract keeps them (animmodel.h `part::setanim` adds an animspec per line;
+ * `getanimspec` picks one by the entity's seed and start time).
+ */
+export function configClips(config: IqmConfig): IqmCfgClip[] {
+  const out: IqmCfgClip[] = [];
+  for (const a of config.anims) {
+    if (!a.found) continue;
+    for (const name of a.names) {
+      const variant = out.filter((c) => c.name === name && c.part === a.part).length;
+      out.push({ name, file: a.file, anim: a.anim, fps: a.speed > 0 ? a.speed : 10, startOffset: a.startOffset, endOffset: a.endOffset, part: a.part, variant, dynamic: a.dynamic });
+    }
+  }
+  return out;
+}
+
+/** The frames [first, first + count) of a clip over an anim of `frames` frames starting at `firstFrame` (skelmodel.h setanim's offsets). */
+export function clipFrames(clip: Pick<IqmCfgClip, 'startOffset' | 'endOffset'>, firstFrame: number, frames: number): { first: number; count: number } {
+  let start = firstFrame;
+  let end = frames;
+  if (clip.startOffset > 0) start += Math.min(clip.startOffset, end - 1);
+  else if (clip.startOffset < 0) start += Math.max(end + clip.startOffset, 0);
+  end -= start - firstFrame;
+  if (clip.endOffset > 0) end = Math.min(end, clip.endOffset);
+  else if (clip.endOffset < 0) end = Math.max(end + clip.endOffset, 1);
+  return { first: start, count: end };
+}
