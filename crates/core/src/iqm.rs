@@ -12,7 +12,7 @@
 use crate::layout::{IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE};
 
 /// ioquake3 `Matrix34Multiply`: a · b for 3×4 row-major matrices with an implied last row 0 0 0 1.
-#[inline(always)]
+#[inline(never)] // one copy in the module (its callers run once per joint, not per vertex)
 pub fn matrix34_multiply(a: &[f32; 12], b: &[f32; 12]) -> [f32; 12] {
     [
         a[0] * b[0] + a[1] * b[4] + a[2] * b[8],
@@ -31,7 +31,7 @@ pub fn matrix34_multiply(a: &[f32; 12], b: &[f32; 12]) -> [f32; 12] {
 }
 
 /// ioquake3 `JointToMatrix`: rotation rows scaled by scale (row r by scale[r]), translation in the last column.
-#[inline(always)]
+#[inline(never)] // one copy in the module (its callers run once per joint, not per vertex)
 pub fn joint_to_matrix(q: &[f32; 4], s: &[f32; 3], t: &[f32; 3]) -> [f32; 12] {
     let xx = 2.0 * q[0] * q[0];
     let yy = 2.0 * q[1] * q[1];
@@ -59,7 +59,7 @@ pub fn joint_to_matrix(q: &[f32; 4], s: &[f32; 3], t: &[f32; 3]) -> [f32; 12] {
 }
 
 /// ioquake3 `Matrix34Invert`: transpose the 3×3, divide each row by its squared length, translation −R⁻¹·t.
-#[inline(always)]
+#[inline(never)] // one copy in the module (its callers run once per joint, not per vertex)
 pub fn matrix34_invert(m: &[f32; 12]) -> [f32; 12] {
     let mut o = [0.0f32; 12];
     o[0] = m[0];
@@ -87,7 +87,7 @@ pub fn matrix34_invert(m: &[f32; 12]) -> [f32; 12] {
 }
 
 /// ioquake3 `QuatNormalize2`: q / |q| (rsqrt form), or (0, 0, 0, −1) for a zero quaternion.
-#[inline(always)]
+#[inline(never)] // one copy in the module (its callers run once per joint, not per vertex)
 pub fn quat_normalize2(q: &[f32; 4]) -> [f32; 4] {
     let len = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
     if len != 0.0 {
@@ -100,7 +100,7 @@ pub fn quat_normalize2(q: &[f32; 4]) -> [f32; 4] {
 
 /// ioquake3 `QuatSlerp(from, to, fraction)`: shortest path (negate `to` on a negative dot), plain lerp when
 /// cos ≥ 0.999999.
-#[inline(always)]
+#[inline(never)] // one copy in the module (its callers run once per joint, not per vertex)
 pub fn quat_slerp(from: &[f32; 4], to_in: &[f32; 4], fraction: f32) -> [f32; 4] {
     let mut cos = from[0] * to_in[0] + from[1] * to_in[1] + from[2] * to_in[2] + from[3] * to_in[3];
     let to = if cos < 0.0 {

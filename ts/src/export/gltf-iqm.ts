@@ -22,10 +22,10 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { IqmModel } from '../base/model.js';
-import { iqmAcceptsCompanion } from '../formats/iqm/companions.js';
+import { iqmAcceptsCompanion } from '../formats/iqm/pairing.js';
 import { iqmBindMatrices, iqmDecodeFrame } from '../kernels/ts-iqm-kernels.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS } from '../kernels/layout.js';
-import { IQM_DEFAULT_FPS } from '../pose/iqm-poser.js';
+import { IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
 import { counterClockwise, type Axes } from './gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';

@@ -14,7 +14,7 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
-import { readIqmConfig, type IqmConfig } from '../formats/iqm/iqm-cfg.js';
+import type { IqmConfig } from '../formats/iqm/iqm-cfg.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
 import { md5MeshNamesFromText, parseCubeModelConfig, type CubeModelConfig } from './cube-config.js';
@@ -248,6 +248,8 @@ export class MaterialResolver {
     const cfgPath = joinPath(folder, 'iqm.cfg');
     let cfg: IqmConfig | null = null;
     if ((await this.probe(cfgPath)).path) {
+      // the Cubescript reader is loaded when a model has a config (a chunk of its own: the front door stays small)
+      const { readIqmConfig } = await import('../formats/iqm/iqm-cfg.js');
       cfg = await readIqmConfig(this.fs, (await this.probe(cfgPath)).path!);
       for (const w of cfg.warnings.filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
     }

@@ -8,11 +8,12 @@
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { IqmModel } from '../base/model.js';
 import { parseStream } from '../base/source.js';
-import { iqmAcceptsCompanion } from '../formats/iqm/companions.js';
+import { iqmAcceptsCompanion } from '../formats/iqm/pairing.js';
 import { boundFrameGroups, parseFrameGroups } from '../formats/iqm/framegroups.js';
 import { IqmParser } from '../formats/iqm/parser.js';
 import type { PoseBackend } from '../kernels/backend.js';
-import { IQM_DEFAULT_FPS, IqmPoser } from '../pose/iqm-poser.js';
+import { IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
+import { IqmPoser } from '../pose/iqm-poser.js';
 import { poserPlayer, type Clip, type ModelFile, type ModelPlayer, type PlayableModel } from './playable.js';
 
 /**

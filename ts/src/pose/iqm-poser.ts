@@ -14,11 +14,10 @@ import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js
 import type { IqmAnim, IqmModel } from '../base/model.js';
 import { disposedError, type F32, type IqmPoseJob, type KernelBuffer, type LbsSkinJob, type PoseBackend, type Typed } from '../kernels/backend.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../kernels/layout.js';
-import { iqmAcceptsCompanion } from '../formats/iqm/companions.js';
+import { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
 import { clipBlend, type FrameBlend } from './timing.js';
 
-/** Tesseract's default animation speed (animmodel.h: 100 ms a frame) where a clip gives no rate. */
-export const IQM_DEFAULT_FPS = 10;
+export { IQM_DEFAULT_FPS };
 
 export interface IqmPoserOptions {
   /** Also skin the tangent array (when the file has one): `tangents`. */

@@ -10,7 +10,7 @@ import { AnimationClip, QuaternionKeyframeTrack, VectorKeyframeTrack, type Keyfr
 import type { IqmAnim, IqmModel } from '../base/model.js';
 import { IQM_CHANNELS } from '../kernels/layout.js';
 import { iqmDecodeFrame } from '../kernels/ts-iqm-kernels.js';
-import { IQM_DEFAULT_FPS } from '../pose/iqm-poser.js';
+import { IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
 
 /** What an IQM clip carries in `userData.idtech`. */
 export interface IqmClipInfo {

@@ -15,7 +15,7 @@ import { Bone, Box3, BufferAttribute, BufferGeometry, Matrix4, Skeleton, Skinned
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { IqmModel } from '../base/model.js';
 import { iqmInfluences } from '../export/gltf-iqm.js';
-import { iqmAcceptsCompanion } from '../formats/iqm/companions.js';
+import { iqmAcceptsCompanion } from '../formats/iqm/pairing.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { IQM_BIND_STRIDE } from '../kernels/layout.js';
 import { iqmBindMatrices } from '../kernels/ts-iqm-kernels.js';

@@ -5,7 +5,8 @@
  * test, DarkPlaces `.framegroups`, and the material resolver's `iqm()` through the cfg, `.skin` files and names.
  */
 import { describe, expect, it } from 'vitest';
-import { iqmAcceptsCompanion, iqmCompanionsBeside } from '../../src/formats/iqm/companions.js';
+import { iqmCompanionsBeside } from '../../src/formats/iqm/companions.js';
+import { iqmAcceptsCompanion } from '../../src/formats/iqm/pairing.js';
 import { boundFrameGroups, parseFrameGroups } from '../../src/formats/iqm/framegroups.js';
 import { clipFrames, configClips, readIqmConfig } from '../../src/formats/iqm/iqm-cfg.js';
 import { MaterialResolver } from '../../src/materials/resolver.js';

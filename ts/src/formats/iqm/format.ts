@@ -1,7 +1,8 @@
 /** IQM's entry in the registry: the `ModelFormat` the registry extends with its capabilities. */
 import type { IqmModel } from '../../base/model.js';
 import type { ModelFormat } from '../format.js';
-import { iqmAcceptsCompanion, iqmCompanionsBeside } from './companions.js';
+import { iqmCompanionsBeside } from './companions.js';
+import { iqmAcceptsCompanion } from './pairing.js';
 import { isIqm } from './header.js';
 import { parseIqmStream } from './stream.js';
 

@@ -4,7 +4,8 @@ export { parseIqmStream } from './stream.js';
 export { isIqm } from './header.js';
 export { IQM_LIMITS } from './limits.js';
 export { iqmFormat } from './format.js';
-export { iqmAcceptsCompanion, iqmCompanionsBeside } from './companions.js';
+export { iqmCompanionsBeside } from './companions.js';
+export { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from './pairing.js';
 export { boundFrameGroups, parseFrameGroups, type IqmFrameGroup } from './framegroups.js';
 export {
   clipFrames, configAnimationFiles, configClips, readIqmConfig, stripTextureCommand, type IqmCfgClip,
