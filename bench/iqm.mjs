@@ -133,8 +133,13 @@ export async function benchIqm({ quick = false, log = console.error } = {}) {
   for (const [name, w] of workloads) {
     log(`IQM skinning: ${name}…`);
     const row = { name, vertices: w.vertices, joints: w.joints };
-    for (const b of backends) row[b.name] = skinRate(b, w, quick ? 60 : 200);
-    row.native = nativeRate(w);
+    // passes interleaved over the backends and the native process, the best rate of each kept: on a shared machine a
+    // busy moment then spoils one pass of one backend, not the ratio
+    const best = (a, b) => (!a ? b : !b ? a : { lbs_mverts_per_s: Math.max(a.lbs_mverts_per_s, b.lbs_mverts_per_s), lbs_pnt_mverts_per_s: Math.max(a.lbs_pnt_mverts_per_s, b.lbs_pnt_mverts_per_s) });
+    for (let pass = 0; pass < (quick ? 1 : 3); pass++) {
+      for (const b of backends) row[b.name] = best(row[b.name], skinRate(b, w, quick ? 60 : 150));
+      row.native = best(row.native, nativeRate(w));
+    }
     const s = row['wasm-simd'], t = row.ts, n = row.native;
     row.simd_over_ts = { positions: s.lbs_mverts_per_s / t.lbs_mverts_per_s, pnt: s.lbs_pnt_mverts_per_s / t.lbs_pnt_mverts_per_s };
     if (n) row.simd_over_native = { positions: s.lbs_mverts_per_s / n.lbs_mverts_per_s, pnt: s.lbs_pnt_mverts_per_s / n.lbs_pnt_mverts_per_s };
