@@ -92,10 +92,12 @@ function skinRate(backend, w, ms) {
   const V = w.vertices;
   const buf = {
     matrices: fill(m.f32(w.matrices.length), w.matrices), positions: fill(m.f32(V * 3), w.positions), normals: fill(m.f32(V * 3), w.normals),
-    tangents: fill(m.f32(V * 4), w.tangents), indices: fill(m.u8(V * 4), w.indices), weights: fill(m.u8(V * 4), w.weights),
+    tangents: fill(m.f32(V * 4), w.tangents), indices: fill(m.u8(V * 4), w.indices),
+    // as IqmPoser hands them: byte weights made floats once (the kernel's own ÷ 255 gives the same floats)
+    weights: fill(m.f32(V * 4), Float32Array.from(w.weights, (b) => (w.weights instanceof Float32Array ? b : b / 255))),
     outPositions: m.f32(V * 3), outNormals: m.f32(V * 3), outTangents: m.f32(V * 4),
   };
-  const job = { matrices: buf.matrices, positions: buf.positions, normals: null, tangents: null, indices: buf.indices, weightsU8: buf.weights, weightsF32: null, outPositions: buf.outPositions, outNormals: null, outTangents: null };
+  const job = { matrices: buf.matrices, positions: buf.positions, normals: null, tangents: null, indices: buf.indices, weightsU8: null, weightsF32: buf.weights, outPositions: buf.outPositions, outNormals: null, outTangents: null };
   const pnt = { ...job, normals: buf.normals, tangents: buf.tangents, outNormals: buf.outNormals, outTangents: buf.outTangents };
   const p = time(() => backend.kernels.lbsSkin(job), ms);
   const n = time(() => backend.kernels.lbsSkin(pnt), ms);
@@ -108,7 +110,8 @@ function nativeRate(w) {
   if (!existsSync(bin)) return null;
   mkdirSync(join(ROOT, 'target/bench'), { recursive: true });
   const file = join(ROOT, 'target/bench', `lbs-${w.vertices}.bin`);
-  const parts = [new Uint32Array([w.vertices, w.joints, 1]), w.matrices, w.positions, w.normals, w.tangents, w.indices, w.weights];
+  const weights = w.weights instanceof Float32Array ? w.weights : Float32Array.from(w.weights, (b) => b / 255);
+  const parts = [new Uint32Array([w.vertices, w.joints, 0]), w.matrices, w.positions, w.normals, w.tangents, w.indices, weights];
   writeFileSync(file, Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength))));
   return JSON.parse(execFileSync(bin, ['--lbs', file], { encoding: 'utf8' }));
 }

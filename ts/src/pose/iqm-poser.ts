@@ -78,12 +78,14 @@ export class IqmPoser {
     this.outNormals = withNormals ? own(m.f32(V * 3)) : null;
     this.outTangents = withTangents ? own(m.f32(V * 4)) : null;
     this.matrices = own(m.f32(Math.max(1, J) * LBS_MATRIX_STRIDE));
-    let indices = null, weightsU8 = null, weightsF32 = null, parents = null, bind = null, invBind = null, scratch = null;
+    let indices = null, weightsF32 = null, parents = null, bind = null, invBind = null, scratch = null;
     let translate = null, rotate = null, scale = null;
     if (this.skinned) {
       indices = own(m.u8(V * 4));
-      if (mesh.blendWeights instanceof Float32Array) weightsF32 = own(m.f32(V * 4));
-      else weightsU8 = own(m.u8(V * 4));
+      // Byte weights are handed to the kernel as floats b / 255, made once here: the same floats the kernel's own
+      // division gives (every byte value is checked in ts/test/iqm/kernel-parity.test.ts), without a division and
+      // a widening per vertex per pose.
+      weightsF32 = own(m.f32(V * 4));
       parents = own(m.i32(J));
       bind = own(m.f32(J * IQM_BIND_STRIDE));
       invBind = own(m.f32(J * IQM_BIND_STRIDE));
@@ -98,8 +100,12 @@ export class IqmPoser {
     if (this.inTangents) this.inTangents.view.set(mesh.tangents!);
     if (this.skinned) {
       indices!.view.set(mesh.blendIndexes!);
-      if (weightsF32) weightsF32.view.set(mesh.blendWeights as Float32Array);
-      else weightsU8!.view.set(mesh.blendWeights as Uint8Array);
+      const bw = mesh.blendWeights!;
+      if (bw instanceof Float32Array) weightsF32!.view.set(bw);
+      else {
+        const w = weightsF32!.view;
+        for (let i = 0; i < bw.length; i++) w[i] = bw[i] / 255;
+      }
       parents!.view.set(mesh.joints.parents);
       translate!.view.set(mesh.joints.translate);
       rotate!.view.set(mesh.joints.rotate);
@@ -107,7 +113,7 @@ export class IqmPoser {
       const k = backend.kernels;
       const bad = k.validateParents({ parents: parents! });
       if (bad >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${bad} has parent ${mesh.joints.parents[bad]}, not below it`, { offset: 0 });
-      const badIndex = k.validateLbs({ jointCount: J, indices: indices!, weightsU8, weightsF32 });
+      const badIndex = k.validateLbs({ jointCount: J, indices: indices!, weightsU8: null, weightsF32 });
       if (badIndex !== -1) throw new ModelParseError(ErrorCode.IndexOutOfRange, badIndex === -2 ? 'blend weights shorter than the blend indexes' : `vertex ${badIndex >> 2} blend index ${mesh.blendIndexes![badIndex]} names a joint past the ${J}`, { offset: 0 });
       k.iqmBind({ parents: parents!, translate: translate!, rotate: rotate!, scale: scale!, bind: bind!, invBind: invBind! });
       for (const b of [translate!, rotate!, scale!]) this.release(b);
@@ -118,7 +124,7 @@ export class IqmPoser {
         normals: this.inNormals,
         tangents: this.inTangents,
         indices: indices!,
-        weightsU8,
+        weightsU8: null,
         weightsF32,
         outPositions: this.outPositions,
         outNormals: this.outNormals,

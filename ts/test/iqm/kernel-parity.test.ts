@@ -117,6 +117,24 @@ describe('IQM kernels on random inputs', () => {
     );
   });
 
+  it('byte weights b and float weights b / 255 (stored float32) skin to the same floats, for every byte value', () => {
+    for (const backend of backends) {
+      const m = backend.memory;
+      const bytes = m.u8(256 * 4), floats = m.f32(256 * 4), positions = m.f32(256 * 3), indices = m.u8(256 * 4), mats = m.f32(32), a = m.f32(256 * 3), b = m.f32(256 * 3);
+      mats.view.set([1.3, 0.2, -0.4, 0, 0.1, 0.7, 0.1, 0, 0.3, -0.2, 1.9, 0, 3, 4, 5, 1, 0.9, 0, 0, 0, 0, 1.1, 0, 0, 0, 0, 0.8, 0, -2, 1, 0.5, 1]);
+      for (let v = 0; v < 256; v++) {
+        bytes.view.set([v, 255 - v, 0, 0], v * 4);
+        floats.view.set([v / 255, (255 - v) / 255, 0, 0], v * 4);
+        indices.view.set([0, 1, 0, 0], v * 4);
+        positions.view.set([1.7, -0.3, 2.9], v * 3);
+      }
+      const job = { matrices: mats, positions, normals: null, tangents: null, indices, outNormals: null, outTangents: null };
+      backend.kernels.lbsSkin({ ...job, weightsU8: bytes, weightsF32: null, outPositions: a });
+      backend.kernels.lbsSkin({ ...job, weightsU8: null, weightsF32: floats, outPositions: b });
+      expect(Array.from(a.view), backend.name).toEqual(Array.from(b.view));
+    }
+  });
+
   it('every backend refuses a frame past the frames, a short output and names a weighted index past the joints', () => {
     for (const backend of backends) {
       const m = backend.memory, k = backend.kernels;
