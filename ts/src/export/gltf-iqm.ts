@@ -29,6 +29,7 @@ import { IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
 import { counterClockwise, type Axes } from './gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
+import { buildGltfDocument, type GltfOptions } from './gltf.js';
 
 /** An IQM whose anims play on the mesh (an animation-only file, or another file sharing the skeleton), and a label. */
 export interface NamedIqmAnimation {
@@ -287,4 +288,13 @@ function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, anim: IqmModel
     }
   }
   b.add('animations', animation);
+}
+
+/**
+ * `model` (with animation files played on it) as one `.glb` file's bytes: what the format registry's `toGlb` gives for
+ * an IQM once IQM is registered (its `gltf.add` is `addIqm`); here for callers that hold an IQM and no registry.
+ */
+export function iqmToGlb(model: IqmModel, options: Omit<GltfOptions, 'anims'> & { anims?: readonly (NamedIqmAnimation | IqmModel)[] } = {}): Uint8Array {
+  const { anims = [], ...rest } = options;
+  return buildGltfDocument((ctx) => addIqm(ctx, model, options.name ?? 'model', anims).rootNodes, rest).builder.glb();
 }

@@ -6,11 +6,14 @@
  */
 import { AnimationMixer, Group, SkinnedMesh } from 'three';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
+import { iqmToGlb } from '../../src/export/gltf-iqm.js';
+import { readTextureBytes } from '../../src/load/texture-image.js';
+import { MaterialResolver } from '../../src/materials/resolver.js';
+import type { FileSystem } from '../../src/vfs/file-system.js';
+import type { IqmModel } from '../../src/base/model.js';
 import { iqmObj } from '../../src/export/obj-iqm.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
-import { resolveModelTextures } from '../../src/load/textures.js';
 import { openIqm } from '../../src/playable/iqm-playable.js';
 import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { iqmToThree, type IqmSkinning } from '../../src/three/iqm-model.js';
@@ -27,6 +30,21 @@ beforeAll(async () => {
 });
 afterAll(() => backend.dispose());
 
+
+/** An IQM's textures as the registry's resolveModelTextures gives them: the resolver's `iqm()`, then each image read. */
+async function iqmTextures(fs: FileSystem, model: IqmModel, path: string) {
+  const set = await new MaterialResolver(fs).iqm(model, path);
+  const images = new Map<string, Uint8Array>();
+  const warnings = [...set.warnings];
+  for (const m of set.materials) {
+    for (const image of [m.diffuse, m.normal]) {
+      if (!image?.path || images.has(image.path)) continue;
+      const bytes = await readTextureBytes(fs, image.path, warnings);
+      if (bytes) images.set(image.path, bytes);
+    }
+  }
+  return { materials: set.materials, warnings, images };
+}
 
 /** The sets the tests play: a mesh with a few of the animation files its config (or the file itself) gives it. */
 const SETS = [
@@ -53,8 +71,8 @@ describe('IQM → glTF', () => {
   it('every mesh of the corpus exports with its textures with 0 validator errors', async () => {
     const fs = sharedFileSystem('actors-iqm');
     for (const m of skinnedMeshes()) {
-      const textures = await resolveModelTextures(fs, m.model, m.path);
-      const glb = toGlb(m.model, { textures, name: m.path });
+      const textures = await iqmTextures(fs, m.model, m.path);
+      const glb = iqmToGlb(m.model, { textures, name: m.path });
       expectCleanWithImages(results, m.path, await validate(glb));
       // the images the resolver found are inside the file
       expect(glb.length, m.path).toBeGreaterThan([...textures.images.values()].reduce((n, b) => n + b.length, 0));
@@ -65,7 +83,7 @@ describe('IQM → glTF', () => {
     it(`${set.mesh} with ${set.anims.length} animation files: one glTF animation per anim, validator-clean`, async () => {
       const mesh = iqmFile(set.mesh).model;
       const anims = set.anims.map((p) => ({ name: p.split('/').pop()!.replace('.iqm', ''), anim: iqmFile(p).model }));
-      const glb = toGlb(mesh, { anims });
+      const glb = iqmToGlb(mesh, { anims });
       expectClean(results, `${set.mesh} + anims`, await validate(glb));
       const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + new DataView(glb.buffer, glb.byteOffset).getUint32(12, true))));
       const want = (mesh.poses.count === mesh.joints.count ? mesh.anims.length : 0) + anims.reduce((n, a) => n + a.anim.anims.length, 0);
@@ -76,7 +94,7 @@ describe('IQM → glTF', () => {
   }
 
   it('refuses an animation file whose poses do not match the skeleton', () => {
-    expect(() => toGlb(iqmFile('player/male/RE_Player_male.iqm').model, { anims: [iqmFile('janitor/idle.iqm').model] })).toThrow(/ANIM_MESH_MISMATCH/);
+    expect(() => iqmToGlb(iqmFile('player/male/RE_Player_male.iqm').model, { anims: [iqmFile('janitor/idle.iqm').model] })).toThrow(/ANIM_MESH_MISMATCH/);
   });
 });
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
+import { iqmToGlb } from '../../src/export/gltf-iqm.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { parseIqm } from '../../src/formats/iqm/parser.js';
 import { gltfToIqm } from '../../src/import/gltf-iqm.js';
@@ -112,7 +112,7 @@ describe('glTF → IQM', () => {
     it(`${meshPath}${animPath ? ` + ${animPath}` : ''}: IQM → glb → IQM gives the same bind pose and frames within quantisation`, async () => {
       const mesh = iqmFile(meshPath).model;
       const anim = animPath ? iqmFile(animPath).model : mesh;
-      const glb = toGlb(mesh, animPath ? { anims: [{ name: 'clip', anim }] } : {});
+      const glb = iqmToGlb(mesh, animPath ? { anims: [{ name: 'clip', anim }] } : {});
       const fps = anim.anims[0].framerate || 10;
       const back = parseIqm(writeIqm((await gltfToIqm({ bytes: glb }, { fps })).model));
       expect(back.vertexCount).toBe(mesh.vertexCount);
