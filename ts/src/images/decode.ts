@@ -8,9 +8,10 @@ import { jpegInfo } from './jpeg-info.js';
 import { decodePcx, pcxInfo, type PcxOptions } from './pcx.js';
 import { pngInfo } from './png-info.js';
 import { decodeTga, tgaInfo } from './tga.js';
+import type { DecodeLimits } from './dimensions.js';
 import type { DecodedImage, ImageInfo } from './types.js';
 
-export interface DecodeImageOptions {
+export interface DecodeImageOptions extends DecodeLimits {
   /** For 8-bit PCX: a palette to use instead of the file's, and an index drawn transparent (see decodePcx). */
   pcx?: PcxOptions;
 }
@@ -23,11 +24,11 @@ export interface DecodeImageOptions {
 export function decodeImage(bytes: Uint8Array, nameHint?: string, options: DecodeImageOptions = {}): DecodedImage {
   switch (requireImageFormat(bytes, nameHint)) {
     case 'tga':
-      return decodeTga(bytes);
+      return decodeTga(bytes, options);
     case 'pcx':
-      return decodePcx(bytes, options.pcx);
+      return decodePcx(bytes, { maxImagePixels: options.maxImagePixels, ...options.pcx });
     case 'bmp':
-      return decodeBmp(bytes);
+      return decodeBmp(bytes, options);
     case 'png': {
       const i = pngInfo(bytes);
       return { kind: 'passthrough', format: 'png', mimeType: 'image/png', width: i.width, height: i.height, bytes, hasAlpha: i.hasAlpha, warnings: i.warnings };
