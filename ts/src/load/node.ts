@@ -3,8 +3,10 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { resourceLimits } from '../base/resource-limits.js';
 import { parseAnimationCfg, type Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
 import { resolveTexturesOnDisk, type GameFolderTextures } from './game-folder.js';
+import { readRegularFile } from './regular-file.js';
 import type { ResolveTexturesOptions } from './textures.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { parseMd5AnimStream, parseMd5MeshStream } from '../formats/md5/stream.js';
@@ -75,7 +77,9 @@ export async function loadPlayer(dir: string, options: ResolveTexturesOptions & 
   };
   const [lower, upper, head] = [await part('lower.md3'), await part('upper.md3'), await part('head.md3')];
   const cfgName = find('animation.cfg');
-  const animationCfg = cfgName ? parseAnimationCfg(new Uint8Array(await readFile(join(dir, cfgName)))) : undefined;
+  // a regular file of at most maxScriptBytes (a FIFO named animation.cfg would block readFile for ever)
+  const cfgBytes = cfgName ? await readRegularFile(join(dir, cfgName), { maxBytes: resourceLimits().maxScriptBytes, limit: 'maxScriptBytes' }) : undefined;
+  const animationCfg = cfgBytes ? parseAnimationCfg(cfgBytes) : undefined;
   const models = { lower, upper, head };
   const materials = await resolveTexturesOnDisk(dir, models, options);
   return { lower, upper, head, animationCfg, models, animations: animationCfg, materials };

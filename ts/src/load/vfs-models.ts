@@ -9,6 +9,7 @@ import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js
 import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
 import { parseMd2Stream } from '../formats/md2/stream.js';
 import { parseAnimationCfg, type Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
+import { readScriptFile } from '../vfs/bounded-read.js';
 import { playerTagWarnings, type Md3PlayerModels } from '../formats/md3/player-parts.js';
 import { parseMd3Stream } from '../formats/md3/stream.js';
 import { parseMd5AnimStream, parseMd5MeshStream } from '../formats/md5/stream.js';
@@ -83,7 +84,7 @@ export async function loadPlayerFrom(
   let animations: Md3AnimationCfg | undefined;
   const cfg = children.get('animation.cfg');
   if (cfg) {
-    animations = await onFile(cfg, async () => parseAnimationCfg(await cfg.bytes()));
+    animations = await onFile(cfg, async () => parseAnimationCfg(await readScriptFile(cfg))); // at most maxScriptBytes
     files.push(cfg);
     warnings.push({ file: cfg.origin, warnings: animations.warnings });
   }
