@@ -4,7 +4,7 @@
  * `import/gltf-md2.ts` then `write/md2.ts` (one mesh, so no `--split`); `import/gltf-md5.ts` then `write/md5-*.ts`,
  * each animation beside the mesh as `OUT_<animation>.md5anim`. `--split` cuts MD3 surfaces to ioquake3's limits
  * (`write/md3-split.ts`), `--validate` refuses to write past the target engine's limits (`write/engine-limits.ts`).
- * A `.gltf`'s buffers and images named by relative `uri` are read from beside it.
+ * A `.gltf`'s buffers and images are read from its own folder only (load/gltf-files.ts).
  *
  * `convert IN.glb --player -o OUTDIR`: a Quake 3 player's parts and animation.cfg (`import/gltf-player.ts`) into
  * OUTDIR (made if missing), each part through the same --split / --validate.
@@ -12,7 +12,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Md3Model } from '../base/model.js';
+import type { GltfInput } from '../import/gltf.js';
 import { importGltf } from '../import/gltf-md3.js';
+import { gltfFileReader } from '../load/gltf-files.js';
 import { gltfToPlayer } from '../import/gltf-player.js';
 import { gltfToMd5, type GltfToMd5Options } from '../import/gltf-md5.js';
 import type { TextureFile } from '../import/gltf-textures.js';
@@ -66,26 +68,10 @@ function positive(a: ParsedArgs, name: string, fallback: number): number {
   return v;
 }
 
-/** The files a `.gltf` names by relative uri (data: and absolute URLs are left to glTF Transform). */
-async function gltfResources(path: string, bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
-  let json: { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return {};
-  }
-  const out: Record<string, Uint8Array> = {};
-  for (const { uri } of [...(json.buffers ?? []), ...(json.images ?? [])]) {
-    if (!uri || /^[a-z][a-z0-9+.-]*:/i.test(uri)) continue;
-    out[uri] = new Uint8Array(await load(path, () => readFile(join(dirname(path), decodeURIComponent(uri)))));
-  }
-  return out;
-}
-
-/** The glTF input's bytes and, for a `.gltf`, the files it names. */
-async function gltfInput(input: string): Promise<{ bytes: Uint8Array; resources: Record<string, Uint8Array> }> {
+/** The glTF input's bytes, and the reader of the files it names: regular files inside its own folder only (load/gltf-files.ts). */
+async function gltfInput(input: string): Promise<GltfInput> {
   const bytes = new Uint8Array(await load(input, () => readFile(input)));
-  return { bytes, resources: input.toLowerCase().endsWith('.gltf') ? await gltfResources(input, bytes) : {} };
+  return { bytes, readResource: gltfFileReader(input) };
 }
 
 /** Findings of `--validate` (or warnings without it): false when they stop the write. */
