@@ -4,6 +4,7 @@
  * here is reported as unsupported, by name.
  */
 import { kindFromBytes, kindFromName, type FileKind } from '../formats/detect.js';
+import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byteChunks, type ByteSource } from '../base/source.js';
 import { openMd5 } from './md5-playable.js';
 import { openMd2, openMd3 } from './morph-playable.js';
@@ -36,8 +37,8 @@ async function sniff(source: ByteSource, signal?: AbortSignal): Promise<{ kind: 
 
 /**
  * Opens a model from its files: one `.md5mesh` with any number of `.md5anim`s (each a clip), or one `.md2` /
- * `.md3`. Parse errors reject with the parser's `ModelParseError`; files that do not make one model reject
- * with a plain `Error` saying why.
+ * `.md3`. Parse errors reject with the parser's `ModelParseError`, and so does a file of no kind this reads
+ * (UNSUPPORTED); files that do not make one model reject with a plain `Error` saying why.
  */
 export async function openPlayable(files: ModelFile[], options: OpenOptions = {}): Promise<PlayableModel> {
   if (files.length === 0) throw new Error('no files given');
@@ -52,7 +53,7 @@ export async function openPlayable(files: ModelFile[], options: OpenOptions = {}
       kind = s.kind;
       sniffed.set(f, s.chunks);
     }
-    if (!kind) throw new Error(`${f.name}: not a model file this reads (.md5mesh, .md5anim, .md2, .md3)`);
+    if (!kind) throw new ModelParseError(ErrorCode.Unsupported, `${f.name}: not a model file this reads (.md5mesh, .md5anim, .md2, .md3): no known extension, and its first bytes are no model's`, { offset: 0 });
     kinds.push(kind);
   }
   const primaries = files.filter((_, i) => kinds[i] !== 'md5anim');
