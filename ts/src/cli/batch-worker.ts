@@ -5,13 +5,16 @@
  * installed CLI needs no second script.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { setResourceLimits, type ResourceLimits } from '../base/resource-limits.js';
 import { MaterialResolver } from '../materials/resolver.js';
 import { openContainer } from './archive-input.js';
 import { failure, runJob, type BatchJob } from './batch-job.js';
 
 export function serveBatchJobs(): void {
   const port = parentPort!;
-  const opened = openContainer((workerData as { input: string }).input);
+  const { input, limits } = workerData as { input: string; limits?: ResourceLimits };
+  if (limits) setResourceLimits(limits); // the command's --limit values (limits.ts)
+  const opened = openContainer(input);
   let resolver: MaterialResolver | undefined; // one per worker: shader scripts are read once
   port.on('message', async (job: BatchJob | null) => {
     if (job === null) {

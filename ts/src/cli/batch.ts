@@ -25,6 +25,7 @@ import { openContainer, type OpenedInput } from './archive-input.js';
 import { failure, type BatchJob, type BatchResult } from './batch-job.js';
 import { batchProgress } from './batch-progress.js';
 import { cliEntry } from './entry.js';
+import { limitsForWorker } from './limits.js';
 import { formatBytes } from './output.js';
 
 const BATCH = 'batch (--all)';
@@ -105,7 +106,7 @@ async function runPool(input: string, jobs: readonly BatchJob[], threads: number
   const url = cliEntry();
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      const w = new Worker(url, { workerData: { input } });
+      const w = new Worker(url, { workerData: { input, limits: limitsForWorker() } });
       let current: BatchJob | undefined;
       const feed = () => {
         current = jobs[next++];

@@ -13,6 +13,7 @@ import { convertArchiveMember } from './archive-convert.js';
 import { BATCH_OPTIONS, convertAll, refuseBatchOptions } from './batch.js';
 import { READABLE } from './input.js';
 import { PLAYER_FOLDER } from './player-folder.js';
+import { LIMIT_OPTIONS } from './limits.js';
 import { TEXTURE_OPTIONS } from './textures.js';
 
 const GLTF = 'glTF output (.glb, .gltf)';
@@ -60,6 +61,7 @@ const spec: CommandSpec = {
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
     ...BATCH_OPTIONS,
     ...ID_OPTIONS,
+    ...LIMIT_OPTIONS,
     { name: '--y-up', group: OBJ, help: "Turn id's Z-up into Y-up (x, y, z) → (x, z, −y), for tools that expect it. Default: the file's axes." },
   ],
   examples: [

@@ -11,6 +11,7 @@ import { isContainer } from './archive-input.js';
 import { inspectContainer } from './inspect-archive.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from './progress.js';
 import { loadMd2, loadMd3 } from '../load/node.js';
+import { LIMIT_OPTIONS } from './limits.js';
 import { resolveCliTextures, TEXTURE_OPTIONS, wantsTextures } from './textures.js';
 import { md2Summary, md3Summary } from './summary-morph.js';
 import { groupText, groupWarnings, parseWarnings, type FileWarning } from './warnings.js';
@@ -31,7 +32,7 @@ const spec: CommandSpec = {
       "an .md5mesh's .md5anim files beside it, Quake 3 player folders (lower/upper/head.md3) and the skins offered for each.",
     'Exit status: 0 read, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
-  options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }, ...TEXTURE_OPTIONS],
+  options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }, ...TEXTURE_OPTIONS, ...LIMIT_OPTIONS],
   examples: ['inspect models/monsters/imp/imp.md5mesh', 'inspect tris.md2 --json', 'inspect baseq3/pak0.pk3'],
 };
 

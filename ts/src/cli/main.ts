@@ -15,7 +15,9 @@ import { COMMANDS } from './commands.js';
 import { setCliEntry } from './entry.js';
 import { commandHelp, commandSynopsis, topUsage } from './help.js';
 import { InputError } from './input.js';
+import { applyLimitOptions } from './limits.js';
 import { describeInputError, isSystemError, systemErrorText } from './report.js';
+import { guardTerminalOutput } from './terminal.js';
 import { packageVersion } from './version.js';
 
 const NAMES = Object.keys(COMMANDS);
@@ -56,7 +58,9 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     out(commandHelp(command.spec));
     return 0;
   }
-  return (await command.run(parseArgs(rest, command.spec))) ?? 0;
+  const args = parseArgs(rest, command.spec);
+  applyLimitOptions(args, name); // --limit NAME=N: process-wide, before the command reads anything (limits.ts)
+  return (await command.run(args)) ?? 0;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -84,7 +88,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 // Started as a worker thread by `convert --all` (batch.ts): serve its jobs instead.
 setCliEntry(fileURLToPath(import.meta.url));
 if (!isMainThread) void import('./batch-worker.js').then((m) => m.serveBatchJobs());
-else
+else {
+  guardTerminalOutput(); // every line printed from here on is escaped (terminal.ts)
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -94,3 +99,4 @@ else
       process.exitCode = 70;
     },
   );
+}
