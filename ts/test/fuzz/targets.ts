@@ -16,6 +16,7 @@ import { toGlb, type GltfModel } from '../../src/export/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
+import { inflationTarget, namesTarget } from './security-targets.js';
 import { decodeImage } from '../../src/images/decode.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { pngInfo } from '../../src/images/png-info.js';
@@ -540,4 +541,4 @@ const images: FuzzTarget[] = [
   },
 ];
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip, ...images];
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip, ...images, inflationTarget, namesTarget];
