@@ -30,6 +30,11 @@ export interface ResourceLimits {
   maxGltfDepth: number;
   /** glTF: the largest image file a `.gltf` names (buffers are bounded by their declared byteLength). */
   maxGltfFileBytes: number;
+  /**
+   * glTF export of MD2/MD3: the most morph weights one clip's animation may hold (keyframes × targets, one target a
+   * frame: quadratic in the frame count, so an MD3 of 60,000 tiny frames would ask for 3.6 GB).
+   */
+  maxMorphWeights: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -43,6 +48,7 @@ export const DEFAULT_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
   maxGltfNodes: 16384,
   maxGltfDepth: 256,
   maxGltfFileBytes: 256 * 1024 * 1024,
+  maxMorphWeights: 1 << 26,
 });
 
 let current: Readonly<ResourceLimits> = DEFAULT_RESOURCE_LIMITS;

@@ -54,8 +54,9 @@ const fromParse = (path: string) => (w: ParseWarning): MaterialWarning => ({ cod
 
 function ignored(path: string, e: unknown): MaterialWarning {
   if (!(e instanceof ModelParseError)) throw e;
-  // over maxScriptBytes: not read at all (the engine would read it; the bound is ours, docs/security.md)
-  if (e.code === ErrorCode.ResourceLimit) return { code: 'SCRIPT_TOO_LARGE', message: `${path} is not read: ${e.detail}`, path };
+  // over maxScriptBytes, or a member over an archive's limits: not read at all (the engine would read it; the bounds
+  // are ours, docs/security.md)
+  if (e.code === ErrorCode.ResourceLimit || e.code === ErrorCode.InflateLimit) return { code: 'SCRIPT_TOO_LARGE', message: `${path} is not read: ${e.detail}`, path };
   return { code: 'SCRIPT_IGNORED', message: `${path} is ignored, as the engine ignores it: ${e.detail}`, path, line: e.line, column: e.column };
 }
 

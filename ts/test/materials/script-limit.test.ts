@@ -62,6 +62,22 @@ describe('maxScriptBytes', () => {
     expect([e.code, e.detail]).toEqual(['RESOURCE_LIMIT', `game:p/animation.cfg is ${cfg} bytes: over the limit maxScriptBytes = ${cfg - 1} (raise it with --limit maxScriptBytes=N, or the maxScriptBytes option)`]);
   });
 
+  it('a file declaring more than the limit is refused before a byte of it is read', async () => {
+    const big: VfsFile = {
+      path: 'scripts/big.shader',
+      size: 300 << 20,
+      origin: 'pak0.pk3:scripts/big.shader',
+      stream: () => {
+        throw new Error('read');
+      },
+      bytes: async () => {
+        throw new Error('read');
+      },
+    };
+    const e = await failure(readScriptFile(big));
+    expect([e.code, e.detail]).toEqual(['RESOURCE_LIMIT', 'pak0.pk3:scripts/big.shader is 314572800 bytes: over the limit maxScriptBytes = 8388608 (raise it with --limit maxScriptBytes=N, or the maxScriptBytes option)']);
+  });
+
   it('a file that holds more than it declared stops at the limit + the chunk that crossed it', async () => {
     let streamed = 0;
     const liar: VfsFile = {

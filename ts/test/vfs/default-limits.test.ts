@@ -89,6 +89,20 @@ describe('real images, scripts and glTFs pass with room', () => {
     expect(largest * 340).toBeLessThanOrEqual(D.maxScriptBytes);
   });
 
+  it('every MD2 and MD3 exports its morph weights (frames², at most 198² = 39,204: faerie.md2) with ≥ 1,700× room under maxMorphWeights', () => {
+    let worst = 0;
+    for (const r of rows.filter((x) => /\.(md2|md3)$/i.test(x.path) && !x.path.includes('/invalid/'))) {
+      const b = read(r.absPath);
+      const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      if (b.length < 108) continue;
+      const frames = r.path.toLowerCase().endsWith('.md2') ? v.getInt32(40, true) : v.getInt32(76, true);
+      worst = Math.max(worst, frames * frames);
+    }
+    console.log(`most morph weights of a corpus MD2/MD3: ${worst}; maxMorphWeights ${D.maxMorphWeights}`);
+    expect(worst).toBe(198 * 198);
+    expect(worst * 1700).toBeLessThanOrEqual(D.maxMorphWeights);
+  });
+
   it('every glTF sample reads under the defaults; the most nodes is far under maxGltfNodes, the deepest far under maxGltfDepth', async () => {
     const samples = rows.filter((r) => /\.(glb|gltf)$/i.test(r.path));
     let nodes = 0;
