@@ -5,12 +5,12 @@
  * real model exports under the default and is refused under a lowered one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import { toGlb } from '../../src/export/gltf.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
+import { refusal } from '../helpers/failure.js';
 
 afterEach(() => resetResourceLimits());
 
@@ -46,15 +46,6 @@ function md3(frames: number): Uint8Array {
   return b;
 }
 
-function refusal(f: () => unknown): ModelParseError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 describe('maxMorphWeights', () => {
   it('an MD3 of 9,000 frames (216 KB) is UNWRITABLE before its 81 million weights are allocated', () => {

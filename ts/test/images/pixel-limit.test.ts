@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import { decodeImage, readImageInfo } from '../../src/images/decode.js';
 import { shared } from '../helpers/cli.js';
+import { refusal } from '../helpers/failure.js';
 
 afterEach(() => resetResourceLimits());
 
@@ -31,15 +31,6 @@ function rleTga(w: number, h: number, grey = 0x80): Uint8Array {
   return b;
 }
 
-function refusal(f: () => unknown): ModelParseError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 describe('maxImagePixels', () => {
   it('an RLE TGA declaring 23170 × 23170 (8 MB of packets) is RESOURCE_LIMIT before 2 GB is allocated', () => {

@@ -5,20 +5,11 @@
  * READ_FAILED; a buffer shorter than its byteLength TRUNCATED; a GLB's external files go through the same reader.
  */
 import { describe, expect, it } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
 import { gltfResourcePath, type GltfResourceRequest } from '../../src/import/gltf-resources.js';
 import { glb, triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
+import { failure } from '../helpers/failure.js';
 
-async function failure(p: Promise<unknown>): Promise<ModelParseError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw new Error(`untyped: ${(e as Error)?.stack ?? e}`);
-  }
-  throw new Error('no error');
-}
 
 /** A reader that records what it is asked and answers with the triangle's bytes. */
 function recorder() {

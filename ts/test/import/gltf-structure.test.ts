@@ -6,23 +6,14 @@
  */
 import { Node } from '@gltf-transform/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
 import { sceneNodes } from '../../src/import/gltf-scene.js';
 import { sampleChannel } from '../../src/import/gltf-sample.js';
 import { triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
+import { failure } from '../helpers/failure.js';
 
-async function failure(p: Promise<unknown>): Promise<ModelParseError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw new Error(`untyped: ${(e as Error)?.stack ?? e}`);
-  }
-  throw new Error('no error');
-}
 
 const bin = { 'tri.bin': triangleBin() };
 /** The triangle on the last node of a chain of `n` nodes, each the only child of the one before. */

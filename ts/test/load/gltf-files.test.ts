@@ -9,23 +9,14 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
 import { gltfFileReader } from '../../src/load/gltf-files.js';
 import { readRegularFile } from '../../src/load/regular-file.js';
 import { triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
 import { shared } from '../helpers/cli.js';
 import { readFileSync } from 'node:fs';
+import { failure } from '../helpers/failure.js';
 
-async function failure(p: Promise<unknown>): Promise<ModelParseError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw new Error(`untyped: ${(e as Error)?.stack ?? e}`);
-  }
-  throw new Error('no error');
-}
 
 /** A folder holding `model.gltf` (one triangle, its buffer named `bufferUri`) and whatever `setup` puts beside it. */
 function folder(bufferUri: string, setup: (dir: string) => void, extra: { imageUri?: string; byteLength?: number } = {}) {

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ModelParseError } from '../../src/base/errors.js';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { loadPlayerFrom } from '../../src/load/vfs-models.js';
@@ -17,18 +16,10 @@ import type { VfsFile } from '../../src/vfs/file-system.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 import { shared } from '../helpers/cli.js';
+import { failure } from '../helpers/failure.js';
 
 afterEach(() => resetResourceLimits());
 
-async function failure(p: Promise<unknown>): Promise<ModelParseError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 const AAA = shared('aaa-assets');
 const portals = () => parseMd3(new Uint8Array(readFileSync(join(AAA, 'models/fx/portal/portals.md3'))));

@@ -16,20 +16,12 @@ import { FLAG_ENCRYPTED } from '../../src/vfs/zip-directory.js';
 import { truncatedDeflate, zerosDeflated } from '../helpers/bomb.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { crc32, makeZip, type ZipEntryInput } from '../helpers/zip-writer.js';
+import { failure } from '../helpers/failure.js';
 
 const INFLATERS: Inflater[] = [fflateInflater, streamInflater, zlibInflater];
 const text = (s: string) => new TextEncoder().encode(s);
 const MESH = read(join(SHARED_MODELS, 'actors/turret/turret.md5mesh'));
 
-async function failure(p: Promise<unknown>): Promise<ModelParseError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw new Error(`untyped: ${(e as Error)?.stack ?? e}`);
-  }
-  throw new Error('no error');
-}
 
 /** Opens `zip` and reads every member whole; resolves to the first typed error. */
 async function readAll(zip: Uint8Array, options: OpenArchiveOptions = {}): Promise<ModelParseError> {
