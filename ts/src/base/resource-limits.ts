@@ -35,6 +35,12 @@ export interface ResourceLimits {
    * frame: quadratic in the frame count, so an MD3 of 60,000 tiny frames would ask for 3.6 GB).
    */
   maxMorphWeights: number;
+  /**
+   * glTF export of MD5: the most joint poses (frames × joints, summed over the animations) one glTF holds. An
+   * md5anim frame with nothing animated is a dozen bytes of text but a pose of every joint in the output: 70 MB
+   * of two million empty frames for a 27-joint mesh took 7 GB to export.
+   */
+  maxAnimationKeys: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -49,6 +55,7 @@ export const DEFAULT_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
   maxGltfDepth: 256,
   maxGltfFileBytes: 256 * 1024 * 1024,
   maxMorphWeights: 1 << 26,
+  maxAnimationKeys: 1 << 24,
 });
 
 let current: Readonly<ResourceLimits> = DEFAULT_RESOURCE_LIMITS;

@@ -14,7 +14,7 @@ import { decodeImage, readImageInfo } from '../../src/images/decode.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
 import { gltfFileReader } from '../../src/load/gltf-files.js';
 import { openArchiveFrom } from '../../src/vfs/zip-archive.js';
-import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
+import { manifest, read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';
 
 const D = DEFAULT_RESOURCE_LIMITS;
@@ -101,6 +101,19 @@ describe('real images, scripts and glTFs pass with room', () => {
     console.log(`most morph weights of a corpus MD2/MD3: ${worst}; maxMorphWeights ${D.maxMorphWeights}`);
     expect(worst).toBe(198 * 198);
     expect(worst * 1700).toBeLessThanOrEqual(D.maxMorphWeights);
+  });
+
+  it('every corpus md5anim exports on its mesh with ≥ 300× room under maxAnimationKeys (frames × joints)', () => {
+    let worst = { keys: 0, path: '' };
+    for (const { anim } of realAnimPairs()) {
+      const text = new TextDecoder().decode(read(anim.absPath).subarray(0, 4096));
+      const frames = Number(/numFrames\s+(\d+)/.exec(text)?.[1]);
+      const joints = Number(/numJoints\s+(\d+)/.exec(text)?.[1]);
+      if (frames * joints > worst.keys) worst = { keys: frames * joints, path: anim.path };
+    }
+    console.log(`most joint poses of a corpus md5anim: ${worst.keys} (${worst.path}); maxAnimationKeys ${D.maxAnimationKeys}`);
+    expect(worst.keys).toBeGreaterThan(0);
+    expect(worst.keys * 300).toBeLessThanOrEqual(D.maxAnimationKeys);
   });
 
   it('every glTF sample reads under the defaults; the most nodes is far under maxGltfNodes, the deepest far under maxGltfDepth', async () => {

@@ -1,14 +1,18 @@
 /**
- * A morph-target glTF holds one weight per target per keyframe — quadratic in an MD2's or MD3's frame count — so the
+ * The glTF export's own bounds, checked before what they bound is allocated. A morph-target glTF holds one weight per
+ * target per keyframe — quadratic in an MD2's or MD3's frame count — so the
  * export bounds their sum (`maxMorphWeights`, default 2²⁶; export/gltf-morph.ts) before allocating it: an MD3 of
  * 9,000 tiny frames (made here; 80 million weights) is UNWRITABLE naming the limit, not 3.6 GB and a RangeError; a
- * real model exports under the default and is refused under a lowered one.
+ * real model exports under the default and is refused under a lowered one. An MD5 glTF holds a pose of every joint in
+ * every frame (`maxAnimationKeys`, default 2²⁴; export/gltf-md5.ts): an md5anim of empty frames asks for far more
+ * than its text.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import { toGlb } from '../../src/export/gltf.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { refusal } from '../helpers/failure.js';
 
@@ -64,5 +68,36 @@ describe('maxMorphWeights', () => {
     expect(toGlb(faerie).length).toBeGreaterThan(0);
     setResourceLimits({ maxMorphWeights: 39_203 });
     expect(refusal(() => toGlb(faerie)).detail).toMatch(/morph weights reach 39204 .*over the limit maxMorphWeights = 39203 /);
+  });
+});
+
+describe('maxAnimationKeys', () => {
+  const mesh = parseMd5Mesh(read(`${SHARED_MODELS}/actors/drone/mesh.md5mesh`));
+  /** An md5anim for the drone with `frames` frames and nothing animated: a dozen bytes a frame. */
+  function emptyFrames(frames: number) {
+    const joints = mesh.joints;
+    const lines = ['MD5Version 10', 'commandline ""', `numFrames ${frames}`, `numJoints ${joints.count}`, 'frameRate 24', 'numAnimatedComponents 0', 'hierarchy {'];
+    for (let j = 0; j < joints.count; j++) lines.push(`"${joints.names[j]}" ${joints.parents[j]} 0 0`);
+    lines.push('}', 'bounds {');
+    for (let f = 0; f < frames; f++) lines.push('( -1 -1 -1 ) ( 1 1 1 )');
+    lines.push('}', 'baseframe {');
+    for (let j = 0; j < joints.count; j++) lines.push(`( ${joints.positions.slice(3 * j, 3 * j + 3).join(' ')} ) ( ${joints.orientations.slice(4 * j, 4 * j + 3).join(' ')} )`);
+    lines.push('}');
+    for (let f = 0; f < frames; f++) lines.push(`frame ${f} {`, '}');
+    return parseMd5Anim(lines.join('\n'));
+  }
+
+  it('an md5anim of 700,000 empty frames (17 MB of text, 18.9 million joint poses) is UNWRITABLE before any pose is composed', () => {
+    const anim = emptyFrames(700_000);
+    const e = refusal(() => toGlb(mesh, { anims: [{ name: 'long', anim }] }));
+    expect([e.code, e.detail]).toEqual(['UNWRITABLE', `1 anim(s) of 700000 frames in all × ${mesh.joints.count} joints are ${700_000 * mesh.joints.count} joint poses: over the limit maxAnimationKeys = 16777216 (raise it with --limit maxAnimationKeys=N, or the maxAnimationKeys option)`]);
+  });
+
+  it('the drone with its real anims exports under the default, and not under one pose fewer', () => {
+    const anims = ['forward', 'idle'].map((n) => ({ name: n, anim: parseMd5Anim(read(`${SHARED_MODELS}/actors/drone/${n}.md5anim`)) }));
+    const keys = anims.reduce((k, a) => k + a.anim.frameCount * mesh.joints.count, 0);
+    expect(toGlb(mesh, { anims }).length).toBeGreaterThan(0);
+    setResourceLimits({ maxAnimationKeys: keys - 1 });
+    expect(refusal(() => toGlb(mesh, { anims })).detail).toMatch(new RegExp(`are ${keys} joint poses: over the limit maxAnimationKeys = ${keys - 1} `));
   });
 });
