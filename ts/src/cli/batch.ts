@@ -39,7 +39,7 @@ export const BATCH_OPTIONS: OptionSpec[] = [
 ];
 
 /** Options --all accepts besides its own: the rest act on one model's input. */
-const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', ...BATCH_OPTIONS.map((o) => o.name)]);
+const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', '--limit', ...BATCH_OPTIONS.map((o) => o.name)]);
 
 /** Refuses batch options without --all. */
 export function refuseBatchOptions(a: ParsedArgs): void {
@@ -135,7 +135,7 @@ export async function convertAll(a: ParsedArgs): Promise<number> {
   const input = a.positionals[0];
   const outDir = optionValue(a, '--output');
   if (!outDir) throw new UsageError('convert --all needs -o OUTDIR (the folder to write into)', 'convert');
-  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin and --no-textures are allowed)`, 'convert');
+  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin, --no-textures and --limit are allowed)`, 'convert');
   const threads = parseJobs(optionValue(a, '--jobs'));
   const slice = parseSlice(optionValue(a, '--slice'));
   const force = a.flags.has('--force');

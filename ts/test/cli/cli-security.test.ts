@@ -155,6 +155,12 @@ describe('inflation bombs and --limit', () => {
     expect(raised.status, raised.stderr).toBe(0);
     // the script is still over maxScriptBytes (lowered to 1 KiB here): not read, and said so
     expect(raised.stderr).toMatch(/warning SCRIPT_TOO_LARGE: scripts\/spaces\.shader is not read: .* is 67108864 bytes: over the limit maxScriptBytes = 1024/);
+    // --all hands the limits to its worker threads: the worker's warning names the lowered limit too
+    const all = runCli('convert', pk3, '--all', '--jobs', '1', '--limit', 'maxTotalRatio=2000', '--limit', 'maxScriptBytes=1k', '-o', join(d, 'all'), '--json');
+    const rows = JSON.parse(all.stdout).models as { path: string; status: string; warnings: string[] }[];
+    const wall = rows.find((m) => m.path === 'models/wall.md3')!;
+    expect(wall.status).toBe('converted');
+    expect(wall.warnings.join('\n')).toMatch(/SCRIPT_TOO_LARGE: scripts\/spaces\.shader is not read: .* over the limit maxScriptBytes = 1024 /);
   });
 
   it('--limit with an unknown name or a bad value is a usage error (exit 2)', () => {
