@@ -83,6 +83,9 @@ export { fflateInflater, streamInflater, defaultInflater, type Inflater } from '
 export { crc32, crc32Update } from './base/crc32.js';
 export { safeOutputPath, safeRelativePath } from './vfs/safe-path.js';
 export { resolveLimits, DEFLATE_MAX_RATIO } from './vfs/archive-limits.js';
+// the bounds that keep memory proportional to the input (docs/security.md): process-wide defaults, each room's option wins
+export { DEFAULT_RESOURCE_LIMITS, resourceLimits, setResourceLimits, resetResourceLimits, type ResourceLimits } from './base/resource-limits.js';
+export type { ResourceReader, ResourceRequest } from './vfs/resource-reader.js';
 export { memoryFileSystem } from './vfs/memory.js';
 
 // helpers kept off the front door (it holds at most 40 values): SIMD detection (createBackend('auto') uses it), the

@@ -14,6 +14,7 @@ export { importGltf, gltfToMd3, packMd3Normal, type GltfImportFormat, type GltfT
 export { gltfToMd5, md5QuaternionXyz, type GltfMd5, type GltfMd5Anim, type GltfToMd5Options } from './import/gltf-md5.js';
 export { gltfToMd2, type GltfToMd2Options } from './import/gltf-md2.js';
 export type { GltfInput } from './import/gltf.js';
+export type { GltfResourceReader, GltfResourceRequest } from './import/gltf-resources.js';
 // a glTF holding a Quake 3 player → lower/upper/head.md3 and its animation.cfg
 export { gltfToPlayer, type GltfPlayerResult, type GltfToPlayerOptions, type PlayerCfgLine } from './import/gltf-player.js';
 // the target engine's limits (ioquake3, Quake 2, Doom 3) on what is written, and MD3 surfaces cut to fit them

@@ -171,13 +171,13 @@ describe('dist bundles', () => {
     await expect(new adapter.IdTechLoader().parseAsync([{ name: 'bad.md5mesh', source: bad }])).rejects.toBeInstanceOf(browser.ModelParseError);
   });
 
-  it('the front door stays small: at most 40 values in the browser entry and in the Node entry (loaders included)', async () => {
+  it('the front door stays small: at most 40 values in the browser entry and 41 in the Node entry (loaders included)', async () => {
     // docs/architecture.md "The public surface": what a user needs is here; the rooms behind it go to ./advanced.
     const [browser, node] = await Promise.all(['dist/browser.js', 'dist/node.js'].map(load));
     const values = (m: object) => Object.keys(m).length;
     expect(values(browser)).toBeGreaterThan(20); // the door exists (parse, pose, export, errors)
     expect(values(browser)).toBeLessThanOrEqual(40);
-    expect(values(node)).toBeLessThanOrEqual(40);
+    expect(values(node)).toBeLessThanOrEqual(41); // 40 + gltfFileReader (the .gltf files reader, docs/security.md)
     for (const name of Object.keys(browser)) expect(node).toHaveProperty(name); // Node's door is the browser's plus loaders
   });
 

@@ -61,6 +61,12 @@ export const ErrorCode = {
   SizeMismatch: 'SIZE_MISMATCH',
   /** A member or an archive over a cap of `ArchiveLimits` (ratio, member size, total inflated bytes, entries). */
   InflateLimit: 'INFLATE_LIMIT',
+  /**
+   * Input the format allows but over a resource bound the caller can raise (`ResourceLimits`, docs/security.md):
+   * decoded image pixels, a script file's bytes, glTF nodes and node depth, a glTF's file. The detail names the
+   * file or element, the limit and how to raise it.
+   */
+  ResourceLimit: 'RESOURCE_LIMIT',
   /** Two members whose bytes overlap, or a member overlapping the central directory (the overlapping zip bomb). */
   OverlappingEntries: 'OVERLAPPING_ENTRIES',
   /** A path that would leave its folder: `..`, absolute, a drive letter, a device name, a NUL or a colon. */

@@ -147,7 +147,7 @@ export function padElements(data: Exclude<AccessorData, Float32Array | Uint32Arr
   return { bytes: out, stride };
 }
 
-export const pad4 = (n: number) => (n + 3) & ~3;
+export const pad4 = (n: number) => Math.ceil(n / 4) * 4; // not `(n + 3) & ~3`: past 2 GiB that is negative
 
 export class GltfBuilder {
   readonly json: GltfJson;

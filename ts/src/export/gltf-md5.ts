@@ -17,6 +17,7 @@
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { overLimit, resourceLimits } from '../base/resource-limits.js';
 import { quatConjugate, quatMultiply, quatRotate, type Quat } from '../base/quat.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
@@ -175,6 +176,10 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
 
   // Bind-pose vertices exactly as the poser computes them; each anim's local joint poses from the same poser
   // (setAnim validates the anim against the mesh first).
+  // every frame's pose of every joint is written: bounded before any is composed (docs/security.md)
+  const keys = anims.reduce((k, { anim }) => k + anim.frameCount * mesh.joints.count, 0);
+  const maxKeys = resourceLimits().maxAnimationKeys;
+  if (keys > maxKeys) throw overLimit(`${anims.length} anim(s) of ${keys / mesh.joints.count} frames in all × ${mesh.joints.count} joints are ${keys} joint poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
   const poser = new Md5Poser(ctx.backend, mesh);
   const locals: Float32Array[][] = [];
   try {

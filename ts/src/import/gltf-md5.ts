@@ -260,7 +260,8 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   for (const n of order) if (/^tag_/i.test(nameOf(n)) && !ibmOf.has(n)) ibmOf.set(n, restInverse(n));
   const jointNodes = order.filter((n) => ibmOf.has(n));
   // glTF 2.0 §5.29: a skin's joints belong to the scene of the mesh that uses it
-  for (const n of ibmOf.keys()) if (!order.includes(n)) unsupported(`joint "${nameOf(n)}" of a skin is not a node of the scene`);
+  const inScene = new Set(order);
+  for (const n of ibmOf.keys()) if (!inScene.has(n)) unsupported(`joint "${nameOf(n)}" of a skin is not a node of the scene`);
   if (jointNodes.length === 0) unwritable('no triangle mesh to convert: an md5mesh needs at least one joint');
 
   const joints: Joint[] = [];

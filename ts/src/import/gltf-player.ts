@@ -32,6 +32,7 @@ import { readGltfDocument, type GltfInput } from './gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './gltf-md3.js';
 import { animationPlayer, duration, invertMatrix } from './gltf-sample.js';
 import { checkSampling, DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
+import { preorder } from './gltf-structure.js';
 
 type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
 
@@ -100,15 +101,7 @@ function findParts(scene: Node[]) {
   const missing = PARTS.filter((p) => !byPart.has(p));
   if (missing.length) unwritable(`no node named ${missing.join(', ')}: a Quake 3 player has nodes lower, upper and head (their meshes and tags under them)`);
   const isBoundary = (n: Node) => PART_NAME.test(nameOf(n)) || /^weapon/i.test(nameOf(n));
-  const subtree = (root: Node): Node[] => {
-    const out: Node[] = [];
-    const visit = (n: Node) => {
-      out.push(n);
-      for (const c of n.listChildren()) if (!isBoundary(c)) visit(c);
-    };
-    visit(root);
-    return out;
-  };
+  const subtree = (root: Node): Node[] => preorder([root], (c) => !isBoundary(c));
   const parts = Object.fromEntries(PARTS.map((p) => {
     const nodes = subtree(byPart.get(p)!);
     return [p, { node: byPart.get(p)!, nodes, tags: nodes.filter((n) => /^tag_/i.test(nameOf(n))) }];

@@ -61,15 +61,23 @@ function slerp(a: Vec, b: Vec, t: number): Vec {
 /** Keys closer than this (seconds) to a sample time are taken as it: a float32 key time vs k / fps. */
 const SNAP = 1e-5;
 
-/** The channel's value at `time` (clamped to its keys). */
-export function sampleChannel(times: ArrayLike<number>, values: ArrayLike<number>, size: number, interpolation: string, path: string, time: number): Vec {
+/**
+ * The channel's value at `time` (clamped to its keys). `cursor` (the key the last call stopped at, for a time no
+ * later than this one) resumes the search there: the keys before it are ≤ that time, so the answer is the one a
+ * search from key 0 gives, and sampling F frames of a K-key channel in time order costs F + K steps, not F · K.
+ */
+export function sampleChannel(times: ArrayLike<number>, values: ArrayLike<number>, size: number, interpolation: string, path: string, time: number, cursor?: { key: number; time: number }): Vec {
   const n = times.length;
   const cubic = interpolation === 'CUBICSPLINE';
   const stride = cubic ? 3 * size : size;
   const at = (k: number, part = cubic ? 1 : 0) => Array.from({ length: size }, (_, i) => values[k * stride + part * size + i]);
   if (n === 0) return [];
-  let k = 0;
+  let k = cursor && cursor.time <= time ? cursor.key : 0;
   while (k + 1 < n && times[k + 1] <= time + SNAP) k++;
+  if (cursor) {
+    cursor.key = k;
+    cursor.time = time;
+  }
   if (k + 1 >= n || time <= times[0] + SNAP || Math.abs(time - times[k]) <= SNAP) return at(k);
   const dt = times[k + 1] - times[k];
   const t = (time - times[k]) / dt;
@@ -137,11 +145,11 @@ export function animationPlayer(animation: Animation): (time: number) => void {
       const name = animation.getName();
       throw new ModelParseError(ErrorCode.Unsupported, `animation "${typeof name === 'string' ? name : ''}" channel ${c} (${path}): ${values.length} output values for ${times.length} keys (${interpolation})`, { offset: 0 });
     }
-    return [{ node, path, times, values, size, interpolation }];
+    return [{ node, path, times, values, size, interpolation, cursor: { key: 0, time: -Infinity } }];
   });
   return (time) => {
-    for (const { node, path, times, values, size, interpolation } of channels) {
-      const v = sampleChannel(times, values, size, interpolation, path, time);
+    for (const { node, path, times, values, size, interpolation, cursor } of channels) {
+      const v = sampleChannel(times, values, size, interpolation, path, time, cursor);
       if (path === 'translation') node.setTranslation(v as [number, number, number]);
       else if (path === 'rotation') node.setRotation(v as [number, number, number, number]);
       else if (path === 'scale') node.setScale(v as [number, number, number]);

@@ -8,6 +8,7 @@ import type { Document, Mesh, Node, Primitive } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { animationPlayer, duration } from './gltf-sample.js';
+import { preorder } from './gltf-structure.js';
 
 const TRIANGLES = 4;
 
@@ -37,17 +38,15 @@ export const nameOf = (x: { getName(): unknown } | null | undefined): string => 
 /** The element type each attribute the import reads must have (glTF 2.0 §3.7.2.1), with JOINTS_0 / WEIGHTS_0. */
 const ATTRIBUTE_SIZES: Record<string, number> = { POSITION: 3, NORMAL: 3, TEXCOORD_0: 2, JOINTS_0: 4, WEIGHTS_0: 4 };
 
-/** The default scene's nodes (or every node when there is no scene), parents before children, in scene order. */
+/**
+ * The default scene's nodes (or every node when there is no scene), parents before children, in scene order: an
+ * iterative walk (gltf-structure.ts `preorder`) over a tree `readGltfDocument` has checked (no cycle, depth at most
+ * `maxGltfDepth`, at most `maxGltfNodes` nodes).
+ */
 export function sceneNodes(doc: Document): Node[] {
   const root = doc.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
-  const order: Node[] = [];
-  const visit = (n: Node) => {
-    order.push(n);
-    n.listChildren().forEach(visit);
-  };
-  (scene ? scene.listChildren() : root.listNodes().filter((n) => !n.getParentNode())).forEach(visit);
-  return order;
+  return preorder(scene ? scene.listChildren() : root.listNodes().filter((n) => !n.getParentNode()));
 }
 
 /** One triangle primitive of a mesh node. */

@@ -13,9 +13,11 @@
  * gives the engine rules with their sources.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { shortName } from '../base/message-name.js';
 import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import type { IqmConfig } from '../formats/iqm/iqm-cfg.js';
 import type { FileSystem } from '../vfs/file-system.js';
+import { readScriptFile } from '../vfs/bounded-read.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
 import { md5MeshNamesFromText, parseCubeModelConfig, type CubeModelConfig } from './cube-config.js';
 import { loadMaterialLibrary, type MaterialLibrary } from './library.js';
@@ -31,6 +33,11 @@ export interface MaterialResolverOptions {
   imageExtensions?: readonly string[];
   /** A library loaded before (e.g. shared by several resolvers over one file system). */
   library?: MaterialLibrary;
+  /**
+   * Largest shader script, .mtr, .skin or md5.cfg read; a larger one is not read (SCRIPT_TOO_LARGE warning). Default
+   * the process's `maxScriptBytes` (8 MiB; docs/security.md).
+   */
+  maxScriptBytes?: number;
 }
 
 export interface MaterialSet {
@@ -87,10 +94,18 @@ class Collector {
 
 const lowerNames = (names: readonly string[]) => names.map((n) => n.toLowerCase());
 
+/**
+ * The paths a lookup tried, as a message lists them: each cut by `shortName`, and at most 8 (a long name tried with
+ * every extension would otherwise be quoted whole once per extension).
+ */
+const triedText = (tried: readonly string[]) => tried.slice(0, 8).map(shortName).join(', ') + (tried.length > 8 ? `, … (${tried.length} in all)` : '');
+
 export class MaterialResolver {
   private libraryPromise: Promise<MaterialLibrary> | null;
   private readonly probes = new Map<string, Promise<Probe>>();
   private readonly texts = new Map<string, Promise<Uint8Array | null>>();
+  /** Files not read for their size (SCRIPT_TOO_LARGE), reported with every result. */
+  private readonly tooLarge: MaterialWarning[] = [];
   private readonly extensions: readonly string[];
 
   constructor(
@@ -103,7 +118,7 @@ export class MaterialResolver {
 
   /** Every shader script and material file of the file system, read once. */
   library(): Promise<MaterialLibrary> {
-    this.libraryPromise ??= loadMaterialLibrary(this.fs, { signal: this.options.signal });
+    this.libraryPromise ??= loadMaterialLibrary(this.fs, { signal: this.options.signal, maxScriptBytes: this.options.maxScriptBytes });
     return this.libraryPromise;
   }
 
@@ -177,9 +192,9 @@ export class MaterialResolver {
       }
       const image: ResolvedImage = { role: 'diffuse', name, path: found?.path ?? null, origin: found?.origin ?? null, builtin: null, program: null, writtenAt: null, tried };
       if (!found) {
-        out.once(`md2:${name}`, { code: 'IMAGE_NOT_FOUND', message: name ? `MD2 skin '${name}' not found (tried ${tried.join(', ')})` : `the MD2 has no skin record and no skin.jpg/skin.png beside it (tried ${tried.join(', ')})`, path: modelPath });
+        out.once(`md2:${name}`, { code: 'IMAGE_NOT_FOUND', message: name ? `MD2 skin '${shortName(name)}' not found (tried ${triedText(tried)})` : `the MD2 has no skin record and no skin.jpg/skin.png beside it (tried ${triedText(tried)})`, path: modelPath });
       } else if (fromBeside && name) {
-        out.once(`md2-beside:${name}`, { code: 'IMAGE_BESIDE_MODEL', message: `MD2 skin '${name}' is not where the model names it; using ${found.path} beside the model`, path: modelPath });
+        out.once(`md2-beside:${name}`, { code: 'IMAGE_BESIDE_MODEL', message: `MD2 skin '${shortName(name)}' is not where the model names it; using ${shortName(found.path ?? '')} beside the model`, path: modelPath });
       }
       const nameSource: NameSource = !name && !found ? { kind: 'none' } : fromBeside ? { kind: 'beside-model' } : { kind: 'model' };
       materials.push({
@@ -207,7 +222,7 @@ export class MaterialResolver {
     const cfg: CubeModelConfig | null = cfgBytes ? parseCubeModelConfig(cfgBytes) : null;
     let names = mesh.meshes.map((m) => m.name);
     if (cfg) {
-      const text = await this.read(modelPath);
+      const text = await this.read(modelPath, true);
       const fromComments = text ? md5MeshNamesFromText(text) : [];
       names = names.map((n, i) => fromComments[i] || n);
     }
@@ -310,8 +325,8 @@ export class MaterialResolver {
   private async readSkin(path: string, out: Collector, warnIfMissing: boolean): Promise<{ file: SkinFile; path: string } | null> {
     const bytes = await this.read(path);
     if (!bytes) {
-      if (warnIfMissing) out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${path} not found`, path });
-      else out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${path} not found; falling back to the default skin`, path });
+      if (warnIfMissing) out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${shortName(path)} not found`, path });
+      else out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${shortName(path)} not found; falling back to the default skin`, path });
       return null;
     }
     const file = parseSkin(bytes);
@@ -328,7 +343,7 @@ export class MaterialResolver {
       if (skin) {
         const entry = skinShaderFor(skin.file, key);
         if (!entry) {
-          out.once(`noskin:${skin.path}:${key}`, { code: 'SKIN_SURFACE_MISSING', message: `skin ${skin.path} has no entry for surface '${key}'; the engine draws its default shader`, path: skin.path });
+          out.once(`noskin:${skin.path}:${key}`, { code: 'SKIN_SURFACE_MISSING', message: `skin ${shortName(skin.path)} has no entry for surface '${shortName(key)}'; the engine draws its default shader`, path: skin.path });
           materials.push(this.material(implicitLook('', 'quake3'), i, key, '', { kind: 'none' }, { kind: 'none' }, true));
           continue;
         }
@@ -359,7 +374,7 @@ export class MaterialResolver {
     if (!name) {
       out.once(`noname:${namedIn}:${surface}`, {
         code: 'NO_SHADER',
-        message: `${surface ? `'${surface}'` : 'a surface'} has no shader name${namedIn ? ` in ${namedIn}` : ''}; the engine draws its default shader`,
+        message: `${surface ? `'${shortName(surface)}'` : 'a surface'} has no shader name${namedIn ? ` in ${shortName(namedIn)}` : ''}; the engine draws its default shader`,
         ...(namedIn ? { path: namedIn } : {}),
       });
       return this.material(implicitLook('', 'quake3'), index, surface, '', nameSource, { kind: 'none' }, true);
@@ -397,7 +412,7 @@ export class MaterialResolver {
       m.definition = { kind: 'none' };
       out.once(`noshader:${name.toLowerCase()}`, {
         code: 'SHADER_NOT_FOUND',
-        message: `no shader, material or image named '${name}' (looked for ${m.diffuse.tried.join(', ')})`,
+        message: `no shader, material or image named '${shortName(name)}' (looked for ${triedText(m.diffuse.tried)})`,
         ...(namedIn ? { path: namedIn } : {}),
       });
     }
@@ -436,7 +451,7 @@ export class MaterialResolver {
       if (!img.path && !img.builtin) {
         out.once(`img:${img.name.toLowerCase()}`, {
           code: 'IMAGE_NOT_FOUND',
-          message: `image '${n.name}' (${n.role}${m.shaderName ? ` of '${m.shaderName}'` : ''}) not found (looked for ${img.tried.join(', ')})`,
+          message: `image '${shortName(n.name)}' (${n.role}${m.shaderName ? ` of '${shortName(m.shaderName)}'` : ''}) not found (looked for ${triedText(img.tried)})`,
           path: file,
           ...(img.writtenAt ? { line: img.writtenAt.line, column: img.writtenAt.column } : {}),
         });
@@ -487,12 +502,27 @@ export class MaterialResolver {
     return p;
   }
 
-  private read(path: string): Promise<Uint8Array | null> {
-    const key = path.toLowerCase();
+  /**
+   * A small file's bytes, or null when it is missing or over `maxScriptBytes` (then a SCRIPT_TOO_LARGE warning);
+   * `whole` reads a model's own text without the bound (it is the input, not a script beside it).
+   */
+  private read(path: string, whole = false): Promise<Uint8Array | null> {
+    const key = `${whole ? 'model' : 'script'}:${path.toLowerCase()}`;
     let p = this.texts.get(key);
     if (!p) {
       this.checkAborted();
-      p = this.fs.file(path).then((f) => (f ? f.bytes({ signal: this.options.signal }) : null));
+      const signal = this.options.signal;
+      p = this.fs.file(path).then(async (f) => {
+        if (!f) return null;
+        if (whole) return f.bytes({ signal });
+        try {
+          return await readScriptFile(f, { maxBytes: this.options.maxScriptBytes, signal });
+        } catch (e) {
+          if (!(e instanceof ModelParseError) || e.code !== ErrorCode.ResourceLimit) throw e;
+          this.tooLarge.push({ code: 'SCRIPT_TOO_LARGE', message: `${shortName(f.path)} is not read: ${e.detail}`, path: f.path });
+          return null;
+        }
+      });
       this.texts.set(key, p);
     }
     return p;
@@ -505,7 +535,7 @@ export class MaterialResolver {
 
   private async finish(materials: ResolvedMaterial[], out: Collector): Promise<MaterialSet> {
     const lib = await this.library();
-    const ignored = lib.warnings.filter((w) => w.code === 'SCRIPT_IGNORED');
-    return { materials, warnings: [...ignored, ...out.warnings] };
+    const ignored = lib.warnings.filter((w) => w.code === 'SCRIPT_IGNORED' || w.code === 'SCRIPT_TOO_LARGE');
+    return { materials, warnings: [...ignored, ...this.tooLarge, ...out.warnings] };
   }
 }

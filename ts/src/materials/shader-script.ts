@@ -18,8 +18,8 @@
  * the file check saw.
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
+import { shortName } from '../base/message-name.js';
 import { latin1, ScriptLexer, type ScriptToken } from '../text/script-lexer.js';
-import { shortName } from './names.js';
 import type { Blend, BlendFactor, Sides } from './types.js';
 
 export type AlphaFunc = 'GT0' | 'LT128' | 'GE128';
@@ -132,7 +132,7 @@ export function parseShaderScript(input: Uint8Array | string): ShaderScript {
       const at = open ?? { ...lex.here() };
       throw new ModelParseError(
         ErrorCode.UnexpectedToken,
-        `shader '${name.text}' (line ${name.line}) is not followed by '{' but by ${open ? `'${open.text}'` : 'the end of the file'}; the engine ignores this whole file`,
+        `shader '${shortName(name.text)}' (line ${name.line}) is not followed by '{' but by ${open ? `'${shortName(open.text)}'` : 'the end of the file'}; the engine ignores this whole file`,
         { offset: at.offset, line: at.line, column: at.column },
       );
     }
@@ -169,7 +169,7 @@ function closeSection(lex: ScriptLexer, owner: ScriptToken): void {
 }
 
 function unclosed(lex: ScriptLexer, owner: ScriptToken): never {
-  throw new ModelParseError(ErrorCode.Truncated, `shader '${owner.text}' (line ${owner.line}) has no closing '}'; the engine ignores this whole file`, lex.here());
+  throw new ModelParseError(ErrorCode.Truncated, `shader '${shortName(owner.text)}' (line ${owner.line}) has no closing '}'; the engine ignores this whole file`, lex.here());
 }
 
 const at = (t: ScriptToken) => ({ name: t.text, line: t.line, column: t.column });
@@ -211,7 +211,7 @@ function parseBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseWarning[]
       if (v === 'none' || v === 'twosided' || v === 'disable') def.sides = 'both';
       else if (v === 'back' || v === 'backside' || v === 'backsided') def.sides = 'back';
       else if (v === 'front' || v === 'frontside' || v === 'frontsided') def.sides = 'front';
-      else warnAt(a ?? t)(a ? `invalid cull parameter '${a.text}'` : 'cull without a parameter');
+      else warnAt(a ?? t)(a ? `invalid cull parameter '${shortName(a.text)}'` : 'cull without a parameter');
     } else if (kw === 'twosided') {
       def.sides = 'both'; // XreaL
     } else if (kw === 'surfaceparm') {
@@ -231,7 +231,7 @@ function parseBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseWarning[]
       args(lex);
     } else if (kw === 'diffusemap' || kw === 'normalmap' || kw === 'specularmap') {
       const a = arg(lex);
-      if (!a) warnAt(t)(`${t.text} without an image`);
+      if (!a) warnAt(t)(`${shortName(t.text)} without an image`);
       else if (kw === 'diffusemap') def.diffuseMap = at(a);
       else if (kw === 'normalmap') def.normalMap = at(a);
       else def.specularMap = at(a);
@@ -262,7 +262,7 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
     tcGen: null,
   };
   const setMap = (a: ScriptToken | null, t: ScriptToken, clamp: boolean) => {
-    if (!a) return warnAt(t)(`missing parameter for '${t.text}'`);
+    if (!a) return warnAt(t)(`missing parameter for '${shortName(t.text)}'`);
     st.map = a.text;
     st.mapAt = { line: a.line, column: a.column };
     st.clamp = clamp;
@@ -290,7 +290,7 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
       }
     } else if (kw === 'normalmap' || kw === 'bumpmap' || kw === 'specularmap' || kw === 'glowmap') {
       const a = arg(lex);
-      if (!a) warnAt(t)(`missing parameter for '${t.text}'`);
+      if (!a) warnAt(t)(`missing parameter for '${shortName(t.text)}'`);
       else if (kw === 'specularmap') st.specularMap = at(a);
       else if (kw === 'glowmap') st.glowMap = at(a);
       else st.normalMap = at(a);
@@ -303,7 +303,7 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
       const a = arg(lex);
       const v = a?.text.toUpperCase();
       if (v === 'GT0' || v === 'LT128' || v === 'GE128') st.alphaFunc = v;
-      else warnAt(a ?? t)(a ? `invalid alphaFunc '${a.text}'` : 'alphaFunc without a parameter');
+      else warnAt(a ?? t)(a ? `invalid alphaFunc '${shortName(a.text)}'` : 'alphaFunc without a parameter');
     } else if (kw === 'depthwrite') {
       st.depthWrite = true;
     } else if (kw === 'tcgen' || kw === 'texgen') {

@@ -171,7 +171,7 @@ export class Md3Player {
   }
   /** Each part's placement and frames at the last `pose` (null before the first). */
   get parts(): Md3PlayerPose | null {
-    return this.lastPlacement;
+    return this.alive().lastPlacement;
   }
 
   /** BOTH_/LEGS_ clips must fit lower.md3, BOTH_/TORSO_ clips upper.md3 (the engine draws frame 0 otherwise). */
@@ -191,8 +191,9 @@ export class Md3Player {
     }
   }
 
-  /** The frames a named clip of the animation.cfg shows `seconds` after it started. */
+  /** The frames a named clip of the animation.cfg shows `seconds` after it started (NaN or ±Infinity: RangeError). */
   clipFrameAt(name: Md3AnimationName, seconds: number): FrameBlend {
+    this.alive();
     if (!this.animations) throw new RangeError('this player was built without an animation.cfg');
     return md3ClipFrameAt(this.animations.byName[name], seconds);
   }

@@ -181,11 +181,11 @@ export class Md5Poser {
     return this.alive().matrices.view;
   }
   get anim(): Md5Anim | null {
-    return this.attached?.anim ?? null;
+    return this.alive().attached?.anim ?? null;
   }
   /** What the last pose showed: two frames and frame2's weight (frame1 = frame2, t = 0 for one frame); null for the bind pose. */
   get blend(): FrameBlend | null {
-    return this.boundPose ? null : this.shown;
+    return this.alive().boundPose ? null : this.shown;
   }
 
   private show(frame1: number, frame2: number, t: number): void {
@@ -287,7 +287,10 @@ export class Md5Poser {
     return this.skin(withNormals);
   }
 
-  /** The attached anim at a time in seconds (looping by default), interpolated as the engine does; see `blend`. */
+  /**
+   * The attached anim at a time in seconds (looping by default), interpolated as the engine does; see `blend`. A
+   * time that is NaN or infinite is a RangeError (pose/timing.ts).
+   */
   poseTime(seconds: number, loop = true, withNormals = true): this {
     const b = frameAtTime(this.requireAnim().anim, seconds, loop);
     return this.poseBlend(b.frame1, b.frame2, b.t, withNormals);

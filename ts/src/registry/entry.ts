@@ -15,6 +15,7 @@ import type { ParseWarning } from '../base/errors.js';
 import type { ByteSource, ReadOptions } from '../base/source.js';
 import type { ModelFormat } from '../formats/format.js';
 import type { ExportContext } from '../export/gltf-context.js';
+import type { GltfInput } from '../import/gltf.js';
 import type { GltfOptions, GltfResult } from '../export/gltf.js';
 import type { ObjOptions } from '../export/obj.js';
 import type { PoseBackend } from '../kernels/backend.js';
@@ -109,7 +110,7 @@ export interface WriterCapability {
   /** Checks the fps the user gave (MD5: a whole number). */
   checkFps?(fps: number): string | null;
   /** glTF (bytes and the files a .gltf names) → the files to write. Loaded on first use (glTF Transform). */
-  fromGltf(gltf: { bytes: Uint8Array; resources: Record<string, Uint8Array> }, options: WriterOptions): Promise<WriterResult>;
+  fromGltf(gltf: GltfInput, options: WriterOptions): Promise<WriterResult>;
 }
 
 export interface FormatEntry<D = any> extends ModelFormat<D> {

@@ -15,7 +15,8 @@ import type { FormatEntry, Summary } from './entry.js';
 /** Every warning as plain data (`inspect` groups them for the table; `--json` keeps them all). */
 export const plainWarnings = (warnings: readonly ParseWarning[]) => warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset }));
 
-function md2Summary(m: Md2Model): Summary {
+/** What `inspect` prints for an MD2. */
+export function md2Summary(m: Md2Model): Summary {
   return {
     format: 'md2',
     version: m.version,

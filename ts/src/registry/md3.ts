@@ -19,7 +19,8 @@ import { playerPlayable } from '../playable/player-playable.js';
 import type { FormatEntry, Summary } from './entry.js';
 import { plainWarnings } from './md2.js';
 
-function md3Summary(m: Md3Model): Summary {
+/** What `inspect` prints for an MD3. */
+export function md3Summary(m: Md3Model): Summary {
   let vertices = 0, triangles = 0;
   for (const s of m.surfaces) {
     vertices += s.vertexCount;

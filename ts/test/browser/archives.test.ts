@@ -75,6 +75,7 @@ describe('a .pk3 on a web server, read in the page', () => {
     const speeds = await call('inflateSpeed', '/archives/deflate.pk3', 3);
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(join(ARTIFACTS, 'archive-inflaters.json'), JSON.stringify(speeds, null, 2));
-    for (const v of Object.values(speeds)) expect(v).toBeGreaterThan(1); // MB/s: it ran and moved bytes
+    // it ran and moved bytes (a speed, not held to any value: no test asserts a time)
+    for (const v of Object.values(speeds)) expect(Number.isFinite(v) && v > 0).toBe(true);
   });
 });

@@ -20,6 +20,7 @@ import { toGlb, type GltfModel } from '../../src/registry/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
+import { inflationTarget, namesTarget } from './security-targets.js';
 import { decodeImage } from '../../src/images/decode.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { pngInfo } from '../../src/images/png-info.js';
@@ -636,4 +637,4 @@ const iqm: FuzzTarget = {
   memory: PARSER_MEMORY_BOUND,
 };
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, iqm, ...scripts, zip, ...images];
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, iqm, ...scripts, zip, ...images, inflationTarget, namesTarget];

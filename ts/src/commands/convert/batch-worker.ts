@@ -6,6 +6,7 @@
  * cannot cross to a thread).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { setResourceLimits, type ResourceLimits } from '../../base/resource-limits.js';
 import { MaterialResolver } from '../../materials/index.js';
 import { DEFAULT_FORMATS } from '../../registry/formats.js';
 import { openContainer } from '../inputs.js';
@@ -13,7 +14,9 @@ import { failure, runJob, type BatchJob } from './batch-job.js';
 
 export function serveBatchJobs(): void {
   const port = parentPort!;
-  const opened = openContainer((workerData as { input: string }).input);
+  const { input, limits } = workerData as { input: string; limits?: ResourceLimits };
+  if (limits) setResourceLimits(limits); // the command's --limit values (limits.ts)
+  const opened = openContainer(input);
   let resolver: MaterialResolver | undefined; // one per worker: shader scripts are read once
   port.on('message', async (job: BatchJob | null) => {
     if (job === null) {

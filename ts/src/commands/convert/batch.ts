@@ -27,6 +27,7 @@ import { openContainer, type OpenedInput } from '../inputs.js';
 import { formatBytes } from '../output.js';
 import { failure, type BatchJob, type BatchResult } from './batch-job.js';
 import { batchProgress } from './batch-progress.js';
+import { limitsForWorker } from '../limits.js';
 
 const BATCH = 'batch (--all)';
 
@@ -39,7 +40,7 @@ export const BATCH_OPTIONS: OptionSpec[] = [
 ];
 
 /** Options --all accepts besides its own: the rest act on one model's input. */
-const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', ...BATCH_OPTIONS.map((o) => o.name)]);
+const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', '--limit', ...BATCH_OPTIONS.map((o) => o.name)]);
 
 /** Refuses batch options without --all. */
 export function refuseBatchOptions(a: ParsedArgs): void {
@@ -107,7 +108,7 @@ async function runPool(input: string, jobs: readonly BatchJob[], threads: number
   const url = cliEntry();
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      const w = new Worker(url, { workerData: { input } });
+      const w = new Worker(url, { workerData: { input, limits: limitsForWorker() } });
       let current: BatchJob | undefined;
       const feed = () => {
         current = jobs[next++];
@@ -136,7 +137,7 @@ export async function convertAll(a: ParsedArgs, formats: readonly FormatEntry[])
   const input = a.positionals[0];
   const outDir = optionValue(a, '--output');
   if (!outDir) throw new UsageError('convert --all needs -o OUTDIR (the folder to write into)', 'convert');
-  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin and --no-textures are allowed)`, 'convert');
+  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin, --no-textures and --limit are allowed)`, 'convert');
   const threads = parseJobs(optionValue(a, '--jobs'));
   const slice = parseSlice(optionValue(a, '--slice'));
   const force = a.flags.has('--force');

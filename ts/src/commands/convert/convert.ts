@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { DEFAULT_FORMATS, readableExtensions } from '../../registry/formats.js';
 import { given, optionValue, UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, modelInput } from '../inputs.js';
+import { LIMIT_OPTIONS } from '../limits.js';
 import { TEXTURE_OPTIONS } from '../textures.js';
 import { BATCH_OPTIONS, convertAll, refuseBatchOptions } from './batch.js';
 import { checkGltfOutput, convertGltf } from './gltf.js';
@@ -63,6 +64,7 @@ const spec: CommandSpec = {
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
     ...BATCH_OPTIONS,
     ...ID_OPTIONS,
+    ...LIMIT_OPTIONS,
     { name: '--y-up', group: OBJ, help: "Turn id's Z-up into Y-up (x, y, z) → (x, z, −y), for tools that expect it. Default: the file's axes." },
   ],
   examples: [
