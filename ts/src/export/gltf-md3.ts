@@ -16,6 +16,7 @@ import { groupClips } from '../formats/md2/clips.js';
 import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
 import { Md3Poser } from '../pose/md3-poser.js';
 import type { Md3Model } from '../base/model.js';
+import { quatFromBasis, type Quat } from '../base/quat.js';
 import { MD3_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphFrame, type MorphInterpolation } from './gltf-morph.js';
@@ -37,27 +38,7 @@ export interface Md3Part {
 }
 
 /** Quake axes (rows, 9 floats) → unit quaternion (x, y, z, w) of the matrix whose columns they are. */
-export function tagQuaternion(axis: ArrayLike<number>): [number, number, number, number] {
-  // m[r][c] = axis[c][r]
-  const m = (r: number, c: number) => axis[c * 3 + r];
-  const trace = m(0, 0) + m(1, 1) + m(2, 2);
-  let x: number, y: number, z: number, w: number;
-  if (trace > 0) {
-    const s = 2 * Math.sqrt(trace + 1);
-    w = s / 4; x = (m(2, 1) - m(1, 2)) / s; y = (m(0, 2) - m(2, 0)) / s; z = (m(1, 0) - m(0, 1)) / s;
-  } else if (m(0, 0) > m(1, 1) && m(0, 0) > m(2, 2)) {
-    const s = 2 * Math.sqrt(1 + m(0, 0) - m(1, 1) - m(2, 2));
-    w = (m(2, 1) - m(1, 2)) / s; x = s / 4; y = (m(0, 1) + m(1, 0)) / s; z = (m(0, 2) + m(2, 0)) / s;
-  } else if (m(1, 1) > m(2, 2)) {
-    const s = 2 * Math.sqrt(1 + m(1, 1) - m(0, 0) - m(2, 2));
-    w = (m(0, 2) - m(2, 0)) / s; x = (m(0, 1) + m(1, 0)) / s; y = s / 4; z = (m(1, 2) + m(2, 1)) / s;
-  } else {
-    const s = 2 * Math.sqrt(1 + m(2, 2) - m(0, 0) - m(1, 1));
-    w = (m(1, 0) - m(0, 1)) / s; x = (m(0, 2) + m(2, 0)) / s; y = (m(1, 2) + m(2, 1)) / s; z = s / 4;
-  }
-  const len = Math.hypot(x, y, z, w) || 1;
-  return [x / len, y / len, z / len, w / len];
-}
+export const tagQuaternion = (axis: ArrayLike<number>): Quat => quatFromBasis([axis[0], axis[1], axis[2]], [axis[3], axis[4], axis[5]], [axis[6], axis[7], axis[8]]);
 
 /** Tag `k` at frame `f` as glTF translation + rotation (in glTF axes). */
 function tagTrs(ctx: ExportContext, model: Md3Model, k: number, f: number, mirrored: Set<number>) {

@@ -17,7 +17,8 @@
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
-import { quatConjugate, quatMultiply, quatRotate, type Quat } from '../base/quat.js';
+import { rigidInverseMatrix } from '../base/mat4.js';
+import { quatConjugate, quatMultiply, quatRotate, quatUnit, type Quat } from '../base/quat.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
@@ -44,29 +45,6 @@ export interface Md5GltfStats {
 export const MAX_INFLUENCES = 4;
 
 
-function normalized(x: number, y: number, z: number, w: number): Quat {
-  const len = Math.hypot(x, y, z, w);
-  return len > 0 ? [x / len, y / len, z / len, w / len] : [0, 0, 0, 1];
-}
-
-/** Column-major 4×4 inverse of the rigid transform (R(q), t): [Rᵀ | −Rᵀt]. */
-function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void {
-  const [x, y, z, w] = q;
-  // rows of R
-  const r = [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
-  // inverse[row][col] = R[col][row]; column-major storage puts (row, col) at col·4 + row
-  for (let row = 0; row < 3; row++) {
-    for (let col = 0; col < 3; col++) out[o + col * 4 + row] = r[col * 3 + row];
-    out[o + 12 + row] = -(r[row] * t[0] + r[3 + row] * t[1] + r[6 + row] * t[2]);
-    out[o + row * 4 + 3] = 0;
-  }
-  out[o + 15] = 1;
-}
-
 /** Object-space bind joints (normalised rotations) and their parent-relative local transforms (also the three.js adapter's bones). */
 export function bindJoints(mesh: Md5Mesh) {
   const { count, parents, positions, orientations } = mesh.joints;
@@ -74,7 +52,7 @@ export function bindJoints(mesh: Md5Mesh) {
   const local: { t: number[]; q: Quat }[] = [];
   for (let j = 0; j < count; j++) {
     const t = [positions[j * 3], positions[j * 3 + 1], positions[j * 3 + 2]];
-    const q = normalized(orientations[j * 4], orientations[j * 4 + 1], orientations[j * 4 + 2], orientations[j * 4 + 3]);
+    const q = quatUnit(orientations[j * 4], orientations[j * 4 + 1], orientations[j * 4 + 2], orientations[j * 4 + 3]);
     world.push({ t, q });
     const p = parents[j];
     if (p < 0) {
@@ -82,7 +60,7 @@ export function bindJoints(mesh: Md5Mesh) {
     } else {
       const inv = quatConjugate(world[p].q);
       const d = [t[0] - world[p].t[0], t[1] - world[p].t[1], t[2] - world[p].t[2]];
-      local.push({ t: quatRotate(inv, d), q: normalized(...quatMultiply(inv, q)) });
+      local.push({ t: quatRotate(inv, d), q: quatUnit(...quatMultiply(inv, q)) });
     }
   }
   return { world, local };
@@ -164,7 +142,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
     const q: Quat = [0, 0, 0, 1], t = [0, 0, 0];
     axes.quat(...world[j].q, q, 0);
     axes.vec(world[j].t[0], world[j].t[1], world[j].t[2], t, 0);
-    inverseRigid(q, t, ibm, j * 16);
+    rigidInverseMatrix(q, t, ibm, j * 16);
   }
   const skin = b.add('skins', {
     name: 'skeleton',
@@ -266,7 +244,7 @@ function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, j
     for (let j = 0; j < n; j++) {
       const o = j * POSE_STRIDE;
       axes.vec(localPose[o], localPose[o + 1], localPose[o + 2], translations[j], f * 3);
-      const [x, y, z, w] = normalized(localPose[o + 4], localPose[o + 5], localPose[o + 6], localPose[o + 7]);
+      const [x, y, z, w] = quatUnit(localPose[o + 4], localPose[o + 5], localPose[o + 6], localPose[o + 7]);
       axes.quat(x, y, z, w, q, 0);
       setRotationKey(rotations[j], f, q);
     }

@@ -10,6 +10,7 @@
  */
 import { AnimationClip, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
 import type { Md5Anim } from '../base/model.js';
+import { quatNormalize } from '../base/quat.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
 import type { Md5Poser } from '../pose/md5-poser.js';
 
@@ -41,9 +42,7 @@ export function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string, boneNames:
       for (let j = 0; j < n; j++) {
         const o = j * POSE_STRIDE;
         positions[j].set(local.subarray(o, o + 3), k * 3);
-        const [x, y, z, w] = [local[o + 4], local[o + 5], local[o + 6], local[o + 7]];
-        const len = Math.hypot(x, y, z, w) || 1;
-        rotations[j].set([x / len, y / len, z / len, w / len], k * 4);
+        rotations[j].set(quatNormalize(local.subarray(o + 4, o + 8)), k * 4);
       }
     }
     const tracks: KeyframeTrack[] = [];
