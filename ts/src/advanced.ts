@@ -42,7 +42,8 @@ export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
 export { toGlbMeshopt, type MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it
 // textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)
 export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';
-export { alphaLook, ImageConverter, type AlphaLook, type ExportImage, type ImageFile } from './export/textures.js';
+export { ImageConverter, type ExportImage, type ImageFile } from './export/textures.js';
+export { alphaLook, type AlphaLook } from './materials/look.js';
 // playable
 export { supportedFormats } from './playable/open.js';
 // images: per-format decoders and header readers behind decodeImage
