@@ -13,10 +13,9 @@
  * the surface name when it has none (player models take their skins from .skin files).
  */
 import { groupClips } from '../formats/md2/clips.js';
-import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
+import { lerpTag, TAG_FLOATS, tagQuaternion } from '../pose/md3-tag.js';
 import { Md3Poser } from '../pose/md3-poser.js';
 import type { Md3Model } from '../base/model.js';
-import { quatFromBasis, type Quat } from '../base/quat.js';
 import { MD3_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphFrame, type MorphInterpolation } from './gltf-morph.js';
@@ -36,9 +35,6 @@ export interface Md3Part {
   surfaceFrame0: boolean[];
   tagNodes: number[];
 }
-
-/** Quake axes (rows, 9 floats) → unit quaternion (x, y, z, w) of the matrix whose columns they are. */
-export const tagQuaternion = (axis: ArrayLike<number>): Quat => quatFromBasis([axis[0], axis[1], axis[2]], [axis[3], axis[4], axis[5]], [axis[6], axis[7], axis[8]]);
 
 /** Tag `k` at frame `f` as glTF translation + rotation (in glTF axes). */
 function tagTrs(ctx: ExportContext, model: Md3Model, k: number, f: number, mirrored: Set<number>) {

@@ -7,7 +7,8 @@
  * neighbouring one-hots, (1 − t)·A + t·B, which is the engines' vertex lerp. Normals are lerped without
  * renormalising (renderers normalise per pixel anyway).
  */
-import { counterClockwise, type Axes } from './gltf-axes.js';
+import { counterClockwise } from '../pose/winding.js';
+import type { Axes } from './gltf-axes.js';
 import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 import { gridValues, KHR_MESH_QUANTIZATION, packIntegers, quantizeNormals, type PositionGrid } from './gltf-quantize.js';

@@ -12,8 +12,7 @@
 import { Object3D, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md3Model } from '../base/model.js';
-import { tagQuaternion } from '../export/gltf-md3.js';
-import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
+import { lerpTag, TAG_FLOATS, tagQuaternion } from '../pose/md3-tag.js';
 
 export interface TagTrs {
   position: [number, number, number];

@@ -18,7 +18,7 @@
 import { Box3, BufferAttribute, BufferGeometry, Matrix4, Sphere, SkinnedMesh, Uint16BufferAttribute, type AnimationClip, type Bone, type Group, type Material, type Skeleton } from 'three';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
-import { MAX_INFLUENCES, vertexInfluences, type Md5GltfStats } from '../export/gltf-md5.js';
+import { MAX_INFLUENCES, vertexInfluences, type InfluenceStats } from '../pose/md5-bind.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import { md5Clip } from './md5-clips.js';
@@ -121,7 +121,7 @@ export function md5ToThree(input: Md5ThreeInput): Md5Three {
       geometry.boundingSphere = sphere;
       object = new Md5PoserMesh(geometry, input.materials, poser, bones);
     } else {
-      const stats: Md5GltfStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
+      const stats: InfluenceStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
       const skinIndex = new Uint16Array(vertexCount * 4);
       const skinWeight = new Float32Array(vertexCount * 4);
       let nonPositive = 0;

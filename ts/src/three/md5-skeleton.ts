@@ -1,14 +1,14 @@
 /**
  * An md5mesh's joints as three.js bones: one `Bone` per joint, parented as the file says, at rest in the mesh's bind
  * pose (parent-relative translation and rotation, from the object-space joints as the glTF exporter turns them,
- * `export/gltf-md5.ts` bindJoints), and a `Skeleton` whose inverse bind matrices are the inverses of the object-space
+ * `pose/md5-bind.ts` bindJoints, as the glTF exporter's), and a `Skeleton` whose inverse bind matrices are the inverses of the object-space
  * bind joints. Object space is the model's Z-up group (`space.ts`); a skinned mesh sits there at identity and is
  * bound with an identity bind matrix, so three's skinning, bone matrix × inverse bind, is exactly the joint's motion
  * from its bind pose.
  */
 import { Bone, Matrix4, Quaternion, Skeleton, Vector3 } from 'three';
 import type { Md5Mesh } from '../base/model.js';
-import { bindJoints } from '../export/gltf-md5.js';
+import { bindJoints } from '../pose/md5-bind.js';
 import { uniqueNames } from './names.js';
 
 export interface Md5Bones {

@@ -10,7 +10,7 @@
  * textures keep too), so v = 1 − t.
  */
 import { BufferAttribute, Group, Quaternion } from 'three';
-import { counterClockwise } from '../export/gltf-axes.js';
+import { counterClockwise } from '../pose/winding.js';
 
 /** −90° about X: Z-up → Y-up (exact components: no cos(π/2) round-off). */
 const Z_UP_TO_Y_UP = new Quaternion(-Math.SQRT1_2, 0, 0, Math.SQRT1_2);
