@@ -11,9 +11,9 @@
 // and its TS kernel; the WASM side needs no hand edit.
 //   node scripts/gen-jobs.mjs          write the file
 //   node scripts/gen-jobs.mjs --check  exit 1 if the file is not what the Rust sources say (used by the tests)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { camel, jobStructs } from './gen-layout.mjs';
+import { camel, generatorMain, jobStructs } from './gen-layout.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT = 'ts/src/kernels/wasm-jobs.ts';
@@ -138,14 +138,4 @@ export function generate(jobsText = readFileSync(`${root}crates/wasm/src/jobs.rs
   return out.join('\n') + '\n';
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = generate();
-  if (process.argv.includes('--check')) {
-    if (readFileSync(`${root}${OUT}`, 'utf8') !== text) {
-      console.error(`${OUT} is out of date: run node scripts/gen-jobs.mjs`);
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(`${root}${OUT}`, text);
-  }
-}
+generatorMain(import.meta.url, OUT, () => generate());

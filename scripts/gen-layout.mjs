@@ -61,14 +61,21 @@ export function generate() {
   return out.join('\n') + '\n';
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/**
+ * A generator's command line, when `metaUrl` is the script node runs: write `out` (a path from the repository root)
+ * with `generate()`, or with `--check` exit 1 when the file is not what it would write.
+ */
+export function generatorMain(metaUrl, out, generate) {
+  if (!(process.argv[1] && fileURLToPath(metaUrl) === process.argv[1])) return;
   const text = generate();
   if (process.argv.includes('--check')) {
-    if (readFileSync(`${root}${OUT}`, 'utf8') !== text) {
-      console.error(`${OUT} is out of date: run node scripts/gen-layout.mjs`);
+    if (readFileSync(`${root}${out}`, 'utf8') !== text) {
+      console.error(`${out} is out of date: run node ${process.argv[1].slice(root.length)}`);
       process.exit(1);
     }
   } else {
-    writeFileSync(`${root}${OUT}`, text);
+    writeFileSync(`${root}${out}`, text);
   }
 }
+
+generatorMain(import.meta.url, OUT, generate);
