@@ -1,6 +1,7 @@
 /**
  * Column-major 4×4 matrices (glTF's layout: element (row r, column c) at c·4 + r) in double precision, and rigid
- * transforms — a rotation quaternion and a translation — for the exporters' and importers' arithmetic.
+ * transforms — a rotation quaternion and a translation — read from and written as them: the glTF import's arithmetic
+ * (not the front door's: the bundle splits by module, so this file stays out of it).
  */
 import { quatFromBasis, type Quat } from './quat.js';
 import { cross, dot, unit, type Vec3 } from './vec3.js';
@@ -71,22 +72,4 @@ export function rigidMatrix({ q: [x, y, z, w], t }: Rigid): number[] {
     2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
     t[0], t[1], t[2], 1,
   ];
-}
-
-/** The inverse of the rigid transform (R(q), t), [Rᵀ | −Rᵀt], written into `out` at `o`. */
-export function rigidInverseMatrix(q: Quat, t: ArrayLike<number>, out: { [i: number]: number }, o: number): void {
-  const [x, y, z, w] = q;
-  // rows of R
-  const r = [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
-  // inverse[row][col] = R[col][row]; column-major storage puts (row, col) at col·4 + row
-  for (let row = 0; row < 3; row++) {
-    for (let col = 0; col < 3; col++) out[o + col * 4 + row] = r[col * 3 + row];
-    out[o + 12 + row] = -(r[row] * t[0] + r[3 + row] * t[1] + r[6 + row] * t[2]);
-    out[o + row * 4 + 3] = 0;
-  }
-  out[o + 15] = 1;
 }

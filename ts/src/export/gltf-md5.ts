@@ -17,7 +17,6 @@
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
-import { rigidInverseMatrix } from '../base/mat4.js';
 import { quatUnit, type Quat } from '../base/quat.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
@@ -33,6 +32,24 @@ import type { ExportContext } from './gltf-context.js';
 export interface NamedMd5Anim {
   name: string;
   anim: Md5Anim;
+}
+
+/** Column-major 4×4 inverse of the rigid transform (R(q), t), [Rᵀ | −Rᵀt], written into `out` at `o`. */
+function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void {
+  const [x, y, z, w] = q;
+  // rows of R
+  const r = [
+    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+  ];
+  // inverse[row][col] = R[col][row]; column-major storage puts (row, col) at col·4 + row
+  for (let row = 0; row < 3; row++) {
+    for (let col = 0; col < 3; col++) out[o + col * 4 + row] = r[col * 3 + row];
+    out[o + 12 + row] = -(r[row] * t[0] + r[3 + row] * t[1] + r[6 + row] * t[2]);
+    out[o + row * 4 + 3] = 0;
+  }
+  out[o + 15] = 1;
 }
 
 /** What the four-influence limit dropped (pose/md5-bind.ts `vertexInfluences`). */
@@ -66,7 +83,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
     const q: Quat = [0, 0, 0, 1], t = [0, 0, 0];
     axes.quat(...world[j].q, q, 0);
     axes.vec(world[j].t[0], world[j].t[1], world[j].t[2], t, 0);
-    rigidInverseMatrix(q, t, ibm, j * 16);
+    inverseRigid(q, t, ibm, j * 16);
   }
   const skin = b.add('skins', {
     name: 'skeleton',

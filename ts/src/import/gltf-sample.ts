@@ -8,7 +8,8 @@
 import type { Animation, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { mat4Invert, mat4Multiply } from '../base/mat4.js';
-import { quatNormalize, quatSlerp } from '../base/quat.js';
+import { quatNormalize } from '../base/quat.js';
+import { quatSlerp } from '../base/quat-slerp.js';
 
 type Vec = number[];
 
