@@ -1,16 +1,17 @@
 /**
  * Resolved materials (materials/, docs/materials.md) as what glTF and OBJ can carry, shared by both exporters:
- * the image bytes a file format takes (PNG re-encoded from TGA / PCX / BMP with `encodePng`, PNG and JPEG as they
- * are) and the normal maps glTF can take; the render states are `materials/look.ts`'s `alphaLook`, which the page
- * and the three.js adapter share.
+ * the image bytes a file format takes (PNG re-encoded from TGA / PCX / BMP / DDS with `encodePng`, PNG and JPEG as
+ * they are — less any ancillary chunk with a bad CRC, which libpng drops and stricter decoders refuse). The render
+ * states, and which normal map a surface shows, are `materials/look.ts`'s, which the page and the three.js adapter
+ * share (docs/gltf.md, "Textures and materials").
  *
  * The exporters take these as plain data and never read files: the caller resolves (MaterialResolver, or
  * `resolveModelTextures` in load/) and hands over the bytes of each found image by its path.
  */
 import type { ParseWarning } from '../base/errors.js';
-import { decodeImage } from '../images/decode.js';
 import { encodePng } from '../images/png-encode.js';
-import { foundPath } from '../materials/look.js';
+import { pngInfo, withoutChunks } from '../images/png-info.js';
+import { decodeTexture } from '../load/texture-image.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 
 /** What an exporter needs to texture a model: its resolved materials and the bytes of their images by path. */
@@ -79,30 +80,16 @@ export class ImageConverter {
       this.warnings.push({ code: 'TEXTURE_NOT_GIVEN', message: `${path}: found by the resolver but its bytes were not handed to the exporter: left untextured`, offset: 0 });
       return null;
     }
-    try {
-      const img = decodeImage(bytes, path);
-      if (img.kind === 'passthrough') {
-        const jpeg = img.format === 'jpeg';
-        return { path, mimeType: img.mimeType, extension: jpeg ? '.jpg' : '.png', bytes: img.bytes, width: img.width, height: img.height, hasAlpha: img.hasAlpha };
-      }
-      let hasAlpha = false;
-      for (let i = 3; i < img.rgba.length; i += 4) if (img.rgba[i] !== 255) { hasAlpha = true; break; }
-      return { path, mimeType: 'image/png', extension: '.png', bytes: encodePng(img.rgba, img.width, img.height), width: img.width, height: img.height, hasAlpha };
-    } catch (e) {
-      this.warnings.push({ code: 'TEXTURE_DECODE_FAILED', message: `${path}: ${(e as Error)?.message ?? e}: left untextured`, offset: 0 });
-      return null;
+    const img = decodeTexture(path, bytes, this.warnings);
+    if (!img) return null;
+    if (img.kind === 'passthrough') {
+      const jpeg = img.format === 'jpeg';
+      const bad = jpeg || !img.warnings.some((w) => w.code === 'ANCILLARY_CRC') ? [] : pngInfo(img.bytes).badAncillary;
+      const out = bad.length ? withoutChunks(img.bytes, bad) : img.bytes;
+      return { path, mimeType: img.mimeType, extension: jpeg ? '.jpg' : '.png', bytes: out, width: img.width, height: img.height, hasAlpha: img.hasAlpha };
     }
+    let hasAlpha = false;
+    for (let i = 3; i < img.rgba.length; i += 4) if (img.rgba[i] !== 255) { hasAlpha = true; break; }
+    return { path, mimeType: 'image/png', extension: '.png', bytes: encodePng(img.rgba, img.width, img.height), width: img.width, height: img.height, hasAlpha };
   }
-}
-
-/** A normal map glTF can take as is: a plain image or Doom 3's `addnormals(normalmap, …)` (its first image). */
-export function normalPath(m: ResolvedMaterial, warnings: ParseWarning[]): string | null {
-  const path = foundPath(m.normal);
-  if (!path) return null;
-  const program = m.normal?.program;
-  if (program && !/^\s*addnormals\s*\(/i.test(program)) {
-    warnings.push({ code: 'NORMAL_PROGRAM_SKIPPED', message: `${m.shaderName}: normal map ${program} is an image program glTF cannot run: exported without a normal map`, offset: 0 });
-    return null;
-  }
-  return path;
 }

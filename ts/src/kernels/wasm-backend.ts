@@ -121,6 +121,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     i32: (n) => make(Int32Array, n),
     u8: (n) => make(Uint8Array, n),
     i16: (n) => make(Int16Array, n),
+    u16: (n) => make(Uint16Array, n),
     release(buffer) {
       if (buffer instanceof WasmBuffer && buffer.owner === owner) free(buffer as WasmBuffer<Typed>);
     },

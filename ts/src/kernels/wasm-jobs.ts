@@ -8,7 +8,7 @@
  * blend factors; `forget` is called whenever a buffer is released).
  */
 import { refused, type KernelBuffer, type PoseKernels, type Typed } from './backend.js';
-import type { ComposeJob, InterpolateJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
+import type { ComposeJob, InterpolateJob, IqmBindJob, IqmPoseJob, LbsSkinJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateLbsJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
 
 /** The exports the kernels call, one per entry point of crates/wasm/src/lib.rs that takes a job. */
 export interface JobExports {
@@ -25,6 +25,10 @@ export interface JobExports {
   md2_blend(job: number): boolean;
   md3_blend(job: number): boolean;
   transform_vertices(job: number): boolean;
+  validate_lbs(job: number): number;
+  iqm_bind(job: number): boolean;
+  iqm_pose(job: number): boolean;
+  lbs_skin(job: number): boolean;
 }
 
 /** The backend's job block (wasm-backend.ts owns it). */
@@ -189,9 +193,80 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     u[28] = index(j.anim.componentCount);
   } // skinFrames
 
+  function writeValidateLbsJob(j: ValidateLbsJob): void {
+    const u = block.words();
+    if (!(resident === j && residentAs === 9 && r[0] === j.indices && r[1] === j.weightsU8 && r[2] === j.weightsF32)) {
+      resident = null;
+      put(u, 0, (r[0] = j.indices));
+      put(u, 2, (r[1] = j.weightsU8));
+      put(u, 4, (r[2] = j.weightsF32));
+      resident = j;
+      residentAs = 9;
+    }
+    u[6] = index(j.jointCount);
+  } // validateLbs
+
+  function writeIqmBindJob(j: IqmBindJob): void {
+    const u = block.words();
+    if (!(resident === j && residentAs === 10 && r[0] === j.parents && r[1] === j.translate && r[2] === j.rotate && r[3] === j.scale && r[4] === j.bind && r[5] === j.invBind)) {
+      resident = null;
+      put(u, 0, (r[0] = j.parents));
+      put(u, 2, (r[1] = j.translate));
+      put(u, 4, (r[2] = j.rotate));
+      put(u, 6, (r[3] = j.scale));
+      put(u, 8, (r[4] = j.bind));
+      put(u, 10, (r[5] = j.invBind));
+      resident = j;
+      residentAs = 10;
+    }
+  } // iqmBind
+
+  function writeIqmPoseJob(j: IqmPoseJob): void {
+    const u = block.words();
+    if (!(resident === j && residentAs === 11 && r[0] === j.parents && r[1] === j.masks && r[2] === j.offsets && r[3] === j.scales && r[4] === j.frames && r[5] === j.bind && r[6] === j.invBind && r[7] === j.scratch && r[8] === j.out)) {
+      resident = null;
+      put(u, 0, (r[0] = j.parents));
+      put(u, 2, (r[1] = j.masks));
+      put(u, 4, (r[2] = j.offsets));
+      put(u, 6, (r[3] = j.scales));
+      put(u, 8, (r[4] = j.frames));
+      put(u, 10, (r[5] = j.bind));
+      put(u, 12, (r[6] = j.invBind));
+      put(u, 14, (r[7] = j.scratch));
+      put(u, 16, (r[8] = j.out));
+      resident = j;
+      residentAs = 11;
+    }
+    const f = block.floats();
+    u[18] = index(j.frameCount);
+    u[19] = index(j.frameChannels);
+    u[20] = index(j.frameA);
+    u[21] = index(j.frameB);
+    f[22] = j.t;
+  } // iqmPose
+
+  function writeLbsSkinJob(j: LbsSkinJob): void {
+    const u = block.words();
+    if (!(resident === j && residentAs === 12 && r[0] === j.matrices && r[1] === j.positions && r[2] === j.normals && r[3] === j.tangents && r[4] === j.indices && r[5] === j.weightsU8 && r[6] === j.weightsF32 && r[7] === j.outPositions && r[8] === j.outNormals && r[9] === j.outTangents)) {
+      resident = null;
+      put(u, 0, (r[0] = j.matrices));
+      put(u, 2, (r[1] = j.positions));
+      put(u, 4, (r[2] = j.normals));
+      put(u, 6, (r[3] = j.tangents));
+      put(u, 8, (r[4] = j.indices));
+      put(u, 10, (r[5] = j.weightsU8));
+      put(u, 12, (r[6] = j.weightsF32));
+      put(u, 14, (r[7] = j.outPositions));
+      put(u, 16, (r[8] = j.outNormals));
+      put(u, 18, (r[9] = j.outTangents));
+      resident = j;
+      residentAs = 12;
+    }
+  } // lbsSkin
+
   function writeMd2BlendJob(j: Md2BlendJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 9 && r[0] === j.frames && r[1] === j.scales && r[2] === j.translates && r[3] === j.normalTable && r[4] === j.outPositions && r[5] === j.outNormals)) {
+    if (!(resident === j && residentAs === 13 && r[0] === j.frames && r[1] === j.scales && r[2] === j.translates && r[3] === j.normalTable && r[4] === j.outPositions && r[5] === j.outNormals)) {
       resident = null;
       put(u, 0, (r[0] = j.frames));
       put(u, 2, (r[1] = j.scales));
@@ -200,7 +275,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 8, (r[4] = j.outPositions));
       put(u, 10, (r[5] = j.outNormals));
       resident = j;
-      residentAs = 9;
+      residentAs = 13;
     }
     const f = block.floats();
     u[12] = index(j.vertexCount);
@@ -212,14 +287,14 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeMd3BlendJob(j: Md3BlendJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 10 && r[0] === j.xyzNormals && r[1] === j.normalTable && r[2] === j.outPositions && r[3] === j.outNormals)) {
+    if (!(resident === j && residentAs === 14 && r[0] === j.xyzNormals && r[1] === j.normalTable && r[2] === j.outPositions && r[3] === j.outNormals)) {
       resident = null;
       put(u, 0, (r[0] = j.xyzNormals));
       put(u, 2, (r[1] = j.normalTable));
       put(u, 4, (r[2] = j.outPositions));
       put(u, 6, (r[3] = j.outNormals));
       resident = j;
-      residentAs = 10;
+      residentAs = 14;
     }
     const f = block.floats();
     u[8] = index(j.vertexCount);
@@ -231,13 +306,13 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeTransformJob(j: TransformJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 11 && r[0] === j.matrix && r[1] === j.positions && r[2] === j.normals)) {
+    if (!(resident === j && residentAs === 15 && r[0] === j.matrix && r[1] === j.positions && r[2] === j.normals)) {
       resident = null;
       put(u, 0, (r[0] = j.matrix));
       put(u, 2, (r[1] = j.positions));
       put(u, 4, (r[2] = j.normals));
       resident = j;
-      residentAs = 11;
+      residentAs = 15;
     }
     u[6] = index(j.firstVertex);
     u[7] = index(j.vertexCount);
@@ -295,6 +370,22 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     transformVertices(j) {
       writeTransformJob(j);
       if (!g.transform_vertices(at)) refused('transformVertices', 'vertex range past the outputs, or a short matrix');
+    },
+    validateLbs(j) {
+      writeValidateLbsJob(j);
+      return g.validate_lbs(at);
+    },
+    iqmBind(j) {
+      writeIqmBindJob(j);
+      if (!g.iqm_bind(at)) refused('iqmBind');
+    },
+    iqmPose(j) {
+      writeIqmPoseJob(j);
+      if (!g.iqm_pose(at)) refused('iqmPose', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    lbsSkin(j) {
+      writeLbsSkinJob(j);
+      if (!g.lbs_skin(at)) refused('lbsSkin');
     },
   };
 

@@ -11,7 +11,7 @@
  *   adapter draws any blend pair as it is, from the resolved material);
  * - `cull none` / `twoSided` → doubleSided; `surfaceparm nodraw` → `BLEND` with alpha 0 (present, invisible).
  *
- * Which resolved material a surface has, and which image it shows, are here too: every drawer asks the same way.
+ * Which resolved material a surface has, and which images it shows, are here too: every drawer asks the same way.
  */
 import type { ParseWarning } from '../base/errors.js';
 import type { AlphaTest, ResolvedImage, ResolvedMaterial } from './types.js';
@@ -27,6 +27,21 @@ export function materialForSlot(materials: readonly ResolvedMaterial[], index: n
 
 /** The image a surface shows, or null: the found diffuse file (its first frame for an animMap). */
 export const foundPath = (image: ResolvedImage | null): string | null => (image?.path && !image.builtin ? image.path : null);
+
+/**
+ * The normal map a drawer can take as is, or null: a plain image or Doom 3's `addnormals(normalmap, …)` (its first
+ * image); another image program (`heightmap(…)` alone, …) is skipped with NORMAL_PROGRAM_SKIPPED.
+ */
+export function normalPath(m: ResolvedMaterial, warnings: ParseWarning[]): string | null {
+  const path = foundPath(m.normal);
+  if (!path) return null;
+  const program = m.normal?.program;
+  if (program && !/^\s*addnormals\s*\(/i.test(program)) {
+    warnings.push({ code: 'NORMAL_PROGRAM_SKIPPED', message: `${m.shaderName}: normal map ${program} is an image program glTF cannot run: exported without a normal map`, offset: 0 });
+    return null;
+  }
+  return path;
+}
 
 /**
  * The alpha a fragment needs to be kept by a drawer that keeps alpha ≥ cutoff (glTF `MASK`, three.js `alphaTest`):

@@ -13,12 +13,15 @@
  * gives the engine rules with their sources.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmConfig } from '../formats/iqm/iqm-cfg.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
 import { md5MeshNamesFromText, parseCubeModelConfig, type CubeModelConfig } from './cube-config.js';
 import { loadMaterialLibrary, type MaterialLibrary } from './library.js';
-import { builtinImage, declKey, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension } from './names.js';
+import {
+  builtinImage, declKey, doom3DdsName, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
+} from './names.js';
 import { md3SurfaceKey, parseSkin, skinShaderFor, type SkinFile } from './skin-file.js';
 import type { DefinitionSource, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
 
@@ -43,6 +46,15 @@ export interface Md3Options {
   /** A `.skin` file by path (wins over `skin`). */
   skinPath?: string;
   /** Which of a surface's own shaders to use without a skin (the entity's skinNum: shaders[skinNum % count]). */
+  skinNum?: number;
+}
+
+export interface IqmOptions {
+  /** A Quake 3 skin by name: `<model base>_<skin>.skin` beside the model (ioquake3's customSkin). */
+  skin?: string;
+  /** A `.skin` file by path (wins over `skin`). */
+  skinPath?: string;
+  /** DarkPlaces' skin number: `<model path>_<N>.skin` (`player.iqm_0.skin`) is read when it exists (default 0). */
   skinNum?: number;
 }
 
@@ -180,7 +192,8 @@ export class MaterialResolver {
 
   /**
    * An md5mesh's meshes. With an `md5.cfg` beside the model (Cube engines), its `md5skin` / `md5bumpmap` lines
-   * give the images of the meshes they name (cube-config.ts). Otherwise the mesh's shader name: a Doom 3 material
+   * give the images of the meshes they name (cube-config.ts; a `<dds>` name tries its .dds first, as Tesseract
+   * does). Otherwise the mesh's shader name: a Doom 3 material
    * (`materials/*.mtr`), else a Quake 3 / Daemon shader (Daemon draws md5meshes with shader scripts), else the
    * image of that name — as Doom 3 draws an implicit material (blended, clamped) in a folder with Doom 3
    * materials, as ioquake3/Daemon do (opaque) in one without.
@@ -208,9 +221,10 @@ export class MaterialResolver {
         const bump = [...cfg.bumpmaps].reverse().find((b) => b.mesh === name || b.mesh === '*');
         const at: WrittenAt = { path: cfgPath, line: skin.line, column: skin.column };
         const look = implicitLook(skin.diffuse, 'quake3');
-        look.diffuse = { name: skin.diffuse, role: 'diffuse', program: null, line: skin.line, column: skin.column };
-        if (bump) look.normal = { name: bump.normal, role: 'normal', program: null, line: bump.line, column: bump.column };
-        if (skin.masks) look.others = [{ name: skin.masks, role: 'mask', program: null, line: skin.line, column: skin.column }];
+        const dds = (on: boolean) => (on ? { precompressed: 'tesseract' as const } : {});
+        look.diffuse = { name: skin.diffuse, role: 'diffuse', program: null, line: skin.line, column: skin.column, ...dds(skin.diffuseDds) };
+        if (bump) look.normal = { name: bump.normal, role: 'normal', program: null, line: bump.line, column: bump.column, ...dds(bump.normalDds) };
+        if (skin.masks) look.others = [{ name: skin.masks, role: 'mask', program: null, line: skin.line, column: skin.column, ...dds(skin.masksDds) }];
         const m = this.material(look, i, name, mesh.meshes[i].shader, { kind: 'cube-cfg', at }, { kind: 'cube-cfg', at });
         await this.findLookImages(m, look, cfgPath, 'exact', folder, out);
         materials.push(m);
@@ -221,9 +235,70 @@ export class MaterialResolver {
     return this.finish(materials, out);
   }
 
+  /**
+   * An IQM's meshes, as the engine that ships the model would draw them:
+   * - an `iqm.cfg` beside the model (Tesseract / Red Eclipse, iqm-cfg.ts, `exec`s followed) that gives a mesh an
+   *   `iqmskin` (by its name or `*`, the last line winning, as the commands run in order): that diffuse, its masks
+   *   and its `iqmbumpmap`, relative to the model's folder;
+   * - else a `.skin` file: `options.skin` / `skinPath` (ioquake3 R_AddIQMSurfaces: the skin entry whose name is the
+   *   lower-cased mesh name, the default shader when none), or DarkPlaces' `<model path>_<skinNum>.skin`
+   *   (Mod_LoadSkinFiles) when it exists;
+   * - else the mesh's material name through R_FindShader: a shader script, else the image of that name with
+   *   ioquake3's extension fallback.
+   */
+  async iqm(model: IqmModel, modelPath: string, options: IqmOptions = {}): Promise<MaterialSet> {
+    const out = new Collector();
+    const folder = folderOf(modelPath);
+    const cfgPath = joinPath(folder, 'iqm.cfg');
+    let cfg: IqmConfig | null = null;
+    if ((await this.probe(cfgPath)).path) {
+      // the Cubescript reader is loaded when a model has a config (a chunk of its own: the front door stays small)
+      const { readIqmConfig } = await import('../formats/iqm/iqm-cfg.js');
+      cfg = await readIqmConfig(this.fs, (await this.probe(cfgPath)).path!);
+      for (const w of cfg.warnings.filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
+    }
+    let skin: { file: SkinFile; path: string } | null = null;
+    if (options.skin || options.skinPath) skin = await this.md3Skin(modelPath, options, out);
+    else if (!cfg?.skins.length) {
+      const dp = `${modelPath}_${options.skinNum ?? 0}.skin`;
+      if ((await this.probe(dp)).path) skin = await this.readSkin(dp, out, false);
+    }
+    const materials: ResolvedMaterial[] = [];
+    for (let i = 0; i < model.meshes.length; i++) {
+      const mesh = model.meshes[i];
+      const cfgSkin = cfg ? [...cfg.skins].reverse().find((s) => s.mesh === mesh.name || s.mesh === '*') : undefined;
+      if (cfg && cfgSkin && !skin) {
+        const bump = [...cfg.bumpmaps].reverse().find((b) => b.mesh === mesh.name || b.mesh === '*');
+        const at: WrittenAt = { path: cfgSkin.cfg, line: cfgSkin.line, column: 1 };
+        const look = implicitLook(cfgSkin.diffuse, 'quake3');
+        look.diffuse = { name: cfgSkin.diffuse, role: 'diffuse', program: null, line: cfgSkin.line, column: 1 };
+        if (bump) look.normal = { name: bump.normal, role: 'normal', program: null, line: bump.line, column: 1 };
+        if (cfgSkin.masks) look.others = [{ name: cfgSkin.masks, role: 'mask', program: null, line: cfgSkin.line, column: 1 }];
+        const m = this.material(look, i, mesh.name, mesh.material, { kind: 'cube-cfg', at }, { kind: 'cube-cfg', at });
+        // the config's paths are already resolved against the model's folder (and the FileSystem's root)
+        await this.findLookImages(m, look, cfgSkin.cfg, 'exact', '', out);
+        materials.push(m);
+        continue;
+      }
+      if (skin) {
+        const entry = skinShaderFor(skin.file, mesh.name.toLowerCase());
+        if (!entry) {
+          out.once(`noskin:${skin.path}:${mesh.name}`, { code: 'SKIN_SURFACE_MISSING', message: `skin ${skin.path} has no entry for mesh '${mesh.name}'; the engine draws its default shader`, path: skin.path });
+          materials.push(this.material(implicitLook('', 'quake3'), i, mesh.name, '', { kind: 'none' }, { kind: 'none' }, true));
+          continue;
+        }
+        const at: WrittenAt = { path: skin.path, line: entry.line, column: entry.column };
+        materials.push(await this.byName(entry.shader, i, mesh.name, { kind: 'skin', at }, 'quake3', 'quake3', out, skin.path));
+        continue;
+      }
+      materials.push(await this.byName(mesh.material, i, mesh.name, { kind: 'model' }, 'quake3', 'quake3', out, null));
+    }
+    return this.finish(materials, out);
+  }
+
   // --- shared steps --------------------------------------------------------------------------------------------
 
-  private async md3Skin(modelPath: string, options: Md3Options, out: Collector): Promise<{ file: SkinFile; path: string } | null> {
+  private async md3Skin(modelPath: string, options: Pick<Md3Options, 'skin' | 'skinPath'>, out: Collector): Promise<{ file: SkinFile; path: string } | null> {
     if (options.skinPath) return this.readSkin(options.skinPath, out, true);
     if (options.skin) {
       const base = stripExtension(fileNameOf(modelPath));
@@ -300,7 +375,9 @@ export class MaterialResolver {
 
     if (main) {
       const m = this.material(main.look, index, surface, name, nameSource, main.definition);
-      await this.findLookImages(m, main.look, main.file!, 'quake3', '', out);
+      // Doom 3 (a material of `materials/`) looks for its precompressed `dds/…` file first (doom3DdsName).
+      const doom3 = main === fromD3 && lib.doom3 && main.file!.toLowerCase().startsWith('materials/');
+      await this.findLookImages(m, main.look, main.file!, 'quake3', '', out, doom3 ? 'doom3' : undefined);
       if (other) {
         // The other kind of definition of the same name fills the maps the first has not (corpus A4: a Quake 3
         // shader for the diffuse, an XreaL material beside it with the normal and specular maps).
@@ -315,7 +392,7 @@ export class MaterialResolver {
     // No definition: the image of that name (ioquake3 R_FindShader → R_FindImageFile(name); Doom 3's implicit material).
     const look = implicitLook(name, implicit);
     const m = this.material(look, index, surface, name, nameSource, { kind: 'implicit' });
-    m.diffuse = await this.image({ name, role: 'diffuse', program: null }, 'quake3', '', null);
+    m.diffuse = await this.image({ name, role: 'diffuse', program: null, ...(implicit === 'doom3' && lib.doom3 ? { precompressed: 'doom3' as const } : {}) }, 'quake3', '', null);
     if (!m.diffuse.path && !m.diffuse.builtin) {
       m.definition = { kind: 'none' };
       out.once(`noshader:${name.toLowerCase()}`, {
@@ -352,10 +429,10 @@ export class MaterialResolver {
   }
 
   /** Find every image a look names; warn once per missing name. */
-  private async findLookImages(m: ResolvedMaterial, look: Look, file: string, rule: 'quake3' | 'exact', relativeTo: string, out: Collector): Promise<void> {
+  private async findLookImages(m: ResolvedMaterial, look: Look, file: string, rule: 'quake3' | 'exact', relativeTo: string, out: Collector, precompressed?: 'doom3'): Promise<void> {
     const find = async (n: ImageName | null): Promise<ResolvedImage | null> => {
       if (!n) return null;
-      const img = await this.image(n, rule, relativeTo, n.line !== undefined ? { path: file, line: n.line, column: n.column ?? 0 } : null);
+      const img = await this.image(precompressed ? { ...n, precompressed } : n, rule, relativeTo, n.line !== undefined ? { path: file, line: n.line, column: n.column ?? 0 } : null);
       if (!img.path && !img.builtin) {
         out.once(`img:${img.name.toLowerCase()}`, {
           code: 'IMAGE_NOT_FOUND',
@@ -377,13 +454,20 @@ export class MaterialResolver {
     for (const o of look.others) m.others.push((await find(o))!);
   }
 
-  /** One image name to a file: built-ins are not looked for; the Quake 3 rule or the exact name (relative to a folder). */
+  /**
+   * One image name to a file: built-ins are not looked for; the Quake 3 rule or the exact name (relative to a folder),
+   * after the engine's precompressed file when the name asks for one (Tesseract `<dds>`; Doom 3 `dds/`, for a plain
+   * name — an image program's file is named after the whole program text as Doom 3 tokenised it, not looked for).
+   */
   private async image(n: ImageName, rule: 'quake3' | 'exact', relativeTo: string, writtenAt: WrittenAt | null): Promise<ResolvedImage> {
     const base: ResolvedImage = { role: n.role, name: n.name, path: null, origin: null, builtin: builtinImage(n.name), program: n.program, writtenAt, tried: [] };
     if (base.builtin) return base;
     // FS_FOpenFileRead drops a leading '/' or '\' ("qpaths are not supposed to have a leading slash").
     const plain = n.name.replace(/^[/\\]/, '');
-    const candidates = rule === 'exact' ? [joinPath(relativeTo, plain)] : quake3ImageCandidates(plain, this.extensions);
+    const exact = joinPath(relativeTo, plain);
+    const candidates = rule === 'exact' ? [exact] : quake3ImageCandidates(plain, this.extensions);
+    const dds = n.precompressed === 'tesseract' ? tesseractDdsName(exact) : n.precompressed === 'doom3' && !n.program ? doom3DdsName(plain) : null;
+    if (dds && !candidates.some((c) => c.toLowerCase() === dds.toLowerCase())) candidates.unshift(dds);
     for (const c of candidates) {
       base.tried.push(c);
       const p = await this.probe(c);

@@ -3,7 +3,11 @@
  * real files seed it, a one-shot parse, optionally a push parser (for chunk-split checks), a structure scan (where
  * the counts, offsets and block boundaries are), an independent check of what it accepts, and its memory bound.
  */
-import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import { IqmParser, parseIqm } from '../../src/formats/iqm/parser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
+import { writeIqm } from '../../src/write/iqm.js';
+import { iqmToGlb } from '../../src/export/gltf-iqm.js';
 import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { Md3Parser, parseMd3 } from '../../src/formats/md3/index.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
@@ -12,7 +16,7 @@ import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { toObj } from '../../src/export/obj.js';
-import { toGlb, type GltfModel } from '../../src/export/gltf.js';
+import { toGlb, type GltfModel } from '../../src/registry/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
@@ -20,11 +24,12 @@ import { decodeImage } from '../../src/images/decode.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { pngInfo } from '../../src/images/png-info.js';
 import type { DecodedImage } from '../../src/images/types.js';
+import { ddsFixtures } from '../../../fixtures/generate-dds.mjs';
 import { imageFixtures } from '../../../fixtures/generate-images.mjs';
 import { IMAGE_MEMORY_BOUND, PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
-import { imageStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
+import { ddsStructure, imageStructure, iqmStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
 
 export interface FuzzTarget {
   name: string;
@@ -314,6 +319,45 @@ function poseMd3(model: unknown): void {
   poser.dispose();
 }
 
+/** An accepted IQM re-checked on its own: array lengths against the counts, every index the posers follow. */
+export function checkIqm(model: unknown): string {
+  const m = model as IqmModel;
+  const V = m.vertexCount, J = m.joints.count, P = m.poses.count;
+  const first =
+    lengthIs('triangles', m.triangles, m.triangleCount * 3) ||
+    lengthIs('frames', m.frames, m.frameCount * m.frameChannels) ||
+    lengthIs('joint parents', m.joints.parents, J) ||
+    lengthIs('joint rotate', m.joints.rotate, J * 4) ||
+    lengthIs('pose offsets', m.poses.offsets, P * 10) ||
+    (m.positions ? lengthIs('positions', m.positions, V * 3) : '') ||
+    (m.blendIndexes ? lengthIs('blend indexes', m.blendIndexes, V * 4) : '') ||
+    (m.bounds ? lengthIs('bounds', m.bounds, m.frameCount * 8) : '') ||
+    parentsBelow(m.joints.parents) ||
+    parentsBelow(m.poses.parents);
+  if (first) return first;
+  for (let i = 0; i < m.triangles.length; i++) if (m.triangles[i] >= V) return `triangle corner ${i} = ${m.triangles[i]} ≥ ${V}`;
+  for (const [k, x] of m.meshes.entries()) {
+    if (x.firstVertex + x.vertexCount > V || x.firstTriangle + x.triangleCount > m.triangleCount) return `mesh ${k} runs past the vertices or triangles`;
+  }
+  if (J > 0 && m.blendIndexes && m.blendWeights) {
+    for (let i = 0; i < m.blendIndexes.length; i++) if (m.blendWeights[i] > 0 && m.blendIndexes[i] >= J) return `weighted blend index ${i} = ${m.blendIndexes[i]} ≥ ${J}`;
+  }
+  let used = 0;
+  for (let p = 0; p < P; p++) for (let c = 0; c < 10; c++) if (m.poses.masks[p] & (1 << c)) used++;
+  if (m.frameCount > 0 && used > m.frameChannels) return `masks take ${used} channels, frames hold ${m.frameChannels}`;
+  return '';
+}
+
+/** Pose an accepted IQM at its last frame (its own frames on its joints), export it to glTF, write and read it back. */
+function poseIqm(model: unknown): void {
+  const m = model as IqmModel;
+  iqmToGlb(m);
+  parseIqm(writeIqm(m));
+  const poser = new IqmPoser(tsBackend, m);
+  if (poser.animation && m.frameCount > 0) poser.poseFrame(m.frameCount - 1);
+  poser.dispose();
+}
+
 // --- the table ---------------------------------------------------------------------------------------------------
 
 interface PushParser<T> {
@@ -500,6 +544,29 @@ function useImage(image: unknown): void {
 const fixtureSeeds = (ext: string) => () =>
   (imageFixtures() as { name: string; bytes: Uint8Array }[]).filter((f) => f.name.endsWith(ext)).map((f) => ({ name: `fixtures:${f.name}`, bytes: f.bytes }));
 
+/**
+ * DDS seeds: the corpus's DXT1/DXT5 files cut to their top-left 64×64 (the header with the size changed, and the
+ * first 16 blocks of the first 16 block rows: a real texture's blocks at a cost per input the budget can carry),
+ * and every generated variant (fixtures/generate-dds.mjs).
+ */
+function ddsSeeds(files: readonly { name: string; bytes: Uint8Array }[]): { name: string; bytes: Uint8Array }[] {
+  const out: { name: string; bytes: Uint8Array }[] = [];
+  for (const f of files.filter((x) => /\.dds$/i.test(x.name))) {
+    const b = f.bytes;
+    const width = (b[16] | (b[17] << 8) | (b[18] << 16)) >>> 0;
+    const block = b[84 + 3] === 0x31 ? 8 : 16; // DXT1 : DXT3/5
+    const perRow = Math.ceil(width / 4) * block;
+    const crop = new Uint8Array(128 + 16 * 16 * block);
+    crop.set(b.subarray(0, 128));
+    new DataView(crop.buffer).setUint32(12, 64, true);
+    new DataView(crop.buffer).setUint32(16, 64, true);
+    new DataView(crop.buffer).setUint32(28, 1, true);
+    for (let r = 0; r < 16; r++) crop.set(b.subarray(128 + r * perRow, 128 + r * perRow + 16 * block), 128 + r * 16 * block);
+    out.push({ name: `${f.name} (64×64)`, bytes: crop });
+  }
+  return out;
+}
+
 const images: FuzzTarget[] = [
   {
     name: 'tga',
@@ -526,6 +593,21 @@ const images: FuzzTarget[] = [
     memory: IMAGE_MEMORY_BOUND,
   },
   {
+    name: 'dds',
+    formats: ['image'],
+    seedFilter: (p) => /\.dds$/i.test(p),
+    seeds: ddsSeeds,
+    extraSeeds: () => (ddsFixtures() as { name: string; bytes: Uint8Array }[]).map((f) => ({ name: `fixtures:${f.name}`, bytes: f.bytes })),
+    text: false,
+    parse: (b) => decodeImage(b, 'fuzz.dds'),
+    structure: ddsStructure,
+    check: checkImage,
+    use: useImage,
+    memory: IMAGE_MEMORY_BOUND,
+    // A DDS fails in four ways: not "DDS " (BAD_MAGIC), cut short (TRUNCATED), a variant not read (UNSUPPORTED), a size out of bounds (BAD_COUNT).
+    minErrorCodes: 4,
+  },
+  {
     // No name: the format comes from the bytes (BMP, PNG and JPEG headers, and TGA/PCX when they look like one).
     name: 'image',
     formats: ['image'],
@@ -540,4 +622,18 @@ const images: FuzzTarget[] = [
   },
 ];
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip, ...images];
+const iqm: FuzzTarget = {
+  name: 'iqm',
+  formats: ['iqm'],
+  // the small files: a corpus of 178 would spend the fixed budget mostly on re-reading large meshes
+  seedFilter: (path) => /(turret_sphere|mine_pose|idle|janitor\/lod2\/lod2|boost_up)\.iqm$/.test(path),
+  text: false,
+  parse: parseIqm,
+  parseChunks: pushParse(() => new IqmParser()),
+  structure: iqmStructure,
+  check: (m, b) => checkIqm(m) || checkGeneric(m, b),
+  use: poseIqm,
+  memory: PARSER_MEMORY_BOUND,
+};
+
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, iqm, ...scripts, zip, ...images];
