@@ -100,7 +100,7 @@ await Promise.all([
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
   }),
   // The CLI: dist/cli.js and, in dist/cli/, a chunk per command that main.ts loads when that command runs (so
-  // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks.md, "The CLI as fast as the library").
+  // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks-history.md, "The CLI as fast as the library").
   build({
     ...common,
     entryPoints: [{ in: 'ts/src/cli/run.ts', out: 'cli' }],

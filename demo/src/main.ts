@@ -190,6 +190,7 @@ async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, lab
     $('progress-text').textContent = `${files.map((f) => f.name).join(', ')}: parsed in ${parseMs.toFixed(0)} ms`;
     $('info').textContent = opened.summary;
     renderer.setModel(opened);
+    document.body.dataset.texturesPending = String(renderer.pendingTextures);
     document.body.dataset.texturedParts = String(opened.materials.filter((m) => m.image).length);
     document.body.dataset.images = opened.materials.map((m) => m.path ?? '').join(',');
     if (opened.textureWarnings.length) console.warn(opened.textureWarnings.map((w) => `${w.code}: ${w.message}`).join('\n'));
@@ -267,6 +268,9 @@ function tick(now: number): void {
     const p = players.get(active)!;
     p.poseBlend(f.frame1, f.frame2, f.t);
     renderer.draw(p.positions, p.normals, camera.matrices(canvas.width / canvas.height));
+    // For the tests: once this is 0, what was just drawn has every texture (written only when it changes).
+    const pending = String(renderer.pendingTextures);
+    if (document.body.dataset.texturesPending !== pending) document.body.dataset.texturesPending = pending;
     // One backend measured per display frame, in turn, on the frame being shown.
     const name = names[benchTurn++ % names.length];
     bench.measure(name, players.get(name)!, f);

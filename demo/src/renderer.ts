@@ -19,6 +19,8 @@ export interface Renderer {
   readonly kind: 'webgl2' | 'canvas2d';
   setModel(model: DrawableModel): void;
   draw(positions: Float32Array, normals: Float32Array, view: ViewMatrices): void;
+  /** Images of the model still being decoded: the next draw after this is 0 shows every texture. */
+  readonly pendingTextures: number;
 }
 
 /** One colour per part, cycling. */
@@ -114,6 +116,8 @@ class WebGl2Renderer implements Renderer {
     return buffer;
   }
 
+  pendingTextures = 0;
+
   /** One texture per distinct image: RGBA8 uploaded now, PNG/JPEG once the browser has decoded them. */
   private loadTextures(materials: readonly (PlayableMaterial | undefined)[]): void {
     const gl = this.gl;
@@ -124,9 +128,11 @@ class WebGl2Renderer implements Renderer {
     materials.forEach((m, i) => {
       if (m?.image && !m.invisible) byImage.set(m.image, [...(byImage.get(m.image) ?? []), i]);
     });
+    this.pendingTextures = byImage.size;
     for (const [image, parts] of byImage) {
       const upload = (source: ImageBitmap | { width: number; height: number; rgba: Uint8Array }) => {
         if (generation !== this.generation) return;
+        this.pendingTextures--;
         const tex = gl.createTexture()!;
         gl.bindTexture(gl.TEXTURE_2D, tex);
         if ('rgba' in source) gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, source.width, source.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, source.rgba);
@@ -140,7 +146,9 @@ class WebGl2Renderer implements Renderer {
       if ('rgba' in img) upload(img);
       else {
         const bytes = new Uint8Array(img.bytes); // a copy the Blob may keep
-        void createImageBitmap(new Blob([bytes], { type: img.mimeType }), { imageOrientation: 'none', premultiplyAlpha: 'none' }).then(upload, () => undefined);
+        void createImageBitmap(new Blob([bytes], { type: img.mimeType }), { imageOrientation: 'none', premultiplyAlpha: 'none' }).then(upload, () => {
+          if (generation === this.generation) this.pendingTextures--; // drawn untextured
+        });
       }
     }
   }
@@ -224,6 +232,7 @@ function link(gl: WebGL2RenderingContext, vs: string, fs: string): WebGLProgram 
 /** Flat-shaded triangles sorted back to front: slow, but draws anywhere a canvas does. */
 class Canvas2dRenderer implements Renderer {
   readonly kind = 'canvas2d';
+  readonly pendingTextures = 0; // draws untextured
   private model: DrawableModel | null = null;
   private partOf = new Uint8Array(0);
   private depth = new Float32Array(0);

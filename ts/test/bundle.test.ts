@@ -71,7 +71,7 @@ describe('dist bundles', () => {
     expect(wasmChunksOf('node.js').sort()).toEqual([...wasmChunks].sort());
     for (const entry of ['browser.js', 'node.js', 'advanced.js']) for (const f of wasmChunks) expect(staticGraph(entry), entry).not.toContain(f);
     // bytes are deterministic for one build: base64 of the .wasm, gzip -9. The SIMD build is the largest (31.7 KB since
-    // skin_frames walks the stream in blocks for 16 poses at once: +2.9 KB of wasm; docs/benchmarks.md, bakes), and
+    // skin_frames walks the stream in blocks for 16 poses at once: +2.9 KB of wasm; docs/benchmarks-history.md, bakes), and
     // 36.9 KB since the IQM kernels (iqm_bind, iqm_pose with libm's acosf / sinf, lbs_skin's SIMD form: +5.2 KB).
     for (const f of wasmChunks) expect(gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, f).toBeLessThan(38 * 1024);
   });

@@ -1,7 +1,10 @@
 //! Job descriptors: what one kernel call needs, written by JavaScript into linear memory and passed as one
 //! pointer (ozz-animation's jobs; meshoptimizer's small surface). Every struct is `#[repr(C)]` and made of 4-byte
 //! words only, so its layout is its declaration order: `scripts/gen-layout.mjs` reads this file and writes the
-//! word offsets into `ts/src/kernels/layout.ts` (a test checks they agree), and the WASM backend fills the words.
+//! word offsets into `ts/src/kernels/layout.ts`, and `scripts/gen-jobs.mjs` writes the WASM backend's job writers
+//! into `ts/src/kernels/wasm-jobs.ts` (tests check both agree). A field's TS job keeps it under its camelCase name
+//! unless a trailing `// ts: path` comment says where (`anim.parents`; `frameIndices, length: frameCount` for a
+//! buffer whose element count word is a number of the job).
 //!
 //! A `Buf` is a buffer from `alloc`: its address and its length in elements (not bytes). Lengths come from the
 //! same JS object that allocated the buffer, so a slice built from a `Buf` stays inside the allocation.
@@ -135,21 +138,21 @@ pub struct SkinJob {
 /// Several frames posed and skinned in one call: frame i's positions at `out[i · V · 3]`.
 #[repr(C)]
 pub struct SkinFramesJob {
-    pub parents: Buf,
-    pub flags: Buf,
-    pub start_index: Buf,
-    pub baseframe: Buf,
-    pub frames: Buf,
-    pub group_sizes: Buf,
-    pub joints: Buf,
-    pub weights: Buf,
-    pub dest: Buf,
-    pub frame_indices: Buf,
-    pub local: Buf,
-    pub object: Buf,
-    pub matrices: Buf,
+    pub parents: Buf,         // ts: anim.parents
+    pub flags: Buf,           // ts: anim.flags
+    pub start_index: Buf,     // ts: anim.startIndex
+    pub baseframe: Buf,       // ts: anim.baseframe
+    pub frames: Buf,          // ts: anim.frames
+    pub group_sizes: Buf,     // ts: skin.groupSizes
+    pub joints: Buf,          // ts: skin.joints
+    pub weights: Buf,         // ts: skin.weights
+    pub dest: Buf,            // ts: skin.dest
+    pub frame_indices: Buf,   // ts: frameIndices, length: frameCount
+    pub local: Buf,           // ts: scratch.local
+    pub object: Buf,          // ts: scratch.object
+    pub matrices: Buf,        // ts: scratch.matrices
     pub out: Buf,
-    pub component_count: u32,
+    pub component_count: u32, // ts: anim.componentCount
 }
 
 impl SkinFramesJob {

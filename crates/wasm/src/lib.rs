@@ -2,6 +2,11 @@
 //! taking the address of a job descriptor (`jobs.rs`) that JavaScript wrote into linear memory. Nothing per vertex
 //! crosses the boundary, only one pointer per call (see `ts/src/kernels/wasm-backend.ts`).
 //!
+//! `scripts/gen-jobs.mjs` makes the TS side of every entry point here that takes a job (`fn name(job_ptr: usize)`
+//! returning `bool` or `i32`, its first line `let j: &SomeJob = …`): the kernel `name` in camelCase, which writes the
+//! job and calls the entry. A `/// Refused: …` doc line is the RangeError's words when a run kernel returns false
+//! (`{field}`: that field of the job).
+//!
 //! Validation and running stay separate: `validate_*` check every index a kernel will follow and report the first
 //! bad one; the run kernels only check shapes (lengths that agree) and return false when they do not, writing
 //! nothing. Kernels index through checked slices and clamp indices into range (SIMD128 skinning checks every index
@@ -77,6 +82,8 @@ pub fn validate_skin(job_ptr: usize) -> i32 {
     }
 }
 
+/// Frame `frame` of the anim composed into a local pose (see `idtech_core::pose::compose_frame`).
+/// Refused: no frame {frame}, or a buffer is too short
 #[wasm_bindgen]
 pub fn compose_frame(job_ptr: usize) -> bool {
     let j: &ComposeJob = unsafe { job(job_ptr) };
@@ -146,6 +153,7 @@ pub fn skin_normals(job_ptr: usize) -> bool {
 
 /// Pose and skin several frames in one call (see `idtech_core::batch`); false on a frame index past the anim or
 /// a short buffer.
+/// Refused: a frame index is past the anim, or a buffer is too short
 #[wasm_bindgen]
 pub fn skin_frames(job_ptr: usize) -> bool {
     let j: &SkinFramesJob = unsafe { job(job_ptr) };
@@ -164,6 +172,7 @@ fn out_range<'a>(positions: Buf, normals: Buf, first: u32, count: u32) -> Option
 }
 
 /// MD2 blend (see `idtech_core::morph::md2_blend`); false when a frame index or a length is out of range.
+/// Refused: no frames {frame_a}, {frame_b}, or a buffer is too short
 #[wasm_bindgen]
 pub fn md2_blend(job_ptr: usize) -> bool {
     let j: &Md2BlendJob = unsafe { job(job_ptr) };
@@ -178,6 +187,7 @@ pub fn md2_blend(job_ptr: usize) -> bool {
 }
 
 /// MD3 blend of one surface (see `idtech_core::morph::md3_blend`); false when a frame index or a length is out of range.
+/// Refused: no frames {frame_a}, {frame_b}, or a buffer is too short
 #[wasm_bindgen]
 pub fn md3_blend(job_ptr: usize) -> bool {
     let j: &Md3BlendJob = unsafe { job(job_ptr) };
@@ -189,6 +199,7 @@ pub fn md3_blend(job_ptr: usize) -> bool {
 }
 
 /// Move a vertex range by a 3×4 placement (see `idtech_core::morph::transform_vertices`).
+/// Refused: vertex range past the outputs, or a short matrix
 #[wasm_bindgen]
 pub fn transform_vertices(job_ptr: usize) -> bool {
     let j: &TransformJob = unsafe { job(job_ptr) };
@@ -215,6 +226,7 @@ pub fn iqm_bind(job_ptr: usize) -> bool {
 
 /// IQM skinning matrices of frames a → b at t (see `idtech_core::iqm::iqm_pose_matrices`); false on a frame past
 /// the frames or shapes that disagree.
+/// Refused: no frames {frame_a}, {frame_b}, or a buffer is too short
 #[wasm_bindgen]
 pub fn iqm_pose(job_ptr: usize) -> bool {
     let j: &IqmPoseJob = unsafe { job(job_ptr) };

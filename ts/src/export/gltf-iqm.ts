@@ -22,11 +22,14 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { IqmModel } from '../base/model.js';
+import { quatNormalize } from '../base/quat.js';
 import { iqmAcceptsCompanion } from '../formats/iqm/pairing.js';
 import { iqmBindMatrices, iqmDecodeFrame } from '../kernels/ts-iqm-kernels.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS } from '../kernels/layout.js';
 import { IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
-import { counterClockwise, type Axes } from './gltf-axes.js';
+import { iqmInfluences } from '../pose/iqm-influences.js';
+import { counterClockwise } from '../pose/winding.js';
+import type { Axes } from './gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 import { buildGltfDocument, type GltfOptions } from './gltf.js';
@@ -77,47 +80,6 @@ function animationSources(model: IqmModel, extra: readonly (NamedIqmAnimation | 
   return out;
 }
 
-/**
- * Four (joint, weight) pairs per vertex of [first, first + count) as glTF and three.js skin them: RB_IQMSurfaceAnim's
- * weights (in order up to the first ≤ 0; bytes ÷ 255) renormalised to sum 1 in float32, the largest share taking the
- * rounding; a vertex whose first weight is ≤ 0 (ioquake3 leaves it unskinned) bound to joint 0 and counted.
- */
-export function iqmInfluences(model: IqmModel, first: number, count: number): { joints: Uint8Array | Uint16Array; weights: Float32Array; unskinned: number } {
-  const J = model.joints.count;
-  const joints = J > 256 ? new Uint16Array(count * 4) : new Uint8Array(count * 4);
-  const weights = new Float32Array(count * 4);
-  const bi = model.blendIndexes!, bw = model.blendWeights!;
-  const byte = bw instanceof Uint8Array;
-  let unskinned = 0;
-  for (let v = 0; v < count; v++) {
-    const o = (first + v) * 4;
-    const w = [0, 0, 0, 0];
-    let sum = 0;
-    for (let k = 0; k < 4; k++) {
-      const x = byte ? bw[o + k] / 255 : bw[o + k];
-      if (!(x > 0)) break;
-      w[k] = x;
-      sum += x;
-    }
-    if (!(sum > 0)) {
-      unskinned++;
-      weights[v * 4] = 1;
-      continue;
-    }
-    let rest = 0;
-    for (let k = 3; k >= 1; k--) {
-      if (w[k] > 0) {
-        joints[v * 4 + k] = Math.min(bi[o + k], J - 1);
-        weights[v * 4 + k] = Math.fround(w[k] / sum);
-        rest += weights[v * 4 + k];
-      }
-    }
-    joints[v * 4] = Math.min(bi[o], J - 1);
-    weights[v * 4] = 1 - rest;
-  }
-  return { joints, weights, unskinned };
-}
-
 /** Adds the model to the builder; returns the nodes to put at the scene root. */
 export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims: readonly (NamedIqmAnimation | IqmModel)[] = []): { rootNodes: number[] } {
   const { builder: b, axes } = ctx;
@@ -136,11 +98,10 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
   if (J > 0) {
     const jt = model.joints;
     for (let j = 0; j < J; j++) {
-      const q = jt.rotate.subarray(j * 4, j * 4 + 4);
-      const len = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
+      const q = quatNormalize(jt.rotate.subarray(j * 4, j * 4 + 4));
       const translation = [0, 0, 0], rotation = [0, 0, 0, 1];
       axes.vec(jt.translate[j * 3], jt.translate[j * 3 + 1], jt.translate[j * 3 + 2], translation, 0);
-      axes.quat(q[0] / len, q[1] / len, q[2] / len, q[3] / len, rotation, 0);
+      axes.quat(q[0], q[1], q[2], q[3], rotation, 0);
       const s = [jt.scale[j * 3], jt.scale[j * 3 + 1], jt.scale[j * 3 + 2]];
       const node = b.add('nodes', { name: jt.names[j], translation, rotation });
       if (s.some((x) => x !== 1)) {

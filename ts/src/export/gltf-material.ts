@@ -9,7 +9,8 @@
 import type { ParseWarning } from '../base/errors.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 import type { GltfBuilder, GltfMaterial } from './gltf-builder.js';
-import { addImageFile, alphaLook, foundPath, ImageConverter, materialForSlot, normalPath, textureBaseName, type ExportImage, type ImageFile, type ResolvedTextures } from './textures.js';
+import { alphaLook, foundPath, materialForSlot, normalPath } from '../materials/look.js';
+import { addImageFile, ImageConverter, textureBaseName, type ExportImage, type ImageFile, type ResolvedTextures } from './textures.js';
 
 export interface TextureOptions {
   /**

@@ -9,7 +9,8 @@
  */
 import { ErrorCode } from '../base/errors.js';
 import { overLimit, resourceLimits } from '../base/resource-limits.js';
-import { counterClockwise, type Axes } from './gltf-axes.js';
+import { counterClockwise } from '../pose/winding.js';
+import type { Axes } from './gltf-axes.js';
 import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 import { gridValues, KHR_MESH_QUANTIZATION, packIntegers, quantizeNormals, type PositionGrid } from './gltf-quantize.js';

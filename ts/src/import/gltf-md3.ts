@@ -16,11 +16,13 @@
  *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds).
  */
 import type { Material, Node } from '@gltf-transform/core';
+import { mat4Multiply } from '../base/mat4.js';
+import { unit } from '../base/vec3.js';
 import type { Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { mul4, PrimitivePoser, restPose, transformInPlace } from './gltf-sample.js';
+import { PrimitivePoser, restPose, transformInPlace } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
@@ -156,16 +158,14 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
     frameMaxs.set(hi, 3 * f);
     frameRadii[f] = Math.hypot(...[0, 1, 2].map((k) => Math.max(Math.abs(lo[k]), Math.abs(hi[k]))));
     tagNodes.forEach((n, t) => {
-      const m = ref ? mul4(ref, n.getWorldMatrix()) : n.getWorldMatrix();
+      const m = ref ? mat4Multiply(ref, n.getWorldMatrix()) : n.getWorldMatrix();
       const at = f * tagNodes.length + t;
       tagOrigins.set(toId(m[12], m[13], m[14]).map((x) => x * scale), 3 * at);
       // id axis i = C⁻¹·M₃·C·e_i, normalised (C: id → glTF axes)
       const idBasis = [[1, 0, 0], [0, 0, -1], [0, 1, 0]]; // C·e_i for i = x, y, z
       idBasis.forEach((g, i) => {
         const w = [0, 1, 2].map((r) => m[r] * g[0] + m[4 + r] * g[1] + m[8 + r] * g[2]);
-        const a = toId(w[0], w[1], w[2]);
-        const len = Math.hypot(...a) || 1;
-        for (let k = 0; k < 3; k++) tagAxes[9 * at + 3 * i + k] = a[k] / len;
+        tagAxes.set(unit(toId(w[0], w[1], w[2])), 9 * at + 3 * i);
       });
       const bad = [...tagOrigins.subarray(3 * at, 3 * at + 3), ...tagAxes.subarray(9 * at, 9 * at + 9)].find((x) => !Number.isFinite(x));
       if (bad !== undefined) unwritable(`tag ${t} ("${field(n.getName(), 64)}") frame ${f}: its transform holds ${bad}`);

@@ -24,10 +24,11 @@
 import type { Node } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
-import { quatConjugate, quatMultiply, quatRotate, recoverW, type Quat } from '../base/quat.js';
+import { MAT4_IDENTITY, mat4Multiply, nonRigidity, rigidMatrix, rigidPart, type Rigid } from '../base/mat4.js';
+import { quatConjugate, quatMultiply, quatNormalize, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { invertMatrix, mul4, PrimitivePoser, restPose } from './gltf-sample.js';
+import { invertMatrix, PrimitivePoser, restPose } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
@@ -60,68 +61,6 @@ export interface GltfMd5 {
   warnings: ParseWarning[];
   /** The images the shaders name (with `texturePath`; gltf-textures.ts). */
   textures: TextureFile[];
-}
-
-type Vec3 = [number, number, number];
-interface Rigid {
-  q: Quat;
-  t: Vec3;
-}
-
-const IDENTITY4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-
-const cross = (a: number[], b: number[]): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-function unit(v: number[]): Vec3 {
-  const l = Math.hypot(v[0], v[1], v[2]) || 1;
-  return [v[0] / l, v[1] / l, v[2] / l];
-}
-
-/** The unit quaternion of an orthonormal basis (columns x, y, z), Shepperd's method. */
-function quatOfBasis(x: Vec3, y: Vec3, z: Vec3): Quat {
-  const tr = x[0] + y[1] + z[2];
-  let q: Quat;
-  if (tr > 0) {
-    const s = 2 * Math.sqrt(tr + 1);
-    q = [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4];
-  } else if (x[0] > y[1] && x[0] > z[2]) {
-    const s = 2 * Math.sqrt(1 + x[0] - y[1] - z[2]);
-    q = [s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s];
-  } else if (y[1] > z[2]) {
-    const s = 2 * Math.sqrt(1 + y[1] - x[0] - z[2]);
-    q = [(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s];
-  } else {
-    const s = 2 * Math.sqrt(1 + z[2] - x[0] - y[1]);
-    q = [(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s];
-  }
-  const l = Math.hypot(...q) || 1;
-  return q.map((c) => c / l) as Quat;
-}
-
-/** The rotation and translation of an affine matrix, scale and shear dropped (columns Gram–Schmidt'ed, a mirror's last axis flipped). */
-function rigidOf(m: ArrayLike<number>): Rigid {
-  const x = unit([m[0], m[1], m[2]]);
-  const c1 = [m[4], m[5], m[6]];
-  const y = unit(c1.map((c, i) => c - dot(c1, x) * x[i]));
-  const z = cross(x, y);
-  return { q: quatOfBasis(x, y, z), t: [m[12], m[13], m[14]] };
-}
-
-/** |scale − 1| or shear of an affine matrix's 3×3 part, the largest: how far it is from a rotation. */
-function nonRigid(m: ArrayLike<number>): number {
-  const c = [[m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]];
-  let worst = 0;
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) worst = Math.max(worst, Math.abs(dot(c[i], c[j]) - (i === j ? 1 : 0)));
-  return worst;
-}
-
-function matrixOf({ q: [x, y, z, w], t }: Rigid): number[] {
-  return [
-    1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
-    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
-    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
-    t[0], t[1], t[2], 1,
-  ];
 }
 
 /** A glTF-axes rigid transform in id axes, positions scaled: C·R·C⁻¹ keeps w and turns (x, y, z); t → s·C·t. */
@@ -225,7 +164,7 @@ interface Joint {
   name: string;
   parent: number;
   /** world · IBM · B = P: the constant right factor IBM · B (IBM: the skin's inverse bind matrix, or the inverse of a mesh/tag node's rest world matrix). */
-  offset: number[];
+  offset: readonly number[];
   /** The bind joint as a parser reads it back (id axes). */
   bind: Rigid;
 }
@@ -254,7 +193,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     }
     const ibm = skin.getInverseBindMatrices();
     skin.listJoints().forEach((j, i) => {
-      if (!ibmOf.has(j)) ibmOf.set(j, ibm ? ibm.getElement(i, []) : IDENTITY4.slice());
+      if (!ibmOf.has(j)) ibmOf.set(j, ibm ? ibm.getElement(i, []) : MAT4_IDENTITY.slice());
     });
   }
   for (const n of order) if (/^tag_/i.test(nameOf(n)) && !ibmOf.has(n)) ibmOf.set(n, restInverse(n));
@@ -274,12 +213,12 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     for (let p = n.getParentNode(); p; p = p.getParentNode()) if (ibmOf.has(p)) return false;
     return true;
   });
-  if (roots.length > 1) joints.push({ node: null, name: 'origin', parent: -1, offset: IDENTITY4, bind: asRead({ q: [0, 0, 0, 1], t: [0, 0, 0] }) });
+  if (roots.length > 1) joints.push({ node: null, name: 'origin', parent: -1, offset: MAT4_IDENTITY, bind: asRead({ q: [0, 0, 0, 1], t: [0, 0, 0] }) });
   const rootParent = roots.length > 1 ? 0 : -1;
   const names = new Set<string>();
   for (const n of jointNodes) {
     const ibm = ibmOf.get(n)!;
-    const B = rigidOf(invertMatrix(ibm, `joint "${nameOf(n)}"'s inverse bind matrix`));
+    const B = rigidPart(invertMatrix(ibm, `joint "${nameOf(n)}"'s inverse bind matrix`));
     let name = md5Name(nameOf(n), `joint${joints.length}`);
     while (names.has(name)) name += '_';
     names.add(name);
@@ -287,7 +226,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     const parent = ancestorJoint(n);
     const bind = asRead(toIdRigid(B, scale));
     if (![...bind.q, ...bind.t].every(Number.isFinite)) unwritable(`joint ${joints.length} ("${name}"): its bind transform is not finite in float32 (${bind.t.join(' ')})`);
-    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, offset: mul4(ibm, matrixOf(B)), bind });
+    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, offset: mat4Multiply(ibm, rigidMatrix(B)), bind });
   }
   if (joints.length > MD5_LIMITS.maxJoints) unwritable(`${joints.length} joints: more than the ${MD5_LIMITS.maxJoints} an md5mesh may declare here (docs/limits.md)`);
 
@@ -423,9 +362,9 @@ function sampleAnim(
     joints.forEach((j, i) => {
       let P: Rigid = { q: [0, 0, 0, 1], t: [0, 0, 0] };
       if (j.node) {
-        const m = mul4(j.node.getWorldMatrix(), j.offset);
-        worstScale = Math.max(worstScale, nonRigid(m));
-        P = toIdRigid(rigidOf(m), scale);
+        const m = mat4Multiply(j.node.getWorldMatrix(), j.offset);
+        worstScale = Math.max(worstScale, nonRigidity(m));
+        P = toIdRigid(rigidPart(m), scale);
       }
       object.push(P);
       let q = P.q, t = P.t;
@@ -435,8 +374,7 @@ function sampleAnim(
         t = quatRotate(inv, [t[0] - parent.t[0], t[1] - parent.t[1], t[2] - parent.t[2]]);
         q = quatMultiply(inv, q);
       }
-      const l = Math.hypot(...q) || 1;
-      const values = [t[0], t[1], t[2], ...md5QuaternionXyz(q.map((c) => c / l) as Quat)];
+      const values = [t[0], t[1], t[2], ...md5QuaternionXyz(quatNormalize(q))];
       if (!values.every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s) joint ${i} ("${j.name}"): its transform is not finite in float32 (${values.join(' ')})`);
       local.set(values, (f * J + i) * 6);
     });

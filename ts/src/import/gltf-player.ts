@@ -25,6 +25,7 @@
  *   0; an animation the glTF lacks plays one frame (PLAYER_ANIMATION_MISSING warning).
  */
 import type { Animation, Document, Node } from '@gltf-transform/core';
+import { MAT4_IDENTITY } from '../base/mat4.js';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md3Model } from '../base/model.js';
 import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from '../formats/md3/animation-cfg.js';
@@ -68,7 +69,6 @@ type Part = (typeof PARTS)[number];
 const PART_NAME = /^(lower|upper|head)(\.md3)?$/i;
 const LOOPING = new Set<string>(['LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN']);
 const FIRST_TA = MD3_PLAYER_ANIMATIONS.indexOf('TORSO_GETFLAG');
-const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 const warning = (code: string, message: string): ParseWarning => ({ code, message, offset: 0 });
 
@@ -238,11 +238,11 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
 
   // Coordinates: lower in its parent's, upper in lower's tag_torso's, head in upper's tag_head's, at each instant.
   const chainTag = (p: Part, tag: string) => parts[p].tags.find((n) => nameOf(n).toLowerCase() === tag);
-  const playerRef = (): number[] => {
+  const playerRef = (): readonly number[] => {
     const parent = parts.lower.node.getParentNode();
-    return parent ? invertAffine(parent.getWorldMatrix(), `node "${nameOf(parent)}"`) : IDENTITY;
+    return parent ? invertAffine(parent.getWorldMatrix(), `node "${nameOf(parent)}"`) : MAT4_IDENTITY;
   };
-  const tagRef = (parent: Part, tag: string) => (): number[] => {
+  const tagRef = (parent: Part, tag: string) => (): readonly number[] => {
     const n = chainTag(parent, tag);
     return n ? invertAffine(n.getWorldMatrix(), `${parent}'s ${tag}`) : parent === 'lower' ? playerRef() : tagRef('lower', 'tag_torso')();
   };

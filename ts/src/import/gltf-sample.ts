@@ -7,55 +7,20 @@
  */
 import type { Animation, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { mat4Invert, mat4Multiply } from '../base/mat4.js';
+import { quatNormalize } from '../base/quat.js';
+import { quatSlerp } from '../base/quat-slerp.js';
 
 type Vec = number[];
-type Mat4 = number[];
-
-/** Column-major 4×4 product a·b. */
-export function mul4(a: ArrayLike<number>, b: ArrayLike<number>): Mat4 {
-  const o = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
-    let s = 0;
-    for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
-    o[c * 4 + r] = s;
-  }
-  return o;
-}
 
 /**
- * The inverse of a column-major 4×4 matrix (general: cofactors). UNWRITABLE naming `what` when its determinant is not
- * finite or not above `minDet` in size.
+ * The inverse of a column-major 4×4 matrix. UNWRITABLE naming `what` when its determinant is not finite or not above
+ * `minDet` in size.
  */
 export function invertMatrix(m: ArrayLike<number>, what: string, minDet = 0): number[] {
-  const [a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33] = Array.from(m);
-  const b00 = a00 * a11 - a01 * a10, b01 = a00 * a12 - a02 * a10, b02 = a00 * a13 - a03 * a10;
-  const b03 = a01 * a12 - a02 * a11, b04 = a01 * a13 - a03 * a11, b05 = a02 * a13 - a03 * a12;
-  const b06 = a20 * a31 - a21 * a30, b07 = a20 * a32 - a22 * a30, b08 = a20 * a33 - a23 * a30;
-  const b09 = a21 * a32 - a22 * a31, b10 = a21 * a33 - a23 * a31, b11 = a22 * a33 - a23 * a32;
-  const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
-  if (!(Math.abs(det) > minDet) || !Number.isFinite(det)) throw new ModelParseError(ErrorCode.Unwritable, `${what} cannot be inverted (determinant ${det})`, { offset: 0 });
-  const d = 1 / det;
-  return [
-    (a11 * b11 - a12 * b10 + a13 * b09) * d, (a02 * b10 - a01 * b11 - a03 * b09) * d, (a31 * b05 - a32 * b04 + a33 * b03) * d, (a22 * b04 - a21 * b05 - a23 * b03) * d,
-    (a12 * b08 - a10 * b11 - a13 * b07) * d, (a00 * b11 - a02 * b08 + a03 * b07) * d, (a32 * b02 - a30 * b05 - a33 * b01) * d, (a20 * b05 - a22 * b02 + a23 * b01) * d,
-    (a10 * b10 - a11 * b08 + a13 * b06) * d, (a01 * b08 - a00 * b10 - a03 * b06) * d, (a30 * b04 - a31 * b02 + a33 * b00) * d, (a21 * b02 - a20 * b04 - a23 * b00) * d,
-    (a11 * b07 - a10 * b09 - a12 * b06) * d, (a00 * b09 - a01 * b07 + a02 * b06) * d, (a31 * b01 - a30 * b03 - a32 * b00) * d, (a20 * b03 - a21 * b01 + a22 * b00) * d,
-  ];
-}
-
-function slerp(a: Vec, b: Vec, t: number): Vec {
-  let d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-  const s = d < 0 ? -1 : 1;
-  d *= s;
-  let ka = 1 - t, kb = t;
-  if (d < 0.9995) {
-    const th = Math.acos(d), sin = Math.sin(th);
-    ka = Math.sin((1 - t) * th) / sin;
-    kb = Math.sin(t * th) / sin;
-  }
-  const q = [0, 1, 2, 3].map((i) => ka * a[i] + s * kb * b[i]);
-  const len = Math.hypot(...q) || 1;
-  return q.map((x) => x / len);
+  const { inverse, det } = mat4Invert(m, minDet);
+  if (!inverse) throw new ModelParseError(ErrorCode.Unwritable, `${what} cannot be inverted (determinant ${det})`, { offset: 0 });
+  return inverse;
 }
 
 /** Keys closer than this (seconds) to a sample time are taken as it: a float32 key time vs k / fps. */
@@ -86,12 +51,10 @@ export function sampleChannel(times: ArrayLike<number>, values: ArrayLike<number
     const p0 = at(k), p1 = at(k + 1), m0 = at(k, 2), m1 = at(k + 1, 0);
     const t2 = t * t, t3 = t2 * t;
     const v = p0.map((_, i) => (2 * t3 - 3 * t2 + 1) * p0[i] + (t3 - 2 * t2 + t) * dt * m0[i] + (-2 * t3 + 3 * t2) * p1[i] + (t3 - t2) * dt * m1[i]);
-    if (path !== 'rotation') return v;
-    const len = Math.hypot(...v) || 1;
-    return v.map((x) => x / len);
+    return path === 'rotation' ? quatNormalize(v) : v;
   }
   const a = at(k), b = at(k + 1);
-  return path === 'rotation' ? slerp(a, b, t) : a.map((x, i) => x + (b[i] - x) * t);
+  return path === 'rotation' ? quatSlerp(a, b, t) : a.map((x, i) => x + (b[i] - x) * t);
 }
 
 /** The rest pose of every node (what an animation that does not drive a node leaves it at). */
@@ -249,7 +212,7 @@ export class PrimitivePoser {
       return this;
     }
     const mats = this.jointMatrices;
-    this.jointNodes.forEach((j, i) => mats.set(mul4(j.getWorldMatrix(), this.inverseBinds[i]), 16 * i));
+    this.jointNodes.forEach((j, i) => mats.set(mat4Multiply(j.getWorldMatrix(), this.inverseBinds[i]), 16 * i));
     const m = new Float64Array(16);
     const I = this.influences;
     for (let v = 0; v < V; v++) {

@@ -15,7 +15,7 @@
  * - triangles: MD5's winding is IQM's (clockwise seen from the front): kept, re-based on each mesh's first vertex.
  */
 import { IQM_LOOP, type IqmAnim, type IqmModel, type Md5Anim, type Md5Mesh } from '../base/model.js';
-import { quatConjugate, quatMultiply, quatRotate, type Quat } from '../base/quat.js';
+import { quatConjugate, quatMultiply, quatNormalize, quatRotate, type Quat } from '../base/quat.js';
 import { createTsBackend } from '../kernels/ts-backend.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
@@ -27,16 +27,11 @@ export interface Md5ToIqmOptions {
   backend?: PoseBackend;
 }
 
-const normalise4 = (x: number, y: number, z: number, w: number): number[] => {
-  const l = Math.hypot(x, y, z, w) || 1;
-  return [x / l, y / l, z / l, w / l];
-};
-
 /** The joints' parent-relative bind (translate, rotate) from an md5mesh's object-space joints. */
 function localBind(mesh: Md5Mesh): { translate: Float32Array; rotate: Float32Array } {
   const { count, parents, positions: p, orientations: o } = mesh.joints;
   const translate = new Float32Array(count * 3), rotate = new Float32Array(count * 4);
-  const q = (j: number) => normalise4(o[j * 4], o[j * 4 + 1], o[j * 4 + 2], o[j * 4 + 3]) as Quat;
+  const q = (j: number): Quat => quatNormalize(o.subarray(j * 4, j * 4 + 4));
   for (let j = 0; j < count; j++) {
     const par = parents[j];
     if (par < 0) {
@@ -45,7 +40,7 @@ function localBind(mesh: Md5Mesh): { translate: Float32Array; rotate: Float32Arr
       continue;
     }
     const inv = quatConjugate(q(par));
-    rotate.set(normalise4(...quatMultiply(inv, q(j))), j * 4);
+    rotate.set(quatNormalize(quatMultiply(inv, q(j))), j * 4);
     translate.set(quatRotate(inv, [p[j * 3] - p[par * 3], p[j * 3 + 1] - p[par * 3 + 1], p[j * 3 + 2] - p[par * 3 + 2]]), j * 3);
   }
   return { translate, rotate };
@@ -101,7 +96,7 @@ export function md5ToIqm(mesh: Md5Mesh, anims: readonly { name: string; anim: Md
         const local = poser.localPose(f);
         for (let j = 0; j < J; j++) {
           const o = j * POSE_STRIDE;
-          let q = normalise4(local[o + 4], local[o + 5], local[o + 6], local[o + 7]);
+          let q: number[] = quatNormalize(local.subarray(o + 4, o + 8));
           // keep each joint's rotations in one hemisphere: a smaller channel range, finer steps
           if (frameCount + f > 0 && q[0] * prev[j * 4] + q[1] * prev[j * 4 + 1] + q[2] * prev[j * 4 + 2] + q[3] * prev[j * 4 + 3] < 0) q = q.map((c) => -c);
           prev.set(q, j * 4);

@@ -2,11 +2,11 @@
  * What a viewer needs to texture each part of a playable model: the image (decoded to RGBA8, or a PNG/JPEG's own
  * bytes for the browser's decoder) and how the part meets the framebuffer. The surfaces are resolved as the engines
  * resolve them (`load/textures.ts`: .skin files, shader scripts, .mtr, extension fallback), and the render states
- * are the glTF exporter's reading of them (`export/textures.ts` `alphaLook`), so the page, the .glb and the three.js
- * adapter agree. A surface without an image is drawn untextured with one warning, never an exception.
+ * are `materials/look.ts`'s `alphaLook`, the glTF exporter's reading of them too, so the page, the .glb and the
+ * three.js adapter agree. A surface without an image is drawn untextured with one warning, never an exception.
  */
 import type { MaterialWarning } from '../materials/types.js';
-import { alphaLook, foundPath, materialForSlot } from '../export/textures.js';
+import { alphaLook, foundPath, materialForSlot } from '../materials/look.js';
 import { decodeTexture } from '../load/texture-image.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import type { ResolvedMaterial } from '../materials/types.js';

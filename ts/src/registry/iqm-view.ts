@@ -8,11 +8,11 @@
  *   k at k / framerate (Tesseract's 10 fps when none), holding frame first + k's decoded channels, and one more key
  *   at the first frame again (the engines' loop blends back into the start);
  * - bounds over the bind pose and every frame of every file (skinned by our kernel, nothing kept);
- * - four influences per vertex as the glTF exporter writes them (`iqmInfluences`);
+ * - four influences per vertex as the glTF exporter writes them (`pose/iqm-influences.ts` `iqmInfluences`);
  * - `exact`: our LBS kernel skinning from the bones' object matrices (ioquake3's formula, cofactor normals).
  */
 import type { IqmModel } from '../base/model.js';
-import { iqmInfluences } from '../export/gltf-iqm.js';
+import { iqmInfluences } from '../pose/iqm-influences.js';
 import { IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../kernels/layout.js';

@@ -16,11 +16,11 @@
  *   engine's formula, which one bind position under four influences only approximates).
  */
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
-import { quatConjugate, quatRotate, type Quat } from '../base/quat.js';
-import { bindJoints, vertexInfluences, type Md5GltfStats } from '../export/gltf-md5.js';
+import { quatConjugate, quatNormalize, quatRotate, type Quat } from '../base/quat.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../kernels/layout.js';
 import type { ModelSet } from '../load/model-set.js';
+import { bindJoints, vertexInfluences, type InfluenceStats } from '../pose/md5-bind.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView, type ViewBounds, type ViewGroup } from './model-view.js';
 
@@ -44,9 +44,7 @@ function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string): SkinnedClipView 
       joints.forEach((j, i) => {
         const o = i * POSE_STRIDE;
         j.translation.set(local.subarray(o, o + 3), k * 3);
-        const [x, y, z, w] = [local[o + 4], local[o + 5], local[o + 6], local[o + 7]];
-        const len = Math.hypot(x, y, z, w) || 1;
-        j.rotation.set([x / len, y / len, z / len, w / len], k * 4);
+        j.rotation.set(quatNormalize(local.subarray(o + 4, o + 8)), k * 4);
       });
     }
     return { name, frameRate: anim.frameRate, frameCount: anim.frameCount, times, joints, loop: 'repeat' };
@@ -106,7 +104,7 @@ export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedMo
       bounds,
       clips,
       influences() {
-        const stats: Md5GltfStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
+        const stats: InfluenceStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
         const joints = new Uint16Array(poser.vertexCount * 4), weights = new Float32Array(poser.vertexCount * 4);
         let unweighted = 0;
         mesh.meshes.forEach((m, i) => {

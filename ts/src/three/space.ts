@@ -10,7 +10,7 @@
  * default, which TGALoader's textures keep too), so v = 1 − t.
  */
 import { Box3, BufferAttribute, Group, Quaternion, Vector3 } from 'three';
-import { counterClockwise } from '../export/gltf-axes.js';
+import { counterClockwise } from '../pose/winding.js';
 import type { ViewBounds } from '../registry/model-view.js';
 
 /** −90° about X: Z-up → Y-up (exact components: no cos(π/2) round-off). */

@@ -12,7 +12,7 @@
  */
 import { Object3D, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
 import type { ParseWarning } from '../base/errors.js';
-import { tagQuaternion } from '../export/gltf-md3.js';
+import { tagQuaternion } from '../pose/md3-tag.js';
 import type { TagView } from '../registry/model-view.js';
 
 /** Floats of a placed tag: origin, then three axes. */

@@ -253,8 +253,8 @@ function nodeError(bytes: Uint8Array): ModelParseError {
 
 /** Waits for the demo to be ready with every backend measured; returns ms per frame by backend. */
 async function demoBench(): Promise<Record<string, number>> {
-  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
-  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].every((tr) => tr.dataset.ms), null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.body.dataset.state === 'ready');
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].every((tr) => tr.dataset.ms));
   // About a second more of measuring: every backend has several samples behind its median.
   await page.waitForTimeout(1000);
   return page.evaluate(() => Object.fromEntries([...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].map((tr) => [tr.dataset.backend!, Number(tr.dataset.ms)])));
@@ -263,12 +263,19 @@ async function demoBench(): Promise<Record<string, number>> {
 /** The demo with its default model loaded (`query`: page options such as `?renderer=2d`). */
 async function openDemo(query = ''): Promise<void> {
   await page.goto(`${h.url}/demo/${query}`);
-  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.body.dataset.state === 'ready');
 }
 
-/** Two canvas screenshots a little apart: an animating model draws different pixels. */
-async function twoShots(name: string): Promise<[Buffer, Buffer]> {
+/**
+ * Two canvas screenshots a little apart: an animating model draws different pixels. Playing, the second waits until
+ * the page has drawn another frame of the clip (the frame counter moved on), however long a busy machine takes to.
+ */
+async function twoShots(name: string, playing = true): Promise<[Buffer, Buffer]> {
   const a = await page.locator('#view').screenshot({ path: join(ARTIFACTS, `${name}-1.png`) });
+  if (playing) {
+    const shown = await page.textContent('#frame-text');
+    await page.waitForFunction((t) => document.querySelector('#frame-text')!.textContent !== t, shown);
+  }
   await page.waitForTimeout(250);
   const b = await page.locator('#view').screenshot({ path: join(ARTIFACTS, `${name}-2.png`) });
   return [a, b];
@@ -302,13 +309,12 @@ describe('the demo page', () => {
 
     await page.selectOption('#backend', 'ts');
     // The table marks the active backend when it next redraws (a display frame later): wait for it, bounded.
-    await page.waitForFunction(() => document.querySelector('#bench tr.active')?.getAttribute('data-backend') === 'ts', null, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelector('#bench tr.active')?.getAttribute('data-backend') === 'ts');
     expect(await page.getAttribute('#bench tr.active', 'data-backend')).toBe('ts');
     // Scrubbing pauses on the chosen frame: the picture then stays still.
     await page.locator('#frame').fill('7');
-    await page.waitForTimeout(100);
-    expect(await page.textContent('#frame-text')).toBe('7 / 11');
-    const [c, d] = await twoShots('demo-drone-paused');
+    await page.waitForFunction(() => document.querySelector('#frame-text')!.textContent === '7 / 11'); // drawn
+    const [c, d] = await twoShots('demo-drone-paused', false);
     expect(c.equals(d)).toBe(true);
   });
 
@@ -324,7 +330,7 @@ describe('the demo page', () => {
     await openDemo();
     await page.locator('#frame').fill('3'); // paused: a newly opened model must play again
     await page.locator('#file').setInputFiles(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2'));
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'), null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'));
     const clips = await page.locator('#clip option').allTextContents();
     expect(clips.length).toBe(16);
     expect(clips.slice(0, 2)).toEqual(['stand (40 frames, 10 fps)', 'run (6 frames, 10 fps)']);
@@ -339,7 +345,7 @@ describe('the demo page', () => {
     writeFileSync(pk3, makeZip(members.map((m) => ({ name: m.replace('res-tremulous_src.dpkdir/', ''), data: read(join(SHARED_MODELS, m)) }))));
     await openDemo();
     await page.locator('#file').setInputFiles(pk3);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '3', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '3');
     const listed = await page.locator('#archive-models option').allTextContents();
     expect(listed).toEqual(['actors/drone/mesh.md5mesh + 2 anims', 'assimp/test/models/MD2/faerie.md2', 'models/mapobjects/stasis/stasis.md3']);
     // The first opened, with its two md5anims as clips, as Node parses the same files.
@@ -348,7 +354,7 @@ describe('the demo page', () => {
     expect((await page.locator('#clip option').allTextContents()).map((t) => t.split(' ')[0])).toEqual(['forward', 'idle']);
     // Picking another member opens it, streamed from the archive.
     await page.locator('#archive-models').selectOption({ label: 'assimp/test/models/MD2/faerie.md2' });
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'), null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'));
     expect(await page.locator('#clip option').count()).toBe(16); // MANIFEST: faerie's 16 frame-name clips
     const [a, b] = await twoShots('demo-pk3');
     expect(a.equals(b)).toBe(false);
@@ -364,12 +370,12 @@ describe('the demo page', () => {
     writeFileSync(join(game, 'pak0.pk3'), makeZip([{ name: md3, data: read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir', md3)) }]));
     await openDemo();
     await page.locator('#folder').setInputFiles(game);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '2', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '2');
     expect(await page.locator('#archive-models option').allTextContents()).toEqual(['models/faerie/faerie.md2', md3]); // by path
     expect(await page.textContent('#info')).toMatch(/^MD2/);
     await page.locator('#archive-models').selectOption({ label: md3 }); // read out of pak0.pk3
     const surfaces = parseMd3(read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir', md3))).surfaces.length;
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD3'), null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD3'));
     expect(await page.textContent('#info')).toMatch(new RegExp(`^MD3: \\d+ frames, ${surfaces} surfaces`));
   });
 
@@ -380,7 +386,9 @@ describe('the demo page', () => {
     const shot = async (query: string) => {
       await openDemo(query);
       await page.locator('#play').click(); // pause: both pictures show the same frame
-      await page.waitForTimeout(300); // PNG/JPEG textures decode asynchronously
+      // PNG/JPEG textures decode asynchronously: wait until a frame was drawn with all of them, then one more beat
+      await page.waitForFunction(() => document.body.dataset.texturesPending === '0');
+      await page.waitForTimeout(300);
       return decode(await page.locator('#view').screenshot());
     };
     const plain = await shot(`?files=${model}`);
@@ -419,13 +427,13 @@ describe('the demo page', () => {
     writeFileSync(pk3, makeZip(files.map((f) => ({ name: f, data: read(join(root, f)) }))));
     await openDemo();
     await page.locator('#file').setInputFiles(pk3);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.skins === '2', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.skins === '2');
     expect(await page.locator('#skin option').allTextContents()).toEqual(['blue', 'orange']);
     const images = () => page.evaluate(() => document.body.dataset.images!.split(','));
     const blue = await images();
     expect(blue.some((p) => /blue(ring|center)\.jpg$/.test(p))).toBe(true);
     await page.locator('#skin').selectOption('orange');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && /orange/.test(document.body.dataset.images ?? ''), null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && /orange/.test(document.body.dataset.images ?? ''));
     const orange = await images();
     expect(orange.some((p) => /orange(ring|center)\.jpg$/.test(p))).toBe(true);
     expect(orange.some((p) => /blue/.test(p))).toBe(false);
@@ -438,7 +446,7 @@ describe('the demo page', () => {
     writeFileSync(pk3, makeZip(names.map((n) => ({ name: `${folder}/${n}`, data: read(join(SHARED_MODELS, 'res-players_src.dpkdir', folder, n)) }))));
     await openDemo();
     await page.locator('#file').setInputFiles(pk3);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '1', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '1');
     expect(await page.locator('#archive-models option').allTextContents()).toEqual([`${folder}/ (player)`]);
     expect(await page.textContent('#info')).toMatch(/^Quake 3 player: /);
     const surfaces = ['lower', 'upper', 'head'].reduce((n, p) => n + parseMd3(read(join(SHARED_MODELS, 'res-players_src.dpkdir', folder, `${p}.md3`))).surfaces.length, 0);
@@ -454,7 +462,7 @@ describe('the demo page', () => {
     const expected = nodeError(read(path));
     await openDemo();
     await page.locator('#file').setInputFiles(path);
-    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'error');
     expect(await page.textContent('#error-kind')).toBe(`ModelParseError ${expected.code}`);
     expect(await page.textContent('#error-message')).toBe(`InvalidBoneIndex.md5mesh: ${expected.message}`);
     await page.screenshot({ path: join(ARTIFACTS, 'demo-error.png') });

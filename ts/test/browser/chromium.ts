@@ -13,6 +13,12 @@ import { REPO } from '../helpers/models.js';
 
 export const ARTIFACTS = join(REPO, 'target', 'test-artifacts');
 
+/**
+ * How long a page may take to get somewhere (playwright's waits and navigations): generous, since a test must pass
+ * on a machine whose cores are busy with other work; what a page is waiting for is a state, never a duration.
+ */
+export const LOADED_MS = 300_000;
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -52,6 +58,8 @@ export async function startHarness(): Promise<Harness> {
       args: CHROMIUM_ARGS,
       viewport: { width: 1100, height: 680 },
     });
+    context.setDefaultTimeout(LOADED_MS);
+    context.setDefaultNavigationTimeout(LOADED_MS);
     return {
       url: server.url,
       context,

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';

@@ -10,7 +10,8 @@ import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
-import { animationPlayer, attribute, duration, mul4, PrimitivePoser, restPose } from '../../src/import/gltf-sample.js';
+import { mat4Multiply as mul4 } from '../../src/base/mat4.js';
+import { animationPlayer, attribute, duration, PrimitivePoser, restPose } from '../../src/import/gltf-sample.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 
 let backends: PoseBackend[];

@@ -63,7 +63,7 @@ describe('gltfToMd2: id MD2 → our glb → MD2 within the two quantisations', (
       expect(assimpCounts(basename(row.path), bytes)).toBe(assimpCounts(basename(row.path), read(row.absPath)));
       // a float glb holds the original's positions: only the new grid's half step is left
       await roundTrip(model, false);
-    }, 60_000);
+    });
   }
 
   /** model → glb (quantised or float) → MD2 → parsed, checked against `model`; the MD2 bytes. */
@@ -170,7 +170,7 @@ describe('gltfToMd2: the corpus\' glTF samples', () => {
       console.log(`${path}: ${back.frameCount} frames, ${back.vertexCount} vertices (from ${prims.reduce((n, p) => n + p.vertexCount, 0)} glTF vertices), ${back.stCount} st, ${back.triangleCount} triangles, ${back.glCommands!.commandCount} glcmds; worst ${(100 * worst).toFixed(1)} % of half a step`);
       expect(md2GlCommandTriangles(back.glCommands!).length, 'glcmds written for the import: one triangle each').toBe(3 * back.triangleCount);
       expect(assimpCounts('model.md2', bytes)).toBe(`meshes 1 vertices ${3 * back.triangleCount} faces ${back.triangleCount}`);
-    }, 120_000);
+    });
   }
 
   it('Fox: the skin is the material (its texture has no uri or name), st in pixels of the texture\'s own 1024 × 1024', async () => {

@@ -120,7 +120,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
     expect(assembled).toBeLessThanOrEqual(ASSEMBLED_BOUND);
     a0.dispose();
     a1.dispose();
-  }, 120_000);
+  });
 
   it('animations not named as Quake 3\'s take the free slots in order, with a warning; missing ones play one frame', async () => {
     // without an animation.cfg the exporter writes two animations, "lower" and "upper", each every frame of its part
@@ -135,7 +135,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
     const player = new Md3Player(createTsBackend(), back, cfg);
     expect(player.warnings).toEqual([]);
     player.dispose();
-  }, 60_000);
+  });
 
   it('a glTF without lower, upper and head nodes is UNWRITABLE, naming them', async () => {
     const glb = toGlb(original.head);
