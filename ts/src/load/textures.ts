@@ -1,7 +1,7 @@
 /**
  * "Resolve the textures of this model from a FileSystem" in one call: the material resolver (materials/) picks each
- * surface's images and render states the way its engine does, then the images glTF/OBJ export needs (diffuse and
- * normal maps) are read, each path once. The result is what `toGlb(model, { textures })` and `objMaterials` take.
+ * surface's images and render states the way its engine does, then the images glTF/OBJ export needs (diffuse,
+ * normal and emissive maps) are read, each path once. The result is what `toGlb(model, { textures })` and `objMaterials` take.
  * No Node built-ins: a mounted game folder, an archive, dropped files or URLs all work.
  */
 import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
@@ -21,7 +21,7 @@ export interface ResolveTexturesOptions {
   signal?: AbortSignal;
 }
 
-/** The resolved materials, their warnings, and the bytes of every found diffuse / normal image by path. */
+/** The resolved materials, their warnings, and the bytes of every found diffuse / normal / emissive image by path. */
 export interface ModelTextures extends MaterialSet {
   images: Map<string, Uint8Array>;
 }
@@ -51,7 +51,7 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
   const images = new Map<string, Uint8Array>();
   const warnings = [...set.warnings];
   for (const m of set.materials) {
-    for (const image of [m.diffuse, m.normal]) {
+    for (const image of [m.diffuse, m.normal, m.emissive]) {
       const path = image?.path;
       if (!path || images.has(path)) continue;
       const file = await fs.file(path);
