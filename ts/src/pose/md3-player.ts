@@ -135,7 +135,11 @@ export class Md3Player {
     }
     this.vertexCount = first;
     this.warnings.push(...playerTagWarnings(models));
-    if (animations) this.checkClips(animations);
+    if (animations?.form === 'player') this.checkClips(animations);
+    else if (animations) {
+      // A Tremulous nonsegmented / buildable cfg numbers the frames of one model: clipFrameAt still gives them.
+      this.warnings.push({ code: 'CFG_FORM', message: `the animation.cfg is a ${animations.form} file (one model's frames), not a segmented player's: its clips are not split over lower/upper`, offset: 0 });
+    }
 
     const m = backend.memory;
     const normalTable = md3NormalBuffer(backend); // the backend's, not this player's: not owned
@@ -194,7 +198,9 @@ export class Md3Player {
   /** The frames a named clip of the animation.cfg shows `seconds` after it started. */
   clipFrameAt(name: Md3AnimationName, seconds: number): FrameBlend {
     if (!this.animations) throw new RangeError('this player was built without an animation.cfg');
-    return md3ClipFrameAt(this.animations.byName[name], seconds);
+    const clip = this.animations.byName[name];
+    if (!clip) throw new RangeError(`this player's animation.cfg (${this.animations.form} form) has no clip ${name}`);
+    return md3ClipFrameAt(clip, seconds);
   }
 
   /**

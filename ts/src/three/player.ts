@@ -113,7 +113,7 @@ export function playerToThree(models: Md3PlayerModels, animations: Md3AnimationC
     clip.userData = { idtech: info };
     clips.push(clip);
   };
-  if (animations) {
+  if (animations?.form === 'player') {
     for (const a of animations.animations) {
       if (a.numFrames <= 0 || a.name.startsWith('FLAG_')) continue;
       const channel = a.name.startsWith('LEGS_') ? 'legs' : a.name.startsWith('TORSO_') ? 'torso' : 'both';
