@@ -11,6 +11,8 @@
 import { AnimationClip, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
 import type { Md5Anim } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
+import { matchAnimToMesh, sameHierarchy } from '../formats/md5/anim-mesh-match.js';
+import { localPoseUnder } from '../pose/md5-hierarchy.js';
 import type { Md5Poser } from '../pose/md5-poser.js';
 
 /** What an md5anim clip carries in `userData.idtech`. */
@@ -30,6 +32,7 @@ export function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string, boneNames:
   poser.setAnim(anim);
   try {
     const n = anim.jointCount;
+    const own = sameHierarchy(matchAnimToMesh(poser.mesh.joints, anim));
     // One frame is a still pose: two equal keys 1/frameRate apart (a clip of duration 0 divides by zero when looped).
     const keys = Math.max(2, anim.frameCount);
     const times = new Float32Array(keys);
@@ -37,7 +40,9 @@ export function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string, boneNames:
     const positions = boneNames.map(() => new Float32Array(keys * 3));
     const rotations = boneNames.map(() => new Float32Array(keys * 4));
     for (let k = 0; k < keys; k++) {
-      const local = poser.localPose(Math.min(k, anim.frameCount - 1));
+      const f = Math.min(k, anim.frameCount - 1);
+      // The bones are the mesh's hierarchy; an anim with other parents poses through its own (Daemon's way).
+      const local = own ? poser.localPose(f) : localPoseUnder(poser.mesh.joints.parents, poser.objectPose(f));
       for (let j = 0; j < n; j++) {
         const o = j * POSE_STRIDE;
         positions[j].set(local.subarray(o, o + 3), k * 3);
