@@ -3,7 +3,11 @@
  * `export/gltf-player.ts`).
  *
  * - parts: the nodes named `lower`, `upper`, `head` (case-insensitive, optionally `.md3`: what our exporter names
- *   the part group nodes), each with the mesh nodes under it — not descending into another part or a `weapon`.
+ *   the part group nodes), each with the mesh nodes under it — not descending into another part or the weapon
+ *   attachment: a node named `weapon` (optionally `.md3`) that hangs on a `tag_weapon` node (where our exporter and
+ *   ioquake3's CG_AddPlayerWeapon put weapon.md3) or holds no mesh itself (a group). It is left out with a
+ *   PLAYER_WEAPON_SKIPPED warning (a player folder's weapon.md3 is optional and is not written); a mesh node that is
+ *   merely named `weapon` (an upper body's `hands`, `weapon`, `weapon` surfaces) is a surface like any other.
  * - tags: the `tag_*` nodes under each part; a chain tag a part lacks is taken by name from anywhere in the scene
  *   (`tag_torso` for lower, `tag_head` and `tag_weapon` for upper).
  * - coordinates: as ioquake3 draws a player (CG_Player, CG_PositionRotatedEntityOnTag), lower is in the player's
@@ -90,8 +94,15 @@ export function keyRate(animation: Animation): number | null {
   return Math.abs(rate - Math.round(rate)) < 1e-3 * rate ? Math.round(rate) : Math.round(rate * 1000) / 1000;
 }
 
-/** The part nodes, their mesh nodes and their tag nodes. */
-function findParts(scene: Node[]) {
+const WEAPON_NAME = /^weapon(\.md3)?$/i;
+
+/** Whether `n` is the weapon attachment (see the file comment), not a surface that happens to be named `weapon`. */
+function isWeaponAttachment(n: Node, parent: Node): boolean {
+  return WEAPON_NAME.test(nameOf(n)) && (/^tag_weapon$/i.test(nameOf(parent)) || !n.getMesh());
+}
+
+/** The part nodes, their mesh nodes and their tag nodes; a weapon attachment left out is one warning. */
+function findParts(scene: Node[], warnings: ParseWarning[]) {
   const byPart = new Map<Part, Node>();
   for (const n of scene) {
     const m = PART_NAME.exec(nameOf(n));
@@ -99,12 +110,16 @@ function findParts(scene: Node[]) {
   }
   const missing = PARTS.filter((p) => !byPart.has(p));
   if (missing.length) unwritable(`no node named ${missing.join(', ')}: a Quake 3 player has nodes lower, upper and head (their meshes and tags under them)`);
-  const isBoundary = (n: Node) => PART_NAME.test(nameOf(n)) || /^weapon/i.test(nameOf(n));
+  const skipped = new Set<Node>();
   const subtree = (root: Node): Node[] => {
     const out: Node[] = [];
     const visit = (n: Node) => {
       out.push(n);
-      for (const c of n.listChildren()) if (!isBoundary(c)) visit(c);
+      for (const c of n.listChildren()) {
+        if (PART_NAME.test(nameOf(c))) continue;
+        if (isWeaponAttachment(c, n)) skipped.add(c);
+        else visit(c);
+      }
     };
     visit(root);
     return out;
@@ -113,6 +128,15 @@ function findParts(scene: Node[]) {
     const nodes = subtree(byPart.get(p)!);
     return [p, { node: byPart.get(p)!, nodes, tags: nodes.filter((n) => /^tag_/i.test(nameOf(n))) }];
   })) as Record<Part, { node: Node; nodes: Node[]; tags: Node[] }>;
+  for (const w of skipped) {
+    let meshes = 0;
+    const count = (n: Node) => {
+      if (n.getMesh()) meshes++;
+      n.listChildren().forEach(count);
+    };
+    count(w);
+    if (meshes > 0) warnings.push(warning('PLAYER_WEAPON_SKIPPED', `node "${nameOf(w)}" (${meshes} mesh${meshes > 1 ? 'es' : ''}) is the weapon attachment (weapon.md3, hung on tag_weapon): not written into the player's parts`));
+  }
   const chain: [Part, string][] = [['lower', 'tag_torso'], ['upper', 'tag_head'], ['upper', 'tag_weapon']];
   for (const [p, tag] of chain) {
     if (parts[p].tags.some((n) => nameOf(n).toLowerCase() === tag)) continue;
@@ -225,7 +249,7 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   checkSampling(options.fps, scale);
   const warnings: ParseWarning[] = [];
   const scene = sceneNodes(doc);
-  const parts = findParts(scene);
+  const parts = findParts(scene, warnings);
   const clips = assignClips(doc, options, warnings);
 
   // Each part's frames: its clips' samples one after the other, BOTH_* first; a part without a clip gets the rest pose.
