@@ -13,7 +13,8 @@
  * - quantisation: positions × 64 rounded to int16 (UNWRITABLE, naming surface, frame and vertex, when one falls
  *   outside ±512 units); normals to the nearest lat/lng byte pair of ioquake3's decode (high byte the angle about
  *   z, low byte the angle from +z, both in steps of 2π/256); per frame the bounds of the quantised vertices,
- *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds).
+ *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds). A model spanning fewer than 256 steps
+ *   of 1/64 (a character in metres) is MD3_GRID_COARSE, naming the `scale` that fixes it (md3-grid.ts).
  */
 import type { Material, Node } from '@gltf-transform/core';
 import type { Md3Model } from '../base/model.js';
@@ -25,6 +26,7 @@ import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
 import { checkSampling, field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from './gltf-scene.js';
+import { md3Extent, md3GridWarning } from './md3-grid.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
@@ -172,6 +174,9 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
     });
   });
   rest.restore();
+  // A player's parts are checked together (gltf-player.ts): one warning for the coarsest.
+  const coarse = options.reference ? null : md3GridWarning(md3Extent(frameMins, frameMaxs), scale, options.name || 'the model');
+  if (coarse) warnings.push(coarse);
 
   return {
     format: 'md3',

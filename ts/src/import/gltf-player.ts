@@ -36,6 +36,7 @@ import { readGltfDocument, type GltfInput } from './gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './gltf-md3.js';
 import { animationPlayer, duration, invertMatrix } from './gltf-sample.js';
 import { checkSampling, DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
+import { md3Extent, md3GridWarning } from './md3-grid.js';
 
 type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
 
@@ -281,6 +282,10 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const sampled = Object.fromEntries(PARTS.map((p) => [p, sampleMd3(scene, frameLists[p], {
     scale, name: p, nodes: parts[p].nodes, tags: parts[p].tags, reference: reference[p], maxBytes: options.maxBytes,
   })])) as Record<Part, Md3Model>;
+  // One MD3_GRID_COARSE for the player: its smallest part's (the parts share the scale).
+  const smallest = PARTS.map((p) => ({ p, extent: md3Extent(sampled[p].frameMins, sampled[p].frameMaxs) })).filter((x) => x.extent > 0).sort((a, b) => a.extent - b.extent)[0];
+  const coarse = smallest ? md3GridWarning(smallest.extent, scale, smallest.p, false) : null;
+  if (coarse) warnings.push(coarse);
   for (const p of PARTS) {
     warnings.push(...sampled[p].warnings.map((w) => ({ ...w, message: `${p}: ${w.message}` })));
     if (sampled[p].surfaces.length === 0) warnings.push(warning('PLAYER_PART_EMPTY', `${p} has no triangle mesh`));
