@@ -21,7 +21,7 @@ import type { Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { mul4, PrimitivePoser, restPose, transformInPlace } from './gltf-sample.js';
+import { mul4, PrimitivePoser, restPose, transformInPlace, WorldMatrices } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
@@ -129,13 +129,15 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
   const frameRadii = new Float32Array(F);
   const tagOrigins = new Float32Array(3 * tagNodes.length * F), tagAxes = new Float32Array(9 * tagNodes.length * F);
   const rest = restPose(scene);
+  const worlds = new WorldMatrices(scene);
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    worlds.update();
     const ref = options.reference?.(f) ?? null;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     sources.forEach((s, i) => {
-      const { positions, normals } = s.poser.pose();
+      const { positions, normals } = s.poser.pose(false, worlds.get);
       if (ref) transformInPlace(ref, positions, normals); // a tag's frame is rigid; the packing normalises normals
       const out = xyz[i];
       for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {
@@ -158,7 +160,7 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
     frameMaxs.set(hi, 3 * f);
     frameRadii[f] = Math.hypot(...[0, 1, 2].map((k) => Math.max(Math.abs(lo[k]), Math.abs(hi[k]))));
     tagNodes.forEach((n, t) => {
-      const m = ref ? mul4(ref, n.getWorldMatrix()) : n.getWorldMatrix();
+      const m = ref ? mul4(ref, worlds.get(n)) : worlds.get(n);
       const at = f * tagNodes.length + t;
       tagOrigins.set(toId(m[12], m[13], m[14]).map((x) => x * scale), 3 * at);
       // id axis i = C⁻¹·M₃·C·e_i, normalised (C: id → glTF axes)

@@ -27,7 +27,7 @@ import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import { quatConjugate, quatMultiply, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { invertMatrix, mul4, PrimitivePoser, restPose } from './gltf-sample.js';
+import { invertMatrix, mul4, PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
@@ -316,12 +316,13 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });
 
   const used = new Set<string>();
+  const worlds = new WorldMatrices(order);
   const anims: GltfMd5Anim[] = animations.map((a, index) => {
     const own = frames.filter((f) => f.animation === index);
     let name = fileSafe(nameOf(a)) || `anim${index}`;
     while (used.has(name)) name += '_';
     used.add(name);
-    return { name, anim: sampleAnim(own, joints, posers, fps, scale, mesh.commandline, rest, warnings) };
+    return { name, anim: sampleAnim(own, joints, posers, fps, scale, mesh.commandline, rest, worlds, warnings) };
   });
   rest.restore();
   return { mesh, anims, warnings, textures: shaders.files };
@@ -408,6 +409,7 @@ function sampleAnim(
   scale: number,
   commandline: string,
   rest: ReturnType<typeof restPose>,
+  worlds: WorldMatrices,
   warnings: ParseWarning[],
 ): Md5Anim {
   const J = joints.length;
@@ -418,11 +420,12 @@ function sampleAnim(
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    worlds.update();
     const object: Rigid[] = [];
     joints.forEach((j, i) => {
       let P: Rigid = { q: [0, 0, 0, 1], t: [0, 0, 0] };
       if (j.node) {
-        const m = mul4(j.node.getWorldMatrix(), j.offset);
+        const m = mul4(worlds.get(j.node), j.offset);
         worstScale = Math.max(worstScale, nonRigid(m));
         P = toIdRigid(rigidOf(m), scale);
       }
@@ -440,15 +443,21 @@ function sampleAnim(
       local.set(values, (f * J + i) * 6);
     });
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    const glo = [Infinity, Infinity, Infinity], ghi = [-Infinity, -Infinity, -Infinity];
     for (const poser of posers) {
-      const { positions } = poser.pose();
+      const { positions } = poser.pose(false, worlds.get);
+      // glTF's box, then in id axes (toId: x, −z, y) and scaled: no array per vertex
       for (let o = 0; o < positions.length; o += 3) {
-        const v = toId(positions[o] * scale, positions[o + 1] * scale, positions[o + 2] * scale);
         for (let k = 0; k < 3; k++) {
-          lo[k] = Math.min(lo[k], v[k]);
-          hi[k] = Math.max(hi[k], v[k]);
+          const x = positions[o + k];
+          if (x < glo[k]) glo[k] = x;
+          if (x > ghi[k]) ghi[k] = x;
         }
       }
+    }
+    if (glo[0] !== Infinity) {
+      const a = toId(glo[0] * scale, glo[1] * scale, glo[2] * scale), b = toId(ghi[0] * scale, ghi[1] * scale, ghi[2] * scale);
+      for (let k = 0; k < 3; k++) (lo[k] = Math.min(a[k], b[k])), (hi[k] = Math.max(a[k], b[k]));
     }
     if (lo[0] === Infinity) lo.fill(0), hi.fill(0);
     if (![...lo, ...hi].every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s): a posed vertex is not finite in float32 (bounds ${lo.join(' ')} ${hi.join(' ')})`);
