@@ -2,7 +2,8 @@
  * `convert IN.glb|IN.gltf -o OUT.md3|OUT.md2|OUT.md5mesh [--fps N] [--scale S] [--split] [--validate]
  * [--texture-path GAMEPATH]`: glTF in, an id format out — `import/gltf-md3.ts` then `write/md3.ts`;
  * `import/gltf-md2.ts` then `write/md2.ts` (one mesh, so no `--split`); `import/gltf-md5.ts` then `write/md5-*.ts`,
- * each animation beside the mesh as `OUT_<animation>.md5anim`. `--split` cuts MD3 surfaces to ioquake3's limits
+ * each animation beside the mesh as `OUT_<animation>.md5anim` (the first as `OUT.md5anim` with `--assimp-anim`,
+ * the one name assimp's MD5 loader looks for). `--split` cuts MD3 surfaces to ioquake3's limits
  * (`write/md3-split.ts`), `--validate` refuses to write past the target engine's limits (`write/engine-limits.ts`).
  * A `.gltf`'s buffers and images named by relative `uri` are read from beside it.
  *
@@ -51,6 +52,11 @@ export const ID_OPTIONS: OptionSpec[] = [
     value: 'GAMEPATH',
     group: ID_OUTPUT,
     help: "Name each material's base colour image GAMEPATH/<image>.png|.jpg in the shaders (MD5: without the extension) and write the images beside OUT, so the game finds them when OUT's folder is GAMEPATH. Without it, shaders are the materials' names.",
+  },
+  {
+    name: '--assimp-anim',
+    group: ID_OUTPUT,
+    help: "With .md5mesh output: write the first animation as OUT.md5anim instead of OUT_<animation>.md5anim. assimp's MD5 loader reads only the md5anim named after its mesh (X.md5anim beside X.md5mesh) and no other; further animations keep OUT_<animation>.md5anim.",
   },
   {
     name: '--split',
@@ -129,6 +135,7 @@ export async function convertId(a: ParsedArgs, out: string): Promise<number> {
   const input = a.positionals[0];
   const ext = given(a, '--player') ? 'player' : out.slice(out.lastIndexOf('.')).toLowerCase();
   if (!/\.(glb|gltf)$/i.test(input)) throw new UsageError(`${input}: ${ext} output is made from glTF input (.glb, .gltf)`, 'convert');
+  if (given(a, '--assimp-anim') && ext !== '.md5mesh') throw new UsageError('--assimp-anim names the md5anim written beside an .md5mesh', 'convert');
   if (given(a, '--player')) return convertPlayer(a, out);
   if (ext === '.md2') return convertMd2(a, input, out);
   if (ext === '.md5mesh') return convertMd5(a, input, out);
@@ -186,8 +193,10 @@ async function convertMd5(a: ParsedArgs, input: string, out: string): Promise<nu
   const stem = out.slice(0, -'.md5mesh'.length);
   const files = [{ path: out, bytes: new TextEncoder().encode(writeMd5Mesh(mesh)) }, ...besideOut(out, textures)];
   const engine = parseWarnings(out, md5MeshEngineLimits(mesh));
-  for (const { name, anim } of anims) {
-    const path = `${stem}_${name}.md5anim`;
+  const assimpName = given(a, '--assimp-anim');
+  for (const [i, { name, anim }] of anims.entries()) {
+    // assimp loads only <mesh>.md5anim (MD5Loader::LoadMD5AnimFile); Doom 3 names anims in a .def, any name works
+    const path = assimpName && i === 0 ? `${stem}.md5anim` : `${stem}_${name}.md5anim`;
     files.push({ path, bytes: new TextEncoder().encode(writeMd5Anim(anim)) });
     engine.push(...parseWarnings(path, md5AnimEngineLimits(anim, mesh, path)));
   }

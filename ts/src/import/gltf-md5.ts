@@ -17,7 +17,8 @@
  *   writes MD5 uvs unchanged), winding turned to id's clockwise.
  * - anims: each glTF animation sampled at `fps` (default 24, an integer: Doom 3 reads frameRate with ParseInt)
  *   from 0 to its last key; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
- *   (docs/design.md); a component is flagged animated only when some frame moves it; baseframe = frame 0;
+ *   (docs/design.md); a component is flagged animated only when some frame moves it (a joint with none starts at
+ *   component 0: assimp reads a start equal to numAnimatedComponents as no keys); baseframe = frame 0;
  *   per-frame bounds of the posed vertices.
  * - axes: glTF (x, y, z) → id (x, −z, y), a rotation, so quaternions keep w and turn their vector part.
  */
@@ -471,7 +472,7 @@ function sampleAnim(
   const startIndices = new Uint32Array(J);
   let C = 0;
   for (let i = 0; i < J; i++) {
-    startIndices[i] = C;
+    const start = C;
     for (let c = 0; c < 6; c++) {
       const first = local[i * 6 + c];
       for (let f = 1; f < F; f++) {
@@ -482,6 +483,10 @@ function sampleAnim(
         }
       }
     }
+    // A joint with no animated component reads none (Doom 3, our parser), so any start does; 0 rather than the
+    // running count, which past the last animated joint equals numAnimatedComponents and makes assimp's MD5 loader
+    // skip the joint's keys and refuse the file ("Empty node animation channel").
+    startIndices[i] = flags[i] ? start : 0;
   }
   const baseframe = Float32Array.from(local.subarray(0, J * 6));
   const data = new Float32Array(F * C);
