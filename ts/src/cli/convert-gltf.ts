@@ -27,6 +27,7 @@ export const ACTS_ON: Record<string, { inputs: readonly GltfInput[]; says: strin
   '--fps': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (an md5anim has its own frameRate)' },
   '--step': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (MD5 joints always interpolate)' },
   '--md2-frame-nodes': { inputs: ['md2'], says: '.md2 files' },
+  '--md2-box-grid': { inputs: ['md2'], says: '.md2 files' },
   '--float': { inputs: ['md2', 'md3', 'player'], says: '.md2, .md3 and player folders (MD5 is always float32)' },
 };
 
@@ -55,6 +56,7 @@ export function options(a: ParsedArgs, name: string, warnings: GltfOptions['warn
     yUp: !a.flags.has('--z-up'),
     ...(a.flags.has('--step') ? { interpolation: 'STEP' as const } : {}),
     ...(a.flags.has('--md2-frame-nodes') ? { md2Frames: 'nodes' as const } : {}),
+    ...(a.flags.has('--md2-box-grid') ? { md2Grid: 'box' as const } : {}),
     ...(a.flags.has('--float') ? { quantize: false } : {}),
     ...(fps ? { fps } : {}),
     ...(textures !== undefined ? { textureFolder: textures } : {}),
