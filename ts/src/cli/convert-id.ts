@@ -183,9 +183,9 @@ const besideOut = (out: string, textures: readonly TextureFile[] = []) => textur
  */
 async function convertMd5(a: ParsedArgs, input: string, out: string): Promise<number> {
   if (given(a, '--split')) throw new UsageError('--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to', 'convert');
-  // Doom 3 anims are usually 24 fps, and frameRate is read as a whole number
-  const fps = positive(a, '--fps', 24);
-  if (!Number.isInteger(fps)) throw new UsageError(`--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`, 'convert');
+  // frameRate is read as a whole number; without --fps each animation keeps its own key rate (else 24: gltf-md5.ts)
+  const fps = optionValue(a, '--fps') === undefined ? undefined : positive(a, '--fps', 24);
+  if (fps !== undefined && !Number.isInteger(fps)) throw new UsageError(`--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`, 'convert');
   const options: GltfToMd5Options = { fps, scale: positive(a, '--scale', 1), texturePath: optionValue(a, '--texture-path') };
   const gltf = await gltfInput(input);
   const { mesh, anims, warnings, textures } = await load(input, () => gltfToMd5(gltf, options));

@@ -15,8 +15,10 @@
  *   (GLTF_MORPH_DROPPED when an animation drives them).
  * - meshes: one `mesh { }` per triangle primitive, shader = the material's name, uvs as stored (our exporter
  *   writes MD5 uvs unchanged), winding turned to id's clockwise.
- * - anims: each glTF animation sampled at `fps` (default 24, an integer: Doom 3 reads frameRate with ParseInt)
- *   from 0 to its last key; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
+ * - anims: each glTF animation sampled at `fps` (an integer: Doom 3 reads frameRate with ParseInt) from 0 to its
+ *   last key; without `fps`, at the animation's own key rate when its keys are evenly spaced at a whole rate
+ *   (`evenKeyRate`: every key kept, an md5anim of 601 frames at 60 comes back with 601), else at 24 with a
+ *   GLTF_RESAMPLED warning; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
  *   (docs/design.md); a component is flagged animated only when some frame moves it (a joint with none starts at
  *   component 0: assimp reads a start equal to numAnimatedComponents as no keys); baseframe = frame 0;
  *   per-frame bounds of the posed vertices.
@@ -28,12 +30,15 @@ import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import { quatConjugate, quatMultiply, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { invertMatrix, mul4, PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
+import { evenKeyRate, invertMatrix, mul4, PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd5Options extends ImportTextureOptions {
-  /** Frames per second animations are sampled at (default 24). */
+  /**
+   * Frames per second animations are sampled at (whole). Default: each animation's own key rate when its keys are
+   * evenly spaced at a whole rate, else 24.
+   */
   fps?: number;
   /** Uniform scale applied to positions (default 1). */
   scale?: number;
@@ -233,7 +238,7 @@ interface Joint {
 
 export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}): Promise<GltfMd5> {
   const doc = await readGltfDocument(input);
-  const fps = options.fps ?? 24;
+  const fps = options.fps;
   const scale = options.scale ?? 1;
   checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
@@ -306,13 +311,21 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     warnings,
   };
 
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  // Each animation at `fps`, or at its own even key rate (every key kept), else at 24.
+  const animations = doc.getRoot().listAnimations();
+  const rates = animations.map((a, index) => {
+    if (fps !== undefined) return fps;
+    const own = evenKeyRate(a);
+    if (own !== null) return own;
+    warnings.push({ code: 'GLTF_RESAMPLED', message: `animation ${index} ("${nameOf(a)}"): its keys are not evenly spaced at a whole frame rate: sampled at ${DEFAULT_FPS} fps (fps sets another)`, offset: 0 });
+    return DEFAULT_FPS;
+  });
+  const frames = sampleFrames(doc, (_, index) => rates[index], options.maxFrames);
   const maxBytes = options.maxBytes ?? 0x7fffffff;
-  const sampled = doc.getRoot().listAnimations().length ? frames.length : 0;
+  const sampled = animations.length ? frames.length : 0;
   if (48 * joints.length * sampled > maxBytes) {
     unwritable(`${sampled} frames of ${joints.length} joints are ${48 * joints.length * sampled} bytes of joint transforms to sample: more than ${maxBytes} (maxBytes)`);
   }
-  const animations = doc.getRoot().listAnimations();
   const drivesWeights = animations.some((a) => a.listChannels().some((c) => c.getTargetPath() === 'weights'));
   if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });
 
@@ -323,11 +336,14 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     let name = fileSafe(nameOf(a)) || `anim${index}`;
     while (used.has(name)) name += '_';
     used.add(name);
-    return { name, anim: sampleAnim(own, joints, posers, fps, scale, mesh.commandline, rest, worlds, warnings) };
+    return { name, anim: sampleAnim(own, joints, posers, rates[index], scale, mesh.commandline, rest, worlds, warnings) };
   });
   rest.restore();
   return { mesh, anims, warnings, textures: shaders.files };
 }
+
+/** Doom 3's usual md5anim rate: what an animation with uneven keys is sampled at when no fps is given. */
+const DEFAULT_FPS = 24;
 
 function restInverse(n: Node): number[] {
   return invertMatrix(n.getWorldMatrix(), `node "${nameOf(n)}"'s world matrix`);
@@ -403,7 +419,7 @@ function meshPart(p: TrianglePrimitive, poser: PrimitivePoser, joints: Joint[], 
 
 
 function sampleAnim(
-  frames: ReturnType<typeof sampleFrames>,
+  frames: SampleFrame[],
   joints: Joint[],
   posers: PrimitivePoser[],
   fps: number,

@@ -145,6 +145,33 @@ export class WorldMatrices {
   };
 }
 
+/**
+ * The whole frame rate r at which every key of `animation` falls on a sample k / r (within a thousandth of a frame,
+ * float32 key times allow for it), or null: keys at uneven times, or evenly spaced at a rate that is not whole (an
+ * md5anim's frameRate is a whole number: Doom 3 reads it with ParseInt). The spacing tried is the shortest key
+ * interval; sampling from 0 at r then keeps every key, and only the keys' instants.
+ */
+export function evenKeyRate(animation: Animation): number | null {
+  const times: number[] = [];
+  let shortest = Infinity;
+  for (const sampler of animation.listSamplers()) {
+    const input = sampler.getInput();
+    if (!input) continue;
+    for (let k = 0; k < input.getCount(); k++) {
+      const t = input.getScalar(k);
+      times.push(t);
+      if (k > 0) {
+        const d = t - input.getScalar(k - 1);
+        if (d > 1e-6 && d < shortest) shortest = d;
+      }
+    }
+  }
+  if (!Number.isFinite(shortest)) return null;
+  const rate = Math.round(1 / shortest);
+  if (!(rate >= 1 && rate <= 1000) || Math.abs(1 / shortest - rate) > 1e-3 * rate) return null;
+  return times.every((t) => Math.abs(t * rate - Math.round(t * rate)) <= 1e-3) ? rate : null;
+}
+
 /** The animation's length in seconds (its last key). */
 export function duration(animation: Animation): number {
   let end = 0;

@@ -4,7 +4,7 @@
  * stands), glTF → id axes, and the errors and names the id formats need. `gltf-md3.ts`, `gltf-md2.ts` and
  * `gltf-md5.ts` build their models from these.
  */
-import type { Document, Mesh, Node, Primitive } from '@gltf-transform/core';
+import type { Animation, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { animationPlayer, duration } from './gltf-sample.js';
@@ -139,13 +139,15 @@ export function checkSampling(fps: number | undefined, scale: number): void {
 export const DEFAULT_MAX_FRAMES = 65536;
 
 /**
- * Each animation sampled at `fps` from 0 to its last key (`floor(duration · fps) + 1` frames), animations one
- * after the other; without animations one frame, the document as it stands. More than `maxFrames` in all is
- * UNWRITABLE (a key at a huge time would otherwise ask for unbounded memory).
+ * Each animation sampled at `fps` (or at `fps(animation, index)`: a rate of its own) from 0 to its last key
+ * (`floor(duration · fps) + 1` frames), animations one after the other; without animations one frame, the document
+ * as it stands. More than `maxFrames` in all is UNWRITABLE (a key at a huge time would otherwise ask for unbounded
+ * memory).
  */
-export function sampleFrames(doc: Document, fps: number, maxFrames = DEFAULT_MAX_FRAMES): SampleFrame[] {
+export function sampleFrames(doc: Document, rate: number | ((animation: Animation, index: number) => number), maxFrames = DEFAULT_MAX_FRAMES): SampleFrame[] {
   const frames: SampleFrame[] = [];
   doc.getRoot().listAnimations().forEach((a, index) => {
+    const fps = typeof rate === 'number' ? rate : rate(a, index);
     const seconds = duration(a);
     const count = Math.floor(seconds * fps + 1e-4) + 1;
     if (!Number.isFinite(seconds) || frames.length + count > maxFrames) {
