@@ -71,7 +71,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
   return Object.assign(model, { textures: names.files });
 }
 
-/** What `sampleMd3` samples besides the frames: which nodes, which tags, in whose coordinates. */
+/** What `sampleMd3` samples besides the frames: which nodes, which tags, in whose coordinates. @internal */
 export interface Md3SampleOptions extends GltfToMd3Options {
   /** The nodes whose triangle primitives become surfaces (default: every node of the scene). */
   nodes?: Node[];
@@ -91,6 +91,7 @@ export interface Md3SampleOptions extends GltfToMd3Options {
  * The MD3 of `options.nodes` (default all of `scene`, the scene's nodes parents first) sampled at `frames`: every
  * frame restores the rest pose of the whole scene, plays its animation, then reads each primitive's posed vertices
  * and each tag's world transform, moved into `reference`'s coordinates.
+ * @internal
  */
 export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3SampleOptions = {}): Md3Model {
   const scale = options.scale ?? 1;

@@ -79,7 +79,7 @@ const warning = (code: string, message: string): ParseWarning => ({ code, messag
 /** Inverse of a node's world matrix; one whose determinant is within 1e-12 of 0 is UNWRITABLE. */
 export const invertAffine = (m: ArrayLike<number>, what: string): number[] => invertMatrix(m, `${what}: its transform`, 1e-12);
 
-/** The frame rate an animation's keys were written at: 1 / its shortest key interval, whole when within 1e-3. */
+/** The frame rate an animation's keys were written at: 1 / its shortest key interval, whole when within 1e-3. @internal */
 export function keyRate(animation: Animation): number | null {
   let shortest = Infinity;
   for (const s of animation.listSamplers()) {

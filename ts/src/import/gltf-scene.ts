@@ -37,7 +37,7 @@ export const nameOf = (x: { getName(): unknown } | null | undefined): string => 
 /** The element type each attribute the import reads must have (glTF 2.0 §3.7.2.1), with JOINTS_0 / WEIGHTS_0. */
 const ATTRIBUTE_SIZES: Record<string, number> = { POSITION: 3, NORMAL: 3, TEXCOORD_0: 2, JOINTS_0: 4, WEIGHTS_0: 4 };
 
-/** The default scene's nodes (or every node when there is no scene), parents before children, in scene order. */
+/** The default scene's nodes (or every node when there is no scene), parents before children, in scene order. @internal */
 export function sceneNodes(doc: Document): Node[] {
   const root = doc.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
@@ -50,7 +50,7 @@ export function sceneNodes(doc: Document): Node[] {
   return order;
 }
 
-/** One triangle primitive of a mesh node. */
+/** One triangle primitive of a mesh node. @internal */
 export interface TrianglePrimitive {
   node: Node;
   mesh: Mesh;
@@ -69,6 +69,7 @@ export interface TrianglePrimitive {
 /**
  * Every triangle primitive with positions of every mesh node in `nodes`; other primitives are skipped with a
  * GLTF_PRIMITIVE_SKIPPED warning. `filter` picks the nodes (default all).
+ * @internal
  */
 export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): TrianglePrimitive[] {
   const out: TrianglePrimitive[] = [];
@@ -115,7 +116,7 @@ export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): Tri
   return out;
 }
 
-/** One frame to sample: an animation (index into the document's) at a time, or the document as it stands. */
+/** One frame to sample: an animation (index into the document's) at a time, or the document as it stands. @internal */
 export interface SampleFrame {
   /** Sets the nodes the animation drives to their values at `time`; absent for the document as it stands. */
   play?: (time: number) => void;
@@ -143,6 +144,7 @@ export const DEFAULT_MAX_FRAMES = 65536;
  * (`floor(duration · fps) + 1` frames), animations one after the other; without animations one frame, the document
  * as it stands. More than `maxFrames` in all is UNWRITABLE (a key at a huge time would otherwise ask for unbounded
  * memory).
+ * @internal
  */
 export function sampleFrames(doc: Document, rate: number | ((animation: Animation, index: number) => number), maxFrames = DEFAULT_MAX_FRAMES): SampleFrame[] {
   const frames: SampleFrame[] = [];

@@ -16,6 +16,7 @@ export interface GltfInput {
 
 const GLB_MAGIC = 0x46546c67; // "glTF"
 
+/** @internal */
 export async function readGltfDocument({ bytes, resources = {} }: GltfInput): Promise<Document> {
   // Every extension glTF Transform knows, so what our own exporter writes (KHR_mesh_quantization, and
   // EXT_meshopt_compression with meshoptimizer's decoder) and what other tools write reads back. Draco needs a
