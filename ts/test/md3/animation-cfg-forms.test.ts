@@ -8,13 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { ErrorCode } from '../../src/base/errors.js';
 import { toGlb } from '../../src/export/gltf.js';
 import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { createBackend } from '../../src/kernels/select.js';
 import { Md3Player } from '../../src/pose/md3-player.js';
 import { readAccessor, readGlb } from '../export/gltf-eval.js';
 import { FIXTURES, SHARED_MODELS } from '../helpers/models.js';
+import { expectMd3Error } from './_helpers.js';
 
 const NONSEG = readFileSync(join(FIXTURES, 'md3', 'nonseg-animation.cfg'), 'latin1');
 const BUILDABLE = readFileSync(join(FIXTURES, 'md3', 'buildable-animation.cfg'), 'latin1');
@@ -24,15 +25,8 @@ const alienStandIn = () => parseMd3(new Uint8Array(readFileSync(join(TREM, 'play
 /** The fixture's animation lines: `[first, num, loop, fps]`. */
 const rows = (text: string) => text.split('\n').filter((l) => /^\d/.test(l)).map((l) => l.split('//')[0].trim().split(/\s+/).map(Number));
 
-function cfgError(text: string, form?: 'player' | 'nonsegmented' | 'buildable'): ModelParseError {
-  try {
-    parseAnimationCfg(text, form ? { form } : {});
-  } catch (e) {
-    if (e instanceof ModelParseError) return e;
-    throw e;
-  }
-  throw new Error('expected ModelParseError');
-}
+/** The TRUNCATED error of reading `text` (as `form`, when given). */
+const truncated = (text: string, form?: 'player' | 'nonsegmented' | 'buildable') => expectMd3Error(() => parseAnimationCfg(text, form ? { form } : {}), ErrorCode.Truncated);
 
 describe('nonsegmented (Tremulous aliens)', () => {
   const cfg = parseAnimationCfg(NONSEG);
@@ -85,9 +79,7 @@ describe('nonsegmented (Tremulous aliens)', () => {
 
   it('TRUNCATED names the missing NSPA_ animation: the game refuses a shorter file', () => {
     const text = NONSEG.split('\n').filter((l) => !l.includes('NSPA_DEAD3')).join('\n');
-    const e = cfgError(text);
-    expect(e.code).toBe(ErrorCode.Truncated);
-    expect(e.detail).toContain('NSPA_DEAD3 (27 of 27 required for a nonsegmented animation.cfg)');
+    expect(truncated(text).detail).toContain('NSPA_DEAD3 (27 of 27 required for a nonsegmented animation.cfg)');
   });
 
   it('a segmented player built with it says so (CFG_FORM) and still plays its clips by name', async () => {
@@ -122,13 +114,12 @@ describe('buildable', () => {
   it('asked for, the form is read whatever the count; a short buildable file is TRUNCATED naming its BANIM_', () => {
     const short = BUILDABLE.split('\n').filter((l) => !l.includes('BANIM_DESTROYED')).join('\n');
     // 13 lines: not a buildable by count, and far from a player's 25: read as a player, TRUNCATED as before.
-    expect(cfgError(short).detail).toContain('(14 of 25 required)');
-    const e = cfgError(short, 'buildable');
-    expect([e.code, e.detail.includes('BANIM_DESTROYED (14 of 14 required for a buildable animation.cfg)')]).toEqual([ErrorCode.Truncated, true]);
+    expect(truncated(short).detail).toContain('(14 of 25 required)');
+    expect(truncated(short, 'buildable').detail).toContain('BANIM_DESTROYED (14 of 14 required for a buildable animation.cfg)');
   });
 
   it('a player keyword keeps a 14-line file a (truncated) player file', () => {
-    expect(cfgError(`sex m\n${BUILDABLE}`).detail).toContain('of 25 required');
+    expect(truncated(`sex m\n${BUILDABLE}`).detail).toContain('of 25 required');
   });
 });
 
