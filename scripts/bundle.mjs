@@ -63,6 +63,22 @@ const wasmGlueWithoutUrl = {
   },
 };
 
+/**
+ * The standalone scripts (the two workers) carry the format registry, whose id-format writers load glTF Transform on
+ * first use; a one-file script cannot load it later, and neither worker writes id formats. They get a writers module
+ * that says so instead (the library's split build keeps the real one as a lazily loaded chunk).
+ */
+const noWriters = {
+  name: 'no-writers-in-standalone-scripts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/writers\.js$/ }, (args) => (/[\\/]registry$/.test(args.resolveDir) ? { path: 'writers', namespace: 'no-writers' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'no-writers' }, () => ({
+      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse;",
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync('dist', { recursive: true, force: true }); // hashed chunk names: stale ones must not ship
 // minify: the front door's static graph is ≤ 80 KB gzip with it, 119 KB without (bench/bundle-size.mjs).
 const common = { bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
@@ -81,6 +97,7 @@ const split = build({
 
 const shipped = await Promise.all([
   split.then((r) => {
+    if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(r.metafile));
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(r.metafile, out);
     return r;
   }),
@@ -88,7 +105,7 @@ const shipped = await Promise.all([
   // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks.md, "The CLI as fast as the library").
   build({
     ...common,
-    entryPoints: [{ in: 'ts/src/cli/main.ts', out: 'cli' }],
+    entryPoints: [{ in: 'ts/src/cli/run.ts', out: 'cli' }],
     outdir: 'dist',
     splitting: true,
     chunkNames: 'cli/[name]-[hash]',
@@ -98,10 +115,10 @@ const shipped = await Promise.all([
     sourcemap: false,
     metafile: true,
   }),
-  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false, metafile: true }),
+  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false, metafile: true, plugins: [...common.plugins, noWriters] }),
   // The bake worker (BakePool): one standalone file too, for Web Workers and Node worker threads alike (Node's
   // spawner gives the thread a Web Worker's globals first; bake/node.ts).
-  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false, metafile: true }),
+  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false, metafile: true, plugins: [...common.plugins, noWriters] }),
 ]);
 // Not shipped (package.json `files`): bench/run.mjs's suite.
 await build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true });
@@ -110,7 +127,9 @@ writeThirdPartyNotices(shipped.map((r) => r.metafile));
 // export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs; not shipped.
 // The package's runtime-helper chunk is imported bare by its entries; esbuild notes that it drops such imports of a
 // side-effect-free file, which is right (the chunk only defines helpers), so that note is silenced here.
-const page = { ...common, platform: 'browser', sourcemap: true, logOverride: { 'ignored-bare-import': 'silent' } };
+// The pages bundle the library's lazily loaded writer chunk too; glTF Transform's Node-only branch (node:fs) stays an
+// import the browser never runs.
+const page = { ...common, platform: 'browser', sourcemap: true, external: ['node:*'], logOverride: { 'ignored-bare-import': 'silent' } };
 await build({ ...page, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js' });
 // The three.js example page (demo/three.html): imports 'idtech-models/three' and 'three' by name; three is bundled
 // into the page's script (one copy: dist/three.js leaves it to the page's bundler, which this is).

@@ -15,7 +15,8 @@
  *   instant, head's in upper's `tag_head`'s. A tag the parent lacks is the identity (R_LerpTag), so the child is
  *   written in its parent's coordinates.
  * - animations: one named as a Quake 3 animation (BOTH_DEATH1 … LEGS_TURN and the Team Arena gestures) fills its
- *   slot: BOTH_* sampled into lower and upper, LEGS_* into lower, TORSO_* into upper. Other names take the free
+ *   slot — or as an Unvanquished one when the glTF names any of Unvanquished's own (TORSO_GESTURE_BLASTER …: an
+ *   Unvanquished player exported by us), and the cfg is then written in Unvanquished's longer list: BOTH_* sampled into lower and upper, LEGS_* into lower, TORSO_* into upper. Other names take the free
  *   slots in order (PLAYER_ANIMATION_MAPPED warning); the derived LEGS_BACKCR, LEGS_BACKWALK and FLAG_* (the game
  *   makes them) are skipped. Each animation is sampled at `fps`, or without it at its own key rate (1 / the
  *   shortest key interval, which is the frame rate our exporter wrote it at), from 0 to its last key.
@@ -31,14 +32,16 @@
 import type { Animation, Document, Node } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md3Model } from '../base/model.js';
-import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from '../formats/md3/animation-cfg.js';
+import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, type PlayerAnimationNames } from '../formats/md3/animation-cfg.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './gltf-md3.js';
 import { animationPlayer, duration, invertMatrix } from './gltf-sample.js';
 import { checkSampling, DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
 import { md3Extent, md3GridWarning } from './md3-grid.js';
 
-type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
+type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number] | (typeof MD3_UNVANQUISHED_PLAYER_ANIMATIONS)[number];
+const PLAYER_LISTS: Record<PlayerAnimationNames, readonly FileAnimation[]> = { quake3: MD3_PLAYER_ANIMATIONS, unvanquished: MD3_UNVANQUISHED_PLAYER_ANIMATIONS };
+const GAME = { quake3: 'Quake 3', unvanquished: 'Unvanquished' } as const;
 
 /**
  * As gltfToMd3's (scale, maxFrames, maxBytes per part), except `fps`: without it each animation is sampled at its own
@@ -63,6 +66,8 @@ export interface GltfPlayerResult {
   head: Md3Model;
   /** The animation.cfg text (ioquake3's CG_ParseAnimationFile reads it; so does `parseAnimationCfg`). */
   animationCfg: string;
+  /** Which game's animation list the cfg is written in (Unvanquished's when the glTF names one of its own animations). */
+  playerNames: PlayerAnimationNames;
   lines: PlayerCfgLine[];
   warnings: ParseWarning[];
 }
@@ -71,7 +76,6 @@ const PARTS = ['lower', 'upper', 'head'] as const;
 type Part = (typeof PARTS)[number];
 const PART_NAME = /^(lower|upper|head)(\.md3)?$/i;
 const LOOPING = new Set<string>(['LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN']);
-const FIRST_TA = MD3_PLAYER_ANIMATIONS.indexOf('TORSO_GETFLAG');
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 const warning = (code: string, message: string): ParseWarning => ({ code, message, offset: 0 });
@@ -161,8 +165,19 @@ function clipParts(slot: string): Part[] {
   return slot.startsWith('LEGS_') ? ['lower'] : slot.startsWith('TORSO_') ? ['upper'] : ['lower', 'upper'];
 }
 
+/**
+ * The list the cfg is written in: Unvanquished's when an animation is named as one of its own (TORSO_GESTURE_BLASTER,
+ * TORSO_RALLY …: what our export of an Unvanquished player names its clips), else Quake 3's.
+ */
+function playerNamesOf(doc: Document): PlayerAnimationNames {
+  const q3 = new Set<string>(MD3_PLAYER_ANIMATIONS);
+  const unv = new Set<string>(MD3_UNVANQUISHED_PLAYER_ANIMATIONS);
+  return doc.getRoot().listAnimations().some((a) => { const n = nameOf(a).toUpperCase(); return unv.has(n) && !q3.has(n); }) ? 'unvanquished' : 'quake3';
+}
+
 /** Each glTF animation in its cfg slot (by name, else the next free slot), with its rate and frame count. */
-function assignClips(doc: Document, options: GltfToPlayerOptions, warnings: ParseWarning[]): Clip[] {
+function assignClips(doc: Document, names: PlayerAnimationNames, options: GltfToPlayerOptions, warnings: ParseWarning[]): Clip[] {
+  const list = PLAYER_LISTS[names];
   const slots = new Map<FileAnimation, Clip>();
   const others: { a: Animation; index: number }[] = [];
   const derived = new Set<string>(MD3_DERIVED_ANIMATIONS);
@@ -181,20 +196,20 @@ function assignClips(doc: Document, options: GltfToPlayerOptions, warnings: Pars
   doc.getRoot().listAnimations().forEach((a, index) => {
     const name = nameOf(a).toUpperCase();
     if (derived.has(name)) return;
-    const slot = MD3_PLAYER_ANIMATIONS.find((s) => s === name);
+    const slot = list.find((s) => s === name);
     if (slot && !slots.has(slot)) slots.set(slot, clip(slot, a, index));
     else others.push({ a, index });
   });
   for (const { a, index } of others) {
-    const free = MD3_PLAYER_ANIMATIONS.find((s) => !slots.has(s));
+    const free = list.find((s) => !slots.has(s));
     if (!free) {
       warnings.push(warning('PLAYER_ANIMATION_DROPPED', `animation ${index} ("${nameOf(a)}"): every animation.cfg slot is taken: not imported`));
       continue;
     }
-    warnings.push(warning('PLAYER_ANIMATION_MAPPED', `animation ${index} ("${nameOf(a)}") is not a Quake 3 animation name: written as ${free}`));
+    warnings.push(warning('PLAYER_ANIMATION_MAPPED', `animation ${index} ("${nameOf(a)}") is not a ${GAME[names]} player animation name: written as ${free}`));
     slots.set(free, clip(free, a, index));
   }
-  return MD3_PLAYER_ANIMATIONS.flatMap((s) => (slots.has(s) ? [slots.get(s)!] : []));
+  return list.flatMap((s) => (slots.has(s) ? [slots.get(s)!] : []));
 }
 
 /** A part's frame f as words: every surface's int16 vertices, then its tags' float bits (equal frames, equal words). */
@@ -251,7 +266,9 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const warnings: ParseWarning[] = [];
   const scene = sceneNodes(doc);
   const parts = findParts(scene, warnings);
-  const clips = assignClips(doc, options, warnings);
+  const playerNames = playerNamesOf(doc);
+  const list = PLAYER_LISTS[playerNames];
+  const clips = assignClips(doc, playerNames, options, warnings);
 
   // Each part's frames: its clips' samples one after the other, BOTH_* first; a part without a clip gets the rest pose.
   const both = clips.filter((c) => c.slot.startsWith('BOTH_'));
@@ -333,8 +350,9 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const torsoFrames = kept.upper.length - bothFrames;
   const bySlot = new Map(clips.map((c) => [c.slot, c]));
   const missing: string[] = [];
-  const hasTa = clips.some((c) => MD3_PLAYER_ANIMATIONS.indexOf(c.slot) >= FIRST_TA);
-  const lines: PlayerCfgLine[] = MD3_PLAYER_ANIMATIONS.slice(0, hasTa ? undefined : FIRST_TA).map((slot) => {
+  const firstTa = list.indexOf('TORSO_GETFLAG');
+  const hasTa = clips.some((c) => list.indexOf(c.slot) >= firstTa);
+  const lines: PlayerCfgLine[] = list.slice(0, hasTa ? undefined : firstTa).map((slot) => {
     const c = bySlot.get(slot);
     if (c) return { name: slot, firstFrame: firstOf.get(c)!, numFrames: c.count, loopFrames: LOOPING.has(slot) ? c.count : 0, fps: c.fps, from: nameOf(c.animation) };
     missing.push(slot);
@@ -346,10 +364,11 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const fpsText = (x: number) => String(Math.round(x * 1000) / 1000);
   const animationCfg = [
     '// animation.cfg written by idtech-models from a glTF (convert --player)',
+    ...(playerNames === 'unvanquished' ? ["// Unvanquished's player animation list (its cg_players.cpp reads it)"] : []),
     '// first frame, num frames, looping frames, frames per second',
     '',
     ...lines.map((l) => `${fileFirst(l)}\t${l.numFrames}\t${l.loopFrames}\t${fpsText(l.fps)}\t\t// ${l.name}${l.from && l.from !== l.name ? ` (${l.from})` : ''}`),
     '',
   ].join('\n');
-  return { ...models, animationCfg, lines, warnings };
+  return { ...models, animationCfg, playerNames, lines, warnings };
 }

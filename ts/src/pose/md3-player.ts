@@ -17,7 +17,7 @@
  */
 import type { ParseWarning } from '../base/errors.js';
 import type { Md3Model } from '../base/model.js';
-import { MD3_PLAYER_ANIMATIONS, type Md3AnimationCfg, type Md3AnimationName } from '../formats/md3/animation-cfg.js';
+import type { Md3AnimationCfg, Md3AnimationName } from '../formats/md3/animation-cfg.js';
 import { MD3_PLAYER_PARTS as PARTS, playerTagWarnings, type Md3PlayerModels, type Md3PlayerPart } from '../formats/md3/player-parts.js';
 
 export type { Md3PlayerModels, Md3PlayerPart };
@@ -180,7 +180,7 @@ export class Md3Player {
 
   /** BOTH_/LEGS_ clips must fit lower.md3, BOTH_/TORSO_ clips upper.md3 (the engine draws frame 0 otherwise). */
   private checkClips(cfg: Md3AnimationCfg): void {
-    for (const a of cfg.animations.slice(0, MD3_PLAYER_ANIMATIONS.length)) {
+    for (const a of cfg.animations.filter((x) => !x.name.startsWith('FLAG_'))) {
       const models: Md3Model[] = a.name.startsWith('LEGS_') ? [this.models.lower] : a.name.startsWith('TORSO_') ? [this.models.upper] : [this.models.lower, this.models.upper];
       for (const m of models) {
         if (a.numFrames > 0 && a.firstFrame + a.numFrames > m.frameCount) {

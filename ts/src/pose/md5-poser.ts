@@ -10,7 +10,7 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
-import { describeAnimMeshDifference, matchAnimToMesh } from '../formats/md5/anim-mesh-match.js';
+import { animMeshVerdict, type AnimMeshFiles } from '../formats/md5/anim-mesh-match.js';
 import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
 import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
@@ -21,11 +21,7 @@ const BAKE_POSES = 16;
 /** Largest batch `bakeFramesInto` asks `bakeFrames` for, in floats (64 MB). */
 const BAKE_INTO_FLOATS = 1 << 24;
 
-/** The files of a pairing, for messages (`body.md5mesh`, `walk.md5anim`). */
-export interface AnimMeshFiles {
-  mesh?: string;
-  anim?: string;
-}
+export type { AnimMeshFiles };
 
 /**
  * Throws ANIM_MESH_MISMATCH (naming the anim's file and the joint) unless the anim can play on the mesh as Daemon
@@ -33,17 +29,9 @@ export interface AnimMeshFiles {
  * `ENGINE_LIMIT` warning per accepted difference (a parent, a name's letter case), which Doom 3 refuses.
  */
 export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim, files: AnimMeshFiles = {}): ParseWarning[] {
-  const match = matchAnimToMesh(mesh.joints, anim);
-  if (!match.accepted) {
-    const d = match.differences.find((x) => x.kind === 'joint-count' || (x.kind === 'name' && !x.caseOnly))!;
-    const what = d.kind === 'joint-count' ? 'its joint list' : `joint ${d.joint}`;
-    throw new ModelParseError(ErrorCode.AnimMeshMismatch, describeAnimMeshDifference(d, files), { offset: 0, where: `${what} of ${files.anim ?? 'the anim'}` });
-  }
-  return match.differences.map((d) => ({
-    code: 'ENGINE_LIMIT',
-    message: `${describeAnimMeshDifference(d, files)}: Daemon plays it${d.kind === 'parent' ? ' with the anim\'s hierarchy (RE_BuildSkeleton)' : ' (names compare ignoring case)'}, Doom 3 refuses the pair (idMD5Anim::CheckModelHierarchy)`,
-    offset: 0,
-  }));
+  const verdict = animMeshVerdict(mesh.joints, anim, files);
+  if (verdict.refusal !== null) throw new ModelParseError(ErrorCode.AnimMeshMismatch, verdict.refusal, { offset: 0, where: verdict.where });
+  return verdict.warnings;
 }
 
 /** The error for a `validateParents` / `validateSkin` result (first bad joint, first bad weight, −2), or null when both are fine. */

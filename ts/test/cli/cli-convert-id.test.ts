@@ -90,10 +90,11 @@ describe('convert glTF → MD3', () => {
     const dir = join(tmp, 'player-out');
     const r = runCli('convert', glb, '--player', '-o', dir);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/wrote .*lower\.md3, .*upper\.md3, .*head\.md3, .*animation\.cfg: 3 surfaces, \d+ vertices, frames lower 147, upper 130, head 1, 25 animations/);
+    expect(r.stderr).toMatch(/wrote .*lower\.md3, .*upper\.md3, .*head\.md3, .*animation\.cfg: 3 surfaces, \d+ vertices, frames lower 191, upper 147, head 1, 43 animations/);
     const cfg = parseAnimationCfg(new Uint8Array(readFileSync(join(dir, 'animation.cfg'))));
     const original = parseAnimationCfg(new Uint8Array(readFileSync(join(folder, 'animation.cfg'))));
-    expect(cfg.byName.LEGS_RUN.numFrames).toBe(original.byName.LEGS_RUN.numFrames);
+    expect(cfg.playerNames).toBe(original.playerNames);
+    expect(cfg.byName.LEGS_RUN!.numFrames).toBe(original.byName.LEGS_RUN!.numFrames);
     expect(cfg.byName.LEGS_WALK.loopFrames).toBe(cfg.byName.LEGS_WALK.numFrames);
     expect(cfg.byName.TORSO_GESTURE.fps).toBe(original.byName.TORSO_GESTURE.fps);
     mkdirSync(join(tmp, 'player-theirs'));
@@ -111,8 +112,13 @@ describe('convert glTF → MD3', () => {
     expect(fox.stderr).toMatch(/UNWRITABLE.*no node named lower, upper, head/);
   });
 
-  it('refuses an id model as input for .md3 output, and a --scale that is not positive (exit 2)', () => {
-    expect(runCli('convert', shared('assimp/test/models/MD2/faerie.md2'), '-o', join(tmp, 'x.md3')).status).toBe(2);
+  it('an id model is written through glTF in memory (MD2 → MD3); a --scale that is not positive is refused (exit 2)', () => {
+    const md3 = join(tmp, 'faerie.md3');
+    const r = runCli('convert', shared('assimp/test/models/MD2/faerie.md2'), '--no-textures', '-o', md3);
+    expect(r.status, r.stderr).toBe(0);
+    const back = parseMd3(new Uint8Array(readFileSync(md3)));
+    expect(back.surfaces.length).toBe(1);
+    expect(back.frameCount).toBeGreaterThan(1);
     expect(runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '--scale', '0', '-o', join(tmp, 'x.md3')).status).toBe(2);
     expect(runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '--scale', '2', '-o', join(tmp, 'x.glb')).status).toBe(2);
   });

@@ -7,10 +7,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Md3Model } from '../../src/base/model.js';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { encodePng } from '../../src/images/png-encode.js';
-import { resolveModelTextures } from '../../src/load/textures.js';
+import { resolveModelTextures } from '../../src/registry/textures.js';
 import { MaterialResolver } from '../../src/materials/index.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { expectClean, validate } from '../export/validate.js';

@@ -4,13 +4,15 @@
  * keywords, fewer lines than a player's). The corpus has no Tremulous cfg (../shared/models README), so the two
  * fixtures are hand-made and fit real Tremulous models of the corpus (overmind.md3: 70 frames; human_base lower.md3:
  * 184, standing in for an alien's nonseg.md3). Expected values come from the fixtures' numbers and the cgame's rules.
+ * Unvanquished's MD3 human (res-players_src human_bsuit) is real: a segmented player file with Unvanquished's
+ * longer list (its cg_players.cpp over its bg_public.h), whose frame numbers fit its parts only when read so.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/base/errors.js';
-import { toGlb } from '../../src/export/gltf.js';
-import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
+import { toGlb } from '../../src/registry/gltf.js';
+import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { createBackend } from '../../src/kernels/select.js';
 import { Md3Player } from '../../src/pose/md3-player.js';
 import { readAccessor, readGlb } from '../export/gltf-eval.js';
@@ -130,5 +132,39 @@ describe('the player form', () => {
     expect(cfg.footsteps).toBe('custom');
     expect(cfg.clips.map((c) => c.name)).toEqual(cfg.animations.filter((a) => !a.name.startsWith('FLAG_')).map((a) => a.name));
     expect(cfg.clips.find((c) => c.name === 'LEGS_BACKWALK')).toMatchObject({ reversed: true, firstFrame: cfg.byName.LEGS_WALK!.firstFrame });
+  });
+});
+
+describe("Unvanquished's player list (real: human_bsuit)", () => {
+  const BSUIT = join(SHARED_MODELS, 'res-players_src.dpkdir/models/players/human_bsuit');
+  const text = readFileSync(join(BSUIT, 'animation.cfg'), 'latin1');
+  const part = (name: string) => parseMd3(new Uint8Array(readFileSync(join(BSUIT, `${name}.md3`))));
+  /** The animations whose frames run past their part (BOTH_: both, LEGS_: lower, TORSO_: upper). */
+  const pastTheirPart = (cfg: ReturnType<typeof parseAnimationCfg>) => {
+    const lower = part('lower').frameCount, upper = part('upper').frameCount;
+    return cfg.clips.filter((c) => c.firstFrame + c.frameCount > (c.name.startsWith('LEGS_') ? lower : c.name.startsWith('TORSO_') ? upper : Math.min(lower, upper))).map((c) => c.name);
+  };
+
+  it('37 animations: read with Unvanquished\'s names, each line the name its comment gives, every clip inside its part', () => {
+    const cfg = parseAnimationCfg(text);
+    expect(cfg.form).toBe('player');
+    expect(cfg.playerNames).toBe('unvanquished');
+    expect(cfg.warnings).toEqual([]);
+    expect(cfg.footsteps).toBe('custom');
+    // the file's comments name its lines (TORSO_STAND2 is what the enum calls TORSO_STAND_BLASTER)
+    const commented = text.split('\n').filter((l) => /^\d/.test(l)).map((l) => /\/\/\s*(\w+)/.exec(l)![1].replace('TORSO_STAND2', 'TORSO_STAND_BLASTER'));
+    expect(commented).toEqual(MD3_UNVANQUISHED_PLAYER_ANIMATIONS.slice(0, 37));
+    expect(cfg.teamArena).toBe(false);
+    // LEGS_ frames shifted by LEGS_WALKCR − TORSO_GESTURE = 153 − 90: LEGS_TURN (247) is lower.md3's last 7 of 191
+    expect(cfg.byName.LEGS_TURN).toMatchObject({ firstFrame: 184, numFrames: 7 });
+    expect(part('lower').frameCount).toBe(191);
+    expect(cfg.byName.TORSO_GESTURE_CKIT).toMatchObject({ firstFrame: 90, numFrames: 40 });
+    expect(pastTheirPart(cfg)).toEqual([]);
+  });
+
+  it("read with Quake 3's list (as before), it names lines wrongly and runs clips past the parts", () => {
+    const q3 = parseAnimationCfg(text, { playerNames: 'quake3' });
+    expect(q3.warnings.map((w) => w.code)).toEqual(['TRAILING_TOKENS']);
+    expect(pastTheirPart(q3).length).toBeGreaterThan(0);
   });
 });

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import type { Md5Anim } from '../../src/base/model.js';
 import { quatMultiply, quatRotate, recoverW, type Quat } from '../../src/base/quat.js';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { matchAnimToMesh } from '../../src/formats/md5/anim-mesh-match.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Document, WebIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import type { Md5Anim } from '../../src/base/model.js';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { gltfToMd5 } from '../../src/import/gltf-md5.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Md3Model } from '../../src/base/model.js';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { gltfToPlayer } from '../../src/import/gltf-player.js';
 import { SHARED_MODELS } from '../helpers/models.js';

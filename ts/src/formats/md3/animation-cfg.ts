@@ -9,6 +9,11 @@
  *   missing ones copy TORSO_GESTURE). LEGS_* first frames are numbered after the TORSO_* frames (which only
  *   upper.md3 has): the game subtracts (first of LEGS_WALKCR − first of TORSO_GESTURE) so they index lower.md3.
  *   Derived: LEGS_BACKCR / LEGS_BACKWALK are LEGS_WALKCR / LEGS_WALK reversed; FLAG_* are fixed (the CTF flag's).
+ *   Unvanquished's MD3 humans (`human_bsuit`) read the same way with Unvanquished's longer list (its cg_players.cpp
+ *   CG_ParseAnimationFile over its bg_public.h playerAnimNumber_t): a gesture per weapon before TORSO_GESTURE,
+ *   TORSO_RALLY, per-weapon attacks — 37 required, then the same 6 optional gestures. The lists cannot be told
+ *   apart by keywords; a player file of 37 to 43 animations is Unvanquished's (Quake 3 reads at most 31, so such a
+ *   file would be 6+ animations of trailing junk there), unless `playerNames` says otherwise (`playerNames`).
  * - `nonsegmented` (Tremulous `cg_players.c`, the `nonsegmented` keyword: its aliens): one model, `nonseg.md3`,
  *   skinned by `nonseg_<skin>.skin`; NSPA_STAND … NSPA_DEAD3 (27, required: the game refuses a shorter file), frame
  *   numbers straight into that model; derived NSPA_WALKBACK = NSPA_WALK reversed.
@@ -36,6 +41,20 @@ export const MD3_PLAYER_ANIMATIONS = [
   'LEGS_LANDB', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
   'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
 ] as const;
+/**
+ * Unvanquished's MD3 player animations, in file order (its bg_public.h playerAnimNumber_t of the MD3 era, up to
+ * MAX_PLAYER_ANIMATIONS; TORSO_STAND_BLASTER is the line its human_bsuit/animation.cfg labels TORSO_STAND2).
+ */
+export const MD3_UNVANQUISHED_PLAYER_ANIMATIONS = [
+  'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
+  'TORSO_GESTURE_BLASTER', 'TORSO_GESTURE', 'TORSO_GESTURE_PSAW', 'TORSO_GESTURE_SHOTGUN', 'TORSO_GESTURE_LGUN',
+  'TORSO_GESTURE_MDRIVER', 'TORSO_GESTURE_CHAINGUN', 'TORSO_GESTURE_PRIFLE', 'TORSO_GESTURE_FLAMER', 'TORSO_GESTURE_LUCI',
+  'TORSO_GESTURE_CKIT', 'TORSO_RALLY', 'TORSO_ATTACK_BLASTER', 'TORSO_ATTACK_PSAW', 'TORSO_ATTACK',
+  'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND_BLASTER',
+  'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB',
+  'LEGS_LANDB', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
+  'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
+] as const;
 /** Built by the game after reading the file (animNumber_t after MAX_ANIMATIONS). */
 export const MD3_DERIVED_ANIMATIONS = ['LEGS_BACKCR', 'LEGS_BACKWALK', 'FLAG_RUN', 'FLAG_STAND', 'FLAG_STAND2RUN'] as const;
 
@@ -55,6 +74,7 @@ export const MD3_BUILDABLE_ANIMATIONS = [
 
 export type Md3AnimationName =
   | (typeof MD3_PLAYER_ANIMATIONS)[number]
+  | (typeof MD3_UNVANQUISHED_PLAYER_ANIMATIONS)[number]
   | (typeof MD3_DERIVED_ANIMATIONS)[number]
   | (typeof MD3_NONSEGMENTED_ANIMATIONS)[number]
   | 'NSPA_WALKBACK'
@@ -63,9 +83,9 @@ export type Md3AnimationName =
 /** Which game file the cfg is (see the file comment). */
 export type AnimationCfgForm = 'player' | 'nonsegmented' | 'buildable';
 
-const A = Object.fromEntries(MD3_PLAYER_ANIMATIONS.map((n, i) => [n, i])) as Record<(typeof MD3_PLAYER_ANIMATIONS)[number], number>;
-/** Animations every player file must give (BOTH_DEATH1 … LEGS_TURN). */
-const REQUIRED = A.LEGS_TURN + 1;
+/** Which game's list names a player file's animations (see the file comment). */
+export type PlayerAnimationNames = 'quake3' | 'unvanquished';
+const PLAYER_LISTS: Record<PlayerAnimationNames, readonly Md3AnimationName[]> = { quake3: MD3_PLAYER_ANIMATIONS, unvanquished: MD3_UNVANQUISHED_PLAYER_ANIMATIONS };
 
 export interface Md3Animation {
   name: Md3AnimationName;
@@ -101,6 +121,8 @@ export interface Md3AnimationClip {
 
 export interface Md3AnimationCfg {
   form: AnimationCfgForm;
+  /** A player file's list: Quake 3's (ioquake3, Tremulous) or Unvanquished's; 'quake3' in the other forms. */
+  playerNames: PlayerAnimationNames;
   sex: 'male' | 'female' | 'neuter';
   /** Quake 3's values, and Tremulous' `none` / `custom`. */
   footsteps: 'normal' | 'boot' | 'flesh' | 'mech' | 'energy' | 'none' | 'custom';
@@ -108,8 +130,8 @@ export interface Md3AnimationCfg {
   fixedLegs: boolean;
   fixedTorso: boolean;
   /**
-   * The form's animations in its enum order, then the derived ones: player — the 31 file animations and the 5
-   * derived (animNumber_t order); nonsegmented — the 27 NSPA_* and NSPA_WALKBACK; buildable — the 14 BANIM_*.
+   * The form's animations in its enum order, then the derived ones: player — the 31 file animations (Unvanquished:
+   * 43) and the 5 derived (animNumber_t order); nonsegmented — the 27 NSPA_* and NSPA_WALKBACK; buildable — the 14 BANIM_*.
    */
   animations: Md3Animation[];
   /** The same by name (only the form's names are present). */
@@ -127,6 +149,8 @@ export interface Md3AnimationCfg {
 export interface AnimationCfgOptions {
   /** Read the file as this form (default: by its content, see the file comment). */
   form?: AnimationCfgForm;
+  /** Read a player file with this game's list (default: by its count of animations, see the file comment). */
+  playerNames?: PlayerAnimationNames;
 }
 
 interface Token {
@@ -191,12 +215,11 @@ function animation(name: Md3AnimationName, first: number, num: number, loop: num
   return { name, firstFrame: first, numFrames: num, loopFrames: loop, fps, frameLerpMs: Math.trunc(1000 / fps), reversed, flipflop: false };
 }
 
-/** Whether `text` holds exactly a buildable's 14 × 4 tokens after its first `skip` (counted, not kept: bounded memory). */
-function isBuildableCount(text: string, skip: number): boolean {
-  const want = MD3_BUILDABLE_ANIMATIONS.length * 4;
+/** How many tokens `text` holds after its first `skip`, counted up to `cap` + 1 (counted, not kept: bounded memory). */
+function tokenCount(text: string, skip: number, cap: number): number {
   let n = -skip;
-  for (const _ of tokens(text)) if (++n > want) return false;
-  return n === want;
+  for (const _ of tokens(text)) if (++n > cap) break;
+  return n;
 }
 
 const toClip = (a: Md3Animation): Md3AnimationClip => ({ name: a.name, firstFrame: a.firstFrame, frameCount: a.numFrames, loopFrames: a.loopFrames, fps: a.fps, reversed: a.reversed });
@@ -274,7 +297,10 @@ export function parseAnimationCfg(input: string | Uint8Array, options: Animation
       }
     }
   }
-  const form: AnimationCfgForm = options.form ?? (nonsegmented ? 'nonsegmented' : !playerKeyword && isBuildableCount(text, consumed - (pending ? 1 : 0)) ? 'buildable' : 'player');
+  const count = tokenCount(text, consumed - (pending ? 1 : 0), MD3_UNVANQUISHED_PLAYER_ANIMATIONS.length * 4);
+  const form: AnimationCfgForm = options.form ?? (nonsegmented ? 'nonsegmented' : !playerKeyword && count === MD3_BUILDABLE_ANIMATIONS.length * 4 ? 'buildable' : 'player');
+  const unvanquished = count % 4 === 0 && count >= (PLAYER_LISTS.unvanquished.indexOf('LEGS_TURN') + 1) * 4 && count <= PLAYER_LISTS.unvanquished.length * 4;
+  const playerNames: PlayerAnimationNames = form !== 'player' ? 'quake3' : (options.playerNames ?? (unvanquished ? 'unvanquished' : 'quake3'));
   if (nonsegmented && form !== 'nonsegmented') warn('FORM_OVERRIDDEN', `the file says nonsegmented but was read as a ${form} file, as asked`, pending ?? eof());
 
   /** One `first num looping fps` quadruple; `first` already read. */
@@ -313,10 +339,14 @@ export function parseAnimationCfg(input: string | Uint8Array, options: Animation
   } else if (form === 'buildable') {
     animations.push(...plain(MD3_BUILDABLE_ANIMATIONS));
   } else {
+    const list = PLAYER_LISTS[playerNames];
+    const A = Object.fromEntries(list.map((n, i) => [n, i])) as Record<'TORSO_GESTURE' | 'LEGS_WALKCR' | 'LEGS_WALK' | 'LEGS_TURN' | 'TORSO_GETFLAG', number>;
+    /** Animations every player file must give (BOTH_DEATH1 … LEGS_TURN). */
+    const REQUIRED = A.LEGS_TURN + 1;
     teamArena = true;
     let skip = 0;
-    for (let i = 0; i < MD3_PLAYER_ANIMATIONS.length; i++) {
-      const name = MD3_PLAYER_ANIMATIONS[i];
+    for (let i = 0; i < list.length; i++) {
+      const name = list[i];
       const firstTok = next();
       if (firstTok === undefined) {
         if (i < REQUIRED) fail(ErrorCode.Truncated, `input ended before animation ${name} (${i + 1} of ${REQUIRED} required)`, eof());
@@ -346,5 +376,5 @@ export function parseAnimationCfg(input: string | Uint8Array, options: Animation
 
   const byName: Md3AnimationCfg['byName'] = Object.fromEntries(animations.map((a) => [a.name, a]));
   const clips = animations.filter((a) => a.numFrames > 0 && !a.name.startsWith('FLAG_')).map(toClip);
-  return { form, ...cfg, animations, byName, clips, teamArena, warnings };
+  return { form, playerNames, ...cfg, animations, byName, clips, teamArena, warnings };
 }

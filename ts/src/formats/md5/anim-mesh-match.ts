@@ -12,6 +12,7 @@
  * So a parent or letter-case difference is accepted, and reported as an `ENGINE_LIMIT` warning naming Doom 3; a
  * different count or a different name is refused.
  */
+import type { ParseWarning } from '../../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
 
 export type AnimMeshDifference =
@@ -61,4 +62,45 @@ export function describeAnimMeshDifference(d: AnimMeshDifference, files: { mesh?
     case 'parent':
       return `joint ${d.joint} ("${d.name}") has parent ${d.anim} ${inAnim} but ${d.mesh} ${inMesh}`;
   }
+}
+
+/** The files of a pairing, for messages (`body.md5mesh`, `walk.md5anim`). */
+export interface AnimMeshFiles {
+  mesh?: string;
+  anim?: string;
+}
+
+/** What a pairing comes to, in words: the refusal (null when Daemon plays it) and its place, or the warnings. */
+export interface AnimMeshVerdict {
+  /** Why the anim cannot play on the mesh (ANIM_MESH_MISMATCH's detail), null when it can. */
+  refusal: string | null;
+  /** Where the refusal is (`joint 3 of walk.md5anim`, `its joint list of …`), for the error's position. */
+  where: string;
+  /** One `ENGINE_LIMIT` warning per difference Daemon accepts and Doom 3 refuses (a parent, a name's letter case). */
+  warnings: ParseWarning[];
+}
+
+export function animMeshVerdict(mesh: Joints, anim: AnimJoints, files: AnimMeshFiles = {}): AnimMeshVerdict {
+  const match = matchAnimToMesh(mesh, anim);
+  const of = files.anim ?? 'the anim';
+  if (!match.accepted) {
+    const d = match.differences.find((x) => x.kind === 'joint-count' || (x.kind === 'name' && !x.caseOnly))!;
+    return { refusal: describeAnimMeshDifference(d, files), where: `${d.kind === 'joint-count' ? 'its joint list' : `joint ${d.joint}`} of ${of}`, warnings: [] };
+  }
+  const warnings = match.differences.map((d): ParseWarning => ({
+    code: 'ENGINE_LIMIT',
+    message: `${describeAnimMeshDifference(d, files)}: Daemon plays it${d.kind === 'parent' ? " with the anim's hierarchy (RE_BuildSkeleton)" : ' (names compare ignoring case)'}, Doom 3 refuses the pair (idMD5Anim::CheckModelHierarchy)`,
+    offset: 0,
+  }));
+  return { refusal: null, where: of, warnings };
+}
+
+/**
+ * The format registry's question (`md5MeshFormat.acceptsCompanion`): null when the anim plays on the mesh, else the
+ * refusal in words; warnings about accepted differences are pushed to `warnings`.
+ */
+export function animMeshMismatch(mesh: Md5Mesh, anim: Md5Anim, warnings: ParseWarning[] = [], files: AnimMeshFiles = {}): string | null {
+  const verdict = animMeshVerdict(mesh.joints, anim, files);
+  warnings.push(...verdict.warnings);
+  return verdict.refusal;
 }
