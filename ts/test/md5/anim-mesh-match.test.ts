@@ -19,6 +19,8 @@ import { toGlb } from '../../src/registry/gltf.js';
 import { matchAnimToMesh } from '../../src/formats/md5/anim-mesh-match.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import type { ModelSet } from '../../src/load/model-set.js';
+import { md5View } from '../../src/registry/md5-view.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../../src/pose/md5-poser.js';
 import { writeMd5Anim } from '../../src/write/md5-anim.js';
 import { gltfPositions, readGlb, yUp } from '../export/gltf-eval.js';
@@ -129,6 +131,28 @@ describe('posing the made-up pair as Daemon does (through the anim\'s hierarchy)
       expect(worst, `frame ${f}`).toBeLessThanOrEqual(tol);
     }
     poser.dispose();
+  });
+
+  it('the renderers\' view (three.js): the clip\'s keys are the mesh\'s hierarchy\'s, the same as the original pair\'s', () => {
+    const view = (anim: Md5Anim) => {
+      const set = { format: 'md5mesh', path: 'mesh.md5mesh', origin: 'mesh.md5mesh', data: mesh, companions: [{ name: 'forward', path: 'forward.md5anim', origin: 'forward.md5anim', data: anim }], files: [], warnings: [] } as unknown as ModelSet<typeof mesh>;
+      const v = md5View(set, createTsBackend());
+      const clip = v.clips[0];
+      v.dispose();
+      return clip;
+    };
+    const want = view(forward), got = view(edited);
+    expect(got.joints).toHaveLength(want.joints.length);
+    let worst = 0;
+    want.joints.forEach((j, i) => {
+      for (let k = 0; k < j.translation.length; k++) worst = Math.max(worst, Math.abs(got.joints[i].translation[k] - j.translation[k]) / diagonal(mesh.joints.positions));
+      // a quaternion and its negation are one rotation
+      for (let k = 0; k < j.rotation.length; k += 4) {
+        const dot = [0, 1, 2, 3].reduce((d, c) => d + got.joints[i].rotation[k + c] * j.rotation[k + c], 0);
+        worst = Math.max(worst, 1 - Math.abs(dot));
+      }
+    });
+    expect(worst).toBeLessThanOrEqual(1e-5);
   });
 
   it('the CLI converts the pair (exit 0) and reports the difference', () => {
