@@ -13,7 +13,7 @@
  *   (LINEAR: glTF lerps translations and slerps rotations in local space, exactly the engine's interpolation),
  *   key i at i / frameRate seconds. Anims must play on the mesh as Daemon plays them (`assertAnimMatchesMesh`:
  *   ANIM_MESH_MISMATCH otherwise); an anim whose parents differ from the mesh's poses through its own hierarchy, as
- *   Daemon poses it, and its keys are re-expressed under the mesh's (the glTF skeleton): `localPoseUnder`, with the
+ *   Daemon poses it, and its keys are re-expressed under the mesh's (the glTF skeleton): `Md5Poser.meshLocalPose`, with the
  *   difference reported as an ENGINE_LIMIT warning.
  * - Triangles are written (a, c, b): MD5 winds clockwise seen from the front, glTF counter-clockwise.
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
@@ -22,8 +22,6 @@ import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { quatConjugate, quatMultiply, quatRotate, type Quat } from '../base/quat.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
-import { matchAnimToMesh, sameHierarchy } from '../formats/md5/anim-mesh-match.js';
-import { localPoseUnder } from '../pose/md5-hierarchy.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
 import { counterClockwise, type Axes } from './gltf-axes.js';
 import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
@@ -188,8 +186,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
         if (e instanceof ModelParseError) throw new ModelParseError(e.code, `anim "${name}": ${e.detail}`, { offset: e.offset });
         throw e;
       }
-      const own = sameHierarchy(matchAnimToMesh(mesh.joints, anim));
-      locals.push(Array.from({ length: anim.frameCount }, (_, f) => (own ? poser.localPose(f).slice() : localPoseUnder(mesh.joints.parents, poser.objectPose(f)))));
+      locals.push(Array.from({ length: anim.frameCount }, (_, f) => poser.meshLocalPose(f).slice()));
     }
     poser.poseBind();
   } catch (e) {

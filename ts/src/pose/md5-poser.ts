@@ -13,6 +13,7 @@ import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { animMeshVerdict, type AnimMeshFiles } from '../formats/md5/anim-mesh-match.js';
 import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
+import { localPoseUnder } from './md5-hierarchy.js';
 import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
 import { frameAtTime, type FrameBlend } from './timing.js';
 
@@ -87,6 +88,8 @@ export class Md5Poser {
   private readonly localB: F32;
   private readonly local: F32;
   private readonly object: F32;
+  /** `meshLocalPose`'s output when the anim's parents differ (plain memory: no kernel reads it), made on first use. */
+  private reparented: Float32Array | null = null;
   private readonly matrices: F32;
   private readonly skinBuffers: { groupSizes: U32; joints: U32; weights: F32; dest: U32 | null };
   private readonly outPositions: F32;
@@ -288,6 +291,18 @@ export class Md5Poser {
     ab.compose.frame = frame;
     this.backend.kernels.composeFrame(ab.compose);
     return this.local.view;
+  }
+
+  /**
+   * Frame `frame` of the attached anim as local joint poses under the mesh's hierarchy (same layout as `localPose`):
+   * `localPose` itself when the anim's parents are the mesh's, else the frame's object-space pose re-expressed under
+   * the mesh's parents (`md5-hierarchy.ts`: an anim Daemon plays with other parents). What an exporter whose
+   * skeleton is the mesh's (glTF nodes, a renderer's bones, IQM joints) keys. A view, valid until the next call.
+   */
+  meshLocalPose(frame: number): Float32Array {
+    const mp = this.mesh.joints.parents, ap = this.requireAnim().anim.parents;
+    for (let j = 0; j < mp.length; j++) if (mp[j] !== ap[j]) return localPoseUnder(mp, this.objectPose(frame), (this.reparented ??= new Float32Array(mp.length * POSE_STRIDE)));
+    return this.localPose(frame);
   }
 
   /**

@@ -6,8 +6,8 @@
  * - the bind pose's positions and normals as the poser skins them, every `mesh { }` block back to back (a group
  *   each, file order: the order the poser writes its outputs in);
  * - one clip per md5anim, named after its file: each key frame f at f / frameRate, holding frame f's
- *   parent-relative joint poses as the kernels compose them (`Md5Poser.localPose`, normalised; an anim whose parents
- *   differ from the mesh's, which Daemon plays, re-expressed under the mesh's: `pose/md5-hierarchy.ts`); a clip lasts
+ *   parent-relative joint poses as the kernels compose them (`Md5Poser.meshLocalPose`, normalised: an anim whose
+ *   parents differ from the mesh's, which Daemon plays, re-expressed under the mesh's); a clip lasts
  *   (frameCount − 1) / frameRate, its last frame closing the cycle as `frameAtTime` plays it; one frame is a still
  *   pose of two equal keys. Every joint gets its keys (an anim's baseframe may differ from the mesh's bind pose);
  * - bounds over the bind pose and every frame of every anim (positions skinned once per frame, nothing kept);
@@ -20,10 +20,8 @@ import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { quatConjugate, quatRotate, type Quat } from '../base/quat.js';
 import { bindJoints, vertexInfluences, type Md5GltfStats } from '../export/gltf-md5.js';
 import type { PoseBackend } from '../kernels/backend.js';
-import { matchAnimToMesh, sameHierarchy } from '../formats/md5/anim-mesh-match.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../kernels/layout.js';
 import type { ModelSet } from '../load/model-set.js';
-import { localPoseUnder } from '../pose/md5-hierarchy.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView, type ViewBounds, type ViewGroup } from './model-view.js';
 
@@ -39,14 +37,11 @@ function inverseRigid(t: ArrayLike<number>, q: Quat, out: Float64Array, o: numbe
 function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string): SkinnedClipView {
   poser.setAnim(anim);
   try {
-    const own = sameHierarchy(matchAnimToMesh(poser.mesh.joints, anim));
     const keys = Math.max(2, anim.frameCount);
     const times = Float32Array.from({ length: keys }, (_, k) => k / anim.frameRate);
     const joints = Array.from({ length: anim.jointCount }, () => ({ translation: new Float32Array(keys * 3), rotation: new Float32Array(keys * 4) }));
     for (let k = 0; k < keys; k++) {
-      const f = Math.min(k, anim.frameCount - 1);
-      // The joints are the mesh's hierarchy; an anim with other parents poses through its own (Daemon's way).
-      const local = own ? poser.localPose(f) : localPoseUnder(poser.mesh.joints.parents, poser.objectPose(f));
+      const local = poser.meshLocalPose(Math.min(k, anim.frameCount - 1));
       joints.forEach((j, i) => {
         const o = i * POSE_STRIDE;
         j.translation.set(local.subarray(o, o + 3), k * 3);

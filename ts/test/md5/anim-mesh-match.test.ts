@@ -21,6 +21,8 @@ import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import type { ModelSet } from '../../src/load/model-set.js';
 import { md5View } from '../../src/registry/md5-view.js';
+import { md5ToIqm } from '../../src/import/md5-iqm.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../../src/pose/md5-poser.js';
 import { writeMd5Anim } from '../../src/write/md5-anim.js';
 import { gltfPositions, readGlb, yUp } from '../export/gltf-eval.js';
@@ -153,6 +155,22 @@ describe('posing the made-up pair as Daemon does (through the anim\'s hierarchy)
       }
     });
     expect(worst).toBeLessThanOrEqual(1e-5);
+  });
+
+  it('IQM (md5ToIqm: joints keep the mesh\'s parents): every frame poses as the original pair\'s IQM does', () => {
+    const pose = (anim: Md5Anim) => {
+      const p = new IqmPoser(createTsBackend(), md5ToIqm(mesh, [{ name: 'forward', anim }]));
+      const frames = Array.from({ length: forward.frameCount }, (_, f) => p.poseFrame(f).positions.slice());
+      p.dispose();
+      return frames;
+    };
+    const want = pose(forward), got = pose(edited);
+    let worst = 0;
+    want.forEach((w, f) => {
+      for (let i = 0; i < w.length; i++) worst = Math.max(worst, Math.abs(got[f][i] - w[i]) / diagonal(w));
+    });
+    // both quantised to 16-bit channels over their own ranges: within a few steps of each other
+    expect(worst).toBeLessThanOrEqual(1e-3);
   });
 
   it('the CLI converts the pair (exit 0) and reports the difference', () => {

@@ -47,9 +47,6 @@ export function matchAnimToMesh(mesh: Joints, anim: AnimJoints): AnimMeshMatch {
   return { accepted, differences };
 }
 
-/** Whether the anim composes with the mesh's own hierarchy (no parent differs). */
-export const sameHierarchy = (match: AnimMeshMatch): boolean => !match.differences.some((d) => d.kind === 'parent');
-
 /** One difference in words, naming the files when given (`walk.md5anim`, `body.md5mesh`). */
 export function describeAnimMeshDifference(d: AnimMeshDifference, files: { mesh?: string; anim?: string } = {}): string {
   const inAnim = files.anim ? `in ${files.anim}` : 'in the anim';
