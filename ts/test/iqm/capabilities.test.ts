@@ -14,10 +14,11 @@ import type { IqmModel } from '../../src/base/model.js';
 import { iqmObj } from '../../src/export/obj-iqm.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
-import { openIqm } from '../../src/playable/iqm-playable.js';
+import { openPlayable } from '../../src/registry/open-playable.js';
+import { modelToThree } from '../../src/three/model-to-three.js';
+import { SkinnedPoserMesh } from '../../src/three/skinned-poser-mesh.js';
+import type { SkinningMode } from '../../src/three/skinned-model.js';
 import { IqmPoser } from '../../src/pose/iqm-poser.js';
-import { iqmToThree, type IqmSkinning } from '../../src/three/iqm-model.js';
-import { IqmPoserMesh } from '../../src/three/iqm-poser-mesh.js';
 import { ACCEPTED_WARNINGS, expectClean, validate, type ValidatorSummary } from '../export/validate.js';
 import { diagonal } from '../helpers/compare.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';
@@ -116,14 +117,15 @@ describe('IQM → OBJ', () => {
   });
 });
 
-describe('the IQM playable', () => {
+describe('the IQM playable, through the registry', () => {
   it("opens a player mesh with animation files as clips, and poses each clip's frames", async () => {
     const files = ['player/male/RE_Player_male.iqm', 'player/runcycle0.iqm', 'player/idle.iqm'].map((p) => ({ name: p, source: iqmFile(p).bytes }));
-    const playable = await openIqm(files, (f) => (async function* () { yield f.source as Uint8Array; })());
+    const playable = await openPlayable(files);
+    expect(playable.format).toBe('iqm');
     expect(playable.clips.map((c) => c.name)).toEqual(['runcycle0', 'idle']);
     expect(playable.indices.length).toBe(5006 * 3);
     const player = playable.createPlayer(backend);
-    const poser = new IqmPoser(backend, playable.model);
+    const poser = new IqmPoser(backend, playable.model as unknown as IqmModel);
     poser.setAnimation(iqmFile('player/runcycle0.iqm').model);
     player.setClip(0);
     player.poseBlend(3, 4, 0.25);
@@ -133,22 +135,30 @@ describe('the IQM playable', () => {
   });
 });
 
-describe.each(['gpu', 'exact'] as const)('IQM as three.js objects, %s skinning', (skinning: IqmSkinning) => {
+describe.each(['gpu', 'exact'] as const)('IQM as three.js objects through its registration, %s skinning', (skinning: SkinningMode) => {
   for (const set of SETS.filter((s) => s.anims.length)) {
-    it(`${set.mesh}: three's AnimationMixer and skinning give the kernel's points at frames and between them`, () => {
+    it(`${set.mesh}: three's AnimationMixer and skinning give the kernel's points at frames and between them`, async () => {
       const model = iqmFile(set.mesh).model;
-      const animations = set.anims.map((p) => ({ name: p.split('/').pop()!.replace('.iqm', ''), anim: iqmFile(p).model }));
-      const three = iqmToThree({ name: 'model', model, animations, backend, skinning, materials: [] });
-      expect(three.mesh).toBeInstanceOf(skinning === 'gpu' ? SkinnedMesh : IqmPoserMesh);
+      const animations = set.anims.map((p) => ({ name: p.split('/').pop()!.replace('.iqm', ''), data: iqmFile(p).model }));
+      const three = await modelToThree(model, { companions: animations, backend, skinning });
+      const meshes: (SkinnedMesh | SkinnedPoserMesh)[] = [];
+      three.root.traverse((o) => {
+        if (o instanceof SkinnedMesh || o instanceof SkinnedPoserMesh) meshes.push(o);
+      });
+      expect(meshes).toHaveLength(1);
+      const mesh = meshes[0];
+      expect(mesh).toBeInstanceOf(skinning === 'gpu' ? SkinnedMesh : SkinnedPoserMesh);
       const scene = new Group();
       scene.add(three.root);
       const mixer = new AnimationMixer(scene);
       const poser = new IqmPoser(backend, model);
       const diag = diagonal(model.positions!);
+      // the clips: the model's own anims (it has none here), then each file's anims in order, from their first frames
+      const sources = animations.flatMap((a) => (a.data as IqmModel).anims.map((anim) => ({ file: a.data as IqmModel, anim })));
       try {
-        animations.forEach((a, i) => {
-          poser.setAnimation(a.anim);
-          const clip = three.clips[i];
+        sources.forEach(({ file, anim }, i) => {
+          poser.setAnimation(file);
+          const clip = three.animations[i];
           const info = clip.userData.idtech;
           mixer.stopAllAction();
           mixer.clipAction(clip).play();
@@ -156,18 +166,17 @@ describe.each(['gpu', 'exact'] as const)('IQM as three.js objects, %s skinning',
           for (const k of [0, Math.floor(n / 2), n - 1]) {
             for (const t of [0, 0.5]) {
               if (t > 0 && k + 1 >= n) continue;
-              setTime(mixer, scene, (k + t) / info.framerate);
-              if (three.mesh instanceof IqmPoserMesh) three.mesh.sync();
-              const ours = poser.poseBlend(info.firstFrame + k, info.firstFrame + k + (t > 0 ? 1 : 0), t).positions;
+              setTime(mixer, scene, (k + t) / info.frameRate);
+              if (mesh instanceof SkinnedPoserMesh) mesh.sync();
+              const ours = poser.poseBlend(anim.firstFrame + k, anim.firstFrame + k + (t > 0 ? 1 : 0), t).positions;
               // three scales a bone's axes (R·S), ioquake3 its rows (S·R): the quantised scales differ by ≤ 1.3e-3
-              expect(maxDistance(threePositions(three.mesh, three.root), ours) / diag, `${clip.name} frame ${k} + ${t}`).toBeLessThan(3e-4);
+              expect(maxDistance(threePositions(mesh, three.root), ours) / diag, `${clip.name} frame ${k} + ${t}`).toBeLessThan(3e-4);
             }
           }
         });
       } finally {
         poser.dispose();
-        three.mesh.geometry.dispose();
-        if (three.mesh instanceof IqmPoserMesh) three.mesh.dispose();
+        three.dispose?.();
       }
     });
   }

@@ -72,8 +72,13 @@ describe('Tesseract iqm.cfg', () => {
 });
 
 describe('companions', () => {
-  it("a player mesh's animation files are the ones its config names, each once, found from below the game root", async () => {
-    const files = await iqmCompanionsBeside(fs(), 'player/male/RE_Player_male.iqm');
+  it("a player mesh's clips are the ones its config names (name, file, rate), its files each read once, found from below the game root", async () => {
+    const refs = await iqmCompanionsBeside(fs(), 'player/male/RE_Player_male.iqm');
+    const clip = (name: string) => refs.find((r) => typeof r !== 'string' && r.name === name) as { path: string; fps?: number } | undefined;
+    // player.cfg: iqmanim "run forward" "runcycle0.iqm" 35 … iqmanim "sprint" "runcycle0.iqm" 45: one file, two clips
+    expect(clip('run forward')).toMatchObject({ path: 'player/runcycle0.iqm', fps: 35 });
+    expect(clip('sprint')).toMatchObject({ path: 'player/runcycle0.iqm', fps: 45 });
+    const files = [...new Set(refs.map((r) => (typeof r === 'string' ? r : r.path)))];
     expect(files.length).toBe(85); // the distinct files player.cfg names that the corpus holds (it lacks sword-idle2.iqm)
     expect(files.slice(0, 3)).toEqual(['player/idle.iqm', 'player/sink.iqm', 'player/swim.iqm']);
     expect(new Set(files).size).toBe(files.length);
@@ -91,7 +96,7 @@ describe('companions', () => {
   it('a mesh without a config, or whose config loads another mesh, has none; the mesh itself is never its own', async () => {
     expect(await iqmCompanionsBeside(fs(), 'turret/sphere/turret_sphere.iqm')).toEqual([]);
     expect(await iqmCompanionsBeside(fs(), 'player/hud_hands.iqm')).toEqual([]);
-    expect(await iqmCompanionsBeside(fs(), 'janitor/janitor.iqm')).toEqual(['janitor/idle.iqm', 'janitor/arm-deploy.iqm', 'janitor/arm-idle.iqm', 'janitor/arm-shoot.iqm']);
+    expect([...new Set((await iqmCompanionsBeside(fs(), 'janitor/janitor.iqm')).map((r) => (typeof r === 'string' ? r : r.path)))]).toEqual(['janitor/idle.iqm', 'janitor/arm-deploy.iqm', 'janitor/arm-idle.iqm', 'janitor/arm-shoot.iqm']);
   });
 });
 

@@ -5,15 +5,20 @@
  * the file: `pairing.ts`). The IQM's own anims play on it too (ioquake3 and DarkPlaces read no other file).
  */
 import type { FileSystem } from '../../vfs/file-system.js';
-import { configAnimationFiles, normalisePath, readIqmConfig } from './iqm-cfg.js';
+import type { CompanionRef } from '../format.js';
+import { configClips, normalisePath, readIqmConfig, type IqmCfgClip } from './iqm-cfg.js';
+
+/** What a config's clip says beyond its name and rate: which anim of the file, and its frame cuts. */
+export type IqmClipDetail = Pick<IqmCfgClip, 'anim' | 'startOffset' | 'endOffset' | 'part' | 'variant'>;
 
 const folderOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /**
- * The animation files the `iqm.cfg` beside `path` names for it (resolving `exec`, `iqmdir` and relative paths as
- * Tesseract does), each once, the mesh itself left out; [] without a config, or when the config loads another mesh.
+ * The clips the `iqm.cfg` beside `path` names for it (resolving `exec`, `iqmdir` and relative paths as Tesseract
+ * does): each `iqmanim` name with its file, rate and cuts, the mesh itself left out; [] without a config, or when the
+ * config loads another mesh.
  */
-export async function iqmCompanionsBeside(fs: FileSystem, path: string): Promise<string[]> {
+export async function iqmCompanionsBeside(fs: FileSystem, path: string): Promise<CompanionRef[]> {
   const folder = folderOf(normalisePath(path));
   const cfgPath = folder ? `${folder}/iqm.cfg` : 'iqm.cfg';
   const cfgFile = await fs.file(cfgPath);
@@ -21,5 +26,7 @@ export async function iqmCompanionsBeside(fs: FileSystem, path: string): Promise
   const config = await readIqmConfig(fs, cfgFile.path);
   const self = normalisePath(path).toLowerCase();
   if (config.loads.length && !config.loads.some((l) => l.file.toLowerCase() === self)) return [];
-  return configAnimationFiles(config).filter((f) => f.toLowerCase() !== self);
+  return configClips(config)
+    .filter((c) => c.file.toLowerCase() !== self)
+    .map((c) => ({ path: c.file, name: c.name, fps: c.fps, detail: { anim: c.anim, startOffset: c.startOffset, endOffset: c.endOffset, part: c.part, variant: c.variant } satisfies IqmClipDetail }));
 }

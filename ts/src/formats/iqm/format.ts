@@ -3,7 +3,8 @@ import type { IqmModel } from '../../base/model.js';
 import type { ModelFormat } from '../format.js';
 import { iqmCompanionsBeside } from './companions.js';
 import { iqmAcceptsCompanion } from './pairing.js';
-import { isIqm } from './header.js';
+import { isIqm, readIqmHeader } from './header.js';
+import { HEADER_BYTES } from './layout.js';
 import { parseIqmStream } from './stream.js';
 
 export const iqmFormat: ModelFormat<IqmModel> = {
@@ -17,4 +18,14 @@ export const iqmFormat: ModelFormat<IqmModel> = {
   warnings: (data) => data.warnings,
   companionsBeside: iqmCompanionsBeside,
   acceptsCompanion: iqmAcceptsCompanion,
+  // poses without meshes: what Tesseract plays on a mesh of the same skeleton (iqm.h loadiqmanims)
+  animationOnly(head) {
+    if (head.length < HEADER_BYTES || !isIqm(head)) return false;
+    try {
+      const h = readIqmHeader(head, head.length);
+      return h.numMeshes === 0 && h.numPoses > 0;
+    } catch {
+      return false; // a bad header is listed, to fail where it is read
+    }
+  },
 };
