@@ -24,6 +24,7 @@ import { benchImages, formatImagesTable } from './images.mjs';
 import { benchTextured, formatTexturedTable } from './textured.mjs';
 import { benchGlbSize, formatGlbSizeTable } from './glb-size.mjs';
 import { benchBundleSize, formatBundleSizeTable } from './bundle-size.mjs';
+import { benchGltfImport, formatGltfImportTable } from './gltf-import.mjs';
 import { benchIqm, formatIqmTable } from './iqm.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,6 +104,8 @@ const textured = await benchTextured({ quick });
 log('glb size vs source (float, quantised, meshopt) and the bundle\'s gzip size…');
 const glbSize = await benchGlbSize();
 const bundleSize = benchBundleSize();
+log('glTF import (→ md5mesh, → MD3): per frame and per vertex…');
+const gltfImport = await benchGltfImport({ quick });
 log('IQM: parse vs assimp, linear blend skinning per backend and native…');
 const iqm = await benchIqm({ quick, log });
 
@@ -131,6 +134,7 @@ const out = {
   textured,
   glb_size: glbSize,
   bundle_size: bundleSize,
+  gltf_import: gltfImport,
   parse,
   archives,
   batch,
@@ -155,6 +159,7 @@ if (jsonOnly) {
   console.log('\nTextured .glb export (resolve + read + decode/encode + write) vs untextured, same run\n' + formatTexturedTable(textured));
   console.log('\n.glb size vs source, every real MD2/MD3 (float32 as before, quantised default, + meshopt)\n' + formatGlbSizeTable(glbSize));
   console.log('\nBundle: what a browser fetches for one import (gzip -9 per file)\n' + formatBundleSizeTable(bundleSize));
+  console.log('\nglTF import: the whole import per sampled frame and per vertex-frame\n' + formatGltfImportTable(gltfImport));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));

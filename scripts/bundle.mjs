@@ -15,8 +15,9 @@
 // each entry was its own bundle. The worker is a standalone script (one file for users to serve), and so are the
 // demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -94,10 +95,11 @@ const split = build({
   sourcemap: false,
 });
 
-await Promise.all([
-  split.then(({ metafile }) => {
-    if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(metafile));
-    for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
+const shipped = await Promise.all([
+  split.then((r) => {
+    if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(r.metafile));
+    for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(r.metafile, out);
+    return r;
   }),
   // The CLI: dist/cli.js and, in dist/cli/, a chunk per command that main.ts loads when that command runs (so
   // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks-history.md, "The CLI as fast as the library").
@@ -111,14 +113,16 @@ await Promise.all([
     external: ['node:*'],
     minify: false,
     sourcemap: false,
+    metafile: true,
   }),
-  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false, plugins: [...common.plugins, noWriters] }),
+  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false, metafile: true, plugins: [...common.plugins, noWriters] }),
   // The bake worker (BakePool): one standalone file too, for Web Workers and Node worker threads alike (Node's
   // spawner gives the thread a Web Worker's globals first; bake/node.ts).
-  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false, plugins: [...common.plugins, noWriters] }),
-  // Not shipped (package.json `files`): bench/run.mjs's suite.
-  build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true }),
+  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false, metafile: true, plugins: [...common.plugins, noWriters] }),
 ]);
+// Not shipped (package.json `files`): bench/run.mjs's suite.
+await build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true });
+writeThirdPartyNotices(shipped.map((r) => r.metafile));
 // The demo page imports 'idtech-models' like any user would: esbuild resolves the package's own `browser`
 // export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs; not shipped.
 // The package's runtime-helper chunk is imported bare by its entries; esbuild notes that it drops such imports of a
@@ -130,6 +134,34 @@ await build({ ...page, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js
 // The three.js example page (demo/three.html): imports 'idtech-models/three' and 'three' by name; three is bundled
 // into the page's script (one copy: dist/three.js leaves it to the page's bundler, which this is).
 await build({ ...page, entryPoints: ['demo/three/main.ts'], outfile: 'dist/demo.three.js' });
+
+/**
+ * dist/THIRD-PARTY-NOTICES.md: every npm package whose code the shipped files hold (from esbuild's metafiles: inputs
+ * under node_modules with bytes in an output), its version, licence and licence text. The package bundles them
+ * instead of depending on them (docs/package.md "Dependencies"), so their notices ship with it.
+ */
+function writeThirdPartyNotices(metafiles) {
+  const packages = new Map(); // folder → name
+  for (const m of metafiles) {
+    for (const output of Object.values(m.outputs)) {
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const at = input.lastIndexOf('node_modules/');
+        if (at < 0 || bytesInOutput === 0) continue;
+        const rest = input.slice(at + 'node_modules/'.length).split('/');
+        const name = rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+        packages.set(input.slice(0, at + 'node_modules/'.length) + name, name);
+      }
+    }
+  }
+  const sections = [...packages].sort((a, b) => a[1].localeCompare(b[1])).map(([folder, name]) => {
+    const meta = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    const file = readdirSync(folder).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    if (!file) throw new Error(`${name} is bundled into dist/ but ${folder} has no LICENSE file to ship`);
+    return `## ${name} ${meta.version} (${meta.license})\n\n${meta.homepage ?? meta.repository?.url ?? ''}\n\n\`\`\`\n${readFileSync(join(folder, file), 'utf8').trim()}\n\`\`\`\n`;
+  });
+  const head = '# Third-party code in this package\n\nThe files in dist/ include code from these npm packages (bundled, not installed as dependencies). Their licences:\n';
+  writeFileSync('dist/THIRD-PARTY-NOTICES.md', [head, ...sections].join('\n'));
+}
 
 /** Fails when `file` or any chunk it imports (statically or dynamically) imports a Node built-in. */
 function assertNoNodeBuiltins(metafile, file) {

@@ -21,7 +21,7 @@ export type { ElementReader } from './formats/md5/pull.js';
 export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCommandList, md2GlCommandTriangles, md2TexCoords, md2Unwelded, type Md2GlCommand, type Md2Unwelded } from './formats/md2/index.js';
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
-export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/animation-cfg.js';
+export { MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, type AnimationCfgForm, type AnimationCfgOptions, type PlayerAnimationNames } from './formats/md3/animation-cfg.js';
 // IQM: the room's pieces (the format registry wires IQM into the front door, the CLI and the loaders)
 export {
   IqmParser, parseIqm, parseIqmStream, iqmFormat, readIqmConfig, parseFrameGroups, boundFrameGroups, iqmCompanionsBeside, iqmAcceptsCompanion,

@@ -18,7 +18,7 @@ export { parseMd5AnimStream, parseMd5MeshStream } from './formats/md5/stream.js'
 export { openMd5Meshes, type Md5AnimFrame, type Md5AnimFrameReader, type Md5AnimHeader, type Md5MeshHeader, type Md5MeshReader } from './formats/md5/index.js';
 export { parseMd2, parseMd2Stream } from './formats/md2/index.js';
 export { parseMd3, parseMd3Stream } from './formats/md3/index.js';
-export { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg, type Md3AnimationName } from './formats/md3/animation-cfg.js';
+export { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg, type Md3AnimationClip, type Md3AnimationName } from './formats/md3/animation-cfg.js';
 // images: TGA/PCX/BMP decoded to RGBA8 (PNG/JPEG passed through), and RGBA8 encoded as PNG
 export { decodeImage, encodePng } from './images/index.js';
 export type { DecodedImage, RgbaImage, PassthroughImage, ImageFormat } from './images/types.js';

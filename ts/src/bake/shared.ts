@@ -127,7 +127,8 @@ export class SharedBake {
   static async create(mesh: Md5Mesh, anim: Md5Anim, stream: Md5SkinStream, order: 'file' | 'grouped', workers: number): Promise<SharedBake> {
     const J = mesh.joints.count;
     const model: KernelModel = {
-      parents: Int32Array.from(mesh.joints.parents),
+      // Daemon composes with the anim's parents (RE_BuildSkeleton); they equal the mesh's unless the pair differs.
+      parents: Int32Array.from(anim.parents),
       flags: Uint8Array.from(anim.flags),
       startIndex: Uint32Array.from(anim.startIndices),
       baseframe: Float32Array.from(anim.baseframe),

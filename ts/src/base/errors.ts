@@ -93,6 +93,11 @@ export interface ErrorPosition {
   line?: number;
   /** 1-based column in bytes, for text formats. */
   column?: number;
+  /**
+   * Where, in words, when the fault is not at a place in one input (`joint 61 of walk.md5anim`: an anim against the
+   * mesh it is played on); the message says this instead of the byte offset.
+   */
+  where?: string;
 }
 
 export class ModelParseError extends Error {
@@ -113,9 +118,11 @@ export class ModelParseError extends Error {
 
   constructor(code: ErrorCode, detail: string, position: ErrorPosition) {
     const where =
-      position.line !== undefined
-        ? `line ${position.line}:${position.column ?? 0} (byte ${position.offset})`
-        : `byte ${position.offset}`;
+      position.where !== undefined
+        ? position.where
+        : position.line !== undefined
+          ? `line ${position.line}:${position.column ?? 0} (byte ${position.offset})`
+          : `byte ${position.offset}`;
     super(`${code}: ${detail} at ${where}`);
     this.code = code;
     this.detail = detail;

@@ -11,8 +11,10 @@
  *   (`stats`) and reported in one `WEIGHTS_DROPPED` warning.
  * - Each md5anim is one animation named after its file: per joint a translation and a rotation channel
  *   (LINEAR: glTF lerps translations and slerps rotations in local space, exactly the engine's interpolation),
- *   key i at i / frameRate seconds. Anims must match the mesh's joint names and parents
- *   (`assertAnimMatchesMesh`, ANIM_MESH_MISMATCH otherwise).
+ *   key i at i / frameRate seconds. Anims must play on the mesh as Daemon plays them (`assertAnimMatchesMesh`:
+ *   ANIM_MESH_MISMATCH otherwise); an anim whose parents differ from the mesh's poses through its own hierarchy, as
+ *   Daemon poses it, and its keys are re-expressed under the mesh's (the glTF skeleton): `Md5Poser.meshLocalPose`, with the
+ *   difference reported as an ENGINE_LIMIT warning.
  * - Triangles are written (a, c, b): MD5 winds clockwise seen from the front, glTF counter-clockwise.
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
@@ -22,8 +24,7 @@ import { quatConjugate, quatMultiply, quatRotate, quatUnit, type Quat } from '..
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
 import { bindJoints, MAX_INFLUENCES, vertexInfluences, type InfluenceStats } from '../pose/md5-bind.js';
-import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
-import { Md5Poser } from '../pose/md5-poser.js';
+import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
 import { counterClockwise } from '../pose/winding.js';
 import type { Axes } from './gltf-axes.js';
 import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
@@ -61,7 +62,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
   const { builder: b, axes } = ctx;
   const n = mesh.joints.count;
   for (const { name, anim } of anims) {
-    assertAnimMatchesMesh(mesh, anim);
+    for (const w of assertAnimMatchesMesh(mesh, anim, { anim: `anim "${name}"` })) ctx.warnings.push(w);
   }
 
   // Skeleton: one node per joint, local TRS, children from parents.
@@ -109,7 +110,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
         if (e instanceof ModelParseError) throw new ModelParseError(e.code, `anim "${name}": ${e.detail}`, { offset: e.offset });
         throw e;
       }
-      locals.push(Array.from({ length: anim.frameCount }, (_, f) => poser.localPose(f).slice()));
+      locals.push(Array.from({ length: anim.frameCount }, (_, f) => poser.meshLocalPose(f).slice()));
     }
     poser.poseBind();
   } catch (e) {

@@ -159,12 +159,13 @@ export interface ClipFrames {
 
 export type MorphInterpolation = 'LINEAR' | 'STEP';
 
-/** A named frame range; `fps` defaults to the format's rate. */
+/** A named frame range; `fps` defaults to the format's rate; `reversed` plays it last frame first (animation.cfg). */
 export interface GltfClip {
   name: string;
   firstFrame: number;
   frameCount: number;
   fps?: number;
+  reversed?: boolean;
 }
 
 export interface MorphExportOptions {
@@ -185,7 +186,8 @@ export function clipFrames(clips: GltfClip[], frameCount: number, fps: number, c
       return;
     }
     const rate = c.fps && c.fps > 0 ? c.fps : fps;
-    out.push({ name: c.name || `clip${i}`, frames: Array.from({ length: c.frameCount }, (_, k) => c.firstFrame + k), fps: rate });
+    const frames = Array.from({ length: c.frameCount }, (_, k) => c.firstFrame + k);
+    out.push({ name: c.name || `clip${i}`, frames: c.reversed ? frames.reverse() : frames, fps: rate });
   });
   return out;
 }

@@ -1,6 +1,7 @@
 /**
  * glTF → IQM: through the MD5 import (`gltfToMd5`: the scene's skins as joints, each glTF animation sampled at
- * `fps`, the bind and weights as LBS gives them) and then `md5ToIqm` (iqm.cpp's blend bytes, channels quantised).
+ * `fps`, or without it at its own key rate when its keys are evenly spaced, the bind and weights as LBS gives
+ * them) and then `md5ToIqm` (iqm.cpp's blend bytes, channels quantised).
  * One path for both conversions, so glTF → IQM and MD5 → IQM write the same kind of file. What MD5 cannot hold the
  * IQM does not either: joint scale (the rigid part is kept, as gltfToMd5 says) and morph targets.
  */

@@ -28,7 +28,9 @@
  *
  * Only what the format cannot hold is refused (UNWRITABLE): more than MAX_VERTS (2048) merged vertices, which
  * Quake 2's loader and our parser refuse (docs/limits.md); more than 32768 st pairs or an st outside int16
- * (dtriangle_t's index_st and dstvert_t are signed shorts); no triangle at all (num_xyz must be ≥ 1).
+ * (dtriangle_t's index_st and dstvert_t are signed shorts); no triangle at all (num_xyz must be ≥ 1). Each is
+ * checked as early as it can be: st before any frame is sampled, the vertex count after frame 0 (merging keeps
+ * vertices distinct in one frame apart), so a 32,561-vertex model is refused after one frame, not all of them.
  */
 import type { Material, Node } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
@@ -37,7 +39,7 @@ import { groupClips } from '../formats/md2/clips.js';
 import { LIMITS, MD2_FRAME_NAME_BYTES } from '../formats/md2/limits.js';
 import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../formats/md2/normals.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { PrimitivePoser, restPose } from './gltf-sample.js';
+import { PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { checkSampling, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
@@ -164,14 +166,15 @@ function mergeVertices(all: Uint8Array, V: number, F: number): { xyzOf: Uint32Ar
 }
 
 /**
- * st in skin pixels (round(uv · size)), unique pairs in order of first use, and the triangles indexing positions
- * (`xyzOf` of the merged list, where primitive i starts at first[i]) and st separately.
+ * st in skin pixels (round(uv · size)), unique pairs in order of first use by the triangles, and each triangle
+ * corner's st index. Depends on the texture coordinates and triangles only, so its limits are checked before any
+ * frame is sampled.
  */
-function stTable(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array, width: number, height: number) {
+function stTable(prims: TrianglePrimitive[], width: number, height: number) {
   const stIndex = new Map<number, number>();
   const stList: number[] = [];
   const triangleCount = prims.reduce((n, p) => n + p.triangles.length / 3, 0);
-  const trianglePositionIndices = new Uint16Array(3 * triangleCount), triangleStIndices = new Uint16Array(3 * triangleCount);
+  const triangleStIndices = new Uint16Array(3 * triangleCount);
   let c = 0;
   prims.forEach((p, i) => {
     for (const local of p.triangles) {
@@ -187,11 +190,26 @@ function stTable(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array
         stIndex.set(key, at);
         stList.push(s, t);
       }
-      trianglePositionIndices[c] = xyzOf[first[i] + local];
       triangleStIndices[c++] = at;
     }
   });
-  return { stCount: stList.length / 2, st: Int16Array.from(stList), triangleCount, trianglePositionIndices, triangleStIndices };
+  return { stCount: stList.length / 2, st: Int16Array.from(stList), triangleCount, triangleStIndices };
+}
+
+/** Each triangle corner's index into the merged positions (`xyzOf`; primitive i's vertices start at first[i]). */
+function trianglePositions(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array, triangleCount: number): Uint16Array {
+  const out = new Uint16Array(3 * triangleCount);
+  let c = 0;
+  prims.forEach((p, i) => {
+    for (const local of p.triangles) out[c++] = xyzOf[first[i] + local];
+  });
+  return out;
+}
+
+/** Distinct 4-byte vertices (position bytes and normal index) among the first `V` of `all`. */
+function distinctVertices(all: Uint8Array, V: number): number {
+  const words = new Uint32Array(all.buffer, all.byteOffset, V);
+  return new Set(words).size;
 }
 
 /** The MD2 and the images its skin names (with `texturePath`; gltf-textures.ts). */
@@ -227,6 +245,9 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   let Vg = 0;
   for (const p of prims) first.push(Vg), (Vg += p.vertexCount);
 
+  // What does not depend on the frames is checked before sampling them: the st table, and (after frame 0) the
+  // vertex count — vertices distinct in one frame stay distinct after merging, so MAX_VERTS can refuse early.
+  const stTab = stTable(prims, skinWidth, skinHeight);
   const frames = sampleFrames(doc, fps, options.maxFrames);
   const F = frames.length;
   const maxBytes = options.maxBytes ?? 0x7fffffff;
@@ -237,12 +258,14 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   const rest = restPose(order);
   const positions = new Float64Array(3 * Vg), normals = new Float64Array(3 * Vg);
   const posers = prims.map((p) => new PrimitivePoser(p.node, p.mesh, p.prim));
+  const worlds = new WorldMatrices(order);
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    worlds.update();
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     prims.forEach((s, i) => {
-      const posed = posers[i].pose();
+      const posed = posers[i].pose(false, worlds.get);
       const n = s.prim.getAttribute('NORMAL') ? posed.normals : faceNormals(posed.positions, s.triangles);
       for (let v = 0, o = 3 * first[i]; v < s.vertexCount; v++, o += 3) {
         const p = toId(posed.positions[3 * v], posed.positions[3 * v + 1], posed.positions[3 * v + 2]);
@@ -265,6 +288,12 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
       }
       all[o + 3] = nearestMd2Normal(normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]);
     }
+    if (f === 0) {
+      const distinct = distinctVertices(all, Vg);
+      if (distinct > LIMITS.maxVertices) {
+        unwritable(`at least ${distinct} vertices (frame 0 alone has ${distinct} distinct ones; merging keeps them apart): Quake 2 and our parser refuse num_xyz over MAX_VERTS ${LIMITS.maxVertices} (Mod_LoadAliasModel, docs/limits.md) — refused before sampling the other ${F - 1} frames`);
+      }
+    }
   });
   rest.restore();
 
@@ -279,7 +308,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     kept.forEach((v, w) => frameVertices.set(all.subarray(4 * (Vg * f + v), 4 * (Vg * f + v) + 4), 4 * (V * f + w)));
   }
 
-  const triangles = stTable(prims, first, xyzOf, skinWidth, skinHeight);
+  const triangles = { ...stTab, trianglePositionIndices: trianglePositions(prims, first, xyzOf, stTab.triangleCount) };
   const model: Md2Model = {
     format: 'md2',
     version: 8,

@@ -15,9 +15,12 @@
  *   (GLTF_MORPH_DROPPED when an animation drives them).
  * - meshes: one `mesh { }` per triangle primitive, shader = the material's name, uvs as stored (our exporter
  *   writes MD5 uvs unchanged), winding turned to id's clockwise.
- * - anims: each glTF animation sampled at `fps` (default 24, an integer: Doom 3 reads frameRate with ParseInt)
- *   from 0 to its last key; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
- *   (docs/design.md); a component is flagged animated only when some frame moves it; baseframe = frame 0;
+ * - anims: each glTF animation sampled at `fps` (an integer: Doom 3 reads frameRate with ParseInt) from 0 to its
+ *   last key; without `fps`, at the animation's own key rate when its keys are evenly spaced at a whole rate
+ *   (`evenKeyRate`: every key kept, an md5anim of 601 frames at 60 comes back with 601), else at 24 with a
+ *   GLTF_RESAMPLED warning; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
+ *   (docs/design.md); a component is flagged animated only when some frame moves it (a joint with none starts at
+ *   component 0: assimp reads a start equal to numAnimatedComponents as no keys); baseframe = frame 0;
  *   per-frame bounds of the posed vertices.
  * - axes: glTF (x, y, z) → id (x, −z, y), a rotation, so quaternions keep w and turn their vector part.
  */
@@ -28,12 +31,15 @@ import { MAT4_IDENTITY, mat4Multiply, nonRigidity, rigidMatrix, rigidPart, type 
 import { quatConjugate, quatMultiply, quatNormalize, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { invertMatrix, PrimitivePoser, restPose } from './gltf-sample.js';
+import { evenKeyRate, invertMatrix, PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd5Options extends ImportTextureOptions {
-  /** Frames per second animations are sampled at (default 24). */
+  /**
+   * Frames per second animations are sampled at (whole). Default: each animation's own key rate when its keys are
+   * evenly spaced at a whole rate, else 24.
+   */
   fps?: number;
   /** Uniform scale applied to positions (default 1). */
   scale?: number;
@@ -171,7 +177,7 @@ interface Joint {
 
 export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}): Promise<GltfMd5> {
   const doc = await readGltfDocument(input);
-  const fps = options.fps ?? 24;
+  const fps = options.fps;
   const scale = options.scale ?? 1;
   checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
@@ -245,27 +251,39 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     warnings,
   };
 
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  // Each animation at `fps`, or at its own even key rate (every key kept), else at 24.
+  const animations = doc.getRoot().listAnimations();
+  const rates = animations.map((a, index) => {
+    if (fps !== undefined) return fps;
+    const own = evenKeyRate(a);
+    if (own !== null) return own;
+    warnings.push({ code: 'GLTF_RESAMPLED', message: `animation ${index} ("${nameOf(a)}"): its keys are not evenly spaced at a whole frame rate: sampled at ${DEFAULT_FPS} fps (fps sets another)`, offset: 0 });
+    return DEFAULT_FPS;
+  });
+  const frames = sampleFrames(doc, (_, index) => rates[index], options.maxFrames);
   const maxBytes = options.maxBytes ?? 0x7fffffff;
-  const sampled = doc.getRoot().listAnimations().length ? frames.length : 0;
+  const sampled = animations.length ? frames.length : 0;
   if (48 * joints.length * sampled > maxBytes) {
     unwritable(`${sampled} frames of ${joints.length} joints are ${48 * joints.length * sampled} bytes of joint transforms to sample: more than ${maxBytes} (maxBytes)`);
   }
-  const animations = doc.getRoot().listAnimations();
   const drivesWeights = animations.some((a) => a.listChannels().some((c) => c.getTargetPath() === 'weights'));
   if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });
 
   const used = new Set<string>();
+  const worlds = new WorldMatrices(order);
   const anims: GltfMd5Anim[] = animations.map((a, index) => {
     const own = frames.filter((f) => f.animation === index);
     let name = fileSafe(nameOf(a)) || `anim${index}`;
     while (used.has(name)) name += '_';
     used.add(name);
-    return { name, anim: sampleAnim(own, joints, posers, fps, scale, mesh.commandline, rest, warnings) };
+    return { name, anim: sampleAnim(own, joints, posers, rates[index], scale, mesh.commandline, rest, worlds, warnings) };
   });
   rest.restore();
   return { mesh, anims, warnings, textures: shaders.files };
 }
+
+/** Doom 3's usual md5anim rate: what an animation with uneven keys is sampled at when no fps is given. */
+const DEFAULT_FPS = 24;
 
 function restInverse(n: Node): number[] {
   return invertMatrix(n.getWorldMatrix(), `node "${nameOf(n)}"'s world matrix`);
@@ -341,13 +359,14 @@ function meshPart(p: TrianglePrimitive, poser: PrimitivePoser, joints: Joint[], 
 
 
 function sampleAnim(
-  frames: ReturnType<typeof sampleFrames>,
+  frames: SampleFrame[],
   joints: Joint[],
   posers: PrimitivePoser[],
   fps: number,
   scale: number,
   commandline: string,
   rest: ReturnType<typeof restPose>,
+  worlds: WorldMatrices,
   warnings: ParseWarning[],
 ): Md5Anim {
   const J = joints.length;
@@ -358,11 +377,12 @@ function sampleAnim(
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    worlds.update();
     const object: Rigid[] = [];
     joints.forEach((j, i) => {
       let P: Rigid = { q: [0, 0, 0, 1], t: [0, 0, 0] };
       if (j.node) {
-        const m = mat4Multiply(j.node.getWorldMatrix(), j.offset);
+        const m = mat4Multiply(worlds.get(j.node), j.offset);
         worstScale = Math.max(worstScale, nonRigidity(m));
         P = toIdRigid(rigidPart(m), scale);
       }
@@ -379,15 +399,21 @@ function sampleAnim(
       local.set(values, (f * J + i) * 6);
     });
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    const glo = [Infinity, Infinity, Infinity], ghi = [-Infinity, -Infinity, -Infinity];
     for (const poser of posers) {
-      const { positions } = poser.pose();
+      const { positions } = poser.pose(false, worlds.get);
+      // glTF's box, then in id axes (toId: x, −z, y) and scaled: no array per vertex
       for (let o = 0; o < positions.length; o += 3) {
-        const v = toId(positions[o] * scale, positions[o + 1] * scale, positions[o + 2] * scale);
         for (let k = 0; k < 3; k++) {
-          lo[k] = Math.min(lo[k], v[k]);
-          hi[k] = Math.max(hi[k], v[k]);
+          const x = positions[o + k];
+          if (x < glo[k]) glo[k] = x;
+          if (x > ghi[k]) ghi[k] = x;
         }
       }
+    }
+    if (glo[0] !== Infinity) {
+      const a = toId(glo[0] * scale, glo[1] * scale, glo[2] * scale), b = toId(ghi[0] * scale, ghi[1] * scale, ghi[2] * scale);
+      for (let k = 0; k < 3; k++) (lo[k] = Math.min(a[k], b[k])), (hi[k] = Math.max(a[k], b[k]));
     }
     if (lo[0] === Infinity) lo.fill(0), hi.fill(0);
     if (![...lo, ...hi].every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s): a posed vertex is not finite in float32 (bounds ${lo.join(' ')} ${hi.join(' ')})`);
@@ -401,7 +427,7 @@ function sampleAnim(
   const startIndices = new Uint32Array(J);
   let C = 0;
   for (let i = 0; i < J; i++) {
-    startIndices[i] = C;
+    const start = C;
     for (let c = 0; c < 6; c++) {
       const first = local[i * 6 + c];
       for (let f = 1; f < F; f++) {
@@ -412,6 +438,10 @@ function sampleAnim(
         }
       }
     }
+    // A joint with no animated component reads none (Doom 3, our parser), so any start does; 0 rather than the
+    // running count, which past the last animated joint equals numAnimatedComponents and makes assimp's MD5 loader
+    // skip the joint's keys and refuse the file ("Empty node animation channel").
+    startIndices[i] = flags[i] ? start : 0;
   }
   const baseframe = Float32Array.from(local.subarray(0, J * 6));
   const data = new Float32Array(F * C);

@@ -79,6 +79,70 @@ export function restPose(nodes: Node[]): RestPose {
   };
 }
 
+/**
+ * Every scene node's world matrix for the current pose, computed once per frame parents first. glTF Transform's
+ * `getWorldMatrix` climbs the parents of each node it is asked about, and each climb lists every property that
+ * references the node (each skin that names a joint, each animation channel): posing P skinned primitives of J joints
+ * that way costs P × J × depth × references per frame — quadratic when every primitive has its own skin naming the
+ * same joints (measured: a 60-primitive, 60-skin CesiumMan spent 0.56 s of 3 s in those parent lists). Here each node
+ * costs one local matrix and one product per frame.
+ */
+export class WorldMatrices {
+  private readonly parents: (number | -1)[];
+  private readonly index = new Map<Node, number>();
+  private readonly world: number[][];
+
+  /** `nodes`: the scene's nodes, parents before children (`sceneNodes`). */
+  constructor(private readonly nodes: readonly Node[]) {
+    nodes.forEach((n, i) => this.index.set(n, i));
+    this.parents = nodes.map(() => -1);
+    nodes.forEach((n, i) => n.listChildren().forEach((c) => this.parents[this.index.get(c)!] = i));
+    this.world = nodes.map(() => []);
+  }
+
+  /** Recomputes every world matrix from the nodes' current transforms. */
+  update(): this {
+    this.nodes.forEach((n, i) => {
+      const p = this.parents[i];
+      this.world[i] = p < 0 ? Array.from(n.getMatrix()) : mat4Multiply(this.world[p], n.getMatrix());
+    });
+    return this;
+  }
+
+  /** The world matrix at the last `update`; a node outside the scene asks glTF Transform. */
+  get = (n: Node): ArrayLike<number> => {
+    const i = this.index.get(n);
+    return i === undefined ? n.getWorldMatrix() : this.world[i];
+  };
+}
+
+/**
+ * The whole frame rate r at which every key of `animation` falls on a sample k / r (within a thousandth of a frame,
+ * float32 key times allow for it), or null: keys at uneven times, or evenly spaced at a rate that is not whole (an
+ * md5anim's frameRate is a whole number: Doom 3 reads it with ParseInt). The spacing tried is the shortest key
+ * interval; sampling from 0 at r then keeps every key, and only the keys' instants.
+ */
+export function evenKeyRate(animation: Animation): number | null {
+  const times: number[] = [];
+  let shortest = Infinity;
+  for (const sampler of animation.listSamplers()) {
+    const input = sampler.getInput();
+    if (!input) continue;
+    for (let k = 0; k < input.getCount(); k++) {
+      const t = input.getScalar(k);
+      times.push(t);
+      if (k > 0) {
+        const d = t - input.getScalar(k - 1);
+        if (d > 1e-6 && d < shortest) shortest = d;
+      }
+    }
+  }
+  if (!Number.isFinite(shortest)) return null;
+  const rate = Math.round(1 / shortest);
+  if (!(rate >= 1 && rate <= 1000) || Math.abs(1 / shortest - rate) > 1e-3 * rate) return null;
+  return times.every((t) => Math.abs(t * rate - Math.round(t * rate)) <= 1e-3) ? rate : null;
+}
+
 /** The animation's length in seconds (its last key). */
 export function duration(animation: Animation): number {
   let end = 0;
@@ -193,8 +257,11 @@ export class PrimitivePoser {
     });
   }
 
-  /** Poses at the nodes' current transforms and morph weights; `local`: morph targets only (mesh space). */
-  pose(local = false): this {
+  /**
+   * Poses at the nodes' current transforms and morph weights; `local`: morph targets only (mesh space). `world`
+   * gives nodes' world matrices (a `WorldMatrices` updated for this pose; default: glTF Transform's).
+   */
+  pose(local = false, world: (n: Node) => ArrayLike<number> = (n) => n.getWorldMatrix()): this {
     const { positions: p, normals: n, vertexCount: V } = this;
     p.set(this.basePositions);
     n.set(this.baseNormals);
@@ -207,12 +274,12 @@ export class PrimitivePoser {
     });
     if (local) return this;
     if (this.jointNodes.length === 0) {
-      const m = this.node.getWorldMatrix();
+      const m = world(this.node);
       transformInPlace(m, p, n);
       return this;
     }
     const mats = this.jointMatrices;
-    this.jointNodes.forEach((j, i) => mats.set(mat4Multiply(j.getWorldMatrix(), this.inverseBinds[i]), 16 * i));
+    this.jointNodes.forEach((j, i) => mats.set(mat4Multiply(world(j), this.inverseBinds[i]), 16 * i));
     const m = new Float64Array(16);
     const I = this.influences;
     for (let v = 0; v < V; v++) {
@@ -221,7 +288,11 @@ export class PrimitivePoser {
         const w = this.influenceWeights[k];
         if (!w) continue;
         const b = 16 * this.influenceJoints[k];
-        for (let e = 0; e < 16; e++) m[e] += w * mats[b + e];
+        // the 12 entries `transform` reads (row 3 of an affine matrix is never used)
+        m[0] += w * mats[b]; m[1] += w * mats[b + 1]; m[2] += w * mats[b + 2];
+        m[4] += w * mats[b + 4]; m[5] += w * mats[b + 5]; m[6] += w * mats[b + 6];
+        m[8] += w * mats[b + 8]; m[9] += w * mats[b + 9]; m[10] += w * mats[b + 10];
+        m[12] += w * mats[b + 12]; m[13] += w * mats[b + 13]; m[14] += w * mats[b + 14];
       }
       transform(m, p, n, 3 * v);
     }

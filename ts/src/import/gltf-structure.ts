@@ -120,7 +120,7 @@ function checkNodeReferences(j: Json, maxNodes: number): void {
 
 /**
  * No node its own ancestor and none deeper than `maxGltfDepth`, in one pass over the document's nodes: each node's
- * parent chain is climbed only until a node whose depth is known, so every node is stepped over once.
+ * parent chain is climbed only until a node whose depth is known, so every node is stepped over once. @internal
  */
 export function checkNodeTree(doc: Document, limits: GltfLimits = {}): void {
   const maxDepth = limits.maxGltfDepth ?? resourceLimits().maxGltfDepth;
@@ -158,9 +158,10 @@ const nameText = (n: Node): string => {
 
 /**
  * Nodes from `roots` in depth-first pre-order (parents before children, children in order), iteratively; each node
- * once (a node listed twice is visited where it is first met). `follow` says whether to descend into a child.
+ * once (a node listed twice is visited where it is first met). `follow` says whether to descend into a child (its
+ * parent given too). @internal
  */
-export function preorder(roots: readonly Node[], follow: (child: Node) => boolean = () => true): Node[] {
+export function preorder(roots: readonly Node[], follow: (child: Node, parent: Node) => boolean = () => true): Node[] {
   const out: Node[] = [];
   const seen = new Set<Node>();
   const stack: Node[] = [...roots].reverse();
@@ -170,7 +171,7 @@ export function preorder(roots: readonly Node[], follow: (child: Node) => boolea
     seen.add(n);
     out.push(n);
     const children = n.listChildren();
-    for (let k = children.length - 1; k >= 0; k--) if (follow(children[k])) stack.push(children[k]);
+    for (let k = children.length - 1; k >= 0; k--) if (follow(children[k], n)) stack.push(children[k]);
   }
   return out;
 }

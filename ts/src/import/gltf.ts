@@ -31,6 +31,7 @@ const GLB_MAGIC = 0x46546c67; // "glTF"
 /** glTF Transform's key for a GLB's binary chunk in a JSON document's resources. */
 const GLB_BUFFER = '@glb.bin';
 
+/** @internal */
 export async function readGltfDocument({ bytes, resources = {}, readResource, limits }: GltfInput): Promise<Document> {
   // Every extension glTF Transform knows, so what our own exporter writes (KHR_mesh_quantization, and
   // EXT_meshopt_compression with meshoptimizer's decoder) and what other tools write reads back. Draco needs a

@@ -10,8 +10,9 @@
  *   per-weight positions where a vertex's weights put it at one place (exporters make them agree to their printed
  *   decimals);
  * - anims: each md5anim one IQM anim (its name, frame rate, IQM_LOOP: Doom 3 cycles md5anims), frames appended, each
- *   frame's local joint poses (`Md5Poser.localPose`: the same composition as playback) quantised per channel.
- *   Anims must match the mesh's joints (ANIM_MESH_MISMATCH).
+ *   frame's local joint poses under the mesh's hierarchy (`Md5Poser.meshLocalPose`: the same composition as
+ *   playback; an anim Daemon plays with other parents re-expressed under the mesh's, whose parents the IQM joints
+ *   keep) quantised per channel. Anims must match the mesh's joints as Daemon matches them (ANIM_MESH_MISMATCH).
  * - triangles: MD5's winding is IQM's (clockwise seen from the front): kept, re-based on each mesh's first vertex.
  */
 import { IQM_LOOP, type IqmAnim, type IqmModel, type Md5Anim, type Md5Mesh } from '../base/model.js';
@@ -93,7 +94,7 @@ export function md5ToIqm(mesh: Md5Mesh, anims: readonly { name: string; anim: Md
       poser.setAnim(anim);
       const prev = new Float64Array(J * 4);
       for (let f = 0; f < anim.frameCount; f++) {
-        const local = poser.localPose(f);
+        const local = poser.meshLocalPose(f);
         for (let j = 0; j < J; j++) {
           const o = j * POSE_STRIDE;
           let q: number[] = quatNormalize(local.subarray(o + 4, o + 8));

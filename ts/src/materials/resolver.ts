@@ -397,7 +397,7 @@ export class MaterialResolver {
         // The other kind of definition of the same name fills the maps the first has not (corpus A4: a Quake 3
         // shader for the diffuse, an XreaL material beside it with the normal and specular maps).
         const extra = this.material(other.look, index, surface, name, nameSource, other.definition);
-        await this.findLookImages(extra, { ...other.look, diffuse: null, animation: null, others: [], normal: m.normal ? null : other.look.normal, specular: m.specular ? null : other.look.specular }, other.file!, 'quake3', '', out);
+        await this.findLookImages(extra, { ...other.look, diffuse: null, emissive: null, animation: null, others: [], normal: m.normal ? null : other.look.normal, specular: m.specular ? null : other.look.specular }, other.file!, 'quake3', '', out);
         m.normal ??= extra.normal;
         m.specular ??= extra.specular;
       }
@@ -430,6 +430,7 @@ export class MaterialResolver {
       diffuse: null,
       normal: null,
       specular: null,
+      emissive: null,
       animation: null,
       others: [],
       blend: defaultShader ? null : look.blend,
@@ -461,6 +462,7 @@ export class MaterialResolver {
     m.diffuse = await find(look.diffuse);
     m.normal = await find(look.normal);
     m.specular = await find(look.specular);
+    m.emissive = await find(look.emissive);
     if (look.animation) {
       const frames: ResolvedImage[] = [];
       for (const f of look.animation.frames) frames.push((await find(f))!);

@@ -11,7 +11,7 @@
  * Bodies are read as ParseShader / ParseStage read them — tokens by COM_ParseExt, a keyword's arguments on its own
  * line — keeping what a renderer or exporter needs: each stage's image (`map`, `clampMap`, `animMap` with all its
  * frames and its rate; `$whiteimage`, `$lightmap` kept as written), `blendFunc` (add, blend, filter, or two GL_
- * factors), `alphaFunc`, `depthWrite`, `tcGen`; and the shader's `cull`, `surfaceparm`s, `sort`, `polygonOffset`.
+ * factors), `alphaFunc`, `depthWrite`, `tcGen`, `rgbGen`, the kinds of its `tcMod`s; and the shader's `cull`, `surfaceparm`s, `sort`, `polygonOffset`.
  * Where ioquake3 gives up on a whole shader (an unknown keyword, more than 8 stages, a stage image it cannot load)
  * we skip only the unknown line, and say so in docs/materials.md: Daemon and XreaL keywords ioquake3 does not know
  * are common in real data. A keyword's argument never swallows a lone brace, so block structure is always the one
@@ -48,6 +48,10 @@ export interface ShaderStage {
   depthWrite: boolean;
   /** `tcGen` argument, lower-cased (`environment`, `lightmap` …), or null. */
   tcGen: string | null;
+  /** `rgbGen` argument, lower-cased (`identity`, `lightingdiffuse`, `vertex`, `wave` …), or null when not given. */
+  rgbGen: string | null;
+  /** `tcMod` lines, their kinds lower-cased in order (`scroll`, `scale`, `rotate` …). */
+  tcMods: string[];
 }
 
 export interface ShaderDefinition {
@@ -260,6 +264,8 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
     alphaFunc: null,
     depthWrite: false,
     tcGen: null,
+    rgbGen: null,
+    tcMods: [],
   };
   const setMap = (a: ScriptToken | null, t: ScriptToken, clamp: boolean) => {
     if (!a) return warnAt(t)(`missing parameter for '${shortName(t.text)}'`);
@@ -309,8 +315,18 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
     } else if (kw === 'tcgen' || kw === 'texgen') {
       st.tcGen = arg(lex)?.text.toLowerCase() ?? null;
       skipLine(lex, name);
+    } else if (kw === 'rgbgen') {
+      const a = arg(lex);
+      if (a) st.rgbGen = a.text.toLowerCase();
+      else warnAt(t)('missing parameters for rgbGen');
+      skipLine(lex, name);
+    } else if (kw === 'tcmod') {
+      const a = arg(lex);
+      if (a) st.tcMods.push(a.text.toLowerCase());
+      else warnAt(t)('missing parameters for tcMod');
+      skipLine(lex, name);
     } else {
-      // rgbGen, alphaGen, tcMod, depthFunc, detail, videoMap, Daemon's depthFade … : the line is theirs.
+      // alphaGen, depthFunc, detail, videoMap, Daemon's depthFade … : the line is theirs.
       skipLine(lex, name);
     }
   }

@@ -52,7 +52,7 @@ export interface WrittenAt {
   column: number;
 }
 
-export type ImageRole = 'diffuse' | 'normal' | 'specular' | 'mask' | 'frame' | 'stage';
+export type ImageRole = 'diffuse' | 'normal' | 'specular' | 'emissive' | 'mask' | 'frame' | 'stage';
 
 export interface ResolvedImage {
   role: ImageRole;
@@ -102,11 +102,22 @@ export interface ResolvedMaterial {
   diffuse: ResolvedImage | null;
   normal: ResolvedImage | null;
   specular: ResolvedImage | null;
+  /**
+   * A glow drawn over the surface: a Daemon `glowMap`, or a later additive stage over the model's texture
+   * coordinates (docs/materials.md "The look"); glTF `emissiveTexture`.
+   */
+  emissive: ResolvedImage | null;
   /** An `animMap` stage's frames (the diffuse is its first frame) and rate. */
   animation: { fps: number; frames: ResolvedImage[] } | null;
-  /** Every other image the definition names (later stages, Cube masks), for renderers that draw more. */
+  /**
+   * Every other image the definition names (stages other than the diffuse — effect layers, environment maps —,
+   * Cube masks), for renderers that draw more.
+   */
   others: ResolvedImage[];
-  /** How the surface meets the framebuffer: the blend of its first stage. */
+  /**
+   * How the surface meets the framebuffer: the blend of its first stage (of the diffuse stage when that is drawn
+   * over a first stage that blends).
+   */
   blend: Blend;
   blendMode: BlendMode;
   alphaTest: AlphaTest | null;

@@ -57,7 +57,7 @@ export interface ObjCapability<D> {
 }
 
 /** What the glTF export options act on, for formats that take them (the CLI refuses an option a format ignores). */
-export type GltfOptionUse = 'clips' | 'fps' | 'step' | 'frameNodes' | 'quantize';
+export type GltfOptionUse = 'clips' | 'fps' | 'step' | 'frameNodes' | 'md2Grid' | 'quantize';
 
 export interface GltfCapability<D> {
   /** Adds the model's nodes, meshes and animations (the set's companions as `options.anims`); the scene's roots. */

@@ -51,7 +51,7 @@ export const md2Entry: FormatEntry<Md2Model> = {
   playable: async (set) => md2Playable(set.data, fileName(set.path)),
   view: async (set, backend) => (await import('./views.js')).md2View(set.data, backend),
   gltf: {
-    uses: ['clips', 'fps', 'step', 'frameNodes', 'quantize'],
+    uses: ['clips', 'fps', 'step', 'frameNodes', 'md2Grid', 'quantize'],
     add: (ctx, model, name, options) => addMd2(ctx, model, name, options).rootNodes,
   },
   obj: {

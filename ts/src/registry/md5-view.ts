@@ -6,7 +6,8 @@
  * - the bind pose's positions and normals as the poser skins them, every `mesh { }` block back to back (a group
  *   each, file order: the order the poser writes its outputs in);
  * - one clip per md5anim, named after its file: each key frame f at f / frameRate, holding frame f's
- *   parent-relative joint poses as the kernels compose them (`Md5Poser.localPose`, normalised); a clip lasts
+ *   parent-relative joint poses as the kernels compose them (`Md5Poser.meshLocalPose`, normalised: an anim whose
+ *   parents differ from the mesh's, which Daemon plays, re-expressed under the mesh's); a clip lasts
  *   (frameCount − 1) / frameRate, its last frame closing the cycle as `frameAtTime` plays it; one frame is a still
  *   pose of two equal keys. Every joint gets its keys (an anim's baseframe may differ from the mesh's bind pose);
  * - bounds over the bind pose and every frame of every anim (positions skinned once per frame, nothing kept);
@@ -40,7 +41,7 @@ function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string): SkinnedClipView 
     const times = Float32Array.from({ length: keys }, (_, k) => k / anim.frameRate);
     const joints = Array.from({ length: anim.jointCount }, () => ({ translation: new Float32Array(keys * 3), rotation: new Float32Array(keys * 4) }));
     for (let k = 0; k < keys; k++) {
-      const local = poser.localPose(Math.min(k, anim.frameCount - 1));
+      const local = poser.meshLocalPose(Math.min(k, anim.frameCount - 1));
       joints.forEach((j, i) => {
         const o = i * POSE_STRIDE;
         j.translation.set(local.subarray(o, o + 3), k * 3);

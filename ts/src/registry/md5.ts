@@ -105,8 +105,8 @@ export const md5MeshEntry: FormatEntry<Md5Mesh> = {
   },
   writer: {
     extensions: ['.md5mesh'],
-    // Doom 3 anims are usually 24 fps, and frameRate is read as a whole number
-    defaultFps: 24,
+    // no defaultFps: each animation keeps its own key rate (else 24, Doom 3's usual: import/gltf-md5.ts); frameRate
+    // is read as a whole number
     refuses: { '--split': '--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to' },
     checkFps: (fps) => (Number.isInteger(fps) ? null : `--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`),
     fromGltf: async (gltf, options) => (await import('./writers.js')).md5FromGltf(gltf, options),

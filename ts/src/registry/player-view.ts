@@ -62,7 +62,7 @@ export function playerView(player: Md3PlayerData, backend: PoseBackend): TaggedM
     }
     clips.push(clip);
   };
-  if (animations) {
+  if (animations?.form === 'player') {
     for (const a of animations.animations) {
       if (a.numFrames <= 0 || a.name.startsWith('FLAG_')) continue;
       const channels = a.name.startsWith('LEGS_') ? ['legs'] : a.name.startsWith('TORSO_') ? ['torso'] : ['legs', 'torso'];

@@ -41,7 +41,7 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
   const images = new Map<string, Uint8Array>();
   const warnings = [...set.warnings];
   for (const m of set.materials) {
-    for (const image of [m.diffuse, m.normal]) {
+    for (const image of [m.diffuse, m.normal, m.emissive]) {
       const path = image?.path;
       if (!path || images.has(path)) continue;
       const bytes = await readTextureBytes(fs, path, warnings, options.signal);

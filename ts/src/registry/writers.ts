@@ -72,15 +72,19 @@ export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<Wr
   };
 }
 
-/** OUT.md5mesh and, beside it, OUT_<animation>.md5anim for each animation. */
+/**
+ * OUT.md5mesh and, beside it, OUT_<animation>.md5anim for each animation — the first as OUT.md5anim with
+ * `assimpNames`: assimp's MD5 loader reads only the md5anim named after its mesh (MD5Loader::LoadMD5AnimFile);
+ * Doom 3 names anims in a .def, so any name works there.
+ */
 export async function md5FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
-  const { mesh, anims, warnings, textures } = await gltfToMd5(gltf, { fps: o.fps ?? 24, scale: o.scale, texturePath: o.texturePath });
+  const { mesh, anims, warnings, textures } = await gltfToMd5(gltf, { fps: o.fps, scale: o.scale, texturePath: o.texturePath });
   if (mesh.meshes.length === 0) throw noMesh();
   const stem = o.out.slice(0, -'.md5mesh'.length);
   const files: WrittenFile[] = [{ path: o.out, bytes: new TextEncoder().encode(writeMd5Mesh(mesh)) }, ...besideOut(o.out, textures)];
   const engine: WriterResult['engine'] = [{ file: o.out, warnings: md5MeshEngineLimits(mesh) }];
-  for (const { name, anim } of anims) {
-    const path = `${stem}_${name}.md5anim`;
+  for (const [i, { name, anim }] of anims.entries()) {
+    const path = o.assimpNames && i === 0 ? `${stem}.md5anim` : `${stem}_${name}.md5anim`;
     files.push({ path, bytes: new TextEncoder().encode(writeMd5Anim(anim)) });
     engine.push({ file: path, warnings: md5AnimEngineLimits(anim, mesh, path) });
   }

@@ -45,6 +45,11 @@ export const ID_OPTIONS: OptionSpec[] = [
     help: "Name each material's base colour image GAMEPATH/<image>.png|.jpg in the shaders (MD5: without the extension) and write the images beside OUT, so the game finds them when OUT's folder is GAMEPATH. Without it, shaders are the materials' names.",
   },
   {
+    name: '--assimp-anim',
+    group: ID_OUTPUT,
+    help: "With .md5mesh output: write the first animation as OUT.md5anim instead of OUT_<animation>.md5anim. assimp's MD5 loader reads only the md5anim named after its mesh (X.md5anim beside X.md5mesh) and no other; further animations keep OUT_<animation>.md5anim.",
+  },
+  {
     name: '--split',
     group: ID_OUTPUT,
     help: "Cut MD3 surfaces past ioquake3's tessellator limits (999 vertices, 1999 triangles) into pieces that fit, each with the surface's name and shader.",
@@ -110,6 +115,7 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   const inputArg = a.positionals[0];
   const { writer } = target;
   for (const [option, why] of Object.entries(writer.refuses ?? {})) if (given(a, option)) throw new UsageError(why, 'convert');
+  if (given(a, '--assimp-anim') && !writer.extensions.includes('.md5mesh')) throw new UsageError('--assimp-anim names the md5anim written beside an .md5mesh', 'convert');
   const fps = positive(a, '--fps') ?? writer.defaultFps;
   if (fps !== undefined && given(a, '--fps')) {
     const wrong = writer.checkFps?.(fps);
@@ -117,7 +123,7 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   }
   const scale = positive(a, '--scale') ?? 1;
   const gltf = await gltfInput(a, inputArg, formats);
-  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out }));
+  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out, assimpNames: given(a, '--assimp-anim') }));
   const engine = result.engine.flatMap((e) => parseWarnings(e.file, e.warnings));
   if (!engineFindings(a, out, engine, result.refusal)) return 1;
   if (writer.folderFlag) await mkdir(out, { recursive: true }).catch(() => undefined);

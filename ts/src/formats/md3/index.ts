@@ -3,6 +3,6 @@ export { Md3Parser, parseMd3 } from './parser.js';
 export { parseMd3Stream } from './stream.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES } from './limits.js';
 export {
-  MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, parseAnimationCfg,
-  type Md3Animation, type Md3AnimationCfg, type Md3AnimationName,
+  MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, parseAnimationCfg,
+  type AnimationCfgForm, type AnimationCfgOptions, type PlayerAnimationNames, type Md3Animation, type Md3AnimationCfg, type Md3AnimationClip, type Md3AnimationName,
 } from './animation-cfg.js';
