@@ -56,7 +56,7 @@ export class MaterialTable {
   readonly imageFiles: ImageFile[] = [];
 
   constructor(private readonly builder: GltfBuilder, private readonly options: TextureOptions, private readonly warnings: ParseWarning[] = []) {
-    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings) : null;
+    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings, options.textures.pixels) : null;
   }
 
   /**
@@ -84,7 +84,8 @@ export class MaterialTable {
 
   private resolvedIndex(m: ResolvedMaterial): number {
     const diffuse = foundPath(m.diffuse);
-    const key = 'r:' + JSON.stringify([m.shaderName, diffuse, m.normal?.path, m.blend, m.alphaTest, m.sides, m.nodraw, m.clamp]);
+    const glowPath = foundPath(m.glow ?? null);
+    const key = 'r:' + JSON.stringify([m.shaderName, diffuse, m.normal?.path, glowPath, m.blend, m.alphaTest, m.sides, m.nodraw, m.clamp]);
     const known = this.byKey.get(key);
     if (known !== undefined) return known;
     const look = alphaLook(m, this.warnings);
@@ -98,6 +99,12 @@ export class MaterialTable {
       material.emissiveTexture = { index: base };
       material.emissiveFactor = [1, 1, 1];
     } else if (base !== null) pbr.baseColorTexture = { index: base };
+    // An image drawn unlit over the lit surface (an MDL's fullbright texels, a `_glow`): glTF's emissive adds it.
+    const glow = glowPath && !look.emissive ? this.texture(glowPath, m.clamp) : null;
+    if (glow !== null) {
+      material.emissiveTexture = { index: glow };
+      material.emissiveFactor = [1, 1, 1];
+    }
     if (look.invisible) pbr.baseColorFactor = [1, 1, 1, 0];
     if (normalTexture !== null) material.normalTexture = { index: normalTexture };
     if (look.alphaMode !== 'OPAQUE') material.alphaMode = look.alphaMode;

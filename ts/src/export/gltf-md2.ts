@@ -23,8 +23,8 @@ export interface Md2ExportOptions extends MorphExportOptions {
   md2Frames?: 'morph' | 'nodes';
 }
 
-/** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser`. */
-function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {
+/** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser` (or an `MdlPoser`). */
+export function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {
   return (f) => {
     poser.poseFrame(f);
     const all = { positions: poser.positions, normals: poser.normals };
@@ -53,7 +53,7 @@ export function addMd2(ctx: ExportContext, model: Md2Model, name: string, option
 }
 
 /** The MD2 grid: MD2_GRID_STEPS steps over the longest side of the box every frame fits in (glTF axes). */
-function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame): PositionGrid {
+export function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame): PositionGrid {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let f = 0; f < frameCount; f++) {
     const p = convertVectors(axes, frame(f).positions);

@@ -7,27 +7,28 @@
 import type { ParseWarning } from '../base/errors.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { createTsBackend } from '../kernels/ts-backend.js';
-import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
+import type { Md2Model, Md3Model, Md5Anim, Md5Mesh, MdlModel } from '../base/model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
 import { MaterialTable, type ImageFile, type TextureOptions } from './gltf-material.js';
 import { addMd2, type Md2ExportOptions } from './gltf-md2.js';
 import { addMd3 } from './gltf-md3.js';
 import { addMd5, type Md5GltfStats, type NamedMd5Anim } from './gltf-md5.js';
+import { addMdl, mdlEmbeddedTextures, type MdlExportOptions } from './gltf-mdl.js';
 import type { GltfClip } from './gltf-morph.js';
 import type { ExportContext } from './gltf-context.js';
 import { addPlayer, type GltfPlayer } from './gltf-player.js';
 
 export type { GltfClip, GltfPlayer, NamedMd5Anim, Md5GltfStats };
 
-/** What `toGlb` / `toGltf` accept: an md5mesh (anims in the options), an MD2, an MD3, or a Quake 3 player. */
-export type GltfModel = Md5Mesh | Md2Model | Md3Model | GltfPlayer;
+/** What `toGlb` / `toGltf` accept: an md5mesh (anims in the options), an MD2, an MD3, an MDL, or a Quake 3 player. */
+export type GltfModel = Md5Mesh | Md2Model | Md3Model | MdlModel | GltfPlayer;
 
 /**
  * `clips`, `fps`, `interpolation` (MD2, MD3, player without animation.cfg) and `md2Frames` (MD2) are described
  * in gltf-md2.ts / gltf-morph.ts and docs/gltf.md.
  */
-export interface GltfOptions extends TextureOptions, Md2ExportOptions {
+export interface GltfOptions extends TextureOptions, Md2ExportOptions, MdlExportOptions {
   /** MD5: the md5anims to include, one glTF animation each (a bare anim is named `anim<i>`). */
   anims?: (NamedMd5Anim | Md5Anim)[];
   /** Convert id's Z-up to glTF's Y-up, (x, y, z) → (x, z, −y). Default true (glTF requires Y up). */
@@ -59,7 +60,9 @@ export function buildGltf(model: GltfModel, options: GltfOptions = {}): GltfResu
   const builder = new GltfBuilder();
   const warnings: ParseWarning[] = [];
   const backend = options.backend ?? createTsBackend();
-  const materials = new MaterialTable(builder, options, warnings);
+  // An MDL carries its skins: without resolved textures, its embedded ones (LibreQuake's palette) are used.
+  const textures = options.textures ?? (!('models' in model) && model.format === 'mdl' ? mdlEmbeddedTextures(model, options.name ?? 'model') : undefined);
+  const materials = new MaterialTable(builder, textures ? { ...options, textures } : options, warnings);
   const ctx = { builder, axes: axes(options.yUp ?? true), materials, warnings, backend, quantize: options.quantize ?? true };
   const result: GltfResult = { builder, warnings, imageFiles: materials.imageFiles };
   const name = options.name ?? 'model';
@@ -88,6 +91,8 @@ function addModel(ctx: ExportContext, model: GltfModel, name: string, options: G
       return addMd2(ctx, model, name, options).rootNodes;
     case 'md3':
       return addMd3(ctx, model, name, options).rootNodes;
+    case 'mdl':
+      return addMdl(ctx, model, name, options).rootNodes;
     default:
       throw new TypeError(`glTF export does not handle ${(model as { format?: string }).format ?? 'this value'}`);
   }

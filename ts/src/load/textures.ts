@@ -4,14 +4,16 @@
  * normal maps) are read, each path once. The result is what `toGlb(model, { textures })` and `objMaterials` take.
  * No Node built-ins: a mounted game folder, an archive, dropped files or URLs all work.
  */
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
+import { resolveMdlMaterials } from '../materials/mdl.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
+import type { EmbeddedPixels } from '../materials/types.js';
 import type { FileSystem } from '../vfs/file-system.js';
 
 /** A Quake 3 player's parts, as `{ lower, upper, head }` or an `Md3Player`-like `{ models: { … } }`. */
 export type PlayerParts = { lower: Md3Model; upper: Md3Model; head: Md3Model } | { models: { lower: Md3Model; upper: Md3Model; head: Md3Model } };
 
-export type TexturedModel = Md2Model | Md3Model | Md5Mesh | PlayerParts;
+export type TexturedModel = Md2Model | Md3Model | Md5Mesh | MdlModel | PlayerParts;
 
 export interface ResolveTexturesOptions {
   /** MD3: `<model>_<skin>.skin` beside it; player: `<part>_<skin>.skin` (default `default`). */
@@ -21,9 +23,11 @@ export interface ResolveTexturesOptions {
   signal?: AbortSignal;
 }
 
-/** The resolved materials, their warnings, and the bytes of every found diffuse / normal image by path. */
+/** The resolved materials, their warnings, and the bytes of every found diffuse / normal / glow image by path. */
 export interface ModelTextures extends MaterialSet {
   images: Map<string, Uint8Array>;
+  /** An MDL's embedded skins, decoded (materials/mdl.ts), by path. */
+  pixels?: Map<string, EmbeddedPixels>;
 }
 
 function playerModels(model: TexturedModel): { lower: Md3Model; upper: Md3Model; head: Md3Model } | null {
@@ -41,19 +45,24 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
   const resolver = options.resolver ?? new MaterialResolver(fs, { signal: options.signal });
   const player = playerModels(model);
   let set: MaterialSet;
+  let pixels: Map<string, EmbeddedPixels> | undefined;
   if (player) set = await resolver.player(player, modelPath, { skin: options.skin });
   else {
-    const m = model as Md2Model | Md3Model | Md5Mesh;
-    if (m.format === 'md3') set = await resolver.md3(m, modelPath, options.skin ? { skin: options.skin } : {});
+    const m = model as Md2Model | Md3Model | Md5Mesh | MdlModel;
+    if (m.format === 'mdl') {
+      const mdl = await resolveMdlMaterials(fs, m, modelPath, { signal: options.signal });
+      set = mdl;
+      pixels = mdl.pixels;
+    } else if (m.format === 'md3') set = await resolver.md3(m, modelPath, options.skin ? { skin: options.skin } : {});
     else if (m.format === 'md2') set = await resolver.md2(m, modelPath);
     else set = await resolver.md5(m, modelPath);
   }
   const images = new Map<string, Uint8Array>();
   const warnings = [...set.warnings];
   for (const m of set.materials) {
-    for (const image of [m.diffuse, m.normal]) {
+    for (const image of [m.diffuse, m.normal, m.glow ?? null]) {
       const path = image?.path;
-      if (!path || images.has(path)) continue;
+      if (!path || image.embedded || images.has(path)) continue;
       const file = await fs.file(path);
       if (!file) {
         warnings.push({ code: 'IMAGE_UNREADABLE', message: `${path}: found while resolving but not readable now`, path });
@@ -62,5 +71,5 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
       images.set(path, await file.bytes({ signal: options.signal }));
     }
   }
-  return { materials: set.materials, warnings, images };
+  return { materials: set.materials, warnings, images, ...(pixels ? { pixels } : {}) };
 }

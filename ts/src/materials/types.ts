@@ -52,7 +52,7 @@ export interface WrittenAt {
   column: number;
 }
 
-export type ImageRole = 'diffuse' | 'normal' | 'specular' | 'mask' | 'frame' | 'stage';
+export type ImageRole = 'diffuse' | 'normal' | 'specular' | 'mask' | 'frame' | 'stage' | 'glow';
 
 export interface ResolvedImage {
   role: ImageRole;
@@ -70,6 +70,18 @@ export interface ResolvedImage {
   writtenAt: WrittenAt | null;
   /** Paths looked up, in order (the engine's extension fallback and our documented extras). */
   tried: string[];
+  /**
+   * An image held in the model file itself (an MDL's skin, decoded through the palette): `path` is then a key of
+   * the decoded pixels handed out with the materials (materials/mdl.ts), not a file of the file system.
+   */
+  embedded?: boolean;
+}
+
+/** Decoded pixels of an embedded image: RGBA8, top row first. */
+export interface EmbeddedPixels {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
 }
 
 /** How the name a surface draws with was chosen. */
@@ -106,6 +118,11 @@ export interface ResolvedMaterial {
   animation: { fps: number; frames: ResolvedImage[] } | null;
   /** Every other image the definition names (later stages, Cube masks), for renderers that draw more. */
   others: ResolvedImage[];
+  /**
+   * An image drawn unlit on top of the lit surface (added): an MDL skin's fullbright texels, or its `_glow` / `_luma`
+   * replacement. Absent or null where there is none.
+   */
+  glow?: ResolvedImage | null;
   /** How the surface meets the framebuffer: the blend of its first stage. */
   blend: Blend;
   blendMode: BlendMode;

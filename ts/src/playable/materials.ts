@@ -6,7 +6,7 @@
  * adapter agree. A surface without an image is drawn untextured with one warning, never an exception.
  */
 import type { MaterialWarning } from '../materials/types.js';
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import { alphaLook, foundPath, materialForSlot } from '../export/textures.js';
 import { decodeImage } from '../images/decode.js';
 import { resolveModelTextures } from '../load/textures.js';
@@ -32,6 +32,8 @@ export interface PlayableMaterial {
   invisible: boolean;
   /** cull none / twosided. */
   doubleSided: boolean;
+  /** An image added unlit on top (an MDL skin's fullbright texels, black elsewhere); absent or null when none. */
+  glow?: PlayableImage | null;
 }
 
 export interface PlayableTextureOptions {
@@ -45,7 +47,7 @@ export interface PlayableTextureOptions {
 }
 
 /** One material per part (`partCount` parts, in the model's own surface / mesh order), and what went missing. */
-export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | { lower: Md3Model; upper: Md3Model; head: Md3Model }, partCount: number, o: PlayableTextureOptions): Promise<{ materials: PlayableMaterial[]; warnings: MaterialWarning[] }> {
+export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | MdlModel | { lower: Md3Model; upper: Md3Model; head: Md3Model }, partCount: number, o: PlayableTextureOptions): Promise<{ materials: PlayableMaterial[]; warnings: MaterialWarning[] }> {
   const t = await resolveModelTextures(o.fileSystem, model, o.modelPath, { skin: o.skin, signal: o.signal });
   const warnings: MaterialWarning[] = [...t.warnings];
   const looks: { code: string; message: string; offset: number }[] = []; // alphaLook speaks ParseWarning
@@ -54,7 +56,9 @@ export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | {
     if (decoded.has(path)) return decoded.get(path)!;
     let out: PlayableImage | null = null;
     const bytes = t.images.get(path);
-    if (bytes) {
+    const pixels = t.pixels?.get(path);
+    if (pixels) out = { width: pixels.width, height: pixels.height, rgba: pixels.rgba };
+    else if (bytes) {
       try {
         const img = decodeImage(bytes, path);
         out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
@@ -71,6 +75,7 @@ export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | {
   for (let i = 0; i < partCount; i++) {
     const m = slots ? materialForSlot(t.materials, slots[i]?.surface ?? -1, slots[i]?.part) : materialForSlot(t.materials, i, undefined);
     const path = m ? foundPath(m.diffuse) : null;
+    const glowPath = m ? foundPath(m.glow ?? null) : null;
     const look = m ? alphaLook(m, looks) : null;
     materials.push({
       name: m?.shaderName || m?.surface || '',
@@ -81,6 +86,7 @@ export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | {
       additive: look?.emissive ?? false,
       invisible: look?.invisible ?? false,
       doubleSided: look?.doubleSided ?? true,
+      ...(glowPath ? { glow: image(glowPath) } : {}),
     });
   }
   for (const w of looks) warnings.push({ code: w.code, message: w.message });

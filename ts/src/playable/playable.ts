@@ -7,7 +7,7 @@ import type { FileKind } from '../formats/detect.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import type { ByteSource } from '../base/source.js';
 import { backToBackIndices } from '../pose/morph-poser.js';
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import type { MaterialWarning } from '../materials/types.js';
 import type { PlayableMaterial, PlayableTextureOptions } from './materials.js';
 
@@ -43,7 +43,7 @@ export interface PlayablePart {
 
 /** What the main thread needs to draw a model it does not pose itself (all plain data: posts to a worker). */
 export interface PlayableInfo {
-  format: FileKind;
+  format: FileKind | 'mdl';
   vertexCount: number;
   /** 3 indices per triangle into the posed vertex arrays. Winding differs by format: draw both faces. */
   indices: Uint32Array;
@@ -101,7 +101,7 @@ export function poserPlayer(poser: PlayerPoser, play: Pick<ModelPlayer, 'setClip
 export interface PlayableModel extends PlayableInfo {
   createPlayer(backend: PoseBackend): ModelPlayer;
   /** The parsed model the playable was made from (a Quake 3 player: its three parts). */
-  readonly model: Md2Model | Md3Model | Md5Mesh | { lower: Md3Model; upper: Md3Model; head: Md3Model };
+  readonly model: Md2Model | Md3Model | Md5Mesh | MdlModel | { lower: Md3Model; upper: Md3Model; head: Md3Model };
 }
 
 /** Parses one format's files; `stream(file)` reads a file with progress counted. The primary file comes first. */

@@ -8,14 +8,13 @@ import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import type { MdlFrame, MdlModel, MdlSkin, MdlTrailing } from '../../base/model.js';
 import { hostOrder, latin1Field } from '../../base/binary.js';
 import { mdlClips } from './clips.js';
-import { MD2_NORMAL_COUNT } from '../md2/normals.js';
 import { mdlHeaderEngineWarnings, mdlIntervalWarning, mdlPoseEngineWarnings } from './engine-limits.js';
 import { fail, type MdlHeader } from './header.js';
 import type { MdlLayout } from './layout.js';
-import { MDL_POSE_HEADER_BYTES, MDL_POSE_NAME_BYTES, MDL_TRIANGLE_BYTES, MDL_VERTEX_BYTES } from './limits.js';
+import { MDL_NORMAL_COUNT, MDL_POSE_HEADER_BYTES, MDL_POSE_NAME_BYTES, MDL_TRIANGLE_BYTES, MDL_VERTEX_BYTES } from './limits.js';
 
 /** The last entry of the normal table: where an index past it is clamped (as for MD2). */
-const LAST_NORMAL = MD2_NORMAL_COUNT - 1;
+const LAST_NORMAL = MDL_NORMAL_COUNT - 1;
 
 /** The tag of the 2021 re-release's block after the frames. */
 const QMEX = 'QMEX';
@@ -165,7 +164,7 @@ function readFrames(bytes: Uint8Array, view: DataView, h: MdlHeader, layout: Mdl
     const p = Math.floor(first / block), v = (first % block - 3) / 4;
     const f = frames.findIndex((fr) => p < fr.firstPose + fr.poseCount);
     const at = layout.frames[f].posesAt + (p - frames[f].firstPose) * layout.poseBytes + MDL_POSE_HEADER_BYTES + 4 * v + 3;
-    warnings.push({ code: 'NORMAL_INDEX', message: `${clamped} normal index(es) not below ${MD2_NORMAL_COUNT}, the first ${bytes[at]} (pose ${p} vertex ${v}); each is read as ${LAST_NORMAL}`, offset: at });
+    warnings.push({ code: 'NORMAL_INDEX', message: `${clamped} normal index(es) not below ${MDL_NORMAL_COUNT}, the first ${bytes[at]} (pose ${p} vertex ${v}); each is read as ${LAST_NORMAL}`, offset: at });
   }
   return { frames, names, boundsMin, boundsMax, vertices, low };
 }

@@ -49,6 +49,9 @@ export const MDL_VERTEX_BYTES = 4;
 /** daliasgroup_t: numframes, bboxmin, bboxmax. */
 export const MDL_FRAME_GROUP_BYTES = 12;
 
+/** anorms.h's NUMVERTEXNORMALS: lightnormalindex names one of these (the table MD2 shares: formats/md2/normals.ts). */
+export const MDL_NORMAL_COUNT = 162;
+
 /** Little-endian int32 of the four magic bytes. */
 export const MDL_IDENT = { IDPO: 0x4f504449, MD16: 0x3631444d, RAPO: 0x4f504152 } as const;
 export const MDL_VERSION = 6;
