@@ -69,6 +69,7 @@ export function addMdl(ctx: ExportContext, model: MdlModel, name: string, option
         synctype: model.synctype,
         eyePosition: [...model.eyePosition],
         radius: model.radius,
+        size: model.size,
         skins: model.skins.length,
         frames: model.frames.map((f) => ({ firstPose: f.firstPose, poses: f.poseCount, ...(f.type !== 0 ? { intervals: [...f.intervals] } : {}) })),
       },

@@ -83,3 +83,38 @@ export function decodeQuakeSkin(indices: Uint8Array, width: number, height: numb
   }
   return { width, height, rgba, base, glow };
 }
+
+/** The palette index nearest to (r, g, b) among [first, end) (squared RGB distance; the lowest index on a tie). */
+function nearestIndex(palette: Uint8Array, r: number, g: number, b: number, first: number, end: number): number {
+  let best = first, bestD = Infinity;
+  for (let i = first; i < end; i++) {
+    const dr = palette[3 * i] - r, dg = palette[3 * i + 1] - g, db = palette[3 * i + 2] - b;
+    const d = dr * dr + dg * dg + db * db;
+    if (d < bestD) (bestD = d), (best = i);
+  }
+  return best;
+}
+
+/**
+ * RGBA8 pixels → palette indices, the inverse of `decodeQuakeSkin`: a texel whose `glow` is not black takes the
+ * fullbright index nearest to its glow colour (Quake draws those unlit), any other the nearest of the lit indices
+ * (0 … fullbrightFirst − 1) to its colour. So fullbright indices appear only where the source glows, and a skin this
+ * package decoded comes back index for index (up to palette entries of the same colour). Alpha is ignored.
+ */
+export function quantizeQuakeSkin(rgba: Uint8Array, glow: Uint8Array | null, width: number, height: number, palette: Uint8Array, options: Pick<QuakeSkinOptions, 'fullbrightFirst'> = {}): Uint8Array {
+  const n = width * height;
+  const bright = Math.min(256, options.fullbrightFirst ?? QUAKE_FULLBRIGHT_FIRST);
+  const out = new Uint8Array(n);
+  const lit = new Map<number, number>(), glowing = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const glows = glow !== null && bright < 256 && (glow[4 * i] | glow[4 * i + 1] | glow[4 * i + 2]) !== 0;
+    const src = glows ? glow! : rgba;
+    const r = src[4 * i], g = src[4 * i + 1], b = src[4 * i + 2];
+    const key = (r << 16) | (g << 8) | b;
+    const cache = glows ? glowing : lit;
+    let c = cache.get(key);
+    if (c === undefined) cache.set(key, (c = glows ? nearestIndex(palette, r, g, b, bright, 256) : nearestIndex(palette, r, g, b, 0, Math.max(1, bright))));
+    out[i] = c;
+  }
+  return out;
+}

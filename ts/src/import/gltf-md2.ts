@@ -121,7 +121,7 @@ function skinPath(material: Material | null): string {
 }
 
 /** Area-weighted vertex normals of a primitive's posed triangles (glTF axes; `triangles` in id winding). */
-function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Array {
+export function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Array {
   const out = new Float32Array(positions.length);
   for (let t = 0; t < triangles.length; t += 3) {
     // id winding (a, c, b) is glTF's (a, b, c): n = (b − a) × (c − a)
@@ -136,18 +136,21 @@ function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Ar
 
 /**
  * Vertices equal in every frame (all 4 bytes) merged: `all` holds `V` vertices per frame, frame-major. Per vertex its
- * merged index, and per merged vertex the first vertex it came from.
+ * merged index, and per merged vertex the first vertex it came from. With `tags` (2 per vertex: MDL's st, which a
+ * vertex has only one of), vertices merge only where their tags agree too.
  */
-function mergeVertices(all: Uint8Array, V: number, F: number): { xyzOf: Uint32Array; kept: number[] } {
+export function mergeVertices(all: Uint8Array, V: number, F: number, tags?: Int32Array): { xyzOf: Uint32Array; kept: number[] } {
   const xyzOf = new Uint32Array(V);
   const kept: number[] = [];
   const buckets = new Map<number, number[]>();
   const same = (a: number, b: number) => {
+    if (tags && (tags[2 * a] !== tags[2 * b] || tags[2 * a + 1] !== tags[2 * b + 1])) return false;
     for (let f = 0; f < F; f++) for (let k = 0, oa = 4 * (V * f + a), ob = 4 * (V * f + b); k < 4; k++) if (all[oa + k] !== all[ob + k]) return false;
     return true;
   };
   for (let v = 0; v < V; v++) {
-    let h = 0x811c9dc5; // FNV-1a over the vertex's bytes in every frame
+    let h = 0x811c9dc5; // FNV-1a over the vertex's bytes in every frame (and its tags)
+    if (tags) h = Math.imul(Math.imul(h ^ tags[2 * v], 0x01000193) ^ tags[2 * v + 1], 0x01000193);
     for (let f = 0; f < F; f++) for (let k = 0, o = 4 * (V * f + v); k < 4; k++) h = Math.imul(h ^ all[o + k], 0x01000193);
     const bucket = buckets.get(h) ?? [];
     const match = bucket.find((w) => same(kept[w], v));
