@@ -106,7 +106,8 @@ export function mdlEmbeddedMaterials(model: SkinSource, modelPath: string, palet
     const j = Math.max(0, Math.min(skin.pictureCount - 1, options.picture ?? 0));
     const key = mdlSkinKey(model, modelPath, i, j);
     const m = quakeMaterial(model, i, key);
-    if (skin.pictureCount === 0) return m; // an empty group: drawn untextured, as the engines do
+    // An empty group, or a skin of no texel: drawn untextured, as the engines do.
+    if (skin.pictureCount === 0 || model.skinWidth * model.skinHeight === 0) return m;
     const pic = mdlSkinPicture(model, skin.firstPicture + j, palette);
     pixels.set(key, { width: pic.width, height: pic.height, rgba: pic.base });
     m.diffuse = embeddedImage('diffuse', key, modelPath, []);

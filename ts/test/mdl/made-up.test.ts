@@ -8,6 +8,8 @@ import { ErrorCode } from '../../src/base/errors.js';
 import { frameOfPose, isMdlHead, mdlDrawVertices, parseMdl } from '../../src/formats/mdl/index.js';
 import { buildMdl, bytesFrom, poseVerts, richSpec, type BuildSpec } from './_build.js';
 import { catchParse, diff, fromChunks } from './_helpers.js';
+import { toGlb } from '../../src/export/gltf.js';
+import { readGlb } from '../export/gltf-eval.js';
 
 const codes = (spec: BuildSpec) => parseMdl(buildMdl(spec)).warnings.map((w) => [w.code, w.offset]);
 
@@ -205,6 +207,21 @@ describe('hostile and odd headers', () => {
     const m = parseMdl(buildMdl(n));
     expect(m.warnings.map((w) => w.code)).toEqual(['NORMAL_INDEX']);
     expect([m.frameVertices[7], m.frameVertices[11]]).toEqual([161, 161]);
+  });
+
+  test('non-finite floats no engine needs (intervals, radius, eye, size) are read as 0 with a warning: no NaN in a model (fuzz finding)', () => {
+    const s = richSpec({ radius: NaN, size: Infinity });
+    (s.frames[1] as { intervals: number[] }).intervals = [0.1, NaN, 0.3];
+    const m = parseMdl(buildMdl(s));
+    expect([m.radius, m.size, [...m.frames[1].intervals]]).toEqual([0, 0, [Math.fround(0.1), 0, Math.fround(0.3)]]);
+    expect(m.warnings.map((w) => w.code)).toEqual(['NON_FINITE', 'NON_FINITE', 'NON_FINITE', 'ENGINE_LIMIT']);
+  });
+
+  test('a skin of no texel exports untextured (fuzz finding: encodePng of 0 × 128)', () => {
+    const m = parseMdl(buildMdl(richSpec({ skinWidth: 0, skins: [{ pixels: new Uint8Array(0) }] })));
+    const g = readGlb(toGlb(m));
+    expect(g.json.images).toBeUndefined();
+    expect(m.warnings.map((w) => w.code)).toEqual(['ENGINE_LIMIT']);
   });
 
   test('trailing bytes: a QMEX block is a fact, anything else also a TRAILING_BYTES warning', () => {

@@ -9,7 +9,7 @@ import type { MdlFrame, MdlModel, MdlSkin, MdlTrailing } from '../../base/model.
 import { hostOrder, latin1Field } from '../../base/binary.js';
 import { mdlClips } from './clips.js';
 import { mdlHeaderEngineWarnings, mdlIntervalWarning, mdlPoseEngineWarnings } from './engine-limits.js';
-import { fail, type MdlHeader } from './header.js';
+import { fail, finiteOr0, type MdlHeader } from './header.js';
 import type { MdlLayout } from './layout.js';
 import { MDL_NORMAL_COUNT, MDL_POSE_HEADER_BYTES, MDL_POSE_NAME_BYTES, MDL_TRIANGLE_BYTES, MDL_VERTEX_BYTES } from './limits.js';
 
@@ -19,9 +19,10 @@ const LAST_NORMAL = MDL_NORMAL_COUNT - 1;
 /** The tag of the 2021 re-release's block after the frames. */
 const QMEX = 'QMEX';
 
-function floats(view: DataView, at: number, n: number): Float32Array {
+/** `n` stored intervals; a non-finite one (no engine can play it) read as 0, which the timing then replaces. */
+function intervalsAt(view: DataView, at: number, n: number, what: string, warnings: ParseWarning[]): Float32Array {
   const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = view.getFloat32(at + 4 * i, true);
+  for (let i = 0; i < n; i++) out[i] = finiteOr0(view.getFloat32(at + 4 * i, true), `${what} interval ${i}`, at + 4 * i, warnings);
   return out;
 }
 
@@ -41,7 +42,7 @@ function readSkins(bytes: Uint8Array, view: DataView, layout: MdlLayout, warning
   const skins: MdlSkin[] = [];
   let picture = 0;
   layout.skins.forEach((r, s) => {
-    const intervals = r.intervalsAt < 0 ? new Float32Array(0) : floats(view, r.intervalsAt, r.pictureCount);
+    const intervals = r.intervalsAt < 0 ? new Float32Array(0) : intervalsAt(view, r.intervalsAt, r.pictureCount, `skin group ${s}`, warnings);
     if (r.intervalsAt >= 0) {
       checkIntervals(`skin group ${s} picture`, intervals, r.intervalsAt, warnings);
       if (r.pictureCount === 0) {
@@ -140,7 +141,7 @@ function readFrames(bytes: Uint8Array, view: DataView, h: MdlHeader, layout: Mdl
       if (low) low.set(bytes.subarray(from + block, from + 2 * block), pose * block);
     }
     const group = r.boundsAt >= 0;
-    const intervals = group ? floats(view, r.intervalsAt, r.poseCount) : new Float32Array(0);
+    const intervals = group ? intervalsAt(view, r.intervalsAt, r.poseCount, `frame group ${f}`, warnings) : new Float32Array(0);
     if (group) checkIntervals(`frame group ${f} pose`, intervals, r.intervalsAt, warnings);
     frames.push({
       type: r.type,
@@ -175,7 +176,7 @@ function readFrames(bytes: Uint8Array, view: DataView, h: MdlHeader, layout: Mdl
  */
 export function readMdlBody(bytes: Uint8Array, h: MdlHeader, layout: MdlLayout, trailingBytes: number, trailingHead: Uint8Array): MdlModel {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const warnings: ParseWarning[] = mdlHeaderEngineWarnings(h);
+  const warnings: ParseWarning[] = [...mdlHeaderEngineWarnings(h), ...h.warnings];
   const { skins, pixels } = readSkins(bytes, view, layout, warnings);
   const { onseam, st } = readSt(bytes, h, layout.stAt);
   const tris = readTriangles(bytes, h, layout.trianglesAt);

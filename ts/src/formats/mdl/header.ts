@@ -4,7 +4,7 @@
  * ENGINE_LIMIT warning later (engine-limits.ts). Unlike MD2, MDL has no offsets: records follow one another and
  * skin and frame groups have sizes of their own, so the file's extent is found by walking it (layout.ts).
  */
-import { ErrorCode, ModelParseError } from '../../base/errors.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
 import type { MdlVariant } from '../../base/model.js';
 import { MDL_FIELD as F, MDL_HEADER_BYTES, MDL_IDENT, MDL_LIMITS, MDL_VERSION, RAPO_HEADER_BYTES, RAPO_VERSION } from './limits.js';
 
@@ -28,6 +28,8 @@ export interface MdlHeader {
   synctype: number;
   flags: number;
   size: number;
+  /** Non-finite floats read as 0 (NON_FINITE): fields no engine's loader checks or needs. */
+  warnings: ParseWarning[];
 }
 
 export function fail(code: ErrorCode, detail: string, offset: number): never {
@@ -83,6 +85,17 @@ function vec3(view: DataView, at: number): Float32Array {
   return Float32Array.of(view.getFloat32(at, true), view.getFloat32(at + 4, true), view.getFloat32(at + 8, true));
 }
 
+/**
+ * A float field no engine needs finite (boundingradius and eyeposition: QuakeSpasm computes its own bounds and
+ * QuakeC sets the eye; size: a software-renderer hint), read as 0 where it is NaN or infinite, with one warning:
+ * no NaN reaches a model, and a file that loads in an engine still loads.
+ */
+export function finiteOr0(value: number, what: string, at: number, warnings: ParseWarning[]): number {
+  if (Number.isFinite(value)) return value;
+  warnings.push({ code: 'NON_FINITE', message: `${what} is ${value}: read as 0`, offset: at });
+  return 0;
+}
+
 /** Reads and validates the header from the first `headerBytes` bytes of `view` (the caller made sure they are there). */
 export function readMdlHeader(view: DataView): MdlHeader {
   const headerBytes = checkMdlIdentity(view, 8);
@@ -109,14 +122,17 @@ export function readMdlHeader(view: DataView): MdlHeader {
       fail(ErrorCode.BadNumber, `scale[${k}] ${scale[k]} and scale_origin[${k}] ${origin[k]} overflow float32`, F.scale + 4 * k);
     }
   }
+  const warnings: ParseWarning[] = [];
+  const eyePosition = vec3(view, F.eyePosition);
+  for (let k = 0; k < 3; k++) eyePosition[k] = finiteOr0(eyePosition[k], `eyeposition[${k}]`, F.eyePosition + 4 * k, warnings);
   return {
     variant,
     version: view.getInt32(F.version, true),
     headerBytes,
     scale,
     origin,
-    radius: view.getFloat32(F.radius, true),
-    eyePosition: vec3(view, F.eyePosition),
+    radius: finiteOr0(view.getFloat32(F.radius, true), 'boundingradius', F.radius, warnings),
+    eyePosition,
     skinCount,
     skinWidth,
     skinHeight,
@@ -126,6 +142,7 @@ export function readMdlHeader(view: DataView): MdlHeader {
     frameCount,
     synctype: view.getInt32(F.synctype, true),
     flags: view.getInt32(F.flags, true),
-    size: view.getFloat32(F.size, true),
+    size: finiteOr0(view.getFloat32(F.size, true), 'size', F.size, warnings),
+    warnings,
   };
 }
