@@ -8,28 +8,17 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { build } from 'esbuild';
-import { bestMedians, formatRows, isMain, ROOT, SHARED, sharedFiles } from './lib.mjs';
+import { bestMedians, bundleSource, formatRows, isMain, ROOT, SHARED, sharedFiles } from './lib.mjs';
 
 const DIR = join(ROOT, 'target/bench/mdl');
 
 /** The MDL room, its poser, the backends and the archive opener, bundled from ts/src. */
-async function lib() {
-  const out = join(DIR, 'mdl-node.mjs');
-  mkdirSync(DIR, { recursive: true });
-  await build({
-    stdin: {
-      contents: `export { parseMdl } from './ts/src/formats/mdl/index.js';
-        export { MdlPoser } from './ts/src/pose/mdl-poser.js';
-        export { createBackend } from './ts/src/kernels/select.js';
-        export { wasmSimdSupported } from './ts/src/kernels/wasm-backend.js';
-        export { openArchive } from './ts/src/vfs/node.js';`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'es2022', logLevel: 'warning',
-  });
-  return import(out);
+function lib() {
+  return bundleSource(join(DIR, 'mdl-node.mjs'), `export { parseMdl } from './ts/src/formats/mdl/index.js';
+    export { MdlPoser } from './ts/src/pose/mdl-poser.js';
+    export { createBackend } from './ts/src/kernels/select.js';
+    export { wasmSimdSupported } from './ts/src/kernels/wasm-backend.js';
+    export { openArchive } from './ts/src/vfs/node.js';`);
 }
 
 function assimpPath() {

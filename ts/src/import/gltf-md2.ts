@@ -197,6 +197,22 @@ function stTable(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array
   return { stCount: stList.length / 2, st: Int16Array.from(stList), triangleCount, trianglePositionIndices, triangleStIndices };
 }
 
+/**
+ * The frames to sample and where each primitive's vertices start in the merged list (primitive i at first[i] of
+ * `vertexCount`): UNWRITABLE before anything is sampled when 4 bytes × vertices × frames pass `maxBytes` (MD2 and
+ * MDL both quantise to 4 bytes a vertex).
+ */
+export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, options: { maxFrames?: number; maxBytes?: number }, what: string) {
+  const first: number[] = [];
+  let vertexCount = 0;
+  for (const p of prims) first.push(vertexCount), (vertexCount += p.vertexCount);
+  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  const bytes = 4 * vertexCount * frames.length;
+  if (bytes > maxBytes) unwritable(`${frames.length} frames of ${vertexCount} vertices are ${bytes} bytes of ${what} to sample: more than ${maxBytes} (maxBytes)`);
+  return { first, vertexCount, frames };
+}
+
 /** The MD2 and the images its skin names (with `texturePath`; gltf-textures.ts). */
 export type ImportedMd2 = Md2Model & { textures: TextureFile[] };
 
@@ -226,14 +242,8 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   const [skinWidth, skinHeight] = size ?? [options.skinSize?.width ?? 256, options.skinSize?.height ?? 256];
 
   // The merged vertex list: primitive i's vertices start at first[i].
-  const first: number[] = [];
-  let Vg = 0;
-  for (const p of prims) first.push(Vg), (Vg += p.vertexCount);
-
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, options, 'MD2 frames');
   const F = frames.length;
-  const maxBytes = options.maxBytes ?? 0x7fffffff;
-  if (4 * Vg * F > maxBytes) unwritable(`${F} frames of ${Vg} vertices are ${4 * Vg * F} bytes of MD2 frames to sample: more than ${maxBytes} (maxBytes)`);
   const frameScales = new Float32Array(3 * F), frameTranslates = new Float32Array(3 * F);
   // Every glTF vertex quantised, frame-major (4 bytes per vertex), before merging.
   const all = new Uint8Array(4 * Vg * F);

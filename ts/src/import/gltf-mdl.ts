@@ -34,9 +34,9 @@ import { decodeImage } from '../images/decode.js';
 import { decodePngRgba } from '../images/png-decode.js';
 import { DEFAULT_QUAKE_PALETTE, quantizeQuakeSkin } from '../images/quake-palette.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { faceNormals, md2FrameNames, mergeVertices, nearestMd2Normal } from './gltf-md2.js';
+import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from './gltf-md2.js';
 import { PrimitivePoser, restPose } from './gltf-sample.js';
-import { checkSampling, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { checkSampling, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMdlOptions {
   /** Frames per second animations are sampled at (default 10, Quake's). */
@@ -124,13 +124,8 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
   const palette = options.palette ?? DEFAULT_QUAKE_PALETTE;
   const skin = skinOf(material, palette, options, warnings);
 
-  const first: number[] = [];
-  let Vg = 0;
-  for (const p of prims) first.push(Vg), (Vg += p.vertexCount);
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, options, 'MDL poses');
   const F = frames.length;
-  const maxBytes = options.maxBytes ?? 0x7fffffff;
-  if (4 * Vg * F > maxBytes) unwritable(`${F} frames of ${Vg} vertices are ${4 * Vg * F} bytes of MDL poses to sample: more than ${maxBytes} (maxBytes)`);
 
   // Every frame posed first: one scale and origin must hold them all.
   const positions = new Float64Array(3 * Vg * F), normals = new Float64Array(3 * Vg * F);

@@ -6,7 +6,7 @@
  * docs/archives.md); where the pak names a file twice, the first entry wins, as both engines search front to back.
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
-import { folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from './file-system.js';
+import { entryLookup, pathKey, type FileSystem, type VfsFile } from './file-system.js';
 import { PAK_HEADER_BYTES, PAK_MAX_ENTRIES, readPakDirectory, readPakHeader, type PakDirectory } from './pak-directory.js';
 import { checkRange, chunksByReads, READ_CHUNK, type RandomAccessReader } from './reader.js';
 import type { ArchiveLimits } from './archive-limits.js';
@@ -71,7 +71,6 @@ export async function openPak(reader: RandomAccessReader, options: OpenPakOption
     if (!directory.unsafe[i] && !byKey.has(key)) byKey.set(key, i);
   }
   const files = new Map<number, VfsFile>();
-  let sorted: { key: string; index: number }[] | undefined;
   const chunk = reader.chunkSize ?? READ_CHUNK;
 
   const fileAt = (i: number): VfsFile => {
@@ -96,19 +95,7 @@ export async function openPak(reader: RandomAccessReader, options: OpenPakOption
     name: reader.name,
     directory,
     warnings: directory.warnings,
-    async file(path) {
-      const i = byKey.get(pathKey(path));
-      return i === undefined ? null : fileAt(i);
-    },
-    async list(folder, extensions) {
-      if (!sorted) {
-        const names = directory.names;
-        sorted = [...byKey].map(([key, index]) => ({ key, index }));
-        sorted.sort((a, b) => (names[a.index] < names[b.index] ? -1 : names[a.index] > names[b.index] ? 1 : 0));
-      }
-      const prefix = folderPrefix(folder);
-      return sorted.filter((e) => e.key.startsWith(prefix) && hasExtension(e.key, extensions)).map((e) => fileAt(e.index));
-    },
+    ...entryLookup(directory.names, byKey, fileAt),
     close: () => reader.close(),
   };
 }

@@ -7,7 +7,7 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import { resolveLimits, type ArchiveLimits } from './archive-limits.js';
-import { folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from './file-system.js';
+import { entryLookup, pathKey, type FileSystem, type VfsFile } from './file-system.js';
 import { defaultInflater, type Inflater } from './inflate.js';
 import type { RandomAccessReader } from './reader.js';
 import type { UrlReaderOptions } from './http-reader.js';
@@ -55,8 +55,6 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
   const byKey = new Map<string, number>();
   for (let i = 0; i < directory.count; i++) if (directory.kinds[i] === KIND_FILE) byKey.set(pathKey(directory.names[i]), i);
   const files = new Map<number, VfsFile>();
-  /** Served entries sorted by path, built on the first `list`. */
-  let sorted: { key: string; index: number }[] | undefined;
 
   const fileAt = (i: number): VfsFile => {
     let f = files.get(i);
@@ -94,19 +92,7 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
     get inflatedBytes() {
       return budget.inflated;
     },
-    async file(path) {
-      const i = byKey.get(pathKey(path));
-      return i === undefined ? null : fileAt(i);
-    },
-    async list(folder, extensions) {
-      if (!sorted) {
-        const names = directory.names;
-        sorted = [...byKey].map(([key, index]) => ({ key, index }));
-        sorted.sort((a, b) => (names[a.index] < names[b.index] ? -1 : names[a.index] > names[b.index] ? 1 : 0));
-      }
-      const prefix = folderPrefix(folder);
-      return sorted.filter((e) => e.key.startsWith(prefix) && hasExtension(e.key, extensions)).map((e) => fileAt(e.index));
-    },
+    ...entryLookup(directory.names, byKey, fileAt),
     close: () => reader.close(),
   };
 }

@@ -78,29 +78,26 @@ export function mdlStructure(b: Uint8Array): Structure {
   const [skins, w, h, verts, tris, frames] = [48, 52, 56, 60, 64, 68].map((at) => i32(b, at));
   const picture = Math.max(0, w) * Math.max(0, h);
   const pose = 24 + 4 * Math.max(0, verts) * (i32(b, 0) === 0x3631444d ? 2 : 1);
-  let at = rapo ? 88 : 84;
-  for (let s = 0; s < Math.min(skins, 256) && at + 4 <= b.length; s++) {
-    boundaries.push(at);
-    if (i32(b, at) === 0) at += 4 + picture;
-    else {
-      const n = i32(b, at + 4);
-      counts.push(f(at + 4));
-      at += 8 + 4 * Math.max(0, n) + Math.max(0, n) * picture;
+  // A skin or frame block: type 0 is one record of `unit` bytes, else a group of n intervals and n records.
+  const blocks = (at: number, count: number, unit: number, groupHead: number, typeBoundary: boolean): number => {
+    for (let k = 0; k < count && at + 4 <= b.length; k++) {
+      boundaries.push(at);
+      if (typeBoundary) boundaries.push(at + 4);
+      const n = i32(b, at) === 0 ? -1 : Math.max(0, i32(b, at + 4));
+      if (n < 0) at += 4 + unit;
+      else {
+        counts.push(f(at + 4));
+        at += groupHead + 4 * n + n * unit;
+      }
     }
-  }
+    return at;
+  };
+  let at = blocks(rapo ? 88 : 84, Math.min(skins, 256), picture, 8, false);
   boundaries.push(at);
   at += 12 * Math.max(0, rapo ? i32(b, 84) : verts);
   boundaries.push(at);
   at += 16 * Math.max(0, tris);
-  for (let k = 0; k < Math.min(frames, 4096) && at + 4 <= b.length; k++) {
-    boundaries.push(at, at + 4);
-    if (i32(b, at) === 0) at += 4 + pose;
-    else {
-      const n = i32(b, at + 4);
-      counts.push(f(at + 4));
-      at += 16 + 4 * Math.max(0, n) + Math.max(0, n) * pose;
-    }
-  }
+  at = blocks(at, Math.min(frames, 4096), pose, 16, true);
   boundaries.push(at);
   const size = b.length;
   return {
