@@ -1,7 +1,8 @@
 // Images: decode MB/s per format against reference decoders, and PNG encode MB/s and size against PNG libraries, in
 // one process (Pillow, the C reference, is timed by bench/pillow-time.py, run from here on the same files).
-//   decode — the corpus's TGA (RLE 32-bit; and an uncompressed 32-bit copy of the same pixels), PCX and BMP:
-//            ours (decodeImage) · three.js TGALoader · @lunapaint/tga-codec · Pillow (open + load + RGBA);
+//   decode — the corpus's TGA (RLE 32-bit; and an uncompressed 32-bit copy of the same pixels), PCX, BMP and DDS
+//            (DXT1, DXT5): ours (decodeImage) · three.js TGALoader · @lunapaint/tga-codec · decode-dxt (the npm DXT
+//            decoder; its DataView built per call, the header read by us) · Pillow (open + load + RGBA);
 //   encode — RGBA8 of real skins (the decoded TGA/PCX/BMP, and a PNG and a JPEG skin decoded by Pillow) to PNG:
 //            ours (encodePng, level 6 and 3) · fast-png · UPNG.js (lossless) · Pillow (zlib 6, RGBA as given).
 // MB/s are input megabytes (10⁶) per second: the file for decode, the RGBA8 for encode.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { decodeTga as lunapaintDecodeTga } from '@lunapaint/tga-codec';
+import decodeDxt from 'decode-dxt';
 import { encode as fastPngEncode } from 'fast-png';
 import { TGALoader } from 'three/examples/jsm/loaders/TGALoader.js';
 import UPNG from 'upng-js';
@@ -32,6 +34,8 @@ const DECODE_FILES = [
   'distrib/baseaq/pak0/models/indicator/arrow_blue.pcx',
   'distrib/baseaq/pak0/models/indicator/arrow_red.pcx',
   'assimp/test/models-nonbsd/MD2/dolphin_f.bmp',
+  'actors-iqm/player/diffuse.dds',
+  'actors-iqm/player/mask.dds',
 ];
 /** Skins only Pillow decodes here, as further PNG-encode inputs: a photographic JPEG and a drawn PNG. */
 const PILLOW_RGBA = ['actors/drone/skin.jpg', 'res-weapons_src.dpkdir/models/weapons/grenade/grenade.png'];
@@ -76,6 +80,7 @@ export async function benchImages({ quick = false } = {}) {
     x.image = lib.decodeImage(x.bytes, x.path);
     x.buffer = x.bytes.slice().buffer;
     x.tga = x.path.endsWith('.tga');
+    x.dds = x.path.endsWith('.dds') ? String.fromCharCode(...x.bytes.subarray(84, 88)).toLowerCase() : null;
   }
   const three = new TGALoader();
   const decodeBest = await bestMedians(rounds, benchOptions, (bench) => {
@@ -85,13 +90,17 @@ export async function benchImages({ quick = false } = {}) {
         bench.add(`${x.file} three`, () => three.parse(x.buffer));
         bench.add(`${x.file} lunapaint`, async () => lunapaintDecodeTga(x.bytes));
       }
+      if (x.dds) {
+        const { width, height } = x.image;
+        bench.add(`${x.file} decode-dxt`, () => decodeDxt(new DataView(x.buffer, 128), width, height, x.dds));
+      }
     }
   });
   const decodePillow = pillow('decode', rounds, inputs.map((x) => x.path));
   const decode = inputs.map((x, i) => {
     const mbps = (ms) => (ms === undefined ? null : x.bytes.length / 1e3 / ms);
     const format = x.image.format;
-    const what = format === 'tga' ? (x.bytes[2] === 10 ? 'TGA RLE 32-bit' : 'TGA raw 32-bit') : format === 'pcx' ? 'PCX 8-bit RLE' : `BMP ${x.bytes[28]}-bit`;
+    const what = format === 'tga' ? (x.bytes[2] === 10 ? 'TGA RLE 32-bit' : 'TGA raw 32-bit') : format === 'pcx' ? 'PCX 8-bit RLE' : format === 'dds' ? `DDS ${x.dds.toUpperCase()}` : `BMP ${x.bytes[28]}-bit`;
     return {
       file: x.file,
       format: what,
@@ -101,12 +110,13 @@ export async function benchImages({ quick = false } = {}) {
       ours_mb_s: mbps(decodeBest.get(`${x.file} ours`)),
       three_mb_s: mbps(decodeBest.get(`${x.file} three`)),
       lunapaint_mb_s: mbps(decodeBest.get(`${x.file} lunapaint`)),
+      decodedxt_mb_s: mbps(decodeBest.get(`${x.file} decode-dxt`)),
       pillow_mb_s: mbps(decodePillow[i].ms),
     };
   });
 
   // --- encode ---------------------------------------------------------------------------------------------------
-  const skins = inputs.filter((x) => x.file !== 'launcher_n.tga, uncompressed copy').map((x) => ({ file: x.file, width: x.image.width, height: x.image.height, rgba: x.image.rgba }));
+  const skins = inputs.filter((x) => x.file !== 'launcher_n.tga, uncompressed copy' && !x.dds).map((x) => ({ file: x.file, width: x.image.width, height: x.image.height, rgba: x.image.rgba }));
   for (const file of PILLOW_RGBA) {
     const out = join(OUT, file.replace(/\W+/g, '_') + '.rgba');
     const size = execFileSync('python3', ['-c', 'import sys; from PIL import Image; im = Image.open(sys.argv[1]).convert("RGBA"); open(sys.argv[2], "wb").write(im.tobytes()); print(im.width, im.height)', join(SHARED, file), out], { encoding: 'utf8' });
@@ -153,8 +163,8 @@ const f1 = (v) => (v === null || v === undefined ? '—' : v.toFixed(1));
 
 export function formatImagesTable({ decode, encode, encode_total_bytes: t }) {
   const dec = formatRows(
-    ['file', 'format', 'bytes', 'ours MB/s', 'three MB/s', 'lunapaint MB/s', 'Pillow MB/s', 'ours/Pillow'],
-    decode.map((r) => [r.file.split('/').pop(), r.format, String(r.bytes), f1(r.ours_mb_s), f1(r.three_mb_s), f1(r.lunapaint_mb_s), f1(r.pillow_mb_s), `${(r.ours_mb_s / r.pillow_mb_s).toFixed(2)}×`]),
+    ['file', 'format', 'bytes', 'ours MB/s', 'three MB/s', 'lunapaint MB/s', 'decode-dxt MB/s', 'Pillow MB/s', 'ours/Pillow'],
+    decode.map((r) => [r.file.split('/').pop(), r.format, String(r.bytes), f1(r.ours_mb_s), f1(r.three_mb_s), f1(r.lunapaint_mb_s), f1(r.decodedxt_mb_s), f1(r.pillow_mb_s), `${(r.ours_mb_s / r.pillow_mb_s).toFixed(2)}×`]),
   );
   const enc = formatRows(
     ['RGBA of', 'pixels', 'ours L6 MB/s', 'bytes', 'ours L3 MB/s', 'bytes', 'fast-png MB/s', 'bytes', 'UPNG MB/s', 'bytes', 'Pillow MB/s', 'bytes'],

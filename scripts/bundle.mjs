@@ -15,7 +15,7 @@
 // each entry was its own bundle. The worker is a standalone script (one file for users to serve), and so are the
 // demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -62,6 +62,22 @@ const wasmGlueWithoutUrl = {
   },
 };
 
+/**
+ * The standalone scripts (the two workers) carry the format registry, whose id-format writers load glTF Transform on
+ * first use; a one-file script cannot load it later, and neither worker writes id formats. They get a writers module
+ * that says so instead (the library's split build keeps the real one as a lazily loaded chunk).
+ */
+const noWriters = {
+  name: 'no-writers-in-standalone-scripts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/writers\.js$/ }, (args) => (/[\\/]registry$/.test(args.resolveDir) ? { path: 'writers', namespace: 'no-writers' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'no-writers' }, () => ({
+      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse;",
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync('dist', { recursive: true, force: true }); // hashed chunk names: stale ones must not ship
 // minify: the front door's static graph is ≤ 80 KB gzip with it, 119 KB without (bench/bundle-size.mjs).
 const common = { bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
@@ -80,13 +96,14 @@ const split = build({
 
 await Promise.all([
   split.then(({ metafile }) => {
+    if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(metafile));
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
   }),
   // The CLI: dist/cli.js and, in dist/cli/, a chunk per command that main.ts loads when that command runs (so
   // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks.md, "The CLI as fast as the library").
   build({
     ...common,
-    entryPoints: [{ in: 'ts/src/cli/main.ts', out: 'cli' }],
+    entryPoints: [{ in: 'ts/src/cli/run.ts', out: 'cli' }],
     outdir: 'dist',
     splitting: true,
     chunkNames: 'cli/[name]-[hash]',
@@ -95,10 +112,10 @@ await Promise.all([
     minify: false,
     sourcemap: false,
   }),
-  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false }),
+  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false, plugins: [...common.plugins, noWriters] }),
   // The bake worker (BakePool): one standalone file too, for Web Workers and Node worker threads alike (Node's
   // spawner gives the thread a Web Worker's globals first; bake/node.ts).
-  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false }),
+  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false, plugins: [...common.plugins, noWriters] }),
   // Not shipped (package.json `files`): bench/run.mjs's suite.
   build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true }),
 ]);
@@ -106,7 +123,9 @@ await Promise.all([
 // export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs; not shipped.
 // The package's runtime-helper chunk is imported bare by its entries; esbuild notes that it drops such imports of a
 // side-effect-free file, which is right (the chunk only defines helpers), so that note is silenced here.
-const page = { ...common, platform: 'browser', sourcemap: true, logOverride: { 'ignored-bare-import': 'silent' } };
+// The pages bundle the library's lazily loaded writer chunk too; glTF Transform's Node-only branch (node:fs) stays an
+// import the browser never runs.
+const page = { ...common, platform: 'browser', sourcemap: true, external: ['node:*'], logOverride: { 'ignored-bare-import': 'silent' } };
 await build({ ...page, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js' });
 // The three.js example page (demo/three.html): imports 'idtech-models/three' and 'three' by name; three is bundled
 // into the page's script (one copy: dist/three.js leaves it to the page's bundler, which this is).

@@ -65,7 +65,7 @@ function showError(e: unknown, fileName: string): void {
   const box = $('error');
   if (e instanceof ModelParseError) {
     $('error-kind').textContent = `ModelParseError ${e.code}`;
-    $('error-message').textContent = `${fileName}: ${e.message}`;
+    $('error-message').textContent = e.file !== undefined ? e.message : `${fileName}: ${e.message}`;
   } else {
     const err = e instanceof Error ? e : new Error(String(e));
     $('error-kind').textContent = err.name;

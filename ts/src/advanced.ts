@@ -14,7 +14,7 @@ export { recoverW } from './base/quat.js';
 export { Md5Tokenizer, decodeText, MAX_TOKEN_BYTES, type FloatRun, type IndexRun, type Md5TokenSink } from './text/tokenizer.js';
 export { parseDecimal, parseDecimalInto, type DecimalResult } from './text/number.js';
 // formats: push parsers, limits, format tables, detection
-export { kindFromBytes, kindFromName, type FileKind } from './formats/detect.js';
+export { selectFormat, formatForName, formatForBytes, hasMagic, type ModelFormat, type FolderForm, type FormatRole, type AnimationKind, type Companion, type FileWarnings } from './formats/format.js';
 export { Md5AnimParser, Md5MeshParser, LIMITS as MD5_LIMITS, type Md5AnimParserOptions, type Md5MeshParserOptions } from './formats/md5/index.js';
 export { openMd5AnimFrames as openRawMd5AnimFrames, type FrameStreamOptions } from './formats/md5/frame-stream.js';
 export type { ElementReader } from './formats/md5/pull.js';
@@ -38,13 +38,20 @@ export type { Md3Frames } from './pose/md3-poser.js';
 export { backToBackIndices } from './pose/morph-poser.js';
 export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
 // export: the glTF document before packing
-export { buildGltf, gltfFiles, type Md5GltfStats } from './export/gltf.js';
-export { toGlbMeshopt, type MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it
+export { buildGltfDocument, type Md5GltfStats } from './export/gltf.js';
+export { buildGltf, gltfFiles, setGltfOptions, type GltfExportOptions } from './registry/gltf.js';
+export { toGlbMeshopt } from './registry/gltf-meshopt.js';
+export type { MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it
 // textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)
 export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';
 export { alphaLook, ImageConverter, type AlphaLook, type ExportImage, type ImageFile } from './export/textures.js';
-// playable
-export { supportedFormats } from './playable/open.js';
+// the format registry: every format's registration, the model-set loader, what the pipeline does per format
+export { supportedFormats } from './registry/open-playable.js';
+export { DEFAULT_FORMATS, entryFor, entryOwning, readableExtensions, type RegisteredModel } from './registry/formats.js';
+export type { FormatEntry, InspectResult, Summary, GltfCapability, ObjCapability, WriterCapability, WriterOptions, WriterResult, MaterialOptions } from './registry/entry.js';
+export { openModelSet, detectFile, folderChildren, fileHead, type ModelSet, type ModelSetOptions } from './load/model-set.js';
+export { readingFile } from './base/errors.js';
+export type { GltfOptionUse } from './registry/entry.js';
 // images: per-format decoders and header readers behind decodeImage
 export { readImageInfo, detectImageFormat, imageFormatFromName, decodeTga, tgaInfo, decodePcx, pcxInfo, pcxPalette, decodeBmp, bmpInfo, pngInfo, jpegInfo, MAX_RGBA_BYTES } from './images/index.js';
 export type { DecodeImageOptions, PcxOptions, PngInfo, JpegInfo, PngEncodeOptions, DecodedFormat, ImageInfo, PassthroughFormat } from './images/index.js';
@@ -87,4 +94,4 @@ export { serveBakes } from './bake/task.js';
 export type { BakeReply, BakeRequest } from './bake/protocol.js';
 
 // the models a file system holds (an archive, a game folder): what the CLI's `inspect ARCHIVE` and the demo's archive picker list
-export { catalogModels, type CatalogEntry, type CatalogKind } from './load/catalog.js';
+export { catalogModels, type CatalogEntry } from './registry/catalog.js';

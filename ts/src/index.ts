@@ -27,7 +27,7 @@ export type { DecodedImage, RgbaImage, PassthroughImage, ImageFormat } from './i
 export { MaterialResolver, listSkins, type MaterialSet, type Md3Options } from './materials/index.js';
 export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materials/types.js';
 export type { SkinOffer } from './materials/skins.js';
-export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './load/textures.js';
+export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './registry/textures.js';
 export type { ResolvedTextures } from './export/textures.js';
 // game folders and archives (.pk3 .pk4 .dpk, Quake's .pak) as one read-only FileSystem, in the engine's order
 export type { FileSystem, VfsFile } from './vfs/file-system.js';
@@ -51,8 +51,9 @@ export {
 } from './pose/md3-player.js';
 // out: OBJ, glTF
 export { toObj, type ObjOptions } from './export/obj.js';
-export { toGlb, toGltf, type GltfClip, type GltfModel, type GltfOptions, type GltfResult, type NamedMd5Anim } from './export/gltf.js';
+export { toGlb, toGltf, type GltfModel } from './registry/gltf.js';
+export type { GltfClip, GltfOptions, GltfResult, NamedMd5Anim } from './export/gltf.js';
 // any format, for drawing: the format-neutral facade and its worker
-export { openPlayable } from './playable/open-lazy.js';
+export { openPlayable } from './registry/open-lazy.js';
 export { type Clip, type ModelFile, type ModelPlayer, type OpenOptions, type PlayableInfo, type PlayableModel, type PlayablePart, type PlayableMaterial, type PlayableImage, type PlayableTextureOptions } from './playable/playable.js';
 export { ModelWorker, type PosedFrame, type WorkerFile, type WorkerLike, type WorkerTextures } from './worker/client.js';

@@ -6,7 +6,8 @@
 export * from './index.js';
 export { fileChunks, loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from './load/node.js';
 // A player folder with its skin, and any model's textures, resolved in the game folder found above it on disk.
-export { loadPlayer, resolveTexturesOnDisk, type LoadedPlayer, type GameFolderPlace, type GameFolderTextures } from './load/node.js';
+export { loadPlayer, resolveTexturesOnDisk, type LoadedPlayer, type GameFolderTextures } from './registry/node.js';
+export type { GameFolderPlace } from './load/game-folder.js';
 // The Node forms take paths too (and inflate with node:zlib); they replace the front door's `openArchive` and `mountGameDir`.
 export { openArchive, mountGameDir } from './load/node.js'; // a plain folder: mountGameDir(dir) (its loose files, then its archives)
 // Bakes across cores on worker threads (dist/bake-worker.js); the pool class and the browser form are in ./advanced.

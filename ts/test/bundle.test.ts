@@ -84,25 +84,29 @@ describe('dist bundles', () => {
   });
 
   it("the CLI loads a command's code when it runs: `inspect` reads neither glTF Transform, the writers nor the bench suite", () => {
-    const shared = importGraph('cli.js', true).files; // what every command loads
+    const shared = importGraph('cli.js', true).files; // what every command loads: the shell only
     const chunkOf = (name: string) => {
       const found = importGraph('cli.js').specifiers.filter((s) => new RegExp(`^\\./cli/${name}-[A-Z0-9]+\\.js$`).test(s));
       expect(found, name).toHaveLength(1);
       return found[0].slice(2);
     };
     const inspectFiles = [...new Set([...shared, ...importGraph(chunkOf('inspect'), true).files])];
-    const convertFiles = importGraph(chunkOf('convert'), true).files;
+    const convertFiles = importGraph(chunkOf('convert')).files; // with what it loads on demand (the writers)
     const code = (files: string[]) => files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');
-    expect(code(convertFiles)).toMatch(/KHR_mesh_quantization/); // the marker is real: convert's graph has the glTF writer
-    expect(code(inspectFiles)).not.toMatch(/KHR_mesh_quantization|gltf-transform|runSuite/);
+    // the markers are real: convert's graph has glTF Transform and the glTF → id import
+    expect(code(convertFiles)).toMatch(/gltf-transform/);
+    expect(code(convertFiles)).toMatch(/function gltfToMd5/);
+    expect(code(inspectFiles)).not.toMatch(/gltf-transform|function gltfToMd5|runSuite/);
     const bytes = (files: string[]) => files.reduce((n, f) => n + readFileSync(join(REPO, 'dist', f)).length, 0);
+    expect(bytes(shared)).toBeLessThan(32 * 1024); // the shell: argv, help, failures
     expect(bytes(inspectFiles)).toBeLessThan(bytes(convertFiles) / 2);
   });
 
-  it('importing the front door in a browser fetches at most 80 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
-    // docs/package.md: minified; the zip reader and the playables are imported on first use (measured there).
+  it('importing the front door in a browser fetches at most 88 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
+    // docs/package.md: minified; the zip reader and the playables are imported on first use (measured there). 88, not
+    // the 80 of before: the DDS reader is part of the synchronous `decodeImage` the exporters call (+3.7 KB).
     const { files } = importGraph('browser.js', true);
-    expect(gzipBytes(files)).toBeLessThanOrEqual(80 * 1024);
+    expect(gzipBytes(files)).toBeLessThanOrEqual(88 * 1024);
     expect(gzipBytes(files)).toBeGreaterThan(40 * 1024); // the measure sees the code (parsers, posers, exporters are all static)
   });
 
@@ -151,7 +155,7 @@ describe('dist bundles', () => {
     expect(pkg.peerDependenciesMeta.three.optional).toBe(true);
     const { files, specifiers } = importGraph('three.js');
     const bare = specifiers.filter((s) => !s.startsWith('./'));
-    expect(bare.sort()).toEqual(['three', 'three/examples/jsm/loaders/TGALoader.js']);
+    expect(bare.sort()).toEqual(['three']); // TGA and the other decoded formats come from our image floor, not TGALoader
     for (const spec of specifiers.filter((s) => s.startsWith('./'))) expect(spec).toMatch(/^\.\/chunk-[A-Z0-9]+\.js$/);
     // none of three's own code came along (its renderer, its revision constant)
     const code = files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');

@@ -12,6 +12,11 @@ export const ErrorCode = {
   Truncated: 'TRUNCATED',
   /** `MD5Version` missing or not 10; an MD2 version other than 8 or an MD3 version other than 15. */
   BadVersion: 'BAD_VERSION',
+  /**
+   * A file no format here reads (no known extension and no known first bytes), one recognised only to be refused
+   * (a Doom 3 camera path), or files that do not make one model (an md5anim without its md5mesh, two models at once).
+   */
+  UnknownFormat: 'UNKNOWN_FORMAT',
   /** A binary file whose first four bytes are not its format's magic (`IDP2`, `IDP3`). */
   BadMagic: 'BAD_MAGIC',
   /** A binary offset or extent outside the file (or outside its declared end), or ranges that overlap where they may not. */
@@ -92,6 +97,13 @@ export class ModelParseError extends Error {
   readonly column: number | undefined;
   /** The message without the position suffix. */
   readonly detail: string;
+  /**
+   * The file it came from (`pak0.pk3:models/x.md3`, a path, a URL), set where the file was opened (the model-set
+   * loader, the Node loaders); undefined for bytes handed straight to a parser. `message` then starts with it.
+   */
+  file: string | undefined;
+  /** A second file the failure concerns (the md5mesh an md5anim was checked against), for messages. */
+  pairedWith: string | undefined;
 
   constructor(code: ErrorCode, detail: string, position: ErrorPosition) {
     const where =
@@ -104,6 +116,28 @@ export class ModelParseError extends Error {
     this.offset = position.offset;
     this.line = position.line;
     this.column = position.column;
+    this.file = undefined;
+    this.pairedWith = undefined;
+  }
+
+  /** Names the file the error came from, once (the innermost opener knows best); returns the error. */
+  inFile(file: string, pairedWith?: string): this {
+    if (this.file === undefined) {
+      this.file = file;
+      this.message = `${file}: ${this.message}`;
+    }
+    if (pairedWith !== undefined) this.pairedWith ??= pairedWith;
+    return this;
+  }
+}
+
+/** Runs `read`, naming `file` on any ModelParseError it throws (see `ModelParseError.file`). */
+export async function readingFile<T>(file: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof ModelParseError) e.inFile(file);
+    throw e;
   }
 }
 

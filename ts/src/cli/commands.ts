@@ -3,10 +3,10 @@
  * Transform and the writers for `convert`, the bench suite for `bench`) stay unread by the others. A test checks
  * each name against its command's spec.
  */
-import type { Command } from './args.js';
+import type { Command } from '../commands/args.js';
 
 export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  inspect: async () => (await import('./inspect.js')).inspect,
-  convert: async () => (await import('./convert.js')).convert,
-  bench: async () => (await import('./bench.js')).bench,
+  inspect: async () => (await import('../commands/inspect/inspect.js')).inspect,
+  convert: async () => (await import('../commands/convert/convert.js')).convert,
+  bench: async () => (await import('../commands/bench/bench.js')).bench,
 };

@@ -3,7 +3,7 @@
  * `COMMAND --help` (synopsis, what the command does, every option under its heading, examples). Wrapped to 80
  * columns whatever the terminal, so the text is the same in a pipe, a log and a test.
  */
-import type { CommandSpec, OptionSpec } from './args.js';
+import type { CommandSpec, OptionSpec } from '../commands/args.js';
 
 const WIDTH = 80;
 const OPTION_COLUMN = 26;

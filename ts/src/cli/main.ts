@@ -8,14 +8,10 @@
  * bench suite. dist/cli.js is this file and what every command shares; each command's own code is a chunk beside
  * it (scripts/bundle.mjs). Measured: `inspect` loads 0.27 MB of script instead of 1.35 MB, ~35 ms less start-up.
  */
-import { fileURLToPath } from 'node:url';
-import { isMainThread } from 'node:worker_threads';
-import { parseArgs, UsageError, wantsHelp, type Command } from './args.js';
+import { parseArgs, UsageError, wantsHelp, type CliContext, type Command } from '../commands/args.js';
 import { COMMANDS } from './commands.js';
-import { setCliEntry } from './entry.js';
 import { commandHelp, commandSynopsis, topUsage } from './help.js';
-import { InputError } from './input.js';
-import { describeInputError, isSystemError, systemErrorText } from './report.js';
+import { describeInputError, isFileError, isSystemError, systemErrorText } from '../commands/report.js';
 import { packageVersion } from './version.js';
 
 const NAMES = Object.keys(COMMANDS);
@@ -26,7 +22,7 @@ const allSpecs = async () => Promise.all(NAMES.map(async (n) => (await COMMANDS[
 const out = (text: string) => process.stdout.write(text);
 const err = (text: string) => process.stderr.write(text);
 
-async function dispatch(argv: readonly string[]): Promise<number> {
+async function dispatch(argv: readonly string[], context: Partial<CliContext>): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     err(topUsage(await allSpecs()));
@@ -56,19 +52,24 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     out(commandHelp(command.spec));
     return 0;
   }
-  return (await command.run(parseArgs(rest, command.spec))) ?? 0;
+  const args = parseArgs(rest, command.spec);
+  return (await command.run(args, { formats: context.formats ?? (await import('../commands/formats.js')).DEFAULT_FORMATS })) ?? 0;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs the command line `argv`; `context.formats` are the formats it reads (default: the package's, loaded with the
+ * command that needs them, so `--help` loads none).
+ */
+export async function main(argv: readonly string[], context: Partial<CliContext> = {}): Promise<number> {
   try {
-    return await dispatch(argv);
+    return await dispatch(argv, context);
   } catch (e) {
     if (e instanceof UsageError) {
       const c = e.command === undefined ? undefined : await find(e.command);
       err(`idtech-models: ${e.message}\n${c ? commandSynopsis(c.spec) : topUsage(await allSpecs())}`);
       return 2;
     }
-    if (e instanceof InputError) {
+    if (isFileError(e)) {
       err(`idtech-models: ${describeInputError(e)}\n`);
       return 1;
     }
@@ -80,17 +81,3 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
 }
-
-// Started as a worker thread by `convert --all` (batch.ts): serve its jobs instead.
-setCliEntry(fileURLToPath(import.meta.url));
-if (!isMainThread) void import('./batch-worker.js').then((m) => m.serveBatchJobs());
-else
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      process.stderr.write(`idtech-models: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exitCode = 70;
-    },
-  );

@@ -56,6 +56,8 @@ export function addMdl(ctx: ExportContext, model: MdlModel, name: string, option
     return { rootNodes: [] };
   }
   const skin = options.mdlSkin ?? 0;
+  // Without resolved textures (a game folder's replacement skins), the skins the file carries, decoded.
+  ctx.materials.carry(() => mdlEmbeddedTextures(model, name));
   const material = ctx.materials.index(`${name}/skin${skin}`, { index: skin });
   const poser = new MdlPoser(ctx.backend, model);
   try {

@@ -9,7 +9,7 @@
  * GLTFLoader with `setMeshoptDecoder(MeshoptDecoder)`, Babylon.js, gltfpack, glTF-Transform.
  */
 import { elementBytes, glbFile, pad4, type GltfAccessor } from './gltf-builder.js';
-import { buildGltf, type GltfModel, type GltfOptions } from './gltf.js';
+import type { GltfOptions, GltfResult } from './gltf.js';
 import { reorderVertices } from './gltf-vertex-order.js';
 
 export const EXT_MESHOPT_COMPRESSION = 'EXT_meshopt_compression';
@@ -43,11 +43,14 @@ export interface MeshoptOptions extends GltfOptions {
   reorder?: boolean;
 }
 
-/** The model as one `.glb` with EXT_meshopt_compression (on top of the default KHR_mesh_quantization). */
-export async function toGlbMeshopt(model: GltfModel, options: MeshoptOptions = {}): Promise<Uint8Array> {
+/**
+ * A built document as one `.glb` with EXT_meshopt_compression (on top of the default KHR_mesh_quantization); the
+ * public `toGlbMeshopt(model)` builds it through the format registry (`registry/gltf.ts`).
+ */
+export async function meshoptGlb(built: GltfResult, options: Pick<MeshoptOptions, 'reorder'> = {}): Promise<Uint8Array> {
   const { MeshoptEncoder } = await import('meshoptimizer/encoder');
   await MeshoptEncoder.ready;
-  const { builder } = buildGltf(model, options);
+  const { builder } = built;
   const json = builder.document() as { bufferViews?: View[]; accessors?: GltfAccessor[]; buffers?: unknown[]; extensionsUsed?: string[]; extensionsRequired?: string[] };
   const bin = builder.binary();
   const plain = builder.glb(); // what it is without the extension: returned when the extension would not pay

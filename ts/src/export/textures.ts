@@ -1,7 +1,7 @@
 /**
  * Resolved materials (materials/, docs/materials.md) as what glTF and OBJ can carry, shared by both exporters:
- * the image bytes a file format takes (PNG re-encoded from TGA / PCX / BMP with `encodePng`, PNG and JPEG as they
- * are), and the render states mapped onto glTF's few (docs/gltf.md, "Textures and materials"):
+ * the image bytes a file format takes (PNG re-encoded from TGA / PCX / BMP / DDS with `encodePng`, PNG and JPEG as
+ * they are — less any ancillary chunk with a bad CRC, which libpng drops and stricter decoders refuse), and the render states mapped onto glTF's few (docs/gltf.md, "Textures and materials"):
  *
  * - alpha test → `MASK`: glTF keeps a fragment when alpha ≥ alphaCutoff, so `≥ c` (Quake 3 GE128) is c and `> c`
  *   (GT0, Doom 3 alphaTest) is c + half an 8-bit step, as the three.js adapter does; `< c` (LT128) has no glTF form:
@@ -15,8 +15,9 @@
  * `resolveModelTextures` in load/) and hands over the bytes of each found image by its path.
  */
 import type { ParseWarning } from '../base/errors.js';
-import { decodeImage } from '../images/decode.js';
 import { encodePng } from '../images/png-encode.js';
+import { pngInfo, withoutChunks } from '../images/png-info.js';
+import { decodeTexture } from '../load/texture-image.js';
 import type { EmbeddedPixels, ResolvedImage, ResolvedMaterial } from '../materials/types.js';
 
 /** What an exporter needs to texture a model: its resolved materials and the bytes of their images by path. */
@@ -89,17 +90,15 @@ export class ImageConverter {
       this.warnings.push({ code: 'TEXTURE_NOT_GIVEN', message: `${path}: found by the resolver but its bytes were not handed to the exporter: left untextured`, offset: 0 });
       return null;
     }
-    try {
-      const img = decodeImage(bytes, path);
-      if (img.kind === 'passthrough') {
-        const jpeg = img.format === 'jpeg';
-        return { path, mimeType: img.mimeType, extension: jpeg ? '.jpg' : '.png', bytes: img.bytes, width: img.width, height: img.height, hasAlpha: img.hasAlpha };
-      }
-      return rgbaImage(path, img.rgba, img.width, img.height);
-    } catch (e) {
-      this.warnings.push({ code: 'TEXTURE_DECODE_FAILED', message: `${path}: ${(e as Error)?.message ?? e}: left untextured`, offset: 0 });
-      return null;
+    const img = decodeTexture(path, bytes, this.warnings);
+    if (!img) return null;
+    if (img.kind === 'passthrough') {
+      const jpeg = img.format === 'jpeg';
+      const bad = jpeg || !img.warnings.some((w) => w.code === 'ANCILLARY_CRC') ? [] : pngInfo(img.bytes).badAncillary;
+      const out = bad.length ? withoutChunks(img.bytes, bad) : img.bytes;
+      return { path, mimeType: img.mimeType, extension: jpeg ? '.jpg' : '.png', bytes: out, width: img.width, height: img.height, hasAlpha: img.hasAlpha };
     }
+    return rgbaImage(path, img.rgba, img.width, img.height);
   }
 }
 

@@ -66,6 +66,11 @@ export interface ModelFormat<M = unknown> {
   readonly folder?: FolderForm<M>;
 
   /**
+   * The model names whose `.skin` files the model's folder offers (`<name>_<skin>.skin`: an MD3's base name, a
+   * player's lower/upper/head); absent for formats without skin files.
+   */
+  skinNames?(path: string): readonly string[];
+  /**
    * What plays on a model of this format, found beside it in `fs` (its folder's md5anims; the animation files an
    * `iqm.cfg` names): paths, read from directories only. Used where no companions are given (the catalog, `--all`,
    * a dropped folder).
@@ -80,6 +85,9 @@ export interface ModelFormat<M = unknown> {
 
 /** A model made of a folder's files (the Quake 3 player: lower/upper/head.md3, animation.cfg, weapon.md3). */
 export interface FolderForm<M> {
+  /** The lower-case names such a folder must hold, and those it may: what is probed where a folder cannot be listed (URLs). */
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
   /** Whether the children (lower-case name → file) make one. */
   matches(children: ReadonlyMap<string, VfsFile>): boolean;
   /** The children that belong to it (to be read, listed and not catalogued again on their own). */
@@ -88,6 +96,8 @@ export interface FolderForm<M> {
   load(children: ReadonlyMap<string, VfsFile>, folder: string, options?: ReadOptions): Promise<{ data: M; warnings: FileWarnings[] }>;
   /** What a folder of this form holds, for messages: `lower.md3, upper.md3 and head.md3 (…)`. */
   readonly describes: string;
+  /** What such a folder is called, for messages: `Quake 3 player folder`. */
+  readonly noun: string;
 }
 
 /** The format of a file by its name (extension), among `formats`; null when none claims it. */
@@ -111,4 +121,11 @@ export function selectFormat<F extends ModelFormat>(name: string, head: Uint8Arr
 /** `.md5mesh, .md5anim, .md2, .md3`: the extensions of the formats that are read (not refused), for messages. */
 export function readableExtensions(formats: readonly ModelFormat[]): string {
   return formats.filter((f) => f.role !== 'refused').flatMap((f) => f.extensions).join(', ');
+}
+
+/** Whether the first four bytes are `magic` (binary formats' identifiers: `IDP2`, `IDP3`, `IDPO`). */
+export function hasMagic(head: Uint8Array, magic: string): boolean {
+  if (head.length < magic.length) return false;
+  for (let i = 0; i < magic.length; i++) if (head[i] !== magic.charCodeAt(i)) return false;
+  return true;
 }

@@ -1,8 +1,9 @@
 /**
- * The floor's front: any supported image's bytes → RGBA pixels (TGA, PCX, BMP) or the bytes as they are plus their
- * header facts (PNG, JPEG). What the material resolver and the exporters call.
+ * The floor's front: any supported image's bytes → RGBA pixels (TGA, PCX, BMP, DDS) or the bytes as they are plus
+ * their header facts (PNG, JPEG). What the exporters and the three.js adapter call, so both show the same pixels.
  */
 import { bmpInfo, decodeBmp } from './bmp.js';
+import { ddsInfo, decodeDds, type DdsOptions } from './dds.js';
 import { requireImageFormat } from './detect.js';
 import { jpegInfo } from './jpeg-info.js';
 import { decodePcx, pcxInfo, type PcxOptions } from './pcx.js';
@@ -13,11 +14,13 @@ import type { DecodedImage, ImageInfo } from './types.js';
 export interface DecodeImageOptions {
   /** For 8-bit PCX: a palette to use instead of the file's, and an index drawn transparent (see decodePcx). */
   pcx?: PcxOptions;
+  /** For DDS: a decoded-pixel bound other than the floor's (dimensions.ts). */
+  dds?: DdsOptions;
 }
 
 /**
- * Decodes `bytes` (format from the content, else from `nameHint`'s extension): TGA, PCX and BMP to RGBA8 top row
- * first, PNG and JPEG passed through with their size and alpha read from the header. Throws ModelParseError for a
+ * Decodes `bytes` (format from the content, else from `nameHint`'s extension): TGA, PCX, BMP and DDS to RGBA8 top
+ * row first, PNG and JPEG passed through with their size and alpha read from the header. Throws ModelParseError for a
  * malformed or unsupported file.
  */
 export function decodeImage(bytes: Uint8Array, nameHint?: string, options: DecodeImageOptions = {}): DecodedImage {
@@ -28,6 +31,8 @@ export function decodeImage(bytes: Uint8Array, nameHint?: string, options: Decod
       return decodePcx(bytes, options.pcx);
     case 'bmp':
       return decodeBmp(bytes);
+    case 'dds':
+      return decodeDds(bytes, options.dds);
     case 'png': {
       const i = pngInfo(bytes);
       return { kind: 'passthrough', format: 'png', mimeType: 'image/png', width: i.width, height: i.height, bytes, hasAlpha: i.hasAlpha, warnings: i.warnings };
@@ -49,6 +54,8 @@ export function readImageInfo(bytes: Uint8Array, nameHint?: string): ImageInfo {
       return pcxInfo(bytes);
     case 'bmp':
       return bmpInfo(bytes);
+    case 'dds':
+      return ddsInfo(bytes);
     case 'png':
       return pick(pngInfo(bytes));
     case 'jpeg':

@@ -11,14 +11,19 @@ import { fail } from './bytes.js';
 /** ioquake3's bound on one decoded image: RGBA bytes, inclusive. */
 export const MAX_RGBA_BYTES = 0x7fffffff;
 
+/** The same bound in pixels: the default of every decoder's `maxPixels`. */
+export const MAX_PIXELS = Math.floor(MAX_RGBA_BYTES / 4);
+
 /**
  * Throws BAD_COUNT (at `fieldOffset`, where the width is stored) for a zero width or height — every engine refuses
- * those (ioquake3 "invalid image size", Doom 3 `R_LoadImage` frees a picture with `width < 1`) — or for an image
- * over {@link MAX_RGBA_BYTES}.
+ * those (ioquake3 "invalid image size", Doom 3 `R_LoadImage` frees a picture with `width < 1`) — or for an image of
+ * more than `maxPixels` pixels (default {@link MAX_PIXELS}: over {@link MAX_RGBA_BYTES} of RGBA). This is the one
+ * decoded-pixel check of the floor: every decoder calls it before allocating its output.
  */
-export function checkDimensions(width: number, height: number, fieldOffset: number, what: string): void {
+export function checkDimensions(width: number, height: number, fieldOffset: number, what: string, maxPixels: number = MAX_PIXELS): void {
   if (width < 1 || height < 1) fail(ErrorCode.BadCount, `${what} is ${width}×${height}; both must be at least 1`, fieldOffset);
-  if (width * height * 4 > MAX_RGBA_BYTES) {
-    fail(ErrorCode.BadCount, `${what} is ${width}×${height}: ${width * height * 4} RGBA bytes, over ioquake3's limit of ${MAX_RGBA_BYTES}`, fieldOffset);
+  if (width * height > maxPixels) {
+    const bound = maxPixels === MAX_PIXELS ? `ioquake3's limit of ${MAX_RGBA_BYTES} RGBA bytes` : `the limit of ${maxPixels} pixels`;
+    fail(ErrorCode.BadCount, `${what} is ${width}×${height}: ${width * height} pixels, over ${bound}`, fieldOffset);
   }
 }

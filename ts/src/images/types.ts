@@ -1,14 +1,14 @@
 /**
  * What the image floor hands up: pixels for the formats a browser or a glTF file cannot take as they are (TGA, PCX,
- * BMP), the untouched bytes plus their header facts for the ones it can (PNG, JPEG).
+ * BMP, DDS), the untouched bytes plus their header facts for the ones it can (PNG, JPEG).
  */
 import type { ParseWarning } from '../base/errors.js';
 
 /** Every format the floor recognises. */
-export type ImageFormat = 'tga' | 'pcx' | 'bmp' | 'png' | 'jpeg';
+export type ImageFormat = 'tga' | 'pcx' | 'bmp' | 'dds' | 'png' | 'jpeg';
 
 /** Formats decoded here into RGBA8. */
-export type DecodedFormat = 'tga' | 'pcx' | 'bmp';
+export type DecodedFormat = 'tga' | 'pcx' | 'bmp' | 'dds';
 
 /** Formats passed through as they are (glTF embeds them; browsers and three.js decode them). */
 export type PassthroughFormat = 'png' | 'jpeg';

@@ -1,25 +1,24 @@
 /**
  * What models a FileSystem holds (an archive, a game folder): one entry per thing worth converting on its own —
- * each .md2 and .md3, each Quake 3 player folder (lower/upper/head.md3 assembled as one, as cgame loads them; its
- * parts are not listed again), each .md5mesh with the .md5anim files lying beside it (Doom 3 keeps a monster's
- * mesh and anims in one folder). With each: the `.skin` files offered for it (materials/skins.ts `listSkins`),
- * every source file, their total size and newest modification time (for up-to-date checks of outputs).
- * Read from the directory only: nothing is parsed.
+ * each file of a model format, each folder of a folder format (a Quake 3 player folder, assembled as one, its files
+ * not listed again), each with what plays on it beside it (an md5mesh's md5anims). With each: the `.skin` files
+ * offered for it (materials/skins.ts `listSkins`), every source file, their total size and newest modification time
+ * (for up-to-date checks of outputs). Read from the directory only: nothing is parsed.
+ *
+ * The formats are handed in: this room knows none of them.
  */
-import { kindFromName } from '../formats/detect.js';
-import { listSkins, PLAYER_PARTS, type SkinOffer } from '../materials/skins.js';
-import { byPath, type FileSystem, type VfsFile } from '../vfs/file-system.js';
-import { isPlayerFolder, PLAYER_PART_FILES } from './vfs-models.js';
-
-export type CatalogKind = 'player' | 'md2' | 'md3' | 'md5mesh';
+import type { ModelFormat } from '../formats/format.js';
+import { listSkins, type SkinOffer } from '../materials/skins.js';
+import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export interface CatalogEntry {
-  kind: CatalogKind;
-  /** The model file, or the player folder (no trailing '/'), as stored. */
+  /** The id of its format (`md3`, `player`, `md5mesh` …). */
+  kind: string;
+  /** The model file, or the folder of a folder format (no trailing '/'), as stored. */
   path: string;
-  /** md5mesh: the .md5anim files in its folder, sorted. */
+  /** What plays on it, found beside it (an md5mesh's .md5anim files), sorted. */
   anims: string[];
-  /** Player: its files (parts, weapon.md3, animation.cfg). Others: the model file. */
+  /** A folder format: its files. Others: the model file. */
   files: string[];
   skins: SkinOffer[];
   /** Bytes of every source file (model, anims, parts), as declared. */
@@ -28,8 +27,8 @@ export interface CatalogEntry {
   mtimeMs: number | undefined;
 }
 
-const MODEL_EXTENSIONS = ['.md2', '.md3', '.md5mesh', '.md5anim'];
-const PLAYER_EXTRAS = ['weapon.md3', 'animation.cfg'];
+/** @deprecated the format id; kept for callers of the catalog's old kind union. */
+export type CatalogKind = string;
 
 const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -44,36 +43,57 @@ function sourceFacts(files: readonly VfsFile[]): Pick<CatalogEntry, 'size' | 'mt
   return { size, mtimeMs };
 }
 
-/** Every model `fs` holds, sorted by path (players by folder). */
-export async function catalogModels(fs: FileSystem): Promise<CatalogEntry[]> {
+/** A file system answering `list` from files listed once (the catalog asks about many folders of one archive). */
+function listedOnce(fs: FileSystem, files: readonly VfsFile[]): FileSystem {
+  return {
+    file: (p) => fs.file(p),
+    list: async (folder, extensions) => {
+      const prefix = folderPrefix(folder);
+      return files.filter((f) => {
+        const k = pathKey(f.path);
+        return k.startsWith(prefix) && hasExtension(k, extensions);
+      });
+    },
+  };
+}
+
+/** Every model `fs` holds, sorted by path (folder formats by folder). */
+export async function catalogModels(fs: FileSystem, formats: readonly ModelFormat[]): Promise<CatalogEntry[]> {
+  const folderNames = new Set(formats.flatMap((f) => (f.folder ? [...f.folder.required, ...f.folder.optional] : [])));
+  const extensions = [...new Set(formats.flatMap((f) => f.extensions)), ...folderNames];
+  const listed = (await fs.list('', extensions)).filter((f) => hasExtension(pathKey(f.path), extensions));
+  // Skins and what companions are found from (cfg files, anims) are few: listed once, then answered from memory.
+  const skinFiles = await fs.list('', ['.skin']);
+  const view = listedOnce(fs, [...listed, ...skinFiles].sort(byPath));
+
   const byFolder = new Map<string, Map<string, VfsFile>>();
-  for (const f of await fs.list('', [...MODEL_EXTENSIONS, ...PLAYER_EXTRAS])) {
+  for (const f of listed) {
     const folder = folderOf(f.path).toLowerCase();
     const m = byFolder.get(folder) ?? new Map<string, VfsFile>();
     m.set(nameOf(f.path).toLowerCase(), f);
     byFolder.set(folder, m);
   }
-  // Skins are few: listed once, then each model's folder is answered from that list.
-  const skinFiles = await fs.list('', ['.skin']);
-  const skinFs: FileSystem = { file: fs.file, list: async () => skinFiles };
 
   const out: CatalogEntry[] = [];
   for (const children of byFolder.values()) {
-    const player = isPlayerFolder(children);
-    const anims = [...children.values()].filter((f) => kindFromName(f.path) === 'md5anim').sort(byPath);
-    if (player) {
-      const files = [...PLAYER_PART_FILES, ...PLAYER_EXTRAS].flatMap((n) => (children.has(n) ? [children.get(n)!] : []));
+    const claimed = new Set<string>();
+    for (const format of formats) {
+      const form = format.folder;
+      if (!form || !form.matches(children)) continue;
+      const files = form.files(children);
+      for (const f of files) claimed.add(nameOf(f.path).toLowerCase());
       const folder = folderOf(files[0].path);
-      out.push({ kind: 'player', path: folder, anims: [], files: files.map((f) => f.path), skins: await listSkins(skinFs, folder, PLAYER_PARTS), ...sourceFacts(files) });
+      const skins = format.skinNames ? await listSkins(view, folder, format.skinNames(folder)) : [];
+      out.push({ kind: format.id, path: folder, anims: [], files: files.map((f) => f.path), skins, ...sourceFacts(files) });
     }
     for (const [name, f] of children) {
-      const kind = kindFromName(name);
-      if (kind !== 'md2' && kind !== 'md3' && kind !== 'md5mesh') continue;
-      if (player && (PLAYER_PART_FILES as readonly string[]).includes(name)) continue;
-      if (player && name === 'weapon.md3') continue;
-      const sources = kind === 'md5mesh' ? [f, ...anims] : [f];
-      const skins = kind === 'md3' ? await listSkins(skinFs, folderOf(f.path), [name.slice(0, -'.md3'.length)]) : [];
-      out.push({ kind, path: f.path, anims: kind === 'md5mesh' ? anims.map((a) => a.path) : [], files: [f.path], skins, ...sourceFacts(sources) });
+      if (claimed.has(name)) continue;
+      const format = formats.find((x) => x.extensions.some((e) => name.endsWith(e)));
+      if (!format || format.role !== 'model') continue;
+      const anims = (await format.companionsBeside?.(view, f.path)) ?? [];
+      const companionFiles = (await Promise.all(anims.map((p) => view.file(p)))).filter((x): x is VfsFile => x !== null);
+      const skins = format.skinNames ? await listSkins(view, folderOf(f.path), format.skinNames(f.path)) : [];
+      out.push({ kind: format.id, path: f.path, anims, files: [f.path], skins, ...sourceFacts([f, ...companionFiles]) });
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -5,14 +5,12 @@
  * model that holds `models/`, `scripts/`, `materials/` or `textures/`. When that folder is an archive folder
  * (`.pk3dir`, `.dpkdir`), the folder holding it is the game folder (mountGameDir mounts it with its siblings, in
  * engine order), and the model's path is taken inside it. A path through an archive file
- * (`baseq3/pak0.pk3/models/x.md3`) names a member of that archive; the archive's folder is mounted.
+ * (`baseq3/pak0.pk3/models/x.md3`) names a member of that archive; the archive's folder is mounted
+ * (`registry/node.ts` `resolveTexturesOnDisk` mounts it and resolves the model's textures there).
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS } from '../vfs/game-dir.js';
-import { mountGameDir } from '../vfs/node.js';
-import type { TexturedModel, ModelTextures, ResolveTexturesOptions } from './textures.js';
-import { resolveModelTextures } from './textures.js';
 
 /** Folders whose presence marks a game folder (or an archive's root). */
 export const GAME_FOLDER_MARKERS: readonly string[] = ['models', 'scripts', 'materials', 'textures'];
@@ -92,25 +90,4 @@ export async function locateGameFolder(path: string, gameDir?: string): Promise<
     if (dirname(dir) === dir) break;
   }
   return { gameDir: start, path: slash(relative(start, abs)) || basename(abs), archive: null, how: 'fallback' };
-}
-
-export interface GameFolderTextures extends ModelTextures {
-  place: GameFolderPlace;
-}
-
-/**
- * Node: the textures of the model at `path` on disk (a player: its folder), resolved in its game folder
- * (`locateGameFolder`) mounted with `mountGameDir`. What `idtech-models convert` does before exporting.
- */
-export async function resolveTexturesOnDisk(path: string, model: TexturedModel, options: ResolveTexturesOptions & { gameDir?: string } = {}): Promise<GameFolderTextures> {
-  const place = await locateGameFolder(path, options.gameDir);
-  const fs = await mountGameDir(place.gameDir, { signal: options.signal });
-  try {
-    const t = await resolveModelTextures(fs, model, place.path, options);
-    const mountWarnings = fs.warnings.map((w) => ({ code: w.code, message: w.message }));
-    if (place.how === 'fallback') mountWarnings.push({ code: 'NO_GAME_FOLDER', message: `${path}: no folder above it holds ${GAME_FOLDER_MARKERS.join('/, ')}/: resolved from the model's own folder (give --game-dir)` });
-    return { ...t, warnings: [...mountWarnings, ...t.warnings], place };
-  } finally {
-    await fs.close();
-  }
 }

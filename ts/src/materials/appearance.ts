@@ -25,6 +25,11 @@ export interface ImageName {
   name: string;
   role: ImageRole;
   program: string | null;
+  /**
+   * An engine's precompressed file to try before the name itself: Tesseract's `<dds>` (names.ts `tesseractDdsName`)
+   * or Doom 3's `dds/` tree (`doom3DdsName`).
+   */
+  precompressed?: 'tesseract' | 'doom3';
   /** Position in the definition's file (absent for implicit names). */
   line?: number;
   column?: number;

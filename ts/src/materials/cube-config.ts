@@ -5,20 +5,25 @@
  * Engine: Sauerbraten src/engine/skelmodel.h / md5.h. `md5skin <mesh> <tex> [<masks> [<envmapmax> [<envmapmin>]]]`
  * sets a mesh's diffuse texture and its masks (R = specular, G = glow, B = envmap), `md5bumpmap <mesh> <normalmap>`
  * its normal map; `<mesh>` is a mesh name or `*` for all (`loopmeshes`: `!strcmp(meshname, "*") ||
- * !strcmp(m.name, meshname)`). Paths are relative to the config's folder (`makerelpath(dir, name)`); a leading
- * `<cmd>` such as `<dds>` is a texture-loading hint and is dropped here. Mesh names are not in the md5mesh's
+ * !strcmp(m.name, meshname)`). Paths are relative to the config's folder (`makerelpath(dir, name)`); leading `<cmd>`
+ * groups are texture-loading commands, dropped from the path: `<dds>` is kept as a flag (`…Dds`), since with it
+ * Tesseract loads `<path minus its last four characters>.dds` first (names.ts `tesseractDdsName`). Mesh names are not in the md5mesh's
  * syntax: the loader takes them from a `// meshes: NAME` comment line inside each `mesh {` block (md5.h
  * `md5mesh::load`), which {@link md5MeshNamesFromText} reads the same way.
  *
  * Other lines (md5load, md5anim, md5tag, mdlscale, exec …) are ignored. Never throws.
  */
 import { latin1, ScriptLexer, type ScriptToken } from '../text/script-lexer.js';
+import { hasDdsCommand } from './names.js';
 
 export interface CubeSkin {
   mesh: string;
   /** Paths as written, `<…>` prefixes removed, relative to the config's folder. */
   diffuse: string;
   masks: string | null;
+  /** The `<dds>` command on the diffuse / masks name: the .dds beside it is tried first. */
+  diffuseDds: boolean;
+  masksDds: boolean;
   line: number;
   column: number;
 }
@@ -26,6 +31,7 @@ export interface CubeSkin {
 export interface CubeBumpmap {
   mesh: string;
   normal: string;
+  normalDds: boolean;
   line: number;
   column: number;
 }
@@ -55,9 +61,17 @@ export function parseCubeModelConfig(input: Uint8Array | string): CubeModelConfi
     const kw = t.text.toLowerCase();
     if (kw === 'md5skin' && rest.length >= 2) {
       const masks = rest[2] ? stripTextureCommands(rest[2].text) : '';
-      skins.push({ mesh: rest[0].text, diffuse: stripTextureCommands(rest[1].text), masks: masks || null, line: t.line, column: t.column });
+      skins.push({
+        mesh: rest[0].text,
+        diffuse: stripTextureCommands(rest[1].text),
+        masks: masks || null,
+        diffuseDds: hasDdsCommand(rest[1].text),
+        masksDds: !!masks && hasDdsCommand(rest[2].text),
+        line: t.line,
+        column: t.column,
+      });
     } else if (kw === 'md5bumpmap' && rest.length >= 2) {
-      bumpmaps.push({ mesh: rest[0].text, normal: stripTextureCommands(rest[1].text), line: t.line, column: t.column });
+      bumpmaps.push({ mesh: rest[0].text, normal: stripTextureCommands(rest[1].text), normalDds: hasDdsCommand(rest[1].text), line: t.line, column: t.column });
     }
   }
   return { skins, bumpmaps };

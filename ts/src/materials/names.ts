@@ -65,6 +65,54 @@ export function builtinImage(name: string): string | null {
   return null;
 }
 
+/**
+ * Where Tesseract / Red Eclipse look first for an image written with the `<dds>` command (src/engine/texture.cpp
+ * `texturedata`, with `usedds` 1, its default): the path with its last four characters replaced by `.dds`
+ * (`skin.jpg` → `skin.dds`); it falls back to the path itself when that file does not load. null for a path under
+ * four characters (the engine skips the lookup) or one that already ends in `.dds`.
+ */
+export function tesseractDdsName(path: string): string | null {
+  if (path.length < 4 || path.toLowerCase().endsWith('.dds')) return null;
+  return `${path.slice(0, -4)}.dds`;
+}
+
+/** Whether a Cube texture name's leading `<…>` commands ask for the DDS first: `<dds>` (and not `<thumbnail>`, which loads raw). */
+export function hasDdsCommand(name: string): boolean {
+  let dds = false;
+  let raw = false;
+  for (let s = name; s.startsWith('<'); ) {
+    const end = s.indexOf('>');
+    if (end < 0) break;
+    const cmd = s.slice(1, end).split(/[:,]/)[0];
+    if (cmd === 'dds') dds = true;
+    else if (cmd === 'thumbnail') raw = true;
+    s = s.slice(end + 1);
+  }
+  return dds && !raw;
+}
+
+/**
+ * Doom 3's precompressed file for a plain image name (renderer/Image_load.cpp
+ * `idImage::ImageProgramStringToCompressedFileName`, used when `image_usePrecompressedTextures` is 1, its default):
+ * the name as `ImageFromFile` keeps it (every `.tga` removed, `\` as `/`) under `dds/`, its first four separators
+ * kept and later ones turned into spaces, `< > : | " .` into `_`, with `.dds` appended —
+ * `models/monsters/imp/imp.tga` → `dds/models/monsters/imp/imp.dds`, `textures/a/b.jpg` → `dds/textures/a/b_jpg.dds`.
+ */
+export function doom3DdsName(name: string): string {
+  let out = 'dds/';
+  let depth = 0;
+  for (const c of name.split('.tga').join('').replace(/\\/g, '/')) {
+    if (c === '/' || c === '(') {
+      out += depth < 4 ? '/' : ' ';
+      depth++;
+    } else if ('<>:|".'.includes(c)) out += '_';
+    else if (c === ' ' && out.endsWith('/')) continue;
+    else if (c === ')' || c === ',') continue;
+    else out += c;
+  }
+  return `${out}.dds`;
+}
+
 /** The folder of a '/'-separated path ('' at the root). */
 export function folderOf(path: string): string {
   const slash = path.lastIndexOf('/');

@@ -18,9 +18,11 @@ import type { FileSystem } from '../vfs/file-system.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
 import { md5MeshNamesFromText, parseCubeModelConfig, type CubeModelConfig } from './cube-config.js';
 import { loadMaterialLibrary, type MaterialLibrary } from './library.js';
-import { builtinImage, declKey, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension } from './names.js';
+import {
+  builtinImage, declKey, doom3DdsName, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
+} from './names.js';
 import { md3SurfaceKey, parseSkin, skinShaderFor, type SkinFile } from './skin-file.js';
-import type { DefinitionSource, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
+import type { DefinitionSource, EmbeddedPixels, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
 
 export interface MaterialResolverOptions {
   signal?: AbortSignal;
@@ -35,6 +37,8 @@ export interface MaterialSet {
   materials: ResolvedMaterial[];
   /** This resolution's warnings (one per missing name), plus the script files the engine would ignore. */
   warnings: MaterialWarning[];
+  /** Decoded pictures of the embedded images the materials name (`ResolvedImage.embedded`: an MDL's skins), by path. */
+  pixels?: Map<string, EmbeddedPixels>;
 }
 
 export interface Md3Options {
@@ -180,7 +184,8 @@ export class MaterialResolver {
 
   /**
    * An md5mesh's meshes. With an `md5.cfg` beside the model (Cube engines), its `md5skin` / `md5bumpmap` lines
-   * give the images of the meshes they name (cube-config.ts). Otherwise the mesh's shader name: a Doom 3 material
+   * give the images of the meshes they name (cube-config.ts; a `<dds>` name tries its .dds first, as Tesseract
+   * does). Otherwise the mesh's shader name: a Doom 3 material
    * (`materials/*.mtr`), else a Quake 3 / Daemon shader (Daemon draws md5meshes with shader scripts), else the
    * image of that name — as Doom 3 draws an implicit material (blended, clamped) in a folder with Doom 3
    * materials, as ioquake3/Daemon do (opaque) in one without.
@@ -208,9 +213,10 @@ export class MaterialResolver {
         const bump = [...cfg.bumpmaps].reverse().find((b) => b.mesh === name || b.mesh === '*');
         const at: WrittenAt = { path: cfgPath, line: skin.line, column: skin.column };
         const look = implicitLook(skin.diffuse, 'quake3');
-        look.diffuse = { name: skin.diffuse, role: 'diffuse', program: null, line: skin.line, column: skin.column };
-        if (bump) look.normal = { name: bump.normal, role: 'normal', program: null, line: bump.line, column: bump.column };
-        if (skin.masks) look.others = [{ name: skin.masks, role: 'mask', program: null, line: skin.line, column: skin.column }];
+        const dds = (on: boolean) => (on ? { precompressed: 'tesseract' as const } : {});
+        look.diffuse = { name: skin.diffuse, role: 'diffuse', program: null, line: skin.line, column: skin.column, ...dds(skin.diffuseDds) };
+        if (bump) look.normal = { name: bump.normal, role: 'normal', program: null, line: bump.line, column: bump.column, ...dds(bump.normalDds) };
+        if (skin.masks) look.others = [{ name: skin.masks, role: 'mask', program: null, line: skin.line, column: skin.column, ...dds(skin.masksDds) }];
         const m = this.material(look, i, name, mesh.meshes[i].shader, { kind: 'cube-cfg', at }, { kind: 'cube-cfg', at });
         await this.findLookImages(m, look, cfgPath, 'exact', folder, out);
         materials.push(m);
@@ -300,7 +306,9 @@ export class MaterialResolver {
 
     if (main) {
       const m = this.material(main.look, index, surface, name, nameSource, main.definition);
-      await this.findLookImages(m, main.look, main.file!, 'quake3', '', out);
+      // Doom 3 (a material of `materials/`) looks for its precompressed `dds/…` file first (doom3DdsName).
+      const doom3 = main === fromD3 && lib.doom3 && main.file!.toLowerCase().startsWith('materials/');
+      await this.findLookImages(m, main.look, main.file!, 'quake3', '', out, doom3 ? 'doom3' : undefined);
       if (other) {
         // The other kind of definition of the same name fills the maps the first has not (corpus A4: a Quake 3
         // shader for the diffuse, an XreaL material beside it with the normal and specular maps).
@@ -315,7 +323,7 @@ export class MaterialResolver {
     // No definition: the image of that name (ioquake3 R_FindShader → R_FindImageFile(name); Doom 3's implicit material).
     const look = implicitLook(name, implicit);
     const m = this.material(look, index, surface, name, nameSource, { kind: 'implicit' });
-    m.diffuse = await this.image({ name, role: 'diffuse', program: null }, 'quake3', '', null);
+    m.diffuse = await this.image({ name, role: 'diffuse', program: null, ...(implicit === 'doom3' && lib.doom3 ? { precompressed: 'doom3' as const } : {}) }, 'quake3', '', null);
     if (!m.diffuse.path && !m.diffuse.builtin) {
       m.definition = { kind: 'none' };
       out.once(`noshader:${name.toLowerCase()}`, {
@@ -352,10 +360,10 @@ export class MaterialResolver {
   }
 
   /** Find every image a look names; warn once per missing name. */
-  private async findLookImages(m: ResolvedMaterial, look: Look, file: string, rule: 'quake3' | 'exact', relativeTo: string, out: Collector): Promise<void> {
+  private async findLookImages(m: ResolvedMaterial, look: Look, file: string, rule: 'quake3' | 'exact', relativeTo: string, out: Collector, precompressed?: 'doom3'): Promise<void> {
     const find = async (n: ImageName | null): Promise<ResolvedImage | null> => {
       if (!n) return null;
-      const img = await this.image(n, rule, relativeTo, n.line !== undefined ? { path: file, line: n.line, column: n.column ?? 0 } : null);
+      const img = await this.image(precompressed ? { ...n, precompressed } : n, rule, relativeTo, n.line !== undefined ? { path: file, line: n.line, column: n.column ?? 0 } : null);
       if (!img.path && !img.builtin) {
         out.once(`img:${img.name.toLowerCase()}`, {
           code: 'IMAGE_NOT_FOUND',
@@ -377,13 +385,20 @@ export class MaterialResolver {
     for (const o of look.others) m.others.push((await find(o))!);
   }
 
-  /** One image name to a file: built-ins are not looked for; the Quake 3 rule or the exact name (relative to a folder). */
+  /**
+   * One image name to a file: built-ins are not looked for; the Quake 3 rule or the exact name (relative to a folder),
+   * after the engine's precompressed file when the name asks for one (Tesseract `<dds>`; Doom 3 `dds/`, for a plain
+   * name — an image program's file is named after the whole program text as Doom 3 tokenised it, not looked for).
+   */
   private async image(n: ImageName, rule: 'quake3' | 'exact', relativeTo: string, writtenAt: WrittenAt | null): Promise<ResolvedImage> {
     const base: ResolvedImage = { role: n.role, name: n.name, path: null, origin: null, builtin: builtinImage(n.name), program: n.program, writtenAt, tried: [] };
     if (base.builtin) return base;
     // FS_FOpenFileRead drops a leading '/' or '\' ("qpaths are not supposed to have a leading slash").
     const plain = n.name.replace(/^[/\\]/, '');
-    const candidates = rule === 'exact' ? [joinPath(relativeTo, plain)] : quake3ImageCandidates(plain, this.extensions);
+    const exact = joinPath(relativeTo, plain);
+    const candidates = rule === 'exact' ? [exact] : quake3ImageCandidates(plain, this.extensions);
+    const dds = n.precompressed === 'tesseract' ? tesseractDdsName(exact) : n.precompressed === 'doom3' && !n.program ? doom3DdsName(plain) : null;
+    if (dds && !candidates.some((c) => c.toLowerCase() === dds.toLowerCase())) candidates.unshift(dds);
     for (const c of candidates) {
       base.tried.push(c);
       const p = await this.probe(c);

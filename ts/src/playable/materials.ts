@@ -5,12 +5,11 @@
  * are the glTF exporter's reading of them (`export/textures.ts` `alphaLook`), so the page, the .glb and the three.js
  * adapter agree. A surface without an image is drawn untextured with one warning, never an exception.
  */
-import type { MaterialWarning } from '../materials/types.js';
-import type { Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import { alphaLook, foundPath, materialForSlot } from '../export/textures.js';
-import { decodeImage } from '../images/decode.js';
-import { resolveModelTextures } from '../load/textures.js';
+import { decodeTexture } from '../load/texture-image.js';
 import type { FileSystem } from '../vfs/file-system.js';
+import type { EmbeddedPixels, MaterialWarning, ResolvedMaterial } from '../materials/types.js';
+import type { PlayablePart } from './playable.js';
 
 /** A part's image: RGBA8, top row first (TGA, PCX, BMP), or the file's bytes (PNG, JPEG) with their MIME type. */
 export type PlayableImage =
@@ -46,9 +45,17 @@ export interface PlayableTextureOptions {
   signal?: AbortSignal;
 }
 
-/** One material per part (`partCount` parts, in the model's own surface / mesh order), and what went missing. */
-export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | MdlModel | { lower: Md3Model; upper: Md3Model; head: Md3Model }, partCount: number, o: PlayableTextureOptions): Promise<{ materials: PlayableMaterial[]; warnings: MaterialWarning[] }> {
-  const t = await resolveModelTextures(o.fileSystem, model, o.modelPath, { skin: o.skin, signal: o.signal });
+/** What a model's resolved textures give a viewer: the materials and the bytes of their images by path. */
+export interface ResolvedModelTextures {
+  materials: readonly ResolvedMaterial[];
+  warnings: readonly MaterialWarning[];
+  images: ReadonlyMap<string, Uint8Array>;
+  /** Decoded pixels of embedded images (an MDL's skins: `ResolvedImage.embedded`), by path. */
+  pixels?: ReadonlyMap<string, EmbeddedPixels>;
+}
+
+/** One material per part (each part's `slot`, else its index), and what went missing. */
+export function playableMaterials(t: ResolvedModelTextures, parts: readonly PlayablePart[]): { materials: PlayableMaterial[]; warnings: MaterialWarning[] } {
   const warnings: MaterialWarning[] = [...t.warnings];
   const looks: { code: string; message: string; offset: number }[] = []; // alphaLook speaks ParseWarning
   const decoded = new Map<string, PlayableImage | null>();
@@ -57,23 +64,16 @@ export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | M
     let out: PlayableImage | null = null;
     const bytes = t.images.get(path);
     const pixels = t.pixels?.get(path);
+    const img = pixels ? null : bytes ? decodeTexture(path, bytes, warnings) : null;
     if (pixels) out = { width: pixels.width, height: pixels.height, rgba: pixels.rgba };
-    else if (bytes) {
-      try {
-        const img = decodeImage(bytes, path);
-        out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
-      } catch (e) {
-        warnings.push({ code: 'TEXTURE_DECODE_FAILED', message: `${path}: ${(e as Error)?.message ?? e}: drawn untextured`, path });
-      }
-    }
+    else if (img) out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
     decoded.set(path, out);
     return out;
   };
+
   const materials: PlayableMaterial[] = [];
-  // A player's parts are its lower, upper and head surfaces in order: each resolved by (part, surface).
-  const slots = 'lower' in model ? (['lower', 'upper', 'head'] as const).flatMap((part) => model[part].surfaces.map((_, surface) => ({ part, surface }))) : null;
-  for (let i = 0; i < partCount; i++) {
-    const m = slots ? materialForSlot(t.materials, slots[i]?.surface ?? -1, slots[i]?.part) : materialForSlot(t.materials, i, undefined);
+  for (const [i, part] of parts.entries()) {
+    const m = materialForSlot(t.materials, part.slot?.surface ?? i, part.slot?.part);
     const path = m ? foundPath(m.diffuse) : null;
     const glowPath = m ? foundPath(m.glow ?? null) : null;
     const look = m ? alphaLook(m, looks) : null;
@@ -97,10 +97,11 @@ export async function playableMaterials(model: Md2Model | Md3Model | Md5Mesh | M
 export function materialBuffers(materials: readonly PlayableMaterial[]): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   for (const m of materials) {
-    const img = m.image;
-    if (!img) continue;
-    const b = ('rgba' in img ? img.rgba : img.bytes).buffer;
-    if (b instanceof ArrayBuffer) out.add(b);
+    for (const img of [m.image, m.glow]) {
+      if (!img) continue;
+      const b = ('rgba' in img ? img.rgba : img.bytes).buffer;
+      if (b instanceof ArrayBuffer) out.add(b);
+    }
   }
   return [...out];
 }

@@ -1,31 +1,18 @@
 /** MD5 as a playable model: the mesh's meshes as parts, each md5anim a clip (none: the bind pose). */
-import type { Md5Anim } from '../base/model.js';
-import { Md5AnimParser } from '../formats/md5/anim.js';
-import { Md5MeshParser } from '../formats/md5/mesh.js';
+import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import type { PoseBackend } from '../kernels/backend.js';
-import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
+import { Md5Poser } from '../pose/md5-poser.js';
 import { buildSkinStream } from '../pose/skin-stream.js';
-import { parseStream } from '../base/source.js';
-import { concatUvs, partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer } from './playable.js';
+import { concatUvs, partsBackToBack, poserPlayer, type Clip, type ModelPlayer, type PlayableModel } from './playable.js';
 
-/** The file name without folders and extension: what a clip is called. */
-export function clipName(fileName: string): string {
-  return fileName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
-}
-
-export const openMd5: FormatOpener = async ([meshFile, ...animFiles], stream) => {
-  const mesh = await parseStream(new Md5MeshParser(), stream(meshFile));
-  const anims: Md5Anim[] = [];
-  for (const f of animFiles) {
-    const anim = await parseStream(new Md5AnimParser(), stream(f));
-    assertAnimMatchesMesh(mesh, anim); // at load, so a wrong pairing is reported with the files, not on first play
-    anims.push(anim);
-  }
+/** An md5mesh and the md5anims that play on it (checked against it when the model set was read), each a clip. */
+export function md5Playable(mesh: Md5Mesh, named: readonly { name: string; anim: Md5Anim }[]): PlayableModel {
+  const anims = named.map((a) => a.anim);
   const skin = buildSkinStream(mesh); // shared by the posers of every backend
   // Meshes back to back, as the skin stream's file-order outputs (meshVertexStart) lay them out.
   const { indices, parts } = partsBackToBack(mesh.meshes.map((m, i) => ({ name: m.name || m.shader || `mesh ${i}`, vertexCount: m.vertexCount, triangles: m.triangles })));
   const clips: Clip[] = anims.length
-    ? anims.map((a, i) => ({ name: clipName(animFiles[i].name), frameCount: a.frameCount, frameRate: a.frameRate, closesOnLastFrame: true }))
+    ? named.map(({ name, anim: a }) => ({ name, frameCount: a.frameCount, frameRate: a.frameRate, closesOnLastFrame: true }))
     : [{ name: 'bind pose', frameCount: 1, frameRate: 0, closesOnLastFrame: true }];
   const triangles = indices.length / 3;
   return {
@@ -57,4 +44,4 @@ export const openMd5: FormatOpener = async ([meshFile, ...animFiles], stream) =>
       return player;
     },
   };
-};
+}

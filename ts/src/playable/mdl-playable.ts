@@ -3,10 +3,10 @@
  * rule applied), its clips from pose names at Quake's 10 fps — a clip that is one frame group at the group's own
  * rate (1 / its first interval, as QuakeSpasm plays a group) — and its first skin decoded through LibreQuake's
  * palette as the part's material (fullbright texels as `glow`): MDL carries its skins, so a viewer given no game
- * folder still draws it textured. With a game folder, `playableMaterials` resolves the palette and replacements.
+ * folder still draws it textured. With a game folder, `resolveMdlMaterials` (materials/mdl.ts) finds the palette and
+ * replacement skins, and `playableMaterials` turns them into the parts' materials.
  */
 import { mdlDrawVertices } from '../formats/mdl/geometry.js';
-import { parseMdlStream } from '../formats/mdl/stream.js';
 import { mdlEmbeddedMaterials } from '../materials/mdl.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { MdlPoser } from '../pose/mdl-poser.js';
@@ -14,7 +14,7 @@ import { MDL_DEFAULT_FPS } from '../pose/timing.js';
 import type { MdlModel } from '../base/model.js';
 import type { PlayableMaterial } from './materials.js';
 import { morphPlayer, unweldedPlayer, type RangeClip } from './morph-playable.js';
-import type { FormatOpener, PlayablePart } from './playable.js';
+import type { PlayableModel, PlayablePart } from './playable.js';
 
 /** A clip's rate: a frame group's own when the clip is exactly one group, else Quake's 10 fps. */
 function clipRate(model: MdlModel, firstPose: number, poses: number): number {
@@ -43,8 +43,8 @@ function embeddedMaterial(model: MdlModel, name: string): PlayableMaterial[] {
   }];
 }
 
-export const openMdl: FormatOpener = async ([file], stream) => {
-  const model = await parseMdlStream(stream(file));
+/** An MDL with its pose-name clips and its embedded first skin; `name` names its one part (the file's name). */
+export function mdlPlayable(model: MdlModel, name: string): PlayableModel {
   const clips: RangeClip[] = model.clips.map((c) => ({
     name: c.name || `poses ${c.firstFrame}–${c.firstFrame + c.frameCount - 1}`,
     firstFrame: c.firstFrame,
@@ -54,7 +54,7 @@ export const openMdl: FormatOpener = async ([file], stream) => {
   }));
   const drawn = mdlDrawVertices(model);
   const indices = Uint32Array.from(drawn.indices);
-  const parts: PlayablePart[] = [{ name: file.name, firstIndex: 0, indexCount: indices.length }];
+  const parts: PlayablePart[] = [{ name, firstIndex: 0, indexCount: indices.length }];
   return {
     format: 'mdl',
     vertexCount: drawn.sourceVertex.length,
@@ -63,9 +63,9 @@ export const openMdl: FormatOpener = async ([file], stream) => {
     clips,
     summary: `MDL: ${model.poseCount} poses in ${model.frameCount} frames, ${model.vertexCount} vertices, ${model.triangleCount} triangles, ${model.skins.length} skins, ${clips.length} clips`,
     uvs: drawn.uvs,
-    materials: embeddedMaterial(model, file.name),
+    materials: embeddedMaterial(model, name),
     textureWarnings: [],
     model,
     createPlayer: (backend: PoseBackend) => unweldedPlayer(morphPlayer(new MdlPoser(backend, model), clips), drawn.sourceVertex),
   };
-};
+}

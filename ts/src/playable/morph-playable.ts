@@ -4,14 +4,13 @@
  * clip table; Quake 3 keeps that in a player's animation.cfg). Both blend the last frame of a clip back into
  * its first, as the posers' `clipBlend` does.
  */
-import { parseMd2Stream } from '../formats/md2/stream.js';
 import { md2Unwelded } from '../formats/md2/geometry.js';
-import { parseMd3Stream } from '../formats/md3/stream.js';
+import type { Md2Model, Md3Model } from '../base/model.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS } from '../pose/timing.js';
 import { Md2Poser } from '../pose/md2-poser.js';
 import { Md3Poser } from '../pose/md3-poser.js';
-import { concatUvs, partsBackToBack, poserPlayer, type Clip, type FormatOpener, type ModelPlayer, type PlayablePart } from './playable.js';
+import { concatUvs, partsBackToBack, poserPlayer, type Clip, type ModelPlayer, type PlayableModel, type PlayablePart } from './playable.js';
 
 /** A frame-range clip as the player sees it, with where its frames start in the model. */
 export interface RangeClip extends Clip {
@@ -60,8 +59,8 @@ export function unweldedPlayer(player: ModelPlayer, source: Uint16Array): ModelP
   };
 }
 
-export const openMd2: FormatOpener = async ([file], stream) => {
-  const model = await parseMd2Stream(stream(file));
+/** An MD2 with its frame-name clips; `name` names its one part (the file's name). */
+export function md2Playable(model: Md2Model, name: string): PlayableModel {
   const clips: RangeClip[] = model.clips.map((c) => ({
     name: c.name || `frames ${c.firstFrame}–${c.firstFrame + c.frameCount - 1}`,
     firstFrame: c.firstFrame,
@@ -71,7 +70,7 @@ export const openMd2: FormatOpener = async ([file], stream) => {
   }));
   const welded = md2Unwelded(model);
   const indices = Uint32Array.from(welded.indices);
-  const parts: PlayablePart[] = [{ name: file.name, firstIndex: 0, indexCount: indices.length }];
+  const parts: PlayablePart[] = [{ name, firstIndex: 0, indexCount: indices.length }];
   return {
     format: 'md2',
     vertexCount: welded.sourceVertex.length,
@@ -85,10 +84,10 @@ export const openMd2: FormatOpener = async ([file], stream) => {
     model,
     createPlayer: (backend: PoseBackend) => unweldedPlayer(morphPlayer(new Md2Poser(backend, model), clips), welded.sourceVertex),
   };
-};
+}
 
-export const openMd3: FormatOpener = async ([file], stream) => {
-  const model = await parseMd3Stream(stream(file));
+/** An MD3: one part per surface, all frames one clip. */
+export function md3Playable(model: Md3Model): PlayableModel {
   const clips: RangeClip[] = [{ name: model.frameCount > 1 ? 'all frames' : 'static', firstFrame: 0, frameCount: model.frameCount, frameRate: MD3_DEFAULT_FPS, closesOnLastFrame: false }];
   // Surfaces back to back, as Md3Poser lays out its outputs.
   const { indices, parts, vertexCount } = partsBackToBack(model.surfaces);
@@ -106,4 +105,4 @@ export const openMd3: FormatOpener = async ([file], stream) => {
     model,
     createPlayer: (backend: PoseBackend) => morphPlayer(new Md3Poser(backend, model), clips),
   };
-};
+}

@@ -3,7 +3,6 @@
  * that writes positions and normals. The demo page and the worker both open files through `openPlayable`
  * (`open.ts`), one dispatch by format, so a new format is one adapter and nothing changes in the page or the worker.
  */
-import type { FileKind } from '../formats/detect.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import type { ByteSource } from '../base/source.js';
 import { backToBackIndices } from '../pose/morph-poser.js';
@@ -12,8 +11,6 @@ import type { MaterialWarning } from '../materials/types.js';
 import type { PlayableMaterial, PlayableTextureOptions } from './materials.js';
 
 export type { PlayableMaterial, PlayableImage, PlayableTextureOptions } from './materials.js';
-
-export type { FileKind };
 
 /** One file to open: its name (for the format and the clip name), its bytes, and its size when known. */
 export interface ModelFile {
@@ -39,11 +36,14 @@ export interface PlayablePart {
   name: string;
   firstIndex: number;
   indexCount: number;
+  /** Which resolved material is its: the surface's index, and its player part (`lower`…) for a player. Default: its own index. */
+  slot?: { surface: number; part?: string };
 }
 
 /** What the main thread needs to draw a model it does not pose itself (all plain data: posts to a worker). */
 export interface PlayableInfo {
-  format: FileKind | 'mdl';
+  /** The id of the model's format (`md5mesh`, `md2`, `md3` …; a Quake 3 player's is `md3`). */
+  format: string;
   vertexCount: number;
   /** 3 indices per triangle into the posed vertex arrays. Winding differs by format: draw both faces. */
   indices: Uint32Array;
@@ -104,9 +104,6 @@ export interface PlayableModel extends PlayableInfo {
   readonly model: Md2Model | Md3Model | Md5Mesh | MdlModel | { lower: Md3Model; upper: Md3Model; head: Md3Model };
 }
 
-/** Parses one format's files; `stream(file)` reads a file with progress counted. The primary file comes first. */
-export type FormatOpener = (files: ModelFile[], stream: (file: ModelFile) => AsyncIterable<Uint8Array>) => Promise<PlayableModel>;
-
 export interface OpenOptions {
   signal?: AbortSignal;
   /** Bytes read so far over all files, the total when every size is known, and the file being read. */
@@ -132,6 +129,7 @@ export interface PartSource {
   vertexCount: number;
   /** 3 per triangle, indices into the piece's own vertices. */
   triangles: ArrayLike<number>;
+  slot?: PlayablePart['slot'];
 }
 
 /**
@@ -143,7 +141,7 @@ export function partsBackToBack(pieces: PartSource[]): { indices: Uint32Array; p
   const parts: PlayablePart[] = [];
   let vertexBase = 0, at = 0;
   for (const p of pieces) {
-    parts.push({ name: p.name, firstIndex: at, indexCount: p.triangles.length });
+    parts.push({ name: p.name, firstIndex: at, indexCount: p.triangles.length, ...(p.slot ? { slot: p.slot } : {}) });
     at += p.triangles.length;
     vertexBase += p.vertexCount;
   }

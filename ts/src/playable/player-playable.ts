@@ -7,23 +7,13 @@
  * TORSO_STAND, looping on its own frames) — the viewer's single clip choice mapped onto the game's two; without one,
  * the lower model's frames as one clip.
  */
-import { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
-import { parseMd3Stream } from '../formats/md3/stream.js';
+import type { Md3Animation } from '../formats/md3/animation-cfg.js';
+import type { Md3PlayerData } from '../formats/md3/player-parts.js';
 import type { Md3Model } from '../base/model.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { Md3Player } from '../pose/md3-player.js';
 import { MD3_DEFAULT_FPS } from '../pose/timing.js';
-import { concatUvs, partsBackToBack, type Clip, type FormatOpener, type ModelFile, type ModelPlayer } from './playable.js';
-
-const PART_FILES = ['lower.md3', 'upper.md3', 'head.md3'] as const;
-
-/** The files of a player folder, by their names (any case), or null when they are not one. */
-export function playerFiles(files: readonly ModelFile[]): { lower: ModelFile; upper: ModelFile; head: ModelFile; cfg: ModelFile | null } | null {
-  const named = (n: string) => files.find((f) => f.name.replace(/^.*[\\/]/, '').toLowerCase() === n) ?? null;
-  const [lower, upper, head] = PART_FILES.map(named);
-  if (!lower || !upper || !head) return null;
-  return { lower, upper, head, cfg: named('animation.cfg') };
-}
+import { concatUvs, partsBackToBack, type Clip, type ModelPlayer, type PlayableModel } from './playable.js';
 
 interface PlayerClip extends Clip {
   legs: Md3Animation | null;
@@ -38,19 +28,14 @@ function frameOf(a: Md3Animation, k: number): number {
   return a.firstFrame + (a.reversed ? n - 1 - i : i);
 }
 
-export const openPlayer: FormatOpener = async (files, stream) => {
-  const p = playerFiles(files)!;
-  const [lower, upper, head] = await Promise.all([p.lower, p.upper, p.head].map((f) => parseMd3Stream(stream(f))));
-  let cfg: Md3AnimationCfg | undefined;
-  if (p.cfg) {
-    const chunks: Uint8Array[] = [];
-    for await (const c of stream(p.cfg)) chunks.push(c.slice());
-    cfg = parseAnimationCfg(concat(chunks));
-  }
+/** A player folder's parts and animation.cfg as one playable model (its weapon, if any, is not drawn here). */
+export function playerPlayable(player: Md3PlayerData): PlayableModel {
+  const { lower, upper, head } = player.models;
+  const cfg = player.animations;
   const models = { lower, upper, head };
   // The layout Md3Player gives its output; a throwaway player is not needed: it is the parts' surfaces in order.
   const pieces = (['lower', 'upper', 'head'] as const).flatMap((part) => models[part].surfaces.map((s, i) => ({ part, surface: i, s })));
-  const { indices, parts, vertexCount } = partsBackToBack(pieces.map((x) => ({ name: `${x.part}:${x.s.name}`, vertexCount: x.s.vertexCount, triangles: x.s.triangles })));
+  const { indices, parts, vertexCount } = partsBackToBack(pieces.map((x) => ({ name: `${x.part}:${x.s.name}`, vertexCount: x.s.vertexCount, triangles: x.s.triangles, slot: { surface: x.surface, part: x.part } })));
   const clips: PlayerClip[] = cfg
     ? cfg.animations
         .filter((a) => (a.name.startsWith('BOTH_') || a.name.startsWith('LEGS_')) && a.numFrames > 0)
@@ -77,7 +62,7 @@ export const openPlayer: FormatOpener = async (files, stream) => {
     model: models,
     createPlayer: (backend: PoseBackend) => playerPlayer(new Md3Player(backend, models, cfg), clips, upper),
   };
-};
+}
 
 function playerPlayer(player: Md3Player, clips: PlayerClip[], upper: Md3Model): ModelPlayer {
   let clip = clips[0];
@@ -101,11 +86,4 @@ function playerPlayer(player: Md3Player, clips: PlayerClip[], upper: Md3Model): 
     },
     dispose: () => player.dispose(),
   };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) (out.set(c, at), (at += c.length));
-  return out;
 }

@@ -8,6 +8,7 @@
  * Every `pose*` method returns the poser itself (like `Md2Poser`, `Md3Poser` and `Md3Player`); what was posed is
  * in `blend`. After `dispose()` every call throws.
  */
+import { animMeshMismatch } from '../formats/md5/anim-mesh-match.js';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
@@ -22,15 +23,8 @@ const BAKE_INTO_FLOATS = 1 << 24;
 
 /** Throws ANIM_MESH_MISMATCH unless the anim's joints have the mesh's names and parents, in order. */
 export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
-  const mj = mesh.joints;
-  const fail = (detail: string) => {
-    throw new ModelParseError(ErrorCode.AnimMeshMismatch, detail, { offset: 0 });
-  };
-  if (anim.jointCount !== mj.count) fail(`the anim has ${anim.jointCount} joints, the mesh ${mj.count}`);
-  for (let j = 0; j < mj.count; j++) {
-    if (anim.names[j] !== mj.names[j]) fail(`joint ${j} is "${anim.names[j]}" in the anim but "${mj.names[j]}" in the mesh`);
-    if (anim.parents[j] !== mj.parents[j]) fail(`joint ${j} ("${mj.names[j]}") has parent ${anim.parents[j]} in the anim but ${mj.parents[j]} in the mesh`);
-  }
+  const why = animMeshMismatch(mesh, anim);
+  if (why) throw new ModelParseError(ErrorCode.AnimMeshMismatch, why, { offset: 0 });
 }
 
 /** The error for a `validateParents` / `validateSkin` result (first bad joint, first bad weight, −2), or null when both are fine. */

@@ -6,7 +6,10 @@
  * CG_RegisterClientModelname); here animation.cfg may be missing (each part then plays all its frames), as in
  * the CLI's player folders.
  */
-import { kindFromName } from '../formats/detect.js';
+import { formatForName } from '../formats/format.js';
+import { DEFAULT_FORMATS } from '../registry/formats.js';
+
+const kindFromName = (name: string) => formatForName(name, DEFAULT_FORMATS)?.id ?? null;
 
 export type ModelInputs =
   | { kind: 'md5mesh'; mesh: string; anims: string[] }

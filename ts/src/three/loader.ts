@@ -25,7 +25,8 @@ import { Group, Loader, type LoadingManager, type Material } from 'three';
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../base/model.js';
 import { byteChunks, type ByteSource } from '../base/source.js';
-import { kindFromBytes } from '../formats/detect.js';
+import { formatForBytes } from '../formats/format.js';
+import { DEFAULT_FORMATS } from '../registry/formats.js';
 import { parseMd2Stream } from '../formats/md2/stream.js';
 import { parseAnimationCfg, type Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
 import { parseMd3Stream } from '../formats/md3/stream.js';
@@ -34,7 +35,7 @@ import type { BackendChoice, PoseBackend } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { ResolvedMaterial } from '../materials/types.js';
-import { clipName } from '../playable/md5-playable.js';
+import { companionName as clipName } from '../load/model-set.js';
 import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { urlFileSystem } from '../vfs/browser.js';
@@ -234,7 +235,7 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     let files: IdTechFile[];
     if (data instanceof ArrayBuffer || data instanceof Uint8Array) {
       const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-      const kind = kindFromBytes(bytes);
+      const kind = formatForBytes(bytes, DEFAULT_FORMATS)?.id ?? null;
       if (kind !== 'md2' && kind !== 'md3' && kind !== 'md5mesh') throw new Error(`these bytes are not an .md5mesh, .md2 or .md3 (${kind ?? 'unknown'}): pass named files for anything else`);
       files = [{ name: options.path ?? `model.${kind}`, source: bytes }];
     } else {

@@ -2,7 +2,8 @@
  * The resolver's materials (`materials/`, docs/materials.md: each surface's images and render states as its engine
  * finds them) as three.js materials: a `MeshStandardMaterial` (fully rough, not metallic) per surface, with
  * - `map`: the diffuse image (sRGB), `normalMap` when normal maps are asked for (the green channel's sense differs
- *   between engines and tools; docs/three.md);
+ *   between engines and tools; docs/three.md) — the images the glTF exporter embeds (`foundPath`, `normalPath`: a
+ *   normal map behind an image program other than `addnormals` is left out, with `NORMAL_PROGRAM_SKIPPED`);
  * - blending exactly as the first stage's blend factors say (`CustomBlending` with the matching three factors, which
  *   covers `alpha`, `additive`, `multiply` and any custom pair), transparent, no depth writes (ioquake3 turns depth
  *   writes off for blended stages unless told otherwise);
@@ -18,6 +19,7 @@ import {
   type BlendingDstFactor, type BlendingSrcFactor, type Texture,
 } from 'three';
 import type { ParseWarning } from '../base/errors.js';
+import { foundPath, normalPath } from '../export/textures.js';
 import type { BlendFactor, ResolvedMaterial } from '../materials/types.js';
 import type { TextureRole } from './textures.js';
 
@@ -69,12 +71,11 @@ export async function threeMaterial(m: ResolvedMaterial, options: MaterialOption
   }
   const get = options.textures;
   if (get) {
-    const [map, normal] = await Promise.all([
-      m.diffuse?.path ? get(m.diffuse.path, 'color', m.clamp) : null,
-      options.normalMaps && m.normal?.path ? get(m.normal.path, 'data', m.clamp) : null,
-    ]);
+    const diffuse = foundPath(m.diffuse);
+    const normal = options.normalMaps ? normalPath(m, options.warnings) : null;
+    const [map, normalMap] = await Promise.all([diffuse ? get(diffuse, 'color', m.clamp) : null, normal ? get(normal, 'data', m.clamp) : null]);
     if (map) mat.map = map;
-    if (normal) mat.normalMap = normal;
+    if (normalMap) mat.normalMap = normalMap;
   }
   if (!mat.map) mat.color.set(0xb0b0b0);
   return mat;

@@ -89,3 +89,16 @@ export function entryLookup(names: readonly string[], byKey: ReadonlyMap<string,
     },
   };
 }
+
+/** The first `n` bytes of a file (fewer when it is shorter); the rest is never read. */
+export async function fileHead(f: VfsFile, n = 4096, signal?: AbortSignal): Promise<Uint8Array> {
+  const out = new Uint8Array(n);
+  let have = 0;
+  for await (const chunk of f.stream({ signal })) {
+    const take = Math.min(chunk.length, n - have);
+    out.set(chunk.subarray(0, take), have);
+    have += take;
+    if (have === n) break;
+  }
+  return out.subarray(0, have);
+}

@@ -14,8 +14,7 @@ import { fileReader } from './node-file.js';
 import { zlibInflater } from './node-zlib.js';
 import type { RandomAccessReader } from './reader.js';
 import { archiveReader } from './archive-source.js';
-import { openArchiveReader, type GameArchive } from './open-archive.js';
-import type { OpenArchiveOptions } from './zip-archive.js';
+import { openArchiveReader, type GameArchive, type OpenAnyArchiveOptions } from './open-archive.js';
 
 export { fileReader } from './node-file.js';
 export { zlibInflater } from './node-zlib.js';
@@ -86,10 +85,54 @@ export function folderFileSystem(dir: string): FileSystem {
 }
 
 /**
+ * A folder on disk as a FileSystem that reads only what it is asked: a file by its path (exact, else matched
+ * without case one folder at a time, as the engines' lookups are), a listing by walking the folder asked for. For
+ * opening one model beside others (a model file, a player folder) where `folderFileSystem`'s walk of the whole tree
+ * (a home folder) would cost more than the model.
+ */
+export function lazyFolderFileSystem(dir: string): FileSystem {
+  const at = (rel: string) => (dir ? join(dir, rel) : rel);
+  const found = async (rel: string): Promise<Found | null> => {
+    // As given first (its origin is then the path as the caller wrote it), else folder by folder without case.
+    const given = await stat(at(rel)).catch(() => null);
+    if (given) return given.isFile() ? { abs: at(rel), rel, size: given.size, mtimeMs: given.mtimeMs } : null;
+    const parts = rel.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
+    let abs = !dir && rel.startsWith('/') ? '/' : dir || '.';
+    const names: string[] = [];
+    for (const part of parts) {
+      const entries = await readdir(abs).catch(() => [] as string[]);
+      const match = entries.find((n) => n === part) ?? entries.find((n) => n.toLowerCase() === part.toLowerCase());
+      if (match === undefined) return null;
+      abs = join(abs, match);
+      names.push(match);
+    }
+    const s = await stat(abs).catch(() => null);
+    return s?.isFile() ? { abs, rel: names.join('/'), size: s.size, mtimeMs: s.mtimeMs } : null;
+  };
+  return {
+    async file(path) {
+      const f = await found(path);
+      return f ? diskFile(f, f.abs) : null;
+    },
+    async list(folder, extensions) {
+      const base = folder.replace(/\\/g, '/').replace(/\/+$/, '');
+      const root = base ? at(base) : dir || '.';
+      const s = await stat(root).catch(() => null);
+      if (!s?.isDirectory()) return [];
+      return (await walk(root))
+        .map((f) => ({ ...f, rel: base ? `${base}/${f.rel}` : f.rel }))
+        .filter((f) => hasExtension(pathKey(f.rel), extensions))
+        .map((f) => diskFile(f, f.abs))
+        .sort(byPath);
+    },
+  };
+}
+
+/**
  * A zip archive (.pk3 .pk4 .dpk) or a Quake / Quake 2 .pak from a path, an http(s) URL (Range requests) or any
  * source the front door's `openArchive` takes (bytes, a Blob, a reader); zips are inflated with node:zlib by default.
  */
-export async function openArchive(source: string | URL | Uint8Array | ArrayBuffer | Blob | RandomAccessReader, options: OpenArchiveOptions = {}): Promise<GameArchive> {
+export async function openArchive(source: string | URL | Uint8Array | ArrayBuffer | Blob | RandomAccessReader, options: OpenAnyArchiveOptions = {}): Promise<GameArchive> {
   const o = { inflater: zlibInflater, ...options };
   if (typeof source !== 'string' && !(source instanceof URL && /^file:/i.test(source.href))) return openArchiveReader(await archiveReader(source, o), o);
   const path = String(source instanceof URL ? fileURLToPath(source) : source);

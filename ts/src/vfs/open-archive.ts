@@ -5,13 +5,15 @@
  * that never opens one never fetches it (docs/package.md).
  */
 import type { ArchiveSource } from './archive-source.js';
-import type { UrlReaderOptions } from './http-reader.js';
 import type { OpenPakOptions, PakArchive } from './pak-archive.js';
 import type { RandomAccessReader } from './reader.js';
 import type { OpenArchiveOptions, ZipArchive } from './zip-archive.js';
 
 /** What `openArchive` opens: a zip archive or a pak. */
 export type GameArchive = ZipArchive | PakArchive;
+
+/** `openArchive`'s options: a zip's and a pak's, and the name of a source that has none (bytes, a Blob). */
+export type OpenAnyArchiveOptions = OpenArchiveOptions & OpenPakOptions & { name?: string };
 
 /** "PACK": the pak header's first bytes. */
 const PACK = [0x50, 0x41, 0x43, 0x4b];
@@ -37,7 +39,7 @@ export async function openArchiveReader(reader: RandomAccessReader, options: Ope
  * An archive from a source the browser and Node both have: bytes, a `Blob` / `File` (read by slices), a `URL`
  * (HTTP Range requests), or any `RandomAccessReader`. A file path is the Node entry's `openArchive(path)`.
  */
-export async function openArchive(source: ArchiveSource, options: OpenArchiveOptions & OpenPakOptions & { name?: string; http?: UrlReaderOptions } = {}): Promise<GameArchive> {
+export async function openArchive(source: ArchiveSource, options: OpenAnyArchiveOptions = {}): Promise<GameArchive> {
   const { archiveReader } = await import('./archive-source.js');
   return openArchiveReader(await archiveReader(source, options), options);
 }

@@ -27,7 +27,8 @@ type Pending = { resolve: (r: Extract<WorkerReply, { type: 'done' }>) => void; r
 /** The worker's error as the same class, code and message it had there. */
 function revive(e: SerializedError): Error {
   if (e.name === 'ModelParseError' && e.code && e.detail !== undefined) {
-    return new ModelParseError(e.code as ErrorCode, e.detail, { offset: e.offset ?? 0, line: e.line, column: e.column });
+    const err = new ModelParseError(e.code as ErrorCode, e.detail, { offset: e.offset ?? 0, line: e.line, column: e.column });
+    return e.file !== undefined ? err.inFile(e.file, e.pairedWith) : err;
   }
   const err = e.name === 'RangeError' ? new RangeError(e.message) : e.name === 'TypeError' ? new TypeError(e.message) : new Error(e.message);
   return err;

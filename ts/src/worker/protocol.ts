@@ -52,6 +52,9 @@ export interface SerializedError {
   offset?: number;
   line?: number;
   column?: number;
+  /** ModelParseError: the file it came from, and the one it was checked against. */
+  file?: string;
+  pairedWith?: string;
 }
 
 export type WorkerReply =

@@ -8,7 +8,7 @@ import { ModelParseError } from '../base/errors.js';
 import type { BackendName, PoseBackend } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import type { ByteSource } from '../base/source.js';
-import { openPlayable } from '../playable/open.js';
+import { openPlayable } from '../registry/open-playable.js';
 import { playableInfo, type ModelPlayer, type PlayableModel } from '../playable/playable.js';
 import { materialBuffers } from '../playable/materials.js';
 import { blobFileSystem, urlFileSystem } from '../vfs/browser.js';
@@ -53,7 +53,7 @@ function byteSource(f: WorkerFile): ByteSource | Promise<ByteSource> {
 }
 
 function serialize(e: unknown): SerializedError {
-  if (e instanceof ModelParseError) return { name: e.name, message: e.message, code: e.code, detail: e.detail, offset: e.offset, line: e.line, column: e.column };
+  if (e instanceof ModelParseError) return { name: e.name, message: e.message, code: e.code, detail: e.detail, offset: e.offset, line: e.line, column: e.column, file: e.file, pairedWith: e.pairedWith };
   if (e instanceof Error) return { name: e.name, message: e.message };
   return { name: 'Error', message: String(e) };
 }

@@ -20,7 +20,7 @@ import {
   TAG_BYTES,
   TRIANGLE_BYTES,
   XYZ_NORMAL_BYTES,
-} from '../formats/md3/format.js';
+} from '../formats/md3/layout.js';
 import { md3EngineLimits, refuseEngineLimits, type WriteOptions } from './engine-limits.js';
 import { ByteOut, need } from './out.js';
 

@@ -25,7 +25,7 @@ import { FIXTURES, read, REPO, SHARED_MODELS } from '../helpers/models.js';
 import { ARTIFACTS, startHarness, type Harness } from './chromium.js';
 import { makeZip } from '../helpers/zip-writer.js';
 import { decode } from 'fast-png';
-import { openPlayable } from '../../src/playable/open.js';
+import { openPlayable } from '../../src/registry/open-playable.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 
 const DRONE = { mesh: 'actors/drone/mesh.md5mesh', anim: 'actors/drone/forward.md5anim' };
@@ -143,7 +143,8 @@ describe('the worker mode', () => {
     expect(r.detached).toBe(true);
     expectSamePose(r.ts, node.ts.frame);
     const expected = nodeError(read(join(SHARED_MODELS, INVALID)));
-    expect(r.error).toEqual({ isTyped: true, name: 'ModelParseError', code: expected.code, message: expected.message, line: expected.line });
+    // the worker names the file the error came from (ModelParseError.file), before Node's message for the same bytes
+    expect(r.error).toEqual({ isTyped: true, name: 'ModelParseError', code: expected.code, message: `${INVALID.split('/').pop()}: ${expected.message}`, line: expected.line });
   });
 });
 

@@ -10,8 +10,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { archivePath } from '../../src/cli/archive-input.js';
-import { batchStatus } from '../../src/cli/batch-progress.js';
+import { archivePath } from '../../src/commands/inputs.js';
+import { batchStatus } from '../../src/commands/convert/batch-progress.js';
 import { zerosDeflated } from '../helpers/bomb.js';
 import { corpusArchives } from '../helpers/corpus-archives.js';
 import { manifest, read, REPO, SHARED_MODELS } from '../helpers/models.js';
@@ -64,11 +64,11 @@ function expectedCorpus() {
 
 describe('ARCHIVE:INNER paths', () => {
   it('split at the colon after an archive extension, never at a drive letter, and not when the path exists', async () => {
-    expect(await archivePath('pak0.pk3:models/players/sarge/')).toEqual({ archive: 'pak0.pk3', inner: 'models/players/sarge' });
-    expect(await archivePath('C:\\q3\\baseq3\\pak0.PK3:models\\x.md3')).toEqual({ archive: 'C:\\q3\\baseq3\\pak0.PK3', inner: 'models/x.md3' });
-    expect(await archivePath('D:/doom3/base/pak000.pk4:models/md5/imp.md5mesh')).toEqual({ archive: 'D:/doom3/base/pak000.pk4', inner: 'models/md5/imp.md5mesh' });
+    expect(await archivePath('pak0.pk3:models/players/sarge/')).toEqual({ archive: 'pak0.pk3', inner: 'models/players/sarge', form: 'colon' });
+    expect(await archivePath('C:\\q3\\baseq3\\pak0.PK3:models\\x.md3')).toEqual({ archive: 'C:\\q3\\baseq3\\pak0.PK3', inner: 'models/x.md3', form: 'colon' });
+    expect(await archivePath('D:/doom3/base/pak000.pk4:models/md5/imp.md5mesh')).toEqual({ archive: 'D:/doom3/base/pak000.pk4', inner: 'models/md5/imp.md5mesh', form: 'colon' });
     expect(await archivePath('C:\\models\\x.md3')).toBeNull();
-    expect(await archivePath('res.dpk:')).toEqual({ archive: 'res.dpk', inner: '' });
+    expect(await archivePath('res.dpk:')).toEqual({ archive: 'res.dpk', inner: '', form: 'colon' });
     const odd = join(tmp, 'odd.pk3:name.md3'); // a Linux file whose name holds the pattern is that file
     writeFileSync(odd, read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3')));
     expect(await archivePath(odd)).toBeNull();
@@ -148,12 +148,17 @@ describe('convert ARCHIVE:INNER', () => {
     expect(run('convert', join(tmp, 'res-tremulous_src.dpkdir.pk3'), '--all', '-o', out).status).toBe(0);
     expect(Buffer.compare(readFileSync(join(out, 'models/mapobjects/stasis/stasis.glb')), readFileSync(made['res-tremulous_src.dpkdir']))).toBe(0);
   });
-  it('a missing inner path, an md5anim, and .obj output are refused with the archive path named', () => {
+  it('a missing inner path and an md5anim are refused with the archive path named; .obj output reads the member as a loose file is read', () => {
     const miss = run('convert', `${archives.deflate}:models/nothing.md3`, '-o', join(tmp, 'x.glb'));
     expect(miss.status).toBe(1);
     expect(miss.stderr.trim()).toBe(`idtech-models: ${archives.deflate}:models/nothing.md3: no such model file or Quake 3 player folder in the archive`);
     expect(run('convert', `${archives.deflate}:actors/drone/idle.md5anim`, '-o', join(tmp, 'x.glb')).stderr).toMatch(/plays on its \.md5mesh/);
-    expect(run('convert', `${archives.deflate}:actors/drone/mesh.md5mesh`, '-o', join(tmp, 'x.obj')).status).toBe(2);
+    const obj = run('convert', `${archives.deflate}:actors/drone/mesh.md5mesh`, '--anim', 'actors/drone/idle.md5anim', '--frame', '1', '--no-textures', '-o', join(tmp, 'member.obj'));
+    expect(obj.status, obj.stderr).toBe(0);
+    const loose = run('convert', join(SHARED_MODELS, 'actors/drone/mesh.md5mesh'), '--anim', join(SHARED_MODELS, 'actors/drone/idle.md5anim'), '--frame', '1', '--no-textures', '-o', join(tmp, 'loose.obj'));
+    expect(loose.status, loose.stderr).toBe(0);
+    const body = (f: string) => readFileSync(join(tmp, f), 'utf8').split('\n').filter((l) => !l.startsWith('#')).join('\n');
+    expect(body('member.obj')).toBe(body('loose.obj'));
   });
 });
 

@@ -111,8 +111,13 @@ describe('convert glTF → MD3', () => {
     expect(fox.stderr).toMatch(/UNWRITABLE.*no node named lower, upper, head/);
   });
 
-  it('refuses an id model as input for .md3 output, and a --scale that is not positive (exit 2)', () => {
-    expect(runCli('convert', shared('assimp/test/models/MD2/faerie.md2'), '-o', join(tmp, 'x.md3')).status).toBe(2);
+  it('an id model is written through glTF in memory (MD2 → MD3); a --scale that is not positive is refused (exit 2)', () => {
+    const md3 = join(tmp, 'faerie.md3');
+    const r = runCli('convert', shared('assimp/test/models/MD2/faerie.md2'), '--no-textures', '-o', md3);
+    expect(r.status, r.stderr).toBe(0);
+    const back = parseMd3(new Uint8Array(readFileSync(md3)));
+    expect(back.surfaces.length).toBe(1);
+    expect(back.frameCount).toBeGreaterThan(1);
     expect(runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '--scale', '0', '-o', join(tmp, 'x.md3')).status).toBe(2);
     expect(runCli('convert', shared('gltf-samples/bevy/assets/models/animated/Fox.glb'), '--scale', '2', '-o', join(tmp, 'x.glb')).status).toBe(2);
   });

@@ -9,10 +9,10 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseArgs, type Command } from '../../src/cli/args.js';
-import { bench } from '../../src/cli/bench.js';
-import { convert } from '../../src/cli/convert.js';
-import { inspect } from '../../src/cli/inspect.js';
+import { parseArgs, type Command } from '../../src/commands/args.js';
+import { bench } from '../../src/commands/bench/bench.js';
+import { convert } from '../../src/commands/convert/convert.js';
+import { inspect } from '../../src/commands/inspect/inspect.js';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 
 const BIN = join(REPO, 'bin', 'idtech-models.js');

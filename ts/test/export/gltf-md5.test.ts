@@ -5,7 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
-import { buildGltf, gltfFiles, toGlb, toGltf } from '../../src/export/gltf.js';
+import { buildGltf, gltfFiles, toGlb, toGltf } from '../../src/registry/gltf.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import type { Md5Mesh } from '../../src/base/model.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';

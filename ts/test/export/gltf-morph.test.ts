@@ -4,7 +4,7 @@
  * reproduces our own posers' frames (Md2Poser, Md3Poser, Md3Player) within 1e-4 × the bounding diagonal.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { lerpTag } from '../../src/pose/md3-tag.js';

@@ -5,9 +5,9 @@
  * decoded back here with fast-png), JPEG/PNG byte for byte; alpha mode and sides follow the shader.
  */
 import { describe, expect, test } from 'vitest';
-import { toGlb, gltfFiles } from '../../src/export/gltf.js';
+import { toGlb, gltfFiles } from '../../src/registry/gltf.js';
 import { decodeImage } from '../../src/images/decode.js';
-import { resolveModelTextures, type ModelTextures } from '../../src/load/textures.js';
+import { resolveModelTextures, type ModelTextures } from '../../src/registry/textures.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';
 import { parse, pngRgba, readGlb, TEXTURED, type Case } from '../helpers/textured.js';
 import { expectClean, validate } from './validate.js';

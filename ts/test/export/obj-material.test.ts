@@ -16,7 +16,7 @@ import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { objMaterialLibrary } from '../../src/export/obj-material.js';
 import { toObj } from '../../src/export/obj.js';
 import { md2ToObj, md3ToObj } from '../../src/export/obj-morph.js';
-import { resolveModelTextures } from '../../src/load/textures.js';
+import { resolveModelTextures } from '../../src/registry/textures.js';
 import { decodeImage } from '../../src/images/decode.js';
 import { sharedBytes, sharedFileSystem } from '../helpers/shared-fs.js';
 import { pngRgba, TEXTURED } from '../helpers/textured.js';

@@ -239,6 +239,21 @@ export function pcxStructure(b: Uint8Array): Structure {
   return binary(boundaries, counts, [], b.length);
 }
 
+/**
+ * DDS: the header's sizes, dimensions, mip count and pixel format (flags, FourCC, bit count, masks), the DX10 header's
+ * format, dimension and array size, and the start of each 8-row band of the first image's blocks.
+ */
+export function ddsStructure(b: Uint8Array): Structure {
+  const counts = [field(4), field(12), field(16), field(28), field(76), field(80), field(84), field(88), field(92), field(104), field(112), field(128), field(132), field(140)];
+  const dx10 = b[84] === 0x44 && b[85] === 0x58 && b[86] === 0x31 && b[87] === 0x30;
+  const data = dx10 ? 148 : 128;
+  const boundaries = [0, 4, 76, 108, 128, data, b.length];
+  const width = i32(b, 16);
+  const band = Math.ceil(Math.max(0, width) / 4) * 16 * 2;
+  for (let k = 1, at = data + band; band > 0 && at < b.length && k < MAX_SCANNED; k++, at += band) boundaries.push(at);
+  return binary(boundaries, counts, [], b.length);
+}
+
 /** BMP: file header (size, data offset), DIB header (size, width, height, depth, compression, colours), rows. */
 function bmpStructure(b: Uint8Array): Structure {
   const counts = [{ at: 18, len: 4 }, { at: 22, len: 4 }, u16Field(28), { at: 30, len: 4 }, { at: 46, len: 4 }];
@@ -284,6 +299,7 @@ export function imageStructure(b: Uint8Array): Structure {
   if (b[0] === 0x89 && b[1] === 0x50) return pngStructure(b);
   if (b[0] === 0xff && b[1] === 0xd8) return jpegStructure(b);
   if (b[0] === 0x42 && b[1] === 0x4d) return bmpStructure(b);
+  if (b[0] === 0x44 && b[1] === 0x44 && b[2] === 0x53) return ddsStructure(b);
   if (b[0] === 0x0a) return pcxStructure(b);
   return tgaStructure(b);
 }

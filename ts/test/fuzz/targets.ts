@@ -12,7 +12,7 @@ import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { toObj } from '../../src/export/obj.js';
-import { toGlb, type GltfModel } from '../../src/export/gltf.js';
+import { toGlb, type GltfModel } from '../../src/registry/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
@@ -23,11 +23,12 @@ import { decodeImage } from '../../src/images/decode.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { pngInfo } from '../../src/images/png-info.js';
 import type { DecodedImage } from '../../src/images/types.js';
+import { ddsFixtures } from '../../../fixtures/generate-dds.mjs';
 import { imageFixtures } from '../../../fixtures/generate-images.mjs';
 import { IMAGE_MEMORY_BOUND, PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
-import { imageStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
+import { ddsStructure, imageStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
 
 export interface FuzzTarget {
   name: string;
@@ -531,6 +532,29 @@ function useImage(image: unknown): void {
 const fixtureSeeds = (ext: string) => () =>
   (imageFixtures() as { name: string; bytes: Uint8Array }[]).filter((f) => f.name.endsWith(ext)).map((f) => ({ name: `fixtures:${f.name}`, bytes: f.bytes }));
 
+/**
+ * DDS seeds: the corpus's DXT1/DXT5 files cut to their top-left 64×64 (the header with the size changed, and the
+ * first 16 blocks of the first 16 block rows: a real texture's blocks at a cost per input the budget can carry),
+ * and every generated variant (fixtures/generate-dds.mjs).
+ */
+function ddsSeeds(files: readonly { name: string; bytes: Uint8Array }[]): { name: string; bytes: Uint8Array }[] {
+  const out: { name: string; bytes: Uint8Array }[] = [];
+  for (const f of files.filter((x) => /\.dds$/i.test(x.name))) {
+    const b = f.bytes;
+    const width = (b[16] | (b[17] << 8) | (b[18] << 16)) >>> 0;
+    const block = b[84 + 3] === 0x31 ? 8 : 16; // DXT1 : DXT3/5
+    const perRow = Math.ceil(width / 4) * block;
+    const crop = new Uint8Array(128 + 16 * 16 * block);
+    crop.set(b.subarray(0, 128));
+    new DataView(crop.buffer).setUint32(12, 64, true);
+    new DataView(crop.buffer).setUint32(16, 64, true);
+    new DataView(crop.buffer).setUint32(28, 1, true);
+    for (let r = 0; r < 16; r++) crop.set(b.subarray(128 + r * perRow, 128 + r * perRow + 16 * block), 128 + r * 16 * block);
+    out.push({ name: `${f.name} (64×64)`, bytes: crop });
+  }
+  return out;
+}
+
 const images: FuzzTarget[] = [
   {
     name: 'tga',
@@ -555,6 +579,21 @@ const images: FuzzTarget[] = [
     check: checkImage,
     use: useImage,
     memory: IMAGE_MEMORY_BOUND,
+  },
+  {
+    name: 'dds',
+    formats: ['image'],
+    seedFilter: (p) => /\.dds$/i.test(p),
+    seeds: ddsSeeds,
+    extraSeeds: () => (ddsFixtures() as { name: string; bytes: Uint8Array }[]).map((f) => ({ name: `fixtures:${f.name}`, bytes: f.bytes })),
+    text: false,
+    parse: (b) => decodeImage(b, 'fuzz.dds'),
+    structure: ddsStructure,
+    check: checkImage,
+    use: useImage,
+    memory: IMAGE_MEMORY_BOUND,
+    // A DDS fails in four ways: not "DDS " (BAD_MAGIC), cut short (TRUNCATED), a variant not read (UNSUPPORTED), a size out of bounds (BAD_COUNT).
+    minErrorCodes: 4,
   },
   {
     // No name: the format comes from the bytes (BMP, PNG and JPEG headers, and TGA/PCX when they look like one).

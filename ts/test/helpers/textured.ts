@@ -4,11 +4,11 @@
  */
 import { decode as decodePng, convertIndexedToRgb } from 'fast-png';
 import { join } from 'node:path';
-import type { GltfModel } from '../../src/export/gltf.js';
+import type { GltfModel } from '../../src/registry/gltf.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
-import type { TexturedModel } from '../../src/load/textures.js';
+import type { TexturedModel } from '../../src/registry/textures.js';
 import { sharedBytes } from './shared-fs.js';
 
 const PLAYERS = 'res-players_src.dpkdir';

@@ -8,6 +8,7 @@ import { ModelParseError } from '../../src/base/errors.js';
 import { decodeImage, readImageInfo } from '../../src/images/decode.js';
 import { jpegInfo } from '../../src/images/jpeg-info.js';
 import { pcxPalette } from '../../src/images/pcx.js';
+import { ddsFixtures } from '../../../fixtures/generate-dds.mjs';
 import { imageFixtures } from '../../../fixtures/generate-images.mjs';
 import { metered } from '../fuzz/alloc-meter.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
@@ -116,6 +117,68 @@ describe('malformed PCX', () => {
       if (v === 255) transparent++;
     }
     expect(transparent).toBe(0); // this skin does not use index 255
+  });
+});
+
+describe('malformed and hostile DDS', () => {
+  const dds = (name: string) => (ddsFixtures() as { name: string; bytes: Uint8Array }[]).find((f) => f.name === name)!.bytes.slice();
+  const dxt1 = dds('dxt1-alpha.dds');
+  const dx10 = dds('dx10-bc3.dds');
+  const rgb = dds('rgb32-a8r8g8b8.dds');
+  const u32 = (v: number) => [v & 255, (v >>> 8) & 255, (v >>> 16) & 255, v >>> 24];
+  const fourCC = (s: string) => [...s].map((c) => c.charCodeAt(0));
+  const cases: [string, Uint8Array, string, number, string][] = [
+    ['empty', new Uint8Array(0), 'TRUNCATED', 0, ''],
+    ['"DDS!" named .dds', edit(dxt1, 3, 0x21), 'BAD_MAGIC', 0, 'DDS '],
+    ['a header cut at 100 bytes', dxt1.subarray(0, 100), 'TRUNCATED', 100, ''],
+    ['width 0', edit(dxt1, 16, 0, 0, 0, 0), 'BAD_COUNT', 12, ''],
+    ['FourCC DXT9', edit(dxt1, 84, ...fourCC('DXT9')), 'UNSUPPORTED', 84, "'DXT9'"],
+    ['FourCC BC4S (signed)', edit(dxt1, 84, ...fourCC('BC4S')), 'UNSUPPORTED', 84, 'signed BC4'],
+    ['D3DFMT 113 (R16F) as a FourCC', edit(dxt1, 84, ...u32(113)), 'UNSUPPORTED', 84, 'D3DFMT 113'],
+    ['DX10 BC7_UNORM', edit(dx10, 128, ...u32(98)), 'UNSUPPORTED', 128, 'BC7_UNORM'],
+    ['DX10 BC6H_UF16', edit(dx10, 128, ...u32(95)), 'UNSUPPORTED', 128, 'BC6H_UF16'],
+    ['DX10 R32G32B32A32_FLOAT', edit(dx10, 128, ...u32(2)), 'UNSUPPORTED', 128, 'R32G32B32A32_FLOAT'],
+    ['DX10 resource dimension 7', edit(dx10, 132, ...u32(7)), 'UNSUPPORTED', 132, 'dimension 7'],
+    ['a DX10 header cut short', dx10.subarray(0, 140), 'TRUNCATED', 140, 'DX10'],
+    ['an 8-bit palette', edit(rgb, 80, ...u32(0x20)), 'UNSUPPORTED', 80, 'palette'],
+    ['YUV', edit(rgb, 80, ...u32(0x200)), 'UNSUPPORTED', 80, 'YUV'],
+    ['RGB at 12 bits per pixel', edit(rgb, 88, ...u32(12)), 'UNSUPPORTED', 88, '12 bits'],
+    ['no pixel format flags at 32 bits', edit(rgb, 80, ...u32(0)), 'UNSUPPORTED', 80, 'flags 0x0'],
+    ['DXT1 blocks one byte short', dxt1.subarray(0, dxt1.length - 1), 'TRUNCATED', dxt1.length - 1, 'needs'],
+    ['RGB rows one byte short', rgb.subarray(0, rgb.length - 1), 'TRUNCATED', rgb.length - 1, 'needs'],
+  ];
+  for (const [what, bytes, code, offset, names] of cases) {
+    test(`${what}: ${code} at byte ${offset}`, () => {
+      expect(error(() => decodeImage(bytes, 'x.dds'))).toEqual({ code, offset });
+      try {
+        decodeImage(bytes, 'x.dds');
+      } catch (e) {
+        expect((e as ModelParseError).message).toContain(names);
+      }
+    });
+  }
+
+  test('4,000,000 × 4,000,000 declared in a 200-byte file: BAD_COUNT (the pixel bound) before any allocation; 60,000² with no blocks: TRUNCATED', () => {
+    const huge = edit(dxt1.subarray(0, 200), 12, ...u32(4_000_000), ...u32(4_000_000));
+    const run = metered(() => decodeImage(huge, 'x.dds'));
+    expect((run.error as ModelParseError).code).toBe('BAD_COUNT');
+    const big = edit(dxt1.subarray(0, 200), 12, ...u32(16384), ...u32(16384)); // 1 GiB of RGBA, 128 MiB of blocks
+    const run2 = metered(() => decodeImage(big, 'x.dds'));
+    expect((run2.error as ModelParseError).code).toBe('TRUNCATED');
+    expect(run.bytes + run2.bytes).toBeLessThan(4096);
+  });
+
+  test('the decoded-pixel bound is the floor\'s (dimensions.ts) unless maxPixels overrides it', () => {
+    const real13x7 = decodeImage(dxt1, 'x.dds');
+    expect(real13x7.width * real13x7.height).toBe(91);
+    expect(error(() => decodeImage(dxt1, 'x.dds', { dds: { maxPixels: 90 } }))).toEqual({ code: 'BAD_COUNT', offset: 12 });
+    expect(decodeImage(dxt1, 'x.dds', { dds: { maxPixels: 91 } }).width).toBe(13);
+  });
+
+  test('header sizes other than 124 / 32 are read, as Doom 3 reads them, with a warning naming Tesseract', () => {
+    const img = decodeImage(edit(dxt1, 4, ...u32(100)), 'x.dds');
+    expect(img.warnings.map((w) => [w.code, w.offset])).toEqual([['DDS_HEADER_SIZE', 4]]);
+    expect(img.warnings[0].message).toContain('Tesseract');
   });
 });
 

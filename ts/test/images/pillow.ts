@@ -1,4 +1,4 @@
-/** Pillow (scripts/setup.sh installs it) as the independent decoder the image tests compare against. */
+/** Pillow (scripts/setup.sh installs it) as the independent decoder the image tests compare against; PNG chunks read with libpng's CRC rule (pillow.py). */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,8 @@ export interface PillowImage {
   height: number;
   info: Record<string, unknown>;
   rgba: Uint8Array;
+  /** PNG: ancillary chunks with a bad CRC, left out as libpng leaves them out (pillow.py). */
+  dropped: string[];
 }
 
 export type PillowResult = PillowImage | { error: string };

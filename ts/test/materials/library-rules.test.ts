@@ -8,6 +8,7 @@ import { ModelParseError } from '../../src/base/errors.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { loadMaterialLibrary, MaterialResolver } from '../../src/materials/index.js';
+import { doom3DdsName, hasDdsCommand, tesseractDdsName } from '../../src/materials/names.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { sharedBytes } from '../helpers/shared-fs.js';
 
@@ -89,6 +90,47 @@ describe('Doom 3 and implicit materials on an md5mesh', () => {
     const e = await r.md5(meshNamed('models/plain'), 'models/plain.md5mesh').catch((x) => x);
     expect(e).toBeInstanceOf(ModelParseError);
     expect((e as ModelParseError).code).toBe('ABORTED');
+  });
+});
+
+describe("engines' precompressed files: Doom 3's dds/ tree, Tesseract's <dds>", () => {
+  test("names: Doom 3's dds/ file name (ImageProgramStringToCompressedFileName), Tesseract's, the <dds> command", () => {
+    expect(doom3DdsName('models/monsters/imp/imp.tga')).toBe('dds/models/monsters/imp/imp.dds');
+    expect(doom3DdsName('textures/base_wall/a.jpg')).toBe('dds/textures/base_wall/a_jpg.dds');
+    expect(doom3DdsName('a\\b/c/d/e/f/g')).toBe('dds/a/b/c/d/e f g.dds'); // separators past the fourth become spaces
+    expect(tesseractDdsName('actors/drone/skin.jpg')).toBe('actors/drone/skin.dds');
+    expect(tesseractDdsName('x.jpeg')).toBe('x..dds'); // the last four characters, whatever they are (texture.cpp memcpy)
+    expect([tesseractDdsName('abc'), tesseractDdsName('a/skin.DDS')]).toEqual([null, null]);
+    expect(['<dds>x.png', '<dds:2>x.png', '<mad:1/1/1><dds>x.png', '<thumbnail><dds>x.png', 'x.png'].map(hasDdsCommand)).toEqual([true, true, true, false, false]);
+  });
+
+  test('a Doom 3 material takes dds/<name>.dds when it is there, else the image; a material of scripts/ (XreaL) never looks', async () => {
+    const mtr = 'models/g { diffusemap models/g_d.tga\n specularmap models/g_s\n bumpmap addnormals(models/g_local, heightmap(models/g_h, 4)) }';
+    const fs = folder({ 'materials/m.mtr': mtr, 'dds/models/g_d.dds': 'DDS ', 'models/g_d.tga': '', 'models/g_s.tga': '', 'models/g_local.tga': '' });
+    const m = (await new MaterialResolver(fs).md5(meshNamed('models/g'), 'models/g.md5mesh')).materials[0];
+    expect(m.diffuse).toMatchObject({ path: 'dds/models/g_d.dds', tried: ['dds/models/g_d.dds'] });
+    expect(m.specular).toMatchObject({ path: 'models/g_s.tga', tried: ['dds/models/g_s.dds', 'models/g_s.tga'] });
+    expect(m.normal?.tried[0]).toBe('models/g_local.tga'); // an image program: its dds/ file is named after the whole program
+    const xreal = folder({ 'scripts/m.mtr': mtr, 'dds/models/g_d.dds': 'DDS ', 'models/g_d.tga': '' });
+    const x = (await new MaterialResolver(xreal).md5(meshNamed('models/g'), 'models/g.md5mesh')).materials[0];
+    expect(x.diffuse).toMatchObject({ path: 'models/g_d.tga', tried: ['models/g_d.tga'] });
+  });
+
+  test("Doom 3's implicit material (no definition, a folder with materials/) looks in dds/ first too", async () => {
+    const fs = folder({ 'materials/other.mtr': 'unrelated { diffusemap x }', 'models/plain.jpg': '', 'dds/models/plain.dds': 'DDS ' });
+    const m = (await new MaterialResolver(fs).md5(meshNamed('models/plain'), 'models/plain.md5mesh')).materials[0];
+    expect(m.diffuse).toMatchObject({ path: 'dds/models/plain.dds' });
+  });
+
+  test('md5.cfg: "<dds>skin.jpg" takes skin.dds beside it when there is one, else skin.jpg; a name without <dds> never looks', async () => {
+    const cfg = 'md5skin * "<dds>skin.jpg" "<dds>mask.jpg"\nmd5bumpmap * normals.png\n';
+    const files = (extra: Record<string, string>) => folder({ 'd/md5.cfg': cfg, 'd/skin.jpg': '', 'd/mask.jpg': '', 'd/normals.png': '', 'd/normals.dds': '', ...extra });
+    const withDds = (await new MaterialResolver(files({ 'd/skin.dds': 'DDS ' })).md5(meshNamed('x'), 'd/m.md5mesh')).materials[0];
+    expect(withDds.diffuse).toMatchObject({ path: 'd/skin.dds', tried: ['d/skin.dds'] });
+    expect(withDds.others[0]).toMatchObject({ role: 'mask', path: 'd/mask.jpg', tried: ['d/mask.dds', 'd/mask.jpg'] });
+    expect(withDds.normal).toMatchObject({ path: 'd/normals.png', tried: ['d/normals.png'] });
+    const without = (await new MaterialResolver(files({})).md5(meshNamed('x'), 'd/m.md5mesh')).materials[0];
+    expect(without.diffuse).toMatchObject({ path: 'd/skin.jpg', tried: ['d/skin.dds', 'd/skin.jpg'] });
   });
 });
 

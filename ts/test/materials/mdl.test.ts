@@ -4,15 +4,14 @@
  * `_glow` / `_luma`, and what reaches a .glb through resolveModelTextures.
  */
 import { describe, expect, test } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
 import { parseMdl } from '../../src/formats/mdl/index.js';
 import { DEFAULT_QUAKE_PALETTE } from '../../src/images/quake-palette.js';
 import { encodePng } from '../../src/images/png-encode.js';
-import { resolveModelTextures } from '../../src/load/textures.js';
 import { mdlSkinPicture, resolveMdlMaterials } from '../../src/materials/mdl.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { readGlb } from '../export/gltf-eval.js';
 import { buildMdl, richSpec } from '../mdl/_build.js';
+import { mdlGlb, mdlTextures } from '../mdl/_entry.js';
 
 const model = parseMdl(buildMdl(richSpec()));
 const path = 'progs/thing.mdl';
@@ -64,14 +63,14 @@ describe('resolveMdlMaterials', () => {
 
   test('through resolveModelTextures to a .glb: the replacement\'s bytes, the embedded skin as PNG, the glow as emissive', async () => {
     const fs = memoryFileSystem([{ path: 'progs/thing.mdl_0_glow.png', bytes: png }, { path: 'gfx/palette.lmp', bytes: DEFAULT_QUAKE_PALETTE }, { path: 'progs/thing.mdl_0.png', bytes: png }]);
-    const textures = await resolveModelTextures(fs, model, path);
+    const textures = await mdlTextures(fs, model, path);
     expect([...textures.images.keys()].sort()).toEqual(['progs/thing.mdl_0.png', 'progs/thing.mdl_0_glow.png']);
-    const g = readGlb(toGlb(model, { name: 'thing', textures }));
+    const g = readGlb(mdlGlb(model, { name: 'thing', textures }));
     const mat = g.json.materials[0];
     expect(g.json.images.length).toBe(2);
     expect(mat.emissiveTexture).toBeDefined();
     expect(mat.pbrMetallicRoughness.baseColorTexture).toBeDefined();
-    const g1 = readGlb(toGlb(model, { name: 'thing', textures, mdlSkin: 1 }));
+    const g1 = readGlb(mdlGlb(model, { name: 'thing', textures, mdlSkin: 1 }));
     expect(g1.json.materials[0].name).toBe(`${path}/skin1_0`);
   });
 });

@@ -262,8 +262,9 @@ describe('names and lexers', () => {
 
   test('md5.cfg: md5skin / md5bumpmap with <dds> prefixes; mesh names from `// meshes:` comments', () => {
     const cfg = parseCubeModelConfig('md5load mesh.md5mesh\nmd5skin Body "<dds>skin.jpg" "<dds>mask.jpg" 0.9 0.2\nmd5bumpmap * <dds>n.png\n');
-    expect(cfg.skins).toMatchObject([{ mesh: 'Body', diffuse: 'skin.jpg', masks: 'mask.jpg', line: 2 }]);
-    expect(cfg.bumpmaps).toMatchObject([{ mesh: '*', normal: 'n.png', line: 3 }]);
+    expect(cfg.skins).toMatchObject([{ mesh: 'Body', diffuse: 'skin.jpg', masks: 'mask.jpg', diffuseDds: true, masksDds: true, line: 2 }]);
+    expect(cfg.bumpmaps).toMatchObject([{ mesh: '*', normal: 'n.png', normalDds: true, line: 3 }]);
+    expect(parseCubeModelConfig('md5skin * skin.jpg').skins[0]).toMatchObject({ diffuseDds: false, masksDds: false });
     const drone = manifest().find((r) => r.path === 'actors/drone/mesh.md5mesh')!;
     expect(md5MeshNamesFromText(read(drone.absPath))).toEqual(['HumanMale.001', 'HumanMale.002']);
   });

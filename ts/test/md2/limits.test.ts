@@ -4,7 +4,7 @@
  * written by fixtures/generate-md2.mjs, so every count, st pixel and expected texcoord is known in advance.
  */
 import { describe, expect, test } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { LIMITS, MD2_NORMALS, md2TexCoords, md2Unwelded, Md2Parser, parseMd2 } from '../../src/formats/md2/index.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';

@@ -7,21 +7,20 @@
 import { readFileSync } from 'node:fs';
 import { decode as decodePng } from 'fast-png';
 import { afterAll, describe, expect, it, test } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
 import { mdlToObj } from '../../src/export/obj-morph.js';
 import { mdlDrawVertices, parseMdl } from '../../src/formats/mdl/index.js';
 import { DEFAULT_QUAKE_PALETTE, parseQuakePalette, QUAKE_FULLBRIGHT_FIRST } from '../../src/images/quake-palette.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { mdlEmbeddedMaterials, mdlSkinPicture } from '../../src/materials/mdl.js';
-import { openMdl } from '../../src/playable/mdl-playable.js';
+import { mdlPlayable } from '../../src/playable/mdl-playable.js';
 import { MdlPoser } from '../../src/pose/mdl-poser.js';
-import { byteChunks } from '../../src/base/source.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { gltfPositions, readGlb, yUp, type Gltf } from '../export/gltf-eval.js';
 import { expectClean as expectCleanIn, validate } from '../export/validate.js';
 import { referenceMdl, referenceMdlSkin } from '../reference/mdl.js';
 import { buildMdl, richSpec } from './_build.js';
 import { mdlRows, PALETTE_PATH, readRow } from './_helpers.js';
+import { mdlGlb } from './_entry.js';
 
 const results: string[] = [];
 afterAll(() => console.log(`glTF validator, MDL:\n  ${results.join('\n  ')}`));
@@ -88,7 +87,7 @@ describe('every real MDL', () => {
       }
 
       const name = baseName(row.path);
-      const glb = toGlb(model, { name });
+      const glb = mdlGlb(model, { name });
       expectCleanIn(results, row.path, await validate(glb));
       const g = readGlb(glb);
       const node = g.json.nodes.find((n: any) => n.mesh !== undefined);
@@ -151,9 +150,8 @@ describe('OBJ of pose N, and the playable opener', () => {
     expect(faces[0].split(' ').slice(1).map((x) => Number(x.split('/')[0]) - 1)).toEqual([a, c, b]);
   });
 
-  test('openMdl: drawn vertices, clips, a player on a backend, the first skin as material', async () => {
-    const file = { name: 'player.mdl', source: bytes };
-    const opened = await openMdl([file], (f) => byteChunks(f.source));
+  test('mdlPlayable: drawn vertices, clips, a player on a backend, the first skin as material', () => {
+    const opened = mdlPlayable(model, 'player.mdl');
     expect(opened.format).toBe('mdl');
     const drawn = mdlDrawVertices(model);
     expect(opened.vertexCount).toBe(drawn.sourceVertex.length);
@@ -173,9 +171,9 @@ describe('OBJ of pose N, and the playable opener', () => {
     player.dispose();
   });
 
-  test('a frame group clip plays at the group\'s rate; skin groups and MF_HOLEY in the embedded materials', async () => {
+  test('a frame group clip plays at the group\'s rate; skin groups and MF_HOLEY in the embedded materials', () => {
     const holey = buildMdl(richSpec({ flags: 1 << 14 }));
-    const opened = await openMdl([{ name: 'x.mdl', source: holey }], (f) => byteChunks(f.source));
+    const opened = mdlPlayable(parseMdl(holey), 'x.mdl');
     expect(opened.clips.map((c) => [c.name, c.frameRate])).toEqual([['stand', 10], ['wave', 1 / Math.fround(0.1)]]);
     expect(opened.materials[0].alphaMode).toBe('MASK');
     const m = parseMdl(holey);

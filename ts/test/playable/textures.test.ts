@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { decodeImage, readImageInfo } from '../../src/images/index.js';
-import { resolveModelTextures } from '../../src/load/textures.js';
-import { openPlayable } from '../../src/playable/open.js';
+import { resolveModelTextures } from '../../src/registry/textures.js';
+import { openPlayable } from '../../src/registry/open-playable.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { fileProgress, formatBar } from '../../src/cli/progress.js';
+import { fileProgress, formatBar } from '../../src/commands/progress.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { REPO } from '../helpers/models.js';
 import { lineColumn } from './_helpers.js';

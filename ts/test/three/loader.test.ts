@@ -1,8 +1,8 @@
 /**
  * IdTechLoader from a user's side, in Node: models from a game folder, from a .pk3 member, from URLs (the project's
  * static server) and from bytes; materials resolved as the engines resolve them and made three.js materials; TGA
- * through three's TGALoader (pure JS, so it runs here), PCX left untextured or replaced; progress, the loading
- * manager, abort, and the parsers' typed errors passing through.
+ * and PCX decoded by the image floor (so they run here; textures.test.ts compares them with the CLI's); progress, the
+ * loading manager, abort, and the parsers' typed errors passing through.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,19 +16,13 @@ import { folderFileSystem } from '../../src/vfs/node.js';
 import { openArchiveFrom } from '../../src/vfs/zip-archive.js';
 import { IdTechLoader, gameRootOf, type IdTechProgress } from '../../src/three/loader.js';
 import type { IdTechModel } from '../../src/three/model.js';
+import { materialsUnder } from './three-eval.js';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';
 
-const materialsOf = (m: IdTechModel): MeshStandardMaterial[] => {
-  const out: MeshStandardMaterial[] = [];
-  m.scene.traverse((o) => {
-    const mesh = o as Mesh;
-    if (mesh.isMesh) out.push(...((Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as MeshStandardMaterial[]));
-  });
-  return out;
-};
+const materialsOf = (m: IdTechModel): MeshStandardMaterial[] => materialsUnder(m.scene);
 const codes = (m: IdTechModel) => m.warnings.map((w) => w.code);
 
 describe('from a game folder (a FileSystem)', () => {
@@ -75,7 +69,7 @@ describe('from a game folder (a FileSystem)', () => {
     expect([chamber.transparent, chamber.side]).toEqual([false, FrontSide]);
   });
 
-  it('a TGA normal map through three\'s TGALoader (RLE, 32 bpp, bottom-left origin)', async () => {
+  it('a TGA normal map decoded by the image floor into a DataTexture (RLE, 32 bpp, bottom-left origin)', async () => {
     const fs = folderFileSystem(join(SHARED_MODELS, 'aaa-assets'));
     const model = await new IdTechLoader().setFileSystem(fs).setNormalMaps(true).loadAsync('models/weapons/grenade_launcher/grenade_launcher.md3');
     const mats = materialsOf(model);
@@ -96,14 +90,17 @@ describe('from a game folder (a FileSystem)', () => {
     model.dispose();
   });
 
-  it('an MD2 whose skin is a PCX: the .png beside it stands in; a PCX alone leaves the surface untextured', async () => {
+  it('an MD2 whose skin is a PCX: the PCX the resolver names is the texture, with a .png beside it or not', async () => {
     const dir = join(SHARED_MODELS, 'distrib/baseaq/pak0');
-    const replaced = await new IdTechLoader().setFileSystem(folderFileSystem(dir)).loadAsync('models/indicator/arrow_blue.md2');
-    expect(codes(replaced)).toContain('PCX_REPLACED');
+    const beside = await new IdTechLoader().setFileSystem(folderFileSystem(dir)).loadAsync('models/indicator/arrow_blue.md2');
     const only = memoryFileSystem(['arrow_blue.md2', 'arrow_blue.pcx'].map((f) => ({ path: `models/indicator/${f}`, bytes: read(join(dir, 'models/indicator', f)) })));
-    const untextured = await new IdTechLoader().setFileSystem(only).loadAsync('models/indicator/arrow_blue.md2');
-    expect(codes(untextured)).toContain('PCX_UNSUPPORTED');
-    expect(materialsOf(untextured)[0].map).toBeNull();
+    const alone = await new IdTechLoader().setFileSystem(only).loadAsync('models/indicator/arrow_blue.md2');
+    for (const model of [beside, alone]) {
+      const map = materialsOf(model)[0].map as DataTexture;
+      expect(map).toBeInstanceOf(DataTexture);
+      expect(map.name).toBe('models/indicator/arrow_blue.pcx');
+      expect(codes(model).filter((c) => /PCX|TEXTURE/.test(c))).toEqual([]);
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  * CPU exactly as its shaders do) and carried into the model's Z-up space (the `root` group) — what the parity tests
  * compare with our posers.
  */
-import { Matrix4, Vector3, type AnimationMixer, type Group, type Mesh, type Object3D } from 'three';
+import { Matrix4, Vector3, type AnimationMixer, type Group, type Mesh, type MeshStandardMaterial, type Object3D } from 'three';
 
 /** Sets every action of `mixer` to `seconds` and updates the world matrices under `scene`. */
 export function setTime(mixer: AnimationMixer, scene: Object3D, seconds: number): void {
@@ -41,4 +41,14 @@ export function maxDistance(a: ArrayLike<number>, b: ArrayLike<number>): number 
     if (!(d <= m)) m = d;
   }
   return m;
+}
+
+/** Every material of every mesh under `scene`, in traversal order. */
+export function materialsUnder(scene: Object3D): MeshStandardMaterial[] {
+  const out: MeshStandardMaterial[] = [];
+  scene.traverse((o) => {
+    const mesh = o as Mesh;
+    if (mesh.isMesh) out.push(...((Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as MeshStandardMaterial[]));
+  });
+  return out;
 }

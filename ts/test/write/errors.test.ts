@@ -1,6 +1,6 @@
 /** What the writers and the glTF import cannot hold is one typed error (UNWRITABLE / UNSUPPORTED), naming the element. */
 import { describe, expect, it } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';

@@ -20,7 +20,7 @@ import { basename, join } from 'node:path';
 import { Document, WebIO } from '@gltf-transform/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Md2Model } from '../../src/base/model.js';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { groupClips, md2GlCommandTriangles, parseMd2 } from '../../src/formats/md2/index.js';
 import { readGltfDocument, type GltfInput } from '../../src/import/gltf.js';
 import { gltfToMd2, md2FrameNames, nearestMd2Normal } from '../../src/import/gltf-md2.js';

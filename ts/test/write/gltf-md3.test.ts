@@ -4,7 +4,7 @@
  * error plus one lat/lng rounding, same triangles, st, surface names and shaders, tags within 1e-3 units and 1e-3 on each axis component.
  */
 import { describe, expect, it } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { gltfToMd3, packMd3Normal } from '../../src/import/gltf-md3.js';
 import { MD3_NORMAL_TABLE } from '../../src/kernels/tables.js';

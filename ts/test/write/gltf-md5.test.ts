@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Md5Anim, Md5Mesh } from '../../src/base/model.js';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
 import { gltfToMd5, md5QuaternionXyz } from '../../src/import/gltf-md5.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toGlb } from '../../src/export/gltf.js';
+import { toGlb } from '../../src/registry/gltf.js';
 import { MD3_PLAYER_ANIMATIONS, parseAnimationCfg, type Md3Animation, type Md3AnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { gltfToPlayer, invertAffine } from '../../src/import/gltf-player.js';

@@ -8,7 +8,7 @@
  */
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import type { Md3Model, Md3Surface } from '../../base/model.js';
-import { FRAME_BYTES, FRAME_NAME_BYTES, QPATH_BYTES, S, SHADER_BYTES, TAG_BYTES } from './format.js';
+import { FRAME_BYTES, FRAME_NAME_BYTES, QPATH_BYTES, S, SHADER_BYTES, TAG_BYTES } from './layout.js';
 import { md3HeaderEngineWarnings } from './engine-limits.js';
 import { fail, type Md3Header } from './header.js';
 import { hostOrderCopy, latin1Field } from '../../base/binary.js';

@@ -5,7 +5,7 @@
  * the same); docs/limits.md has the table.
  */
 import type { ParseWarning } from '../../base/errors.js';
-import { H, S } from './format.js';
+import { H, S } from './layout.js';
 import type { Md3Header } from './header.js';
 import { MD3_LIMITS as L } from './limits.js';
 

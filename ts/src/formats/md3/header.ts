@@ -5,7 +5,7 @@
  * up to `ofsEnd` are in; the engine limits it goes past are warnings (`engine-limits.ts`).
  */
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
-import { FRAME_BYTES, H, HEADER_BYTES, MD3_IDENT, MD3_VERSION, SURFACE_HEADER_BYTES, TAG_BYTES } from './format.js';
+import { FRAME_BYTES, H, HEADER_BYTES, MD3_IDENT, MD3_VERSION, SURFACE_HEADER_BYTES, TAG_BYTES } from './layout.js';
 import { latin1Field } from '../../base/binary.js';
 
 export interface Md3Header {

@@ -11,7 +11,7 @@ import { ErrorCode } from '../../base/errors.js';
 import type { Md3Model } from '../../base/model.js';
 import type { ChunkParser } from '../../base/source.js';
 import { decodeMd3 } from './decode.js';
-import { HEADER_BYTES } from './format.js';
+import { HEADER_BYTES } from './layout.js';
 import { checkMd3HeaderPrefix, fail, readMd3Header, type Md3Header } from './header.js';
 
 /** First buffer capacity once the header is known (grows by doubling, capped at ofsEnd). */

@@ -6,6 +6,7 @@
  */
 import type { ParseWarning } from '../../base/errors.js';
 import type { Md3Model } from '../../base/model.js';
+import type { Md3AnimationCfg } from './animation-cfg.js';
 
 export interface Md3PlayerModels {
   lower: Md3Model;
@@ -34,4 +35,10 @@ export function playerTagWarnings(models: Md3PlayerModels): ParseWarning[] {
   need(models.upper, 'upper', 'tag_head', 'head');
   if (models.weapon) need(models.upper, 'upper', 'tag_weapon', 'weapon');
   return out;
+}
+
+/** A player folder read whole: its parts and, when the folder has one, its animation.cfg. */
+export interface Md3PlayerData {
+  models: Md3PlayerModels;
+  animations?: Md3AnimationCfg;
 }

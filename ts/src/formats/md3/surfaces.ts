@@ -11,7 +11,7 @@
  */
 import { latin1Field } from '../../base/binary.js';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
-import { H, HEADER_BYTES, QPATH_BYTES, S, SHADER_BYTES, ST_BYTES, SURFACE_HEADER_BYTES, TRIANGLE_BYTES, XYZ_NORMAL_BYTES } from './format.js';
+import { H, HEADER_BYTES, QPATH_BYTES, S, SHADER_BYTES, ST_BYTES, SURFACE_HEADER_BYTES, TRIANGLE_BYTES, XYZ_NORMAL_BYTES } from './layout.js';
 import { md3SurfaceEngineWarnings } from './engine-limits.js';
 import { checkBlock, checkIdent, count, fail, fits, INT32_MAX, type Md3Header } from './header.js';
 import { MD3_LIMITS } from './limits.js';

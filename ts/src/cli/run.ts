@@ -1,0 +1,23 @@
+/**
+ * The `idtech-models` executable (dist/cli.js): runs the command line, or — started again as a worker thread by
+ * `convert --all` (commands/convert/batch.ts) — serves that batch's jobs. `main.ts` holds the command line itself,
+ * importable without running it (tests run commands in-process with formats of their own).
+ */
+import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
+import { setCliEntry } from '../commands/entry.js';
+import { main } from './main.js';
+
+// Started as a worker thread by `convert --all` (batch.ts): serve its jobs instead.
+setCliEntry(fileURLToPath(import.meta.url));
+if (!isMainThread) void import('../commands/convert/batch-worker.js').then((m) => m.serveBatchJobs());
+else
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`idtech-models: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exitCode = 70;
+    },
+  );

@@ -1,0 +1,106 @@
+/**
+ * One job of `convert --all` (batch.ts hands them out, batch-worker.ts runs them): a catalog entry read from the
+ * opened input, exported as .glb and written under OUTDIR. Plain data in and out, so it crosses a worker boundary.
+ * The output path was checked by `safeOutputPath` before the job was made; here the write is also refused when the
+ * deepest existing folder on the way resolves (through a symbolic link) outside OUTDIR, and a file is written under
+ * a temporary name then renamed, so an interrupted batch never leaves a partial .glb that looks up to date.
+ */
+import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, sep } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { ErrorCode, ModelParseError } from '../../base/errors.js';
+import { type GltfOptions } from '../../export/gltf.js';
+import { openModelSet } from '../../load/model-set.js';
+import { type MaterialResolver } from '../../materials/index.js';
+import { type FormatEntry } from '../../registry/entry.js';
+import { entryFor } from '../../registry/formats.js';
+import { setGltfOptions, toGlb } from '../../registry/gltf.js';
+import { resolveModelTextures, type TexturedModel } from '../../registry/textures.js';
+import { type FileSystem } from '../../vfs/file-system.js';
+import { InputError } from '../inputs.js';
+import { describeInputError, isSystemError } from '../report.js';
+import { materialWarnings } from '../textures.js';
+import { exportWarnings, warningLines } from '../warnings.js';
+import { baseName } from './gltf-options.js';
+import { setWarnings } from './pipeline.js';
+
+export interface BatchJob {
+  id: number;
+  /** The id of the model's format (a catalog entry's kind). */
+  kind: string;
+  /** The model file, or the folder of a folder format. */
+  path: string;
+  /** What plays on it (found beside it by the catalog). */
+  anims: readonly string[];
+  /** Where to write (already checked to lie inside outDir). */
+  out: string;
+  outDir: string;
+  yUp: boolean;
+  /** Resolve and embed textures (from the same FileSystem: an archive's or game folder's root is the game root). */
+  textures: boolean;
+  skin?: string;
+}
+
+export interface BatchResult {
+  id: number;
+  ok: boolean;
+  /** Bytes written. */
+  bytes: number;
+  /** Grouped warning lines (`file: warning CODE …`). */
+  warnings: string[];
+  /** On failure: the error code (`BAD_COUNT`, `ENOENT`, `UNSAFE_PATH` …) and the one-line report. */
+  code?: string;
+  error?: string;
+}
+
+const errorCode = (e: unknown): string => {
+  const c = e instanceof InputError ? e.cause : e;
+  return c instanceof ModelParseError ? c.code : isSystemError(c) ? c.code : 'ERROR';
+};
+
+/** The one-line report and code of a failure. */
+export function failure(path: string, e: unknown): { code: string; error: string } {
+  return { code: errorCode(e), error: describeInputError(e instanceof InputError ? e : new InputError(path, e)) };
+}
+
+/** Refuses `out` when the deepest folder of it that exists resolves outside `outDir`. */
+async function assertInside(out: string, outDir: string): Promise<void> {
+  const root = await realpath(outDir);
+  let dir = dirname(out);
+  for (;;) {
+    const real = await realpath(dir).catch(() => null);
+    if (real !== null) {
+      if (real !== root && !real.startsWith(root + sep)) throw new ModelParseError(ErrorCode.UnsafePath, `${out}: ${dir} leads outside the output folder (a symbolic link)`, { offset: 0 });
+      return;
+    }
+    const up = dirname(dir);
+    if (up === dir) return;
+    dir = up;
+  }
+}
+
+/** Runs one job; `resolver` (one per worker, over `fs`) keeps shader scripts and lookups across its models. */
+export async function runJob(fs: FileSystem, job: BatchJob, formats: readonly FormatEntry[], resolver?: MaterialResolver): Promise<BatchResult> {
+  try {
+    const format = entryFor(job.kind, formats);
+    if (!format) throw new ModelParseError(ErrorCode.UnknownFormat, `no format ${job.kind} in this build`, { offset: 0 }).inFile(job.path);
+    // A batch plays the anims lying beside a mesh, and a folder may hold two meshes' anims: one that does not fit is skipped.
+    const set = await openModelSet(fs, job.path, { formats, format: format.folder ? undefined : format, companions: job.anims, onMismatch: 'skip' });
+    const exportList: NonNullable<GltfOptions['warnings']> = [];
+    const t = job.textures ? await resolveModelTextures(fs, set.data as TexturedModel, job.path, { skin: job.skin, resolver, formats }) : undefined;
+    const glb = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }), ...(t ? { textures: t } : {}), formats });
+    await assertInside(job.out, job.outDir);
+    await mkdir(dirname(job.out), { recursive: true });
+    const tmp = `${job.out}.${process.pid}-${threadId}.tmp`;
+    try {
+      await writeFile(tmp, glb);
+      await rename(tmp, job.out);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw new InputError(job.out, e);
+    }
+    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t) : []), ...exportWarnings(set.origin, exportList)]) };
+  } catch (e) {
+    return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) };
+  }
+}

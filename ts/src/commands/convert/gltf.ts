@@ -1,0 +1,45 @@
+/**
+ * `convert INPUT [--anim ANIM …] -o OUT.glb|OUT.gltf`: the whole model, animated, as glTF 2.0 — a model file with the
+ * animation files given to play on it (each one animation named after its file), a folder format (a Quake 3 player
+ * folder), from disk or from inside an archive. Warnings go to stderr grouped by kind, then one summary line read
+ * back from the written file.
+ */
+import type { GltfOptions } from '../../export/gltf.js';
+import type { FormatEntry } from '../../registry/entry.js';
+import type { TexturedModel } from '../../registry/textures.js';
+import { given, UsageError, type ParsedArgs } from '../args.js';
+import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
+import { writeOutputs } from '../output.js';
+import { resolveCliTextures, wantsTextures } from '../textures.js';
+import { exportWarnings, warningLines, type FileWarning } from '../warnings.js';
+import { baseName, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
+import { gltfOutput, report, setWarnings, withTextures } from './pipeline.js';
+
+/** glTF output's options that need no file, checked before any is read. */
+export function checkGltfOutput(a: ParsedArgs, out: string): void {
+  if (a.flags.has('--meshopt') && !out.toLowerCase().endsWith('.glb')) throw new UsageError(`--meshopt writes a .glb, not ${out}`, 'convert');
+  if (a.flags.has('--reorder') && !a.flags.has('--meshopt')) throw new UsageError('--reorder goes with --meshopt (it only helps its codec)', 'convert');
+  gltfOptions(a, '', []);
+}
+
+export async function convertGltf(a: ParsedArgs, input: ModelInput, format: FormatEntry, out: string, formats: readonly FormatEntry[]): Promise<void> {
+  const anims = a.options.get('--anim') ?? [];
+  checkCompanions(format, anims, formats);
+  refuseIgnoredOptions(a, format, formats);
+  const exportList: NonNullable<GltfOptions['warnings']> = [];
+  let options = gltfOptions(a, baseName(input.path), exportList);
+  const set = await readModel(input, format, anims, formats);
+  const warnings: FileWarning[] = setWarnings(set);
+  let lines: string[] = [];
+  if (wantsTextures(a, 'convert')) {
+    const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
+    options = withTextures(options, t.textures);
+    lines = t.report;
+    warnings.push(...t.warnings);
+  }
+  const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
+  const { files, facts } = await load(input.label, () => gltfOutput(set, format, out, options, formats, meshopt));
+  const bytes = await writeOutputs(files);
+  warnings.push(...exportWarnings(input.archive ? set.origin : input.label, exportList));
+  report([...lines, ...warningLines(warnings)], files, facts, bytes);
+}

@@ -1,0 +1,65 @@
+/**
+ * `convert MODEL [--anim ANIM] [--frame N] [--backend …] [--y-up] -o OUT.obj`: one posed frame to a file, written by
+ * the model's registration (`FormatEntry.obj`): an md5mesh posed by --anim's frame N (or its bind pose), a
+ * vertex-animated model's frame N. With textures, `OUT.mtl` and its images are written beside OUT.
+ */
+import { type ParseWarning } from '../../base/errors.js';
+import { type ObjOptions } from '../../export/obj.js';
+import { type BackendChoice } from '../../kernels/backend.js';
+import { createBackend } from '../../kernels/select.js';
+import { type FormatEntry } from '../../registry/entry.js';
+import { type TexturedModel } from '../../registry/textures.js';
+import { objMaterialLibrary } from '../../export/obj-material.js';
+import { optionValue, UsageError, type ParsedArgs } from '../args.js';
+import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
+import { writeOutputs, type OutputFile } from '../output.js';
+import { resolveCliTextures, wantsTextures } from '../textures.js';
+import { exportWarnings, warningLines, type FileWarning } from '../warnings.js';
+import { report, setWarnings } from './pipeline.js';
+
+export const BACKENDS: readonly BackendChoice[] = ['auto', 'wasm', 'wasm-simd', 'wasm-scalar', 'ts'];
+
+/** OBJ output's options, checked before any file is read. */
+export function objOptions(a: ParsedArgs): { anims: string[]; frame: number | undefined; backendName: BackendChoice } {
+  const anims = a.options.get('--anim') ?? [];
+  if (anims.length > 1) throw new UsageError('OBJ output takes at most one --anim (glTF output takes many)', 'convert');
+  const frameText = optionValue(a, '--frame');
+  const frame = frameText === undefined ? undefined : Number(frameText);
+  if (frame !== undefined && (!Number.isInteger(frame) || frame < 0)) throw new UsageError(`--frame must be a whole number ≥ 0, not ${frameText}`, 'convert');
+  const backendName = (optionValue(a, '--backend') ?? 'auto') as BackendChoice;
+  if (!BACKENDS.includes(backendName)) throw new UsageError(`unknown backend ${backendName} (${BACKENDS.join(', ')})`, 'convert');
+  return { anims, frame, backendName };
+}
+
+export async function convertObj(a: ParsedArgs, input: ModelInput, format: FormatEntry, out: string, formats: readonly FormatEntry[]): Promise<void> {
+  const { anims, frame, backendName } = objOptions(a);
+  const obj = format.obj;
+  if (!obj) throw new UsageError(`${input.label}: a ${format.folder?.noun ?? format.title} converts to .glb or .gltf (OBJ output is one model's frame)`, 'convert');
+  checkCompanions(format, anims, formats);
+  const set = await readModel(input, format, anims, formats);
+  const frames = obj.frames(set);
+  if (frame !== undefined && frames === null) throw new UsageError(`--frame needs --anim (${format.extensions[0] ? `an ${format.extensions[0]}` : format.title} alone has only its bind pose)`, 'convert');
+  if (frame !== undefined && frames && frame >= frames.count) throw new UsageError(`--frame ${frame}: ${frames.of} has frames 0..${frames.count - 1}`, 'convert');
+
+  const backend = await createBackend(backendName);
+  const warnings: FileWarning[] = setWarnings(set);
+  let lines: string[] = [];
+  let materials: ObjOptions['materials'];
+  const extra: OutputFile[] = [];
+  if (wantsTextures(a, 'convert')) {
+    const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
+    const stem = out.slice(0, out.length - 4);
+    const file = stem.split(/[\\/]/).pop()!;
+    const folder = out.slice(0, out.length - file.length - 4);
+    const libWarnings: ParseWarning[] = [];
+    const lib = objMaterialLibrary(t.textures, { filePrefix: `${file}_`, warnings: libWarnings });
+    extra.push({ path: `${stem}.mtl`, bytes: lib.mtl }, ...lib.files.map((f) => ({ path: folder + f.uri, bytes: f.bytes })));
+    materials = { file: `${file}.mtl`, nameFor: lib.nameFor };
+    lines = t.report;
+    warnings.push(...t.warnings, ...exportWarnings(input.label, libWarnings));
+  }
+  const posed = await load(input.label, () => obj.write(set, { frame, backend, yUp: a.flags.has('--y-up'), comment: (what) => `${what} (backend ${backend.name})`, materials }));
+  const files: OutputFile[] = [{ path: out, bytes: posed.text }, ...extra];
+  const bytes = await writeOutputs(files);
+  report([...lines, ...warningLines(warnings)], files, [...posed.facts, `backend ${backend.name}`], bytes);
+}

@@ -1,0 +1,45 @@
+/**
+ * The one convert pipeline: a model set (a model with what plays on it, from a loose file, an archive member or a
+ * model of `--all`) → its textures → the output files → the warnings and the summary line. `convert` runs it for one
+ * input (command.ts), each worker of `--all` for each model it is sent (batch-job.ts).
+ */
+import { type GltfOptions } from '../../export/gltf.js';
+import { type FileWarnings } from '../../formats/format.js';
+import { type ModelSet } from '../../load/model-set.js';
+import { type FormatEntry } from '../../registry/entry.js';
+import { gltfFiles, setGltfOptions } from '../../registry/gltf.js';
+import { toGlbMeshopt } from '../../registry/gltf-meshopt.js';
+import { type ModelTextures } from '../../registry/textures.js';
+import { badInput } from '../inputs.js';
+import { count, summaryLine, type OutputFile } from '../output.js';
+import { exportWarnings, parseWarnings, type FileWarning } from '../warnings.js';
+import { gltfCounts, gltfJson } from './gltf-counts.js';
+
+/** A set's own warnings (parse warnings at their byte; a companion left out at none), per file. */
+export function setWarnings(set: Pick<ModelSet, 'warnings'>): FileWarning[] {
+  return set.warnings.flatMap((w: FileWarnings & { unpositioned?: boolean }) => (w.unpositioned ? exportWarnings(w.file, w.warnings) : parseWarnings(w.file, w.warnings)));
+}
+
+export interface GltfOutput {
+  files: OutputFile[];
+  /** The summary line's facts, read back from the written glTF: meshes, vertices, clips. */
+  facts: string[];
+}
+
+/** The set as glTF files for OUT (`.glb`, or `.gltf` + `.bin` + images); with `meshopt`, one compressed `.glb`. */
+export async function gltfOutput(set: ModelSet, entry: FormatEntry, out: string, options: GltfOptions, formats: readonly FormatEntry[], meshopt?: { reorder: boolean }): Promise<GltfOutput> {
+  if (!entry.gltf) throw badInput(set.origin, `${entry.title}: no glTF export for this format`);
+  const o = { ...setGltfOptions(set, options), formats };
+  const files: OutputFile[] = meshopt ? [{ path: out, bytes: await toGlbMeshopt(set.data as never, { ...o, reorder: meshopt.reorder }) }] : gltfFiles(set.data as never, out, o);
+  const c = gltfCounts(gltfJson(files[0].bytes as Uint8Array));
+  return { files, facts: [count(c.meshes, 'mesh', 'meshes'), count(c.vertices, 'vertex', 'vertices'), count(c.animations, 'clip')] };
+}
+
+/** The textures as export options take them. */
+export const withTextures = (options: GltfOptions, textures: ModelTextures | undefined): GltfOptions => (textures ? { ...options, textures } : options);
+
+/** Prints the report and warning lines, then the summary line, on stderr. */
+export function report(lines: readonly string[], files: readonly OutputFile[], facts: readonly string[], bytes: number): void {
+  for (const line of lines) process.stderr.write(line + '\n');
+  process.stderr.write(summaryLine(files, facts, bytes) + '\n');
+}

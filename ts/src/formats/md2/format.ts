@@ -1,0 +1,15 @@
+/** MD2's entry in the format list: a vertex-animated model, magic `IDP2`. */
+import type { Md2Model } from '../../base/model.js';
+import { hasMagic, type ModelFormat } from '../format.js';
+import { parseMd2Stream } from './stream.js';
+
+export const md2Format: ModelFormat<Md2Model> = {
+  id: 'md2',
+  title: 'Quake 2 model (MD2)',
+  extensions: ['.md2'],
+  test: (head) => hasMagic(head, 'IDP2'),
+  role: 'model',
+  animation: 'vertex',
+  parseStream: parseMd2Stream,
+  warnings: (m) => m.warnings,
+};

@@ -1,0 +1,162 @@
+/**
+ * One model with everything that belongs to it, read from any FileSystem (a folder, an archive, a mounted game
+ * folder, dropped files, URLs): a model file and the files that play on it (an md5mesh's md5anims; an IQM mesh's
+ * animation files), or a folder format (a Quake 3 player: its parts, animation.cfg and weapon). Every file streams
+ * from `VfsFile.stream()` into its format's parser (a deflated archive member is inflated as it is read, never
+ * extracted), and every failure names the file it came from (`ModelParseError.file`), so no caller wraps reads.
+ *
+ * The formats are handed in (`options.formats`): this room knows none of them.
+ */
+import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../base/errors.js';
+import type { ReadOptions } from '../base/source.js';
+import { formatForBytes, formatForName, type Companion, type FileWarnings, type ModelFormat } from '../formats/format.js';
+import { fileHead, type FileSystem, type VfsFile } from '../vfs/file-system.js';
+
+export { fileHead };
+
+export interface ModelSet<D = unknown> {
+  /** The id of the model's format (`md5mesh`, `md3`, `player` …). */
+  format: string;
+  /** The model file, or the folder of a folder format ('' for the root), as stored. */
+  path: string;
+  /** Where it comes from, for messages: the model file's origin, or the folder's. */
+  origin: string;
+  data: D;
+  /** What plays on it (md5anims, IQM animation files), in the order given or found. */
+  companions: Companion[];
+  /** Every file read. */
+  files: VfsFile[];
+  /** Parse warnings per file; `unpositioned` ones (a companion left out) point at no byte of it. */
+  warnings: (FileWarnings & { unpositioned?: boolean })[];
+}
+
+export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
+  /** The formats to recognise, in the order they are tried. */
+  formats: readonly ModelFormat[];
+  /** The format of `path` when the caller has already detected it. */
+  format?: ModelFormat;
+  /**
+   * What to play on the model: paths in the file system, `'beside'` (what its format finds beside it: the md5anims in
+   * an md5mesh's folder) or none (the default).
+   */
+  companions?: readonly string[] | 'beside';
+  /** A companion that does not fit the model: `'fail'` (ANIM_MESH_MISMATCH, the default) or `'skip'` it with a warning. */
+  onMismatch?: 'fail' | 'skip';
+}
+
+const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+/** The file name without folder and extension: what a companion's clip is called. */
+export const companionName = (path: string): string => nameOf(path.replace(/\\/g, '/')).replace(/\.[^.]*$/, '');
+
+/** The format of `file` by its name, else by its first bytes; null when no format claims it. */
+export async function detectFile(file: VfsFile, formats: readonly ModelFormat[], signal?: AbortSignal): Promise<ModelFormat | null> {
+  return formatForName(file.path, formats) ?? formatForBytes(await readingFile(file.origin, () => fileHead(file, 4096, signal)), formats);
+}
+
+/** The direct children of `folder` (any case), by lower-case name. */
+export async function folderChildren(fs: FileSystem, folder: string): Promise<Map<string, VfsFile>> {
+  const prefix = folder.replace(/\/+$/, '');
+  const cut = prefix ? prefix.length + 1 : 0;
+  const out = new Map<string, VfsFile>();
+  for (const f of await fs.list(prefix)) {
+    const rest = f.path.slice(cut);
+    if (!rest.includes('/')) out.set(rest.toLowerCase(), f);
+  }
+  return out;
+}
+
+/** The folder formats a folder's children make (a file system that cannot list is probed for the names they need). */
+async function folderFormat(fs: FileSystem, folder: string, formats: readonly ModelFormat[]): Promise<{ format: ModelFormat; children: Map<string, VfsFile> } | null> {
+  const children = await folderChildren(fs, folder);
+  const prefix = folder.replace(/\/+$/, '');
+  for (const format of formats) {
+    const form = format.folder;
+    if (!form) continue;
+    for (const name of [...form.required, ...form.optional]) {
+      if (children.has(name)) continue;
+      const probed = await fs.file(prefix ? `${prefix}/${name}` : name);
+      if (probed) children.set(name, probed);
+    }
+    if (form.matches(children)) return { format, children };
+  }
+  return null;
+}
+
+/** Why a file of `format` cannot be opened as a model on its own, or null when it can. */
+export function notAModel(format: ModelFormat, formats: readonly ModelFormat[]): string | null {
+  if (format.role === 'refused') return format.refusal ?? `a ${format.title}, which is not read here`;
+  if (format.role === 'animation') {
+    const on = formats.find((f) => f.id === format.playsOn);
+    return `${format.title} plays on ${on ? on.title : `a ${format.playsOn}`}: open them together`;
+  }
+  return null;
+}
+
+function unknownFormat(file: string, formats: readonly ModelFormat[]): ModelParseError {
+  const known = formats.filter((f) => f.role !== 'refused').flatMap((f) => f.extensions).join(', ');
+  return new ModelParseError(ErrorCode.UnknownFormat, `not a model file this reads (${known}): no known extension, and its first bytes are none of theirs`, { offset: 0 }).inFile(file);
+}
+
+/**
+ * The model at `path` in `fs` (a model file, or a folder holding a folder format), with its companions. Fails with
+ * a ModelParseError naming the file: READ_FAILED for a missing file, UNKNOWN_FORMAT for one no format reads (or an
+ * animation opened without its model), the parser's error for bad bytes, ANIM_MESH_MISMATCH for a companion that
+ * does not fit (with `onMismatch: 'fail'`).
+ */
+export async function openModelSet(fs: FileSystem, path: string, options: ModelSetOptions): Promise<ModelSet> {
+  const { formats, signal } = options;
+  const file = path ? await fs.file(path) : null;
+  if (!file) {
+    const found = await folderFormat(fs, path, formats);
+    if (!found) {
+      const forms = formats.filter((f) => f.folder).map((f) => `${f.title}: ${f.folder!.describes}`);
+      throw new ModelParseError(ErrorCode.ReadFailed, `no model file${forms.length ? ` and no folder of one (${forms.join('; ')})` : ''} at ${path || 'the root'}`, { offset: 0 });
+    }
+    const form = found.format.folder!;
+    const files = form.files(found.children);
+    const { data, warnings } = await form.load(found.children, path, { signal, onProgress: options.onProgress });
+    const origin = files[0] ? files[0].origin.replace(/[\\/][^\\/]*$/, '') : path;
+    return { format: found.format.id, path: path.replace(/\/+$/, ''), origin, data, companions: [], files, warnings };
+  }
+  const format = options.format ?? (await detectFile(file, formats, signal));
+  if (!format) throw unknownFormat(file.origin, formats);
+  const refusal = notAModel(format, formats);
+  if (refusal) throw new ModelParseError(ErrorCode.UnknownFormat, refusal, { offset: 0 }).inFile(file.origin);
+  const data = await parseFile(file, format, options);
+  const set: ModelSet = { format: format.id, path: file.path, origin: file.origin, data, companions: [], files: [file], warnings: [{ file: file.origin, warnings: format.warnings?.(data) ?? [] }] };
+
+  const wanted = options.companions === 'beside' ? ((await format.companionsBeside?.(fs, file.path)) ?? []) : (options.companions ?? []);
+  for (const p of wanted) {
+    const cf = await fs.file(p);
+    if (!cf) throw new ModelParseError(ErrorCode.ReadFailed, `no file ${p}`, { offset: 0 }).inFile(p);
+    const cformat = await detectFile(cf, formats, signal);
+    if (!cformat) throw unknownFormat(cf.origin, formats);
+    const companion = await parseFile(cf, cformat, options);
+    const accepts: ParseWarning[] = [];
+    const why = format.acceptsCompanion
+      ? format.acceptsCompanion(data, companion, cformat.id, accepts)
+      : cformat.role === 'animation' && cformat.playsOn === format.id
+        ? null
+        : `${cformat.title} does not play on ${format.title}`;
+    if (why !== null) {
+      if (options.onMismatch === 'skip') {
+        set.warnings.push({ file: cf.origin, warnings: [{ code: ErrorCode.AnimMeshMismatch, message: `${why}: not played on ${file.path}`, offset: 0 }], unpositioned: true });
+        continue;
+      }
+      throw new ModelParseError(ErrorCode.AnimMeshMismatch, why, { offset: 0 }).inFile(cf.origin, file.origin);
+    }
+    set.files.push(cf);
+    set.companions.push({ name: companionName(cf.path), path: cf.path, origin: cf.origin, data: companion });
+    const own = cformat.warnings?.(companion) ?? [];
+    if (own.length) set.warnings.push({ file: cf.origin, warnings: own });
+    if (accepts.length) set.warnings.push({ file: cf.origin, warnings: accepts, unpositioned: true });
+  }
+  return set;
+}
+
+/** `file` parsed by `format`, its size the parser's size hint, any error naming the file. */
+function parseFile(file: VfsFile, format: ModelFormat, options: ModelSetOptions): Promise<unknown> {
+  if (!format.parseStream) throw new ModelParseError(ErrorCode.UnknownFormat, `${format.title}: no parser here reads it`, { offset: 0 }).inFile(file.origin);
+  const parse = format.parseStream.bind(format);
+  return readingFile(file.origin, () => parse(file.stream({ signal: options.signal }), { signal: options.signal, onProgress: options.onProgress, sizeHint: file.size }));
+}

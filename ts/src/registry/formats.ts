@@ -1,0 +1,36 @@
+/**
+ * The formats this package reads, each registered once. Consumers take a list (this one by default), so a tool can
+ * add a format of its own or leave some out — loaders.gl's way: no global registration, and an app that imports one
+ * parser carries that parser only (importing this list carries them all).
+ *
+ * The order is the order messages list them in and first bytes are tried in (MD5's sniffing looks for whole
+ * keywords of its text, which no binary header holds).
+ */
+import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { Md3PlayerData } from '../formats/md3/player-parts.js';
+import type { FormatEntry } from './entry.js';
+import { md2Entry } from './md2.js';
+import { md3Entry, playerEntry } from './md3.js';
+import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from './md5.js';
+
+/** The parsed models of the default formats (what `toGlb`, `resolveModelTextures` … take). */
+export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model };
+
+export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, md5CameraEntry];
+
+/** The entry with format id `id` among `formats`. */
+export function entryFor(id: string, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry | undefined {
+  return formats.find((f) => f.id === id);
+}
+
+/** The entry whose data `data` is (a parsed model), among `formats`; a TypeError naming what it got otherwise. */
+export function entryOwning(data: unknown, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry {
+  const e = formats.find((f) => f.owns(data));
+  if (!e) throw new TypeError(`no format here holds ${(data as { format?: string } | null)?.format ?? 'this value'} (formats: ${formats.map((f) => f.id).join(', ')})`);
+  return e;
+}
+
+/** The formats that read files (not refused), for messages: `.md2, .md3, .md5mesh, .md5anim`. */
+export function readableExtensions(formats: readonly FormatEntry[] = DEFAULT_FORMATS): string {
+  return formats.filter((f) => f.role !== 'refused').flatMap((f) => f.extensions).join(', ');
+}

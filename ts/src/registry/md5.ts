@@ -1,0 +1,138 @@
+/**
+ * MD5's registrations: the md5mesh (skinned by `Md5Poser`'s compose and skin kernels; its md5anims play on it, one
+ * clip each, named after their files), the md5anim (inspected on its own, played on its mesh) and the md5camera
+ * (refused by name).
+ */
+import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
+import { parseStream, type ByteSource, type ReadOptions } from '../base/source.js';
+import { addMd5, type NamedMd5Anim } from '../export/gltf-md5.js';
+import { Md5AnimParser, type Md5AnimHeader } from '../formats/md5/anim.js';
+import { md5AnimFormat, md5CameraFormat, md5MeshFormat } from '../formats/md5/format.js';
+import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
+import type { Md5MeshHeader } from '../formats/md5/mesh.js';
+import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
+import type { ModelSet } from '../load/model-set.js';
+import { toObj } from '../export/obj.js';
+import { Md5Poser } from '../pose/md5-poser.js';
+import { md5Playable } from '../playable/md5-playable.js';
+import type { FormatEntry, Summary } from './entry.js';
+
+type MeshCounts = Pick<Md5MeshPart, 'name' | 'shader' | 'vertexCount' | 'triangleCount' | 'weightTotal'>;
+
+function meshSummary(mesh: Md5MeshHeader, parts: readonly MeshCounts[]): Summary {
+  let vertices = 0, triangles = 0, weights = 0;
+  for (const m of parts) {
+    vertices += m.vertexCount;
+    triangles += m.triangleCount;
+    weights += m.weightTotal;
+  }
+  return {
+    format: 'md5mesh',
+    version: mesh.version,
+    commandline: mesh.commandline,
+    joints: mesh.joints.count,
+    meshes: parts.length,
+    vertices,
+    triangles,
+    weights,
+    jointNames: mesh.joints.names,
+    shaders: parts.map((m) => m.shader),
+    perMesh: parts.map((m) => ({ name: m.name, shader: m.shader, vertices: m.vertexCount, triangles: m.triangleCount, weights: m.weightTotal })),
+  };
+}
+
+function animSummary(anim: Md5AnimHeader): Summary {
+  return {
+    format: 'md5anim',
+    version: anim.version,
+    commandline: anim.commandline,
+    joints: anim.jointCount,
+    frames: anim.frameCount,
+    frameRate: anim.frameRate,
+    animatedComponents: anim.componentCount,
+    durationSeconds: anim.frameCount > 1 ? (anim.frameCount - 1) / anim.frameRate : 0,
+    jointNames: anim.names,
+  };
+}
+
+/** The md5anims of a set, named after their files (the clips' names). */
+const anims = (set: ModelSet<Md5Mesh>): NamedMd5Anim[] => set.companions.map((c) => ({ name: c.name, anim: c.data as Md5Anim }));
+
+export const md5MeshEntry: FormatEntry<Md5Mesh> = {
+  ...md5MeshFormat,
+  owns: (data): data is Md5Mesh => (data as Md5Mesh | null)?.format === 'md5mesh',
+  // Mesh by mesh: only each mesh's counts are kept, its arrays dropped as the next is read (a 50 MB md5mesh
+  // inspects in a few MB); the material resolver needs only each mesh's name and shader, which are kept.
+  async inspect(source: ByteSource, options: ReadOptions) {
+    const model = await openMd5Meshes(source, options);
+    const meshes: MeshCounts[] = [];
+    for await (const m of model) meshes.push({ name: m.name, shader: m.shader, vertexCount: m.vertexCount, triangleCount: m.triangleCount, weightTotal: m.weightTotal });
+    const summary = { ...meshSummary(model.header, meshes), warnings: model.header.warnings ?? [] };
+    const materialsOf = { format: 'md5mesh', meshes: meshes.map(({ name, shader }) => ({ name, shader })) } as unknown as Md5Mesh;
+    return { summary, materialsOf };
+  },
+  materials: (resolver, mesh, path) => resolver.md5(mesh, path),
+  playable: async (set) => (await import('../playable/md5-playable.js')).md5Playable(set.data, anims(set)),
+  gltf: {
+    uses: [],
+    add(ctx, mesh, _name, options, result) {
+      const list = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
+      const out = addMd5(ctx, mesh, list);
+      result.md5 = out.stats;
+      return out.rootNodes;
+    },
+  },
+  obj: {
+    frames: (set) => (set.companions[0] ? { count: (set.companions[0].data as Md5Anim).frameCount, of: set.companions[0].path } : null),
+    async write(set, o) {
+      const mesh = set.data;
+      const anim = set.companions[0];
+      const poser = new Md5Poser(o.backend, mesh);
+      try {
+        if (anim) {
+          poser.setAnim(anim.data as Md5Anim);
+          poser.poseFrame(o.frame ?? 0);
+        } else poser.poseBind();
+        const what = anim ? `${set.path} posed by ${anim.path} frame ${o.frame ?? 0}` : `${set.path} in its bind pose`;
+        const text = toObj(mesh, { positions: poser.positions, normals: poser.normals, yUp: o.yUp, comment: o.comment(what), materials: o.materials });
+        const pose = anim ? `frame ${o.frame ?? 0} of ${anim.path}` : 'bind pose';
+        return { text, facts: [`${mesh.meshes.length} ${mesh.meshes.length === 1 ? 'mesh' : 'meshes'}`, `${poser.vertexCount} ${poser.vertexCount === 1 ? 'vertex' : 'vertices'}`, pose] };
+      } finally {
+        poser.dispose();
+      }
+    },
+  },
+  writer: {
+    extensions: ['.md5mesh'],
+    // Doom 3 anims are usually 24 fps, and frameRate is read as a whole number
+    defaultFps: 24,
+    refuses: { '--split': '--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to' },
+    checkFps: (fps) => (Number.isInteger(fps) ? null : `--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`),
+    fromGltf: async (gltf, options) => (await import('./writers.js')).md5FromGltf(gltf, options),
+  },
+};
+
+export const md5AnimEntry: FormatEntry<Md5Anim> = {
+  ...md5AnimFormat,
+  owns: (data): data is Md5Anim => (data as Md5Anim | null)?.format === 'md5anim',
+  // Frame mode, pushed: every frame is read and checked, its values and bounds checked but not kept (nor the values
+  // converted: inspect reports none), so memory stays constant; no pause per frame (openMd5AnimFrames' pull costs
+  // ~5% of the parse here).
+  async inspect(source: ByteSource, options: ReadOptions) {
+    let frames = 0;
+    const parser = new Md5AnimParser({ keepBounds: false, keepValues: false, onFrame: (index) => void (frames = index + 1) });
+    const anim = await parseStream(parser, source, options);
+    if (frames !== anim.frameCount) throw new Error(`internal: streamed ${frames} of ${anim.frameCount} frames`);
+    return { summary: animSummary(anim) };
+  },
+  async headerFrames(file) {
+    const anim = await openMd5AnimFrames(file.stream());
+    await anim.close();
+    return anim.header.frameCount;
+  },
+};
+
+export const md5CameraEntry: FormatEntry<never> = {
+  ...md5CameraFormat,
+  owns: (_data): _data is never => false,
+};

@@ -1,0 +1,55 @@
+/**
+ * "Resolve the textures of this model from a FileSystem" in one call: the model's registration finds each surface's
+ * images and render states the way its engine does (`FormatEntry.materials`: skins, shader scripts, .mtr …), then
+ * the images glTF/OBJ export needs (diffuse and normal maps) are read, each path once (`load/texture-image.ts`: the
+ * read the three.js adapter makes too). The result is what `toGlb(model, { textures })` and `objMaterials` take. No
+ * Node built-ins: a mounted game folder, an archive, dropped files or URLs all work.
+ */
+import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
+import type { FileSystem } from '../vfs/file-system.js';
+import { readTextureBytes } from '../load/texture-image.js';
+import type { FormatEntry } from './entry.js';
+import { DEFAULT_FORMATS, entryOwning, type RegisteredModel } from './formats.js';
+
+/** A model whose textures can be resolved: a parsed model of a registered format. */
+export type TexturedModel = RegisteredModel;
+
+export interface ResolveTexturesOptions {
+  /** MD3: `<model>_<skin>.skin` beside it; player: `<part>_<skin>.skin` (default `default`). */
+  skin?: string;
+  /** A resolver to reuse (its shader library and lookups are cached): many models of one game folder. */
+  resolver?: MaterialResolver;
+  signal?: AbortSignal;
+  /** The formats to find the model's among (default: every format this package reads). */
+  formats?: readonly FormatEntry[];
+}
+
+/**
+ * The resolved materials, their warnings, and the bytes of every found diffuse / normal / glow image by path (an
+ * embedded image's decoded pixels are in `pixels`, from the resolution).
+ */
+export interface ModelTextures extends MaterialSet {
+  images: Map<string, Uint8Array>;
+}
+
+/**
+ * Resolves `model`'s materials in `fs` and reads their images. `modelPath` is the model's path inside `fs`
+ * (`models/mapobjects/stasis/stasis.md3`), or for a player its folder (`models/players/sarge`). Missing files are
+ * warnings, never exceptions; a format without materials resolves to none.
+ */
+export async function resolveModelTextures(fs: FileSystem, model: TexturedModel, modelPath: string, options: ResolveTexturesOptions = {}): Promise<ModelTextures> {
+  const resolver = options.resolver ?? new MaterialResolver(fs, { signal: options.signal });
+  const entry = entryOwning(model, options.formats ?? DEFAULT_FORMATS);
+  const set: MaterialSet = entry.materials ? await entry.materials(resolver, model, modelPath, { skin: options.skin }) : { materials: [], warnings: [] };
+  const images = new Map<string, Uint8Array>();
+  const warnings = [...set.warnings];
+  for (const m of set.materials) {
+    for (const image of [m.diffuse, m.normal, m.glow ?? null]) {
+      const path = image?.path;
+      if (!path || image.embedded || images.has(path)) continue;
+      const bytes = await readTextureBytes(fs, path, warnings, options.signal);
+      if (bytes) images.set(path, bytes);
+    }
+  }
+  return { materials: set.materials, warnings, images, ...(set.pixels ? { pixels: set.pixels } : {}) };
+}
