@@ -22,6 +22,15 @@ export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCo
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
 export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/animation-cfg.js';
+// MDL (Quake), every piece the registry's registration points at — until that registration puts MDL at the front door
+export type { MdlModel, MdlSkin, MdlFrame, MdlTrailing, MdlVariant } from './base/model.js';
+export { parseMdl, parseMdlStream, MdlParser, mdlFormat, isMdlHead, MDL_LIMITS, MDL_FLAG_NAMES, mdlClips, frameOfPose, mdlDrawVertices, type MdlDrawVertices } from './formats/mdl/index.js';
+export { MdlPoser, type MdlPoses } from './pose/mdl-poser.js';
+export { MDL_DEFAULT_FPS, mdlGroupBlend } from './pose/timing.js';
+export { resolveMdlMaterials, mdlEmbeddedMaterials, mdlSkinPicture, mdlSkinKey, MF_HOLEY, QUAKE_PALETTE_PATH, MDL_REPLACEMENT_EXTENSIONS, type MdlMaterialOptions, type MdlMaterialSet } from './materials/mdl.js';
+export { addMdl, mdlEmbeddedTextures, mdlEffects, type MdlExportOptions } from './export/gltf-mdl.js';
+export { mdlToObj } from './export/obj-mdl.js';
+export { mdlPlayable } from './playable/mdl-playable.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';
 export { createTsBackend } from './kernels/ts-backend.js';
@@ -54,6 +63,7 @@ export { readingFile } from './base/errors.js';
 export type { GltfOptionUse } from './registry/entry.js';
 // images: per-format decoders and header readers behind decodeImage
 export { readImageInfo, detectImageFormat, imageFormatFromName, decodeTga, tgaInfo, decodePcx, pcxInfo, pcxPalette, decodeBmp, bmpInfo, pngInfo, jpegInfo, MAX_RGBA_BYTES } from './images/index.js';
+export { decodeQuakeSkin, quantizeQuakeSkin, parseQuakePalette, DEFAULT_QUAKE_PALETTE, QUAKE_FULLBRIGHT_FIRST, QUAKE_PALETTE_BYTES, type QuakeSkin, type QuakeSkinOptions } from './images/quake-palette.js';
 export type { DecodeImageOptions, PcxOptions, PngInfo, JpegInfo, PngEncodeOptions, DecodedFormat, ImageInfo, PassthroughFormat } from './images/index.js';
 
 // materials: the parsers and name rules behind MaterialResolver

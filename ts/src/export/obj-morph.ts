@@ -1,5 +1,6 @@
 /**
- * Wavefront OBJ of one posed frame of an MD2 or MD3 (positions from `Md2Poser` / `Md3Poser`).
+ * Wavefront OBJ of one posed frame of an MD2 or MD3 (positions from `Md2Poser` / `Md3Poser`); an MDL's is
+ * `obj-mdl.ts`.
  *
  * - MD2: the `num_xyz` positions in file order as `v`, the `num_st` texcoords as `vt`, and `f v/vt` — MD2
  *   triangles index positions and texcoords separately, which OBJ keeps as is.
@@ -7,13 +8,9 @@
  *   order as `v`, `vt`, `vn`, and `f v/vt/vn`.
  * - Like MD5, both store triangles clockwise seen from the front (measured: the face normals of every real
  *   file oppose their vertex normals in (a, b, c) order), so faces are written (a, c, b) for OBJ.
- * - MDL: the `numverts` positions of pose N (numbered over every pose, frame groups expanded) in file order as `v`
- *   (and `vn`), the engine's drawn texture coordinates as `vt` (formats/mdl/geometry.ts: a backward triangle's seam
- *   vertex takes the skin's back half), and `f v/vt` (`f v/vt/vn` with normals).
  * - `vt` is (s, 1 − t): the files' t grows downward. Coordinates stay Z-up unless `yUp`.
  */
-import type { Md2Model, Md3Model, MdlModel } from '../base/model.js';
-import { mdlDrawVertices } from '../formats/mdl/geometry.js';
+import type { Md2Model, Md3Model } from '../base/model.js';
 import { fmt, objFace, objHeader, objUseMaterial, objVector, type ObjOptions } from './obj.js';
 
 export function md2ToObj(model: Md2Model, options: ObjOptions): string {
@@ -51,22 +48,6 @@ export function md3ToObj(model: Md3Model, options: ObjOptions): string {
     }
     base += surface.vertexCount;
   });
-  out.push('');
-  return out.join('\n');
-}
-
-export function mdlToObj(model: MdlModel, options: ObjOptions): string {
-  const { positions, normals, yUp = false } = options;
-  const out = objHeader(options);
-  out.push('o mdl');
-  objUseMaterial(out, options, 0);
-  for (let v = 0; v < model.vertexCount; v++) out.push(objVector('v', positions, v * 3, yUp));
-  const g = mdlDrawVertices(model);
-  for (let i = 0; i < g.sourceVertex.length; i++) out.push(`vt ${fmt(g.uvs[2 * i])} ${fmt(1 - g.uvs[2 * i + 1])}`);
-  if (normals) for (let v = 0; v < model.vertexCount; v++) out.push(objVector('vn', normals, v * 3, yUp));
-  const p = model.triangleVertexIndices, t = g.indices;
-  const corner = (c: number) => (normals ? `${p[c] + 1}/${t[c] + 1}/${p[c] + 1}` : `${p[c] + 1}/${t[c] + 1}`);
-  for (let c = 0; c < model.triangleCount * 3; c += 3) out.push(`f ${corner(c)} ${corner(c + 2)} ${corner(c + 1)}`);
   out.push('');
   return out.join('\n');
 }

@@ -13,4 +13,3 @@ export { jpegInfo, type JpegInfo } from './jpeg-info.js';
 export { encodePng, type PngEncodeOptions } from './png-encode.js';
 export { MAX_PIXELS, MAX_RGBA_BYTES } from './dimensions.js';
 export type { DecodedFormat, DecodedImage, ImageFormat, ImageInfo, PassthroughFormat, PassthroughImage, RgbaImage } from './types.js';
-export { decodeQuakeSkin, quantizeQuakeSkin, parseQuakePalette, DEFAULT_QUAKE_PALETTE, QUAKE_FULLBRIGHT_FIRST, QUAKE_PALETTE_BYTES, type QuakeSkin, type QuakeSkinOptions } from './quake-palette.js';

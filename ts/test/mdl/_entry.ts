@@ -5,7 +5,7 @@
  */
 import type { MdlModel } from '../../src/base/model.js';
 import { addMdl } from '../../src/export/gltf-mdl.js';
-import { mdlToObj } from '../../src/export/obj-morph.js';
+import { mdlToObj } from '../../src/export/obj-mdl.js';
 import { mdlFormat } from '../../src/formats/mdl/format.js';
 import { resolveMdlMaterials } from '../../src/materials/mdl.js';
 import { mdlPlayable } from '../../src/playable/mdl-playable.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { decode as decodePng } from 'fast-png';
 import { afterAll, describe, expect, it, test } from 'vitest';
-import { mdlToObj } from '../../src/export/obj-morph.js';
+import { mdlToObj } from '../../src/export/obj-mdl.js';
 import { mdlDrawVertices, parseMdl } from '../../src/formats/mdl/index.js';
 import { DEFAULT_QUAKE_PALETTE, parseQuakePalette, QUAKE_FULLBRIGHT_FIRST } from '../../src/images/quake-palette.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
