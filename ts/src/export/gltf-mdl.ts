@@ -9,6 +9,7 @@
  * `extras.quake`, for engines and tools that act on them.
  */
 import type { MdlModel } from '../base/model.js';
+import { clipGroupIntervals } from '../formats/mdl/clips.js';
 import { mdlDrawVertices } from '../formats/mdl/geometry.js';
 import { MDL_FLAG_NAMES } from '../formats/mdl/limits.js';
 import { mdlEmbeddedMaterials } from '../materials/mdl.js';
@@ -38,12 +39,10 @@ export function mdlEffects(flags: number): string[] {
 
 /** Key times of a clip: a clip that is exactly one frame group's poses starts each pose where the one before ends. */
 function mdlClipTimes(b: GltfBuilder, model: MdlModel, clip: ClipFrames): number {
-  const group = model.frames.find((f) => f.poseCount > 1 && f.firstPose === clip.frames[0] && f.poseCount === clip.frames.length);
-  const iv = group?.intervals;
-  const valid = iv && iv.length === clip.frames.length && [...iv].every((t, i) => Number.isFinite(t) && t > (i === 0 ? 0 : iv[i - 1]));
-  if (!valid) return clipTimes(b, clip);
+  const iv = clipGroupIntervals(model.frames, clip.frames[0], clip.frames.length);
+  if (!iv) return clipTimes(b, clip);
   const times = new Float32Array(clip.frames.length);
-  for (let k = 1; k < times.length; k++) times[k] = iv![k - 1];
+  for (let k = 1; k < times.length; k++) times[k] = iv[k - 1];
   return b.accessor(times, 'SCALAR', { bounds: true });
 }
 

@@ -105,8 +105,8 @@ export interface ResolvedMaterial {
   index: number;
   /** Surface or mesh name as the engine matches it ('' where none). */
   surface: string;
-  /** The Quake 3 player part this surface belongs to, when resolving a player. */
-  part?: 'lower' | 'upper' | 'head';
+  /** The Quake 3 player part this surface belongs to, when resolving a player (its weapon: by its own shaders). */
+  part?: 'lower' | 'upper' | 'head' | 'weapon';
   /** The shader / material name in effect after skins ('' when there is none). */
   shaderName: string;
   nameSource: NameSource;

@@ -6,6 +6,7 @@
  * folder still draws it textured. With a game folder, `resolveMdlMaterials` (materials/mdl.ts) finds the palette and
  * replacement skins, and `playableMaterials` turns them into the parts' materials.
  */
+import { clipGroupIntervals } from '../formats/mdl/clips.js';
 import { mdlDrawVertices } from '../formats/mdl/geometry.js';
 import { mdlEmbeddedMaterials } from '../materials/mdl.js';
 import type { PoseBackend } from '../kernels/backend.js';
@@ -16,11 +17,10 @@ import type { PlayableMaterial } from './materials.js';
 import { morphPlayer, unweldedPlayer, type RangeClip } from './morph-playable.js';
 import type { PlayableModel, PlayablePart } from './playable.js';
 
-/** A clip's rate: a frame group's own when the clip is exactly one group, else Quake's 10 fps. */
+/** A clip's rate: a frame group's own when the clip is exactly one group (1 / its first interval), else Quake's 10 fps. */
 function clipRate(model: MdlModel, firstPose: number, poses: number): number {
-  const g = model.frames.find((f) => f.poseCount > 1 && f.firstPose === firstPose && f.poseCount === poses);
-  const first = g?.intervals[0];
-  return first && first > 0 && Number.isFinite(first) ? 1 / first : MDL_DEFAULT_FPS;
+  const iv = clipGroupIntervals(model.frames, firstPose, poses);
+  return iv ? 1 / iv[0] : MDL_DEFAULT_FPS;
 }
 
 /** The embedded skin record 0 (its first picture) as the part's material. */

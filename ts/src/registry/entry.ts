@@ -1,7 +1,7 @@
 /**
  * A format's registration: its first door (`ModelFormat`: name, extensions, first bytes, parser, what belongs with
  * it) and what the pipeline does with its models — how `inspect` summarises a file, how its materials are found,
- * how it is played (`openPlayable`, the worker, the demo), exported (glTF, OBJ) and, where a writer exists, written
+ * how it is played (`openPlayable`, the worker, the demo) and drawn (`IdTechLoader`), exported (glTF, OBJ) and, where a writer exists, written
  * from glTF. Every consumer (the CLI's commands, `openPlayable`, the worker, `IdTechLoader`, the texture resolver,
  * the Node loaders) goes through these objects; none of them names a format. A format is one room per floor it
  * needs (`formats/<x>/`, its poser, its exporter …) and one registration (`registry/<x>.ts`), listed once in
@@ -22,6 +22,7 @@ import type { ModelSet } from '../load/model-set.js';
 import type { MaterialResolver, MaterialSet } from '../materials/resolver.js';
 import type { PlayableModel } from '../playable/playable.js';
 import type { VfsFile } from '../vfs/file-system.js';
+import type { ModelView } from './model-view.js';
 
 /** What `inspect` prints about a file: plain JSON, keys in the order the table shows them (`format` first). */
 export type Summary = Record<string, unknown>;
@@ -120,6 +121,11 @@ export interface FormatEntry<D = any> extends ModelFormat<D> {
   materials?(resolver: MaterialResolver, data: D, path: string, options: MaterialOptions): Promise<MaterialSet>;
   /** For drawing: geometry, clips, and a player per backend. */
   playable?(set: ModelSet<D>): Promise<PlayableModel>;
+  /**
+   * What a renderer builds, by kind (`model-view.ts`: a morph, skinned or tagged view, plain data posed on `backend`):
+   * what `IdTechLoader` turns into three.js objects without knowing the format.
+   */
+  view?(set: ModelSet<D>, backend: PoseBackend): Promise<ModelView>;
   gltf?: GltfCapability<D>;
   obj?: ObjCapability<D>;
   /** Writing this format from glTF input. */

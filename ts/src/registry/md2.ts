@@ -48,6 +48,7 @@ export const md2Entry: FormatEntry<Md2Model> = {
   },
   materials: (resolver, model, path) => resolver.md2(model, path),
   playable: async (set) => md2Playable(set.data, fileName(set.path)),
+  view: async (set, backend) => (await import('./views.js')).md2View(set.data, backend),
   gltf: {
     uses: ['clips', 'fps', 'step', 'frameNodes', 'quantize'],
     add: (ctx, model, name, options) => addMd2(ctx, model, name, options).rootNodes,

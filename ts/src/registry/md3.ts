@@ -9,7 +9,7 @@ import { md3Format } from '../formats/md3/format.js';
 import { readMd3Header } from '../formats/md3/header.js';
 import { HEADER_BYTES } from '../formats/md3/layout.js';
 import { md3PlayerFormat } from '../formats/md3/player-format.js';
-import type { Md3PlayerData } from '../formats/md3/player-parts.js';
+import type { Md3PlayerData, Md3PlayerModels } from '../formats/md3/player-parts.js';
 import { parseMd3Stream } from '../formats/md3/stream.js';
 import { fileHead } from '../vfs/file-system.js';
 import { md3ToObj } from '../export/obj-morph.js';
@@ -56,6 +56,10 @@ export const md3Entry: FormatEntry<Md3Model> = {
   },
   materials: (resolver, model, path, o) => resolver.md3(model, path, o.skin ? { skin: o.skin } : {}),
   playable: async (set) => md3Playable(set.data),
+  async view(set, backend) {
+    const { md3View, md3Clips } = await import('./views.js');
+    return md3View(set.data, backend, md3Clips(set.data));
+  },
   gltf: {
     uses: ['clips', 'fps', 'step', 'quantize'],
     add: (ctx, model, name, options) => addMd3(ctx, model, name, options).rootNodes,
@@ -88,8 +92,17 @@ const partsOf = (p: PlayerLike) => ('models' in p ? p.models : p);
 export const playerEntry: FormatEntry<PlayerLike> = {
   ...(md3PlayerFormat as FormatEntry<PlayerLike>),
   owns: (data): data is PlayerLike => typeof data === 'object' && data !== null && ('models' in data || ('lower' in data && 'upper' in data && 'head' in data)),
-  materials: (resolver, player, folder, o) => resolver.player(partsOf(player), folder, { skin: o.skin }),
+  // The parts by their skins; a weapon kept in the folder by its own shaders, as an MD3 beside them.
+  async materials(resolver, player, folder, o) {
+    const parts: Md3PlayerModels = partsOf(player);
+    const set = await resolver.player(parts, folder, { skin: o.skin });
+    const weapon = parts.weapon;
+    if (!weapon) return set;
+    const own = await resolver.md3(weapon, folder ? `${folder}/weapon.md3` : 'weapon.md3');
+    return { materials: [...set.materials, ...own.materials.map((m) => ({ ...m, part: 'weapon' as const }))], warnings: [...set.warnings, ...own.warnings] };
+  },
   playable: async (set) => playerPlayable(set.data as Md3PlayerData),
+  view: async (set, backend) => (await import('./views.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
   gltf: {
     uses: ['fps', 'step', 'quantize'],
     add: (ctx, player, name, options) => addPlayer(ctx, 'models' in player ? player : { models: player }, name, options).rootNodes,

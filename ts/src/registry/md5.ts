@@ -73,6 +73,7 @@ export const md5MeshEntry: FormatEntry<Md5Mesh> = {
   },
   materials: (resolver, mesh, path) => resolver.md5(mesh, path),
   playable: async (set) => (await import('../playable/md5-playable.js')).md5Playable(set.data, anims(set)),
+  view: async (set, backend) => (await import('./views.js')).md5View(set, backend),
   gltf: {
     uses: [],
     add(ctx, mesh, _name, options, result) {

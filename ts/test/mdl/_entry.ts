@@ -9,6 +9,7 @@ import { mdlToObj } from '../../src/export/obj-mdl.js';
 import { mdlFormat } from '../../src/formats/mdl/format.js';
 import { resolveMdlMaterials } from '../../src/materials/mdl.js';
 import { mdlPlayable } from '../../src/playable/mdl-playable.js';
+import { mdlView } from '../../src/registry/mdl-view.js';
 import { MdlPoser } from '../../src/pose/mdl-poser.js';
 import type { FormatEntry } from '../../src/registry/entry.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
@@ -24,6 +25,7 @@ export const mdlTestEntry: FormatEntry<MdlModel> = {
   owns: (data): data is MdlModel => (data as MdlModel | null)?.format === 'mdl',
   materials: (resolver, model, path) => resolveMdlMaterials(resolver.fs, model, path),
   playable: async (set) => mdlPlayable(set.data, fileName(set.path)),
+  view: async (set, backend) => mdlView(set.data, backend),
   gltf: {
     uses: ['clips', 'fps', 'step', 'frameNodes', 'quantize'],
     add: (ctx, model, name, options) => addMdl(ctx, model, name, options).rootNodes,

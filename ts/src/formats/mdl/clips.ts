@@ -24,3 +24,16 @@ export function frameOfPose(frames: readonly Pick<MdlFrame, 'firstPose' | 'poseC
   }
   return -1;
 }
+
+/**
+ * The intervals of the frame group that a clip of `poseCount` poses from `firstPose` is exactly, when they rise
+ * from above 0 (each the time its pose ends, from the group's start, as the engine reads them); else null: the clip
+ * plays at a fixed rate.
+ */
+export function clipGroupIntervals(frames: readonly Pick<MdlFrame, 'firstPose' | 'poseCount' | 'intervals'>[], firstPose: number, poseCount: number): Float32Array | null {
+  const g = frames.find((f) => f.poseCount > 1 && f.firstPose === firstPose && f.poseCount === poseCount);
+  const iv = g?.intervals;
+  if (!iv || iv.length !== poseCount) return null;
+  for (let i = 0; i < iv.length; i++) if (!Number.isFinite(iv[i]) || !(iv[i] > (i === 0 ? 0 : iv[i - 1]))) return null;
+  return iv;
+}
