@@ -15,7 +15,7 @@ import { mdlDrawVertices } from '../formats/mdl/geometry.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { MdlPoser } from '../pose/mdl-poser.js';
 import { MDL_DEFAULT_FPS } from '../pose/timing.js';
-import { gridOver, loopingFrames, type MorphClipView, type MorphModelView, type ViewBounds } from './model-view.js';
+import { gatheringPoser, gridOver, loopingFrames, type MorphClipView, type MorphModelView, type ViewBounds } from './model-view.js';
 
 /** The box of every pose, from the quantised bytes: the extreme bytes scaled (the scale may be negative: both ends). */
 function mdlBounds(model: MdlModel): ViewBounds | null {
@@ -50,7 +50,6 @@ export function mdlView(model: MdlModel, backend: PoseBackend, name = 'skin0'): 
   const n = drawn.sourceVertex.length;
   const bounds = mdlBounds(model);
   const poser = new MdlPoser(backend, model);
-  const positions = new Float32Array(n * 3), normals = new Float32Array(n * 3);
   return {
     kind: 'morph',
     vertexCount: n,
@@ -62,19 +61,7 @@ export function mdlView(model: MdlModel, backend: PoseBackend, name = 'skin0'): 
     bounds,
     grid: gridOver(bounds),
     clips: mdlClipViews(model),
-    poser: {
-      pose(frame1, frame2, t) {
-        poser.poseBlend(frame1, frame2, t);
-        const p = poser.positions, nn = poser.normals;
-        for (let i = 0; i < n; i++) {
-          const s = drawn.sourceVertex[i] * 3;
-          positions[i * 3] = p[s]; positions[i * 3 + 1] = p[s + 1]; positions[i * 3 + 2] = p[s + 2];
-          normals[i * 3] = nn[s]; normals[i * 3 + 1] = nn[s + 1]; normals[i * 3 + 2] = nn[s + 2];
-        }
-        return { positions, normals };
-      },
-      dispose: () => poser.dispose(),
-    },
+    poser: gatheringPoser(poser, drawn.sourceVertex),
     warnings: [],
   };
 }
