@@ -31,6 +31,12 @@ export { resolveMdlMaterials, mdlEmbeddedMaterials, mdlSkinPicture, mdlSkinKey, 
 export { addMdl, mdlEmbeddedTextures, mdlEffects, type MdlExportOptions } from './export/gltf-mdl.js';
 export { mdlToObj } from './export/obj-mdl.js';
 export { mdlPlayable } from './playable/mdl-playable.js';
+// IQM: the room's pieces (the format registry wires IQM into the front door, the CLI and the loaders)
+export {
+  IqmParser, parseIqm, parseIqmStream, iqmFormat, readIqmConfig, parseFrameGroups, boundFrameGroups, iqmCompanionsBeside, iqmAcceptsCompanion,
+} from './formats/iqm/index.js';
+export { IqmPoser, IQM_DEFAULT_FPS } from './pose/iqm-poser.js';
+export * as tsIqmKernels from './kernels/ts-iqm-kernels.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';
 export { createTsBackend } from './kernels/ts-backend.js';
