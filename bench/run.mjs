@@ -25,6 +25,7 @@ import { benchTextured, formatTexturedTable } from './textured.mjs';
 import { benchGlbSize, formatGlbSizeTable } from './glb-size.mjs';
 import { benchBundleSize, formatBundleSizeTable } from './bundle-size.mjs';
 import { benchGltfImport, formatGltfImportTable } from './gltf-import.mjs';
+import { benchMdl, formatMdlTable } from './mdl.mjs';
 import { benchIqm, formatIqmTable } from './iqm.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -117,6 +118,8 @@ const parse = { date: new Date().toISOString(), node: process.version, quick, ..
 log('Archives: listing vs unzip -l, streaming per inflater…');
 const archives = await benchArchives({ quick, log });
 const batch = await benchBatch({ quick, log });
+log('Quake MDL parse vs assimp, MDL blend per backend, .pak listing vs unzip -l…');
+const mdl = await benchMdl({ quick });
 
 const out = {
   date: new Date().toISOString(),
@@ -138,6 +141,7 @@ const out = {
   parse,
   archives,
   batch,
+  mdl,
   iqm,
 };
 const dir = join(ROOT, 'bench/results');
@@ -163,5 +167,6 @@ if (jsonOnly) {
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));
+  console.log('\nQuake MDL: parse vs assimp (import only), blend per backend; .pak listing vs unzip -l\n' + formatMdlTable(mdl));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run fuzz [-- --inputs N] [--seed S] [--workers W] [--only md5mesh,md2] [--no-sweep] [--minimize]
+// npm run fuzz [-- --inputs N] [--seed S] [--workers W] [--only md5mesh,md2,mdl,pak] [--no-sweep] [--minimize]
 // npm run fuzz -- --only gltf [--inputs N] [--seed S] [--workers W]   (the glTF import: asynchronous, run on its own)
 // npm run fuzz -- --only gltf-files (or gltf-deep)   (generated hostile glTFs, ts/test/fuzz/gltf-hostile.ts: likewise alone)
 //

@@ -29,10 +29,11 @@ export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materia
 export type { SkinOffer } from './materials/skins.js';
 export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './registry/textures.js';
 export type { ResolvedTextures } from './export/textures.js';
-// game folders and archives (.pk3 .pk4 .dpk) as one read-only FileSystem, in the engine's order
+// game folders and archives (.pk3 .pk4 .dpk, Quake's .pak) as one read-only FileSystem, in the engine's order
 export type { FileSystem, VfsFile } from './vfs/file-system.js';
-export { openArchive } from './vfs/open-archive.js';
+export { openArchive, type GameArchive } from './vfs/open-archive.js';
 export type { OpenArchiveOptions, ZipArchive } from './vfs/zip-archive.js';
+export type { PakArchive } from './vfs/pak-archive.js';
 export { mountGameDir, type MountedGame, type MountOptions } from './vfs/game-dir.js';
 export { droppedFileSystem, urlFileSystem } from './vfs/browser.js';
 export type { ArchiveLimits } from './vfs/archive-limits.js';

@@ -198,6 +198,113 @@ export interface Md3Model {
   warnings: import('./errors.js').ParseWarning[];
 }
 
+// ——— MDL (Quake): vertex animation, one scale and origin for every pose, frames kept quantised ———
+
+/**
+ * Which file this is: `IDPO` (Quake, version 6), `MD16` (QuakeForge's 16-bit variant of it: every pose stores a
+ * second block of low bytes) or `RAPO` (Hexen II's version 50: texture coordinates indexed apart from positions).
+ */
+export type MdlVariant = 'IDPO' | 'MD16' | 'RAPO';
+
+/** One skin record: a single picture, or a group of pictures the engine cycles through. */
+export interface MdlSkin {
+  /** The stored skin type: 0 is ALIAS_SKIN_SINGLE, anything else a group (the engines test `== ALIAS_SKIN_SINGLE`). */
+  type: number;
+  /** Its first picture in `skinPixels` (pictures numbered over every skin record, in file order). */
+  firstPicture: number;
+  /** 1 for a single picture; a group's stored count. */
+  pictureCount: number;
+  /** A group's intervals as stored (seconds: the time each picture ends, from the group's start); empty for a single picture. */
+  intervals: Float32Array;
+}
+
+/** One frame record: a single pose, or a group of poses the engine plays by itself at the group's intervals. */
+export interface MdlFrame {
+  /** The stored frame type: 0 is ALIAS_SINGLE, anything else a group (the engines test `== ALIAS_SINGLE`). */
+  type: number;
+  /** Its first pose (poses numbered over every frame record, groups expanded). */
+  firstPose: number;
+  /** 1 for a single frame; a group's stored count (≥ 1, checked). */
+  poseCount: number;
+  /** A group's own bboxmin / bboxmax (daliasgroup_t), 4 bytes each as stored; a single frame's are its pose's. */
+  boundsMin: Uint8Array;
+  boundsMax: Uint8Array;
+  /** A group's intervals as stored (the time each pose ends, from the group's start); empty for a single frame. */
+  intervals: Float32Array;
+}
+
+/** Bytes after the last frame, which no engine's loader reads: where they start, how many, and the tag they open with. */
+export interface MdlTrailing {
+  offset: number;
+  bytes: number;
+  /** `QMEX` for the 2021 re-release's extension block, else null (then a TRAILING_BYTES warning). */
+  tag: string | null;
+}
+
+export interface MdlModel {
+  format: 'mdl';
+  variant: MdlVariant;
+  /** 6 (IDPO, MD16) or 50 (RAPO). */
+  version: number;
+  /** 3 floats: a pose byte b decodes to b · scale + origin on each axis (the same for every pose). */
+  scale: Float32Array;
+  /** scale_origin, 3 floats. */
+  origin: Float32Array;
+  /** boundingradius as stored. */
+  radius: number;
+  /** eyeposition as stored, 3 floats. */
+  eyePosition: Float32Array;
+  /** skinwidth and skinheight as stored (texel counts; st are in these texels). */
+  skinWidth: number;
+  skinHeight: number;
+  /** numskins records. */
+  skins: MdlSkin[];
+  /** Every picture of every skin record, in file order. */
+  pictureCount: number;
+  /** The pictures' 8-bit palette indices as stored, skinWidth · skinHeight each, back to back, top row first. */
+  skinPixels: Uint8Array;
+  /** numverts: positions per pose. */
+  vertexCount: number;
+  /** Texture coordinates: numverts for IDPO and MD16 (one per position), num_st_verts for RAPO. */
+  stCount: number;
+  /** Per st vertex: onseam as stored (0: not on the seam; the engines test it for non-zero). */
+  onseam: Int32Array;
+  /** 2 per st vertex: s, t in skin texels, as stored (t grows downward). */
+  st: Int32Array;
+  triangleCount: number;
+  /** Per triangle: facesfront as stored (0: the triangle faces backwards, and its seam vertices take the skin's back half). */
+  facesFront: Int32Array;
+  /** 3 per triangle, each < vertexCount (checked). */
+  triangleVertexIndices: Uint16Array;
+  /** 3 per triangle, each < stCount (checked): RAPO's own; IDPO and MD16 index st with the vertex index. */
+  triangleStIndices: Uint16Array;
+  /** numframes records. */
+  frameCount: number;
+  frames: MdlFrame[];
+  /** Every pose of every frame record, groups expanded. */
+  poseCount: number;
+  /** Per pose: its 16-byte name, Latin-1, cut at the first NUL. */
+  poseNames: string[];
+  /** Per pose: its bboxmin and bboxmax, 4 bytes each as stored. */
+  poseBoundsMin: Uint8Array;
+  poseBoundsMax: Uint8Array;
+  /** Quantised vertices as stored, pose-major, 4 bytes per vertex (x, y, z, lightnormalindex: MD2's layout); every normal index < 162 (checked). */
+  frameVertices: Uint8Array;
+  /** MD16 only: the second block of every pose (the low bytes: position = (high · 256 + low) · scale / 256 + origin), same layout. */
+  frameVerticesLow: Uint8Array | null;
+  /** synctype as stored (0 ST_SYNC, 1 ST_RAND). */
+  synctype: number;
+  /** flags as stored: EF_ROCKET 1, EF_GRENADE 2, EF_GIB 4, EF_ROTATE 8, EF_TRACER 16, EF_ZOMGIB 32, EF_TRACER2 64, EF_TRACER3 128 … */
+  flags: number;
+  /** size as stored. */
+  size: number;
+  /** Runs of poses whose names agree once trailing digits go (`stand1`..`stand9` → `stand`), as for MD2. */
+  clips: Md2Clip[];
+  /** Bytes after the frames, or null. */
+  trailing: MdlTrailing | null;
+  warnings: import('./errors.js').ParseWarning[];
+}
+
 // ——— IQM (Inter-Quake Model, version 2): skeletal, linear blend skinning, frames kept quantised (uint16) ———
 
 /** IQM vertex array types (iqm.h); a type ≥ {@link IqmArrayType.Custom} names a custom array (text offset = type − Custom). */

@@ -62,13 +62,24 @@ export class MaterialTable {
   private readonly byKey = new Map<string, number>();
   private readonly textureByKey = new Map<string, number>();
   private readonly imageByPath = new Map<string, number>();
-  private readonly converter: ImageConverter | null;
+  private converter: ImageConverter | null;
   private clampSampler = -1;
   /** Images placed as files (with `imageFilePrefix`). */
   readonly imageFiles: ImageFile[] = [];
 
-  constructor(private readonly builder: GltfBuilder, private readonly options: TextureOptions, private readonly warnings: ParseWarning[] = []) {
-    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings) : null;
+  constructor(private readonly builder: GltfBuilder, private options: TextureOptions, private readonly warnings: ParseWarning[] = []) {
+    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings, options.textures.pixels) : null;
+  }
+
+  /**
+   * Textures a model carries in itself (an MDL's embedded skins), used only when the caller resolved none: textures
+   * given in the options (replacement skins found in a game folder) win. Called by an exporter before its first `index`.
+   */
+  carry(textures: () => ResolvedTextures): void {
+    if (this.options.textures) return;
+    const t = textures();
+    this.options = { ...this.options, textures: t };
+    this.converter = new ImageConverter(t.images, this.warnings, t.pixels);
   }
 
   /**

@@ -29,8 +29,8 @@ export interface Md2ExportOptions extends MorphExportOptions {
   md2Grid?: 'source' | 'box';
 }
 
-/** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser`. */
-function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {
+/** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser` (or an `MdlPoser`). */
+export function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {
   return (f) => {
     poser.poseFrame(f);
     const all = { positions: poser.positions, normals: poser.normals };
@@ -59,13 +59,13 @@ export function addMd2(ctx: ExportContext, model: Md2Model, name: string, option
 }
 
 /**
- * The grid of a quantised MD2 export (glTF axes): 'box' = MD2_GRID_STEPS steps over the longest side of the box
- * every frame fits in; 'source' = as fine as `md2SourceGrid` asks (gltf-quantize.ts), undefined (float positions)
- * when SHORT cannot hold it.
+ * The grid of a quantised MD2 or MDL export (glTF axes): 'box' = MD2_GRID_STEPS steps over the longest side of the
+ * box every frame fits in; 'source' = as fine as `md2SourceGrid` asks from the file's own scales (gltf-quantize.ts),
+ * undefined (float positions) when SHORT cannot hold it.
  */
-function md2Grid(axes: Axes, model: Md2Model, frame: (f: number) => MorphFrame, kind: 'source' | 'box'): PositionGrid | undefined {
+export function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame, kind: 'source' | 'box', scales: ArrayLike<number>): PositionGrid | undefined {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let f = 0; f < model.frameCount; f++) {
+  for (let f = 0; f < frameCount; f++) {
     const p = convertVectors(axes, frame(f).positions);
     for (let i = 0; i < p.length; i++) {
       const k = i % 3;
@@ -73,7 +73,7 @@ function md2Grid(axes: Axes, model: Md2Model, frame: (f: number) => MorphFrame, 
       if (p[i] > max[k]) max[k] = p[i];
     }
   }
-  return kind === 'box' ? fitGrid(min, max, MD2_GRID_STEPS) : md2SourceGrid(min, max, model.frameScales);
+  return kind === 'box' ? fitGrid(min, max, MD2_GRID_STEPS) : md2SourceGrid(min, max, scales);
 }
 
 function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions, un: Md2Unwelded, frame: (f: number) => MorphFrame): { rootNodes: number[] } {
@@ -87,7 +87,7 @@ function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: M
     return { rootNodes: [] };
   }
 
-  const grid = ctx.quantize ? md2Grid(ctx.axes, model, frame, options.md2Grid ?? 'source') : undefined;
+  const grid = ctx.quantize ? md2Grid(ctx.axes, model.frameCount, frame, options.md2Grid ?? 'source', model.frameScales) : undefined;
   if (options.md2Frames !== 'nodes') {
     const added = addMorphMesh(b, ctx.axes, { name, vertexCount, frameCount: model.frameCount, frame, uvs: un.uvs, triangles: un.indices, material }, grid);
     const node = b.add('nodes', { name, mesh: added.mesh, ...added.node });

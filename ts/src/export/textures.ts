@@ -12,7 +12,7 @@ import type { ParseWarning } from '../base/errors.js';
 import { encodePng } from '../images/png-encode.js';
 import { pngInfo, withoutChunks } from '../images/png-info.js';
 import { decodeTexture } from '../load/texture-image.js';
-import type { ResolvedMaterial } from '../materials/types.js';
+import type { EmbeddedPixels, ResolvedMaterial } from '../materials/types.js';
 
 /** What an exporter needs to texture a model: its resolved materials and the bytes of their images by path. */
 export interface ResolvedTextures {
@@ -20,6 +20,8 @@ export interface ResolvedTextures {
   materials: readonly ResolvedMaterial[];
   /** The bytes of each found image, keyed by `ResolvedImage.path`. An image missing here is left out, with a warning. */
   images: ReadonlyMap<string, Uint8Array>;
+  /** Decoded pixels of embedded images (an MDL's skins: `ResolvedImage.embedded`), by path; encoded as PNG. */
+  pixels?: ReadonlyMap<string, EmbeddedPixels>;
 }
 
 /** An image ready for a file format that reads PNG and JPEG only. */
@@ -66,7 +68,7 @@ export function textureBaseName(name: string): string {
 export class ImageConverter {
   private readonly done = new Map<string, ExportImage | null>();
 
-  constructor(private readonly images: ReadonlyMap<string, Uint8Array>, private readonly warnings: ParseWarning[]) {}
+  constructor(private readonly images: ReadonlyMap<string, Uint8Array>, private readonly warnings: ParseWarning[], private readonly pixels: ReadonlyMap<string, EmbeddedPixels> = new Map()) {}
 
   get(path: string): ExportImage | null {
     let out = this.done.get(path);
@@ -76,6 +78,8 @@ export class ImageConverter {
 
   private convert(path: string): ExportImage | null {
     const bytes = this.images.get(path);
+    const decoded = bytes ? undefined : this.pixels.get(path);
+    if (decoded) return rgbaImage(path, decoded.rgba, decoded.width, decoded.height);
     if (!bytes) {
       this.warnings.push({ code: 'TEXTURE_NOT_GIVEN', message: `${path}: found by the resolver but its bytes were not handed to the exporter: left untextured`, offset: 0 });
       return null;
@@ -88,8 +92,13 @@ export class ImageConverter {
       const out = bad.length ? withoutChunks(img.bytes, bad) : img.bytes;
       return { path, mimeType: img.mimeType, extension: jpeg ? '.jpg' : '.png', bytes: out, width: img.width, height: img.height, hasAlpha: img.hasAlpha };
     }
-    let hasAlpha = false;
-    for (let i = 3; i < img.rgba.length; i += 4) if (img.rgba[i] !== 255) { hasAlpha = true; break; }
-    return { path, mimeType: 'image/png', extension: '.png', bytes: encodePng(img.rgba, img.width, img.height), width: img.width, height: img.height, hasAlpha };
+    return rgbaImage(path, img.rgba, img.width, img.height);
   }
+}
+
+/** RGBA8 pixels as a PNG export image. */
+function rgbaImage(path: string, rgba: Uint8Array, width: number, height: number): ExportImage {
+  let hasAlpha = false;
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) { hasAlpha = true; break; }
+  return { path, mimeType: 'image/png', extension: '.png', bytes: encodePng(rgba, width, height), width, height, hasAlpha };
 }

@@ -123,7 +123,7 @@ function skinPath(material: Material | null): string {
 }
 
 /** Area-weighted vertex normals of a primitive's posed triangles (glTF axes; `triangles` in id winding). */
-function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Array {
+export function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Array {
   const out = new Float32Array(positions.length);
   for (let t = 0; t < triangles.length; t += 3) {
     // id winding (a, c, b) is glTF's (a, b, c): n = (b − a) × (c − a)
@@ -138,18 +138,21 @@ function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Ar
 
 /**
  * Vertices equal in every frame (all 4 bytes) merged: `all` holds `V` vertices per frame, frame-major. Per vertex its
- * merged index, and per merged vertex the first vertex it came from.
+ * merged index, and per merged vertex the first vertex it came from. With `tags` (2 per vertex: MDL's st, which a
+ * vertex has only one of), vertices merge only where their tags agree too.
  */
-function mergeVertices(all: Uint8Array, V: number, F: number): { xyzOf: Uint32Array; kept: number[] } {
+export function mergeVertices(all: Uint8Array, V: number, F: number, tags?: Int32Array): { xyzOf: Uint32Array; kept: number[] } {
   const xyzOf = new Uint32Array(V);
   const kept: number[] = [];
   const buckets = new Map<number, number[]>();
   const same = (a: number, b: number) => {
+    if (tags && (tags[2 * a] !== tags[2 * b] || tags[2 * a + 1] !== tags[2 * b + 1])) return false;
     for (let f = 0; f < F; f++) for (let k = 0, oa = 4 * (V * f + a), ob = 4 * (V * f + b); k < 4; k++) if (all[oa + k] !== all[ob + k]) return false;
     return true;
   };
   for (let v = 0; v < V; v++) {
-    let h = 0x811c9dc5; // FNV-1a over the vertex's bytes in every frame
+    let h = 0x811c9dc5; // FNV-1a over the vertex's bytes in every frame (and its tags)
+    if (tags) h = Math.imul(Math.imul(h ^ tags[2 * v], 0x01000193) ^ tags[2 * v + 1], 0x01000193);
     for (let f = 0; f < F; f++) for (let k = 0, o = 4 * (V * f + v); k < 4; k++) h = Math.imul(h ^ all[o + k], 0x01000193);
     const bucket = buckets.get(h) ?? [];
     const match = bucket.find((w) => same(kept[w], v));
@@ -212,6 +215,22 @@ function distinctVertices(all: Uint8Array, V: number): number {
   return new Set(words).size;
 }
 
+/**
+ * The frames to sample and where each primitive's vertices start in the merged list (primitive i at first[i] of
+ * `vertexCount`): UNWRITABLE before anything is sampled when 4 bytes × vertices × frames pass `maxBytes` (MD2 and
+ * MDL both quantise to 4 bytes a vertex).
+ */
+export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, options: { maxFrames?: number; maxBytes?: number }, what: string) {
+  const first: number[] = [];
+  let vertexCount = 0;
+  for (const p of prims) first.push(vertexCount), (vertexCount += p.vertexCount);
+  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  const bytes = 4 * vertexCount * frames.length;
+  if (bytes > maxBytes) unwritable(`${frames.length} frames of ${vertexCount} vertices are ${bytes} bytes of ${what} to sample: more than ${maxBytes} (maxBytes)`);
+  return { first, vertexCount, frames };
+}
+
 /** The MD2 and the images its skin names (with `texturePath`; gltf-textures.ts). */
 export type ImportedMd2 = Md2Model & { textures: TextureFile[] };
 
@@ -241,17 +260,11 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   const [skinWidth, skinHeight] = size ?? [options.skinSize?.width ?? 256, options.skinSize?.height ?? 256];
 
   // The merged vertex list: primitive i's vertices start at first[i].
-  const first: number[] = [];
-  let Vg = 0;
-  for (const p of prims) first.push(Vg), (Vg += p.vertexCount);
-
   // What does not depend on the frames is checked before sampling them: the st table, and (after frame 0) the
   // vertex count — vertices distinct in one frame stay distinct after merging, so MAX_VERTS can refuse early.
   const stTab = stTable(prims, skinWidth, skinHeight);
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, options, 'MD2 frames');
   const F = frames.length;
-  const maxBytes = options.maxBytes ?? 0x7fffffff;
-  if (4 * Vg * F > maxBytes) unwritable(`${F} frames of ${Vg} vertices are ${4 * Vg * F} bytes of MD2 frames to sample: more than ${maxBytes} (maxBytes)`);
   const frameScales = new Float32Array(3 * F), frameTranslates = new Float32Array(3 * F);
   // Every glTF vertex quantised, frame-major (4 bytes per vertex), before merging.
   const all = new Uint8Array(4 * Vg * F);

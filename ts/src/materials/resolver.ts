@@ -25,7 +25,7 @@ import {
   builtinImage, declKey, doom3DdsName, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
 } from './names.js';
 import { md3SurfaceKey, parseSkin, skinShaderFor, type SkinFile } from './skin-file.js';
-import type { DefinitionSource, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
+import type { DefinitionSource, EmbeddedPixels, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
 
 export interface MaterialResolverOptions {
   signal?: AbortSignal;
@@ -45,6 +45,8 @@ export interface MaterialSet {
   materials: ResolvedMaterial[];
   /** This resolution's warnings (one per missing name), plus the script files the engine would ignore. */
   warnings: MaterialWarning[];
+  /** Decoded pictures of the embedded images the materials name (`ResolvedImage.embedded`: an MDL's skins), by path. */
+  pixels?: Map<string, EmbeddedPixels>;
 }
 
 export interface Md3Options {

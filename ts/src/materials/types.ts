@@ -70,6 +70,18 @@ export interface ResolvedImage {
   writtenAt: WrittenAt | null;
   /** Paths looked up, in order (the engine's extension fallback and our documented extras). */
   tried: string[];
+  /**
+   * An image held in the model file itself (an MDL's skin, decoded through the palette): `path` is then a key of
+   * the decoded pixels handed out with the materials (materials/mdl.ts), not a file of the file system.
+   */
+  embedded?: boolean;
+}
+
+/** Decoded pixels of an embedded image: RGBA8, top row first. */
+export interface EmbeddedPixels {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
 }
 
 /** How the name a surface draws with was chosen. */

@@ -7,7 +7,7 @@ import type { PoseBackend } from '../kernels/backend.js';
 import type { ByteSource } from '../base/source.js';
 import { backToBackIndices } from '../pose/morph-poser.js';
 import { checkTime } from '../pose/timing.js';
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import type { MaterialWarning } from '../materials/types.js';
 import type { PlayableMaterial, PlayableTextureOptions } from './materials.js';
 
@@ -102,7 +102,7 @@ export function poserPlayer(poser: PlayerPoser, play: Pick<ModelPlayer, 'setClip
 export interface PlayableModel extends PlayableInfo {
   createPlayer(backend: PoseBackend): ModelPlayer;
   /** The parsed model the playable was made from (a Quake 3 player: its three parts). */
-  readonly model: Md2Model | Md3Model | Md5Mesh | { lower: Md3Model; upper: Md3Model; head: Md3Model };
+  readonly model: Md2Model | Md3Model | Md5Mesh | MdlModel | { lower: Md3Model; upper: Md3Model; head: Md3Model };
 }
 
 export interface OpenOptions {

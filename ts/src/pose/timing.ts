@@ -128,3 +128,34 @@ export function md3ClipFrameAt(anim: Md3Animation, seconds: number): FrameBlend 
   const b = frameAtStep(anim, k + 1);
   return { frame1: a.frame, frame2: b.frame, t: steps - k };
 }
+
+/** Quake animates models at 10 frames per second (QuakeC think functions step `self.frame` every 0.1 s). */
+export const MDL_DEFAULT_FPS = 10;
+
+/**
+ * The blend `seconds` into an MDL frame group, poses local to the group. Which pose shows follows Quake's
+ * R_AliasSetupFrame (r_alias.c): the group loops over its last interval, and a pose shows until the time its
+ * interval names (the intervals are end times, from the group's start); the blend then moves towards the next pose
+ * (the last towards the first) over that pose's span, as QuakeSpasm's r_lerpmodels lerps between poses. Intervals
+ * that are not positive and increasing (WinQuake refuses them) play every pose for the first interval, as
+ * QuakeSpasm reads only that one, or for 0.1 s when it is not positive either (DarkPlaces' fallback).
+ */
+export function mdlGroupBlend(intervals: ArrayLike<number>, poseCount: number, seconds: number): FrameBlend {
+  const n = Math.max(1, poseCount | 0);
+  if (n === 1) return { frame1: 0, frame2: 0, t: 0 };
+  let ends: ArrayLike<number> = intervals;
+  let ok = intervals.length >= n;
+  for (let i = 0; ok && i < n; i++) ok = intervals[i] > (i === 0 ? 0 : intervals[i - 1]) && Number.isFinite(intervals[i]);
+  if (!ok) {
+    const step = intervals.length > 0 && intervals[0] > 0 && Number.isFinite(intervals[0]) ? intervals[0] : 0.1;
+    ends = Array.from({ length: n }, (_, i) => step * (i + 1));
+  }
+  const full = ends[n - 1];
+  const s = Number.isFinite(seconds) ? seconds : 0;
+  const time = s - Math.floor(s / full) * full;
+  let i = 0;
+  while (i < n - 1 && ends[i] <= time) i++;
+  const start = i === 0 ? 0 : ends[i - 1];
+  const t = Math.min(1, Math.max(0, (time - start) / (ends[i] - start)));
+  return { frame1: i, frame2: (i + 1) % n, t };
+}

@@ -12,7 +12,7 @@ import { md2Unwelded } from '../formats/md2/geometry.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { Md2Poser } from '../pose/md2-poser.js';
 import { MD2_DEFAULT_FPS } from '../pose/timing.js';
-import { gridOver, loopingFrames, type MorphModelView, type ViewBounds } from './model-view.js';
+import { gatheringPoser, gridOver, loopingFrames, type MorphModelView, type ViewBounds } from './model-view.js';
 
 /** The box of every frame, from the quantised bytes: each frame's extreme bytes scaled (the scale may be negative: both ends). */
 function md2Bounds(model: Md2Model): ViewBounds | null {
@@ -45,7 +45,6 @@ export function md2View(model: Md2Model, backend: PoseBackend): MorphModelView {
   const n = un.sourceVertex.length;
   const bounds = md2Bounds(model);
   const poser = new Md2Poser(backend, model);
-  const positions = new Float32Array(n * 3), normals = new Float32Array(n * 3);
   const skin = model.skins[0]?.name ?? '';
   return {
     kind: 'morph',
@@ -58,19 +57,7 @@ export function md2View(model: Md2Model, backend: PoseBackend): MorphModelView {
     bounds,
     grid: gridOver(bounds),
     clips: model.frameCount > 1 ? model.clips.map((c) => ({ name: c.name, frames: loopingFrames(c.firstFrame, c.frameCount), step: 1 / MD2_DEFAULT_FPS, loop: 'repeat' as const })) : [],
-    poser: {
-      pose(frame1, frame2, t) {
-        poser.poseBlend(frame1, frame2, t);
-        const p = poser.positions, nn = poser.normals;
-        for (let i = 0; i < n; i++) {
-          const s = un.sourceVertex[i] * 3;
-          positions[i * 3] = p[s]; positions[i * 3 + 1] = p[s + 1]; positions[i * 3 + 2] = p[s + 2];
-          normals[i * 3] = nn[s]; normals[i * 3 + 1] = nn[s + 1]; normals[i * 3 + 2] = nn[s + 2];
-        }
-        return { positions, normals };
-      },
-      dispose: () => poser.dispose(),
-    },
+    poser: gatheringPoser(poser, un.sourceVertex),
     warnings: [],
   };
 }

@@ -185,6 +185,32 @@ export function loopingFrames(first: number, count: number): number[] {
   return [...Array.from({ length: count }, (_, k) => first + k), first];
 }
 
+/**
+ * A poser of a model's own vertices as the `FramePoser` of its drawn vertices, each copying its position and normal
+ * from the posed vertex `source[i]` after every pose: formats whose drawn vertices split the file's (MD2's distinct
+ * (xyz, st) pairs, MDL's seam).
+ */
+export function gatheringPoser(
+  poser: { poseBlend(frame1: number, frame2: number, t: number): unknown; readonly positions: Float32Array; readonly normals: Float32Array; dispose(): void },
+  source: ArrayLike<number>,
+): FramePoser {
+  const n = source.length;
+  const positions = new Float32Array(n * 3), normals = new Float32Array(n * 3);
+  return {
+    pose(frame1, frame2, t) {
+      poser.poseBlend(frame1, frame2, t);
+      const p = poser.positions, nn = poser.normals;
+      for (let i = 0; i < n; i++) {
+        const s = source[i] * 3;
+        positions[i * 3] = p[s]; positions[i * 3 + 1] = p[s + 1]; positions[i * 3 + 2] = p[s + 2];
+        normals[i * 3] = nn[s]; normals[i * 3 + 1] = nn[s + 1]; normals[i * 3 + 2] = nn[s + 2];
+      }
+      return { positions, normals };
+    },
+    dispose: () => poser.dispose(),
+  };
+}
+
 /** Grows `box` (or makes it) to hold the points of `p` (3 floats each). */
 export function growBounds(box: ViewBounds | null, p: ArrayLike<number>): ViewBounds | null {
   let b = box;

@@ -21,6 +21,9 @@ import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, t
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
 import { inflationTarget, namesTarget } from './security-targets.js';
+import { checkMdl, mdlExtraSeeds, mdlStructure, useMdl } from './mdl-target.js';
+import { checkPak, PAK_MEMORY_BOUND, pakSeeds, pakStructure, readPakSync } from './pak-target.js';
+import { MdlParser, parseMdl } from '../../src/formats/mdl/index.js';
 import { decodeImage } from '../../src/images/decode.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { pngInfo } from '../../src/images/png-info.js';
@@ -515,6 +518,34 @@ const zip: FuzzTarget = {
   seeds: zipSeeds,
 };
 
+/** Quake's MDL (mdl-target.ts): LibreQuake's models and made-up variants. */
+const mdl: FuzzTarget = {
+  name: 'mdl',
+  formats: ['mdl'],
+  extraSeeds: mdlExtraSeeds,
+  text: false,
+  parse: parseMdl,
+  parseChunks: pushParse(() => new MdlParser()),
+  structure: mdlStructure,
+  check: (m, b) => checkMdl(m) || checkGeneric(m, b),
+  use: useMdl,
+  memory: PARSER_MEMORY_BOUND,
+};
+
+/** Quake .pak archives (pak-target.ts): the header, the directory, every member's bytes. */
+const pak: FuzzTarget = {
+  name: 'pak',
+  formats: [],
+  text: false,
+  parse: readPakSync,
+  structure: pakStructure,
+  check: checkPak,
+  memory: PAK_MEMORY_BOUND,
+  seeds: pakSeeds,
+  // BAD_MAGIC, TRUNCATED, BAD_OFFSET, OVERLAPPING_ENTRIES (INFLATE_LIMIT needs a 4 MiB directory)
+  minErrorCodes: 4,
+};
+
 // --- images ---------------------------------------------------------------------------------------------------
 
 /** A decoded image's shape: RGBA of exactly width × height pixels, or the input itself passed through. */
@@ -637,4 +668,4 @@ const iqm: FuzzTarget = {
   memory: PARSER_MEMORY_BOUND,
 };
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, iqm, ...scripts, zip, ...images, inflationTarget, namesTarget];
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, mdl, iqm, ...scripts, zip, pak, ...images, inflationTarget, namesTarget];
