@@ -57,7 +57,8 @@ let opening = 0;
 function showError(e: unknown, where: string): void {
   const err = e instanceof WorkerError || e instanceof Error ? e : new Error(String(e));
   $('error-kind').textContent = err instanceof WorkerError && err.code ? `${err.name} ${err.code}` : err.name;
-  $('error-message').textContent = `${where}: ${err.message}`;
+  // a ModelParseError's message names its file and position already
+  $('error-message').textContent = err instanceof WorkerError && err.code ? err.message : `${where}: ${err.message}`;
   $('error').hidden = false;
 }
 

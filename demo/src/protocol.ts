@@ -18,8 +18,11 @@ export interface FormatInfo {
 }
 
 export type MountSource =
-  /** Dropped or picked files (a game folder's, archives, loose models), by path. */
-  | { kind: 'files'; name: string; files: { path: string; blob: Blob }[] }
+  /**
+   * Dropped or picked files (a game folder's, archives, loose models), by path; `origin` names where they come from in
+   * messages (`baseq3:models/x.md3`, `picked:x.md2`).
+   */
+  | { kind: 'files'; name: string; origin: string; files: { path: string; blob: Blob }[] }
   /** An archive URL (read by HTTP Range requests), or a folder URL listed by its `index.txt`. */
   | { kind: 'url'; url: string }
   /** Model files by URL; `index`: every path of their game folder that may be read (no probing for others). */

@@ -33,7 +33,7 @@ export function pickedSource(files: File[]): MountSource {
   const first = list[0]?.path.split('/')[0] ?? '';
   const folder = list.length > 0 && list.every((x) => x.path.includes('/') && x.path.split('/')[0] === first);
   if (folder) for (const x of list) x.path = x.path.slice(first.length + 1);
-  return { kind: 'files', name: folder ? first : list.length === 1 ? list[0].path : `${list.length} files`, files: list };
+  return { kind: 'files', name: folder ? first : list.length === 1 ? list[0].path : `${list.length} files`, origin: folder ? first : 'picked', files: list };
 }
 
 /** A drop: one folder is the game folder (its files below it); anything else, the files and folders as dropped. */
@@ -44,9 +44,9 @@ export async function droppedSource(data: DataTransfer): Promise<MountSource | n
   for (const e of entries) await walk(e, '', files);
   if (entries.length === 1 && entries[0].isDirectory) {
     const cut = entries[0].name.length + 1;
-    return { kind: 'files', name: entries[0].name, files: files.map((f) => ({ path: f.path.slice(cut), blob: f.blob })) };
+    return { kind: 'files', name: entries[0].name, origin: entries[0].name, files: files.map((f) => ({ path: f.path.slice(cut), blob: f.blob })) };
   }
-  return { kind: 'files', name: entries.length === 1 ? entries[0].name : `${entries.length} items`, files };
+  return { kind: 'files', name: entries.length === 1 ? entries[0].name : `${entries.length} items`, origin: 'dropped', files };
 }
 
 /** A typed URL: model files (by their extensions, comma-separated), else an archive or a folder. */

@@ -37,7 +37,7 @@ async function folderIndex(folder: string, signal: AbortSignal): Promise<string[
 
 /** The file systems a source makes, before mounting; `name` is what the page calls it. */
 async function sourceFileSystem(source: MountSource, signal: AbortSignal): Promise<{ fs: FileSystem; name: string; mount: boolean }> {
-  if (source.kind === 'files') return { fs: blobFileSystem(source.files, source.name), name: source.name, mount: true };
+  if (source.kind === 'files') return { fs: blobFileSystem(source.files, source.origin), name: source.name, mount: true };
   if (source.kind === 'url') {
     const url = new URL(source.url, self.location.href).href;
     if (url.endsWith('/')) return { fs: urlFileSystem(url, { index: await folderIndex(url, signal) }), name: url, mount: true };

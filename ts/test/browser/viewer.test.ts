@@ -26,7 +26,9 @@ import { resolveModelTextures, type TexturedModel } from '../../src/registry/tex
 import { openArchive } from '../../src/vfs/node.js';
 import type { FileSystem } from '../../src/vfs/file-system.js';
 import type { ZipArchive } from '../../src/vfs/zip-archive.js';
-import { REPO } from '../helpers/models.js';
+import { REPO, SHARED_MODELS } from '../helpers/models.js';
+import { ModelParseError } from '../../src/base/errors.js';
+import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { makeZip } from '../helpers/zip-writer.js';
 import { ARTIFACTS, startHarness, type Harness } from './chromium.js';
 import { toyFile, TOY_FRAMES } from './toy-format.js';
@@ -473,6 +475,26 @@ describe('the viewer in Chromium', () => {
     const a1 = await page.evaluate(() => window.viewer.spinAngle());
     expect(a1 - a0).toBeCloseTo((50 * Math.PI) / 180, 6); // 100°/s for half a second
     await expect(page.locator('#spin').textContent()).resolves.toContain('100°/s');
+  });
+
+  it("shows a malformed file's ModelParseError as Node throws it, and stays usable", async () => {
+    const invalid = join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh');
+    const bytes = new Uint8Array(readFileSync(invalid));
+    let expected: ModelParseError | null = null;
+    try {
+      parseMd5Mesh(bytes);
+    } catch (e) {
+      expected = e as ModelParseError;
+    }
+    expect(expected).toBeInstanceOf(ModelParseError);
+    await openViewer();
+    await page.locator('#pick-files').setInputFiles(invalid);
+    await page.waitForFunction(() => document.body.dataset.state === 'error');
+    await expect(page.getByRole('alert').locator('#error-kind').textContent()).resolves.toBe(`ModelParseError ${expected!.code}`);
+    // Node's message for the same bytes, after the file it names (ModelParseError.file: where it was picked from)
+    await expect(page.getByRole('alert').locator('#error-message').textContent()).resolves.toBe(`picked:InvalidBoneIndex.md5mesh: ${expected!.message}`);
+    await page.getByRole('checkbox', { name: 'Axes', exact: true }).check(); // still answering
+    await page.getByRole('checkbox', { name: 'Axes', exact: true }).uncheck();
   });
 
   it('pictures for the docs: a player with its tree and panels, the drone with its overlays (docs/viewer*.png)', async () => {
