@@ -24,6 +24,7 @@ import { benchImages, formatImagesTable } from './images.mjs';
 import { benchTextured, formatTexturedTable } from './textured.mjs';
 import { benchGlbSize, formatGlbSizeTable } from './glb-size.mjs';
 import { benchBundleSize, formatBundleSizeTable } from './bundle-size.mjs';
+import { benchIqm, formatIqmTable } from './iqm.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -102,6 +103,8 @@ const textured = await benchTextured({ quick });
 log('glb size vs source (float, quantised, meshopt) and the bundle\'s gzip size…');
 const glbSize = await benchGlbSize();
 const bundleSize = benchBundleSize();
+log('IQM: parse vs assimp, linear blend skinning per backend and native…');
+const iqm = await benchIqm({ quick, log });
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
@@ -131,6 +134,7 @@ const out = {
   parse,
   archives,
   batch,
+  iqm,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -143,6 +147,7 @@ if (jsonOnly) {
   console.log('\nMD2 parse (all frames kept) vs three.js MD2Loader\n' + formatMd2Table(md2Parse));
   console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
+  console.log('\nIQM: parse vs assimp, linear blend skinning\n' + formatIqmTable(iqm));
   console.log('\nBakes across cores (BakePool)\n' + formatBakeTable(bake));
   console.log('\nMaterial resolution (cold: new resolver; warm: cached) and script parsing\n' + formatMaterialsTable(materials));
   console.log('\nthree.js: idtech-models/three (morph targets int16/snorm8, float32, poser) vs three\'s MD2Loader — memory held, GPU morph texture, load, poser frame\n' + formatThreeTable(three));

@@ -22,6 +22,12 @@ export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCo
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
 export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/animation-cfg.js';
+// IQM: the room's pieces (the format registry wires IQM into the front door, the CLI and the loaders)
+export {
+  IqmParser, parseIqm, parseIqmStream, iqmFormat, readIqmConfig, parseFrameGroups, boundFrameGroups, iqmCompanionsBeside, iqmAcceptsCompanion,
+} from './formats/iqm/index.js';
+export { IqmPoser, IQM_DEFAULT_FPS } from './pose/iqm-poser.js';
+export * as tsIqmKernels from './kernels/ts-iqm-kernels.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';
 export { createTsBackend } from './kernels/ts-backend.js';

@@ -19,3 +19,7 @@ export { gltfToPlayer, type GltfPlayerResult, type GltfToPlayerOptions, type Pla
 // the target engine's limits (ioquake3, Quake 2, Doom 3) on what is written, and MD3 surfaces cut to fit them
 export { md2EngineLimits, md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits, type WriteOptions } from './write/engine-limits.js';
 export { splitMd3Surfaces, splitMd3Surface, type Md3SplitLimits } from './write/md3-split.js';
+// IQM out: the writer, MD5 → IQM and glTF → IQM
+export { writeIqm } from './write/iqm.js';
+export { md5ToIqm, type Md5ToIqmOptions } from './import/md5-iqm.js';
+export { gltfToIqm, type GltfIqm } from './import/gltf-iqm.js';

@@ -71,8 +71,9 @@ describe('dist bundles', () => {
     expect(wasmChunksOf('node.js').sort()).toEqual([...wasmChunks].sort());
     for (const entry of ['browser.js', 'node.js', 'advanced.js']) for (const f of wasmChunks) expect(staticGraph(entry), entry).not.toContain(f);
     // bytes are deterministic for one build: base64 of the .wasm, gzip -9. The SIMD build is the largest (31.7 KB since
-    // skin_frames walks the stream in blocks for 16 poses at once: +2.9 KB of wasm; docs/benchmarks.md, bakes).
-    for (const f of wasmChunks) expect(gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, f).toBeLessThan(32 * 1024);
+    // skin_frames walks the stream in blocks for 16 poses at once: +2.9 KB of wasm; docs/benchmarks.md, bakes), and
+    // 36.9 KB since the IQM kernels (iqm_bind, iqm_pose with libm's acosf / sinf, lbs_skin's SIMD form: +5.2 KB).
+    for (const f of wasmChunks) expect(gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, f).toBeLessThan(38 * 1024);
   });
 
   it('the files the shipped code points bundlers at are the two worker scripts (the wasm is embedded, not referenced)', () => {
@@ -102,11 +103,12 @@ describe('dist bundles', () => {
     expect(bytes(inspectFiles)).toBeLessThan(bytes(convertFiles) / 2);
   });
 
-  it('importing the front door in a browser fetches at most 88 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
+  it('importing the front door in a browser fetches at most 94 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
     // docs/package.md: minified; the zip reader and the playables are imported on first use (measured there). 88, not
-    // the 80 of before: the DDS reader is part of the synchronous `decodeImage` the exporters call (+3.7 KB).
+    // the 80 of before: the DDS reader is part of the synchronous `decodeImage` the exporters call (+3.7 KB); 94: main
+    // measured 90,222 B when IQM merged, and IQM's TS kernels (the TS backend's) and MaterialResolver.iqm and the job writers add 4.2 KB (94,465 B).
     const { files } = importGraph('browser.js', true);
-    expect(gzipBytes(files)).toBeLessThanOrEqual(88 * 1024);
+    expect(gzipBytes(files)).toBeLessThanOrEqual(94 * 1024);
     expect(gzipBytes(files)).toBeGreaterThan(40 * 1024); // the measure sees the code (parsers, posers, exporters are all static)
   });
 

@@ -175,6 +175,62 @@ impl SkinFramesJob {
     }
 }
 
+/// Linear-blend-skinning indices checked against the joint count (see `idtech_core::validate::lbs`).
+#[repr(C)]
+pub struct ValidateLbsJob {
+    pub indices: Buf,
+    pub weights_u8: Buf,
+    pub weights_f32: Buf,
+    pub joint_count: u32,
+}
+
+/// IQM joints (translate, rotate, scale, parents) → bind and inverse bind matrices (12 floats each).
+#[repr(C)]
+pub struct IqmBindJob {
+    pub parents: Buf,
+    pub translate: Buf,
+    pub rotate: Buf,
+    pub scale: Buf,
+    pub bind: Buf,
+    pub inv_bind: Buf,
+}
+
+/// IQM frames a and b (uint16 channels) blended by t → every joint's skinning matrix (column-major, 16 floats).
+#[repr(C)]
+pub struct IqmPoseJob {
+    pub parents: Buf,
+    pub masks: Buf,
+    pub offsets: Buf,
+    pub scales: Buf,
+    pub frames: Buf,
+    pub bind: Buf,
+    pub inv_bind: Buf,
+    /// 2 · poses · 10 floats: the two decoded frames.
+    pub scratch: Buf,
+    pub out: Buf,
+    pub frame_count: u32,
+    pub frame_channels: u32,
+    pub frame_a: u32,
+    pub frame_b: u32,
+    pub t: f32,
+}
+
+/// Bind-pose positions (normals, tangents: empty to skip) skinned by up to four joint matrices per vertex.
+#[repr(C)]
+pub struct LbsSkinJob {
+    pub matrices: Buf,
+    pub positions: Buf,
+    pub normals: Buf,
+    pub tangents: Buf,
+    pub indices: Buf,
+    /// 4 bytes per vertex (÷ 255); empty when `weights_f32` is given.
+    pub weights_u8: Buf,
+    pub weights_f32: Buf,
+    pub out_positions: Buf,
+    pub out_normals: Buf,
+    pub out_tangents: Buf,
+}
+
 /// MD2: frames a and b blended by t into `vertex_count` outputs from vertex `out_vertex_offset`.
 #[repr(C)]
 pub struct Md2BlendJob {

@@ -10,7 +10,7 @@
 
 mod jobs;
 
-use idtech_core::{batch, layout, morph, pose, skin, validate};
+use idtech_core::{batch, iqm, layout, lbs, morph, pose, skin, validate};
 use jobs::*;
 use wasm_bindgen::prelude::*;
 
@@ -193,4 +193,62 @@ pub fn md3_blend(job_ptr: usize) -> bool {
 pub fn transform_vertices(job_ptr: usize) -> bool {
     let j: &TransformJob = unsafe { job(job_ptr) };
     unsafe { morph::transform_vertices(j.matrix.slice(), j.positions.slice_mut(), j.normals.slice_mut(), j.first_vertex as usize, j.vertex_count as usize) }
+}
+
+/// −1 when valid, −2 on inconsistent shapes, else the first weighted blend index naming a missing joint.
+#[wasm_bindgen]
+pub fn validate_lbs(job_ptr: usize) -> i32 {
+    let j: &ValidateLbsJob = unsafe { job(job_ptr) };
+    match validate::lbs(j.joint_count as usize, unsafe { j.indices.slice() }, unsafe { j.weights_u8.slice() }, unsafe { j.weights_f32.slice() }) {
+        Ok(()) => -1,
+        Err(validate::Invalid::BlendIndex(k)) => k as i32,
+        Err(_) => -2,
+    }
+}
+
+/// IQM bind and inverse bind matrices (see `idtech_core::iqm::iqm_bind_matrices`); false when the shapes disagree.
+#[wasm_bindgen]
+pub fn iqm_bind(job_ptr: usize) -> bool {
+    let j: &IqmBindJob = unsafe { job(job_ptr) };
+    unsafe { iqm::iqm_bind_matrices(j.parents.slice(), j.translate.slice(), j.rotate.slice(), j.scale.slice(), j.bind.slice_mut(), j.inv_bind.slice_mut()) }
+}
+
+/// IQM skinning matrices of frames a → b at t (see `idtech_core::iqm::iqm_pose_matrices`); false on a frame past
+/// the frames or shapes that disagree.
+#[wasm_bindgen]
+pub fn iqm_pose(job_ptr: usize) -> bool {
+    let j: &IqmPoseJob = unsafe { job(job_ptr) };
+    let inp = unsafe {
+        iqm::IqmPoseInput {
+            parents: j.parents.slice(),
+            masks: j.masks.slice(),
+            offsets: j.offsets.slice(),
+            scales: j.scales.slice(),
+            frames: j.frames.slice(),
+            frame_count: j.frame_count as usize,
+            frame_channels: j.frame_channels as usize,
+            bind: j.bind.slice(),
+            inv_bind: j.inv_bind.slice(),
+        }
+    };
+    unsafe { iqm::iqm_pose_matrices(&inp, j.frame_a as usize, j.frame_b as usize, j.t, j.scratch.slice_mut(), j.out.slice_mut()) }
+}
+
+/// Linear blend skinning (see `idtech_core::lbs`); false when the shapes disagree (nothing written).
+#[wasm_bindgen]
+pub fn lbs_skin(job_ptr: usize) -> bool {
+    let j: &LbsSkinJob = unsafe { job(job_ptr) };
+    let inp = unsafe {
+        lbs::LbsInput {
+            matrices: j.matrices.slice(),
+            positions: j.positions.slice(),
+            normals: j.normals.slice(),
+            tangents: j.tangents.slice(),
+            indices: j.indices.slice(),
+            weights_u8: j.weights_u8.slice(),
+            weights_f32: j.weights_f32.slice(),
+        }
+    };
+    let mut out = unsafe { lbs::LbsOutput { positions: j.out_positions.slice_mut(), normals: j.out_normals.slice_mut(), tangents: j.out_tangents.slice_mut() } };
+    lbs::lbs_skin(&inp, &mut out)
 }

@@ -197,3 +197,123 @@ export interface Md3Model {
   surfaces: Md3Surface[];
   warnings: import('./errors.js').ParseWarning[];
 }
+
+// ——— IQM (Inter-Quake Model, version 2): skeletal, linear blend skinning, frames kept quantised (uint16) ———
+
+/** IQM vertex array types (iqm.h); a type ≥ {@link IqmArrayType.Custom} names a custom array (text offset = type − Custom). */
+export const IqmArrayType = { Position: 0, Texcoord: 1, Normal: 2, Tangent: 3, BlendIndexes: 4, BlendWeights: 5, Color: 6, Custom: 0x10 } as const;
+/** IQM component formats (iqm.h). */
+export const IqmFormat = { Byte: 0, Ubyte: 1, Short: 2, Ushort: 3, Int: 4, Uint: 5, Half: 6, Float: 7, Double: 8 } as const;
+/** The anim flag bit that makes an anim loop (iqm.h IQM_LOOP). */
+export const IQM_LOOP = 1;
+
+/** Values of a vertex array as stored, typed by its format (HALF stays raw uint16 bits). */
+export type IqmArrayData = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
+/** One vertex array record and its values (every array of the file, custom ones included, in file order). */
+export interface IqmVertexArray {
+  /** As stored: 0…6 standard, ≥ 0x10 custom. */
+  type: number;
+  /** `position`, `texcoord`, … for the standard types; the custom array's name from the text; `unknown<type>` for 7…15. */
+  name: string;
+  flags: number;
+  format: number;
+  /** Components per vertex. */
+  size: number;
+  /** vertexCount × size values, little-endian decoded; null when the format is not one of iqm.h's nine (the engines skip such arrays). */
+  data: IqmArrayData | null;
+}
+
+export interface IqmMesh {
+  name: string;
+  material: string;
+  firstVertex: number;
+  vertexCount: number;
+  firstTriangle: number;
+  triangleCount: number;
+}
+
+/** Joints: the bind pose, each relative to its parent (translate, rotate quaternion x y z w, pre-scale). */
+export interface IqmJoints {
+  count: number;
+  names: string[];
+  /** −1 for a root; always below the joint's own index (checked). */
+  parents: Int32Array;
+  /** 3 per joint. */
+  translate: Float32Array;
+  /** 4 per joint (x, y, z, w), as stored (not normalised). */
+  rotate: Float32Array;
+  /** 3 per joint. */
+  scale: Float32Array;
+}
+
+/** Channels 0–2 translate, 3–6 rotate (x y z w), 7–9 scale: value = offset + stored uint16 × scale where the mask bit is set. */
+export interface IqmPoses {
+  count: number;
+  /** −1 for a root; below the pose's own index (checked). */
+  parents: Int32Array;
+  /** 10-bit channel mask per pose. */
+  masks: Uint32Array;
+  /** 10 per pose. */
+  offsets: Float32Array;
+  /** 10 per pose. */
+  scales: Float32Array;
+}
+
+export interface IqmAnim {
+  name: string;
+  firstFrame: number;
+  frameCount: number;
+  framerate: number;
+  flags: number;
+  /** flags & IQM_LOOP. */
+  loop: boolean;
+}
+
+export interface IqmExtension {
+  name: string;
+  data: Uint8Array;
+}
+
+export interface IqmModel {
+  format: 'iqm';
+  version: number;
+  /** The header's flags word (iqm.h defines none). */
+  flags: number;
+  /** The text block as stored (names are offsets into it). */
+  text: Uint8Array;
+  meshes: IqmMesh[];
+  vertexCount: number;
+  /** Every vertex array record, as stored. */
+  vertexArrays: IqmVertexArray[];
+  /** The standard arrays the engines read, when present in their engine formats (float 3/2/3/4, ubyte 4): else null. */
+  positions: Float32Array | null;
+  texcoords: Float32Array | null;
+  normals: Float32Array | null;
+  tangents: Float32Array | null;
+  /** 4 per vertex. */
+  blendIndexes: Uint8Array | null;
+  /** 4 per vertex: ubyte (÷ 255) or float, as stored. */
+  blendWeights: Uint8Array | Float32Array | null;
+  /** 4 per vertex: ubyte or float, as stored. */
+  colors: Uint8Array | Float32Array | null;
+  triangleCount: number;
+  /** 3 vertex indices per triangle (indices into the whole file's vertices), each < vertexCount (checked). */
+  triangles: Uint32Array;
+  /** 3 neighbouring triangles per triangle as stored (0xFFFFFFFF: none), or null when the file has no adjacency. */
+  adjacency: Uint32Array | null;
+  joints: IqmJoints;
+  poses: IqmPoses;
+  anims: IqmAnim[];
+  frameCount: number;
+  /** uint16 values per frame. */
+  frameChannels: number;
+  /** frameCount × frameChannels, as stored. */
+  frames: Uint16Array;
+  /** Per frame: bbmin xyz, bbmax xyz, xyradius, radius (8 floats), or null without ofs_bounds. */
+  bounds: Float32Array | null;
+  /** The comment block as stored (Latin-1). */
+  comment: string;
+  extensions: IqmExtension[];
+  warnings: import('./errors.js').ParseWarning[];
+}

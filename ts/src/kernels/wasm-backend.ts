@@ -14,6 +14,9 @@ import { disposedError, refused, type KernelBuffer, type KernelMemory, type Pose
 import {
   COMPOSE_JOB,
   INTERPOLATE_JOB,
+  IQM_BIND_JOB,
+  IQM_POSE_JOB,
+  LBS_SKIN_JOB,
   LOCAL_TO_OBJECT_JOB,
   MATRICES_JOB,
   MD2_BLEND_JOB,
@@ -22,6 +25,7 @@ import {
   SKIN_JOB,
   TRANSFORM_JOB,
   VALIDATE_ANIM_JOB,
+  VALIDATE_LBS_JOB,
   VALIDATE_PARENTS_JOB,
   VALIDATE_SKIN_JOB,
 } from './layout.js';
@@ -137,6 +141,7 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
     i32: (n) => make(Int32Array, n),
     u8: (n) => make(Uint8Array, n),
     i16: (n) => make(Int16Array, n),
+    u16: (n) => make(Uint16Array, n),
     release(buffer) {
       if (buffer instanceof WasmBuffer && buffer.owner === owner) free(buffer as WasmBuffer<Typed>);
     },
@@ -334,6 +339,56 @@ export async function createWasmBackend(variant: 'simd' | 'scalar'): Promise<Pos
       u[L.firstVertex] = index(j.firstVertex);
       u[L.vertexCount] = index(j.vertexCount);
       run(g.transform_vertices(jobWords.ptr), 'transformVertices', 'vertex range past the outputs, or a short matrix');
+    },
+    validateLbs(j) {
+      const u = job(), L = VALIDATE_LBS_JOB;
+      put(u, L.indices, j.indices);
+      put(u, L.weightsU8, j.weightsU8);
+      put(u, L.weightsF32, j.weightsF32);
+      u[L.jointCount] = index(j.jointCount);
+      return g.validate_lbs(jobWords.ptr);
+    },
+    iqmBind(j) {
+      const u = job(), L = IQM_BIND_JOB;
+      put(u, L.parents, j.parents);
+      put(u, L.translate, j.translate);
+      put(u, L.rotate, j.rotate);
+      put(u, L.scale, j.scale);
+      put(u, L.bind, j.bind);
+      put(u, L.invBind, j.invBind);
+      run(g.iqm_bind(jobWords.ptr), 'iqmBind');
+    },
+    iqmPose(j) {
+      const u = job(), f = floats, L = IQM_POSE_JOB;
+      put(u, L.parents, j.parents);
+      put(u, L.masks, j.masks);
+      put(u, L.offsets, j.offsets);
+      put(u, L.scales, j.scales);
+      put(u, L.frames, j.frames);
+      put(u, L.bind, j.bind);
+      put(u, L.invBind, j.invBind);
+      put(u, L.scratch, j.scratch);
+      put(u, L.out, j.out);
+      u[L.frameCount] = index(j.frameCount);
+      u[L.frameChannels] = index(j.frameChannels);
+      u[L.frameA] = index(j.frameA);
+      u[L.frameB] = index(j.frameB);
+      f[L.t] = j.t;
+      run(g.iqm_pose(jobWords.ptr), 'iqmPose', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    lbsSkin(j) {
+      const u = job(), L = LBS_SKIN_JOB;
+      put(u, L.matrices, j.matrices);
+      put(u, L.positions, j.positions);
+      put(u, L.normals, j.normals);
+      put(u, L.tangents, j.tangents);
+      put(u, L.indices, j.indices);
+      put(u, L.weightsU8, j.weightsU8);
+      put(u, L.weightsF32, j.weightsF32);
+      put(u, L.outPositions, j.outPositions);
+      put(u, L.outNormals, j.outNormals);
+      put(u, L.outTangents, j.outTangents);
+      run(g.lbs_skin(jobWords.ptr), 'lbsSkin');
     },
   };
 

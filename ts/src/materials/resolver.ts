@@ -13,7 +13,8 @@
  * gives the engine rules with their sources.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmConfig } from '../formats/iqm/iqm-cfg.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
 import { md5MeshNamesFromText, parseCubeModelConfig, type CubeModelConfig } from './cube-config.js';
@@ -45,6 +46,15 @@ export interface Md3Options {
   /** A `.skin` file by path (wins over `skin`). */
   skinPath?: string;
   /** Which of a surface's own shaders to use without a skin (the entity's skinNum: shaders[skinNum % count]). */
+  skinNum?: number;
+}
+
+export interface IqmOptions {
+  /** A Quake 3 skin by name: `<model base>_<skin>.skin` beside the model (ioquake3's customSkin). */
+  skin?: string;
+  /** A `.skin` file by path (wins over `skin`). */
+  skinPath?: string;
+  /** DarkPlaces' skin number: `<model path>_<N>.skin` (`player.iqm_0.skin`) is read when it exists (default 0). */
   skinNum?: number;
 }
 
@@ -225,9 +235,70 @@ export class MaterialResolver {
     return this.finish(materials, out);
   }
 
+  /**
+   * An IQM's meshes, as the engine that ships the model would draw them:
+   * - an `iqm.cfg` beside the model (Tesseract / Red Eclipse, iqm-cfg.ts, `exec`s followed) that gives a mesh an
+   *   `iqmskin` (by its name or `*`, the last line winning, as the commands run in order): that diffuse, its masks
+   *   and its `iqmbumpmap`, relative to the model's folder;
+   * - else a `.skin` file: `options.skin` / `skinPath` (ioquake3 R_AddIQMSurfaces: the skin entry whose name is the
+   *   lower-cased mesh name, the default shader when none), or DarkPlaces' `<model path>_<skinNum>.skin`
+   *   (Mod_LoadSkinFiles) when it exists;
+   * - else the mesh's material name through R_FindShader: a shader script, else the image of that name with
+   *   ioquake3's extension fallback.
+   */
+  async iqm(model: IqmModel, modelPath: string, options: IqmOptions = {}): Promise<MaterialSet> {
+    const out = new Collector();
+    const folder = folderOf(modelPath);
+    const cfgPath = joinPath(folder, 'iqm.cfg');
+    let cfg: IqmConfig | null = null;
+    if ((await this.probe(cfgPath)).path) {
+      // the Cubescript reader is loaded when a model has a config (a chunk of its own: the front door stays small)
+      const { readIqmConfig } = await import('../formats/iqm/iqm-cfg.js');
+      cfg = await readIqmConfig(this.fs, (await this.probe(cfgPath)).path!);
+      for (const w of cfg.warnings.filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
+    }
+    let skin: { file: SkinFile; path: string } | null = null;
+    if (options.skin || options.skinPath) skin = await this.md3Skin(modelPath, options, out);
+    else if (!cfg?.skins.length) {
+      const dp = `${modelPath}_${options.skinNum ?? 0}.skin`;
+      if ((await this.probe(dp)).path) skin = await this.readSkin(dp, out, false);
+    }
+    const materials: ResolvedMaterial[] = [];
+    for (let i = 0; i < model.meshes.length; i++) {
+      const mesh = model.meshes[i];
+      const cfgSkin = cfg ? [...cfg.skins].reverse().find((s) => s.mesh === mesh.name || s.mesh === '*') : undefined;
+      if (cfg && cfgSkin && !skin) {
+        const bump = [...cfg.bumpmaps].reverse().find((b) => b.mesh === mesh.name || b.mesh === '*');
+        const at: WrittenAt = { path: cfgSkin.cfg, line: cfgSkin.line, column: 1 };
+        const look = implicitLook(cfgSkin.diffuse, 'quake3');
+        look.diffuse = { name: cfgSkin.diffuse, role: 'diffuse', program: null, line: cfgSkin.line, column: 1 };
+        if (bump) look.normal = { name: bump.normal, role: 'normal', program: null, line: bump.line, column: 1 };
+        if (cfgSkin.masks) look.others = [{ name: cfgSkin.masks, role: 'mask', program: null, line: cfgSkin.line, column: 1 }];
+        const m = this.material(look, i, mesh.name, mesh.material, { kind: 'cube-cfg', at }, { kind: 'cube-cfg', at });
+        // the config's paths are already resolved against the model's folder (and the FileSystem's root)
+        await this.findLookImages(m, look, cfgSkin.cfg, 'exact', '', out);
+        materials.push(m);
+        continue;
+      }
+      if (skin) {
+        const entry = skinShaderFor(skin.file, mesh.name.toLowerCase());
+        if (!entry) {
+          out.once(`noskin:${skin.path}:${mesh.name}`, { code: 'SKIN_SURFACE_MISSING', message: `skin ${skin.path} has no entry for mesh '${mesh.name}'; the engine draws its default shader`, path: skin.path });
+          materials.push(this.material(implicitLook('', 'quake3'), i, mesh.name, '', { kind: 'none' }, { kind: 'none' }, true));
+          continue;
+        }
+        const at: WrittenAt = { path: skin.path, line: entry.line, column: entry.column };
+        materials.push(await this.byName(entry.shader, i, mesh.name, { kind: 'skin', at }, 'quake3', 'quake3', out, skin.path));
+        continue;
+      }
+      materials.push(await this.byName(mesh.material, i, mesh.name, { kind: 'model' }, 'quake3', 'quake3', out, null));
+    }
+    return this.finish(materials, out);
+  }
+
   // --- shared steps --------------------------------------------------------------------------------------------
 
-  private async md3Skin(modelPath: string, options: Md3Options, out: Collector): Promise<{ file: SkinFile; path: string } | null> {
+  private async md3Skin(modelPath: string, options: Pick<Md3Options, 'skin' | 'skinPath'>, out: Collector): Promise<{ file: SkinFile; path: string } | null> {
     if (options.skinPath) return this.readSkin(options.skinPath, out, true);
     if (options.skin) {
       const base = stripExtension(fileNameOf(modelPath));

@@ -9,6 +9,7 @@
  */
 import { BufferAttribute, DynamicDrawUsage, Mesh, type Bone, type BufferGeometry, type Material } from 'three';
 import type { JointSkinner } from '../registry/model-view.js';
+import { boneObjectMatrices } from './bone-space.js';
 
 export class SkinnedPoserMesh extends Mesh {
   /** Marks meshes whose vertices the adapter writes (`IdTechModel.update` syncs every one). */
@@ -40,21 +41,9 @@ export class SkinnedPoserMesh extends Mesh {
     const next = this.skinner.jointMatrices;
     const stride = this.skinner.stride;
     let changed = false;
+    boneObjectMatrices(this.bones, this.parents, obj);
     for (let j = 0; j < n; j++) {
-      const bone = this.bones[j];
-      if (bone.matrixAutoUpdate) bone.updateMatrix();
-      const m = bone.matrix.elements; // column-major
-      const p = this.parents[j];
       const o = j * 16;
-      if (p < 0) {
-        for (let k = 0; k < 16; k++) obj[o + k] = m[k];
-      } else {
-        // object_j = object_parent · local_j (column-major 4×4, affine)
-        const q = p * 16;
-        for (let c = 0; c < 4; c++) {
-          for (let r = 0; r < 4; r++) obj[o + c * 4 + r] = obj[q + r] * m[c * 4] + obj[q + 4 + r] * m[c * 4 + 1] + obj[q + 8 + r] * m[c * 4 + 2] + obj[q + 12 + r] * m[c * 4 + 3];
-        }
-      }
       // The skinner's joint matrix: row-major 3×4 (rows m·0 m·1 m·2 t·).
       const d = j * stride;
       for (let r = 0; r < 3; r++) {

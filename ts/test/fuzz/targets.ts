@@ -3,7 +3,11 @@
  * real files seed it, a one-shot parse, optionally a push parser (for chunk-split checks), a structure scan (where
  * the counts, offsets and block boundaries are), an independent check of what it accepts, and its memory bound.
  */
-import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import { IqmParser, parseIqm } from '../../src/formats/iqm/parser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
+import { writeIqm } from '../../src/write/iqm.js';
+import { iqmToGlb } from '../../src/export/gltf-iqm.js';
 import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { Md3Parser, parseMd3 } from '../../src/formats/md3/index.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
@@ -25,7 +29,7 @@ import { imageFixtures } from '../../../fixtures/generate-images.mjs';
 import { IMAGE_MEMORY_BOUND, PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
-import { ddsStructure, imageStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
+import { ddsStructure, imageStructure, iqmStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
 
 export interface FuzzTarget {
   name: string;
@@ -315,6 +319,45 @@ function poseMd3(model: unknown): void {
   poser.dispose();
 }
 
+/** An accepted IQM re-checked on its own: array lengths against the counts, every index the posers follow. */
+export function checkIqm(model: unknown): string {
+  const m = model as IqmModel;
+  const V = m.vertexCount, J = m.joints.count, P = m.poses.count;
+  const first =
+    lengthIs('triangles', m.triangles, m.triangleCount * 3) ||
+    lengthIs('frames', m.frames, m.frameCount * m.frameChannels) ||
+    lengthIs('joint parents', m.joints.parents, J) ||
+    lengthIs('joint rotate', m.joints.rotate, J * 4) ||
+    lengthIs('pose offsets', m.poses.offsets, P * 10) ||
+    (m.positions ? lengthIs('positions', m.positions, V * 3) : '') ||
+    (m.blendIndexes ? lengthIs('blend indexes', m.blendIndexes, V * 4) : '') ||
+    (m.bounds ? lengthIs('bounds', m.bounds, m.frameCount * 8) : '') ||
+    parentsBelow(m.joints.parents) ||
+    parentsBelow(m.poses.parents);
+  if (first) return first;
+  for (let i = 0; i < m.triangles.length; i++) if (m.triangles[i] >= V) return `triangle corner ${i} = ${m.triangles[i]} ≥ ${V}`;
+  for (const [k, x] of m.meshes.entries()) {
+    if (x.firstVertex + x.vertexCount > V || x.firstTriangle + x.triangleCount > m.triangleCount) return `mesh ${k} runs past the vertices or triangles`;
+  }
+  if (J > 0 && m.blendIndexes && m.blendWeights) {
+    for (let i = 0; i < m.blendIndexes.length; i++) if (m.blendWeights[i] > 0 && m.blendIndexes[i] >= J) return `weighted blend index ${i} = ${m.blendIndexes[i]} ≥ ${J}`;
+  }
+  let used = 0;
+  for (let p = 0; p < P; p++) for (let c = 0; c < 10; c++) if (m.poses.masks[p] & (1 << c)) used++;
+  if (m.frameCount > 0 && used > m.frameChannels) return `masks take ${used} channels, frames hold ${m.frameChannels}`;
+  return '';
+}
+
+/** Pose an accepted IQM at its last frame (its own frames on its joints), export it to glTF, write and read it back. */
+function poseIqm(model: unknown): void {
+  const m = model as IqmModel;
+  iqmToGlb(m);
+  parseIqm(writeIqm(m));
+  const poser = new IqmPoser(tsBackend, m);
+  if (poser.animation && m.frameCount > 0) poser.poseFrame(m.frameCount - 1);
+  poser.dispose();
+}
+
 // --- the table ---------------------------------------------------------------------------------------------------
 
 interface PushParser<T> {
@@ -579,4 +622,18 @@ const images: FuzzTarget[] = [
   },
 ];
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip, ...images];
+const iqm: FuzzTarget = {
+  name: 'iqm',
+  formats: ['iqm'],
+  // the small files: a corpus of 178 would spend the fixed budget mostly on re-reading large meshes
+  seedFilter: (path) => /(turret_sphere|mine_pose|idle|janitor\/lod2\/lod2|boost_up)\.iqm$/.test(path),
+  text: false,
+  parse: parseIqm,
+  parseChunks: pushParse(() => new IqmParser()),
+  structure: iqmStructure,
+  check: (m, b) => checkIqm(m) || checkGeneric(m, b),
+  use: poseIqm,
+  memory: PARSER_MEMORY_BOUND,
+};
+
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, iqm, ...scripts, zip, ...images];

@@ -28,7 +28,7 @@ describe('kernel layout', () => {
 
   it('every job has a WASM entry point taking one pointer, and fits the backend job block', () => {
     const jobs = Object.entries(layout).filter(([name]) => name.endsWith('_JOB')) as [string, { words: number }][];
-    expect(jobs.length).toBe(12);
+    expect(jobs.length).toBe(16);
     for (const [name, job] of jobs) {
       const entry = name.replace(/_JOB$/, '').toLowerCase().replace(/^matrices$/, 'pose_matrices').replace(/^compose$/, 'compose_frame').replace(/^interpolate$/, 'interpolate_local').replace(/^transform$/, 'transform_vertices');
       const skin = name === 'SKIN_JOB' ? ['skin_positions', 'skin_normals'] : [entry];
