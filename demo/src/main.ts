@@ -163,16 +163,21 @@ async function followUp(o: Opened, token: number): Promise<void> {
     showPanels();
     body.dataset.inspected = 'true';
   });
-  await Promise.all([inspect, measureBackends(token), showTextures(token)]).catch((e) => token === openToken && showError(e, o.path));
+  await Promise.all([inspect, measureBackends(token), showTextures(token)]).catch((e) => void (token === openToken && showError(e, o.path)));
 }
 
+/** Times every backend on the clip picked last (in the worker); a newer model's opening makes it moot. */
 async function measureBackends(token = openToken): Promise<void> {
   if (!animator.primary && animator.rows.length) return;
   body.dataset.bench = 'busy';
-  const r = await worker.request({ type: 'bench', clip: animator.primary ?? '' }).reply;
-  if (token !== openToken) return;
-  showBench($<HTMLTableElement>('bench'), r);
-  body.dataset.bench = 'done';
+  try {
+    const r = await worker.request({ type: 'bench', clip: animator.primary ?? '' }).reply;
+    if (token !== openToken) return;
+    showBench($<HTMLTableElement>('bench'), r);
+    body.dataset.bench = 'done';
+  } catch (e) {
+    if (token === openToken) showError(e, 'timing the backends');
+  }
 }
 
 async function showTextures(token = openToken): Promise<void> {
@@ -247,9 +252,13 @@ async function exportAs(target: string, b: HTMLButtonElement): Promise<void> {
 
 async function pickNode(n: TreeNode): Promise<void> {
   if (n.model) return openModel(n.model);
-  const img = await worker.request({ type: 'image', path: n.path }).reply;
-  ($('textures-section') as HTMLDetailsElement).open = true;
-  await showImages($('textures'), [img], []);
+  try {
+    const img = await worker.request({ type: 'image', path: n.path }).reply;
+    ($('textures-section') as HTMLDetailsElement).open = true;
+    await showImages($('textures'), [img], []);
+  } catch (e) {
+    showError(e, n.path);
+  }
 }
 
 // --- drawing -----------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * md5anims and md5.cfg, faerie and dolphin (MD2; dolphin's BMP skin beside it), a Quake 3 player folder with its
  * skins, portals.md3 with two skins and its shader script, the grenade launcher (tags, .shader and .mtr), stasis.md3
  * with its shader and every image but one (bubbles.png left out on purpose: the viewer must say why it is missing) —
- * and, for a format registered later (MDL, IQM), the first MANIFEST sample of it with the files of its folder. Paths
+ * and, for any other registered model format (IQM, MDL …), the first MANIFEST sample of it with the files of its folder. Paths
  * are game paths (a dpkdir's or an asset repository's own folder dropped).
  */
 import { readdirSync } from 'node:fs';
