@@ -13,9 +13,9 @@
 // bundler provides their copy; bundling ours would give them two three.js instances). A check on esbuild's metafile
 // fails the build if a Node built-in is reachable from an entry that a browser can load (every entry but `.`'s `node` condition and `./node`), as platform 'browser' did when
 // each entry was its own bundle. The worker is a standalone script (one file for users to serve), and so are the
-// demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
+// model viewer (dist/demo/) and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -123,17 +123,29 @@ const shipped = await Promise.all([
 // Not shipped (package.json `files`): bench/run.mjs's suite.
 await build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true });
 writeThirdPartyNotices(shipped.map((r) => r.metafile));
-// The demo page imports 'idtech-models' like any user would: esbuild resolves the package's own `browser`
-// export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs; not shipped.
+// The model viewer (demo/, docs/demo.md) imports 'idtech-models', 'idtech-models/advanced' and 'idtech-models/three'
+// like any user would: esbuild resolves the package's own exports (dist/browser.js …, built above) with no special
+// configuration, and bundles three (the page is the user's bundle here: one copy). It is one self-contained folder,
+// dist/demo/, to put on any static host: index.html, style.css, main.js, worker.js (a module worker beside it, found
+// by `new URL('./worker.js', import.meta.url)`), their shared and lazily loaded chunks (the zip reader; glTF
+// Transform, loaded by the worker when an id format is written), and the default model. Not shipped in the package.
 // The package's runtime-helper chunk is imported bare by its entries; esbuild notes that it drops such imports of a
 // side-effect-free file, which is right (the chunk only defines helpers), so that note is silenced here.
-// The pages bundle the library's lazily loaded writer chunk too; glTF Transform's Node-only branch (node:fs) stays an
-// import the browser never runs.
-const page = { ...common, platform: 'browser', sourcemap: true, external: ['node:*'], logOverride: { 'ignored-bare-import': 'silent' } };
-await build({ ...page, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js' });
-// The three.js example page (demo/three.html): imports 'idtech-models/three' and 'three' by name; three is bundled
-// into the page's script (one copy: dist/three.js leaves it to the page's bundler, which this is).
-await build({ ...page, entryPoints: ['demo/three/main.ts'], outfile: 'dist/demo.three.js' });
+// glTF Transform's Node-only branch (node:fs) stays an import the browser never runs.
+await build({
+  ...common,
+  entryPoints: [{ in: 'demo/src/main.ts', out: 'main' }, { in: 'demo/src/worker.ts', out: 'worker' }],
+  outdir: 'dist/demo',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  platform: 'browser',
+  sourcemap: true,
+  external: ['node:*'],
+  logOverride: { 'ignored-bare-import': 'silent' },
+});
+for (const f of ['index.html', 'style.css']) copyFileSync(`demo/${f}`, `dist/demo/${f}`);
+mkdirSync('dist/demo/models/worm', { recursive: true });
+for (const f of ['worm.md5mesh', 'worm.md5anim']) copyFileSync(`fixtures/default/${f}`, `dist/demo/models/worm/${f}`);
 
 /**
  * dist/THIRD-PARTY-NOTICES.md: every npm package whose code the shipped files hold (from esbuild's metafiles: inputs

@@ -20,6 +20,22 @@ import type { ParseWarning } from '../base/errors.js';
 
 export type Vec3 = [number, number, number];
 
+/**
+ * What the engine does with a model as a whole, beyond its frames, as plain facts from the file (any kind of view,
+ * optional): a viewer shows them and may play them; the three.js builders leave them alone.
+ */
+export interface ViewExtras {
+  /**
+   * Degrees per second the engine turns the model about its up axis (Z) while drawing it: Quake's EF_ROTATE items
+   * (100, QuakeSpasm CL_RelinkEntities `bobjrotate = anglemod(100 * cl.time)`).
+   */
+  spin?: number;
+  /** The file's flags by their engine names (`EF_ROTATE`, `EF_ROCKET` …), for people. */
+  flags?: readonly string[];
+  /** Skins the file itself carries (an MDL's skin records), by the names the registration's `materials` takes as `skin`. */
+  skins?: readonly string[];
+}
+
 /** An axis-aligned box. */
 export interface ViewBounds {
   min: Vec3;
@@ -89,6 +105,7 @@ export interface MorphModelView {
   tags?: TagView;
   poser: FramePoser;
   warnings: ParseWarning[];
+  extras?: ViewExtras;
 }
 
 /** A skeletal clip: every joint's parent-relative transform at each key. */
@@ -153,6 +170,7 @@ export interface SkinnedModelView {
   /** Releases what the view holds that `exact` did not take. */
   dispose(): void;
   warnings: ParseWarning[];
+  extras?: ViewExtras;
 }
 
 export interface TaggedPartView {
@@ -176,6 +194,7 @@ export interface TaggedModelView {
   parts: readonly TaggedPartView[];
   clips: readonly TaggedClipView[];
   warnings: ParseWarning[];
+  extras?: ViewExtras;
 }
 
 export type ModelView = MorphModelView | SkinnedModelView | TaggedModelView;

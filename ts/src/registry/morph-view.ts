@@ -13,7 +13,7 @@ import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphFrame } 
 import { fmt, objFace, objHeader, objUseMaterial, objVector } from '../export/obj.js';
 import { concatUvs, partsBackToBack, type Clip, type PlayableModel } from '../playable/playable.js';
 import type { FormatEntry } from './entry.js';
-import { growBounds, gridOver, loopingFrames, type MorphModelView, type ViewBounds } from './model-view.js';
+import { growBounds, gridOver, loopingFrames, type MorphModelView, type ViewBounds, type ViewExtras } from './model-view.js';
 
 export interface MorphViewSurface {
   name: string;
@@ -31,6 +31,8 @@ export interface MorphShape {
   surfaces: readonly MorphViewSurface[];
   frameCount: number;
   clips: readonly { name: string; firstFrame: number; frameCount: number; fps: number }[];
+  /** What the engine does with the model beyond its frames (a spin, its flags, the skins it carries): passed to the view. */
+  extras?: ViewExtras;
 }
 
 /** Decodes a model's frames (a format whose frames the kernels decode does it on the backend it is given). */
@@ -88,6 +90,7 @@ function shapeView(shape: MorphShape, posing: MorphPosing): MorphModelView {
       dispose: () => posing.dispose?.(),
     },
     warnings: [],
+    ...(shape.extras ? { extras: shape.extras } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * The three.js example page: a model loaded with `IdTechLoader` from `idtech-models/three`, drawn by three.js with its
+ * The three.js adapter's test page (ts/test/three/browser.test.ts builds it; the model viewer, demo/, is the page
+ * for people): a model loaded with `IdTechLoader` from `idtech-models/three`, drawn by three.js with its
  * textures, played with the model's clips. Models come from the shared corpus the server maps at /models/ (each
  * preset mounts its game folder as a file system indexed by MANIFEST.tsv, so shader scripts are found as on disk),
  * from dropped or picked files (`droppedFileSystem`), or from `?files=URL,URL` / `?folder=URL/`.
