@@ -7,6 +7,7 @@
  *   at the game root).
  * Reported per surface: `name → image path`, or the warning that says why there is none.
  */
+import { sep } from 'node:path';
 import { resolveModelTextures, type ModelTextures, type TexturedModel } from '../registry/textures.js';
 import { resolveTexturesOnDisk, type GameFolderTextures } from '../registry/node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
@@ -50,10 +51,10 @@ export async function resolveCliTextures(input: ModelInput, model: TexturedModel
   if (input.archive?.form === 'colon') {
     if (given(a, '--game-dir')) throw new UsageError('--game-dir: a model inside an archive resolves its textures in that archive', command);
     const textures = await load(input.label, () => resolveModelTextures(input.fs, model, input.path, { skin }));
-    return { textures, report: [`textures from ${input.archive.archive}:`, ...surfaceLines(textures)], warnings: materialWarnings(origin, textures), gameFolder: input.archive.archive };
+    return { textures, report: [`textures from ${input.archive.archive}:`, ...surfaceLines(textures)], warnings: materialWarnings(origin, textures, originRoot(origin, input.path)), gameFolder: input.archive.archive };
   }
   const textures = await load(input.label, () => resolveTexturesOnDisk(input.label, model, { skin, gameDir: optionValue(a, '--game-dir') }));
-  return { textures, report: textureReport(textures), warnings: materialWarnings(input.label, textures), gameFolder: textures.place.gameDir };
+  return { textures, report: textureReport(textures), warnings: materialWarnings(input.label, textures, textures.place.gameDir + sep), gameFolder: textures.place.gameDir };
 }
 
 /** `textures from DIR (…)` then one line per surface. */
@@ -67,7 +68,8 @@ export function surfaceLines(t: ModelTextures): string[] {
   const lines: string[] = [];
   for (const m of t.materials) {
     const label = `${m.part ? `${m.part}/` : ''}${m.surface || `#${m.index}`}`;
-    const shader = m.shaderName ? `${m.shaderName} → ` : '';
+    // an image named exactly as its shader (an MDL's skin, an implicit shader found with its extension) is said once
+    const shader = m.shaderName && m.shaderName !== m.diffuse?.path ? `${m.shaderName} → ` : '';
     const image = m.diffuse?.path ? `${m.diffuse.path}${m.diffuse.embedded ? ' (carried by the model)' : t.images.has(m.diffuse.path) ? '' : ' (unreadable)'}` : m.diffuse?.builtin ? `engine image ${m.diffuse.builtin}` : 'no image';
     const normal = m.normal?.path ? `, normal map ${m.normal.path}` : '';
     lines.push(`  ${label}: ${shader}${image}${normal}`);
@@ -75,11 +77,21 @@ export function surfaceLines(t: ModelTextures): string[] {
   return lines;
 }
 
-/** The resolver's warnings as the CLI prints them, each attributed to the file it concerns (else the input). */
-export function materialWarnings(input: string, t: Pick<ModelTextures, 'warnings'>): FileWarning[] {
+/**
+ * The resolver's warnings as the CLI prints them, each filed under the file it concerns: by its origin when it
+ * exists (`pak0.pk3:models/x.skin`), else its path under `root` (where the model's paths start: `pak0.pk3:`, a game
+ * folder), else the input.
+ */
+export function materialWarnings(input: string, t: Pick<ModelTextures, 'warnings'>, root: string): FileWarning[] {
   return t.warnings.map((w) => ({
-    file: w.path ?? input,
+    file: w.origin ?? (w.path ? root + w.path : input),
     warning: { code: w.code, message: w.message, offset: 0, ...(w.line !== undefined ? { line: w.line, column: w.column } : {}) },
     positioned: w.line !== undefined,
+    ...(w.missing ? { missing: w.missing } : {}),
   }));
+}
+
+/** What comes before a path of the model's file system in its files' origins: `origin` less `path` (`pak0.pk3:` for `pak0.pk3:models/x.md3`). */
+export function originRoot(origin: string, path: string): string {
+  return path && origin.endsWith(path) ? origin.slice(0, origin.length - path.length) : `${origin}/`;
 }

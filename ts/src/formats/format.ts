@@ -26,6 +26,8 @@ export interface FileWarnings {
   /** The file's origin (`pak0.pk3:models/x.md3`, a path, a URL). */
   file: string;
   warnings: readonly ParseWarning[];
+  /** The warnings point at no byte of the file (a part lacking what the others need; a companion left out). */
+  unpositioned?: boolean;
 }
 
 /** A file that plays on the model (an md5anim on its md5mesh; an IQM animation file on its mesh). */

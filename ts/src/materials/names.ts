@@ -55,6 +55,21 @@ export function quake3ImageCandidates(name: string, extensions: readonly string[
 }
 
 /**
+ * The paths one lookup tried as a single pattern when they are one name with several extensions, in the order tried
+ * (`models/x/skin.{tga,jpg,jpeg,png,pcx,bmp}`); null when they are not (a precompressed `dds/…` file came first).
+ */
+export function triedPattern(tried: readonly string[]): { stem: string; extensions: string[] } | null {
+  if (tried.length < 2) return null;
+  const stem = stripExtension(tried[0]);
+  const extensions: string[] = [];
+  for (const t of tried) {
+    if (stripExtension(t) !== stem || !extensionOf(t)) return null;
+    extensions.push(extensionOf(t));
+  }
+  return { stem, extensions };
+}
+
+/**
  * Engine built-in image names that are never files: Quake 3 `$whiteimage` / `$lightmap` (tr_shader.c ParseStage)
  * and the renderer's own `*white` etc. (tr_image.c R_CreateBuiltinImages), Daemon's other `$` names, Doom 3's
  * `_white`, `_flat`, `_default`, `_currentRender` … (renderer/Image_init.cpp, all starting with '_' and no '/').

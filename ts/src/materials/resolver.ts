@@ -22,7 +22,7 @@ import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './
 import { md5MeshNamesFromText, parseCubeModelConfig, type CubeModelConfig } from './cube-config.js';
 import { loadMaterialLibrary, type MaterialLibrary } from './library.js';
 import {
-  builtinImage, declKey, doom3DdsName, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
+  builtinImage, declKey, doom3DdsName, triedPattern, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
 } from './names.js';
 import { md3SurfaceKey, parseSkin, skinShaderFor, type SkinFile } from './skin-file.js';
 import type { DefinitionSource, EmbeddedPixels, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
@@ -85,22 +85,34 @@ interface Defined {
 
 class Collector {
   readonly warnings: MaterialWarning[] = [];
-  private readonly seen = new Set<string>();
-  /** Add a warning unless one with the same key was added already ("one clear warning per missing name"). */
+  private readonly seen = new Map<string, MaterialWarning>();
+  /**
+   * Add a warning unless one with the same key was added already ("one clear warning per missing name"); a repeat
+   * of a missing name adds its user to the first warning's `missing.usedBy`.
+   */
   once(key: string, w: MaterialWarning): void {
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.warnings.push(w);
+    const had = this.seen.get(key);
+    if (!had) {
+      this.seen.set(key, w);
+      this.warnings.push(w);
+      return;
+    }
+    for (const user of w.missing?.usedBy ?? []) if (had.missing && !had.missing.usedBy.includes(user)) had.missing.usedBy.push(user);
   }
 }
 
 const lowerNames = (names: readonly string[]) => names.map((n) => n.toLowerCase());
 
 /**
- * The paths a lookup tried, as a message lists them: each cut by `shortName`, and at most 8 (a long name tried with
- * every extension would otherwise be quoted whole once per extension).
+ * The paths a lookup tried, as a message lists them: one name with its extensions as a pattern
+ * (`x.{tga,jpg,png}`), else each path cut by `shortName`, at most 8 (a long name tried with every extension would
+ * otherwise be quoted whole once per extension).
  */
-const triedText = (tried: readonly string[]) => tried.slice(0, 8).map(shortName).join(', ') + (tried.length > 8 ? `, … (${tried.length} in all)` : '');
+function triedText(tried: readonly string[]): string {
+  const p = triedPattern(tried);
+  if (p) return `${shortName(p.stem)}.{${p.extensions.join(',')}}`;
+  return tried.slice(0, 8).map(shortName).join(', ') + (tried.length > 8 ? `, … (${tried.length} in all)` : '');
+}
 
 export class MaterialResolver {
   private libraryPromise: Promise<MaterialLibrary> | null;
@@ -135,7 +147,7 @@ export class MaterialResolver {
   async md3(model: Md3Model, modelPath: string, options: Md3Options = {}): Promise<MaterialSet> {
     const out = new Collector();
     const skin = await this.md3Skin(modelPath, options, out);
-    const materials = await this.md3Surfaces(model, skin, options.skinNum ?? 0, out);
+    const materials = await this.md3Surfaces(model, modelPath, skin, options.skinNum ?? 0, out);
     return this.finish(materials, out);
   }
 
@@ -153,7 +165,8 @@ export class MaterialResolver {
       if (!model) continue;
       let skin = await this.readSkin(joinPath(folder, `${part}_${skinName}.skin`), out, skinName === 'default');
       if (!skin && skinName !== 'default') skin = await this.readSkin(joinPath(folder, `${part}_default.skin`), out, true);
-      for (const m of await this.md3Surfaces(model, skin, 0, out)) materials.push({ ...m, part });
+      const file = joinPath(folder, `${part}.md3`);
+      for (const m of await this.md3Surfaces(model, (await this.probe(file)).path ?? file, skin, 0, out)) materials.push({ ...m, part });
     }
     return this.finish(materials, out);
   }
@@ -337,7 +350,7 @@ export class MaterialResolver {
     return { file, path: stored };
   }
 
-  private async md3Surfaces(model: Md3Model, skin: { file: SkinFile; path: string } | null, skinNum: number, out: Collector): Promise<ResolvedMaterial[]> {
+  private async md3Surfaces(model: Md3Model, modelPath: string, skin: { file: SkinFile; path: string } | null, skinNum: number, out: Collector): Promise<ResolvedMaterial[]> {
     const materials: ResolvedMaterial[] = [];
     for (let i = 0; i < model.surfaces.length; i++) {
       const s = model.surfaces[i];
@@ -354,7 +367,7 @@ export class MaterialResolver {
         continue;
       }
       const own = s.shaders.length > 0 ? s.shaders[skinNum % s.shaders.length].name : '';
-      materials.push(await this.byName(own, i, key, { kind: 'model' }, 'quake3', 'quake3', out, null));
+      materials.push(await this.byName(own, i, key, { kind: 'model' }, 'quake3', 'quake3', out, modelPath));
     }
     return materials;
   }
@@ -376,7 +389,7 @@ export class MaterialResolver {
     if (!name) {
       out.once(`noname:${namedIn}:${surface}`, {
         code: 'NO_SHADER',
-        message: `${surface ? `'${shortName(surface)}'` : 'a surface'} has no shader name${namedIn ? ` in ${shortName(namedIn)}` : ''}; the engine draws its default shader`,
+        message: `${surface ? `'${shortName(surface)}'` : 'a surface'} has no shader name; the engine draws its default shader`,
         ...(namedIn ? { path: namedIn } : {}),
       });
       return this.material(implicitLook('', 'quake3'), index, surface, '', nameSource, { kind: 'none' }, true);
@@ -416,6 +429,7 @@ export class MaterialResolver {
         code: 'SHADER_NOT_FOUND',
         message: `no shader, material or image named '${shortName(name)}' (looked for ${triedText(m.diffuse.tried)})`,
         ...(namedIn ? { path: namedIn } : {}),
+        missing: { name, tried: m.diffuse.tried, pattern: triedPattern(m.diffuse.tried), usedBy: [surface ? `surface ${surface}` : `surface #${index}`] },
       });
     }
     return m;
@@ -456,6 +470,7 @@ export class MaterialResolver {
           code: 'IMAGE_NOT_FOUND',
           message: `image '${shortName(n.name)}' (${n.role}${m.shaderName ? ` of '${shortName(m.shaderName)}'` : ''}) not found (looked for ${triedText(img.tried)})`,
           path: file,
+          missing: { name: n.name, tried: img.tried, pattern: triedPattern(img.tried), usedBy: [m.shaderName ? `${n.role} of ${m.shaderName}` : n.role] },
           ...(img.writtenAt ? { line: img.writtenAt.line, column: img.writtenAt.column } : {}),
         });
       }

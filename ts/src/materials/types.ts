@@ -150,6 +150,19 @@ export interface MaterialWarning {
   message: string;
   /** The file it concerns, when there is one. */
   path?: string;
+  /** That file's origin in the file system it was resolved in (`pak0.pk3:models/x.skin`, a path on disk), when it exists. */
+  origin?: string;
   line?: number;
   column?: number;
+  /**
+   * SHADER_NOT_FOUND / IMAGE_NOT_FOUND: the name, the paths looked for, and what uses it (`surface turret_base`,
+   * `diffuse of models/x/shader`). One warning per missing name: a later user is added here, not warned again.
+   */
+  missing?: {
+    name: string;
+    tried: string[];
+    /** `tried` as one name with its extensions in the order tried, when it is one (`names.ts` triedPattern). */
+    pattern: { stem: string; extensions: string[] } | null;
+    usedBy: string[];
+  };
 }

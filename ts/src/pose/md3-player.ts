@@ -134,7 +134,7 @@ export class Md3Player {
       });
     }
     this.vertexCount = first;
-    this.warnings.push(...playerTagWarnings(models));
+    this.warnings.push(...playerTagWarnings(models).map(({ part, warning }) => ({ ...warning, message: `${part}.md3 has ${warning.message}` })));
     if (animations?.form === 'player') this.checkClips(animations);
     else if (animations) {
       // A Tremulous nonsegmented / buildable cfg numbers the frames of one model: clipFrameAt still gives them.

@@ -6,7 +6,7 @@
  * Node built-ins: a mounted game folder, an archive, dropped files or URLs all work.
  */
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
-import type { FileSystem } from '../vfs/file-system.js';
+import type { FileSystem, VfsFile } from '../vfs/file-system.js';
 import { readTextureBytes } from '../load/texture-image.js';
 import type { FormatEntry } from './entry.js';
 import { DEFAULT_FORMATS, entryOwning, type RegisteredModel } from './formats.js';
@@ -51,5 +51,9 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
       if (bytes) images.set(path, bytes);
     }
   }
-  return { materials: set.materials, warnings, images, ...(set.pixels ? { pixels: set.pixels } : {}) };
+  // Each warning's file by its origin (which archive of a mounted game folder holds it), for messages.
+  const named = await Promise.all(warnings.map(async (w) => (w.path && !w.origin ? { ...w, ...originOf(await fs.file(w.path)) } : w)));
+  return { materials: set.materials, warnings: named, images, ...(set.pixels ? { pixels: set.pixels } : {}) };
 }
+
+const originOf = (f: VfsFile | null) => (f ? { origin: f.origin } : {});

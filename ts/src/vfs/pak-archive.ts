@@ -61,7 +61,7 @@ export async function openPak(reader: RandomAccessReader, options: OpenPakOption
     }
   } catch (e) {
     await reader.close();
-    if (e instanceof ModelParseError) throw new ModelParseError(e.code, `${reader.name}: ${e.detail}`, { offset: e.offset });
+    if (e instanceof ModelParseError) e.inFile(reader.name);
     throw e;
   }
   const label = archiveLabel(reader.name);

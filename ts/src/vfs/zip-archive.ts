@@ -47,7 +47,7 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
     directory = await runPlan(readZipDirectory(reader.size, limits), reader, options.signal);
   } catch (e) {
     await reader.close();
-    if (e instanceof ModelParseError) throw new ModelParseError(e.code, `${reader.name}: ${e.detail}`, { offset: e.offset });
+    if (e instanceof ModelParseError) e.inFile(reader.name);
     throw e;
   }
   const label = archiveLabel(reader.name);

@@ -259,7 +259,7 @@ describe('convert --all', () => {
     writeFileSync(join(root, 'hostile.pk3'), zip);
     // By default the bomb's 64 MiB, over 64 times the archive's size, keep the whole archive shut (docs/security.md)
     const shut = run('convert', join(root, 'hostile.pk3'), '--all', '-o', out, '--json');
-    expect([shut.status, shut.stderr]).toEqual([1, expect.stringMatching(/INFLATE_LIMIT: .*hostile\.pk3: the members declare \d+ bytes in all, .*over the limit maxTotalRatio = 64/)]);
+    expect([shut.status, shut.stderr]).toEqual([1, expect.stringMatching(/hostile\.pk3:byte \d+: INFLATE_LIMIT: the members declare \d+ bytes in all, .*over the limit maxTotalRatio = 64/)]);
     expect(walk(root)).toEqual(['hostile.pk3']);
     // With that limit lifted, each member meets its own refusal
     const lifted = ['--limit', 'maxTotalRatio=Infinity'];

@@ -53,7 +53,7 @@ describe('bad input: one line, the file named once, exit 1', () => {
   it('a folder where a model file goes names the folder', () => {
     const dir = M('actors/drone');
     // inspect lists a folder's models instead (cli-batch.test.ts): the mesh with the anims beside it
-    expect(run('inspect', dir).stdout).toMatch(/^mesh\.md5mesh\s+md5mesh\s+death\.md5anim \(5\), forward\.md5anim \(12\), idle\.md5anim \(2\)/m);
+    expect(run('inspect', dir).stdout).toMatch(/^mesh\.md5mesh\s+md5mesh\s+-\s+death\.md5anim \(5\), forward\.md5anim \(12\), idle\.md5anim \(2\)/m);
     expect(oneLine(run('convert', DRONE, '--anim', dir, '-o', join(tmp, 'x.glb')), dir)).toMatch(/is a folder/);
     expect(oneLine(run('bench', dir), dir)).toMatch(/is a folder/);
   });

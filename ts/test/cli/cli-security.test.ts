@@ -149,7 +149,7 @@ describe('inflation bombs and --limit', () => {
     const pk3 = join(d, 'bomb.pk3');
     writeFileSync(pk3, makeZip([{ name: 'models/wall.md3', data: md3 }, { name: 'scripts/spaces.shader', data: new Uint8Array(64 << 20).fill(0x20) }]));
     const refused = runCli('convert', `${pk3}:models/wall.md3`, '-o', join(d, 'wall.glb'));
-    expect([refused.status, refused.stderr]).toEqual([1, expect.stringMatching(/INFLATE_LIMIT: .*bomb\.pk3: the members declare \d+ bytes in all, .* over the limit maxTotalRatio = 64 .*--limit maxTotalRatio=N/)]);
+    expect([refused.status, refused.stderr]).toEqual([1, expect.stringMatching(/bomb\.pk3:byte \d+: INFLATE_LIMIT: the members declare \d+ bytes in all, .* over the limit maxTotalRatio = 64 .*--limit maxTotalRatio=N/)]);
     expect(existsSync(join(d, 'wall.glb'))).toBe(false);
     const raised = runCli('convert', `${pk3}:models/wall.md3`, '--limit', 'maxTotalRatio=2000', '--limit', 'maxScriptBytes=1k', '-o', join(d, 'wall.glb'));
     expect(raised.status, raised.stderr).toBe(0);

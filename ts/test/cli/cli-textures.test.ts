@@ -27,7 +27,7 @@ describe('convert resolves textures in the game folder', () => {
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stderr.split('\n');
     expect(lines).toContain(`textures from ${SHARED_MODELS} (found above the model):`);
-    for (const part of ['lower/l_legs', 'upper/u_torso', 'head/h_head']) expect(lines).toContain(`  ${part}: models/players/human_bsuit/human_bsuit.jpg → models/players/human_bsuit/human_bsuit.jpg`);
+    for (const part of ['lower/l_legs', 'upper/u_torso', 'head/h_head']) expect(lines).toContain(`  ${part}: models/players/human_bsuit/human_bsuit.jpg`); // the skin names the image itself: said once
     const glb = new Uint8Array(readFileSync(out));
     expectClean(results, 'bsuit', await validate(glb));
     const { json, bin } = readGlb(glb);
@@ -118,7 +118,7 @@ describe('convert resolves textures in the game folder', () => {
   it('inspect lists each surface\'s resolved image', () => {
     const r = run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('texture 4            "lifemeter2": models/mapobjects/stasis/lifemeter2.tga → models/mapobjects/stasis/lifemeter2.png');
+    expect(r.stdout).toContain('texture 4            lifemeter2: models/mapobjects/stasis/lifemeter2.tga → models/mapobjects/stasis/lifemeter2.png');
     const j = JSON.parse(run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'), '--json').stdout);
     expect(j.textures.map((t: { image: string }) => t.image)).toEqual(['bubbles.png', 'chamber.png', 'flowpipe.png', 'lifemeter.png', 'lifemeter2.png', 'window.png'].map((f) => `models/mapobjects/stasis/${f}`));
   });

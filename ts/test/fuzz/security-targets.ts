@@ -14,7 +14,7 @@ import { deflateRawSync } from 'node:zlib';
 import { DEFAULT_RESOURCE_LIMITS } from '../../src/base/resource-limits.js';
 import type { Md2Model, Md3Model } from '../../src/base/model.js';
 import { capLines, MAX_LINE, printable } from '../../src/commands/terminal.js';
-import { groupText, groupWarnings, parseWarnings } from '../../src/commands/warnings.js';
+import { groupLines, groupWarnings, parseWarnings } from '../../src/commands/warnings.js';
 import { md2Summary } from '../../src/registry/md2.js';
 import { md3Summary } from '../../src/registry/md3.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
@@ -117,7 +117,7 @@ function printed(bytes: Uint8Array): { summary: object; lines: string[] } {
   const model = isMd2(bytes) ? parseMd2(bytes) : parseMd3(bytes);
   const summary = model.format === 'md2' ? md2Summary(model as Md2Model) : md3Summary(model as Md3Model);
   const lines = Object.entries(summary).map(([k, v]) => `${k} ${Array.isArray(v) ? v.map((s) => JSON.stringify(s)).join(' ') : String(v)}`);
-  for (const g of groupWarnings(parseWarnings('fuzz', model.warnings))) lines.push(`fuzz: warning ${groupText(g)}`);
+  for (const g of groupWarnings(parseWarnings('fuzz', model.warnings))) lines.push(`fuzz: warning ${groupLines(g).join('\n')}`);
   lines.push(JSON.stringify(summary));
   return { summary, lines };
 }

@@ -20,7 +20,7 @@ import { resolveModelTextures, type TexturedModel } from '../../registry/texture
 import { type FileSystem } from '../../vfs/file-system.js';
 import { InputError } from '../inputs.js';
 import { describeInputError, isSystemError } from '../report.js';
-import { materialWarnings } from '../textures.js';
+import { materialWarnings, originRoot } from '../textures.js';
 import { exportWarnings, warningLines } from '../warnings.js';
 import { baseName } from './gltf-options.js';
 import { setWarnings } from './pipeline.js';
@@ -31,6 +31,8 @@ export interface BatchJob {
   kind: string;
   /** The model file, or the folder of a folder format. */
   path: string;
+  /** How messages name it: with the archive or folder it is in (`pak0.pk3:models/x.md3`), as its files' origins do. */
+  origin: string;
   /** What plays on it (found beside it by the catalog). */
   anims: readonly string[];
   /** Where to write (already checked to lie inside outDir). */
@@ -100,8 +102,8 @@ export async function runJob(fs: FileSystem, job: BatchJob, formats: readonly Fo
       await rm(tmp, { force: true });
       throw new InputError(job.out, e);
     }
-    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t) : []), ...exportWarnings(set.origin, exportList)]) };
+    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t, originRoot(set.origin, job.path)) : []), ...exportWarnings(set.origin, exportList)]) };
   } catch (e) {
-    return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) };
+    return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.origin, e) };
   }
 }

@@ -25,6 +25,7 @@ import { openArchive } from '../../load/node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { openContainer, type OpenedInput } from '../inputs.js';
 import { formatBytes } from '../output.js';
+import { originRoot } from '../textures.js';
 import { failure } from './batch-job.js';
 import { startBatchPool, type QueuedBatchJob } from './batch-pool.js';
 import { batchProgress } from './batch-progress.js';
@@ -133,6 +134,7 @@ async function planBatch(b: BatchSettings, formats: readonly FormatEntry[]): Pro
   let entries: CatalogEntry[];
   const rows: Row[] = [];
   const notes: string[] = [];
+  let origins: string[] = [];
   try {
     entries = await catalogModels(fs, formats);
     for (const w of await inputWarnings(b.input, fs)) {
@@ -141,6 +143,11 @@ async function planBatch(b: BatchSettings, formats: readonly FormatEntry[]): Pro
       const model = name ? formatForName(JSON.parse(name[1]) as string, formats)?.id ?? null : null;
       if (w.code === ErrorCode.UnsafePath && model) rows.push({ path: JSON.parse(name![1]) as string, kind: model, out: null, status: 'failed', bytes: 0, code: w.code, error: `${w.archive}: ${w.code}: ${w.message}`, warnings: [] });
       else notes.push(`${w.archive}: warning ${w.code}: ${w.message}`);
+    }
+    // Every line of the batch names a model as its files' origins do (`pak0.pk3:models/x.md3`, a path on disk).
+    for (const e of entries) {
+      const f = await fs.file(e.files[0] ?? e.path);
+      origins.push(f ? originRoot(f.origin, f.path) + e.path : e.path);
     }
   } finally {
     await fs.close();
@@ -152,16 +159,18 @@ async function planBatch(b: BatchSettings, formats: readonly FormatEntry[]): Pro
     const keep = (_: unknown, i: number) => i % slice.count === slice.index;
     entries = entries.filter(keep);
     names = names.filter(keep);
+    origins = origins.filter(keep);
   }
   const jobs: QueuedBatchJob[] = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const row: Row = { path: e.path, kind: e.kind, out: null, status: 'failed', bytes: 0, warnings: [] };
     rows.push(row);
+    const origin = origins[i];
     try {
       row.out = safeOutputPath(b.outDir, names[i]);
     } catch (err) {
-      Object.assign(row, failure(e.path, err));
+      Object.assign(row, failure(origin, err));
       continue;
     }
     const existing = await stat(row.out).catch(() => null);
@@ -169,7 +178,7 @@ async function planBatch(b: BatchSettings, formats: readonly FormatEntry[]): Pro
       row.status = 'up-to-date';
       continue;
     }
-    jobs.push({ id: rows.length - 1, kind: e.kind, path: e.path, anims: e.anims, out: row.out, outDir: b.outDir, yUp: b.yUp, textures: b.textures, ...(b.skin ? { skin: b.skin } : {}), size: e.size });
+    jobs.push({ id: rows.length - 1, kind: e.kind, path: e.path, origin, anims: e.anims, out: row.out, outDir: b.outDir, yUp: b.yUp, textures: b.textures, ...(b.skin ? { skin: b.skin } : {}), size: e.size });
   }
   return { rows, notes, jobs };
 }

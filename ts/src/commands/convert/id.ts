@@ -18,7 +18,7 @@ import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from
 import { inputFormat, load, modelInput, readModel } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { resolveCliTextures, wantsTextures } from '../textures.js';
-import { exportWarnings, groupText, parseWarnings, warningLines, type FileWarning } from '../warnings.js';
+import { exportWarnings, groupLines, parseWarnings, warningLines, type FileWarning } from '../warnings.js';
 import { baseName } from './gltf-options.js';
 import { gltfOutput, report, setWarnings, withTextures } from './pipeline.js';
 
@@ -106,7 +106,7 @@ async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly Form
 function engineFindings(a: ParsedArgs, out: string, engine: FileWarning[], refusal: string): boolean {
   if (!given(a, '--validate') || engine.length === 0) return true;
   // every finding on its own line (not grouped as warnings are): which limit, in which file, and where
-  for (const w of engine) process.stderr.write(`${w.file}: error ${groupText({ first: w, count: 1, identical: true })}\n`);
+  for (const w of engine) process.stderr.write(`${w.file}: error ${groupLines({ first: w, members: [w], count: 1, identical: true })[0]}\n`);
   process.stderr.write(`idtech-models: ${out}: not written: ${refusal}\n`);
   return false;
 }

@@ -64,18 +64,37 @@ async function describe(fs: FileSystem, e: CatalogEntry, formats: readonly Forma
   return out;
 }
 
+/** Widest a path column gets: a longer path keeps its start and its file name, the middle cut to an ellipsis. */
+export const PATH_COLUMN_MAX = 80;
+
+/** `text` cut to `width` characters in the middle (`models/…/tris.md3`), whole when it fits. */
+export function middleEllipsis(text: string, width: number): string {
+  if (text.length <= width) return text;
+  const tail = Math.ceil((width - 1) / 2);
+  return `${text.slice(0, width - 1 - tail)}…${text.slice(text.length - tail)}`;
+}
+
+/** What the frames column says of a model. */
+function framesText(m: Listed): string {
+  if (m.error) return `error ${m.error}`;
+  if (typeof m.frames === 'number') return String(m.frames);
+  if (m.frames) return Object.entries(m.frames).map(([k, v]) => `${k} ${v}`).join(', ');
+  if (m.anims) return m.anims.length ? m.anims.map((a) => `${a.path.slice(a.path.lastIndexOf('/') + 1)} (${a.frames ?? a.error})`).join(', ') : 'no anims';
+  return '';
+}
+
+/**
+ * The listing as columns sized to their content: path (a model at the input's own root, a player folder given
+ * itself, is named as the input was given), format, skins, and last the frames and anims, whose length varies most.
+ */
 function table(input: string, models: readonly Listed[], notes: readonly string[], folderFormats: ReadonlySet<string>): string {
   const lines = [`${input}: ${models.length} models, ${models.filter((m) => folderFormats.has(m.format)).length} players`];
-  const w = Math.min(60, Math.max(4, ...models.map((m) => m.path.length)));
-  lines.push(`${'path'.padEnd(w)}  ${'format'.padEnd(7)}  ${'frames / anims'.padEnd(24)}  skins`);
-  for (const m of models) {
-    let frames = '';
-    if (m.error) frames = `error ${m.error}`;
-    else if (typeof m.frames === 'number') frames = String(m.frames);
-    else if (m.frames) frames = Object.entries(m.frames).map(([k, v]) => `${k} ${v}`).join(', ');
-    else if (m.anims) frames = m.anims.length ? m.anims.map((a) => `${a.path.slice(a.path.lastIndexOf('/') + 1)} (${a.frames ?? a.error})`).join(', ') : 'no anims';
-    lines.push(`${m.path.padEnd(w)}  ${m.format.padEnd(7)}  ${frames.padEnd(24)}  ${m.skins.join(' ') || '-'}`);
-  }
+  const rows = models.map((m) => [middleEllipsis(m.path || input, PATH_COLUMN_MAX), m.format, m.skins.join(' ') || '-', framesText(m)]);
+  const head = ['path', 'format', 'skins', 'frames / anims'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
+  lines.push(line(head));
+  for (const r of rows) lines.push(line(r));
   for (const n of notes) lines.push(`warning ${n}`);
   return lines.join('\n') + '\n';
 }

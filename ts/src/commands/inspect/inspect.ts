@@ -11,8 +11,8 @@ import { UsageError, type CliContext, type Command, type CommandSpec, type Parse
 import { inputFormat, isContainer, load, modelInput, reusedFileChunks, type ModelInput } from '../inputs.js';
 import { LIMIT_OPTIONS } from '../limits.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from '../progress.js';
-import { resolveCliTextures, TEXTURE_OPTIONS, wantsTextures } from '../textures.js';
-import { groupText, groupWarnings, parseWarnings, type FileWarning } from '../warnings.js';
+import { resolveCliTextures, surfaceLines, TEXTURE_OPTIONS, wantsTextures } from '../textures.js';
+import { groupLines, groupWarnings, parseWarnings, type FileWarning } from '../warnings.js';
 import { inspectContainer } from './archive.js';
 
 /** `.md2, .md3, .md5mesh or .md5anim`: what the package reads. */
@@ -64,46 +64,59 @@ async function run(a: ParsedArgs, { formats }: CliContext): Promise<void> {
     if (!format.inspect) throw new UsageError(`${path}: ${format.title} is inspected by its files (inspect a file in it, or the folder above it for a listing)`, 'inspect');
     const { summary: found, materialsOf } = await load(input.label, () => summarize(input, format));
     const summary: Summary = { file: path, ...found };
+    let textureLines: string[] = [];
     if (materialsOf && format.materials && wantsTextures(a, 'inspect')) {
       const t = await resolveCliTextures(input, materialsOf as TexturedModel, a, 'inspect');
+      textureLines = surfaceLines(t.textures).map((line) => line.trimStart());
       Object.assign(summary, {
         gameFolder: t.gameFolder,
-        textures: t.textures.materials.map((m) => ({ surface: m.surface, shader: m.shaderName, image: m.diffuse?.path ?? null, normal: m.normal?.path ?? null })),
+        textures: t.textures.materials.map((m) => ({ surface: m.surface, shader: m.shaderName, image: m.diffuse?.path ?? null, builtin: m.diffuse?.builtin ?? null, normal: m.normal?.path ?? null })),
         textureWarnings: t.warnings,
       });
     }
-    print(path, summary, a.flags.has('--json'));
+    print(path, summary, textureLines, a.flags.has('--json'));
   } finally {
     await input.close();
   }
 }
 
-function print(file: string, summary: Summary, json: boolean): void {
+/** Fields the table shows in their own rows below the plain ones (--json keeps them as data). */
+const OWN_ROWS = new Set(['perMesh', 'perSurface', 'warnings', 'textures', 'textureWarnings', 'gameFolder']);
+
+/** A plain field as the table shows it: names quoted (they may be empty or hold spaces), nothing left blank. */
+function cell(v: unknown): string {
+  if (Array.isArray(v)) return v.length === 0 ? 'none' : v.map((s) => JSON.stringify(s)).join(' ');
+  if (v === '') return '(empty)';
+  return String(v);
+}
+
+/** `label` padded to the table's first column, then `text`; a group's further lines indented under its text. */
+const row = (label: string, text: string) => `${label.padEnd(20)} ${text}`;
+const rows = (label: string, lines: readonly string[]) => lines.map((l, i) => (i === 0 ? row(label, l) : row('', l)));
+
+/** The table: each fact once — plain fields, then per mesh/surface, textures as convert resolves them, warnings grouped. */
+function print(file: string, summary: Summary, textureLines: readonly string[], json: boolean): void {
   if (json) {
     process.stdout.write(JSON.stringify(summary) + '\n');
     return;
   }
   const lines: string[] = [];
-  for (const [k, v] of Object.entries(summary)) {
-    if (k === 'perMesh' || k === 'perSurface' || k === 'warnings') continue;
-    lines.push(`${k.padEnd(20)} ${Array.isArray(v) ? v.map((s) => JSON.stringify(s)).join(' ') : String(v)}`);
-  }
+  for (const [k, v] of Object.entries(summary)) if (!OWN_ROWS.has(k)) lines.push(row(k, cell(v)));
   if (Array.isArray(summary.perMesh)) {
-    (summary.perMesh as { vertices: number; triangles: number; weights: number; shader: string }[]).forEach((m, i) => lines.push(`mesh ${i}`.padEnd(20) + ` ${m.vertices} vertices, ${m.triangles} triangles, ${m.weights} weights, shader ${JSON.stringify(m.shader)}`));
+    (summary.perMesh as { vertices: number; triangles: number; weights: number; shader: string }[]).forEach((m, i) => lines.push(row(`mesh ${i}`, `${m.vertices} vertices, ${m.triangles} triangles, ${m.weights} weights, shader ${JSON.stringify(m.shader)}`)));
   }
   if (Array.isArray(summary.perSurface)) {
-    (summary.perSurface as { name: string; vertices: number; triangles: number; shader: string }[]).forEach((s, i) => lines.push(`surface ${i}`.padEnd(20) + ` ${JSON.stringify(s.name)}: ${s.vertices} vertices, ${s.triangles} triangles, shader ${JSON.stringify(s.shader)}`));
+    (summary.perSurface as { name: string; vertices: number; triangles: number; shader: string }[]).forEach((s, i) => lines.push(row(`surface ${i}`, `${JSON.stringify(s.name)}: ${s.vertices} vertices, ${s.triangles} triangles, shader ${JSON.stringify(s.shader)}`)));
   }
   if (Array.isArray(summary.textures)) {
-    (summary.textures as { surface: string; shader: string; image: string | null; normal: string | null }[]).forEach((t, i) =>
-      lines.push(`texture ${i}`.padEnd(20) + ` ${JSON.stringify(t.surface)}: ${t.shader ? `${t.shader} → ` : ''}${t.image ?? 'no image'}${t.normal ? `, normal map ${t.normal}` : ''}`));
-    lines.push(`${'game folder'.padEnd(20)} ${summary.gameFolder}`);
-    for (const g of groupWarnings(summary.textureWarnings as FileWarning[])) lines.push(`${'texture warning'.padEnd(20)} ${groupText(g)}`);
+    lines.push(row('game folder', String(summary.gameFolder)));
+    textureLines.forEach((t, i) => lines.push(row(`texture ${i}`, t)));
+    for (const g of groupWarnings(summary.textureWarnings as FileWarning[])) lines.push(...rows('texture warning', groupLines(g)));
   }
   if (Array.isArray(summary.warnings)) {
     const groups = groupWarnings(parseWarnings(file, summary.warnings as ParseWarning[]));
-    lines.push(`${'warnings'.padEnd(20)} ${summary.warnings.length === 0 ? 'none' : summary.warnings.length}`);
-    for (const g of groups) lines.push(`${'warning'.padEnd(20)} ${groupText(g)}`);
+    lines.push(row('warnings', summary.warnings.length === 0 ? 'none' : String(summary.warnings.length)));
+    for (const g of groups) lines.push(...rows('warning', groupLines(g)));
   }
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -8,7 +8,6 @@
 import { readingFile } from '../../base/errors.js';
 import type { ReadOptions } from '../../base/source.js';
 import { readScriptFile } from '../../vfs/bounded-read.js';
-import type { VfsFile } from '../../vfs/file-system.js';
 import type { FileWarnings, FolderForm, ModelFormat } from '../format.js';
 import { parseAnimationCfg, type Md3AnimationCfg } from './animation-cfg.js';
 import { playerTagWarnings, type Md3PlayerData, type Md3PlayerModels } from './player-parts.js';
@@ -18,9 +17,6 @@ import { parseMd3Stream } from './stream.js';
 export const PLAYER_PART_FILES = ['lower.md3', 'upper.md3', 'head.md3'] as const;
 /** What a player folder may hold besides them. */
 export const PLAYER_OPTIONAL_FILES = ['weapon.md3', 'animation.cfg'] as const;
-
-/** A player folder's origin from one of its files' (`pak0.pk3:models/players/sarge`). */
-const folderOrigin = (part: VfsFile): string => part.origin.replace(/[\\/][^\\/]*$/, '');
 
 const playerFolder: FolderForm<Md3PlayerData> = {
   describes: 'lower.md3, upper.md3 and head.md3 (animation.cfg and weapon.md3 optional)',
@@ -49,7 +45,8 @@ const playerFolder: FolderForm<Md3PlayerData> = {
     }
     // A part without the tag the chain hangs the next part on still loads, as in ioquake3 (R_LerpTag's identity).
     const models: Md3PlayerModels = { lower, upper, head, ...(weapon ? { weapon } : {}) };
-    warnings.push({ file: folderOrigin(children.get('lower.md3')!), warnings: playerTagWarnings(models) });
+    // Filed under the part that lacks the tag, at no byte of it (the tag table is whole, just without that name).
+    for (const w of playerTagWarnings(models)) warnings.push({ file: children.get(`${w.part}.md3`)!.origin, warnings: [w.warning], unpositioned: true });
     return { data: { models, ...(animations ? { animations } : {}) }, warnings };
   },
 };

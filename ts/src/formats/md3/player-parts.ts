@@ -19,21 +19,28 @@ export type Md3PlayerPart = 'lower' | 'upper' | 'head' | 'weapon';
 /** Parts in the order their vertices are laid out. */
 export const MD3_PLAYER_PARTS: readonly Md3PlayerPart[] = ['lower', 'upper', 'head', 'weapon'];
 
+/** A warning that concerns one part of a player (the part whose file lacks what the chain needs); its message does not name the part. */
+export interface PartWarning {
+  part: Md3PlayerPart;
+  warning: ParseWarning;
+}
+
 /**
- * A warning for each tag the chain needs and a part lacks. ioquake3 does not refuse such a player: R_LerpTag
- * (tr_model.c) answers a missing tag with the identity (AxisClear, VectorClear) and CG_Player hangs the child at its
- * parent's origin, unrotated — so the player loads, with its head (say) at the feet.
+ * A warning for each tag the chain needs and a part lacks, filed under that part. ioquake3 does not refuse such a
+ * player: R_LerpTag (tr_model.c) answers a missing tag with the identity (AxisClear, VectorClear) and CG_Player
+ * hangs the child at its parent's origin, unrotated — so the player loads, with its head (say) at the feet.
  */
-export function playerTagWarnings(models: Md3PlayerModels): ParseWarning[] {
-  const out: ParseWarning[] = [];
-  const need = (model: Md3Model, part: string, tag: string, child: string) => {
+export function playerTagWarnings(models: Md3PlayerModels): PartWarning[] {
+  const out: PartWarning[] = [];
+  const need = (part: Md3PlayerPart, tag: string, child: string) => {
+    const model = models[part]!;
     if (!model.tagNames.includes(tag)) {
-      out.push({ code: 'MISSING_TAG', message: `${part}.md3 has no ${tag} (its tags: ${JSON.stringify(model.tagNames)}): ${child} is placed at ${part}'s origin, as the game does`, offset: 0 });
+      out.push({ part, warning: { code: 'MISSING_TAG', message: `no ${tag} (its tags: ${JSON.stringify(model.tagNames)}): ${child} is placed at ${part}'s origin, as the game does`, offset: 0 } });
     }
   };
-  need(models.lower, 'lower', 'tag_torso', 'upper');
-  need(models.upper, 'upper', 'tag_head', 'head');
-  if (models.weapon) need(models.upper, 'upper', 'tag_weapon', 'weapon');
+  need('lower', 'tag_torso', 'upper');
+  need('upper', 'tag_head', 'head');
+  if (models.weapon) need('upper', 'tag_weapon', 'weapon');
   return out;
 }
 
