@@ -66,7 +66,6 @@ const PARTS = ['lower', 'upper', 'head'] as const;
 type Part = (typeof PARTS)[number];
 const PART_NAME = /^(lower|upper|head)(\.md3)?$/i;
 const LOOPING = new Set<string>(['LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN']);
-const FIRST_TA = MD3_PLAYER_ANIMATIONS.indexOf('TORSO_GETFLAG');
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 const warning = (code: string, message: string): ParseWarning => ({ code, message, offset: 0 });
@@ -304,8 +303,9 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const torsoFrames = kept.upper.length - bothFrames;
   const bySlot = new Map(clips.map((c) => [c.slot, c]));
   const missing: string[] = [];
-  const hasTa = clips.some((c) => MD3_PLAYER_ANIMATIONS.indexOf(c.slot) >= FIRST_TA);
-  const lines: PlayerCfgLine[] = MD3_PLAYER_ANIMATIONS.slice(0, hasTa ? undefined : FIRST_TA).map((slot) => {
+  const firstTa = MD3_PLAYER_ANIMATIONS.indexOf('TORSO_GETFLAG');
+  const hasTa = clips.some((c) => MD3_PLAYER_ANIMATIONS.indexOf(c.slot) >= firstTa);
+  const lines: PlayerCfgLine[] = MD3_PLAYER_ANIMATIONS.slice(0, hasTa ? undefined : firstTa).map((slot) => {
     const c = bySlot.get(slot);
     if (c) return { name: slot, firstFrame: firstOf.get(c)!, numFrames: c.count, loopFrames: LOOPING.has(slot) ? c.count : 0, fps: c.fps, from: nameOf(c.animation) };
     missing.push(slot);

@@ -30,7 +30,7 @@ class TsBuffer<T extends Typed> implements KernelBuffer<T> {
   }
 }
 
-const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_U32 = /* @__PURE__ */ new Uint32Array(0);
 
 /** The output slots of `count` vertices from vertex `first`, or a RangeError when they do not fit. */
 function outRange(kernel: string, positions: F32, normals: F32, first: number, count: number): [Float32Array, Float32Array] {

@@ -8,7 +8,7 @@
  */
 import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
-import type { FormatEntry } from './entry.js';
+import { ownerAmong, type FormatEntry } from './entry.js';
 import { md2Entry } from './md2.js';
 import { md3Entry, playerEntry } from './md3.js';
 import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from './md5.js';
@@ -25,9 +25,7 @@ export function entryFor(id: string, formats: readonly FormatEntry[] = DEFAULT_F
 
 /** The entry whose data `data` is (a parsed model), among `formats`; a TypeError naming what it got otherwise. */
 export function entryOwning(data: unknown, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry {
-  const e = formats.find((f) => f.owns(data));
-  if (!e) throw new TypeError(`no format here holds ${(data as { format?: string } | null)?.format ?? 'this value'} (formats: ${formats.map((f) => f.id).join(', ')})`);
-  return e;
+  return ownerAmong(data, formats);
 }
 
 /** The formats that read files (not refused), for messages: `.md2, .md3, .md5mesh, .md5anim`. */

@@ -1,10 +1,9 @@
 /**
  * MD3's registrations: a lone MD3 (frames kept quantised, blended by the MD3 kernels: `Md3Poser`; one surface per
- * part) and the Quake 3 player folder (its parts chained by tags: `Md3Player`, animated by its animation.cfg).
+ * part) and the Quake 3 player folder (its parts chained by tags: `Md3Player`, animated by its animation.cfg). Their
+ * playable forms and the OBJ writer are loaded when first asked for (each is behind an async call).
  */
 import type { Md3Model } from '../base/model.js';
-import { addMd3 } from '../export/gltf-md3.js';
-import { addPlayer } from '../export/gltf-player.js';
 import { md3Format } from '../formats/md3/format.js';
 import { readMd3Header } from '../formats/md3/header.js';
 import { HEADER_BYTES } from '../formats/md3/layout.js';
@@ -12,11 +11,10 @@ import { md3PlayerFormat } from '../formats/md3/player-format.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
 import { parseMd3Stream } from '../formats/md3/stream.js';
 import { fileHead } from '../vfs/file-system.js';
-import { md3ToObj } from '../export/obj-morph.js';
 import { Md3Poser } from '../pose/md3-poser.js';
-import { md3Playable } from '../playable/morph-playable.js';
-import { playerPlayable } from '../playable/player-playable.js';
-import type { FormatEntry, Summary } from './entry.js';
+import type { ModelFormat } from '../formats/format.js';
+import { formatEntry, type Summary } from './entry.js';
+import { md3Model, playerModel, type PlayerLike } from './md3-model.js';
 import { plainWarnings } from './md2.js';
 
 function md3Summary(m: Md3Model): Summary {
@@ -43,9 +41,7 @@ function md3Summary(m: Md3Model): Summary {
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export const md3Entry: FormatEntry<Md3Model> = {
-  ...md3Format,
-  owns: (data): data is Md3Model => (data as Md3Model | null)?.format === 'md3',
+export const md3Entry = formatEntry(md3Format, md3Model, {
   async inspect(source, options) {
     const model = await parseMd3Stream(source, options);
     return { summary: md3Summary(model), materialsOf: model };
@@ -54,15 +50,11 @@ export const md3Entry: FormatEntry<Md3Model> = {
     const b = await fileHead(file, HEADER_BYTES);
     return readMd3Header(b, b.length).numFrames;
   },
-  materials: (resolver, model, path, o) => resolver.md3(model, path, o.skin ? { skin: o.skin } : {}),
-  playable: async (set) => md3Playable(set.data),
-  gltf: {
-    uses: ['clips', 'fps', 'step', 'quantize'],
-    add: (ctx, model, name, options) => addMd3(ctx, model, name, options).rootNodes,
-  },
+  playable: async (set) => (await import('../playable/morph-playable.js')).md3Playable(set.data),
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     async write(set, o) {
+      const { md3ToObj } = await import('../export/obj-morph.js');
       const model = set.data;
       const frame = o.frame ?? 0;
       const poser = new Md3Poser(o.backend, model).poseFrame(frame);
@@ -79,21 +71,12 @@ export const md3Entry: FormatEntry<Md3Model> = {
     defaultFps: 15,
     fromGltf: async (gltf, options) => (await import('./writers.js')).md3FromGltf(gltf, options),
   },
-};
+});
 
-/** A player as its data (`{ models, animations }`), or its three parts alone (`{ lower, upper, head }`, as `loadPlayer` gives them). */
-type PlayerLike = Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model };
-const partsOf = (p: PlayerLike) => ('models' in p ? p.models : p);
+const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
-export const playerEntry: FormatEntry<PlayerLike> = {
-  ...(md3PlayerFormat as FormatEntry<PlayerLike>),
-  owns: (data): data is PlayerLike => typeof data === 'object' && data !== null && ('models' in data || ('lower' in data && 'upper' in data && 'head' in data)),
-  materials: (resolver, player, folder, o) => resolver.player(partsOf(player), folder, { skin: o.skin }),
-  playable: async (set) => playerPlayable(set.data as Md3PlayerData),
-  gltf: {
-    uses: ['fps', 'step', 'quantize'],
-    add: (ctx, player, name, options) => addPlayer(ctx, 'models' in player ? player : { models: player }, name, options).rootNodes,
-  },
+export const playerEntry = formatEntry(playerFormat, playerModel, {
+  playable: async (set) => (await import('../playable/player-playable.js')).playerPlayable(set.data as Md3PlayerData),
   writer: {
     extensions: [],
     folderFlag: {
@@ -102,4 +85,4 @@ export const playerEntry: FormatEntry<PlayerLike> = {
     },
     fromGltf: async (gltf, options) => (await import('./writers.js')).playerFromGltf(gltf, options),
   },
-};
+});

@@ -31,9 +31,12 @@ export const MD3_DERIVED_ANIMATIONS = ['LEGS_BACKCR', 'LEGS_BACKWALK', 'FLAG_RUN
 
 export type Md3AnimationName = (typeof MD3_PLAYER_ANIMATIONS)[number] | (typeof MD3_DERIVED_ANIMATIONS)[number];
 
-const A = Object.fromEntries(MD3_PLAYER_ANIMATIONS.map((n, i) => [n, i])) as Record<(typeof MD3_PLAYER_ANIMATIONS)[number], number>;
-/** Animations every file must give (BOTH_DEATH1 … LEGS_TURN). */
-const REQUIRED = A.LEGS_TURN + 1;
+/** Each animation's index in the file's order. */
+const A = /* @__PURE__ */ animationIndices();
+
+function animationIndices() {
+  return Object.fromEntries(MD3_PLAYER_ANIMATIONS.map((n, i) => [n, i])) as Record<(typeof MD3_PLAYER_ANIMATIONS)[number], number>;
+}
 
 export interface Md3Animation {
   name: Md3AnimationName;
@@ -194,7 +197,9 @@ export function parseAnimationCfg(input: string | Uint8Array): Md3AnimationCfg {
     const name = MD3_PLAYER_ANIMATIONS[i];
     const firstTok = next();
     if (firstTok === undefined) {
-      if (i < REQUIRED) fail(ErrorCode.Truncated, `input ended before animation ${name} (${i + 1} of ${REQUIRED} required)`, eof());
+      // every file must give BOTH_DEATH1 … LEGS_TURN
+      const required = A.LEGS_TURN + 1;
+      if (i < required) fail(ErrorCode.Truncated, `input ended before animation ${name} (${i + 1} of ${required} required)`, eof());
       const g = animations[A.TORSO_GESTURE];
       animations.push({ ...g, name, reversed: false, flipflop: false });
       teamArena = false;
