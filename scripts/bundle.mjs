@@ -15,8 +15,11 @@
 // each entry was its own bundle. The worker is a standalone script (one file for users to serve), and so are the
 // demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { minify as terser } from 'terser';
+import { withDoors } from './doors.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -82,8 +85,17 @@ rmSync('dist', { recursive: true, force: true }); // hashed chunk names: stale o
 // minify: the front door's static graph is ≤ 80 KB gzip with it, 119 KB without (bench/bundle-size.mjs).
 const common = { bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
 
+// The library's files are what users' bundlers read: the `/* @__PURE__ */` annotations of their top-level tables and
+// registrations must reach them (a bundler keeps an unannotated call at the top level, and with it everything the
+// call names). esbuild drops annotations when it minifies whitespace, by design (esbuild#1990), so it minifies syntax
+// and identifiers here, and terser removes the whitespace keeping the annotations (docs/package.md, "What an app
+// carries").
 const split = build({
   ...common,
+  minify: false,
+  minifySyntax: true,
+  minifyIdentifiers: true,
+  write: false,
   entryPoints: [...library].map(([out, e]) => ({ in: e.source, out: outName(out) })),
   outdir: 'dist',
   splitting: true,
@@ -94,8 +106,17 @@ const split = build({
   sourcemap: false,
 });
 
+/** Whitespace out, annotations kept: terser prints the module without its whitespace and comments but `@__PURE__`. */
+async function compact(code) {
+  const out = await terser(code, { module: true, compress: false, mangle: false, format: { comments: false, preserve_annotations: true } });
+  return out.code;
+}
+
 await Promise.all([
-  split.then(({ metafile }) => {
+  split.then(async ({ metafile, outputFiles }) => {
+    mkdirSync('dist', { recursive: true });
+    const files = withDoors(outputFiles, [...library.keys()].map((out) => resolve(out)));
+    await Promise.all([...files].map(async ([path, text]) => writeFile(path, typeof text === 'string' ? await compact(text) : text)));
     if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(metafile));
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
   }),

@@ -16,10 +16,8 @@
  * registration includes: those functions look models up among `DEFAULT_MODELS`, never among the registrations, so an
  * app that exports carries the exporters and not what reads, inspects, plays or writes files (a bundler that inlines
  * what `import()` loads, as esbuild does without code splitting, would otherwise carry glTF Transform into every app
- * that calls `toGlb`). A `ModelEntry` is a plain object literal, which a bundler drops where it is unused; a
- * registration is composed by `formatEntry`, a call bundlers keep once its module is loaded (and minifiers strip the
- * `@__PURE__` annotations that would say otherwise), so registrations live in modules of their own, loaded by what
- * takes `DEFAULT_FORMATS` (docs/package.md, "What an app carries").
+ * that calls `toGlb`). A `ModelEntry` is a plain object literal and a registration a call marked `@__PURE__`
+ * (`formatEntry`), so a bundler drops either where it is unused (docs/package.md, "What an app carries").
  */
 import type { ParseWarning } from '../base/errors.js';
 import type { ByteSource, ReadOptions } from '../base/source.js';

@@ -34,7 +34,7 @@ function md2Summary(m: Md2Model): Summary {
 
 const fileName = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndexOf('/') + 1);
 
-export const md2Entry = formatEntry(md2Format, md2Model, {
+export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
   // An MD2 is bounded by its limits (a few MB at most): parsed whole, still streamed.
   async inspect(source, options) {
     const model = await parseMd2Stream(source, options);

@@ -41,7 +41,7 @@ function md3Summary(m: Md3Model): Summary {
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export const md3Entry = formatEntry(md3Format, md3Model, {
+export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
   async inspect(source, options) {
     const model = await parseMd3Stream(source, options);
     return { summary: md3Summary(model), materialsOf: model };
@@ -75,7 +75,7 @@ export const md3Entry = formatEntry(md3Format, md3Model, {
 
 const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
-export const playerEntry = formatEntry(playerFormat, playerModel, {
+export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
   playable: async (set) => (await import('../playable/player-playable.js')).playerPlayable(set.data as Md3PlayerData),
   writer: {
     extensions: [],

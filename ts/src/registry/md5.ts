@@ -58,7 +58,7 @@ function animSummary(anim: Md5AnimHeader): Summary {
 /** The md5anims of a set, named after their files (the clips' names). */
 const anims = (set: ModelSet<Md5Mesh>): NamedMd5Anim[] => set.companions.map((c) => ({ name: c.name, anim: c.data as Md5Anim }));
 
-export const md5MeshEntry = formatEntry(md5MeshFormat, md5MeshModel, {
+export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshModel, {
   // Mesh by mesh: only each mesh's counts are kept, its arrays dropped as the next is read (a 50 MB md5mesh
   // inspects in a few MB); the material resolver needs only each mesh's name and shader, which are kept.
   async inspect(source: ByteSource, options: ReadOptions) {
@@ -100,7 +100,7 @@ export const md5MeshEntry = formatEntry(md5MeshFormat, md5MeshModel, {
   },
 });
 
-export const md5AnimEntry = formatEntry(md5AnimFormat, md5AnimModel, {
+export const md5AnimEntry = /* @__PURE__ */ formatEntry(md5AnimFormat, md5AnimModel, {
   // Frame mode, pushed: every frame is read and checked, its values and bounds checked but not kept (nor the values
   // converted: inspect reports none), so memory stays constant; no pause per frame (openMd5AnimFrames' pull costs
   // ~5% of the parse here).
@@ -118,4 +118,4 @@ export const md5AnimEntry = formatEntry(md5AnimFormat, md5AnimModel, {
   },
 });
 
-export const md5CameraEntry = formatEntry(md5CameraFormat, md5CameraModel);
+export const md5CameraEntry = /* @__PURE__ */ formatEntry(md5CameraFormat, md5CameraModel);
