@@ -1,19 +1,16 @@
 /**
  * MD5's registrations: the md5mesh (skinned by `Md5Poser`'s compose and skin kernels; its md5anims play on it, one
  * clip each, named after their files), the md5anim (inspected on its own, played on its mesh) and the md5camera
- * (refused by name).
+ * (refused by name). What reads, inspects, poses for OBJ or plays is imported when first asked for, as for MD3
+ * (registry/md3.ts).
  */
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import { parseStream, type ByteSource, type ReadOptions } from '../base/source.js';
 import type { NamedMd5Anim } from '../export/gltf-md5.js';
-import { Md5AnimParser, type Md5AnimHeader } from '../formats/md5/anim.js';
+import type { Md5AnimHeader } from '../formats/md5/anim.js';
 import { md5AnimFormat, md5CameraFormat, md5MeshFormat } from '../formats/md5/format.js';
-import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
 import type { Md5MeshHeader } from '../formats/md5/mesh.js';
-import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
 import type { ModelSet } from '../load/model-set.js';
-import { toObj } from '../export/obj.js';
-import { Md5Poser } from '../pose/md5-poser.js';
 import { formatEntry, type Summary } from './entry.js';
 import { md5AnimModel, md5CameraModel, md5MeshModel } from './md5-model.js';
 
@@ -62,6 +59,7 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
   // Mesh by mesh: only each mesh's counts are kept, its arrays dropped as the next is read (a 50 MB md5mesh
   // inspects in a few MB); the material resolver needs only each mesh's name and shader, which are kept.
   async inspect(source: ByteSource, options: ReadOptions) {
+    const { openMd5Meshes } = await import('../formats/md5/mesh-stream.js');
     const model = await openMd5Meshes(source, options);
     const meshes: MeshCounts[] = [];
     for await (const m of model) meshes.push({ name: m.name, shader: m.shader, vertexCount: m.vertexCount, triangleCount: m.triangleCount, weightTotal: m.weightTotal });
@@ -75,6 +73,7 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     async write(set, o) {
       const mesh = set.data;
       const anim = set.companions[0];
+      const [{ toObj }, { Md5Poser }] = await Promise.all([import('../export/obj.js'), import('../pose/md5-poser.js')]);
       const poser = new Md5Poser(o.backend, mesh);
       try {
         if (anim) {
@@ -106,12 +105,14 @@ export const md5AnimEntry = /* @__PURE__ */ formatEntry(md5AnimFormat, md5AnimMo
   // ~5% of the parse here).
   async inspect(source: ByteSource, options: ReadOptions) {
     let frames = 0;
+    const { Md5AnimParser } = await import('../formats/md5/anim.js');
     const parser = new Md5AnimParser({ keepBounds: false, keepValues: false, onFrame: (index) => void (frames = index + 1) });
     const anim = await parseStream(parser, source, options);
     if (frames !== anim.frameCount) throw new Error(`internal: streamed ${frames} of ${anim.frameCount} frames`);
     return { summary: animSummary(anim) };
   },
   async headerFrames(file) {
+    const { openMd5AnimFrames } = await import('../formats/md5/frame-stream.js');
     const anim = await openMd5AnimFrames(file.stream());
     await anim.close();
     return anim.header.frameCount;

@@ -13,7 +13,7 @@ import { urlReader } from './http-reader.js';
 import { fileReader } from './node-file.js';
 import { zlibInflater } from './node-zlib.js';
 import type { RandomAccessReader } from './reader.js';
-import { openArchiveFrom, openZip, type OpenArchiveOptions, type ZipArchive } from './zip-archive.js';
+import type { OpenArchiveOptions, ZipArchive } from './zip-archive.js';
 
 export { fileReader } from './node-file.js';
 export { zlibInflater } from './node-zlib.js';
@@ -133,6 +133,8 @@ export function lazyFolderFileSystem(dir: string): FileSystem {
  */
 export async function openArchive(source: string | URL | Uint8Array | ArrayBuffer | Blob | RandomAccessReader, options: OpenArchiveOptions = {}): Promise<ZipArchive> {
   const o = { inflater: zlibInflater, ...options };
+  // the zip reader on first use, as game-dir.ts loads it: a command that opens no archive does not read it
+  const { openArchiveFrom, openZip } = await import('./zip-archive.js');
   if (typeof source !== 'string' && !(source instanceof URL && /^file:/i.test(source.href))) return openArchiveFrom(source, o);
   const path = String(source instanceof URL ? fileURLToPath(source) : source);
   const reader = /^https?:\/\//i.test(path) ? await urlReader(path, { signal: o.signal, ...o.http }) : await fileReader(path);

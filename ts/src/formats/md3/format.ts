@@ -1,7 +1,9 @@
-/** MD3's entry in the format list: a vertex-animated model with tags, magic `IDP3`. */
+/**
+ * MD3's entry in the format list: a vertex-animated model with tags, magic `IDP3`. Its parser is imported on the
+ * first parse: a list of formats (detection, a catalog) carries how each is recognised, not every parser.
+ */
 import type { Md3Model } from '../../base/model.js';
 import { hasMagic, type ModelFormat } from '../format.js';
-import { parseMd3Stream } from './stream.js';
 
 export const md3Format: ModelFormat<Md3Model> = {
   id: 'md3',
@@ -10,7 +12,7 @@ export const md3Format: ModelFormat<Md3Model> = {
   test: (head) => hasMagic(head, 'IDP3'),
   role: 'model',
   animation: 'vertex',
-  parseStream: parseMd3Stream,
+  parseStream: async (source, options) => (await import('./stream.js')).parseMd3Stream(source, options),
   warnings: (m) => m.warnings,
   // `<model>_<skin>.skin` beside it (portals_blue.skin for portals.md3)
   skinNames: (path) => [path.slice(path.lastIndexOf('/') + 1).replace(/\.md3$/i, '')],
