@@ -1,11 +1,14 @@
 /**
- * MD2's registration: frames kept quantised and blended by the MD2 kernels (`Md2Poser`), clips from frame names. What
- * reads, inspects, poses for OBJ or plays is imported when first asked for, as for MD3 (registry/md3.ts).
+ * MD2's registration: frames kept quantised and blended by the MD2 kernels (`Md2Poser`), clips from frame names. The
+ * format's room is imported when a file is first read, as for MD3 (registry/md3.ts).
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { Md2Model } from '../base/model.js';
 import { md2Format } from '../formats/md2/format.js';
 import { fileHead } from '../vfs/file-system.js';
+import { md2ToObj } from '../export/obj-morph.js';
+import { Md2Poser } from '../pose/md2-poser.js';
+import { md2Playable } from '../playable/morph-playable.js';
 import { formatEntry, type Summary } from './entry.js';
 import { md2Model } from './md2-model.js';
 
@@ -33,21 +36,20 @@ const fileName = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndex
 export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
   // An MD2 is bounded by its limits (a few MB at most): parsed whole, still streamed.
   async inspect(source, options) {
-    const { parseMd2Stream } = await import('../formats/md2/stream.js');
+    const { parseMd2Stream } = await import('../formats/md2/index.js');
     const model = await parseMd2Stream(source, options);
     return { summary: md2Summary(model), materialsOf: model };
   },
   async headerFrames(file) {
-    const [{ readMd2Header }, { MD2_HEADER_BYTES }] = await Promise.all([import('../formats/md2/header.js'), import('../formats/md2/limits.js')]);
+    const { readMd2Header, MD2_HEADER_BYTES } = await import('../formats/md2/index.js');
     const b = await fileHead(file, MD2_HEADER_BYTES);
     if (b.length < MD2_HEADER_BYTES) throw new ModelParseError(ErrorCode.Truncated, `input ended inside the ${MD2_HEADER_BYTES}-byte header`, { offset: b.length });
     return readMd2Header(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
-  playable: async (set) => (await import('../playable/morph-playable.js')).md2Playable(set.data, fileName(set.path)),
+  playable: async (set) => md2Playable(set.data, fileName(set.path)),
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     async write(set, o) {
-      const [{ md2ToObj }, { Md2Poser }] = await Promise.all([import('../export/obj-morph.js'), import('../pose/md2-poser.js')]);
       const model = set.data;
       const frame = o.frame ?? 0;
       const poser = new Md2Poser(o.backend, model).poseFrame(frame);

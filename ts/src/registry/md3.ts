@@ -1,14 +1,18 @@
 /**
  * MD3's registrations: a lone MD3 (frames kept quantised, blended by the MD3 kernels: `Md3Poser`; one surface per
- * part) and the Quake 3 player folder (its parts chained by tags: `Md3Player`, animated by its animation.cfg). What
- * reads, inspects, poses for OBJ or plays is imported when first asked for (each is behind an async call), so a
- * command that loads the list of formats does not load every parser and poser (docs/benchmarks.md, the CLI's start).
+ * part) and the Quake 3 player folder (its parts chained by tags: `Md3Player`, animated by its animation.cfg). The
+ * format's room (its parser and header reader) is imported when a file is first read, so a command that loads the
+ * list of formats does not load every parser (docs/benchmarks.md, the CLI's start).
  */
 import type { Md3Model } from '../base/model.js';
 import { md3Format } from '../formats/md3/format.js';
 import { md3PlayerFormat } from '../formats/md3/player-format.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
 import { fileHead } from '../vfs/file-system.js';
+import { md3ToObj } from '../export/obj-morph.js';
+import { Md3Poser } from '../pose/md3-poser.js';
+import { md3Playable } from '../playable/morph-playable.js';
+import { playerPlayable } from '../playable/player-playable.js';
 import type { ModelFormat } from '../formats/format.js';
 import { formatEntry, type Summary } from './entry.js';
 import { md3Model, playerModel, type PlayerLike } from './md3-model.js';
@@ -40,20 +44,19 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 
 export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
   async inspect(source, options) {
-    const { parseMd3Stream } = await import('../formats/md3/stream.js');
+    const { parseMd3Stream } = await import('../formats/md3/index.js');
     const model = await parseMd3Stream(source, options);
     return { summary: md3Summary(model), materialsOf: model };
   },
   async headerFrames(file) {
-    const [{ readMd3Header }, { HEADER_BYTES }] = await Promise.all([import('../formats/md3/header.js'), import('../formats/md3/layout.js')]);
-    const b = await fileHead(file, HEADER_BYTES);
+    const { readMd3Header, MD3_HEADER_BYTES } = await import('../formats/md3/index.js');
+    const b = await fileHead(file, MD3_HEADER_BYTES);
     return readMd3Header(b, b.length).numFrames;
   },
-  playable: async (set) => (await import('../playable/morph-playable.js')).md3Playable(set.data),
+  playable: async (set) => md3Playable(set.data),
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     async write(set, o) {
-      const [{ md3ToObj }, { Md3Poser }] = await Promise.all([import('../export/obj-morph.js'), import('../pose/md3-poser.js')]);
       const model = set.data;
       const frame = o.frame ?? 0;
       const poser = new Md3Poser(o.backend, model).poseFrame(frame);
@@ -75,7 +78,7 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
 const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
 export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
-  playable: async (set) => (await import('../playable/player-playable.js')).playerPlayable(set.data as Md3PlayerData),
+  playable: async (set) => playerPlayable(set.data as Md3PlayerData),
   writer: {
     extensions: [],
     folderFlag: {

@@ -1,8 +1,7 @@
 /**
  * MD5's registrations: the md5mesh (skinned by `Md5Poser`'s compose and skin kernels; its md5anims play on it, one
  * clip each, named after their files), the md5anim (inspected on its own, played on its mesh) and the md5camera
- * (refused by name). What reads, inspects, poses for OBJ or plays is imported when first asked for, as for MD3
- * (registry/md3.ts).
+ * (refused by name). The format's room is imported when a file is first read, as for MD3 (registry/md3.ts).
  */
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import { parseStream, type ByteSource, type ReadOptions } from '../base/source.js';
@@ -11,6 +10,9 @@ import type { Md5AnimHeader } from '../formats/md5/anim.js';
 import { md5AnimFormat, md5CameraFormat, md5MeshFormat } from '../formats/md5/format.js';
 import type { Md5MeshHeader } from '../formats/md5/mesh.js';
 import type { ModelSet } from '../load/model-set.js';
+import { toObj } from '../export/obj.js';
+import { Md5Poser } from '../pose/md5-poser.js';
+import { md5Playable } from '../playable/md5-playable.js';
 import { formatEntry, type Summary } from './entry.js';
 import { md5AnimModel, md5CameraModel, md5MeshModel } from './md5-model.js';
 
@@ -59,7 +61,7 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
   // Mesh by mesh: only each mesh's counts are kept, its arrays dropped as the next is read (a 50 MB md5mesh
   // inspects in a few MB); the material resolver needs only each mesh's name and shader, which are kept.
   async inspect(source: ByteSource, options: ReadOptions) {
-    const { openMd5Meshes } = await import('../formats/md5/mesh-stream.js');
+    const { openMd5Meshes } = await import('../formats/md5/index.js');
     const model = await openMd5Meshes(source, options);
     const meshes: MeshCounts[] = [];
     for await (const m of model) meshes.push({ name: m.name, shader: m.shader, vertexCount: m.vertexCount, triangleCount: m.triangleCount, weightTotal: m.weightTotal });
@@ -67,13 +69,12 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     const materialsOf = { format: 'md5mesh', meshes: meshes.map(({ name, shader }) => ({ name, shader })) } as unknown as Md5Mesh;
     return { summary, materialsOf };
   },
-  playable: async (set) => (await import('../playable/md5-playable.js')).md5Playable(set.data, anims(set)),
+  playable: async (set) => md5Playable(set.data, anims(set)),
   obj: {
     frames: (set) => (set.companions[0] ? { count: (set.companions[0].data as Md5Anim).frameCount, of: set.companions[0].path } : null),
     async write(set, o) {
       const mesh = set.data;
       const anim = set.companions[0];
-      const [{ toObj }, { Md5Poser }] = await Promise.all([import('../export/obj.js'), import('../pose/md5-poser.js')]);
       const poser = new Md5Poser(o.backend, mesh);
       try {
         if (anim) {
@@ -105,14 +106,14 @@ export const md5AnimEntry = /* @__PURE__ */ formatEntry(md5AnimFormat, md5AnimMo
   // ~5% of the parse here).
   async inspect(source: ByteSource, options: ReadOptions) {
     let frames = 0;
-    const { Md5AnimParser } = await import('../formats/md5/anim.js');
+    const { Md5AnimParser } = await import('../formats/md5/index.js');
     const parser = new Md5AnimParser({ keepBounds: false, keepValues: false, onFrame: (index) => void (frames = index + 1) });
     const anim = await parseStream(parser, source, options);
     if (frames !== anim.frameCount) throw new Error(`internal: streamed ${frames} of ${anim.frameCount} frames`);
     return { summary: animSummary(anim) };
   },
   async headerFrames(file) {
-    const { openMd5AnimFrames } = await import('../formats/md5/frame-stream.js');
+    const { openMd5AnimFrames } = await import('../formats/md5/index.js');
     const anim = await openMd5AnimFrames(file.stream());
     await anim.close();
     return anim.header.frameCount;

@@ -9,6 +9,6 @@ export const md2Format: ModelFormat<Md2Model> = {
   test: (head) => hasMagic(head, 'IDP2'),
   role: 'model',
   animation: 'vertex',
-  parseStream: async (source, options) => (await import('./stream.js')).parseMd2Stream(source, options),
+  parseStream: async (source, options) => (await import('./index.js')).parseMd2Stream(source, options),
   warnings: (m) => m.warnings,
 };

@@ -46,7 +46,7 @@ export const md5MeshFormat: ModelFormat<Md5Mesh> = {
   test: (head) => md5Kind(head) === 'md5mesh',
   role: 'model',
   animation: 'skeletal',
-  parseStream: async (source, options) => (await import('./stream.js')).parseMd5MeshStream(source, options),
+  parseStream: async (source, options) => (await import('./index.js')).parseMd5MeshStream(source, options),
   warnings: (mesh) => mesh.warnings ?? [],
   // Doom 3 keeps a monster's mesh and its anims in one folder.
   async companionsBeside(fs: FileSystem, path: string): Promise<string[]> {
@@ -66,7 +66,7 @@ export const md5AnimFormat: ModelFormat<Md5Anim> = {
   role: 'animation',
   playsOn: 'md5mesh',
   animation: 'skeletal',
-  parseStream: async (source, options) => (await import('./stream.js')).parseMd5AnimStream(source, options),
+  parseStream: async (source, options) => (await import('./index.js')).parseMd5AnimStream(source, options),
 };
 
 export const md5CameraFormat: ModelFormat<never> = {
