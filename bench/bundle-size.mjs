@@ -108,7 +108,10 @@ function startAndLater(entry, chunks, assets) {
   const code = [...start, ...later].map((f) => Buffer.from(chunks.get(f).code).toString('utf8')).join('\n');
   const named = [...assets.keys()].filter((f) => code.includes(f.split('/').pop()));
   const sum = (files) => [...files].reduce((n, f) => n + gz(chunks.get(f)?.code ?? assets.get(f)), 0);
-  return { start: sum(start), later: sum([...later].filter((f) => !start.has(f))) + sum(named), files: start.size };
+  const result = { start: sum(start), later: sum([...later].filter((f) => !start.has(f))) + sum(named), files: start.size };
+  // the code loaded at start, for tests to look into (not part of the JSON)
+  Object.defineProperty(result, 'startCode', { value: [...start].map((f) => Buffer.from(chunks.get(f).code).toString('utf8')).join('\n') });
+  return result;
 }
 
 const PRODUCTION = { 'process.env.NODE_ENV': '"production"' };
@@ -154,6 +157,26 @@ export const BUNDLERS = [
   { id: 'vite', what: 'Vite (rollup)', run: viteApp },
 ];
 
+/**
+ * The package as a bundler resolves it by its `exports`, without packing: `app/node_modules/idtech-models` a link
+ * to `root` (what the tests build against; the bench installs the packed tarball).
+ */
+export function linkPackage(root, scratch) {
+  const app = join(scratch, 'app');
+  mkdirSync(join(app, 'node_modules'), { recursive: true });
+  symlinkSync(root, join(app, 'node_modules', 'idtech-models'), 'dir');
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  return app;
+}
+
+/** One app (`APPS` entry) built by one bundler (`BUNDLERS` id) in the project folder `app`. */
+export async function measureApp(app, appId, bundlerId) {
+  const a = APPS.find((x) => x.id === appId);
+  const file = join(app, `${a.id}.js`);
+  writeFileSync(file, a.code + '\n');
+  return BUNDLERS.find((b) => b.id === bundlerId).run(app, file);
+}
+
 /** Every app with every bundler, against the package packed from `root`. */
 async function appRows(root) {
   const scratch = mkdtempSync(join(tmpdir(), 'idtech-bundle-size-'));
@@ -162,10 +185,8 @@ async function appRows(root) {
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     const rows = [];
     for (const a of APPS) {
-      const file = join(app, `${a.id}.js`);
-      writeFileSync(file, a.code + '\n');
       const row = { app: a.id, imports: a.imports };
-      for (const b of BUNDLERS) row[b.id] = await b.run(app, file);
+      for (const b of BUNDLERS) row[b.id] = await measureApp(app, a.id, b.id);
       rows.push(row);
     }
     return { rows, tarball, files };

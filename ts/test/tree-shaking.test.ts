@@ -5,12 +5,20 @@
  * package.json's `sideEffects` no longer separates them: one impure statement keeps what it names in every app that
  * loads its chunk (an MD5 parse carried the format registry, and through it glTF Transform). So every library module's
  * top level must be droppable: computed tables are built by functions marked `/* @__PURE__ *\/` (true: they only
- * compute), or on first use.
+ * compute), or on first use; and dist/ must keep those annotations (scripts/bundle.mjs).
+ *
+ * Then what users get: small apps bundled from dist/ by the package's exports (bench/bundle-size.mjs builds the same
+ * apps from the packed tarball, with Vite too, and docs/package.md has its figures), by esbuild as one file and with
+ * code splitting, which follows every import statement of a file an app loads and makes whatever the package loads
+ * with import() live (scripts/doors.mjs says how the entries keep an app from reaching what it does not use).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs script without type declarations
+import { linkPackage, measureApp } from '../../bench/bundle-size.mjs';
 import { REPO } from './helpers/models.js';
 
 const SRC = join(REPO, 'ts/src');
@@ -71,9 +79,82 @@ describe('tree shaking', () => {
     expect(report).toBe('');
   });
 
+  it('dist/ keeps the annotations (a minifier that removes whitespace drops them unless told not to)', () => {
+    const text = (f: string) => readFileSync(join(REPO, 'dist', f), 'utf8');
+    const shipped = readdirSync(join(REPO, 'dist')).filter((f) => /^(chunk-[A-Z0-9]+|browser|node|advanced|advanced-node|three|write)\.js$/.test(f)).map(text).join('\n');
+    const annotations = (s: string) => s.match(/@__PURE__/g)?.length ?? 0;
+    const library = modules(SRC).filter((f) => !PROGRAMS.test(relative(SRC, f)));
+    expect(annotations(shipped)).toBeGreaterThanOrEqual(library.reduce((n, f) => n + annotations(readFileSync(f, 'utf8')), 0));
+    // two of them, as minified: zip-directory.ts's decoder and crc32.ts's tables
+    expect(shipped).toMatch(/\/\* @__PURE__ \*\/\s*new TextDecoder\("utf-8"\)/);
+    expect(shipped).toMatch(/\/\* @__PURE__ \*\/\s*\(\(\)=>\{let [\w$]+=new Uint32Array\(2048\)/);
+  });
+
   it('the check sees a top level that does work (a table filled by a loop at load, a spread)', async () => {
     // the probe is real: a program's top level (it runs what it does) is kept
     const kept = await undroppable([join(SRC, 'bake/bake-worker.ts')]);
     expect([...kept.keys()]).toContain('bake/bake-worker.ts');
   });
 });
+
+/** Strings only other rooms hold: a format's magic or keyword, the glTF writer's extension names, glTF Transform's. */
+const MARKERS = {
+  md5Parser: '"MD5Version"', // the md5 grammar's first keyword
+  md2Parser: 'IDP2',
+  gltfExport: 'KHR_mesh_quantization',
+  registry: 'an MD2 has one mesh and cannot be split', // a registration's writer capability
+  gltfTransform: 'KHR_draco_mesh_compression', // glTF Transform's extension list (the id-format writers)
+};
+
+interface AppBuild {
+  start: number;
+  later: number;
+  startCode: string;
+}
+
+describe('what an app built from dist/ carries', () => {
+  let scratch: string;
+  let app: string;
+  const built = new Map<string, AppBuild>();
+  const of = async (appId: string, bundler: string): Promise<AppBuild> => {
+    const key = `${appId}/${bundler}`;
+    if (!built.has(key)) built.set(key, await measureApp(app, appId, bundler));
+    return built.get(key)!;
+  };
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'idtech-tree-shaking-'));
+    app = linkPackage(REPO, scratch);
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('an app that parses MD3 carries the MD3 parser: no other format, exporter or registration, under 8 KB gzip', async () => {
+    // measured 4.5 KB (esbuild, splitting), 3.7 KB (esbuild, one file); 53 KB with splitting before the registry
+    for (const bundler of ['esbuild-split', 'esbuild']) {
+      const r = await of('md3', bundler);
+      expect(r.start, bundler).toBeLessThan(8 * 1024);
+      expect(r.later, bundler).toBe(0);
+      for (const marker of Object.values(MARKERS)) expect(r.startCode.includes(marker), `${bundler}: ${marker}`).toBe(false);
+      expect(r.startCode, bundler).toContain('IDP3'); // the measure sees the parser
+    }
+  });
+
+  it('an app that streams an md5mesh carries the MD5 parser, without the registry and glTF Transform', async () => {
+    for (const bundler of ['esbuild-split', 'esbuild']) {
+      const r = await of('md5-stream', bundler);
+      expect(r.startCode, bundler).toContain(MARKERS.md5Parser);
+      for (const marker of [MARKERS.md2Parser, MARKERS.gltfExport, MARKERS.registry, MARKERS.gltfTransform]) expect(r.startCode.includes(marker), `${bundler}: ${marker}`).toBe(false);
+      expect(r.start, bundler).toBeLessThan(20 * 1024); // measured 13.7 KB (splitting), 10.6 KB (one file)
+    }
+  });
+
+  it("an app that exports glTF carries the exporters, not the registrations' writers (glTF Transform)", async () => {
+    // esbuild without splitting puts what import() loads into the one file: through the registrations, every toGlb
+    // app carried glTF Transform (170 KB gzip)
+    const r = await of('md3-glb', 'esbuild');
+    expect(r.startCode).toContain(MARKERS.gltfExport);
+    expect(r.startCode.includes(MARKERS.gltfTransform)).toBe(false);
+    expect(r.startCode.includes(MARKERS.registry)).toBe(false);
+    expect(r.start).toBeLessThan(48 * 1024); // measured 38.9 KB (39.7 KB before the registry)
+  });
+});
+
