@@ -146,9 +146,9 @@ export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
 /** The capabilities a registration adds to its `ModelEntry`: what reads, inspects, plays or writes files. */
 export type FileCapabilities<D> = Omit<FormatEntry<D>, keyof ModelFormat<D> | keyof ModelEntry<D>>;
 
-/** A format's registration: its first door, its `ModelEntry` (the same object's functions) and its file capabilities. */
+/** A format's registration: its first door (whose id and title it keeps), its `ModelEntry`'s functions, and its file capabilities. */
 export function formatEntry<D>(format: ModelFormat<D>, model: ModelEntry<D>, capabilities: FileCapabilities<D> = {}): FormatEntry<D> {
-  return { ...format, ...model, ...capabilities };
+  return { ...model, ...format, ...capabilities };
 }
 
 /** The entry whose data `data` is (a parsed model), among `entries`; a TypeError naming what it got otherwise. */
