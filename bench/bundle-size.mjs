@@ -250,16 +250,27 @@ function docsTables(runs) {
     }).join(' | ')} |`);
     return `**${b.what}** (gzip bytes: at start + later)\n\n${head('app')}\n${rows.join('\n')}`;
   });
-  return { 'front-door': frontDoor, apps: apps.join('\n\n') };
+  // docs/benchmarks.md: the front door and the one-parser apps, every bundler
+  const summaryRows = ['md3', 'md2', 'md5-stream'].flatMap((id) => BUNDLERS.map((b) => `| ${id} (\`${runs[0].apps.find((a) => a.app === id).imports}\`), ${b.what}, at start | ${runs.map((r) => {
+    const x = r.apps.find((y) => y.app === id)?.[b.id];
+    return x ? n(x.start) : '—';
+  }).join(' | ')} |`));
+  const summary = `${head('gzip bytes')}\n| the front door's static fetch | ${runs.map((r) => n(r.frontDoor.gzip)).join(' | ')} |\n${summaryRows.join('\n')}`;
+  return { 'front-door': frontDoor, apps: apps.join('\n\n'), summary };
 }
 
 function writeDocs(runs) {
-  const path = join(ROOT, 'docs/package.md');
+  const tables = docsTables(runs);
+  for (const [doc, names] of [['docs/package.md', ['front-door', 'apps']], ['docs/benchmarks.md', ['summary']]]) writeBlocks(join(ROOT, doc), Object.fromEntries(names.map((k) => [k, tables[k]])));
+}
+
+/** Replaces each `<!-- bundle-size:NAME -->` … `<!-- /bundle-size:NAME -->` block of the file at `path`. */
+function writeBlocks(path, tables) {
   let text = readFileSync(path, 'utf8');
-  for (const [name, table] of Object.entries(docsTables(runs))) {
-    const re = new RegExp(`(<!-- bundle-size:${name} -->\\n)[\\s\\S]*?(\\n<!-- /bundle-size:${name} -->)`);
-    if (!re.test(text)) throw new Error(`docs/package.md has no <!-- bundle-size:${name} --> … <!-- /bundle-size:${name} --> block`);
-    text = text.replace(re, `$1${table}$2`);
+  for (const [name, table] of Object.entries(tables)) {
+    const re = new RegExp(`(<!-- bundle-size:${name} -->\\n)[\\s\\S]*?(<!-- /bundle-size:${name} -->)`);
+    if (!re.test(text)) throw new Error(`${path} has no <!-- bundle-size:${name} --> … <!-- /bundle-size:${name} --> block`);
+    text = text.replace(re, `$1${table}\n$2`);
   }
   writeFileSync(path, text);
 }
@@ -281,7 +292,7 @@ if (isMain(import.meta.url)) {
   }
   if (process.argv.includes('--docs')) {
     writeDocs([...savedRuns().filter((s) => s.commit.hash !== r.commit?.hash || r.dirty), { label: `this branch (${r.commit?.hash}${r.dirty ? '+' : ''})`, ...r }]);
-    console.error('wrote docs/package.md');
+    console.error('wrote docs/package.md and docs/benchmarks.md');
   }
   console.log(process.argv.includes('--json') ? JSON.stringify(r, null, 1) : formatBundleSizeTable(r));
 }

@@ -4,12 +4,14 @@
 // microsecond) and its wall time from start to exit, medians, and each checkout's ratio to the first. On a loaded
 // machine the wall time mostly measures the wait for a core; the CPU time is the cost. Also the script files the
 // command loads (a module loader hook counts them, in one more run: what Node reads and compiles).
-//   node bench/cli-startup.mjs [--runs N] [--json] [ROOT …]     (default: this checkout)
+//   node bench/cli-startup.mjs [--runs N] [--json] [--docs] [ROOT …]     (default: this checkout)
+// --docs writes the table into docs/benchmarks.md between its cli-startup markers (with each checkout's commit).
 // The model is copied into a fresh folder, so no game folder above it is mounted: what is measured is the command's
 // start, not a texture search.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { formatRows, isMain, ROOT, SHARED } from './lib.mjs';
 
@@ -69,11 +71,28 @@ export function formatCliStartupTable(r) {
   );
 }
 
+/** A checkout as the docs name it: its commit (and `+` when its sources have changes). */
+function commitName(root) {
+  const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
+  return `${git('log', '-1', '--format=%h')}${git('status', '--porcelain', '--', 'ts', 'scripts') ? '+' : ''}`;
+}
+
+function writeDocs(r) {
+  const path = join(ROOT, 'docs/benchmarks.md');
+  const table = ['| build | CPU ms (median) | vs the first | script files loaded | their bytes |', '|---|---|---|---|---|',
+    ...r.rows.map((x) => `| ${commitName(x.root)} | ${(x.cpu * 1000).toFixed(1)} | ${x.cpuRatio.toFixed(3)}× | ${x.scripts.files} | ${x.scripts.bytes.toLocaleString('en-US')} |`)].join('\n');
+  const text = readFileSync(path, 'utf8');
+  const re = /(<!-- cli-startup -->\n)[\s\S]*?(<!-- \/cli-startup -->)/;
+  if (!re.test(text)) throw new Error('docs/benchmarks.md has no <!-- cli-startup --> … <!-- /cli-startup --> block');
+  writeFileSync(path, text.replace(re, `$1${table}\n\n(${r.runs} runs each, interleaved, ${r.date.slice(0, 16)}; \`${r.model}\`)\n$2`));
+}
+
 if (isMain(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--runs');
   const runs = at >= 0 ? Number(args[at + 1]) : 20;
   const roots = args.filter((a, i) => !a.startsWith('--') && !(at >= 0 && i === at + 1));
   const r = benchCliStartup({ roots: roots.length ? roots : [ROOT], runs });
+  if (args.includes('--docs')) writeDocs(r);
   console.log(args.includes('--json') ? JSON.stringify(r) : formatCliStartupTable(r));
 }
