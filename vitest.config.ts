@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['ts/test/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Generous: a test may take minutes on a machine whose cores are busy with other work (npm test must pass there);
+    // a hang still ends. Speed is measured by `npm run bench`, never by a test's timeout.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     pool: 'forks',
   },
 });

@@ -12,25 +12,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { formatRows, isMain, ROOT, SHARED } from './lib.mjs';
+import { bundleSource, formatRows, isMain, ROOT, SHARED } from './lib.mjs';
 
 const DIR = join(ROOT, 'target/bench/archives');
 
 /** The vfs floor for Node, bundled from ts/src (the entry points re-export it later). */
-async function vfs() {
-  const out = join(DIR, 'vfs-node.mjs');
-  await build({
-    stdin: {
-      contents: `export { openArchive } from './ts/src/vfs/node.js';
-        export { fflateInflater, streamInflater } from './ts/src/vfs/inflate.js';
-        export { zlibInflater } from './ts/src/vfs/node-zlib.js';
-        export { crc32Update } from './ts/src/base/crc32.js';`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'es2022', logLevel: 'warning',
-  });
-  return import(out);
+function vfs() {
+  return bundleSource(join(DIR, 'vfs-node.mjs'), `export { openArchive } from './ts/src/vfs/node.js';
+    export { fflateInflater, streamInflater } from './ts/src/vfs/inflate.js';
+    export { zlibInflater } from './ts/src/vfs/node-zlib.js';
+    export { crc32Update } from './ts/src/base/crc32.js';`);
 }
 
 function makeArchives() {

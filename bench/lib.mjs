@@ -1,12 +1,24 @@
 // What the bench suites share: the real files of a format, best-of-rounds medians, and a plain-text table.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { Bench } from 'tinybench';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SHARED = join(ROOT, '..', 'shared', 'models');
+
+/** Bundles `contents` (re-exports of ts/src modules, paths relative to ROOT) into `out` for Node and imports it:
+ *  the floors dist/'s entry points do not carry. */
+export async function bundleSource(out, contents) {
+  mkdirSync(dirname(out), { recursive: true });
+  await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+    outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'es2022', logLevel: 'warning',
+  });
+  return import(out);
+}
 
 /** Paths (relative to SHARED) of the MANIFEST's well-formed files of one format. */
 export function sharedFiles(format) {

@@ -25,6 +25,9 @@ import { benchTextured, formatTexturedTable } from './textured.mjs';
 import { benchGlbSize, formatGlbSizeTable } from './glb-size.mjs';
 import { benchBundleSize, formatBundleSizeTable } from './bundle-size.mjs';
 import { benchCliStartup, formatCliStartupTable } from './cli-startup.mjs';
+import { benchGltfImport, formatGltfImportTable } from './gltf-import.mjs';
+import { benchMdl, formatMdlTable } from './mdl.mjs';
+import { benchIqm, formatIqmTable } from './iqm.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -105,6 +108,10 @@ const glbSize = await benchGlbSize();
 const bundleSize = await benchBundleSize();
 log('the CLI\'s start: inspect on a small file…');
 const cliStartup = benchCliStartup({ runs: quick ? 5 : 20 });
+log('glTF import (→ md5mesh, → MD3): per frame and per vertex…');
+const gltfImport = await benchGltfImport({ quick });
+log('IQM: parse vs assimp, linear blend skinning per backend and native…');
+const iqm = await benchIqm({ quick, log });
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
@@ -114,6 +121,8 @@ const parse = { date: new Date().toISOString(), node: process.version, quick, ..
 log('Archives: listing vs unzip -l, streaming per inflater…');
 const archives = await benchArchives({ quick, log });
 const batch = await benchBatch({ quick, log });
+log('Quake MDL parse vs assimp, MDL blend per backend, .pak listing vs unzip -l…');
+const mdl = await benchMdl({ quick });
 
 const out = {
   date: new Date().toISOString(),
@@ -132,9 +141,12 @@ const out = {
   glb_size: glbSize,
   bundle_size: bundleSize,
   cli_startup: cliStartup,
+  gltf_import: gltfImport,
   parse,
   archives,
   batch,
+  mdl,
+  iqm,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -147,6 +159,7 @@ if (jsonOnly) {
   console.log('\nMD2 parse (all frames kept) vs three.js MD2Loader\n' + formatMd2Table(md2Parse));
   console.log('\nMD3 parse vs assimpjs\n' + formatMd3Table(md3Parse));
   console.log('\nMD2/MD3 vertex animation\n' + formatMorphTable(morph));
+  console.log('\nIQM: parse vs assimp, linear blend skinning\n' + formatIqmTable(iqm));
   console.log('\nBakes across cores (BakePool)\n' + formatBakeTable(bake));
   console.log('\nMaterial resolution (cold: new resolver; warm: cached) and script parsing\n' + formatMaterialsTable(materials));
   console.log('\nthree.js: idtech-models/three (morph targets int16/snorm8, float32, poser) vs three\'s MD2Loader — memory held, GPU morph texture, load, poser frame\n' + formatThreeTable(three));
@@ -155,8 +168,10 @@ if (jsonOnly) {
   console.log('\n.glb size vs source, every real MD2/MD3 (float32 as before, quantised default, + meshopt)\n' + formatGlbSizeTable(glbSize));
   console.log('\nBundle: what a browser fetches for one import (gzip -9 per file)\n' + formatBundleSizeTable(bundleSize));
   console.log('\nThe CLI\'s start: `inspect` on a small file (CPU and wall time of the process, medians)\n' + formatCliStartupTable(cliStartup));
+  console.log('\nglTF import: the whole import per sampled frame and per vertex-frame\n' + formatGltfImportTable(gltfImport));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));
+  console.log('\nQuake MDL: parse vs assimp (import only), blend per backend; .pak listing vs unzip -l\n' + formatMdlTable(mdl));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

@@ -5,7 +5,7 @@
 //              backend), each array counted once; `× file` is that over the file's size;
 //   GPU      — bytes of the morph-target texture three builds from the morph attributes (WebGLMorphtargets: one
 //              RGBA32F texel per vertex for positions and one for normals, per target), 0 for the poser mode;
-//   load ms  — MD2Loader.parse vs md2ToThree (parse included; backend: TS), best median of tinybench rounds;
+//   load ms  — MD2Loader.parse vs modelToThree (parse included; backend: TS), best median of tinybench rounds;
 //   frame µs — the poser mode's per-frame work (two frames decoded and written to the attributes).
 //   node bench/three.mjs [--quick] [--json]      (needs dist/: node scripts/bundle.mjs)
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { MD2Loader } from 'three/examples/jsm/loaders/MD2Loader.js';
 import { parseMd2 } from '../dist/node.js';
 import { createTsBackend } from '../dist/advanced.js';
-import { md2ToThree } from '../dist/three.js';
+import { modelToThree } from '../dist/three.js';
 import { bestMedians, formatRows, isMain, SHARED, sharedFiles } from './lib.mjs';
 
 /** A TS backend that counts the bytes of the kernel buffers it hands out (what a poser keeps). */
@@ -62,7 +62,15 @@ function morphTextureBytes(geometry) {
   return width * height * 4 * 4 * targets;
 }
 
-const meshOf = (three) => three.mesh;
+/** The one mesh of a model `modelToThree` built. */
+function meshOf(model) {
+  let mesh = null;
+  model.scene.traverse((o) => (mesh ??= o.isMesh ? o : null));
+  return mesh;
+}
+
+/** An MD2 as three.js objects, as IdTechLoader builds it (untextured). */
+const md2ToThree = (model, backend, morph, quantize) => modelToThree(model, { name: 'm', backend, morph, quantize });
 
 export async function benchThree({ quick = false } = {}) {
   const files = sharedFiles('md2');
@@ -74,10 +82,10 @@ export async function benchThree({ quick = false } = {}) {
     const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     const model = parseMd2(bytes);
     const threeGeometry = loader.parse(bytes.slice().buffer);
-    const targets = md2ToThree(model, { name: 'm', backend: createTsBackend(), mode: 'targets', quantize: true, materials: [] });
-    const floats = md2ToThree(model, { name: 'm', backend: createTsBackend(), mode: 'targets', quantize: false, materials: [] });
+    const targets = await md2ToThree(model, createTsBackend(), 'targets', true);
+    const floats = await md2ToThree(model, createTsBackend(), 'targets', false);
     const counting = countingBackend();
-    const poser = md2ToThree(model, { name: 'm', backend: counting.backend, mode: 'poser', quantize: true, materials: [] });
+    const poser = await md2ToThree(model, counting.backend, 'poser', true);
     rows.push({
       file,
       bytes: bytes.length,
@@ -85,9 +93,9 @@ export async function benchThree({ quick = false } = {}) {
       vertices: { three: threeGeometry.attributes.position.count, ours: meshOf(targets).geometry.attributes.position.count },
       memory: {
         three: heldBytes(threeGeometry, threeGeometry.animations),
-        targets: heldBytes(meshOf(targets).geometry, targets.clips),
-        targets_f32: heldBytes(meshOf(floats).geometry, floats.clips),
-        poser: heldBytes(meshOf(poser).geometry, poser.clips) + counting.bytes(),
+        targets: heldBytes(meshOf(targets).geometry, targets.animations),
+        targets_f32: heldBytes(meshOf(floats).geometry, floats.animations),
+        poser: heldBytes(meshOf(poser).geometry, poser.animations) + counting.bytes(),
       },
       gpu: { three: morphTextureBytes(threeGeometry), targets: morphTextureBytes(meshOf(targets).geometry), poser: 0 },
     });
@@ -97,8 +105,8 @@ export async function benchThree({ quick = false } = {}) {
     for (const t of tasks) {
       const backend = createTsBackend();
       bench.add(`${t.file} three`, () => loader.parse(t.bytes.slice().buffer));
-      bench.add(`${t.file} targets`, () => md2ToThree(parseMd2(t.bytes), { name: 'm', backend, mode: 'targets', quantize: true, materials: [] }));
-      bench.add(`${t.file} poser`, () => md2ToThree(parseMd2(t.bytes), { name: 'm', backend, mode: 'poser', quantize: true, materials: [] }).mesh.dispose());
+      bench.add(`${t.file} targets`, () => md2ToThree(parseMd2(t.bytes), backend, 'targets', true));
+      bench.add(`${t.file} poser`, async () => meshOf(await md2ToThree(parseMd2(t.bytes), backend, 'poser', true)).dispose());
       const mesh = meshOf(t.poser);
       let k = 0;
       bench.add(`${t.file} poser frame`, () => {

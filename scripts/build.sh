@@ -53,8 +53,11 @@ if [ ! -f ts/wasm/.stamp ] || [ "$(cat ts/wasm/.stamp)" != "$wasm_sum" ]; then
   echo "$wasm_sum" > ts/wasm/.stamp
 fi
 
-# The TS layout constants and job offsets are generated from the Rust sources (one source of truth).
+# The TS layout constants and job offsets, and the WASM backend's job writers, are generated from the Rust sources
+# (one source of truth); the house picture from ts/src's imports (docs/architecture.svg: the architecture test holds it).
 node scripts/gen-layout.mjs
+node scripts/gen-jobs.mjs
+node scripts/house.mjs 2>/dev/null
 
 log "esbuild → dist/"
 node scripts/bundle.mjs

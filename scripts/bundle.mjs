@@ -13,11 +13,11 @@
 // bundler provides their copy; bundling ours would give them two three.js instances). A check on esbuild's metafile
 // fails the build if a Node built-in is reachable from an entry that a browser can load (every entry but `.`'s `node` condition and `./node`), as platform 'browser' did when
 // each entry was its own bundle. The worker is a standalone script (one file for users to serve), and so are the
-// demo page and the bench suite (neither ships). No source maps ship: see docs/package.md.
+// model viewer (dist/demo/) and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { minify as terser } from 'terser';
 import { withDoors } from './doors.mjs';
 
@@ -75,7 +75,7 @@ const noWriters = {
   setup(b) {
     b.onResolve({ filter: /^\.\/writers\.js$/ }, (args) => (/[\\/]registry$/.test(args.resolveDir) ? { path: 'writers', namespace: 'no-writers' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'no-writers' }, () => ({
-      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse;",
+      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse, iqmFromGltf = refuse;",
       loader: 'js',
     }));
   },
@@ -112,16 +112,17 @@ async function compact(code) {
   return out.code;
 }
 
-await Promise.all([
+const shipped = await Promise.all([
   split.then(async ({ metafile, outputFiles }) => {
     mkdirSync('dist', { recursive: true });
     const files = withDoors(outputFiles, [...library.keys()].map((out) => resolve(out)));
     await Promise.all([...files].map(async ([path, text]) => writeFile(path, typeof text === 'string' ? await compact(text) : text)));
     if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(metafile));
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
+    return { metafile };
   }),
   // The CLI: dist/cli.js and, in dist/cli/, a chunk per command that main.ts loads when that command runs (so
-  // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks.md, "The CLI as fast as the library").
+  // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks-history.md, "The CLI as fast as the library").
   build({
     ...common,
     entryPoints: [{ in: 'ts/src/cli/run.ts', out: 'cli' }],
@@ -132,25 +133,67 @@ await Promise.all([
     external: ['node:*'],
     minify: false,
     sourcemap: false,
+    metafile: true,
   }),
-  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false, plugins: [...common.plugins, noWriters] }),
+  build({ ...common, entryPoints: ['ts/src/worker/worker.ts'], outfile: 'dist/worker.js', platform: 'browser', sourcemap: false, metafile: true, plugins: [...common.plugins, noWriters] }),
   // The bake worker (BakePool): one standalone file too, for Web Workers and Node worker threads alike (Node's
   // spawner gives the thread a Web Worker's globals first; bake/node.ts).
-  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false, plugins: [...common.plugins, noWriters] }),
-  // Not shipped (package.json `files`): bench/run.mjs's suite.
-  build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true }),
+  build({ ...common, entryPoints: ['ts/src/bake/bake-worker.ts'], outfile: 'dist/bake-worker.js', platform: 'browser', sourcemap: false, metafile: true, plugins: [...common.plugins, noWriters] }),
 ]);
-// The demo page imports 'idtech-models' like any user would: esbuild resolves the package's own `browser`
-// export (dist/browser.js, built above) with no special configuration. Served by scripts/serve.mjs; not shipped.
+// Not shipped (package.json `files`): bench/run.mjs's suite.
+await build({ ...common, entryPoints: ['ts/src/bench/suite.ts'], outfile: 'dist/bench-suite.js', platform: 'node', sourcemap: true });
+writeThirdPartyNotices(shipped.map((r) => r.metafile));
+// The model viewer (demo/, docs/demo.md) imports 'idtech-models', 'idtech-models/advanced' and 'idtech-models/three'
+// like any user would: esbuild resolves the package's own exports (dist/browser.js …, built above) with no special
+// configuration, and bundles three (the page is the user's bundle here: one copy). It is one self-contained folder,
+// dist/demo/, to put on any static host: index.html, style.css, main.js, worker.js (a module worker beside it, found
+// by `new URL('./worker.js', import.meta.url)`), their shared and lazily loaded chunks (the zip reader; glTF
+// Transform, loaded by the worker when an id format is written), and the default model. Not shipped in the package.
 // The package's runtime-helper chunk is imported bare by its entries; esbuild notes that it drops such imports of a
 // side-effect-free file, which is right (the chunk only defines helpers), so that note is silenced here.
-// The pages bundle the library's lazily loaded writer chunk too; glTF Transform's Node-only branch (node:fs) stays an
-// import the browser never runs.
-const page = { ...common, platform: 'browser', sourcemap: true, external: ['node:*'], logOverride: { 'ignored-bare-import': 'silent' } };
-await build({ ...page, entryPoints: ['demo/src/main.ts'], outfile: 'dist/demo.js' });
-// The three.js example page (demo/three.html): imports 'idtech-models/three' and 'three' by name; three is bundled
-// into the page's script (one copy: dist/three.js leaves it to the page's bundler, which this is).
-await build({ ...page, entryPoints: ['demo/three/main.ts'], outfile: 'dist/demo.three.js' });
+// glTF Transform's Node-only branch (node:fs) stays an import the browser never runs.
+await build({
+  ...common,
+  entryPoints: [{ in: 'demo/src/main.ts', out: 'main' }, { in: 'demo/src/worker.ts', out: 'worker' }],
+  outdir: 'dist/demo',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  platform: 'browser',
+  sourcemap: true,
+  external: ['node:*'],
+  logOverride: { 'ignored-bare-import': 'silent' },
+});
+for (const f of ['index.html', 'style.css']) copyFileSync(`demo/${f}`, `dist/demo/${f}`);
+mkdirSync('dist/demo/models/worm', { recursive: true });
+for (const f of ['worm.md5mesh', 'worm.md5anim']) copyFileSync(`fixtures/default/${f}`, `dist/demo/models/worm/${f}`);
+
+/**
+ * dist/THIRD-PARTY-NOTICES.md: every npm package whose code the shipped files hold (from esbuild's metafiles: inputs
+ * under node_modules with bytes in an output), its version, licence and licence text. The package bundles them
+ * instead of depending on them (docs/package.md "Dependencies"), so their notices ship with it.
+ */
+function writeThirdPartyNotices(metafiles) {
+  const packages = new Map(); // folder → name
+  for (const m of metafiles) {
+    for (const output of Object.values(m.outputs)) {
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const at = input.lastIndexOf('node_modules/');
+        if (at < 0 || bytesInOutput === 0) continue;
+        const rest = input.slice(at + 'node_modules/'.length).split('/');
+        const name = rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+        packages.set(input.slice(0, at + 'node_modules/'.length) + name, name);
+      }
+    }
+  }
+  const sections = [...packages].sort((a, b) => a[1].localeCompare(b[1])).map(([folder, name]) => {
+    const meta = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    const file = readdirSync(folder).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    if (!file) throw new Error(`${name} is bundled into dist/ but ${folder} has no LICENSE file to ship`);
+    return `## ${name} ${meta.version} (${meta.license})\n\n${meta.homepage ?? meta.repository?.url ?? ''}\n\n\`\`\`\n${readFileSync(join(folder, file), 'utf8').trim()}\n\`\`\`\n`;
+  });
+  const head = '# Third-party code in this package\n\nThe files in dist/ include code from these npm packages (bundled, not installed as dependencies). Their licences:\n';
+  writeFileSync('dist/THIRD-PARTY-NOTICES.md', [head, ...sections].join('\n'));
+}
 
 /** Fails when `file` or any chunk it imports (statically or dynamically) imports a Node built-in. */
 function assertNoNodeBuiltins(metafile, file) {

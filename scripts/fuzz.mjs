@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// npm run fuzz [-- --inputs N] [--seed S] [--workers W] [--only md5mesh,md2] [--no-sweep] [--minimize]
+// npm run fuzz [-- --inputs N] [--seed S] [--workers W] [--only md5mesh,md2,mdl,pak] [--no-sweep] [--minimize]
 // npm run fuzz -- --only gltf [--inputs N] [--seed S] [--workers W]   (the glTF import: asynchronous, run on its own)
+// npm run fuzz -- --only gltf-files (or gltf-deep)   (generated hostile glTFs, ts/test/fuzz/gltf-hostile.ts: likewise alone)
 //
 // Long fuzzing runs of every parser (ts/test/fuzz/: the same mutators and invariant as the fixed-budget test in
 // `npm test`). Input i of campaign S is a pure function of (S, i), so any failure is reproduced from two numbers.
@@ -20,6 +21,8 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Three levels below the repository, like ts/test/fuzz/, so the bundled helpers find ../shared/models the same way.
 const LIB = join(REPO, 'target', 'fuzz', 'lib', 'fuzz-lib.mjs');
 const OUT = join(REPO, 'target', 'fuzz');
+/** The asynchronous campaigns, each run alone (`--only NAME`). */
+const ASYNC = ['gltf', 'gltf-files', 'gltf-deep'];
 
 if (isMainThread) await main();
 else await worker();
@@ -62,11 +65,11 @@ async function main() {
   const o = args();
   const lib = await bundle();
   mkdirSync(join(OUT, 'violations'), { recursive: true });
-  // The glTF import (gltf-target.ts) is asynchronous with its own campaign loop: `--only gltf` runs it, alone.
-  const gltf = !!o.only?.includes('gltf');
-  if (gltf && o.only.length > 1) throw new Error('--only gltf runs the glTF import on its own: give the other targets in another run');
+  // The glTF campaigns (gltf-target.ts, gltf-hostile.ts) are asynchronous with their own loops: each runs alone.
+  const gltf = o.only?.find((n) => ASYNC.includes(n)) ?? false;
+  if (gltf && o.only.length > 1) throw new Error(`--only ${gltf} runs on its own: give the other targets in another run`);
   if (gltf) o.sweep = false;
-  const names = gltf ? ['gltf'] : lib.TARGETS.map((t) => t.name).filter((n) => !o.only || o.only.includes(n));
+  const names = gltf ? [gltf] : lib.TARGETS.map((t) => t.name).filter((n) => !o.only || o.only.includes(n));
   console.log(`fuzz: seed ${o.seed}, ${o.inputs} inputs over ${names.join(', ')}, ${o.workers} worker(s)`);
 
   const stats = {};
@@ -89,7 +92,8 @@ async function main() {
   const progress = new Int32Array(new SharedArrayBuffer(4 * o.workers));
 
   const hang = async (index, kind, detail) => {
-    const input = gltf ? { ...(await lib.makeGltfInput(o.seed, index)), ts: { target: { name: 'gltf' } } } : lib.makeInput(o.seed, index, o.only);
+    const made = gltf === 'gltf' ? await lib.makeGltfInput(o.seed, index) : gltf ? lib.makeHostileGltfInput(gltf, o.seed, index) : null;
+    const input = made ? { ...made, ts: { target: { name: gltf } } } : lib.makeInput(o.seed, index, o.only);
     return { target: input.ts.target.name, seed: o.seed, index, from: input.from, ops: input.ops, kind, detail, bytes: input.bytes };
   };
 
@@ -179,7 +183,7 @@ async function main() {
   for (const v of violations) {
     const base = join(OUT, 'violations', `${v.target}-${v.seed}-${v.index}`);
     let bytes = v.bytes;
-    if (o.minimize && v.kind !== 'hang' && v.kind !== 'worker-died' && v.target !== 'gltf') {
+    if (o.minimize && v.kind !== 'hang' && v.kind !== 'worker-died' && !ASYNC.includes(v.target)) {
       const t = lib.TARGETS.find((x) => x.name === v.target);
       bytes = lib.minimize(t, v.bytes, v.kind);
     }
@@ -196,7 +200,10 @@ async function worker() {
   const lib = await import(pathToFileURL(path).href);
   parentPort.on('message', async ({ start, count }) => {
     if (gltf) {
-      const r = await lib.runGltfCampaign({ seed, start, count, useEvery: lib.CAMPAIGN_CADENCE.useEvery, onInput: (i) => Atomics.store(progress, slot, i + 1) });
+      const onInput = (i) => Atomics.store(progress, slot, i + 1);
+      const r = gltf === 'gltf'
+        ? await lib.runGltfCampaign({ seed, start, count, timed: true, useEvery: lib.CAMPAIGN_CADENCE.useEvery, onInput })
+        : await lib.runHostileGltfCampaign({ kind: gltf, seed, start, count, timed: true, onInput });
       parentPort.postMessage(r);
       return;
     }
@@ -205,6 +212,7 @@ async function worker() {
       start,
       count,
       only,
+      timed: true, // the time bound is this campaign's, never a test's
       ...lib.CAMPAIGN_CADENCE,
       onInput: (i) => Atomics.store(progress, slot, i + 1),
     });

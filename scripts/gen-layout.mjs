@@ -10,8 +10,32 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT = 'ts/src/kernels/layout.ts';
 
-const camel = (s) => s.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+export const camel = (s) => s.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 const screaming = (s) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+
+/**
+ * The job descriptors of jobs.rs: every `#[repr(C)]` struct named `…Job`, its fields in declaration order with their
+ * word offsets. A field may say where the TS job keeps it when that is not the field's camelCase name on the job
+ * itself, in a trailing comment: `// ts: anim.parents` (a nested object of the TS job), `// ts: frameIndices,
+ * length: frameCount` (a `Buf` whose element count word is that number, not the buffer's length).
+ */
+export function jobStructs(text) {
+  const out = [];
+  for (const m of text.matchAll(/#\[repr\(C\)\]\s*(?:#\[derive[^\]]*\]\s*)?pub struct (\w+Job) \{([^}]*)\}/g)) {
+    const [, name, body] = m;
+    let word = 0;
+    const fields = [];
+    for (const f of body.matchAll(/pub (\w+): (\w+),[ \t]*(?:\/\/[ \t]*ts:[ \t]*([\w.]+)(?:,[ \t]*length:[ \t]*([\w.]+))?)?/g)) {
+      const [, field, type, ts, length] = f;
+      if (!['Buf', 'u32', 'i32', 'f32'].includes(type)) throw new Error(`jobs.rs: ${name}.${field} has type ${type}, not a 4-byte word or Buf`);
+      if (length && type !== 'Buf') throw new Error(`jobs.rs: ${name}.${field}: only a Buf has a length word`);
+      fields.push({ name: field, type, word, ts: ts ?? camel(field), length: length ?? null });
+      word += type === 'Buf' ? 2 : 1;
+    }
+    out.push({ name, fields, words: word });
+  }
+  return out;
+}
 
 export function generate() {
   const layout = readFileSync(`${root}crates/core/src/layout.rs`, 'utf8');
@@ -31,29 +55,27 @@ export function generate() {
     out.push(`export const ${name} = ${text};`);
   }
   out.push('', '/** Word offsets of the job descriptors (`Buf` fields: address at the offset, element count at offset + 1). */');
-  for (const m of jobs.matchAll(/#\[repr\(C\)\]\s*(?:#\[derive[^\]]*\]\s*)?pub struct (\w+Job) \{([^}]*)\}/g)) {
-    const [, name, body] = m;
-    let word = 0;
-    const fields = [];
-    for (const f of body.matchAll(/pub (\w+): (\w+),/g)) {
-      const [, field, type] = f;
-      if (!['Buf', 'u32', 'i32', 'f32'].includes(type)) throw new Error(`jobs.rs: ${name}.${field} has type ${type}, not a 4-byte word or Buf`);
-      fields.push(`${camel(field)}: ${word}`);
-      word += type === 'Buf' ? 2 : 1;
-    }
-    out.push(`export const ${screaming(name)} = { ${fields.join(', ')}, words: ${word} } as const;`);
+  for (const job of jobStructs(jobs)) {
+    out.push(`export const ${screaming(job.name)} = { ${job.fields.map((f) => `${camel(f.name)}: ${f.word}`).join(', ')}, words: ${job.words} } as const;`);
   }
   return out.join('\n') + '\n';
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/**
+ * A generator's command line, when `metaUrl` is the script node runs: write `out` (a path from the repository root)
+ * with `generate()`, or with `--check` exit 1 when the file is not what it would write.
+ */
+export function generatorMain(metaUrl, out, generate) {
+  if (!(process.argv[1] && fileURLToPath(metaUrl) === process.argv[1])) return;
   const text = generate();
   if (process.argv.includes('--check')) {
-    if (readFileSync(`${root}${OUT}`, 'utf8') !== text) {
-      console.error(`${OUT} is out of date: run node scripts/gen-layout.mjs`);
+    if (readFileSync(`${root}${out}`, 'utf8') !== text) {
+      console.error(`${out} is out of date: run node ${process.argv[1].slice(root.length)}`);
       process.exit(1);
     }
   } else {
-    writeFileSync(`${root}${OUT}`, text);
+    writeFileSync(`${root}${out}`, text);
   }
 }
+
+generatorMain(import.meta.url, OUT, generate);

@@ -1,6 +1,9 @@
-// A tiny static file server for the demo page and the browser tests. URL prefixes map to folders:
-//   /demo/  → demo/        (the page; / redirects here)      /dist/  → dist/ (the built package and demo)
-//   /fixtures/ → fixtures/ (the bundled default model)       /models/ → ../shared/models/ (read in place)
+// A tiny static file server for the model viewer and the browser tests. URL prefixes map to folders:
+//   /demo/  → dist/demo/   (the built viewer, one self-contained folder; / redirects here)
+//   /dist/  → dist/        (the built package)               /fixtures/ → fixtures/
+//   /models/ → ../shared/models/ (the test corpus, read in place)
+// The viewer needs nothing of this server that any static host does not do: it is served here as it would be
+// anywhere (docs/demo.md, "Deploying").
 // Files are streamed with their Content-Length (so the page's progress bar has a total), and single byte ranges
 // are honoured (archives are read member by member). Cross-origin
 // isolation headers are sent so performance.now() has its fine resolution for the page's ms-per-frame timer.
@@ -16,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
 export const DEFAULT_MOUNTS = {
-  '/demo/': join(REPO, 'demo'),
+  '/demo/': join(REPO, 'dist', 'demo'),
   '/dist/': join(REPO, 'dist'),
   '/fixtures/': join(REPO, 'fixtures'),
   '/models/': resolve(REPO, '..', 'shared', 'models'),
@@ -134,5 +137,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     return i > 0 ? process.argv[i + 1] : fallback;
   };
   const { url } = await startServer({ port: Number(arg('--port', process.env.PORT ?? 8080)), host: arg('--host', '127.0.0.1') });
-  console.log(`idtech-models demo: ${url}/demo/  (Ctrl-C stops)`);
+  console.log(`idtech-models viewer: ${url}/demo/  (Ctrl-C stops)`);
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs whatever the build needs and is missing; idempotent (a second run does nothing slow).
+# Installs whatever is needed and missing; idempotent (a second run does nothing slow).
+#   scripts/setup.sh --for demo    what the build and `npm run demo` / `npm run demo:web` need: 1-4 below
+#   scripts/setup.sh --for test    that, and the programs the tests drive: 5-6 below (the default)
+#   scripts/setup.sh --for bench   that, and the programs the bench measures against: 5-6 below
 #
 # What it settles (docs/toolchain.md explains why):
-#   1. npm dev dependencies (npm ci, only when package-lock.json changed).
+#   1. npm dev dependencies (npm install from package-lock.json, only when it changed).
 #   2. A Rust toolchain that has the wasm32-unknown-unknown target. A toolchain that already has it (a
 #      user's rustup) wins; otherwise Debian's rustc + libstd-rust-dev-wasm32 + lld, installed with apt
 #      when we are root. The choice is written to target/toolchain.env for scripts/build.sh.
@@ -11,10 +14,12 @@
 #   4. wasm-bindgen-cli pinned to the exact wasm-bindgen in Cargo.lock, and wasm-pack, built from crates.io
 #      with the host cargo into $IDTECH_TOOLS_DIR (default ~/.cache/idtech-models/tools); wasm-opt from
 #      Debian's binaryen when apt is available (optional: the build works without it).
-#   5. Debian's chromium (the browser tests drive it through playwright-core; never `playwright install`),
-#      assimp-utils (the `assimp` CLI, the native peer in `npm run bench`) and zip/unzip (archive tests, bench).
-#   6. Python 3 with Pillow: the independent image decoder the image tests and `npm run bench` compare against
-#      (pip when the python3 on PATH allows it, else Debian's python3-pil).
+#   5. Tests and bench: Debian's chromium (the browser tests and the archive bench drive it through playwright-core;
+#      never `playwright install`), assimp-utils (the `assimp` CLI: the write tests read our files with it, the bench
+#      times it) and zip/unzip (archive tests, bench).
+#   6. Tests and bench: Python 3 with Pillow, the independent image decoder the image tests and the bench compare
+#      against (pip when the python3 on PATH allows it, else Debian's python3-pil).
+# Programs of 5 already on the machine are recorded in target/toolchain.env whatever --for says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -22,6 +27,20 @@ TOOLS_DIR=${IDTECH_TOOLS_DIR:-$HOME/.cache/idtech-models/tools}
 WASM_PACK_VERSION=0.13.1
 mkdir -p target "$TOOLS_DIR"
 log() { printf '[setup] %s\n' "$*" >&2; }
+
+FOR=test
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --for) FOR=${2:-}; shift 2 || shift ;;
+    --for=*) FOR=${1#--for=}; shift ;;
+    *) FOR="?$1"; break ;;
+  esac
+done
+case "$FOR" in
+  demo | test | bench) ;;
+  *) echo "usage: scripts/setup.sh [--for demo|test|bench]   (default: test)" >&2; exit 2 ;;
+esac
+log "setting up for $FOR"
 
 APT_UPDATED=0
 apt_install() {
@@ -107,30 +126,31 @@ if [ -z "$WASM_OPT" ]; then
   WASM_OPT=$(command -v wasm-opt || true)
 fi
 
-# --- 5. System programs the tests and benches drive ---------------------------------------------------
+# --- 5. System programs the tests and benches drive (found either way; installed only for them) -------------
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-if [ -z "$CHROMIUM" ]; then
-  apt_install chromium
-  CHROMIUM=$(command -v chromium || true)
-fi
 ASSIMP=$(command -v assimp || true)
-if [ -z "$ASSIMP" ]; then
-  apt_install assimp-utils || log "assimp-utils unavailable: the bench will skip the native assimp column"
-  ASSIMP=$(command -v assimp || true)
-fi
+if [ "$FOR" != demo ]; then
+  if [ -z "$CHROMIUM" ]; then
+    apt_install chromium
+    CHROMIUM=$(command -v chromium || true)
+  fi
+  if [ -z "$ASSIMP" ]; then
+    apt_install assimp-utils || log "assimp-utils unavailable: the bench will skip the native assimp column"
+    ASSIMP=$(command -v assimp || true)
+  fi
+  # Info-ZIP zip and unzip: the archive tests cross-check our reader on archives made by another writer (zip, with
+  # -fz for zip64), and the archive bench times listing against `unzip -l`.
+  if ! command -v zip >/dev/null || ! command -v unzip >/dev/null; then
+    apt_install zip unzip || log "zip/unzip unavailable: the archive tests that need them will fail"
+  fi
 
-# Info-ZIP zip and unzip: the archive tests cross-check our reader on archives made by another writer (zip, with
-# -fz for zip64), and the archive bench times listing against `unzip -l`.
-if ! command -v zip >/dev/null || ! command -v unzip >/dev/null; then
-  apt_install zip unzip || log "zip/unzip unavailable: the archive tests that need them will fail"
-fi
-
-# --- 6. Pillow (the reference decoder of the image tests) -------------------------------------------------
-if ! command -v python3 >/dev/null; then apt_install python3 python3-pil; fi
-if ! python3 -c 'import PIL' 2>/dev/null; then
-  log "Pillow for python3"
-  python3 -m pip install --quiet --disable-pip-version-check pillow >&2 2>/dev/null || apt_install python3-pil
-  python3 -c 'import PIL' || { log "python3 cannot import PIL (Pillow)"; exit 1; }
+  # --- 6. Pillow (the reference decoder of the image tests and the image bench) --------------------------------
+  if ! command -v python3 >/dev/null; then apt_install python3 python3-pil; fi
+  if ! python3 -c 'import PIL' 2>/dev/null; then
+    log "Pillow for python3"
+    python3 -m pip install --quiet --disable-pip-version-check pillow >&2 2>/dev/null || apt_install python3-pil
+    python3 -c 'import PIL' || { log "python3 cannot import PIL (Pillow)"; exit 1; }
+  fi
 fi
 
 cat > target/toolchain.env <<ENV

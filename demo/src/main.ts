@@ -1,362 +1,449 @@
 /**
- * The demo page: open a model (dropped, picked, the bundled default, or `?files=url,url`), stream it with a
- * progress bar, play it on the chosen backend, and keep measuring every backend on the frame on screen.
- * Imports the package by name, as a user's bundle would (esbuild resolves its `browser` export).
+ * The model viewer: one page for every format the registry holds, built on `idtech-models/three`. What is opened
+ * (files, a folder, an archive, a URL) is mounted and read in the page's worker (`worker.ts`); the page shows the
+ * file tree, builds the picked model with the three.js adapter from the view the worker made (`model-build.ts`), and
+ * plays it. Nothing here names a format: formats, their titles, clips, channels, tags, skins and spins come from the
+ * registrations through the worker.
  *
- * Page state for people and for the browser tests: `body[data-state]` is starting | loading | ready | error,
- * `body[data-renderer]` webgl2 | canvas2d, `#bench tr[data-backend][data-ms]` the measured ms per frame.
+ * Page state for people and tests: `body[data-state]` (the model: starting | loading | ready | error),
+ * `body[data-mount]` (idle | busy | done | error), `data-model`, `data-format`, `data-playing`, `data-frame`, and
+ * `window.viewer` (the hooks the browser tests use). `?clock=manual`: animation time moves only by
+ * `viewer.advance(seconds)` (tests), `?idle`: no default model, `?url=` an archive or folder, `?files=` model URLs,
+ * `?formats=` a same-origin module adding formats.
  */
-import {
-  createBackend,
-  ModelParseError,
-  droppedFileSystem,
-  mountGameDir,
-  openArchive,
-  openPlayable,
-  urlFileSystem,
-  type BackendName,
-  type FileSystem,
-  type ModelFile,
-  type ModelPlayer,
-  type OpenOptions,
-  type PlayableModel,
-  type PoseBackend,
-} from 'idtech-models';
-import { catalogModels, clipFrameAtTime, directoryEntryFileSystem, wasmSimdSupported, type CatalogEntry } from 'idtech-models/advanced';
-import { BackendBench, type FrameRef } from './bench.js';
-import { OrbitCamera } from './camera.js';
-import { buildBenchRows, updateBenchRows } from './chart.js';
-import { createRenderer } from './renderer.js';
+import { Box3, Vector3, type Mesh, type MeshStandardMaterial } from 'three';
+import type { IdTechModel } from 'idtech-models/three';
+import { AnimationPanel } from './animation-panel.js';
+import { Animator } from './animation.js';
+import { clipRows } from './clips.js';
+import { ViewerWorker, WorkerError } from './client.js';
+import { showModelInfo } from './info-panel.js';
+import { buildModel } from './model-build.js';
+import { Overlays, type OverlayName } from './overlays.js';
+import { showBench, showPerformance, type PageTimes } from './perf-panel.js';
+import { StatusLine } from './progress.js';
+import type { FormatInfo, Inspected, Listing, ModelEntry, MountSource, Opened } from './protocol.js';
+import { droppedSource, pickedSource, urlSource } from './sources.js';
+import { Stage } from './stage.js';
+import { download, el } from './text.js';
+import { showImages } from './texture-panel.js';
+import { buildTree, FileTree, type TreeNode } from './tree.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
-const DEFAULT_FILES = ['../fixtures/default/worm.md5mesh', '../fixtures/default/worm.md5anim'];
+const body = document.body;
 
-const canvas = $<HTMLCanvasElement>('view');
-const renderer = createRenderer(canvas, params.get('renderer') === '2d' ? 'canvas2d' : 'webgl2');
-document.body.dataset.renderer = renderer.kind;
-const camera = new OrbitCamera();
-const bench = new BackendBench();
+const worker = new ViewerWorker(new URL('./worker.js', import.meta.url));
+const stage = new Stage($<HTMLCanvasElement>('view'));
+const animator = new Animator();
+const animPanel = new AnimationPanel($('anim'), animator);
+const overlays = new Overlays(stage.scene, $('labels'), $('joint-tip'));
+const status = new StatusLine($<HTMLProgressElement>('progress'), $('status-text'));
+const tree = new FileTree($('tree'), $('tree-note'), (n) => void pickNode(n));
+const manualClock = params.get('clock') === 'manual';
 
-const names: BackendName[] = [...(wasmSimdSupported() ? (['wasm-simd'] as const) : []), 'wasm-scalar', 'ts'];
-const backends = new Map<BackendName, PoseBackend>();
-let active: BackendName = names.includes(params.get('backend') as BackendName) ? (params.get('backend') as BackendName) : names[0];
+let formats: FormatInfo[] = [];
+let listing: Listing | null = null;
+let model: IdTechModel | null = null;
+let opened: Opened | null = null;
+let openedEntry: ModelEntry | null = null;
+let inspected: Inspected[] | null = null;
+let pageTimes: PageTimes | null = null;
+let openToken = 0;
+let mountToken = 0;
+/** Opens in flight. */
+let opening = 0;
 
-let model: PlayableModel | null = null;
-let players = new Map<BackendName, ModelPlayer>();
-let clip = 0;
-let playing = true;
-let animTime = 0;
-let scrubFrame = 0;
-let benchTurn = 0;
-let loadToken = 0;
-let loading: AbortController | null = null;
-
-function setState(state: 'starting' | 'loading' | 'ready' | 'error'): void {
-  document.body.dataset.state = state;
+function showError(e: unknown, where: string): void {
+  const err = e instanceof WorkerError || e instanceof Error ? e : new Error(String(e));
+  $('error-kind').textContent = err instanceof WorkerError && err.code ? `${err.name} ${err.code}` : err.name;
+  // a ModelParseError's message names its file and position already
+  $('error-message').textContent = err instanceof WorkerError && err.code ? err.message : `${where}: ${err.message}`;
+  $('error').hidden = false;
 }
 
-function size(n: number): string {
-  if (n < 1024) return `${n} B`;
-  return n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}
+// --- opening -----------------------------------------------------------------------------------------------------
 
-function showError(e: unknown, fileName: string): void {
-  const box = $('error');
-  if (e instanceof ModelParseError) {
-    $('error-kind').textContent = `ModelParseError ${e.code}`;
-    $('error-message').textContent = e.file !== undefined ? e.message : `${fileName}: ${e.message}`;
-  } else {
-    const err = e instanceof Error ? e : new Error(String(e));
-    $('error-kind').textContent = err.name;
-    $('error-message').textContent = err.message;
-  }
-  box.hidden = false;
-}
-
-async function urlFile(url: string, signal: AbortSignal): Promise<ModelFile> {
-  const res = await fetch(url, { signal });
-  if (!res.ok || !res.body) throw new Error(`${url}: HTTP ${res.status} ${res.statusText}`);
-  const size = Number(res.headers.get('content-length'));
-  const name = decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() ?? url);
-  return { name, source: res.body, size: size > 0 ? size : undefined };
-}
-
-const fromUrls = (urls: string[]) => (signal: AbortSignal) => Promise.all(urls.map((u) => urlFile(u, signal)));
-const fromFiles = (files: File[]) => async () => files.map((f): ModelFile => ({ name: f.name, source: f.stream(), size: f.size }));
-
-const ARCHIVE = /\.(pk3|pk4|dpk)$/i;
-
-/**
- * A dropped or picked .pk3 / .pk4 / .dpk: its models (read from the central directory; nothing is extracted) fill the
- * archive picker, and the first opens. An md5mesh opens with the md5anims beside it; members stream straight into the
- * parsers, inflated as they are read. A Quake 3 player folder opens assembled (lower, upper, head by their tags).
- */
-async function openArchiveFile(file: File): Promise<void> {
-  await openCatalog(() => openArchive(file, { name: file.name }), file.name);
-}
-
-/** A game folder (picked with the folder button, or dropped): its models and its archives' models, in engine order. */
-async function openFolder(getFs: () => Promise<FileSystem>, name: string): Promise<void> {
-  await openCatalog(async () => mountGameDir([await getFs()]), name);
-}
-
-async function openCatalog(getFs: () => Promise<FileSystem>, name: string): Promise<void> {
-  const file = { name };
+async function mount(source: MountSource): Promise<void> {
+  const token = ++mountToken;
+  const t0 = performance.now();
+  body.dataset.mount = 'busy';
+  const task = status.start(`opening ${source.kind === 'files' ? source.name : source.kind === 'url' ? source.url : source.urls.join(', ')}`);
   try {
-    const fs = await getFs();
-    const entries = await catalogModels(fs);
-    const select = $<HTMLSelectElement>('archive-models');
-    select.replaceChildren(...entries.map((e, i) => new Option(`${e.path}${e.kind === 'player' ? '/ (player)' : ''}${e.anims.length ? ` + ${e.anims.length} anims` : ''}`, String(i))));
-    $('archive-models-label').hidden = entries.length === 0;
-    document.body.dataset.archiveModels = String(entries.length);
-    select.onchange = () => void openEntry(fs, entries[Number(select.value)], file.name);
-    if (entries.length) await openEntry(fs, entries[0], file.name);
-    else throw new Error(`${name}: no .md5mesh, .md2 or .md3 inside`);
+    const l = await worker.request({ type: 'mount', source }, task.update).reply;
+    if (token !== mountToken) return;
+    listing = l;
+    tree.set(buildTree(l, formats));
+    body.dataset.mountMs = String(performance.now() - t0);
+    body.dataset.mount = 'done';
+    body.dataset.models = String(l.models.length);
+    body.dataset.listing = l.name;
+    task.end(`${l.name}: ${l.files.length} files, ${l.models.length} models${l.layers.length > 1 ? ` in ${l.layers.filter((x) => x.kind !== 'loose').length} archives` : ''}${l.warnings.length ? `; ${l.warnings.join('; ')}` : ''}`);
+    $('error').hidden = true;
+    const first = l.models.find((m) => m.path === params.get('model')) ?? l.models[0];
+    if (first) await openModel(first);
+    else if (model === null) body.dataset.state = 'ready';
   } catch (e) {
-    showError(e, file.name);
-    setState('error');
+    task.end('');
+    if (token !== mountToken) return;
+    body.dataset.mount = 'error';
+    showError(e, 'opening');
   }
 }
 
-function openEntry(fs: FileSystem, entry: CatalogEntry, archiveName: string, skin?: string): Promise<void> {
-  // A player opens from its parts and animation.cfg (openPlayable assembles it); a model with its md5anims.
-  const paths = entry.kind === 'player' ? entry.files : [entry.path, ...entry.anims];
-  // The skins an MD3 offers (`<model>_<name>.skin` beside it): a picker when there is a choice.
-  const skins = $<HTMLSelectElement>('skin');
-  if (skin === undefined) {
-    skins.replaceChildren(...entry.skins.map((s) => new Option(s.name, s.name)));
-    skin = entry.skins.find((s) => s.name === 'default')?.name ?? entry.skins[0]?.name;
-    if (skin) skins.value = skin;
-    skins.onchange = () => void openEntry(fs, entry, archiveName, skins.value);
-  }
-  $('skin-label').hidden = entry.skins.length < 2;
-  document.body.dataset.skins = String(entry.skins.length);
-  return open(
-    (signal) =>
-      Promise.all(
-        paths.map(async (p): Promise<ModelFile> => {
-          const f = await fs.file(p);
-          if (!f) throw new Error(`${archiveName}:${p} is listed but cannot be read`);
-          return { name: p.slice(p.lastIndexOf('/') + 1), source: f.stream({ signal }), size: f.size };
-        }),
-      ),
-    `${archiveName}:${entry.path}`,
-    { fileSystem: fs, modelPath: entry.path, skin },
-  );
+function nodeOf(entry: ModelEntry): TreeNode | null {
+  return tree.find((n) => n.model === entry);
 }
 
-/** Files picked or dropped: an archive lists its models; model files open together. */
-function openPicked(files: File[]): void {
-  const archive = files.find((f) => ARCHIVE.test(f.name));
-  if (archive) void openArchiveFile(archive);
-  else if (files.length) {
-    $('archive-models-label').hidden = true;
-    void open(fromFiles(files), files[0].name);
-  }
-}
-
-/** Opens a model; on failure shows the typed error and keeps playing the previous model, if any. */
-async function open(getFiles: (signal: AbortSignal) => Promise<ModelFile[]>, label: string, textures?: OpenOptions['textures']): Promise<void> {
-  loading?.abort();
-  const controller = (loading = new AbortController());
-  const token = ++loadToken;
-  setState('loading');
+async function openModel(entry: ModelEntry, skin?: string): Promise<void> {
+  const token = ++openToken;
+  const t0 = performance.now();
+  const sameModel = openedEntry === entry;
+  body.dataset.state = 'loading';
   $('error').hidden = true;
-  const progress = $<HTMLProgressElement>('progress');
-  progress.removeAttribute('value'); // indeterminate until the first chunk
-  $('progress-text').textContent = `opening ${label}…`;
-  let current = label;
-  const next = new Map<BackendName, ModelPlayer>();
+  const task = status.start(`opening ${entry.path}`);
+  opening++;
   try {
-    const files = await getFiles(controller.signal);
-    const t0 = performance.now();
-    const opened = await openPlayable(files, {
-      signal: controller.signal,
-      onProgress: (read, total, fileName) => {
-        current = fileName;
-        if (total) progress.value = read / total;
-        $('progress-text').textContent = `${fileName}: ${size(read)}${total ? ` of ${size(total)}` : ''}`;
-      },
-      textures,
-    });
-    const parseMs = performance.now() - t0;
-    for (const name of names) next.set(name, opened.createPlayer(backends.get(name)!)); // validates indices
-    if (token !== loadToken) throw null; // a newer open won
-    for (const p of players.values()) p.dispose();
-    model = opened;
-    players = next;
-    progress.value = 1;
-    $('progress-text').textContent = `${files.map((f) => f.name).join(', ')}: parsed in ${parseMs.toFixed(0)} ms`;
-    $('info').textContent = opened.summary;
-    renderer.setModel(opened);
-    document.body.dataset.texturedParts = String(opened.materials.filter((m) => m.image).length);
-    document.body.dataset.images = opened.materials.map((m) => m.path ?? '').join(',');
-    if (opened.textureWarnings.length) console.warn(opened.textureWarnings.map((w) => `${w.code}: ${w.message}`).join('\n'));
-    setClip(0);
-    setPlaying(true);
-    const first = players.get(active)!;
-    first.poseBlend(0, 0, 0);
-    camera.fit(first.positions);
-    bench.reset();
-    setState('ready');
+    const o = await worker.request({ type: 'open', entry, skin }, task.update).reply;
+    if (token !== openToken) return;
+    task.update(1, 1, 'building');
+    const t1 = performance.now();
+    const built = await buildModel(o);
+    if (token !== openToken) {
+      built.dispose();
+      return;
+    }
+    const t2 = performance.now();
+    if (model) {
+      stage.holder.remove(model.scene);
+      model.dispose();
+    }
+    model = built;
+    opened = o;
+    openedEntry = entry;
+    inspected = null;
+    stage.holder.add(built.scene);
+    animator.load(built, clipRows(o.view), o.view.extras?.spin ?? 0);
+    animPanel.rebuild();
+    built.update(0);
+    if (!sameModel) stage.frame(built.scene, everyFrameBox(o, built));
+    overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);
+    showSkins(o);
+    showExports(o);
+    render(0);
+    await new Promise(requestAnimationFrame);
+    pageTimes = { build: t2 - t1, firstFrame: performance.now() - t0 };
+    body.dataset.firstFrameMs = String(pageTimes.firstFrame);
+    performance.measure(`pick → first frame: ${entry.path}`, { start: t0, end: t0 + pageTimes.firstFrame });
+    task.end(`${o.title}: ${o.path}`);
+    tree.select(nodeOf(entry));
+    body.dataset.model = o.path;
+    body.dataset.format = o.format;
+    body.dataset.images = o.materials.materials.map((m) => m.diffuse?.path ?? '').join(',');
+    body.dataset.textured = String(texturedMaterials(built));
+    body.dataset.state = 'ready';
+    invalidate();
+    showPanels();
+    void followUp(o, token);
   } catch (e) {
-    for (const p of next.values()) p.dispose();
-    if (token !== loadToken || e === null) return;
-    progress.value = 0;
-    showError(e, current);
-    setState('error');
+    task.end('');
+    if (token !== openToken) return;
+    body.dataset.state = 'error';
+    showError(e, entry.path);
+  } finally {
+    opening--;
   }
 }
 
-function setClip(index: number): void {
-  if (!model) return;
-  clip = index;
-  for (const p of players.values()) p.setClip(index);
-  animTime = 0;
-  scrubFrame = 0;
-  const c = model.clips[index];
-  const select = $<HTMLSelectElement>('clip');
-  if (select.options.length !== model.clips.length || select.dataset.model !== model.summary) {
-    select.replaceChildren(...model.clips.map((k, i) => new Option(`${k.name} (${k.frameCount} frames, ${k.frameRate} fps)`, String(i))));
-    select.dataset.model = model.summary;
+/** After the first frame: the inspect summaries, the backend timings and the images, each when the worker has them. */
+async function followUp(o: Opened, token: number): Promise<void> {
+  const inspect = worker.request({ type: 'inspect' }).reply.then((r) => {
+    if (token !== openToken) return;
+    inspected = r;
+    showPanels();
+    body.dataset.inspected = 'true';
+  });
+  await Promise.all([inspect, measureBackends(token), showTextures(token)]).catch((e) => void (token === openToken && showError(e, o.path)));
+}
+
+/** Times every backend on the clip picked last (in the worker); a newer model's opening makes it moot. */
+async function measureBackends(token = openToken): Promise<void> {
+  if (!animator.primary && animator.rows.length) return;
+  body.dataset.bench = 'busy';
+  try {
+    const r = await worker.request({ type: 'bench', clip: animator.primary ?? '' }).reply;
+    if (token !== openToken) return;
+    showBench($<HTMLTableElement>('bench'), r);
+    body.dataset.bench = 'done';
+  } catch (e) {
+    if (token === openToken) showError(e, 'timing the backends');
   }
-  select.value = String(index);
-  const slider = $<HTMLInputElement>('frame');
-  slider.max = String(Math.max(0, c.frameCount - 1));
-  slider.value = '0';
 }
 
-function setPlaying(on: boolean): void {
-  playing = on;
-  const b = $('play');
-  b.textContent = on ? 'Pause' : 'Play';
-  b.setAttribute('aria-pressed', String(on));
+async function showTextures(token = openToken): Promise<void> {
+  const images = await worker.request({ type: 'images' }).reply;
+  if (token !== openToken || !opened) return;
+  const missing = opened.materials.materials.filter((m) => m.diffuse && !m.diffuse.path && !m.diffuse.builtin).map((m) => `"${m.surface}": ${m.diffuse!.name} — tried ${m.diffuse!.tried.join(', ') || 'nothing'}`);
+  await showImages($('textures'), images, missing);
 }
 
-function setBackend(name: BackendName): void {
-  active = name;
-  $<HTMLSelectElement>('backend').value = name;
+/** The box every frame of the model lies in (its view's, in the file's axes, taken to the scene's); null when the view has none. */
+function everyFrameBox(o: Opened, m: IdTechModel): Box3 | null {
+  const b = o.view.kind === 'tagged' ? null : o.view.bounds;
+  if (!b) return null;
+  m.scene.updateWorldMatrix(true, true);
+  return new Box3(new Vector3(...b.min), new Vector3(...b.max)).applyMatrix4(m.root.matrixWorld);
 }
 
-function resize(): void {
-  const dpr = Math.min(2, window.devicePixelRatio || 1);
-  const w = Math.max(1, Math.round(canvas.clientWidth * dpr)), h = Math.max(1, Math.round(canvas.clientHeight * dpr));
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
+function frameModel(): void {
+  if (model && opened) stage.frame(model.scene, everyFrameBox(opened, model));
+}
+
+function texturedMaterials(m: IdTechModel): number {
+  let n = 0;
+  m.scene.traverse((o) => {
+    const mesh = o as Mesh;
+    if (mesh.isMesh) for (const mat of [mesh.material].flat() as MeshStandardMaterial[]) if (mat.map) n++;
+  });
+  return n;
+}
+
+function showPanels(): void {
+  if (!opened || !model) return;
+  showModelInfo($('info'), opened, inspected, model.warnings);
+  showPerformance($('perf'), opened, pageTimes, listing?.ms ?? null);
+}
+
+function showSkins(o: Opened): void {
+  const select = $<HTMLSelectElement>('skin');
+  select.replaceChildren(...(o.skins.length ? o.skins : ['(its own)']).map((s) => new Option(s, o.skins.length ? s : '')));
+  select.value = o.skin ?? '';
+  select.disabled = o.skins.length < 2;
+  body.dataset.skins = String(o.skins.length);
+}
+
+function showExports(o: Opened): void {
+  const box = $('export-buttons');
+  const button = (text: string, target: string) => {
+    const b = el('button', text, { type: 'button' });
+    b.addEventListener('click', () => void exportAs(target, b));
+    return b;
+  };
+  box.replaceChildren(button('Download .glb', 'glb'), ...o.writers.map((w) => button(`Download ${w.extension} (${w.title})`, w.id)));
+}
+
+async function exportAs(target: string, b: HTMLButtonElement): Promise<void> {
+  b.disabled = true;
+  const task = status.start(`exporting ${opened?.name}`);
+  const out = $('export-result');
+  try {
+    const r = await worker.request({ type: 'export', target }, task.update).reply;
+    download(r.bytes, r.name, r.mimeType);
+    out.replaceChildren(el('p', `${r.name}: ${r.bytes.length} bytes${r.facts.length ? `, ${r.facts.join(', ')}` : ''}`), ...r.warnings.map((w) => el('p', w, { class: 'small bad' })));
+    body.dataset.exported = r.name;
+    task.end(`wrote ${r.name}`);
+  } catch (e) {
+    task.end('');
+    showError(e, `export to ${target}`);
+  } finally {
+    b.disabled = false;
   }
+}
+
+async function pickNode(n: TreeNode): Promise<void> {
+  if (n.model) return openModel(n.model);
+  try {
+    const img = await worker.request({ type: 'image', path: n.path }).reply;
+    ($('textures-section') as HTMLDetailsElement).open = true;
+    await showImages($('textures'), [img], []);
+  } catch (e) {
+    showError(e, n.path);
+  }
+}
+
+// --- drawing -----------------------------------------------------------------------------------------------------
+
+/** The last frames' times (ms): between display frames, and spent drawing each on this thread. */
+const frames = { interval: [] as number[], cpu: [] as number[] };
+function keep(list: number[], v: number): void {
+  list.push(v);
+  if (list.length > 600) list.shift();
 }
 
 let last = performance.now();
+function render(dt: number): void {
+  if (model) {
+    animator.advance(dt);
+    stage.holder.rotation.y = (animator.angle * Math.PI) / 180;
+  }
+  stage.resize();
+  overlays.update(stage.camera, stage.canvas.clientWidth, stage.canvas.clientHeight);
+  stage.render();
+  animPanel.refresh();
+}
+
+/**
+ * Draws a display frame when something moves: a clip playing, a spin, the camera, a control touched, a model opened.
+ * A still model is not drawn again (a page kept open costs nothing while nobody looks at it).
+ */
+let dirty = true;
+const invalidate = () => void (dirty = true);
 function tick(now: number): void {
   const dt = Math.min(0.1, Math.max(0, (now - last) / 1000));
-  last = now;
-  if (model) {
-    const c = model.clips[clip];
-    let f: FrameRef;
-    if (playing) {
-      animTime += dt;
-      f = clipFrameAtTime(c, animTime);
-      $<HTMLInputElement>('frame').value = String(f.frame1);
-    } else {
-      f = { frame1: scrubFrame, frame2: scrubFrame, t: 0 };
-    }
-    $('frame-text').textContent = `${f.frame1}${f.t > 0 ? `→${f.frame2}` : ''} / ${c.frameCount - 1}`;
-    resize();
-    const p = players.get(active)!;
-    p.poseBlend(f.frame1, f.frame2, f.t);
-    renderer.draw(p.positions, p.normals, camera.matrices(canvas.width / canvas.height));
-    // One backend measured per display frame, in turn, on the frame being shown.
-    const name = names[benchTurn++ % names.length];
-    bench.measure(name, players.get(name)!, f);
-    updateBenchRows($('bench').querySelector('tbody')!, bench, active, model.vertexCount);
+  // while a model opens the one on screen holds still: drawing it would compete with the build for the thread (and,
+  // on a software renderer, for the cores)
+  const moving = !!model && !manualClock && !animator.paused && opening === 0 && (animator.playing.size > 0 || animator.spin !== 0);
+  if (moving || dirty) {
+    dirty = false;
+    keep(frames.interval, now - last);
+    const t0 = performance.now();
+    render(manualClock ? 0 : dt);
+    keep(frames.cpu, performance.now() - t0);
   }
+  last = now;
   requestAnimationFrame(tick);
 }
 
-function wireUi(): void {
-  const backendSelect = $<HTMLSelectElement>('backend');
-  backendSelect.replaceChildren(...names.map((n) => new Option(n, n)));
-  backendSelect.value = active;
-  backendSelect.addEventListener('change', () => setBackend(backendSelect.value as BackendName));
-  buildBenchRows($('bench').querySelector('tbody')!, names, setBackend);
+// --- wiring ------------------------------------------------------------------------------------------------------
 
-  $('error').addEventListener('click', () => ($('error').hidden = true));
-  $<HTMLSelectElement>('clip').addEventListener('change', (e) => setClip(Number((e.target as HTMLSelectElement).value)));
-  $('play').addEventListener('click', () => setPlaying(!playing));
-  $<HTMLInputElement>('frame').addEventListener('input', (e) => {
-    setPlaying(false);
-    scrubFrame = Number((e.target as HTMLInputElement).value);
-  });
-  $('default').addEventListener('click', () => void open(fromUrls(DEFAULT_FILES), 'worm'));
-  $<HTMLInputElement>('folder').addEventListener('change', (e) => {
-    const files = [...((e.target as HTMLInputElement).files ?? [])];
-    if (files.length) void openFolder(async () => droppedFileSystem(files), files[0].webkitRelativePath.split('/')[0] || 'folder');
-  });
-  $<HTMLInputElement>('file').addEventListener('change', (e) => {
-    openPicked([...((e.target as HTMLInputElement).files ?? [])]);
-  });
+for (const type of ['input', 'change', 'click', 'keydown', 'wheel', 'pointerdown', 'pointerup', 'resize']) addEventListener(type, invalidate, { capture: true, passive: true });
+stage.controls.addEventListener('change', invalidate);
 
-  // Drop anywhere on the page.
-  let depth = 0;
-  const hint = $('drop-hint');
-  document.addEventListener('dragenter', (e) => {
-    e.preventDefault();
-    if (depth++ === 0) (hint.hidden = false), document.body.classList.add('dragging');
-  });
-  document.addEventListener('dragleave', () => {
-    if (--depth === 0) (hint.hidden = true), document.body.classList.remove('dragging');
-  });
-  document.addEventListener('dragover', (e) => e.preventDefault());
-  document.addEventListener('drop', (e) => {
-    e.preventDefault();
-    depth = 0;
-    hint.hidden = true;
-    document.body.classList.remove('dragging');
-    const folder = [...(e.dataTransfer?.items ?? [])].map((i) => i.webkitGetAsEntry?.()).find((x) => x?.isDirectory);
-    if (folder) void openFolder(() => directoryEntryFileSystem(folder as unknown as Parameters<typeof directoryEntryFileSystem>[0]), folder.name);
-    else openPicked([...(e.dataTransfer?.files ?? [])]);
-  });
+const OVERLAYS: Record<string, OverlayName> = { 'ov-wireframe': 'wireframe', 'ov-skeleton': 'skeleton', 'ov-bounds': 'bounds', 'ov-normals': 'normals', 'ov-tags': 'tags' };
+for (const [id, name] of Object.entries(OVERLAYS)) $<HTMLInputElement>(id).addEventListener('change', (e) => overlays.set(name, (e.target as HTMLInputElement).checked));
+$<HTMLInputElement>('ov-grid').addEventListener('change', (e) => stage.setGrid((e.target as HTMLInputElement).checked));
+$<HTMLInputElement>('ov-axes').addEventListener('change', (e) => stage.setAxes((e.target as HTMLInputElement).checked));
+$<HTMLInputElement>('background').addEventListener('input', (e) => stage.setBackground((e.target as HTMLInputElement).value));
+$('screenshot').addEventListener('click', async () => download(await stage.screenshot(), `${opened?.name ?? 'view'}.png`));
+$('frame-model').addEventListener('click', () => frameModel());
+$('skin').addEventListener('change', () => openedEntry && void openModel(openedEntry, $<HTMLSelectElement>('skin').value || undefined));
+$('bench-again').addEventListener('click', () => void measureBackends());
+$('error').addEventListener('click', () => ($('error').hidden = true));
+$<HTMLInputElement>('filter').addEventListener('input', (e) => tree.applyFilter((e.target as HTMLInputElement).value));
+$<HTMLInputElement>('pick-files').addEventListener('change', (e) => {
+  const files = [...((e.target as HTMLInputElement).files ?? [])];
+  if (files.length) void mount(pickedSource(files));
+});
+$<HTMLInputElement>('pick-folder').addEventListener('change', (e) => {
+  const files = [...((e.target as HTMLInputElement).files ?? [])];
+  if (files.length) void mount(pickedSource(files));
+});
+$('url-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = $<HTMLInputElement>('url').value.trim();
+  if (text) void mount(urlSource(text, modelExtensions()));
+});
+const modelExtensions = () => formats.filter((f) => f.role === 'model' || f.role === 'animation').flatMap((f) => f.extensions);
 
-  // Orbit by dragging, zoom with the wheel.
-  let drag: { x: number; y: number } | null = null;
-  canvas.addEventListener('pointerdown', (e) => {
-    drag = { x: e.clientX, y: e.clientY };
-    canvas.setPointerCapture(e.pointerId);
-  });
-  canvas.addEventListener('pointermove', (e) => {
-    if (!drag) return;
-    camera.yaw += (e.clientX - drag.x) * 0.01;
-    camera.pitch = Math.max(-1.5, Math.min(1.5, camera.pitch + (e.clientY - drag.y) * 0.01));
-    drag = { x: e.clientX, y: e.clientY };
-  });
-  canvas.addEventListener('pointerup', () => (drag = null));
-  canvas.addEventListener(
-    'wheel',
-    (e) => {
-      e.preventDefault();
-      camera.zoom = Math.max(0.2, Math.min(5, camera.zoom * Math.exp(e.deltaY * 0.001)));
-    },
-    { passive: false },
-  );
+// clips: measure the backends again on the clip picked
+$('channels').addEventListener('change', () => void measureBackends());
+
+let dragDepth = 0;
+document.addEventListener('dragenter', (e) => {
+  e.preventDefault();
+  if (dragDepth++ === 0) $('drop-hint').hidden = false;
+});
+document.addEventListener('dragleave', () => {
+  if (--dragDepth <= 0) (dragDepth = 0), ($('drop-hint').hidden = true);
+});
+document.addEventListener('dragover', (e) => e.preventDefault());
+document.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  $('drop-hint').hidden = true;
+  if (e.dataTransfer) void droppedSource(e.dataTransfer).then((s) => s && mount(s), (err) => showError(err, 'drop'));
+});
+
+// keyboard: space plays or pauses, arrows step frames, F frames the model — where keys are not a control's own
+document.addEventListener('keydown', (e) => {
+  const t = e.target as HTMLElement;
+  if (e.ctrlKey || e.metaKey || e.altKey || t.closest('input, select, textarea, button, [role="tree"], summary, a')) return;
+  if (e.key === ' ') animPanel.setPlaying(animator.paused);
+  else if (e.key === 'ArrowRight') animator.step(1);
+  else if (e.key === 'ArrowLeft') animator.step(-1);
+  else if (e.key === 'f' || e.key === 'F') {
+    frameModel();
+  } else return;
+  e.preventDefault();
+  animPanel.refresh();
+});
+
+stage.canvas.addEventListener('pointermove', (e) => {
+  const r = stage.canvas.getBoundingClientRect();
+  overlays.hover(e.clientX - r.left, e.clientY - r.top, stage.camera, r.width, r.height);
+});
+
+// --- test hooks --------------------------------------------------------------------------------------------------
+
+declare global {
+  interface Window {
+    viewer: typeof hooks;
+  }
 }
+const hooks = {
+  /** Advances animation time by `seconds` (with `?clock=manual`) and draws. */
+  advance(seconds: number): void {
+    render(seconds);
+  },
+  /** Opens the model at `path` in the listing. */
+  open(path: string): Promise<void> {
+    const entry = listing?.models.find((m) => m.path === path);
+    if (!entry) throw new Error(`no model ${path}`);
+    return openModel(entry);
+  },
+  listing: () => listing,
+  /** The last open's times: the worker's (parse, view, materials, images) and the page's (build, first frame). */
+  times: () => (opened ? { ...opened.times, ...pageTimes } : null),
+  model: () => model,
+  opened: () => opened,
+  spinAngle: () => stage.holder.rotation.y,
+  joints: () => overlays.joints(stage.camera, stage.canvas.clientWidth, stage.canvas.clientHeight),
+  cameraDistance: () => stage.camera.position.distanceTo(stage.controls.target),
+  framed: () => stage.framed,
+  /** The last frames' intervals and drawing times (ms), and forgets them. */
+  frameTimes(): { interval: number[]; cpu: number[] } {
+    const out = { interval: frames.interval.splice(0), cpu: frames.cpu.splice(0) };
+    return out;
+  },
+  /** Names of the overlay objects in the scene. */
+  overlayObjects(): string[] {
+    const out: string[] = [];
+    stage.scene.traverse((o) => o.userData.overlay && o.name && out.push(o.name));
+    return out;
+  },
+  /** Pixels on the canvas that are not the background. */
+  coverage(): number {
+    render(0);
+    const gl = stage.renderer.getContext();
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    const px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    const bg = stage.background.clone().convertLinearToSRGB();
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - bg.r * 255) + Math.abs(px[i + 1] - bg.g * 255) + Math.abs(px[i + 2] - bg.b * 255) > 6) n++;
+    return n / (w * h);
+  },
+};
+window.viewer = hooks;
+
+// --- start -------------------------------------------------------------------------------------------------------
 
 async function start(): Promise<void> {
-  wireUi();
-  for (const name of names) backends.set(name, await createBackend(name));
+  const formatsUrl = params.get('formats') ?? undefined;
+  formats = (await worker.request({ type: 'hello', formatsUrl }).reply).formats;
+  $('formats').textContent = formats.filter((f) => f.role === 'model').map((f) => f.title).join(' · ');
   requestAnimationFrame(tick);
-  const urls = params.get('files')?.split(',').filter(Boolean);
-  // `&game=URL`: the game folder on the server the model's skins, scripts and images are read from (by name: a server
-  // cannot be listed, so shader scripts are not searched); the model's path is its URL below that folder.
-  const game = params.get('game');
-  const model = urls?.[0] && game ? new URL(urls[0], location.href).href : '';
-  const gameUrl = game ? new URL(game.replace(/\/?$/, '/'), location.href).href : '';
-  const textures = model.startsWith(gameUrl) && gameUrl ? { fileSystem: urlFileSystem(gameUrl), modelPath: decodeURIComponent(model.slice(gameUrl.length)) } : undefined;
-  await open(fromUrls(urls?.length ? urls : DEFAULT_FILES), urls?.length ? urls[0] : 'worm', textures);
+  const url = params.get('url');
+  const files = params.get('files')?.split(',').filter(Boolean);
+  if (url) await mount({ kind: 'url', url });
+  else if (files?.length) await mount({ kind: 'urls', urls: files });
+  else if (!params.has('idle')) {
+    const worm = ['models/worm/worm.md5mesh', 'models/worm/worm.md5anim'];
+    await mount({ kind: 'urls', urls: worm, index: worm });
+  } else body.dataset.state = 'ready';
 }
 
 start().catch((e) => {
-  showError(e, 'demo');
-  setState('error');
+  body.dataset.state = 'error';
+  showError(e, 'starting');
 });

@@ -21,7 +21,22 @@ export type { ElementReader } from './formats/md5/pull.js';
 export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCommandList, md2GlCommandTriangles, md2TexCoords, md2Unwelded, type Md2GlCommand, type Md2Unwelded } from './formats/md2/index.js';
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
-export { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from './formats/md3/animation-cfg.js';
+export { MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, type AnimationCfgForm, type AnimationCfgOptions, type PlayerAnimationNames } from './formats/md3/animation-cfg.js';
+// MDL (Quake), every piece the registry's registration points at — until that registration puts MDL at the front door
+export type { MdlModel, MdlSkin, MdlFrame, MdlTrailing, MdlVariant } from './base/model.js';
+export { parseMdl, parseMdlStream, MdlParser, mdlFormat, isMdlHead, MDL_LIMITS, MDL_FLAG_NAMES, mdlClips, frameOfPose, mdlDrawVertices, type MdlDrawVertices } from './formats/mdl/index.js';
+export { MdlPoser, type MdlPoses } from './pose/mdl-poser.js';
+export { MDL_DEFAULT_FPS, mdlGroupBlend } from './pose/timing.js';
+export { resolveMdlMaterials, mdlEmbeddedMaterials, mdlSkinPicture, mdlSkinKey, MF_HOLEY, QUAKE_PALETTE_PATH, MDL_REPLACEMENT_EXTENSIONS, type MdlMaterialOptions, type MdlMaterialSet } from './materials/mdl.js';
+export { addMdl, mdlEmbeddedTextures, mdlEffects, type MdlExportOptions } from './export/gltf-mdl.js';
+export { mdlToObj } from './export/obj-mdl.js';
+export { mdlPlayable } from './playable/mdl-playable.js';
+// IQM: the room's pieces (the format registry wires IQM into the front door, the CLI and the loaders)
+export {
+  IqmParser, parseIqm, parseIqmStream, iqmFormat, readIqmConfig, parseFrameGroups, boundFrameGroups, iqmCompanionsBeside, iqmAcceptsCompanion,
+} from './formats/iqm/index.js';
+export { IqmPoser, IQM_DEFAULT_FPS } from './pose/iqm-poser.js';
+export * as tsIqmKernels from './kernels/ts-iqm-kernels.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';
 export { createTsBackend } from './kernels/ts-backend.js';
@@ -44,7 +59,8 @@ export { toGlbMeshopt } from './registry/gltf-meshopt.js';
 export type { MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it
 // textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)
 export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';
-export { alphaLook, ImageConverter, type AlphaLook, type ExportImage, type ImageFile } from './export/textures.js';
+export { ImageConverter, type ExportImage, type ImageFile } from './export/textures.js';
+export { alphaLook, type AlphaLook } from './materials/look.js';
 // the format registry: every format's registration, the model-set loader, what the pipeline does per format
 export { supportedFormats } from './registry/open-playable.js';
 export { DEFAULT_FORMATS, entryFor, entryOwning, readableExtensions, type RegisteredModel } from './registry/formats.js';
@@ -54,6 +70,7 @@ export { readingFile } from './base/errors.js';
 export type { GltfOptionUse } from './registry/entry.js';
 // images: per-format decoders and header readers behind decodeImage
 export { readImageInfo, detectImageFormat, imageFormatFromName, decodeTga, tgaInfo, decodePcx, pcxInfo, pcxPalette, decodeBmp, bmpInfo, pngInfo, jpegInfo, MAX_RGBA_BYTES } from './images/index.js';
+export { decodeQuakeSkin, quantizeQuakeSkin, parseQuakePalette, DEFAULT_QUAKE_PALETTE, QUAKE_FULLBRIGHT_FIRST, QUAKE_PALETTE_BYTES, type QuakeSkin, type QuakeSkinOptions } from './images/quake-palette.js';
 export type { DecodeImageOptions, PcxOptions, PngInfo, JpegInfo, PngEncodeOptions, DecodedFormat, ImageInfo, PassthroughFormat } from './images/index.js';
 
 // materials: the parsers and name rules behind MaterialResolver
@@ -68,6 +85,10 @@ export { ScriptLexer } from './text/script-lexer.js';
 export { pathKey, type FileSystem, type VfsFile } from './vfs/file-system.js';
 export { openZip } from './vfs/zip-archive.js';
 export { readZipDirectory, isUnsafeArchivePath } from './vfs/zip-directory.js';
+export { openPak, windowReader, type OpenPakOptions } from './vfs/pak-archive.js';
+export { readPakHeader, readPakDirectory, type PakDirectory } from './vfs/pak-directory.js';
+export { mountedPaks, type PakNumbering } from './vfs/paks.js';
+export { openArchiveReader } from './vfs/open-archive.js';
 export { directoryEntryFileSystem, blobFileSystem, type UrlFileSystemOptions } from './vfs/browser.js';
 export { overlayFileSystem, subFolderFileSystem, filteredFileSystem } from './vfs/overlay.js';
 export { mountGameDirs, compareArchiveNames, ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS, type MountLayer } from './vfs/game-dir.js';
@@ -77,6 +98,9 @@ export { fflateInflater, streamInflater, defaultInflater, type Inflater } from '
 export { crc32, crc32Update } from './base/crc32.js';
 export { safeOutputPath, safeRelativePath } from './vfs/safe-path.js';
 export { resolveLimits, DEFLATE_MAX_RATIO } from './vfs/archive-limits.js';
+// the bounds that keep memory proportional to the input (docs/security.md): process-wide defaults, each room's option wins
+export { DEFAULT_RESOURCE_LIMITS, resourceLimits, setResourceLimits, resetResourceLimits, type ResourceLimits } from './base/resource-limits.js';
+export type { ResourceReader, ResourceRequest } from './vfs/resource-reader.js';
 export { memoryFileSystem } from './vfs/memory.js';
 
 // helpers kept off the front door (it holds at most 40 values): SIMD detection (createBackend('auto') uses it), the

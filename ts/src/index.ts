@@ -18,7 +18,7 @@ export { parseMd5AnimStream, parseMd5MeshStream } from './formats/md5/stream.js'
 export { openMd5Meshes, type Md5AnimFrame, type Md5AnimFrameReader, type Md5AnimHeader, type Md5MeshHeader, type Md5MeshReader } from './formats/md5/index.js';
 export { parseMd2, parseMd2Stream } from './formats/md2/index.js';
 export { parseMd3, parseMd3Stream } from './formats/md3/index.js';
-export { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg, type Md3AnimationName } from './formats/md3/animation-cfg.js';
+export { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg, type Md3AnimationClip, type Md3AnimationName } from './formats/md3/animation-cfg.js';
 // images: TGA/PCX/BMP decoded to RGBA8 (PNG/JPEG passed through), and RGBA8 encoded as PNG
 export { decodeImage, encodePng } from './images/index.js';
 export type { DecodedImage, RgbaImage, PassthroughImage, ImageFormat } from './images/types.js';
@@ -29,10 +29,11 @@ export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materia
 export type { SkinOffer } from './materials/skins.js';
 export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './registry/textures.js';
 export type { ResolvedTextures } from './export/textures.js';
-// game folders and archives (.pk3 .pk4 .dpk) as one read-only FileSystem, in the engine's order
+// game folders and archives (.pk3 .pk4 .dpk, Quake's .pak) as one read-only FileSystem, in the engine's order
 export type { FileSystem, VfsFile } from './vfs/file-system.js';
-export { openArchive } from './vfs/open-archive.js';
+export { openArchive, type GameArchive } from './vfs/open-archive.js';
 export type { OpenArchiveOptions, ZipArchive } from './vfs/zip-archive.js';
+export type { PakArchive } from './vfs/pak-archive.js';
 export { mountGameDir, type MountedGame, type MountOptions } from './vfs/game-dir.js';
 export { droppedFileSystem, urlFileSystem } from './vfs/browser.js';
 export type { ArchiveLimits } from './vfs/archive-limits.js';

@@ -53,6 +53,9 @@ fn time<F: FnMut()>(mut f: F) -> f64 {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("--lbs") {
+        return lbs_main(&std::env::args().nth(2).expect("usage: idtech-bench-native --lbs DUMP.bin"));
+    }
     let path = std::env::args().nth(1).expect("usage: idtech-bench-native MODEL.bin");
     let mut r = Reader { bytes: std::fs::read(&path).expect("read model dump"), at: 0 };
     let h = r.u32s(6);
@@ -110,4 +113,34 @@ fn main() {
         frame_s * 1e6,
         checksum
     );
+}
+
+/// `idtech-bench-native --lbs FILE`: the linear-blend-skinning kernel (`idtech_core::lbs`, SSE2 on x86-64) on a dump
+/// written by bench/iqm.mjs (little-endian): u32 vertices, joints, byte_weights (1: u8 weights, 0: f32);
+/// f32 matrices[joints·16]; f32 positions[v·3]; f32 normals[v·3]; f32 tangents[v·4]; u8 indices[v·4];
+/// then u8 weights[v·4] or f32 weights[v·4]. Prints positions-only and positions + normals + tangents Mvert/s.
+pub fn lbs_main(path: &str) {
+    use idtech_core::lbs::{lbs_skin, LbsInput, LbsOutput};
+    let mut r = Reader { bytes: std::fs::read(path).expect("read lbs dump"), at: 0 };
+    let h = r.u32s(3);
+    let (nv, nj, byte_weights) = (h[0] as usize, h[1] as usize, h[2] == 1);
+    let matrices = r.f32s(nj * 16);
+    let positions = r.f32s(nv * 3);
+    let normals = r.f32s(nv * 3);
+    let tangents = r.f32s(nv * 4);
+    let indices = r.bytes[r.at..r.at + nv * 4].to_vec();
+    r.at += nv * 4;
+    let (wu8, wf32) = if byte_weights { (r.bytes[r.at..r.at + nv * 4].to_vec(), Vec::new()) } else { (Vec::new(), r.f32s(nv * 4)) };
+    assert!(idtech_core::validate::lbs(nj, &indices, &wu8, &wf32).is_ok());
+    let (mut op, mut on, mut ot) = (vec![0.0f32; nv * 3], vec![0.0f32; nv * 3], vec![0.0f32; nv * 4]);
+    let p_only = LbsInput { matrices: &matrices, positions: &positions, normals: &[], tangents: &[], indices: &indices, weights_u8: &wu8, weights_f32: &wf32 };
+    let pnt = LbsInput { normals: &normals, tangents: &tangents, ..p_only };
+    let p_s = time(|| {
+        assert!(lbs_skin(&p_only, &mut LbsOutput { positions: &mut op, normals: &mut [], tangents: &mut [] }));
+    });
+    let pnt_s = time(|| {
+        assert!(lbs_skin(&pnt, &mut LbsOutput { positions: &mut op, normals: &mut on, tangents: &mut ot }));
+    });
+    let checksum: f64 = op.iter().map(|&x| x as f64).sum();
+    println!("{{\"lbs_mverts_per_s\": {:.3}, \"lbs_pnt_mverts_per_s\": {:.3}, \"checksum\": {}}}", nv as f64 / p_s / 1e6, nv as f64 / pnt_s / 1e6, checksum);
 }

@@ -31,3 +31,11 @@ pub const MD3_NORMAL_TABLE_LEN: usize = 2048;
 /// f32 of the decoded MD3 normal table the kernels read: `x y z 0` for each of the 65536 packed lat/lng values (the
 /// products above, in f32), so any packed normal is one unchecked vector load. 1 MiB, built at run time.
 pub const MD3_DECODED_NORMALS_LEN: usize = 65536 * 4;
+/// Channels of an IQM pose: translate xyz, rotate xyzw, scale xyz (iqm.h).
+pub const IQM_CHANNELS: usize = 10;
+/// f32 per IQM bind (or inverse bind) matrix: ioquake3's row-major 3×4 (`m00 m01 m02 tx`, `m10 …`, `m20 …`).
+pub const IQM_BIND_STRIDE: usize = 12;
+/// f32 per linear-blend-skinning joint matrix: column-major 4×4 as glTF stores it (columns `x y z w`: the three axes
+/// then the translation); the kernels read the top three rows, so an IQM pose matrix (w lanes 0 0 0 1) and a glTF
+/// joint matrix are both taken as they are.
+pub const LBS_MATRIX_STRIDE: usize = 16;

@@ -16,7 +16,9 @@
 //! matrix is 16 f32, three rows `m·0 m·1 m·2 t·` then a zero row.
 
 pub mod batch;
+pub mod iqm;
 pub mod layout;
+pub mod lbs;
 pub mod morph;
 pub mod pose;
 pub mod quat;

@@ -15,6 +15,8 @@ pub enum Invalid {
     WeightJoint(usize),
     /// The vertex counts sum to more weights than supplied, or the output is too short.
     SkinShape,
+    /// Blend index `k` (vertex k / 4, lane k % 4) has a weight above 0 and names a joint ≥ the joint count.
+    BlendIndex(usize),
 }
 
 pub fn parents(parents: &[i32]) -> Result<(), Invalid> {
@@ -63,6 +65,23 @@ pub fn skin(joint_count: usize, group_sizes: &[u32], joints: &[u32], weights_len
     Ok(())
 }
 
+/// Linear-blend-skinning indices (`lbs.rs`): every index whose weight is above 0 names a joint below `joint_count`
+/// (an unweighted index is read by no engine and only clamped by the kernel). Byte weights when `weights_f32` is
+/// empty; the weights must hold one per index.
+pub fn lbs(joint_count: usize, indices: &[u8], weights_u8: &[u8], weights_f32: &[f32]) -> Result<(), Invalid> {
+    let n = indices.len();
+    if (weights_f32.is_empty() && weights_u8.len() < n) || (!weights_f32.is_empty() && weights_f32.len() < n) {
+        return Err(Invalid::SkinShape);
+    }
+    for (k, &j) in indices.iter().enumerate() {
+        let weighted = if weights_f32.is_empty() { weights_u8[k] > 0 } else { weights_f32[k] > 0.0 };
+        if weighted && j as usize >= joint_count {
+            return Err(Invalid::BlendIndex(k));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +98,14 @@ mod tests {
         assert_eq!(anim(&[63, 7], &[0, 6], 12, 9), Ok(()));
         assert_eq!(anim(&[63, 7], &[0, 7], 12, 9), Err(Invalid::AnimComponents(1)));
         assert_eq!(anim(&[64], &[0], 6, 6), Err(Invalid::AnimComponents(0)));
+    }
+
+    #[test]
+    fn weighted_blend_indices_past_the_joints_are_named() {
+        assert_eq!(lbs(2, &[0, 1, 5, 0], &[200, 55, 0, 0], &[]), Ok(()));
+        assert_eq!(lbs(2, &[0, 1, 5, 0], &[200, 50, 5, 0], &[]), Err(Invalid::BlendIndex(2)));
+        assert_eq!(lbs(2, &[2, 0, 0, 0], &[], &[0.5, 0.5, 0.0, 0.0]), Err(Invalid::BlendIndex(0)));
+        assert_eq!(lbs(2, &[0, 0, 0, 0], &[1, 2], &[]), Err(Invalid::SkinShape));
     }
 
     #[test]

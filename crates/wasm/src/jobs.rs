@@ -1,7 +1,10 @@
 //! Job descriptors: what one kernel call needs, written by JavaScript into linear memory and passed as one
 //! pointer (ozz-animation's jobs; meshoptimizer's small surface). Every struct is `#[repr(C)]` and made of 4-byte
 //! words only, so its layout is its declaration order: `scripts/gen-layout.mjs` reads this file and writes the
-//! word offsets into `ts/src/kernels/layout.ts` (a test checks they agree), and the WASM backend fills the words.
+//! word offsets into `ts/src/kernels/layout.ts`, and `scripts/gen-jobs.mjs` writes the WASM backend's job writers
+//! into `ts/src/kernels/wasm-jobs.ts` (tests check both agree). A field's TS job keeps it under its camelCase name
+//! unless a trailing `// ts: path` comment says where (`anim.parents`; `frameIndices, length: frameCount` for a
+//! buffer whose element count word is a number of the job).
 //!
 //! A `Buf` is a buffer from `alloc`: its address and its length in elements (not bytes). Lengths come from the
 //! same JS object that allocated the buffer, so a slice built from a `Buf` stays inside the allocation.
@@ -135,21 +138,21 @@ pub struct SkinJob {
 /// Several frames posed and skinned in one call: frame i's positions at `out[i · V · 3]`.
 #[repr(C)]
 pub struct SkinFramesJob {
-    pub parents: Buf,
-    pub flags: Buf,
-    pub start_index: Buf,
-    pub baseframe: Buf,
-    pub frames: Buf,
-    pub group_sizes: Buf,
-    pub joints: Buf,
-    pub weights: Buf,
-    pub dest: Buf,
-    pub frame_indices: Buf,
-    pub local: Buf,
-    pub object: Buf,
-    pub matrices: Buf,
+    pub parents: Buf,         // ts: anim.parents
+    pub flags: Buf,           // ts: anim.flags
+    pub start_index: Buf,     // ts: anim.startIndex
+    pub baseframe: Buf,       // ts: anim.baseframe
+    pub frames: Buf,          // ts: anim.frames
+    pub group_sizes: Buf,     // ts: skin.groupSizes
+    pub joints: Buf,          // ts: skin.joints
+    pub weights: Buf,         // ts: skin.weights
+    pub dest: Buf,            // ts: skin.dest
+    pub frame_indices: Buf,   // ts: frameIndices, length: frameCount
+    pub local: Buf,           // ts: scratch.local
+    pub object: Buf,          // ts: scratch.object
+    pub matrices: Buf,        // ts: scratch.matrices
     pub out: Buf,
-    pub component_count: u32,
+    pub component_count: u32, // ts: anim.componentCount
 }
 
 impl SkinFramesJob {
@@ -173,6 +176,62 @@ impl SkinFramesJob {
         let mut scratch = batch::Scratch { local: j.local.slice_mut(), object: j.object.slice_mut(), matrices: j.matrices.slice_mut() };
         batch::skin_frames(&anim, &stream, j.frame_indices.slice(), &mut scratch, j.out.slice_mut())
     }
+}
+
+/// Linear-blend-skinning indices checked against the joint count (see `idtech_core::validate::lbs`).
+#[repr(C)]
+pub struct ValidateLbsJob {
+    pub indices: Buf,
+    pub weights_u8: Buf,
+    pub weights_f32: Buf,
+    pub joint_count: u32,
+}
+
+/// IQM joints (translate, rotate, scale, parents) → bind and inverse bind matrices (12 floats each).
+#[repr(C)]
+pub struct IqmBindJob {
+    pub parents: Buf,
+    pub translate: Buf,
+    pub rotate: Buf,
+    pub scale: Buf,
+    pub bind: Buf,
+    pub inv_bind: Buf,
+}
+
+/// IQM frames a and b (uint16 channels) blended by t → every joint's skinning matrix (column-major, 16 floats).
+#[repr(C)]
+pub struct IqmPoseJob {
+    pub parents: Buf,
+    pub masks: Buf,
+    pub offsets: Buf,
+    pub scales: Buf,
+    pub frames: Buf,
+    pub bind: Buf,
+    pub inv_bind: Buf,
+    /// 2 · poses · 10 floats: the two decoded frames.
+    pub scratch: Buf,
+    pub out: Buf,
+    pub frame_count: u32,
+    pub frame_channels: u32,
+    pub frame_a: u32,
+    pub frame_b: u32,
+    pub t: f32,
+}
+
+/// Bind-pose positions (normals, tangents: empty to skip) skinned by up to four joint matrices per vertex.
+#[repr(C)]
+pub struct LbsSkinJob {
+    pub matrices: Buf,
+    pub positions: Buf,
+    pub normals: Buf,
+    pub tangents: Buf,
+    pub indices: Buf,
+    /// 4 bytes per vertex (÷ 255); empty when `weights_f32` is given.
+    pub weights_u8: Buf,
+    pub weights_f32: Buf,
+    pub out_positions: Buf,
+    pub out_normals: Buf,
+    pub out_tangents: Buf,
 }
 
 /// MD2: frames a and b blended by t into `vertex_count` outputs from vertex `out_vertex_offset`.

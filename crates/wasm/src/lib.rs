@@ -2,6 +2,11 @@
 //! taking the address of a job descriptor (`jobs.rs`) that JavaScript wrote into linear memory. Nothing per vertex
 //! crosses the boundary, only one pointer per call (see `ts/src/kernels/wasm-backend.ts`).
 //!
+//! `scripts/gen-jobs.mjs` makes the TS side of every entry point here that takes a job (`fn name(job_ptr: usize)`
+//! returning `bool` or `i32`, its first line `let j: &SomeJob = …`): the kernel `name` in camelCase, which writes the
+//! job and calls the entry. A `/// Refused: …` doc line is the RangeError's words when a run kernel returns false
+//! (`{field}`: that field of the job).
+//!
 //! Validation and running stay separate: `validate_*` check every index a kernel will follow and report the first
 //! bad one; the run kernels only check shapes (lengths that agree) and return false when they do not, writing
 //! nothing. Kernels index through checked slices and clamp indices into range (SIMD128 skinning checks every index
@@ -10,7 +15,7 @@
 
 mod jobs;
 
-use idtech_core::{batch, layout, morph, pose, skin, validate};
+use idtech_core::{batch, iqm, layout, lbs, morph, pose, skin, validate};
 use jobs::*;
 use wasm_bindgen::prelude::*;
 
@@ -77,6 +82,8 @@ pub fn validate_skin(job_ptr: usize) -> i32 {
     }
 }
 
+/// Frame `frame` of the anim composed into a local pose (see `idtech_core::pose::compose_frame`).
+/// Refused: no frame {frame}, or a buffer is too short
 #[wasm_bindgen]
 pub fn compose_frame(job_ptr: usize) -> bool {
     let j: &ComposeJob = unsafe { job(job_ptr) };
@@ -146,6 +153,7 @@ pub fn skin_normals(job_ptr: usize) -> bool {
 
 /// Pose and skin several frames in one call (see `idtech_core::batch`); false on a frame index past the anim or
 /// a short buffer.
+/// Refused: a frame index is past the anim, or a buffer is too short
 #[wasm_bindgen]
 pub fn skin_frames(job_ptr: usize) -> bool {
     let j: &SkinFramesJob = unsafe { job(job_ptr) };
@@ -164,6 +172,7 @@ fn out_range<'a>(positions: Buf, normals: Buf, first: u32, count: u32) -> Option
 }
 
 /// MD2 blend (see `idtech_core::morph::md2_blend`); false when a frame index or a length is out of range.
+/// Refused: no frames {frame_a}, {frame_b}, or a buffer is too short
 #[wasm_bindgen]
 pub fn md2_blend(job_ptr: usize) -> bool {
     let j: &Md2BlendJob = unsafe { job(job_ptr) };
@@ -178,6 +187,7 @@ pub fn md2_blend(job_ptr: usize) -> bool {
 }
 
 /// MD3 blend of one surface (see `idtech_core::morph::md3_blend`); false when a frame index or a length is out of range.
+/// Refused: no frames {frame_a}, {frame_b}, or a buffer is too short
 #[wasm_bindgen]
 pub fn md3_blend(job_ptr: usize) -> bool {
     let j: &Md3BlendJob = unsafe { job(job_ptr) };
@@ -189,8 +199,68 @@ pub fn md3_blend(job_ptr: usize) -> bool {
 }
 
 /// Move a vertex range by a 3×4 placement (see `idtech_core::morph::transform_vertices`).
+/// Refused: vertex range past the outputs, or a short matrix
 #[wasm_bindgen]
 pub fn transform_vertices(job_ptr: usize) -> bool {
     let j: &TransformJob = unsafe { job(job_ptr) };
     unsafe { morph::transform_vertices(j.matrix.slice(), j.positions.slice_mut(), j.normals.slice_mut(), j.first_vertex as usize, j.vertex_count as usize) }
+}
+
+/// −1 when valid, −2 on inconsistent shapes, else the first weighted blend index naming a missing joint.
+#[wasm_bindgen]
+pub fn validate_lbs(job_ptr: usize) -> i32 {
+    let j: &ValidateLbsJob = unsafe { job(job_ptr) };
+    match validate::lbs(j.joint_count as usize, unsafe { j.indices.slice() }, unsafe { j.weights_u8.slice() }, unsafe { j.weights_f32.slice() }) {
+        Ok(()) => -1,
+        Err(validate::Invalid::BlendIndex(k)) => k as i32,
+        Err(_) => -2,
+    }
+}
+
+/// IQM bind and inverse bind matrices (see `idtech_core::iqm::iqm_bind_matrices`); false when the shapes disagree.
+#[wasm_bindgen]
+pub fn iqm_bind(job_ptr: usize) -> bool {
+    let j: &IqmBindJob = unsafe { job(job_ptr) };
+    unsafe { iqm::iqm_bind_matrices(j.parents.slice(), j.translate.slice(), j.rotate.slice(), j.scale.slice(), j.bind.slice_mut(), j.inv_bind.slice_mut()) }
+}
+
+/// IQM skinning matrices of frames a → b at t (see `idtech_core::iqm::iqm_pose_matrices`); false on a frame past
+/// the frames or shapes that disagree.
+/// Refused: no frames {frame_a}, {frame_b}, or a buffer is too short
+#[wasm_bindgen]
+pub fn iqm_pose(job_ptr: usize) -> bool {
+    let j: &IqmPoseJob = unsafe { job(job_ptr) };
+    let inp = unsafe {
+        iqm::IqmPoseInput {
+            parents: j.parents.slice(),
+            masks: j.masks.slice(),
+            offsets: j.offsets.slice(),
+            scales: j.scales.slice(),
+            frames: j.frames.slice(),
+            frame_count: j.frame_count as usize,
+            frame_channels: j.frame_channels as usize,
+            bind: j.bind.slice(),
+            inv_bind: j.inv_bind.slice(),
+        }
+    };
+    unsafe { iqm::iqm_pose_matrices(&inp, j.frame_a as usize, j.frame_b as usize, j.t, j.scratch.slice_mut(), j.out.slice_mut()) }
+}
+
+/// Linear blend skinning (see `idtech_core::lbs`); false when the shapes disagree (nothing written).
+#[wasm_bindgen]
+pub fn lbs_skin(job_ptr: usize) -> bool {
+    let j: &LbsSkinJob = unsafe { job(job_ptr) };
+    let inp = unsafe {
+        lbs::LbsInput {
+            matrices: j.matrices.slice(),
+            positions: j.positions.slice(),
+            normals: j.normals.slice(),
+            tangents: j.tangents.slice(),
+            indices: j.indices.slice(),
+            weights_u8: j.weights_u8.slice(),
+            weights_f32: j.weights_f32.slice(),
+        }
+    };
+    let mut out = unsafe { lbs::LbsOutput { positions: j.out_positions.slice_mut(), normals: j.out_normals.slice_mut(), tangents: j.out_tangents.slice_mut() } };
+    lbs::lbs_skin(&inp, &mut out)
 }

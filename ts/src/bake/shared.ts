@@ -3,7 +3,7 @@
  * worker instantiates the module on it with a stack of its own, and each skins its run of frames straight into one
  * output buffer there — the pool's result is a view on it, so nothing is copied out of a worker. (A pool whose
  * workers each have a module memory of their own, `task.ts`, copies every float once more: measured in
- * docs/benchmarks.md, "Bakes across cores".)
+ * docs/benchmarks.md, "Bakes across cores"; the passes that got there in benchmarks-history.md.)
  *
  * This side runs on the pool's thread: it owns the memory's allocator (only it allocates: see the crate's notes),
  * validates the model as `Md5Poser` does, and writes each worker's job descriptor before the worker runs it.
@@ -127,7 +127,8 @@ export class SharedBake {
   static async create(mesh: Md5Mesh, anim: Md5Anim, stream: Md5SkinStream, order: 'file' | 'grouped', workers: number): Promise<SharedBake> {
     const J = mesh.joints.count;
     const model: KernelModel = {
-      parents: Int32Array.from(mesh.joints.parents),
+      // Daemon composes with the anim's parents (RE_BuildSkeleton); they equal the mesh's unless the pair differs.
+      parents: Int32Array.from(anim.parents),
       flags: Uint8Array.from(anim.flags),
       startIndex: Uint32Array.from(anim.startIndices),
       baseframe: Float32Array.from(anim.baseframe),

@@ -33,7 +33,9 @@ function read<T>(bytes: Uint8Array, offset: number, count: number, type: WordArr
   const size = type.BYTES_PER_ELEMENT;
   const at = bytes.byteOffset + offset;
   if (!copy && LITTLE_ENDIAN_HOST && at % size === 0) return new type(bytes.buffer, at, count);
-  const out = bytes.slice(offset, offset + count * size);
+  // A copy through set(), not slice(): a Node Buffer's slice() is a view on its (pooled) buffer.
+  const out = new Uint8Array(count * size);
+  out.set(bytes.subarray(offset, offset + count * size));
   if (!LITTLE_ENDIAN_HOST) {
     for (let i = 0; i < out.length; i += size) out.subarray(i, i + size).reverse();
   }

@@ -61,6 +61,12 @@ export const ErrorCode = {
   SizeMismatch: 'SIZE_MISMATCH',
   /** A member or an archive over a cap of `ArchiveLimits` (ratio, member size, total inflated bytes, entries). */
   InflateLimit: 'INFLATE_LIMIT',
+  /**
+   * Input the format allows but over a resource bound the caller can raise (`ResourceLimits`, docs/security.md):
+   * decoded image pixels, a script file's bytes, glTF nodes and node depth, a glTF's file. The detail names the
+   * file or element, the limit and how to raise it.
+   */
+  ResourceLimit: 'RESOURCE_LIMIT',
   /** Two members whose bytes overlap, or a member overlapping the central directory (the overlapping zip bomb). */
   OverlappingEntries: 'OVERLAPPING_ENTRIES',
   /** A path that would leave its folder: `..`, absolute, a drive letter, a device name, a NUL or a colon. */
@@ -87,6 +93,11 @@ export interface ErrorPosition {
   line?: number;
   /** 1-based column in bytes, for text formats. */
   column?: number;
+  /**
+   * Where, in words, when the fault is not at a place in one input (`joint 61 of walk.md5anim`: an anim against the
+   * mesh it is played on); the message says this instead of the byte offset.
+   */
+  where?: string;
 }
 
 export class ModelParseError extends Error {
@@ -107,9 +118,11 @@ export class ModelParseError extends Error {
 
   constructor(code: ErrorCode, detail: string, position: ErrorPosition) {
     const where =
-      position.line !== undefined
-        ? `line ${position.line}:${position.column ?? 0} (byte ${position.offset})`
-        : `byte ${position.offset}`;
+      position.where !== undefined
+        ? position.where
+        : position.line !== undefined
+          ? `line ${position.line}:${position.column ?? 0} (byte ${position.offset})`
+          : `byte ${position.offset}`;
     super(`${code}: ${detail} at ${where}`);
     this.code = code;
     this.detail = detail;

@@ -197,3 +197,230 @@ export interface Md3Model {
   surfaces: Md3Surface[];
   warnings: import('./errors.js').ParseWarning[];
 }
+
+// ——— MDL (Quake): vertex animation, one scale and origin for every pose, frames kept quantised ———
+
+/**
+ * Which file this is: `IDPO` (Quake, version 6), `MD16` (QuakeForge's 16-bit variant of it: every pose stores a
+ * second block of low bytes) or `RAPO` (Hexen II's version 50: texture coordinates indexed apart from positions).
+ */
+export type MdlVariant = 'IDPO' | 'MD16' | 'RAPO';
+
+/** One skin record: a single picture, or a group of pictures the engine cycles through. */
+export interface MdlSkin {
+  /** The stored skin type: 0 is ALIAS_SKIN_SINGLE, anything else a group (the engines test `== ALIAS_SKIN_SINGLE`). */
+  type: number;
+  /** Its first picture in `skinPixels` (pictures numbered over every skin record, in file order). */
+  firstPicture: number;
+  /** 1 for a single picture; a group's stored count. */
+  pictureCount: number;
+  /** A group's intervals as stored (seconds: the time each picture ends, from the group's start); empty for a single picture. */
+  intervals: Float32Array;
+}
+
+/** One frame record: a single pose, or a group of poses the engine plays by itself at the group's intervals. */
+export interface MdlFrame {
+  /** The stored frame type: 0 is ALIAS_SINGLE, anything else a group (the engines test `== ALIAS_SINGLE`). */
+  type: number;
+  /** Its first pose (poses numbered over every frame record, groups expanded). */
+  firstPose: number;
+  /** 1 for a single frame; a group's stored count (≥ 1, checked). */
+  poseCount: number;
+  /** A group's own bboxmin / bboxmax (daliasgroup_t), 4 bytes each as stored; a single frame's are its pose's. */
+  boundsMin: Uint8Array;
+  boundsMax: Uint8Array;
+  /** A group's intervals as stored (the time each pose ends, from the group's start); empty for a single frame. */
+  intervals: Float32Array;
+}
+
+/** Bytes after the last frame, which no engine's loader reads: where they start, how many, and the tag they open with. */
+export interface MdlTrailing {
+  offset: number;
+  bytes: number;
+  /** `QMEX` for the 2021 re-release's extension block, else null (then a TRAILING_BYTES warning). */
+  tag: string | null;
+}
+
+export interface MdlModel {
+  format: 'mdl';
+  variant: MdlVariant;
+  /** 6 (IDPO, MD16) or 50 (RAPO). */
+  version: number;
+  /** 3 floats: a pose byte b decodes to b · scale + origin on each axis (the same for every pose). */
+  scale: Float32Array;
+  /** scale_origin, 3 floats. */
+  origin: Float32Array;
+  /** boundingradius as stored. */
+  radius: number;
+  /** eyeposition as stored, 3 floats. */
+  eyePosition: Float32Array;
+  /** skinwidth and skinheight as stored (texel counts; st are in these texels). */
+  skinWidth: number;
+  skinHeight: number;
+  /** numskins records. */
+  skins: MdlSkin[];
+  /** Every picture of every skin record, in file order. */
+  pictureCount: number;
+  /** The pictures' 8-bit palette indices as stored, skinWidth · skinHeight each, back to back, top row first. */
+  skinPixels: Uint8Array;
+  /** numverts: positions per pose. */
+  vertexCount: number;
+  /** Texture coordinates: numverts for IDPO and MD16 (one per position), num_st_verts for RAPO. */
+  stCount: number;
+  /** Per st vertex: onseam as stored (0: not on the seam; the engines test it for non-zero). */
+  onseam: Int32Array;
+  /** 2 per st vertex: s, t in skin texels, as stored (t grows downward). */
+  st: Int32Array;
+  triangleCount: number;
+  /** Per triangle: facesfront as stored (0: the triangle faces backwards, and its seam vertices take the skin's back half). */
+  facesFront: Int32Array;
+  /** 3 per triangle, each < vertexCount (checked). */
+  triangleVertexIndices: Uint16Array;
+  /** 3 per triangle, each < stCount (checked): RAPO's own; IDPO and MD16 index st with the vertex index. */
+  triangleStIndices: Uint16Array;
+  /** numframes records. */
+  frameCount: number;
+  frames: MdlFrame[];
+  /** Every pose of every frame record, groups expanded. */
+  poseCount: number;
+  /** Per pose: its 16-byte name, Latin-1, cut at the first NUL. */
+  poseNames: string[];
+  /** Per pose: its bboxmin and bboxmax, 4 bytes each as stored. */
+  poseBoundsMin: Uint8Array;
+  poseBoundsMax: Uint8Array;
+  /** Quantised vertices as stored, pose-major, 4 bytes per vertex (x, y, z, lightnormalindex: MD2's layout); every normal index < 162 (checked). */
+  frameVertices: Uint8Array;
+  /** MD16 only: the second block of every pose (the low bytes: position = (high · 256 + low) · scale / 256 + origin), same layout. */
+  frameVerticesLow: Uint8Array | null;
+  /** synctype as stored (0 ST_SYNC, 1 ST_RAND). */
+  synctype: number;
+  /** flags as stored: EF_ROCKET 1, EF_GRENADE 2, EF_GIB 4, EF_ROTATE 8, EF_TRACER 16, EF_ZOMGIB 32, EF_TRACER2 64, EF_TRACER3 128 … */
+  flags: number;
+  /** size as stored. */
+  size: number;
+  /** Runs of poses whose names agree once trailing digits go (`stand1`..`stand9` → `stand`), as for MD2. */
+  clips: Md2Clip[];
+  /** Bytes after the frames, or null. */
+  trailing: MdlTrailing | null;
+  warnings: import('./errors.js').ParseWarning[];
+}
+
+// ——— IQM (Inter-Quake Model, version 2): skeletal, linear blend skinning, frames kept quantised (uint16) ———
+
+/** IQM vertex array types (iqm.h); a type ≥ {@link IqmArrayType.Custom} names a custom array (text offset = type − Custom). */
+export const IqmArrayType = { Position: 0, Texcoord: 1, Normal: 2, Tangent: 3, BlendIndexes: 4, BlendWeights: 5, Color: 6, Custom: 0x10 } as const;
+/** IQM component formats (iqm.h). */
+export const IqmFormat = { Byte: 0, Ubyte: 1, Short: 2, Ushort: 3, Int: 4, Uint: 5, Half: 6, Float: 7, Double: 8 } as const;
+/** The anim flag bit that makes an anim loop (iqm.h IQM_LOOP). */
+export const IQM_LOOP = 1;
+
+/** Values of a vertex array as stored, typed by its format (HALF stays raw uint16 bits). */
+export type IqmArrayData = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
+/** One vertex array record and its values (every array of the file, custom ones included, in file order). */
+export interface IqmVertexArray {
+  /** As stored: 0…6 standard, ≥ 0x10 custom. */
+  type: number;
+  /** `position`, `texcoord`, … for the standard types; the custom array's name from the text; `unknown<type>` for 7…15. */
+  name: string;
+  flags: number;
+  format: number;
+  /** Components per vertex. */
+  size: number;
+  /** vertexCount × size values, little-endian decoded; null when the format is not one of iqm.h's nine (the engines skip such arrays). */
+  data: IqmArrayData | null;
+}
+
+export interface IqmMesh {
+  name: string;
+  material: string;
+  firstVertex: number;
+  vertexCount: number;
+  firstTriangle: number;
+  triangleCount: number;
+}
+
+/** Joints: the bind pose, each relative to its parent (translate, rotate quaternion x y z w, pre-scale). */
+export interface IqmJoints {
+  count: number;
+  names: string[];
+  /** −1 for a root; always below the joint's own index (checked). */
+  parents: Int32Array;
+  /** 3 per joint. */
+  translate: Float32Array;
+  /** 4 per joint (x, y, z, w), as stored (not normalised). */
+  rotate: Float32Array;
+  /** 3 per joint. */
+  scale: Float32Array;
+}
+
+/** Channels 0–2 translate, 3–6 rotate (x y z w), 7–9 scale: value = offset + stored uint16 × scale where the mask bit is set. */
+export interface IqmPoses {
+  count: number;
+  /** −1 for a root; below the pose's own index (checked). */
+  parents: Int32Array;
+  /** 10-bit channel mask per pose. */
+  masks: Uint32Array;
+  /** 10 per pose. */
+  offsets: Float32Array;
+  /** 10 per pose. */
+  scales: Float32Array;
+}
+
+export interface IqmAnim {
+  name: string;
+  firstFrame: number;
+  frameCount: number;
+  framerate: number;
+  flags: number;
+  /** flags & IQM_LOOP. */
+  loop: boolean;
+}
+
+export interface IqmExtension {
+  name: string;
+  data: Uint8Array;
+}
+
+export interface IqmModel {
+  format: 'iqm';
+  version: number;
+  /** The header's flags word (iqm.h defines none). */
+  flags: number;
+  /** The text block as stored (names are offsets into it). */
+  text: Uint8Array;
+  meshes: IqmMesh[];
+  vertexCount: number;
+  /** Every vertex array record, as stored. */
+  vertexArrays: IqmVertexArray[];
+  /** The standard arrays the engines read, when present in their engine formats (float 3/2/3/4, ubyte 4): else null. */
+  positions: Float32Array | null;
+  texcoords: Float32Array | null;
+  normals: Float32Array | null;
+  tangents: Float32Array | null;
+  /** 4 per vertex. */
+  blendIndexes: Uint8Array | null;
+  /** 4 per vertex: ubyte (÷ 255) or float, as stored. */
+  blendWeights: Uint8Array | Float32Array | null;
+  /** 4 per vertex: ubyte or float, as stored. */
+  colors: Uint8Array | Float32Array | null;
+  triangleCount: number;
+  /** 3 vertex indices per triangle (indices into the whole file's vertices), each < vertexCount (checked). */
+  triangles: Uint32Array;
+  /** 3 neighbouring triangles per triangle as stored (0xFFFFFFFF: none), or null when the file has no adjacency. */
+  adjacency: Uint32Array | null;
+  joints: IqmJoints;
+  poses: IqmPoses;
+  anims: IqmAnim[];
+  frameCount: number;
+  /** uint16 values per frame. */
+  frameChannels: number;
+  /** frameCount × frameChannels, as stored. */
+  frames: Uint16Array;
+  /** Per frame: bbmin xyz, bbmax xyz, xyradius, radius (8 floats), or null without ofs_bounds. */
+  bounds: Float32Array | null;
+  /** The comment block as stored (Latin-1). */
+  comment: string;
+  extensions: IqmExtension[];
+  warnings: import('./errors.js').ParseWarning[];
+}

@@ -1,6 +1,8 @@
 /**
- * The one quaternion fact parsers and kernels share. Convention (see model.ts and crates/core/src/quat.rs):
- * (x, y, z, w), Hamilton product, v' = q·v·q*, w = −sqrt(max(0, 1 − x² − y² − z²)).
+ * Quaternions: the one fact parsers and kernels share (`recoverW`, in float32 as the kernels compute it) and the
+ * double-precision arithmetic of the exporters, the importers and the three.js adapter — one home for all of them.
+ * Convention (see model.ts and crates/core/src/quat.rs): (x, y, z, w), Hamilton product, v' = q·v·q*,
+ * w = −sqrt(max(0, 1 − x² − y² − z²)).
  */
 const fr = Math.fround;
 
@@ -35,4 +37,39 @@ export function quatRotate(q: Quat, v: ArrayLike<number>): [number, number, numb
   const [x, y, z, w] = q;
   const cx = 2 * (y * v[2] - z * v[1]), cy = 2 * (z * v[0] - x * v[2]), cz = 2 * (x * v[1] - y * v[0]);
   return [v[0] + w * cx + (y * cz - z * cy), v[1] + w * cy + (z * cx - x * cz), v[2] + w * cz + (x * cy - y * cx)];
+}
+
+/** q / |q|; a zero q stays zero. */
+export function quatNormalize(q: ArrayLike<number>): Quat {
+  const l = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
+  return [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
+}
+
+/** (x, y, z, w) / its length; the identity when that is zero or not a number. */
+export function quatUnit(x: number, y: number, z: number, w: number): Quat {
+  const len = Math.hypot(x, y, z, w);
+  return len > 0 ? [x / len, y / len, z / len, w / len] : [0, 0, 0, 1];
+}
+
+/**
+ * The unit quaternion of the rotation whose matrix has columns x, y, z (an orthonormal basis; MD3 tag axes are those
+ * columns, ioquake3 R_LerpTag), by Shepperd's method: the largest of w, x, y, z is found from the diagonal first.
+ */
+export function quatFromBasis(x: ArrayLike<number>, y: ArrayLike<number>, z: ArrayLike<number>): Quat {
+  const tr = x[0] + y[1] + z[2];
+  let q: Quat;
+  if (tr > 0) {
+    const s = 2 * Math.sqrt(tr + 1);
+    q = [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4];
+  } else if (x[0] > y[1] && x[0] > z[2]) {
+    const s = 2 * Math.sqrt(1 + x[0] - y[1] - z[2]);
+    q = [s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s];
+  } else if (y[1] > z[2]) {
+    const s = 2 * Math.sqrt(1 + y[1] - x[0] - z[2]);
+    q = [(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s];
+  } else {
+    const s = 2 * Math.sqrt(1 + z[2] - x[0] - y[1]);
+    q = [(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s];
+  }
+  return quatNormalize(q);
 }

@@ -11,6 +11,7 @@
 import { parseArgs, UsageError, wantsHelp, type CliContext, type Command } from '../commands/args.js';
 import { COMMANDS } from './commands.js';
 import { commandHelp, commandSynopsis, topUsage } from './help.js';
+import { applyLimitOptions } from '../commands/limits.js';
 import { describeInputError, isFileError, isSystemError, systemErrorText } from '../commands/report.js';
 import { packageVersion } from './version.js';
 
@@ -53,6 +54,7 @@ async function dispatch(argv: readonly string[], context: Partial<CliContext>): 
     return 0;
   }
   const args = parseArgs(rest, command.spec);
+  applyLimitOptions(args, name); // --limit NAME=N: process-wide, before the command reads anything (limits.ts)
   return (await command.run(args, { formats: context.formats ?? (await import('../commands/formats.js')).DEFAULT_FORMATS })) ?? 0;
 }
 

@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { setCliEntry } from '../commands/entry.js';
 import { main } from './main.js';
+import { guardTerminalOutput } from '../commands/terminal.js';
 
 // Started as a worker thread by `convert --all` (batch.ts): serve its jobs instead.
 setCliEntry(fileURLToPath(import.meta.url));
 if (!isMainThread) void import('../commands/convert/batch-worker.js').then((m) => m.serveBatchJobs());
-else
+else {
+  guardTerminalOutput(); // every line printed from here on is escaped (terminal.ts)
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -21,3 +23,4 @@ else
       process.exitCode = 70;
     },
   );
+}

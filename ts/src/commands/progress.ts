@@ -4,6 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { printable, writeControl } from './terminal.js';
 
 /** Inputs smaller than this finish before a bar would be worth drawing. */
 export const PROGRESS_MIN_BYTES = 32 * 1024 * 1024;
@@ -47,10 +48,10 @@ function progressBar(label: string, total: number, stream: NodeJS.WriteStream): 
       if (now - last < REDRAW_MS && bytesRead < total) return;
       last = now;
       shown = true;
-      stream.write(`\r${formatBar(label, bytesRead, total, (now - start) / 1000, stream.columns || 80)}\x1b[K`);
+      writeControl(stream, `\r${formatBar(printable(label), bytesRead, total, (now - start) / 1000, stream.columns || 80)}\x1b[K`);
     },
     done() {
-      if (shown) stream.write('\r\x1b[K');
+      if (shown) writeControl(stream, '\r\x1b[K');
       shown = false;
     },
   };

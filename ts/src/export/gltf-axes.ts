@@ -7,7 +7,8 @@
  *
  * With `yUp: false` the map is the identity (the file's own axes, for tools that expect Z-up).
  *
- * Winding: id triangles (MD5, MD2, MD3 alike) are clockwise seen from the front, glTF's counter-clockwise.
+ * Winding: id triangles (MD5, MD2, MD3 alike) are clockwise seen from the front, glTF's counter-clockwise
+ * (pose/winding.ts turns them).
  */
 export interface Axes {
   readonly yUp: boolean;
@@ -30,15 +31,4 @@ export function axes(yUp: boolean): Axes {
       out[o + 3] = w;
     },
   };
-}
-
-/** Triangle indices with the winding turned from clockwise (id) to counter-clockwise (glTF). */
-export function counterClockwise(triangles: ArrayLike<number>, vertexCount: number): Uint16Array | Uint32Array {
-  const out = vertexCount <= 0xffff ? new Uint16Array(triangles.length) : new Uint32Array(triangles.length);
-  for (let t = 0; t + 2 < triangles.length; t += 3) {
-    out[t] = triangles[t];
-    out[t + 1] = triangles[t + 2];
-    out[t + 2] = triangles[t + 1];
-  }
-  return out;
 }

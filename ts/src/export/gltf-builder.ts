@@ -143,11 +143,12 @@ export function padElements(data: Exclude<AccessorData, Float32Array | Uint32Arr
   if (stride === size) return { bytes: src, stride: 0 };
   const count = data.length / n;
   const out = new Uint8Array(count * stride);
-  for (let e = 0; e < count; e++) out.set(src.subarray(e * size, e * size + size), e * stride);
+  // Byte by byte: an element is 2–6 bytes, where a `subarray` per element (a view object each) cost more than the copy.
+  for (let e = 0, s = 0, d = 0; e < count; e++, d += stride) for (let b = 0; b < size; b++) out[d + b] = src[s++];
   return { bytes: out, stride };
 }
 
-export const pad4 = (n: number) => (n + 3) & ~3;
+export const pad4 = (n: number) => Math.ceil(n / 4) * 4; // not `(n + 3) & ~3`: past 2 GiB that is negative
 
 export class GltfBuilder {
   readonly json: GltfJson;

@@ -9,7 +9,8 @@
 import type { ParseWarning } from '../base/errors.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 import type { GltfBuilder, GltfMaterial } from './gltf-builder.js';
-import { addImageFile, alphaLook, foundPath, ImageConverter, materialForSlot, normalPath, textureBaseName, type ExportImage, type ImageFile, type ResolvedTextures } from './textures.js';
+import { alphaLook, foundPath, materialForSlot, normalPath } from '../materials/look.js';
+import { addImageFile, ImageConverter, textureBaseName, type ExportImage, type ImageFile, type ResolvedTextures } from './textures.js';
 
 export interface TextureOptions {
   /**
@@ -45,18 +46,40 @@ export function textureUriFor(name: string, options: TextureOptions): string | u
   return encodeURI(folder ? `${folder}/${file}` : file);
 }
 
+/**
+ * Says which of a shader's other stages the material leaves out (effect layers: scrolling or environment-mapped
+ * stages, stages blended over the diffuse): glTF has one base colour and one emissive image.
+ */
+function droppedStages(m: ResolvedMaterial, warnings: ParseWarning[]): void {
+  const left = m.others.filter((o) => o.role === 'stage' && o.path).map((o) => o.name);
+  if (left.length === 0) return;
+  const diffuse = m.diffuse?.name ? ` with its diffuse stage ${m.diffuse.name}` : '';
+  warnings.push({ code: 'STAGE_DROPPED', message: `${m.shaderName || m.surface}: the stage${left.length > 1 ? 's' : ''} drawing ${left.join(', ')} ha${left.length > 1 ? 've' : 's'} no glTF form: exported${diffuse}`, offset: 0 });
+}
+
 /** One material per distinct name (or resolved look), created on first use. */
 export class MaterialTable {
   private readonly byKey = new Map<string, number>();
   private readonly textureByKey = new Map<string, number>();
   private readonly imageByPath = new Map<string, number>();
-  private readonly converter: ImageConverter | null;
+  private converter: ImageConverter | null;
   private clampSampler = -1;
   /** Images placed as files (with `imageFilePrefix`). */
   readonly imageFiles: ImageFile[] = [];
 
-  constructor(private readonly builder: GltfBuilder, private readonly options: TextureOptions, private readonly warnings: ParseWarning[] = []) {
-    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings) : null;
+  constructor(private readonly builder: GltfBuilder, private options: TextureOptions, private readonly warnings: ParseWarning[] = []) {
+    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings, options.textures.pixels) : null;
+  }
+
+  /**
+   * Textures a model carries in itself (an MDL's embedded skins), used only when the caller resolved none: textures
+   * given in the options (replacement skins found in a game folder) win. Called by an exporter before its first `index`.
+   */
+  carry(textures: () => ResolvedTextures): void {
+    if (this.options.textures) return;
+    const t = textures();
+    this.options = { ...this.options, textures: t };
+    this.converter = new ImageConverter(t.images, this.warnings, t.pixels);
   }
 
   /**
@@ -84,7 +107,8 @@ export class MaterialTable {
 
   private resolvedIndex(m: ResolvedMaterial): number {
     const diffuse = foundPath(m.diffuse);
-    const key = 'r:' + JSON.stringify([m.shaderName, diffuse, m.normal?.path, m.blend, m.alphaTest, m.sides, m.nodraw, m.clamp]);
+    const glow = foundPath(m.emissive);
+    const key = 'r:' + JSON.stringify([m.shaderName, diffuse, m.normal?.path, glow, m.blend, m.alphaTest, m.sides, m.nodraw, m.clamp]);
     const known = this.byKey.get(key);
     if (known !== undefined) return known;
     const look = alphaLook(m, this.warnings);
@@ -98,6 +122,12 @@ export class MaterialTable {
       material.emissiveTexture = { index: base };
       material.emissiveFactor = [1, 1, 1];
     } else if (base !== null) pbr.baseColorTexture = { index: base };
+    const glowTexture = glow && !look.emissive ? this.texture(glow, m.clamp) : null;
+    if (glowTexture !== null) {
+      material.emissiveTexture = { index: glowTexture };
+      material.emissiveFactor = [1, 1, 1];
+    }
+    droppedStages(m, this.warnings);
     if (look.invisible) pbr.baseColorFactor = [1, 1, 1, 0];
     if (normalTexture !== null) material.normalTexture = { index: normalTexture };
     if (look.alphaMode !== 'OPAQUE') material.alphaMode = look.alphaMode;

@@ -15,16 +15,22 @@ import type { Md2Model } from '../base/model.js';
 import { MD2_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, convertVectors, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
-import { fitGrid, MD2_GRID_STEPS, type PositionGrid } from './gltf-quantize.js';
+import { fitGrid, MD2_GRID_STEPS, md2SourceGrid, type PositionGrid } from './gltf-quantize.js';
 import type { Axes } from './gltf-axes.js';
 
 export interface Md2ExportOptions extends MorphExportOptions {
   /** 'morph' (default): one mesh with a morph target per frame; 'nodes': one node (and mesh) per frame. */
   md2Frames?: 'morph' | 'nodes';
+  /**
+   * The quantised position grid (with `quantize`, the default): 'source' (default) is fine enough that every frame
+   * reads back onto the file's own per-frame grid (gltf-quantize.ts `md2SourceGrid`); 'box' is 255 steps over the
+   * box every frame fits in — smaller, but coarser than the file where the model moves far across its frames.
+   */
+  md2Grid?: 'source' | 'box';
 }
 
-/** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser`. */
-function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {
+/** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser` (or an `MdlPoser`). */
+export function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {
   return (f) => {
     poser.poseFrame(f);
     const all = { positions: poser.positions, normals: poser.normals };
@@ -52,8 +58,12 @@ export function addMd2(ctx: ExportContext, model: Md2Model, name: string, option
   }
 }
 
-/** The MD2 grid: MD2_GRID_STEPS steps over the longest side of the box every frame fits in (glTF axes). */
-function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame): PositionGrid {
+/**
+ * The grid of a quantised MD2 or MDL export (glTF axes): 'box' = MD2_GRID_STEPS steps over the longest side of the
+ * box every frame fits in; 'source' = as fine as `md2SourceGrid` asks from the file's own scales (gltf-quantize.ts),
+ * undefined (float positions) when SHORT cannot hold it.
+ */
+export function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame, kind: 'source' | 'box', scales: ArrayLike<number>): PositionGrid | undefined {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let f = 0; f < frameCount; f++) {
     const p = convertVectors(axes, frame(f).positions);
@@ -63,7 +73,7 @@ function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFram
       if (p[i] > max[k]) max[k] = p[i];
     }
   }
-  return fitGrid(min, max, MD2_GRID_STEPS);
+  return kind === 'box' ? fitGrid(min, max, MD2_GRID_STEPS) : md2SourceGrid(min, max, scales);
 }
 
 function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions, un: Md2Unwelded, frame: (f: number) => MorphFrame): { rootNodes: number[] } {
@@ -77,7 +87,7 @@ function addFrames(ctx: ExportContext, model: Md2Model, name: string, options: M
     return { rootNodes: [] };
   }
 
-  const grid = ctx.quantize ? md2Grid(ctx.axes, model.frameCount, frame) : undefined;
+  const grid = ctx.quantize ? md2Grid(ctx.axes, model.frameCount, frame, options.md2Grid ?? 'source', model.frameScales) : undefined;
   if (options.md2Frames !== 'nodes') {
     const added = addMorphMesh(b, ctx.axes, { name, vertexCount, frameCount: model.frameCount, frame, uvs: un.uvs, triangles: un.indices, material }, grid);
     const node = b.add('nodes', { name, mesh: added.mesh, ...added.node });

@@ -13,7 +13,7 @@
  * the surface name when it has none (player models take their skins from .skin files).
  */
 import { groupClips } from '../formats/md2/clips.js';
-import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
+import { lerpTag, TAG_FLOATS, tagQuaternion } from '../pose/md3-tag.js';
 import { Md3Poser } from '../pose/md3-poser.js';
 import type { Md3Model } from '../base/model.js';
 import { MD3_DEFAULT_FPS } from '../pose/timing.js';
@@ -34,29 +34,6 @@ export interface Md3Part {
   /** Per surface node: frame 0 is a morph target too (addMorphMesh `frame0`), which shifts its weights by one. */
   surfaceFrame0: boolean[];
   tagNodes: number[];
-}
-
-/** Quake axes (rows, 9 floats) → unit quaternion (x, y, z, w) of the matrix whose columns they are. */
-export function tagQuaternion(axis: ArrayLike<number>): [number, number, number, number] {
-  // m[r][c] = axis[c][r]
-  const m = (r: number, c: number) => axis[c * 3 + r];
-  const trace = m(0, 0) + m(1, 1) + m(2, 2);
-  let x: number, y: number, z: number, w: number;
-  if (trace > 0) {
-    const s = 2 * Math.sqrt(trace + 1);
-    w = s / 4; x = (m(2, 1) - m(1, 2)) / s; y = (m(0, 2) - m(2, 0)) / s; z = (m(1, 0) - m(0, 1)) / s;
-  } else if (m(0, 0) > m(1, 1) && m(0, 0) > m(2, 2)) {
-    const s = 2 * Math.sqrt(1 + m(0, 0) - m(1, 1) - m(2, 2));
-    w = (m(2, 1) - m(1, 2)) / s; x = s / 4; y = (m(0, 1) + m(1, 0)) / s; z = (m(0, 2) + m(2, 0)) / s;
-  } else if (m(1, 1) > m(2, 2)) {
-    const s = 2 * Math.sqrt(1 + m(1, 1) - m(0, 0) - m(2, 2));
-    w = (m(0, 2) - m(2, 0)) / s; x = (m(0, 1) + m(1, 0)) / s; y = s / 4; z = (m(1, 2) + m(2, 1)) / s;
-  } else {
-    const s = 2 * Math.sqrt(1 + m(2, 2) - m(0, 0) - m(1, 1));
-    w = (m(1, 0) - m(0, 1)) / s; x = (m(0, 2) + m(2, 0)) / s; y = (m(1, 2) + m(2, 1)) / s; z = s / 4;
-  }
-  const len = Math.hypot(x, y, z, w) || 1;
-  return [x / len, y / len, z / len, w / len];
 }
 
 /** Tag `k` at frame `f` as glTF translation + rotation (in glTF axes). */

@@ -11,18 +11,22 @@
  *   (`stats`) and reported in one `WEIGHTS_DROPPED` warning.
  * - Each md5anim is one animation named after its file: per joint a translation and a rotation channel
  *   (LINEAR: glTF lerps translations and slerps rotations in local space, exactly the engine's interpolation),
- *   key i at i / frameRate seconds. Anims must match the mesh's joint names and parents
- *   (`assertAnimMatchesMesh`, ANIM_MESH_MISMATCH otherwise).
+ *   key i at i / frameRate seconds. Anims must play on the mesh as Daemon plays them (`assertAnimMatchesMesh`:
+ *   ANIM_MESH_MISMATCH otherwise); an anim whose parents differ from the mesh's poses through its own hierarchy, as
+ *   Daemon poses it, and its keys are re-expressed under the mesh's (the glTF skeleton): `Md5Poser.meshLocalPose`, with the
+ *   difference reported as an ENGINE_LIMIT warning.
  * - Triangles are written (a, c, b): MD5 winds clockwise seen from the front, glTF counter-clockwise.
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
-import { quatConjugate, quatMultiply, quatRotate, type Quat } from '../base/quat.js';
+import { overLimit, resourceLimits } from '../base/resource-limits.js';
+import { quatConjugate, quatMultiply, quatRotate, quatUnit, type Quat } from '../base/quat.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { POSE_STRIDE } from '../kernels/layout.js';
-import { assertAnimMatchesMesh } from '../pose/md5-poser.js';
-import { Md5Poser } from '../pose/md5-poser.js';
-import { counterClockwise, type Axes } from './gltf-axes.js';
+import { bindJoints, MAX_INFLUENCES, vertexInfluences, type InfluenceStats } from '../pose/md5-bind.js';
+import { assertAnimMatchesMesh, Md5Poser } from '../pose/md5-poser.js';
+import { counterClockwise } from '../pose/winding.js';
+import type { Axes } from './gltf-axes.js';
 import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 
@@ -32,24 +36,7 @@ export interface NamedMd5Anim {
   anim: Md5Anim;
 }
 
-export interface Md5GltfStats {
-  /** Vertices with more than 4 distinct joints, whose smallest influences were dropped. */
-  verticesLostWeight: number;
-  /** The largest share of a vertex's total bias that was dropped (0 when none was). */
-  maxLostWeight: number;
-  /** Vertices by distinct-joint count: `jointsPerVertex[k]` vertices have k + 1 joints. */
-  jointsPerVertex: number[];
-}
-
-export const MAX_INFLUENCES = 4;
-
-
-function normalized(x: number, y: number, z: number, w: number): Quat {
-  const len = Math.hypot(x, y, z, w);
-  return len > 0 ? [x / len, y / len, z / len, w / len] : [0, 0, 0, 1];
-}
-
-/** Column-major 4×4 inverse of the rigid transform (R(q), t): [Rᵀ | −Rᵀt]. */
+/** Column-major 4×4 inverse of the rigid transform (R(q), t), [Rᵀ | −Rᵀt], written into `out` at `o`. */
 function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void {
   const [x, y, z, w] = q;
   // rows of R
@@ -67,81 +54,15 @@ function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void 
   out[o + 15] = 1;
 }
 
-/** Object-space bind joints (normalised rotations) and their parent-relative local transforms (also the three.js adapter's bones). */
-export function bindJoints(mesh: Md5Mesh) {
-  const { count, parents, positions, orientations } = mesh.joints;
-  const world: { t: number[]; q: Quat }[] = [];
-  const local: { t: number[]; q: Quat }[] = [];
-  for (let j = 0; j < count; j++) {
-    const t = [positions[j * 3], positions[j * 3 + 1], positions[j * 3 + 2]];
-    const q = normalized(orientations[j * 4], orientations[j * 4 + 1], orientations[j * 4 + 2], orientations[j * 4 + 3]);
-    world.push({ t, q });
-    const p = parents[j];
-    if (p < 0) {
-      local.push({ t, q });
-    } else {
-      const inv = quatConjugate(world[p].q);
-      const d = [t[0] - world[p].t[0], t[1] - world[p].t[1], t[2] - world[p].t[2]];
-      local.push({ t: quatRotate(inv, d), q: normalized(...quatMultiply(inv, q)) });
-    }
-  }
-  return { world, local };
-}
-
-/** Up to 4 (joint, weight) pairs per vertex of one mesh part, weights summing to 1 in float32 (also the three.js adapter's skinIndex / skinWeight). */
-export function vertexInfluences(part: Md5Mesh['meshes'][number], stats: Md5GltfStats, wide: boolean) {
-  const n = part.vertexCount;
-  const joints = wide ? new Uint16Array(n * 4) : new Uint8Array(n * 4);
-  const weights = new Float32Array(n * 4);
-  let nonPositive = 0;
-  for (let v = 0; v < n; v++) {
-    const js: number[] = [];
-    const bs: number[] = [];
-    for (let w = part.weightStart[v], end = w + part.weightCount[v]; w < end; w++) {
-      const j = part.weightJoints[w];
-      const k = js.indexOf(j);
-      if (k >= 0) bs[k] += part.weightBiases[w];
-      else {
-        js.push(j);
-        bs.push(part.weightBiases[w]);
-      }
-    }
-    const order = js.map((_, i) => i).sort((a, b) => bs[b] - bs[a]);
-    stats.jointsPerVertex[js.length - 1] = (stats.jointsPerVertex[js.length - 1] ?? 0) + 1;
-    const kept = order.slice(0, MAX_INFLUENCES).filter((i) => bs[i] > 0);
-    const total = bs.reduce((s, b) => s + Math.max(0, b), 0);
-    const keptSum = kept.reduce((s, i) => s + bs[i], 0);
-    if (js.length > MAX_INFLUENCES) {
-      stats.verticesLostWeight++;
-      stats.maxLostWeight = Math.max(stats.maxLostWeight, total > 0 ? (total - keptSum) / total : 0);
-    }
-    const o = v * 4;
-    if (!(keptSum > 0)) {
-      // no positive bias at all: bind rigidly to the first joint rather than write weights that sum to 0
-      nonPositive++;
-      joints[o] = js[0];
-      weights[o] = 1;
-      continue;
-    }
-    // largest first; the largest absorbs float32 rounding so the stored weights sum to 1
-    let rest = 0;
-    for (let s = kept.length - 1; s >= 1; s--) {
-      joints[o + s] = js[kept[s]];
-      weights[o + s] = bs[kept[s]] / keptSum;
-      rest += weights[o + s];
-    }
-    joints[o] = js[kept[0]];
-    weights[o] = 1 - rest;
-  }
-  return { joints, weights, nonPositive };
-}
+/** What the four-influence limit dropped (pose/md5-bind.ts `vertexInfluences`). */
+export type Md5GltfStats = InfluenceStats;
 
 /** Adds the model to the builder; returns the nodes to put at the scene root and what was measured. */
 export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: Md5GltfStats } {
   const { builder: b, axes } = ctx;
   const n = mesh.joints.count;
   for (const { name, anim } of anims) {
-    assertAnimMatchesMesh(mesh, anim);
+    for (const w of assertAnimMatchesMesh(mesh, anim, { anim: `anim "${name}"` })) ctx.warnings.push(w);
   }
 
   // Skeleton: one node per joint, local TRS, children from parents.
@@ -175,6 +96,10 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
 
   // Bind-pose vertices exactly as the poser computes them; each anim's local joint poses from the same poser
   // (setAnim validates the anim against the mesh first).
+  // every frame's pose of every joint is written: bounded before any is composed (docs/security.md)
+  const keys = anims.reduce((k, { anim }) => k + anim.frameCount * mesh.joints.count, 0);
+  const maxKeys = resourceLimits().maxAnimationKeys;
+  if (keys > maxKeys) throw overLimit(`${anims.length} anim(s) of ${keys / mesh.joints.count} frames in all × ${mesh.joints.count} joints are ${keys} joint poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
   const poser = new Md5Poser(ctx.backend, mesh);
   const locals: Float32Array[][] = [];
   try {
@@ -185,7 +110,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
         if (e instanceof ModelParseError) throw new ModelParseError(e.code, `anim "${name}": ${e.detail}`, { offset: e.offset });
         throw e;
       }
-      locals.push(Array.from({ length: anim.frameCount }, (_, f) => poser.localPose(f).slice()));
+      locals.push(Array.from({ length: anim.frameCount }, (_, f) => poser.meshLocalPose(f).slice()));
     }
     poser.poseBind();
   } catch (e) {
@@ -266,7 +191,7 @@ function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, j
     for (let j = 0; j < n; j++) {
       const o = j * POSE_STRIDE;
       axes.vec(localPose[o], localPose[o + 1], localPose[o + 2], translations[j], f * 3);
-      const [x, y, z, w] = normalized(localPose[o + 4], localPose[o + 5], localPose[o + 6], localPose[o + 7]);
+      const [x, y, z, w] = quatUnit(localPose[o + 4], localPose[o + 5], localPose[o + 6], localPose[o + 7]);
       axes.quat(x, y, z, w, q, 0);
       setRotationKey(rotations[j], f, q);
     }

@@ -7,7 +7,10 @@
  * neighbouring one-hots, (1 − t)·A + t·B, which is the engines' vertex lerp. Normals are lerped without
  * renormalising (renderers normalise per pixel anyway).
  */
-import { counterClockwise, type Axes } from './gltf-axes.js';
+import { ErrorCode } from '../base/errors.js';
+import { overLimit, resourceLimits } from '../base/resource-limits.js';
+import { counterClockwise } from '../pose/winding.js';
+import type { Axes } from './gltf-axes.js';
 import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 import { gridValues, KHR_MESH_QUANTIZATION, packIntegers, quantizeNormals, type PositionGrid } from './gltf-quantize.js';
@@ -156,12 +159,13 @@ export interface ClipFrames {
 
 export type MorphInterpolation = 'LINEAR' | 'STEP';
 
-/** A named frame range; `fps` defaults to the format's rate. */
+/** A named frame range; `fps` defaults to the format's rate; `reversed` plays it last frame first (animation.cfg). */
 export interface GltfClip {
   name: string;
   firstFrame: number;
   frameCount: number;
   fps?: number;
+  reversed?: boolean;
 }
 
 export interface MorphExportOptions {
@@ -182,7 +186,8 @@ export function clipFrames(clips: GltfClip[], frameCount: number, fps: number, c
       return;
     }
     const rate = c.fps && c.fps > 0 ? c.fps : fps;
-    out.push({ name: c.name || `clip${i}`, frames: Array.from({ length: c.frameCount }, (_, k) => c.firstFrame + k), fps: rate });
+    const frames = Array.from({ length: c.frameCount }, (_, k) => c.firstFrame + k);
+    out.push({ name: c.name || `clip${i}`, frames: c.reversed ? frames.reverse() : frames, fps: rate });
   });
   return out;
 }
@@ -195,6 +200,9 @@ export function clipTimes(b: GltfBuilder, clip: ClipFrames): number {
   return b.accessor(times, 'SCALAR', { bounds: true });
 }
 
+/** Morph weights each glTF being built holds so far (`maxMorphWeights` bounds their sum). */
+const weightsWritten = new WeakMap<GltfBuilder, number>();
+
 /**
  * A `weights` sampler over a clip for a mesh of a model with `frameCount` frames: frame f → one-hot at target f − 1, or at
  * target f when frame 0 is a target too (`frame0`, see addMorphMesh).
@@ -202,6 +210,11 @@ export function clipTimes(b: GltfBuilder, clip: ClipFrames): number {
 export function weightsSampler(b: GltfBuilder, clip: ClipFrames, frameCount: number, input: number, interpolation: MorphInterpolation, quantize = false, frame0 = false) {
   const shift = frame0 ? 0 : 1;
   const targets = frameCount - shift;
+  // a weight per target per key, over every clip of one glTF: bounded before it is allocated (docs/security.md)
+  const max = resourceLimits().maxMorphWeights;
+  const total = (weightsWritten.get(b) ?? 0) + clip.frames.length * targets;
+  if (total > max) throw overLimit(`the animations' morph weights reach ${total} (this clip: ${clip.frames.length} keyframes × ${targets} targets)`, 'maxMorphWeights', max, 0, ErrorCode.Unwritable);
+  weightsWritten.set(b, total);
   // one-hot keys: 0 and 1 are exact as normalised bytes (255 / 255), which KHR_mesh_quantization allows for weights
   const out = quantize ? new Uint8Array(clip.frames.length * targets) : new Float32Array(clip.frames.length * targets);
   clip.frames.forEach((f, k) => {

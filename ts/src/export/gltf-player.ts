@@ -62,7 +62,7 @@ export function addPlayer(ctx: ExportContext, player: GltfPlayer, name: string, 
     if (anim.channels.length) ctx.builder.add('animations', anim);
   };
 
-  if (player.animations) {
+  if (player.animations?.form === 'player') {
     for (const a of player.animations.animations) {
       if (a.numFrames <= 0 || a.name.startsWith('FLAG_')) continue;
       const parts = a.name.startsWith('LEGS_') ? [lower] : a.name.startsWith('TORSO_') ? [upper] : [lower, upper];

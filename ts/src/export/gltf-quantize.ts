@@ -5,8 +5,11 @@
  *
  * - MD3 stores positions as int16 in 1/64 units (ioquake3 qfiles.h MD3_XYZ_SCALE): the grid is exactly that one, and
  *   the file's integers are written back as they are — no rounding at all.
- * - MD2 stores bytes × a per-frame scale + translate, which no single grid holds; its grid spans the box of every
- *   frame in 255 steps of the box's longest side (one uniform step: a non-uniform node scale would bend normals).
+ * - MD2 stores bytes × a per-frame scale + translate (its own grid, per frame and axis), which no single grid
+ *   holds. By default (`md2SourceGrid`) the grid's one uniform step (a non-uniform node scale would bend normals) is
+ *   MD2_SOURCE_DIVISOR times finer than the file's finest step, so every frame lies within an eighth of its own step
+ *   and reads back onto the same bytes (below); asked for (`md2Grid: 'box'`), 255 steps over the box every frame
+ *   fits in, which is coarser than the file wherever the model moves far across its frames.
  *
  * Target f holds frame f's grid values minus frame 0's (exact integers): a byte per component when every vertex
  * moves by at most 127 steps, else a short, else floats (still in grid units, still exact).
@@ -19,8 +22,36 @@ export interface PositionGrid {
   step: number;
 }
 
-/** The steps of the MD2 grid over the longest side of the box of every frame (bytes, like the file's own). */
+/** The steps of the compact MD2 grid (`md2Grid: 'box'`) over the longest side of the box of every frame. */
 export const MD2_GRID_STEPS = 255;
+
+/**
+ * How much finer than the file's finest per-frame step (frame scale s) the default MD2 grid is. A position off by e
+ * from its source value v = t + b·s reads back (gltfToMd2: each frame's box / 255 again) onto byte b while
+ * e + |Δt| + b·|Δs| < s/2; the box's corners are off by at most e too, so |Δt| ≤ e and b·|Δs| ≤ 2e: 4e < s/2, e < s/8.
+ * The grid's rounding gives e ≤ step/2, so the step must be below s/4: 5 is the first whole divisor that is. Every
+ * real MD2 then reads back with its own bytes (measured in gltf-quantize.test.ts); the cost is SHORT positions and
+ * target deltas where the box's 255 steps had bytes (faerie.md2's glb +41%: docs/gltf.md).
+ */
+export const MD2_SOURCE_DIVISOR = 5;
+
+/** Integer levels a quantised position can take (unsigned SHORT). */
+const SHORT_LEVELS = 65535;
+
+/**
+ * The default MD2 grid over the box [min, max] (glTF axes): origin at min, step = the finest positive frame scale /
+ * MD2_SOURCE_DIVISOR — no coarser than 255 steps over the box — or undefined when the box needs more levels than a
+ * SHORT holds (then positions stay float32).
+ */
+export function md2SourceGrid(min: ArrayLike<number>, max: ArrayLike<number>, frameScales: ArrayLike<number>): PositionGrid | undefined {
+  const extent = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+  if (!(extent > 0)) return fitGrid(min, max, MD2_GRID_STEPS);
+  let finest = Infinity;
+  for (let i = 0; i < frameScales.length; i++) if (frameScales[i] > 0 && frameScales[i] < finest) finest = frameScales[i];
+  const step = Math.min(extent / MD2_GRID_STEPS, finest / MD2_SOURCE_DIVISOR);
+  if (extent / step > SHORT_LEVELS) return undefined;
+  return { origin: [min[0], min[1], min[2]], step };
+}
 
 /** Grid values `round((p − origin) / step)`, as float64 (exact integers). */
 export function gridValues(p: ArrayLike<number>, grid: PositionGrid): Float64Array {

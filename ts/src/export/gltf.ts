@@ -12,6 +12,7 @@ import { GltfBuilder } from './gltf-builder.js';
 import { MaterialTable, type ImageFile, type TextureOptions } from './gltf-material.js';
 import type { Md2ExportOptions } from './gltf-md2.js';
 import type { Md5GltfStats, NamedMd5Anim } from './gltf-md5.js';
+import type { MdlExportOptions } from './gltf-mdl.js';
 import type { GltfClip } from './gltf-morph.js';
 import type { ExportContext } from './gltf-context.js';
 import type { GltfPlayer } from './gltf-player.js';
@@ -19,10 +20,10 @@ import type { GltfPlayer } from './gltf-player.js';
 export type { GltfClip, GltfPlayer, NamedMd5Anim, Md5GltfStats };
 
 /**
- * `clips`, `fps`, `interpolation` (MD2, MD3, player without animation.cfg) and `md2Frames` (MD2) are described
- * in gltf-md2.ts / gltf-morph.ts and docs/gltf.md.
+ * `clips`, `fps`, `interpolation` (MD2, MD3, MDL, player without animation.cfg), `md2Frames` (MD2) and `mdlSkin`
+ * (MDL) are described in gltf-md2.ts / gltf-mdl.ts / gltf-morph.ts and docs/gltf.md.
  */
-export interface GltfOptions extends TextureOptions, Md2ExportOptions {
+export interface GltfOptions extends TextureOptions, Md2ExportOptions, MdlExportOptions {
   /** MD5: the md5anims to include, one glTF animation each (a bare anim is named `anim<i>`). */
   anims?: (NamedMd5Anim | Md5Anim)[];
   /** Convert id's Z-up to glTF's Y-up, (x, y, z) → (x, z, −y). Default true (glTF requires Y up). */

@@ -12,7 +12,8 @@
  * MTL has no alpha cutoff, no blend modes and no face culling: those stay in the glTF export.
  */
 import type { ParseWarning } from '../base/errors.js';
-import { addImageFile, alphaLook, foundPath, ImageConverter, normalPath, type ImageFile, type ResolvedTextures } from './textures.js';
+import { alphaLook, foundPath, normalPath } from '../materials/look.js';
+import { addImageFile, ImageConverter, type ImageFile, type ResolvedTextures } from './textures.js';
 
 export interface ObjMaterialLibrary {
   /** The `.mtl` text. */

@@ -1,5 +1,6 @@
 /**
- * Wavefront OBJ of one posed frame of an MD2 or MD3 (positions from `Md2Poser` / `Md3Poser`).
+ * Wavefront OBJ of one posed frame of an MD2 or MD3 (positions from `Md2Poser` / `Md3Poser`); an MDL's is
+ * `obj-mdl.ts`.
  *
  * - MD2: the `num_xyz` positions in file order as `v`, the `num_st` texcoords as `vt`, and `f v/vt` — MD2
  *   triangles index positions and texcoords separately, which OBJ keeps as is.

@@ -30,13 +30,23 @@ export interface FileWarnings {
 
 /** A file that plays on the model (an md5anim on its md5mesh; an IQM animation file on its mesh). */
 export interface Companion<A = unknown> {
-  /** The clip name it gives (the file's base name: `walk` for `walk.md5anim`). */
+  /** The clip name it gives (a config's name for it, else the file's base name: `walk` for `walk.md5anim`). */
   name: string;
   path: string;
   origin: string;
-  /** The companion format's parsed data. */
+  /** The companion format's parsed data (one object for every reference to the same file). */
   data: A;
+  /** Frames per second a config gives it (Tesseract's `iqmanim NAME FILE FPS`), over the file's own. */
+  fps?: number;
+  /** What else the reference says, for its format alone (which anim of the file, frames cut off). */
+  detail?: unknown;
 }
+
+/**
+ * A companion found beside a model: a path, or a clip a config names (a name, a rate, format-specific detail). A file
+ * may be named by several (Tesseract plays `runcycle0.iqm` as both "run forward" at 35 fps and "sprint" at 45).
+ */
+export type CompanionRef = string | { path: string; name?: string; fps?: number; detail?: unknown };
 
 export interface ModelFormat<M = unknown> {
   /** Short, stable: `md2`, `md3`, `md5mesh`, `md5anim`, `player`, `mdl`, `iqm`; the key every consumer uses. */
@@ -75,7 +85,17 @@ export interface ModelFormat<M = unknown> {
    * `iqm.cfg` names): paths, read from directories only. Used where no companions are given (the catalog, `--all`,
    * a dropped folder).
    */
-  companionsBeside?(fs: FileSystem, path: string): Promise<string[]>;
+  companionsBeside?(fs: FileSystem, path: string): Promise<CompanionRef[]>;
+  /**
+   * Whether a file of this format holds only what plays on a model of it, from its first bytes (an IQM with poses
+   * and no meshes: Red Eclipse's animation files): such a file is not listed as a model of its own.
+   */
+  animationOnly?(head: Uint8Array): boolean;
+  /**
+   * Files beside the model that change how it plays without being models themselves, read whole when present
+   * (DarkPlaces' `model.iqm.framegroups`: named clips over the model's frames): paths in the model's file system.
+   */
+  sideFiles?(path: string): string[];
   /**
    * Whether `companion` (parsed by the format `companionFormat`) can play on `data`: null when it can, or why not
    * (ANIM_MESH_MISMATCH's detail). Warnings about differences the engine accepts go to `warnings`.

@@ -13,7 +13,7 @@
  */
 import { ErrorCode, type ParseWarning } from '../base/errors.js';
 import { fail, i32le, need, u16le, u32le } from './bytes.js';
-import { checkDimensions } from './dimensions.js';
+import { checkDimensions, checkPixels, type DecodeLimits } from './dimensions.js';
 import type { ImageInfo, RgbaImage } from './types.js';
 
 const FILE_HEADER_BYTES = 14;
@@ -95,12 +95,13 @@ export function bmpInfo(b: Uint8Array): ImageInfo {
 }
 
 /** Decodes a BMP file into RGBA8, top row first. Throws ModelParseError for anything malformed or unsupported. */
-export function decodeBmp(b: Uint8Array): RgbaImage {
+export function decodeBmp(b: Uint8Array, limits: DecodeLimits = {}): RgbaImage {
   const h = readBmpHeader(b);
   const { width: w, height: rows, bitsPerPixel: bpp, rowBytes } = h;
   if (h.dataOffset > b.length || rows * rowBytes > b.length - h.dataOffset) {
     fail(ErrorCode.Truncated, `BMP pixel rows: ${rows} of ${rowBytes} bytes from byte ${h.dataOffset} need ${h.dataOffset + rows * rowBytes} bytes; the file has ${b.length}`, b.length);
   }
+  checkPixels(w, rows, 18, 'BMP image', limits); // after the format's checks, before the output exists
   const warnings: ParseWarning[] = [];
   // Palette as RGBA; entries past the stored ones stay black (opaque).
   const palette = new Uint8Array(256 * 4);

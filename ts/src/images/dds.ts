@@ -26,11 +26,11 @@
  * (or / 5), 4-bit alpha × 17. GPUs are allowed to differ by a unit or two here (docs/images.md, "DDS").
  *
  * Before the output is allocated the size is checked ({@link checkDimensions}: the decoded-pixel bound every decoder
- * of this floor applies, overridable with `maxPixels`) and the first image's bytes must all be in the file.
+ * of this floor applies, then `maxImagePixels`) and the first image's bytes must all be in the file.
  */
 import { ErrorCode, type ParseWarning } from '../base/errors.js';
 import { fail, need, u32le } from './bytes.js';
-import { checkDimensions } from './dimensions.js';
+import { checkDimensions, checkPixels, type DecodeLimits } from './dimensions.js';
 import type { ImageInfo, RgbaImage } from './types.js';
 
 /** "DDS " and the 124-byte DDS_HEADER. */
@@ -101,10 +101,8 @@ export interface DdsHeader {
   warnings: ParseWarning[];
 }
 
-export interface DdsOptions {
-  /** Refuse images of more pixels than this (default: the floor's bound, dimensions.ts). */
-  maxPixels?: number;
-}
+/** `maxImagePixels` bounds the decoded image (RESOURCE_LIMIT, docs/security.md). */
+export type DdsOptions = DecodeLimits;
 
 const fourCCText = (v: number) => String.fromCharCode(v & 255, (v >>> 8) & 255, (v >>> 16) & 255, v >>> 24).replace(/[^\x20-\x7e]/g, '?');
 const fourCC = (s: string) => s.charCodeAt(0) | (s.charCodeAt(1) << 8) | (s.charCodeAt(2) << 16) | ((s.charCodeAt(3) << 24) >>> 0);
@@ -261,12 +259,13 @@ export function readDdsHeader(b: Uint8Array, options: DdsOptions = {}): DdsHeade
     }
   }
 
-  checkDimensions(width, height, DDS_FIELD.height, `DDS ${variant}`, options.maxPixels);
+  checkDimensions(width, height, DDS_FIELD.height, `DDS ${variant}`);
   const dataBytes = encoding.kind === 'masks' ? width * height * encoding.bytesPerPixel : Math.ceil(width / 4) * Math.ceil(height / 4) * blockBytes(encoding);
   const available = b.length - dataOffset;
   if (dataBytes > available) {
     fail(ErrorCode.Truncated, `DDS ${variant} ${width}×${height}: the first image needs ${dataBytes} bytes from byte ${dataOffset}; ${Math.max(0, available)} follow`, b.length);
   }
+  checkPixels(width, height, DDS_FIELD.height, `DDS ${variant}`, options);
   if (surfaces) warnings.push({ code: 'FIRST_SURFACE', message: `DDS holds ${surfaces}: its first image is decoded`, offset: DDS_FIELD.caps2 });
   if (!engines) {
     warnings.push({ code: 'ENGINE_UNSUPPORTED', message: `DDS ${variant}: neither Doom 3 UploadPrecompressedImage (DXT1/3/5, RXGB, 24/32-bit RGB, 8-bit alpha) nor Tesseract loaddds (DXT1–5, ATI1, ATI2) loads it`, offset: DDS_FIELD.pfFlags });

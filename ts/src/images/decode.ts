@@ -3,19 +3,18 @@
  * their header facts (PNG, JPEG). What the exporters and the three.js adapter call, so both show the same pixels.
  */
 import { bmpInfo, decodeBmp } from './bmp.js';
-import { ddsInfo, decodeDds, type DdsOptions } from './dds.js';
+import { ddsInfo, decodeDds } from './dds.js';
 import { requireImageFormat } from './detect.js';
 import { jpegInfo } from './jpeg-info.js';
 import { decodePcx, pcxInfo, type PcxOptions } from './pcx.js';
 import { pngInfo } from './png-info.js';
 import { decodeTga, tgaInfo } from './tga.js';
+import type { DecodeLimits } from './dimensions.js';
 import type { DecodedImage, ImageInfo } from './types.js';
 
-export interface DecodeImageOptions {
+export interface DecodeImageOptions extends DecodeLimits {
   /** For 8-bit PCX: a palette to use instead of the file's, and an index drawn transparent (see decodePcx). */
   pcx?: PcxOptions;
-  /** For DDS: a decoded-pixel bound other than the floor's (dimensions.ts). */
-  dds?: DdsOptions;
 }
 
 /**
@@ -26,13 +25,13 @@ export interface DecodeImageOptions {
 export function decodeImage(bytes: Uint8Array, nameHint?: string, options: DecodeImageOptions = {}): DecodedImage {
   switch (requireImageFormat(bytes, nameHint)) {
     case 'tga':
-      return decodeTga(bytes);
+      return decodeTga(bytes, options);
     case 'pcx':
-      return decodePcx(bytes, options.pcx);
+      return decodePcx(bytes, { maxImagePixels: options.maxImagePixels, ...options.pcx });
     case 'bmp':
-      return decodeBmp(bytes);
+      return decodeBmp(bytes, options);
     case 'dds':
-      return decodeDds(bytes, options.dds);
+      return decodeDds(bytes, options);
     case 'png': {
       const i = pngInfo(bytes);
       return { kind: 'passthrough', format: 'png', mimeType: 'image/png', width: i.width, height: i.height, bytes, hasAlpha: i.hasAlpha, warnings: i.warnings };

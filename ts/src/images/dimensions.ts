@@ -6,6 +6,7 @@
  * make them allocate much: see docs/images.md ("Memory").
  */
 import { ErrorCode } from '../base/errors.js';
+import { overLimit, resourceLimits } from '../base/resource-limits.js';
 import { fail } from './bytes.js';
 
 /** ioquake3's bound on one decoded image: RGBA bytes, inclusive. */
@@ -26,4 +27,21 @@ export function checkDimensions(width: number, height: number, fieldOffset: numb
     const bound = maxPixels === MAX_PIXELS ? `ioquake3's limit of ${MAX_RGBA_BYTES} RGBA bytes` : `the limit of ${maxPixels} pixels`;
     fail(ErrorCode.BadCount, `${what} is ${width}×${height}: ${width * height} pixels, over ${bound}`, fieldOffset);
   }
+}
+
+/** What every decoder takes besides its own options. */
+export interface DecodeLimits {
+  /** Most pixels the image may decode to. Default `ResourceLimits.maxImagePixels` (8192 × 8192; docs/security.md). */
+  maxImagePixels?: number;
+}
+
+/**
+ * Throws RESOURCE_LIMIT (at `fieldOffset`) for an image of more than `maxImagePixels` pixels, before its RGBA output
+ * is allocated. Not an engine rule — ioquake3 loads up to {@link MAX_RGBA_BYTES} and scales down to the GPU's
+ * texture size — but a bound on what one small file can make us allocate: an RLE TGA gives up to 128 pixels per
+ * 2 bytes, so 8 MB of TGA (11 KB as a .pk3 member) declaring 23170 × 23170 would take 2 GB.
+ */
+export function checkPixels(width: number, height: number, fieldOffset: number, what: string, limits: DecodeLimits = {}): void {
+  const max = limits.maxImagePixels ?? resourceLimits().maxImagePixels;
+  if (width * height > max) throw overLimit(`${what} is ${width}×${height}, ${width * height} pixels`, 'maxImagePixels', max, fieldOffset);
 }

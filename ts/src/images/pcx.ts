@@ -23,7 +23,7 @@
  */
 import { ErrorCode, type ParseWarning } from '../base/errors.js';
 import { fail, need, u16le } from './bytes.js';
-import { checkDimensions } from './dimensions.js';
+import { checkDimensions, checkPixels, type DecodeLimits } from './dimensions.js';
 import type { ImageInfo, RgbaImage } from './types.js';
 
 export const PCX_HEADER_BYTES = 128;
@@ -51,7 +51,7 @@ export interface PcxHeader {
   stride: number;
 }
 
-export interface PcxOptions {
+export interface PcxOptions extends DecodeLimits {
   /** 768 bytes (256 RGB triples) to use instead of the file's own palette (8-bit images only), e.g. Quake 2's colormap.pcx. */
   palette?: Uint8Array;
   /** An index drawn with alpha 0 (Quake 2: 255). 8-bit images only. */
@@ -111,6 +111,7 @@ export function decodePcx(b: Uint8Array, options: PcxOptions = {}): RgbaImage {
   if (lineBytes * rows > Math.ceil(payload / 2) * 63) {
     fail(ErrorCode.Truncated, `PCX RLE data: ${payload} bytes cannot hold ${rows} scanlines of ${lineBytes} bytes (at most 63 per 2-byte run)`, n);
   }
+  checkPixels(w, rows, PCX_FIELD.xmin, 'PCX image', options); // after the format's checks, before the output exists
 
   const paletteAt = n - PALETTE_BYTES;
   const palette = planes === 1 ? (options.palette ?? b.subarray(paletteAt)) : new Uint8Array(0);

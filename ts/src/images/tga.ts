@@ -21,7 +21,7 @@
  */
 import { ErrorCode, type ParseWarning } from '../base/errors.js';
 import { fail, need, u16le } from './bytes.js';
-import { checkDimensions } from './dimensions.js';
+import { checkDimensions, checkPixels, type DecodeLimits } from './dimensions.js';
 import type { ImageInfo, RgbaImage } from './types.js';
 
 export const TGA_HEADER_BYTES = 18;
@@ -261,7 +261,7 @@ function mapRange(valid: Uint8Array): string {
 }
 
 /** Decodes a TGA file into RGBA8, top row first. Throws ModelParseError for anything malformed or unsupported. */
-export function decodeTga(b: Uint8Array): RgbaImage {
+export function decodeTga(b: Uint8Array, limits: DecodeLimits = {}): RgbaImage {
   const h = readTgaHeader(b);
   const kind = pixelKind(h);
   const size = BYTES_PER_PIXEL[kind];
@@ -274,6 +274,8 @@ export function decodeTga(b: Uint8Array): RgbaImage {
   if (h.rle && pixels > Math.ceil(payload / (1 + size)) * 128) {
     fail(ErrorCode.Truncated, `TGA RLE data: ${payload} bytes cannot hold ${w}×${rows} pixels (at most 128 per ${1 + size}-byte packet)`, b.length);
   }
+  // after the format's own checks (a file that cannot hold its pixels is TRUNCATED), before the output exists
+  checkPixels(w, rows, TGA_FIELD.width, 'TGA image', limits);
   const { map, valid } = kind === Pixel.Index8 ? readColorMap(b, h) : { map: new Uint8Array(0), valid: new Uint8Array(0) };
   const rgba = new Uint8Array(pixels * 4);
   const rowBytes = w * 4;

@@ -28,7 +28,9 @@
  *
  * Only what the format cannot hold is refused (UNWRITABLE): more than MAX_VERTS (2048) merged vertices, which
  * Quake 2's loader and our parser refuse (docs/limits.md); more than 32768 st pairs or an st outside int16
- * (dtriangle_t's index_st and dstvert_t are signed shorts); no triangle at all (num_xyz must be ≥ 1).
+ * (dtriangle_t's index_st and dstvert_t are signed shorts); no triangle at all (num_xyz must be ≥ 1). Each is
+ * checked as early as it can be: st before any frame is sampled, the vertex count after frame 0 (merging keeps
+ * vertices distinct in one frame apart), so a 32,561-vertex model is refused after one frame, not all of them.
  */
 import type { Material, Node } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
@@ -37,7 +39,7 @@ import { groupClips } from '../formats/md2/clips.js';
 import { LIMITS, MD2_FRAME_NAME_BYTES } from '../formats/md2/limits.js';
 import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../formats/md2/normals.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { PrimitivePoser, restPose } from './gltf-sample.js';
+import { PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { checkSampling, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
 
@@ -121,7 +123,7 @@ function skinPath(material: Material | null): string {
 }
 
 /** Area-weighted vertex normals of a primitive's posed triangles (glTF axes; `triangles` in id winding). */
-function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Array {
+export function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Array {
   const out = new Float32Array(positions.length);
   for (let t = 0; t < triangles.length; t += 3) {
     // id winding (a, c, b) is glTF's (a, b, c): n = (b − a) × (c − a)
@@ -136,18 +138,21 @@ function faceNormals(positions: Float32Array, triangles: Uint32Array): Float32Ar
 
 /**
  * Vertices equal in every frame (all 4 bytes) merged: `all` holds `V` vertices per frame, frame-major. Per vertex its
- * merged index, and per merged vertex the first vertex it came from.
+ * merged index, and per merged vertex the first vertex it came from. With `tags` (2 per vertex: MDL's st, which a
+ * vertex has only one of), vertices merge only where their tags agree too.
  */
-function mergeVertices(all: Uint8Array, V: number, F: number): { xyzOf: Uint32Array; kept: number[] } {
+export function mergeVertices(all: Uint8Array, V: number, F: number, tags?: Int32Array): { xyzOf: Uint32Array; kept: number[] } {
   const xyzOf = new Uint32Array(V);
   const kept: number[] = [];
   const buckets = new Map<number, number[]>();
   const same = (a: number, b: number) => {
+    if (tags && (tags[2 * a] !== tags[2 * b] || tags[2 * a + 1] !== tags[2 * b + 1])) return false;
     for (let f = 0; f < F; f++) for (let k = 0, oa = 4 * (V * f + a), ob = 4 * (V * f + b); k < 4; k++) if (all[oa + k] !== all[ob + k]) return false;
     return true;
   };
   for (let v = 0; v < V; v++) {
-    let h = 0x811c9dc5; // FNV-1a over the vertex's bytes in every frame
+    let h = 0x811c9dc5; // FNV-1a over the vertex's bytes in every frame (and its tags)
+    if (tags) h = Math.imul(Math.imul(h ^ tags[2 * v], 0x01000193) ^ tags[2 * v + 1], 0x01000193);
     for (let f = 0; f < F; f++) for (let k = 0, o = 4 * (V * f + v); k < 4; k++) h = Math.imul(h ^ all[o + k], 0x01000193);
     const bucket = buckets.get(h) ?? [];
     const match = bucket.find((w) => same(kept[w], v));
@@ -164,14 +169,15 @@ function mergeVertices(all: Uint8Array, V: number, F: number): { xyzOf: Uint32Ar
 }
 
 /**
- * st in skin pixels (round(uv · size)), unique pairs in order of first use, and the triangles indexing positions
- * (`xyzOf` of the merged list, where primitive i starts at first[i]) and st separately.
+ * st in skin pixels (round(uv · size)), unique pairs in order of first use by the triangles, and each triangle
+ * corner's st index. Depends on the texture coordinates and triangles only, so its limits are checked before any
+ * frame is sampled.
  */
-function stTable(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array, width: number, height: number) {
+function stTable(prims: TrianglePrimitive[], width: number, height: number) {
   const stIndex = new Map<number, number>();
   const stList: number[] = [];
   const triangleCount = prims.reduce((n, p) => n + p.triangles.length / 3, 0);
-  const trianglePositionIndices = new Uint16Array(3 * triangleCount), triangleStIndices = new Uint16Array(3 * triangleCount);
+  const triangleStIndices = new Uint16Array(3 * triangleCount);
   let c = 0;
   prims.forEach((p, i) => {
     for (const local of p.triangles) {
@@ -187,11 +193,42 @@ function stTable(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array
         stIndex.set(key, at);
         stList.push(s, t);
       }
-      trianglePositionIndices[c] = xyzOf[first[i] + local];
       triangleStIndices[c++] = at;
     }
   });
-  return { stCount: stList.length / 2, st: Int16Array.from(stList), triangleCount, trianglePositionIndices, triangleStIndices };
+  return { stCount: stList.length / 2, st: Int16Array.from(stList), triangleCount, triangleStIndices };
+}
+
+/** Each triangle corner's index into the merged positions (`xyzOf`; primitive i's vertices start at first[i]). */
+function trianglePositions(prims: TrianglePrimitive[], first: number[], xyzOf: Uint32Array, triangleCount: number): Uint16Array {
+  const out = new Uint16Array(3 * triangleCount);
+  let c = 0;
+  prims.forEach((p, i) => {
+    for (const local of p.triangles) out[c++] = xyzOf[first[i] + local];
+  });
+  return out;
+}
+
+/** Distinct 4-byte vertices (position bytes and normal index) among the first `V` of `all`. */
+function distinctVertices(all: Uint8Array, V: number): number {
+  const words = new Uint32Array(all.buffer, all.byteOffset, V);
+  return new Set(words).size;
+}
+
+/**
+ * The frames to sample and where each primitive's vertices start in the merged list (primitive i at first[i] of
+ * `vertexCount`): UNWRITABLE before anything is sampled when 4 bytes × vertices × frames pass `maxBytes` (MD2 and
+ * MDL both quantise to 4 bytes a vertex).
+ */
+export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, options: { maxFrames?: number; maxBytes?: number }, what: string) {
+  const first: number[] = [];
+  let vertexCount = 0;
+  for (const p of prims) first.push(vertexCount), (vertexCount += p.vertexCount);
+  const frames = sampleFrames(doc, fps, options.maxFrames);
+  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  const bytes = 4 * vertexCount * frames.length;
+  if (bytes > maxBytes) unwritable(`${frames.length} frames of ${vertexCount} vertices are ${bytes} bytes of ${what} to sample: more than ${maxBytes} (maxBytes)`);
+  return { first, vertexCount, frames };
 }
 
 /** The MD2 and the images its skin names (with `texturePath`; gltf-textures.ts). */
@@ -223,26 +260,25 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   const [skinWidth, skinHeight] = size ?? [options.skinSize?.width ?? 256, options.skinSize?.height ?? 256];
 
   // The merged vertex list: primitive i's vertices start at first[i].
-  const first: number[] = [];
-  let Vg = 0;
-  for (const p of prims) first.push(Vg), (Vg += p.vertexCount);
-
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  // What does not depend on the frames is checked before sampling them: the st table, and (after frame 0) the
+  // vertex count — vertices distinct in one frame stay distinct after merging, so MAX_VERTS can refuse early.
+  const stTab = stTable(prims, skinWidth, skinHeight);
+  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, options, 'MD2 frames');
   const F = frames.length;
-  const maxBytes = options.maxBytes ?? 0x7fffffff;
-  if (4 * Vg * F > maxBytes) unwritable(`${F} frames of ${Vg} vertices are ${4 * Vg * F} bytes of MD2 frames to sample: more than ${maxBytes} (maxBytes)`);
   const frameScales = new Float32Array(3 * F), frameTranslates = new Float32Array(3 * F);
   // Every glTF vertex quantised, frame-major (4 bytes per vertex), before merging.
   const all = new Uint8Array(4 * Vg * F);
   const rest = restPose(order);
   const positions = new Float64Array(3 * Vg), normals = new Float64Array(3 * Vg);
   const posers = prims.map((p) => new PrimitivePoser(p.node, p.mesh, p.prim));
+  const worlds = new WorldMatrices(order);
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    worlds.update();
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     prims.forEach((s, i) => {
-      const posed = posers[i].pose();
+      const posed = posers[i].pose(false, worlds.get);
       const n = s.prim.getAttribute('NORMAL') ? posed.normals : faceNormals(posed.positions, s.triangles);
       for (let v = 0, o = 3 * first[i]; v < s.vertexCount; v++, o += 3) {
         const p = toId(posed.positions[3 * v], posed.positions[3 * v + 1], posed.positions[3 * v + 2]);
@@ -265,6 +301,12 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
       }
       all[o + 3] = nearestMd2Normal(normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]);
     }
+    if (f === 0) {
+      const distinct = distinctVertices(all, Vg);
+      if (distinct > LIMITS.maxVertices) {
+        unwritable(`at least ${distinct} vertices (frame 0 alone has ${distinct} distinct ones; merging keeps them apart): Quake 2 and our parser refuse num_xyz over MAX_VERTS ${LIMITS.maxVertices} (Mod_LoadAliasModel, docs/limits.md) — refused before sampling the other ${F - 1} frames`);
+      }
+    }
   });
   rest.restore();
 
@@ -279,7 +321,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     kept.forEach((v, w) => frameVertices.set(all.subarray(4 * (Vg * f + v), 4 * (Vg * f + v) + 4), 4 * (V * f + w)));
   }
 
-  const triangles = stTable(prims, first, xyzOf, skinWidth, skinHeight);
+  const triangles = { ...stTab, trianglePositionIndices: trianglePositions(prims, first, xyzOf, stTab.triangleCount) };
   const model: Md2Model = {
     format: 'md2',
     version: 8,

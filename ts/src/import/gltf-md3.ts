@@ -13,18 +13,22 @@
  * - quantisation: positions × 64 rounded to int16 (UNWRITABLE, naming surface, frame and vertex, when one falls
  *   outside ±512 units); normals to the nearest lat/lng byte pair of ioquake3's decode (high byte the angle about
  *   z, low byte the angle from +z, both in steps of 2π/256); per frame the bounds of the quantised vertices,
- *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds).
+ *   local origin 0 and radius the bounds' farthest corner (RadiusFromBounds). A model spanning fewer than 256 steps
+ *   of 1/64 (a character in metres) is MD3_GRID_COARSE, naming the `scale` that fixes it (md3-grid.ts).
  */
 import type { Material, Node } from '@gltf-transform/core';
+import { mat4Multiply } from '../base/mat4.js';
+import { unit } from '../base/vec3.js';
 import type { Md3Model } from '../base/model.js';
 import type { ParseWarning } from '../base/errors.js';
 import { MD3_LIMITS } from '../formats/md3/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { mul4, PrimitivePoser, restPose, transformInPlace } from './gltf-sample.js';
+import { PrimitivePoser, restPose, transformInPlace, WorldMatrices } from './gltf-sample.js';
 import { gltfToMd5, type GltfMd5, type GltfToMd5Options } from './gltf-md5.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
 import { gltfToMd2, type GltfToMd2Options, type ImportedMd2 } from './gltf-md2.js';
 import { checkSampling, field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from './gltf-scene.js';
+import { md3Extent, md3GridWarning } from './md3-grid.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
@@ -67,7 +71,7 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
   return Object.assign(model, { textures: names.files });
 }
 
-/** What `sampleMd3` samples besides the frames: which nodes, which tags, in whose coordinates. */
+/** What `sampleMd3` samples besides the frames: which nodes, which tags, in whose coordinates. @internal */
 export interface Md3SampleOptions extends GltfToMd3Options {
   /** The nodes whose triangle primitives become surfaces (default: every node of the scene). */
   nodes?: Node[];
@@ -87,6 +91,7 @@ export interface Md3SampleOptions extends GltfToMd3Options {
  * The MD3 of `options.nodes` (default all of `scene`, the scene's nodes parents first) sampled at `frames`: every
  * frame restores the rest pose of the whole scene, plays its animation, then reads each primitive's posed vertices
  * and each tag's world transform, moved into `reference`'s coordinates.
+ * @internal
  */
 export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3SampleOptions = {}): Md3Model {
   const scale = options.scale ?? 1;
@@ -125,13 +130,15 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
   const frameRadii = new Float32Array(F);
   const tagOrigins = new Float32Array(3 * tagNodes.length * F), tagAxes = new Float32Array(9 * tagNodes.length * F);
   const rest = restPose(scene);
+  const worlds = new WorldMatrices(scene);
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    worlds.update();
     const ref = options.reference?.(f) ?? null;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     sources.forEach((s, i) => {
-      const { positions, normals } = s.poser.pose();
+      const { positions, normals } = s.poser.pose(false, worlds.get);
       if (ref) transformInPlace(ref, positions, normals); // a tag's frame is rigid; the packing normalises normals
       const out = xyz[i];
       for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {
@@ -154,22 +161,23 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
     frameMaxs.set(hi, 3 * f);
     frameRadii[f] = Math.hypot(...[0, 1, 2].map((k) => Math.max(Math.abs(lo[k]), Math.abs(hi[k]))));
     tagNodes.forEach((n, t) => {
-      const m = ref ? mul4(ref, n.getWorldMatrix()) : n.getWorldMatrix();
+      const m = ref ? mat4Multiply(ref, worlds.get(n)) : worlds.get(n);
       const at = f * tagNodes.length + t;
       tagOrigins.set(toId(m[12], m[13], m[14]).map((x) => x * scale), 3 * at);
       // id axis i = C⁻¹·M₃·C·e_i, normalised (C: id → glTF axes)
       const idBasis = [[1, 0, 0], [0, 0, -1], [0, 1, 0]]; // C·e_i for i = x, y, z
       idBasis.forEach((g, i) => {
         const w = [0, 1, 2].map((r) => m[r] * g[0] + m[4 + r] * g[1] + m[8 + r] * g[2]);
-        const a = toId(w[0], w[1], w[2]);
-        const len = Math.hypot(...a) || 1;
-        for (let k = 0; k < 3; k++) tagAxes[9 * at + 3 * i + k] = a[k] / len;
+        tagAxes.set(unit(toId(w[0], w[1], w[2])), 9 * at + 3 * i);
       });
       const bad = [...tagOrigins.subarray(3 * at, 3 * at + 3), ...tagAxes.subarray(9 * at, 9 * at + 9)].find((x) => !Number.isFinite(x));
       if (bad !== undefined) unwritable(`tag ${t} ("${field(n.getName(), 64)}") frame ${f}: its transform holds ${bad}`);
     });
   });
   rest.restore();
+  // A player's parts are checked together (gltf-player.ts): one warning for the coarsest.
+  const coarse = options.reference ? null : md3GridWarning(md3Extent(frameMins, frameMaxs), scale, options.name || 'the model');
+  if (coarse) warnings.push(coarse);
 
   return {
     format: 'md3',

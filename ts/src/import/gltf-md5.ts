@@ -15,24 +15,31 @@
  *   (GLTF_MORPH_DROPPED when an animation drives them).
  * - meshes: one `mesh { }` per triangle primitive, shader = the material's name, uvs as stored (our exporter
  *   writes MD5 uvs unchanged), winding turned to id's clockwise.
- * - anims: each glTF animation sampled at `fps` (default 24, an integer: Doom 3 reads frameRate with ParseInt)
- *   from 0 to its last key; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
- *   (docs/design.md); a component is flagged animated only when some frame moves it; baseframe = frame 0;
+ * - anims: each glTF animation sampled at `fps` (an integer: Doom 3 reads frameRate with ParseInt) from 0 to its
+ *   last key; without `fps`, at the animation's own key rate when its keys are evenly spaced at a whole rate
+ *   (`evenKeyRate`: every key kept, an md5anim of 601 frames at 60 comes back with 601), else at 24 with a
+ *   GLTF_RESAMPLED warning; per joint the local (parent-relative) transform, quaternions written with w ≤ 0
+ *   (docs/design.md); a component is flagged animated only when some frame moves it (a joint with none starts at
+ *   component 0: assimp reads a start equal to numAnimatedComponents as no keys); baseframe = frame 0;
  *   per-frame bounds of the posed vertices.
  * - axes: glTF (x, y, z) → id (x, −z, y), a rotation, so quaternions keep w and turn their vector part.
  */
 import type { Node } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
-import { quatConjugate, quatMultiply, quatRotate, recoverW, type Quat } from '../base/quat.js';
+import { MAT4_IDENTITY, mat4Multiply, nonRigidity, rigidMatrix, rigidPart, type Rigid } from '../base/mat4.js';
+import { quatConjugate, quatMultiply, quatNormalize, quatRotate, recoverW, type Quat } from '../base/quat.js';
 import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
-import { invertMatrix, mul4, PrimitivePoser, restPose } from './gltf-sample.js';
+import { evenKeyRate, invertMatrix, PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd5Options extends ImportTextureOptions {
-  /** Frames per second animations are sampled at (default 24). */
+  /**
+   * Frames per second animations are sampled at (whole). Default: each animation's own key rate when its keys are
+   * evenly spaced at a whole rate, else 24.
+   */
   fps?: number;
   /** Uniform scale applied to positions (default 1). */
   scale?: number;
@@ -60,68 +67,6 @@ export interface GltfMd5 {
   warnings: ParseWarning[];
   /** The images the shaders name (with `texturePath`; gltf-textures.ts). */
   textures: TextureFile[];
-}
-
-type Vec3 = [number, number, number];
-interface Rigid {
-  q: Quat;
-  t: Vec3;
-}
-
-const IDENTITY4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-
-const cross = (a: number[], b: number[]): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-function unit(v: number[]): Vec3 {
-  const l = Math.hypot(v[0], v[1], v[2]) || 1;
-  return [v[0] / l, v[1] / l, v[2] / l];
-}
-
-/** The unit quaternion of an orthonormal basis (columns x, y, z), Shepperd's method. */
-function quatOfBasis(x: Vec3, y: Vec3, z: Vec3): Quat {
-  const tr = x[0] + y[1] + z[2];
-  let q: Quat;
-  if (tr > 0) {
-    const s = 2 * Math.sqrt(tr + 1);
-    q = [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4];
-  } else if (x[0] > y[1] && x[0] > z[2]) {
-    const s = 2 * Math.sqrt(1 + x[0] - y[1] - z[2]);
-    q = [s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s];
-  } else if (y[1] > z[2]) {
-    const s = 2 * Math.sqrt(1 + y[1] - x[0] - z[2]);
-    q = [(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s];
-  } else {
-    const s = 2 * Math.sqrt(1 + z[2] - x[0] - y[1]);
-    q = [(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s];
-  }
-  const l = Math.hypot(...q) || 1;
-  return q.map((c) => c / l) as Quat;
-}
-
-/** The rotation and translation of an affine matrix, scale and shear dropped (columns Gram–Schmidt'ed, a mirror's last axis flipped). */
-function rigidOf(m: ArrayLike<number>): Rigid {
-  const x = unit([m[0], m[1], m[2]]);
-  const c1 = [m[4], m[5], m[6]];
-  const y = unit(c1.map((c, i) => c - dot(c1, x) * x[i]));
-  const z = cross(x, y);
-  return { q: quatOfBasis(x, y, z), t: [m[12], m[13], m[14]] };
-}
-
-/** |scale − 1| or shear of an affine matrix's 3×3 part, the largest: how far it is from a rotation. */
-function nonRigid(m: ArrayLike<number>): number {
-  const c = [[m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]];
-  let worst = 0;
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) worst = Math.max(worst, Math.abs(dot(c[i], c[j]) - (i === j ? 1 : 0)));
-  return worst;
-}
-
-function matrixOf({ q: [x, y, z, w], t }: Rigid): number[] {
-  return [
-    1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
-    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
-    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
-    t[0], t[1], t[2], 1,
-  ];
 }
 
 /** A glTF-axes rigid transform in id axes, positions scaled: C·R·C⁻¹ keeps w and turns (x, y, z); t → s·C·t. */
@@ -229,14 +174,14 @@ interface Joint {
   name: string;
   parent: number;
   /** world · IBM · B = P: the constant right factor IBM · B (IBM: the skin's inverse bind matrix, or the inverse of a mesh/tag node's rest world matrix). */
-  offset: number[];
+  offset: readonly number[];
   /** The bind joint as a parser reads it back (id axes). */
   bind: Rigid;
 }
 
 export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}): Promise<GltfMd5> {
   const doc = await readGltfDocument(input);
-  const fps = options.fps ?? 24;
+  const fps = options.fps;
   const scale = options.scale ?? 1;
   checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
@@ -258,13 +203,14 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     }
     const ibm = skin.getInverseBindMatrices();
     skin.listJoints().forEach((j, i) => {
-      if (!ibmOf.has(j)) ibmOf.set(j, ibm ? ibm.getElement(i, []) : IDENTITY4.slice());
+      if (!ibmOf.has(j)) ibmOf.set(j, ibm ? ibm.getElement(i, []) : MAT4_IDENTITY.slice());
     });
   }
   for (const n of order) if (/^tag_/i.test(nameOf(n)) && !ibmOf.has(n)) ibmOf.set(n, restInverse(n));
   const jointNodes = order.filter((n) => ibmOf.has(n));
   // glTF 2.0 §5.29: a skin's joints belong to the scene of the mesh that uses it
-  for (const n of ibmOf.keys()) if (!order.includes(n)) unsupported(`joint "${nameOf(n)}" of a skin is not a node of the scene`);
+  const inScene = new Set(order);
+  for (const n of ibmOf.keys()) if (!inScene.has(n)) unsupported(`joint "${nameOf(n)}" of a skin is not a node of the scene`);
   if (jointNodes.length === 0) unwritable('no triangle mesh to convert: an md5mesh needs at least one joint');
 
   const joints: Joint[] = [];
@@ -277,12 +223,12 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     for (let p = n.getParentNode(); p; p = p.getParentNode()) if (ibmOf.has(p)) return false;
     return true;
   });
-  if (roots.length > 1) joints.push({ node: null, name: 'origin', parent: -1, offset: IDENTITY4, bind: asRead({ q: [0, 0, 0, 1], t: [0, 0, 0] }) });
+  if (roots.length > 1) joints.push({ node: null, name: 'origin', parent: -1, offset: MAT4_IDENTITY, bind: asRead({ q: [0, 0, 0, 1], t: [0, 0, 0] }) });
   const rootParent = roots.length > 1 ? 0 : -1;
   const names = new Set<string>();
   for (const n of jointNodes) {
     const ibm = ibmOf.get(n)!;
-    const B = rigidOf(invertMatrix(ibm, `joint "${nameOf(n)}"'s inverse bind matrix`));
+    const B = rigidPart(invertMatrix(ibm, `joint "${nameOf(n)}"'s inverse bind matrix`));
     let name = md5Name(nameOf(n), `joint${joints.length}`);
     while (names.has(name)) name += '_';
     names.add(name);
@@ -290,7 +236,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     const parent = ancestorJoint(n);
     const bind = asRead(toIdRigid(B, scale));
     if (![...bind.q, ...bind.t].every(Number.isFinite)) unwritable(`joint ${joints.length} ("${name}"): its bind transform is not finite in float32 (${bind.t.join(' ')})`);
-    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, offset: mul4(ibm, matrixOf(B)), bind });
+    joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, offset: mat4Multiply(ibm, rigidMatrix(B)), bind });
   }
   if (joints.length > MD5_LIMITS.maxJoints) unwritable(`${joints.length} joints: more than the ${MD5_LIMITS.maxJoints} an md5mesh may declare here (docs/limits.md)`);
 
@@ -309,27 +255,39 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     warnings,
   };
 
-  const frames = sampleFrames(doc, fps, options.maxFrames);
+  // Each animation at `fps`, or at its own even key rate (every key kept), else at 24.
+  const animations = doc.getRoot().listAnimations();
+  const rates = animations.map((a, index) => {
+    if (fps !== undefined) return fps;
+    const own = evenKeyRate(a);
+    if (own !== null) return own;
+    warnings.push({ code: 'GLTF_RESAMPLED', message: `animation ${index} ("${nameOf(a)}"): its keys are not evenly spaced at a whole frame rate: sampled at ${DEFAULT_FPS} fps (fps sets another)`, offset: 0 });
+    return DEFAULT_FPS;
+  });
+  const frames = sampleFrames(doc, (_, index) => rates[index], options.maxFrames);
   const maxBytes = options.maxBytes ?? 0x7fffffff;
-  const sampled = doc.getRoot().listAnimations().length ? frames.length : 0;
+  const sampled = animations.length ? frames.length : 0;
   if (48 * joints.length * sampled > maxBytes) {
     unwritable(`${sampled} frames of ${joints.length} joints are ${48 * joints.length * sampled} bytes of joint transforms to sample: more than ${maxBytes} (maxBytes)`);
   }
-  const animations = doc.getRoot().listAnimations();
   const drivesWeights = animations.some((a) => a.listChannels().some((c) => c.getTargetPath() === 'weights'));
   if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });
 
   const used = new Set<string>();
+  const worlds = new WorldMatrices(order);
   const anims: GltfMd5Anim[] = animations.map((a, index) => {
     const own = frames.filter((f) => f.animation === index);
     let name = fileSafe(nameOf(a)) || `anim${index}`;
     while (used.has(name)) name += '_';
     used.add(name);
-    return { name, anim: sampleAnim(own, joints, posers, fps, scale, mesh.commandline, rest, warnings) };
+    return { name, anim: sampleAnim(own, joints, posers, rates[index], scale, mesh.commandline, rest, worlds, warnings) };
   });
   rest.restore();
   return { mesh, anims, warnings, textures: shaders.files };
 }
+
+/** Doom 3's usual md5anim rate: what an animation with uneven keys is sampled at when no fps is given. */
+const DEFAULT_FPS = 24;
 
 function restInverse(n: Node): number[] {
   return invertMatrix(n.getWorldMatrix(), `node "${nameOf(n)}"'s world matrix`);
@@ -405,13 +363,14 @@ function meshPart(p: TrianglePrimitive, poser: PrimitivePoser, joints: Joint[], 
 
 
 function sampleAnim(
-  frames: ReturnType<typeof sampleFrames>,
+  frames: SampleFrame[],
   joints: Joint[],
   posers: PrimitivePoser[],
   fps: number,
   scale: number,
   commandline: string,
   rest: ReturnType<typeof restPose>,
+  worlds: WorldMatrices,
   warnings: ParseWarning[],
 ): Md5Anim {
   const J = joints.length;
@@ -422,13 +381,14 @@ function sampleAnim(
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
+    worlds.update();
     const object: Rigid[] = [];
     joints.forEach((j, i) => {
       let P: Rigid = { q: [0, 0, 0, 1], t: [0, 0, 0] };
       if (j.node) {
-        const m = mul4(j.node.getWorldMatrix(), j.offset);
-        worstScale = Math.max(worstScale, nonRigid(m));
-        P = toIdRigid(rigidOf(m), scale);
+        const m = mat4Multiply(worlds.get(j.node), j.offset);
+        worstScale = Math.max(worstScale, nonRigidity(m));
+        P = toIdRigid(rigidPart(m), scale);
       }
       object.push(P);
       let q = P.q, t = P.t;
@@ -438,21 +398,26 @@ function sampleAnim(
         t = quatRotate(inv, [t[0] - parent.t[0], t[1] - parent.t[1], t[2] - parent.t[2]]);
         q = quatMultiply(inv, q);
       }
-      const l = Math.hypot(...q) || 1;
-      const values = [t[0], t[1], t[2], ...md5QuaternionXyz(q.map((c) => c / l) as Quat)];
+      const values = [t[0], t[1], t[2], ...md5QuaternionXyz(quatNormalize(q))];
       if (!values.every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s) joint ${i} ("${j.name}"): its transform is not finite in float32 (${values.join(' ')})`);
       local.set(values, (f * J + i) * 6);
     });
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    const glo = [Infinity, Infinity, Infinity], ghi = [-Infinity, -Infinity, -Infinity];
     for (const poser of posers) {
-      const { positions } = poser.pose();
+      const { positions } = poser.pose(false, worlds.get);
+      // glTF's box, then in id axes (toId: x, −z, y) and scaled: no array per vertex
       for (let o = 0; o < positions.length; o += 3) {
-        const v = toId(positions[o] * scale, positions[o + 1] * scale, positions[o + 2] * scale);
         for (let k = 0; k < 3; k++) {
-          lo[k] = Math.min(lo[k], v[k]);
-          hi[k] = Math.max(hi[k], v[k]);
+          const x = positions[o + k];
+          if (x < glo[k]) glo[k] = x;
+          if (x > ghi[k]) ghi[k] = x;
         }
       }
+    }
+    if (glo[0] !== Infinity) {
+      const a = toId(glo[0] * scale, glo[1] * scale, glo[2] * scale), b = toId(ghi[0] * scale, ghi[1] * scale, ghi[2] * scale);
+      for (let k = 0; k < 3; k++) (lo[k] = Math.min(a[k], b[k])), (hi[k] = Math.max(a[k], b[k]));
     }
     if (lo[0] === Infinity) lo.fill(0), hi.fill(0);
     if (![...lo, ...hi].every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s): a posed vertex is not finite in float32 (bounds ${lo.join(' ')} ${hi.join(' ')})`);
@@ -466,7 +431,7 @@ function sampleAnim(
   const startIndices = new Uint32Array(J);
   let C = 0;
   for (let i = 0; i < J; i++) {
-    startIndices[i] = C;
+    const start = C;
     for (let c = 0; c < 6; c++) {
       const first = local[i * 6 + c];
       for (let f = 1; f < F; f++) {
@@ -477,6 +442,10 @@ function sampleAnim(
         }
       }
     }
+    // A joint with no animated component reads none (Doom 3, our parser), so any start does; 0 rather than the
+    // running count, which past the last animated joint equals numAnimatedComponents and makes assimp's MD5 loader
+    // skip the joint's keys and refuse the file ("Empty node animation channel").
+    startIndices[i] = flags[i] ? start : 0;
   }
   const baseframe = Float32Array.from(local.subarray(0, J * 6));
   const data = new Float32Array(F * C);

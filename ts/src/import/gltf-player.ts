@@ -3,7 +3,11 @@
  * `export/gltf-player.ts`).
  *
  * - parts: the nodes named `lower`, `upper`, `head` (case-insensitive, optionally `.md3`: what our exporter names
- *   the part group nodes), each with the mesh nodes under it — not descending into another part or a `weapon`.
+ *   the part group nodes), each with the mesh nodes under it — not descending into another part or the weapon
+ *   attachment: a node named `weapon` (optionally `.md3`) that hangs on a `tag_weapon` node (where our exporter and
+ *   ioquake3's CG_AddPlayerWeapon put weapon.md3) or holds no mesh itself (a group). It is left out with a
+ *   PLAYER_WEAPON_SKIPPED warning (a player folder's weapon.md3 is optional and is not written); a mesh node that is
+ *   merely named `weapon` (an upper body's `hands`, `weapon`, `weapon` surfaces) is a surface like any other.
  * - tags: the `tag_*` nodes under each part; a chain tag a part lacks is taken by name from anywhere in the scene
  *   (`tag_torso` for lower, `tag_head` and `tag_weapon` for upper).
  * - coordinates: as ioquake3 draws a player (CG_Player, CG_PositionRotatedEntityOnTag), lower is in the player's
@@ -11,7 +15,8 @@
  *   instant, head's in upper's `tag_head`'s. A tag the parent lacks is the identity (R_LerpTag), so the child is
  *   written in its parent's coordinates.
  * - animations: one named as a Quake 3 animation (BOTH_DEATH1 … LEGS_TURN and the Team Arena gestures) fills its
- *   slot: BOTH_* sampled into lower and upper, LEGS_* into lower, TORSO_* into upper. Other names take the free
+ *   slot — or as an Unvanquished one when the glTF names any of Unvanquished's own (TORSO_GESTURE_BLASTER …: an
+ *   Unvanquished player exported by us), and the cfg is then written in Unvanquished's longer list: BOTH_* sampled into lower and upper, LEGS_* into lower, TORSO_* into upper. Other names take the free
  *   slots in order (PLAYER_ANIMATION_MAPPED warning); the derived LEGS_BACKCR, LEGS_BACKWALK and FLAG_* (the game
  *   makes them) are skipped. Each animation is sampled at `fps`, or without it at its own key rate (1 / the
  *   shortest key interval, which is the frame rate our exporter wrote it at), from 0 to its last key.
@@ -25,15 +30,20 @@
  *   0; an animation the glTF lacks plays one frame (PLAYER_ANIMATION_MISSING warning).
  */
 import type { Animation, Document, Node } from '@gltf-transform/core';
+import { MAT4_IDENTITY } from '../base/mat4.js';
 import type { ParseWarning } from '../base/errors.js';
 import type { Md3Model } from '../base/model.js';
-import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS } from '../formats/md3/animation-cfg.js';
+import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, type PlayerAnimationNames } from '../formats/md3/animation-cfg.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './gltf-md3.js';
 import { animationPlayer, duration, invertMatrix } from './gltf-sample.js';
 import { checkSampling, DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from './gltf-scene.js';
+import { preorder } from './gltf-structure.js';
+import { md3Extent, md3GridWarning } from './md3-grid.js';
 
-type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number];
+type FileAnimation = (typeof MD3_PLAYER_ANIMATIONS)[number] | (typeof MD3_UNVANQUISHED_PLAYER_ANIMATIONS)[number];
+const PLAYER_LISTS: Record<PlayerAnimationNames, readonly FileAnimation[]> = { quake3: MD3_PLAYER_ANIMATIONS, unvanquished: MD3_UNVANQUISHED_PLAYER_ANIMATIONS };
+const GAME = { quake3: 'Quake 3', unvanquished: 'Unvanquished' } as const;
 
 /**
  * As gltfToMd3's (scale, maxFrames, maxBytes per part), except `fps`: without it each animation is sampled at its own
@@ -58,6 +68,8 @@ export interface GltfPlayerResult {
   head: Md3Model;
   /** The animation.cfg text (ioquake3's CG_ParseAnimationFile reads it; so does `parseAnimationCfg`). */
   animationCfg: string;
+  /** Which game's animation list the cfg is written in (Unvanquished's when the glTF names one of its own animations). */
+  playerNames: PlayerAnimationNames;
   lines: PlayerCfgLine[];
   warnings: ParseWarning[];
 }
@@ -66,14 +78,14 @@ const PARTS = ['lower', 'upper', 'head'] as const;
 type Part = (typeof PARTS)[number];
 const PART_NAME = /^(lower|upper|head)(\.md3)?$/i;
 const LOOPING = new Set<string>(['LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN']);
-const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const FIRST_TA = MD3_PLAYER_ANIMATIONS.indexOf('TORSO_GETFLAG');
 
 const warning = (code: string, message: string): ParseWarning => ({ code, message, offset: 0 });
 
 /** Inverse of a node's world matrix; one whose determinant is within 1e-12 of 0 is UNWRITABLE. */
 export const invertAffine = (m: ArrayLike<number>, what: string): number[] => invertMatrix(m, `${what}: its transform`, 1e-12);
 
-/** The frame rate an animation's keys were written at: 1 / its shortest key interval, whole when within 1e-3. */
+/** The frame rate an animation's keys were written at: 1 / its shortest key interval, whole when within 1e-3. @internal */
 export function keyRate(animation: Animation): number | null {
   let shortest = Infinity;
   for (const s of animation.listSamplers()) {
@@ -89,8 +101,15 @@ export function keyRate(animation: Animation): number | null {
   return Math.abs(rate - Math.round(rate)) < 1e-3 * rate ? Math.round(rate) : Math.round(rate * 1000) / 1000;
 }
 
-/** The part nodes, their mesh nodes and their tag nodes. */
-function findParts(scene: Node[]) {
+const WEAPON_NAME = /^weapon(\.md3)?$/i;
+
+/** Whether `n` is the weapon attachment (see the file comment), not a surface that happens to be named `weapon`. */
+function isWeaponAttachment(n: Node, parent: Node): boolean {
+  return WEAPON_NAME.test(nameOf(n)) && (/^tag_weapon$/i.test(nameOf(parent)) || !n.getMesh());
+}
+
+/** The part nodes, their mesh nodes and their tag nodes; a weapon attachment left out is one warning. */
+function findParts(scene: Node[], warnings: ParseWarning[]) {
   const byPart = new Map<Part, Node>();
   for (const n of scene) {
     const m = PART_NAME.exec(nameOf(n));
@@ -98,20 +117,29 @@ function findParts(scene: Node[]) {
   }
   const missing = PARTS.filter((p) => !byPart.has(p));
   if (missing.length) unwritable(`no node named ${missing.join(', ')}: a Quake 3 player has nodes lower, upper and head (their meshes and tags under them)`);
-  const isBoundary = (n: Node) => PART_NAME.test(nameOf(n)) || /^weapon/i.test(nameOf(n));
-  const subtree = (root: Node): Node[] => {
-    const out: Node[] = [];
-    const visit = (n: Node) => {
-      out.push(n);
-      for (const c of n.listChildren()) if (!isBoundary(c)) visit(c);
-    };
-    visit(root);
-    return out;
-  };
+  const skipped = new Set<Node>();
+  const subtree = (root: Node): Node[] =>
+    preorder([root], (c, parent) => {
+      if (PART_NAME.test(nameOf(c))) return false;
+      if (isWeaponAttachment(c, parent)) {
+        skipped.add(c);
+        return false;
+      }
+      return true;
+    });
   const parts = Object.fromEntries(PARTS.map((p) => {
     const nodes = subtree(byPart.get(p)!);
     return [p, { node: byPart.get(p)!, nodes, tags: nodes.filter((n) => /^tag_/i.test(nameOf(n))) }];
   })) as Record<Part, { node: Node; nodes: Node[]; tags: Node[] }>;
+  for (const w of skipped) {
+    let meshes = 0;
+    const count = (n: Node) => {
+      if (n.getMesh()) meshes++;
+      n.listChildren().forEach(count);
+    };
+    count(w);
+    if (meshes > 0) warnings.push(warning('PLAYER_WEAPON_SKIPPED', `node "${nameOf(w)}" (${meshes} mesh${meshes > 1 ? 'es' : ''}) is the weapon attachment (weapon.md3, hung on tag_weapon): not written into the player's parts`));
+  }
   const chain: [Part, string][] = [['lower', 'tag_torso'], ['upper', 'tag_head'], ['upper', 'tag_weapon']];
   for (const [p, tag] of chain) {
     if (parts[p].tags.some((n) => nameOf(n).toLowerCase() === tag)) continue;
@@ -135,8 +163,19 @@ function clipParts(slot: string): Part[] {
   return slot.startsWith('LEGS_') ? ['lower'] : slot.startsWith('TORSO_') ? ['upper'] : ['lower', 'upper'];
 }
 
+/**
+ * The list the cfg is written in: Unvanquished's when an animation is named as one of its own (TORSO_GESTURE_BLASTER,
+ * TORSO_RALLY …: what our export of an Unvanquished player names its clips), else Quake 3's.
+ */
+function playerNamesOf(doc: Document): PlayerAnimationNames {
+  const q3 = new Set<string>(MD3_PLAYER_ANIMATIONS);
+  const unv = new Set<string>(MD3_UNVANQUISHED_PLAYER_ANIMATIONS);
+  return doc.getRoot().listAnimations().some((a) => { const n = nameOf(a).toUpperCase(); return unv.has(n) && !q3.has(n); }) ? 'unvanquished' : 'quake3';
+}
+
 /** Each glTF animation in its cfg slot (by name, else the next free slot), with its rate and frame count. */
-function assignClips(doc: Document, options: GltfToPlayerOptions, warnings: ParseWarning[]): Clip[] {
+function assignClips(doc: Document, names: PlayerAnimationNames, options: GltfToPlayerOptions, warnings: ParseWarning[]): Clip[] {
+  const list = PLAYER_LISTS[names];
   const slots = new Map<FileAnimation, Clip>();
   const others: { a: Animation; index: number }[] = [];
   const derived = new Set<string>(MD3_DERIVED_ANIMATIONS);
@@ -155,20 +194,20 @@ function assignClips(doc: Document, options: GltfToPlayerOptions, warnings: Pars
   doc.getRoot().listAnimations().forEach((a, index) => {
     const name = nameOf(a).toUpperCase();
     if (derived.has(name)) return;
-    const slot = MD3_PLAYER_ANIMATIONS.find((s) => s === name);
+    const slot = list.find((s) => s === name);
     if (slot && !slots.has(slot)) slots.set(slot, clip(slot, a, index));
     else others.push({ a, index });
   });
   for (const { a, index } of others) {
-    const free = MD3_PLAYER_ANIMATIONS.find((s) => !slots.has(s));
+    const free = list.find((s) => !slots.has(s));
     if (!free) {
       warnings.push(warning('PLAYER_ANIMATION_DROPPED', `animation ${index} ("${nameOf(a)}"): every animation.cfg slot is taken: not imported`));
       continue;
     }
-    warnings.push(warning('PLAYER_ANIMATION_MAPPED', `animation ${index} ("${nameOf(a)}") is not a Quake 3 animation name: written as ${free}`));
+    warnings.push(warning('PLAYER_ANIMATION_MAPPED', `animation ${index} ("${nameOf(a)}") is not a ${GAME[names]} player animation name: written as ${free}`));
     slots.set(free, clip(free, a, index));
   }
-  return MD3_PLAYER_ANIMATIONS.flatMap((s) => (slots.has(s) ? [slots.get(s)!] : []));
+  return list.flatMap((s) => (slots.has(s) ? [slots.get(s)!] : []));
 }
 
 /** A part's frame f as words: every surface's int16 vertices, then its tags' float bits (equal frames, equal words). */
@@ -224,8 +263,10 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   checkSampling(options.fps, scale);
   const warnings: ParseWarning[] = [];
   const scene = sceneNodes(doc);
-  const parts = findParts(scene);
-  const clips = assignClips(doc, options, warnings);
+  const parts = findParts(scene, warnings);
+  const playerNames = playerNamesOf(doc);
+  const list = PLAYER_LISTS[playerNames];
+  const clips = assignClips(doc, playerNames, options, warnings);
 
   // Each part's frames: its clips' samples one after the other, BOTH_* first; a part without a clip gets the rest pose.
   const both = clips.filter((c) => c.slot.startsWith('BOTH_'));
@@ -244,11 +285,11 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
 
   // Coordinates: lower in its parent's, upper in lower's tag_torso's, head in upper's tag_head's, at each instant.
   const chainTag = (p: Part, tag: string) => parts[p].tags.find((n) => nameOf(n).toLowerCase() === tag);
-  const playerRef = (): number[] => {
+  const playerRef = (): readonly number[] => {
     const parent = parts.lower.node.getParentNode();
-    return parent ? invertAffine(parent.getWorldMatrix(), `node "${nameOf(parent)}"`) : IDENTITY;
+    return parent ? invertAffine(parent.getWorldMatrix(), `node "${nameOf(parent)}"`) : MAT4_IDENTITY;
   };
-  const tagRef = (parent: Part, tag: string) => (): number[] => {
+  const tagRef = (parent: Part, tag: string) => (): readonly number[] => {
     const n = chainTag(parent, tag);
     return n ? invertAffine(n.getWorldMatrix(), `${parent}'s ${tag}`) : parent === 'lower' ? playerRef() : tagRef('lower', 'tag_torso')();
   };
@@ -256,6 +297,10 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const sampled = Object.fromEntries(PARTS.map((p) => [p, sampleMd3(scene, frameLists[p], {
     scale, name: p, nodes: parts[p].nodes, tags: parts[p].tags, reference: reference[p], maxBytes: options.maxBytes,
   })])) as Record<Part, Md3Model>;
+  // One MD3_GRID_COARSE for the player: its smallest part's (the parts share the scale).
+  const smallest = PARTS.map((p) => ({ p, extent: md3Extent(sampled[p].frameMins, sampled[p].frameMaxs) })).filter((x) => x.extent > 0).sort((a, b) => a.extent - b.extent)[0];
+  const coarse = smallest ? md3GridWarning(smallest.extent, scale, smallest.p, false) : null;
+  if (coarse) warnings.push(coarse);
   for (const p of PARTS) {
     warnings.push(...sampled[p].warnings.map((w) => ({ ...w, message: `${p}: ${w.message}` })));
     if (sampled[p].surfaces.length === 0) warnings.push(warning('PLAYER_PART_EMPTY', `${p} has no triangle mesh`));
@@ -303,9 +348,9 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const torsoFrames = kept.upper.length - bothFrames;
   const bySlot = new Map(clips.map((c) => [c.slot, c]));
   const missing: string[] = [];
-  const firstTa = MD3_PLAYER_ANIMATIONS.indexOf('TORSO_GETFLAG');
-  const hasTa = clips.some((c) => MD3_PLAYER_ANIMATIONS.indexOf(c.slot) >= firstTa);
-  const lines: PlayerCfgLine[] = MD3_PLAYER_ANIMATIONS.slice(0, hasTa ? undefined : firstTa).map((slot) => {
+  const firstTa = list.indexOf('TORSO_GETFLAG');
+  const hasTa = clips.some((c) => list.indexOf(c.slot) >= firstTa);
+  const lines: PlayerCfgLine[] = list.slice(0, hasTa ? undefined : firstTa).map((slot) => {
     const c = bySlot.get(slot);
     if (c) return { name: slot, firstFrame: firstOf.get(c)!, numFrames: c.count, loopFrames: LOOPING.has(slot) ? c.count : 0, fps: c.fps, from: nameOf(c.animation) };
     missing.push(slot);
@@ -317,10 +362,11 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const fpsText = (x: number) => String(Math.round(x * 1000) / 1000);
   const animationCfg = [
     '// animation.cfg written by idtech-models from a glTF (convert --player)',
+    ...(playerNames === 'unvanquished' ? ["// Unvanquished's player animation list (its cg_players.cpp reads it)"] : []),
     '// first frame, num frames, looping frames, frames per second',
     '',
     ...lines.map((l) => `${fileFirst(l)}\t${l.numFrames}\t${l.loopFrames}\t${fpsText(l.fps)}\t\t// ${l.name}${l.from && l.from !== l.name ? ` (${l.from})` : ''}`),
     '',
   ].join('\n');
-  return { ...models, animationCfg, lines, warnings };
+  return { ...models, animationCfg, playerNames, lines, warnings };
 }

@@ -7,69 +7,42 @@
  */
 import type { Animation, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { mat4Invert, mat4Multiply } from '../base/mat4.js';
+import { quatNormalize } from '../base/quat.js';
+import { quatSlerp } from '../base/quat-slerp.js';
 
 type Vec = number[];
-type Mat4 = number[];
-
-/** Column-major 4×4 product a·b. */
-export function mul4(a: ArrayLike<number>, b: ArrayLike<number>): Mat4 {
-  const o = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
-    let s = 0;
-    for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
-    o[c * 4 + r] = s;
-  }
-  return o;
-}
 
 /**
- * The inverse of a column-major 4×4 matrix (general: cofactors). UNWRITABLE naming `what` when its determinant is not
- * finite or not above `minDet` in size.
+ * The inverse of a column-major 4×4 matrix. UNWRITABLE naming `what` when its determinant is not finite or not above
+ * `minDet` in size.
  */
 export function invertMatrix(m: ArrayLike<number>, what: string, minDet = 0): number[] {
-  const [a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33] = Array.from(m);
-  const b00 = a00 * a11 - a01 * a10, b01 = a00 * a12 - a02 * a10, b02 = a00 * a13 - a03 * a10;
-  const b03 = a01 * a12 - a02 * a11, b04 = a01 * a13 - a03 * a11, b05 = a02 * a13 - a03 * a12;
-  const b06 = a20 * a31 - a21 * a30, b07 = a20 * a32 - a22 * a30, b08 = a20 * a33 - a23 * a30;
-  const b09 = a21 * a32 - a22 * a31, b10 = a21 * a33 - a23 * a31, b11 = a22 * a33 - a23 * a32;
-  const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
-  if (!(Math.abs(det) > minDet) || !Number.isFinite(det)) throw new ModelParseError(ErrorCode.Unwritable, `${what} cannot be inverted (determinant ${det})`, { offset: 0 });
-  const d = 1 / det;
-  return [
-    (a11 * b11 - a12 * b10 + a13 * b09) * d, (a02 * b10 - a01 * b11 - a03 * b09) * d, (a31 * b05 - a32 * b04 + a33 * b03) * d, (a22 * b04 - a21 * b05 - a23 * b03) * d,
-    (a12 * b08 - a10 * b11 - a13 * b07) * d, (a00 * b11 - a02 * b08 + a03 * b07) * d, (a32 * b02 - a30 * b05 - a33 * b01) * d, (a20 * b05 - a22 * b02 + a23 * b01) * d,
-    (a10 * b10 - a11 * b08 + a13 * b06) * d, (a01 * b08 - a00 * b10 - a03 * b06) * d, (a30 * b04 - a31 * b02 + a33 * b00) * d, (a21 * b02 - a20 * b04 - a23 * b00) * d,
-    (a11 * b07 - a10 * b09 - a12 * b06) * d, (a00 * b09 - a01 * b07 + a02 * b06) * d, (a31 * b01 - a30 * b03 - a32 * b00) * d, (a20 * b03 - a21 * b01 + a22 * b00) * d,
-  ];
-}
-
-function slerp(a: Vec, b: Vec, t: number): Vec {
-  let d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-  const s = d < 0 ? -1 : 1;
-  d *= s;
-  let ka = 1 - t, kb = t;
-  if (d < 0.9995) {
-    const th = Math.acos(d), sin = Math.sin(th);
-    ka = Math.sin((1 - t) * th) / sin;
-    kb = Math.sin(t * th) / sin;
-  }
-  const q = [0, 1, 2, 3].map((i) => ka * a[i] + s * kb * b[i]);
-  const len = Math.hypot(...q) || 1;
-  return q.map((x) => x / len);
+  const { inverse, det } = mat4Invert(m, minDet);
+  if (!inverse) throw new ModelParseError(ErrorCode.Unwritable, `${what} cannot be inverted (determinant ${det})`, { offset: 0 });
+  return inverse;
 }
 
 /** Keys closer than this (seconds) to a sample time are taken as it: a float32 key time vs k / fps. */
 const SNAP = 1e-5;
 
-/** The channel's value at `time` (clamped to its keys). */
-export function sampleChannel(times: ArrayLike<number>, values: ArrayLike<number>, size: number, interpolation: string, path: string, time: number): Vec {
+/**
+ * The channel's value at `time` (clamped to its keys). `cursor` (the key the last call stopped at, for a time no
+ * later than this one) resumes the search there: the keys before it are ≤ that time, so the answer is the one a
+ * search from key 0 gives, and sampling F frames of a K-key channel in time order costs F + K steps, not F · K.
+ */
+export function sampleChannel(times: ArrayLike<number>, values: ArrayLike<number>, size: number, interpolation: string, path: string, time: number, cursor?: { key: number; time: number }): Vec {
   const n = times.length;
   const cubic = interpolation === 'CUBICSPLINE';
   const stride = cubic ? 3 * size : size;
   const at = (k: number, part = cubic ? 1 : 0) => Array.from({ length: size }, (_, i) => values[k * stride + part * size + i]);
   if (n === 0) return [];
-  let k = 0;
+  let k = cursor && cursor.time <= time ? cursor.key : 0;
   while (k + 1 < n && times[k + 1] <= time + SNAP) k++;
+  if (cursor) {
+    cursor.key = k;
+    cursor.time = time;
+  }
   if (k + 1 >= n || time <= times[0] + SNAP || Math.abs(time - times[k]) <= SNAP) return at(k);
   const dt = times[k + 1] - times[k];
   const t = (time - times[k]) / dt;
@@ -78,12 +51,10 @@ export function sampleChannel(times: ArrayLike<number>, values: ArrayLike<number
     const p0 = at(k), p1 = at(k + 1), m0 = at(k, 2), m1 = at(k + 1, 0);
     const t2 = t * t, t3 = t2 * t;
     const v = p0.map((_, i) => (2 * t3 - 3 * t2 + 1) * p0[i] + (t3 - 2 * t2 + t) * dt * m0[i] + (-2 * t3 + 3 * t2) * p1[i] + (t3 - t2) * dt * m1[i]);
-    if (path !== 'rotation') return v;
-    const len = Math.hypot(...v) || 1;
-    return v.map((x) => x / len);
+    return path === 'rotation' ? quatNormalize(v) : v;
   }
   const a = at(k), b = at(k + 1);
-  return path === 'rotation' ? slerp(a, b, t) : a.map((x, i) => x + (b[i] - x) * t);
+  return path === 'rotation' ? quatSlerp(a, b, t) : a.map((x, i) => x + (b[i] - x) * t);
 }
 
 /** The rest pose of every node (what an animation that does not drive a node leaves it at). */
@@ -106,6 +77,70 @@ export function restPose(nodes: Node[]): RestPose {
       }
     },
   };
+}
+
+/**
+ * Every scene node's world matrix for the current pose, computed once per frame parents first. glTF Transform's
+ * `getWorldMatrix` climbs the parents of each node it is asked about, and each climb lists every property that
+ * references the node (each skin that names a joint, each animation channel): posing P skinned primitives of J joints
+ * that way costs P × J × depth × references per frame — quadratic when every primitive has its own skin naming the
+ * same joints (measured: a 60-primitive, 60-skin CesiumMan spent 0.56 s of 3 s in those parent lists). Here each node
+ * costs one local matrix and one product per frame.
+ */
+export class WorldMatrices {
+  private readonly parents: (number | -1)[];
+  private readonly index = new Map<Node, number>();
+  private readonly world: number[][];
+
+  /** `nodes`: the scene's nodes, parents before children (`sceneNodes`). */
+  constructor(private readonly nodes: readonly Node[]) {
+    nodes.forEach((n, i) => this.index.set(n, i));
+    this.parents = nodes.map(() => -1);
+    nodes.forEach((n, i) => n.listChildren().forEach((c) => this.parents[this.index.get(c)!] = i));
+    this.world = nodes.map(() => []);
+  }
+
+  /** Recomputes every world matrix from the nodes' current transforms. */
+  update(): this {
+    this.nodes.forEach((n, i) => {
+      const p = this.parents[i];
+      this.world[i] = p < 0 ? Array.from(n.getMatrix()) : mat4Multiply(this.world[p], n.getMatrix());
+    });
+    return this;
+  }
+
+  /** The world matrix at the last `update`; a node outside the scene asks glTF Transform. */
+  get = (n: Node): ArrayLike<number> => {
+    const i = this.index.get(n);
+    return i === undefined ? n.getWorldMatrix() : this.world[i];
+  };
+}
+
+/**
+ * The whole frame rate r at which every key of `animation` falls on a sample k / r (within a thousandth of a frame,
+ * float32 key times allow for it), or null: keys at uneven times, or evenly spaced at a rate that is not whole (an
+ * md5anim's frameRate is a whole number: Doom 3 reads it with ParseInt). The spacing tried is the shortest key
+ * interval; sampling from 0 at r then keeps every key, and only the keys' instants.
+ */
+export function evenKeyRate(animation: Animation): number | null {
+  const times: number[] = [];
+  let shortest = Infinity;
+  for (const sampler of animation.listSamplers()) {
+    const input = sampler.getInput();
+    if (!input) continue;
+    for (let k = 0; k < input.getCount(); k++) {
+      const t = input.getScalar(k);
+      times.push(t);
+      if (k > 0) {
+        const d = t - input.getScalar(k - 1);
+        if (d > 1e-6 && d < shortest) shortest = d;
+      }
+    }
+  }
+  if (!Number.isFinite(shortest)) return null;
+  const rate = Math.round(1 / shortest);
+  if (!(rate >= 1 && rate <= 1000) || Math.abs(1 / shortest - rate) > 1e-3 * rate) return null;
+  return times.every((t) => Math.abs(t * rate - Math.round(t * rate)) <= 1e-3) ? rate : null;
 }
 
 /** The animation's length in seconds (its last key). */
@@ -137,11 +172,11 @@ export function animationPlayer(animation: Animation): (time: number) => void {
       const name = animation.getName();
       throw new ModelParseError(ErrorCode.Unsupported, `animation "${typeof name === 'string' ? name : ''}" channel ${c} (${path}): ${values.length} output values for ${times.length} keys (${interpolation})`, { offset: 0 });
     }
-    return [{ node, path, times, values, size, interpolation }];
+    return [{ node, path, times, values, size, interpolation, cursor: { key: 0, time: -Infinity } }];
   });
   return (time) => {
-    for (const { node, path, times, values, size, interpolation } of channels) {
-      const v = sampleChannel(times, values, size, interpolation, path, time);
+    for (const { node, path, times, values, size, interpolation, cursor } of channels) {
+      const v = sampleChannel(times, values, size, interpolation, path, time, cursor);
       if (path === 'translation') node.setTranslation(v as [number, number, number]);
       else if (path === 'rotation') node.setRotation(v as [number, number, number, number]);
       else if (path === 'scale') node.setScale(v as [number, number, number]);
@@ -222,8 +257,11 @@ export class PrimitivePoser {
     });
   }
 
-  /** Poses at the nodes' current transforms and morph weights; `local`: morph targets only (mesh space). */
-  pose(local = false): this {
+  /**
+   * Poses at the nodes' current transforms and morph weights; `local`: morph targets only (mesh space). `world`
+   * gives nodes' world matrices (a `WorldMatrices` updated for this pose; default: glTF Transform's).
+   */
+  pose(local = false, world: (n: Node) => ArrayLike<number> = (n) => n.getWorldMatrix()): this {
     const { positions: p, normals: n, vertexCount: V } = this;
     p.set(this.basePositions);
     n.set(this.baseNormals);
@@ -236,12 +274,12 @@ export class PrimitivePoser {
     });
     if (local) return this;
     if (this.jointNodes.length === 0) {
-      const m = this.node.getWorldMatrix();
+      const m = world(this.node);
       transformInPlace(m, p, n);
       return this;
     }
     const mats = this.jointMatrices;
-    this.jointNodes.forEach((j, i) => mats.set(mul4(j.getWorldMatrix(), this.inverseBinds[i]), 16 * i));
+    this.jointNodes.forEach((j, i) => mats.set(mat4Multiply(world(j), this.inverseBinds[i]), 16 * i));
     const m = new Float64Array(16);
     const I = this.influences;
     for (let v = 0; v < V; v++) {
@@ -250,7 +288,11 @@ export class PrimitivePoser {
         const w = this.influenceWeights[k];
         if (!w) continue;
         const b = 16 * this.influenceJoints[k];
-        for (let e = 0; e < 16; e++) m[e] += w * mats[b + e];
+        // the 12 entries `transform` reads (row 3 of an affine matrix is never used)
+        m[0] += w * mats[b]; m[1] += w * mats[b + 1]; m[2] += w * mats[b + 2];
+        m[4] += w * mats[b + 4]; m[5] += w * mats[b + 5]; m[6] += w * mats[b + 6];
+        m[8] += w * mats[b + 8]; m[9] += w * mats[b + 9]; m[10] += w * mats[b + 10];
+        m[12] += w * mats[b + 12]; m[13] += w * mats[b + 13]; m[14] += w * mats[b + 14];
       }
       transform(m, p, n, 3 * v);
     }

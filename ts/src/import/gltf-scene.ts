@@ -4,10 +4,11 @@
  * stands), glTF → id axes, and the errors and names the id formats need. `gltf-md3.ts`, `gltf-md2.ts` and
  * `gltf-md5.ts` build their models from these.
  */
-import type { Document, Mesh, Node, Primitive } from '@gltf-transform/core';
+import type { Animation, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { animationPlayer, duration } from './gltf-sample.js';
+import { preorder } from './gltf-structure.js';
 
 const TRIANGLES = 4;
 
@@ -37,20 +38,18 @@ export const nameOf = (x: { getName(): unknown } | null | undefined): string => 
 /** The element type each attribute the import reads must have (glTF 2.0 §3.7.2.1), with JOINTS_0 / WEIGHTS_0. */
 const ATTRIBUTE_SIZES: Record<string, number> = { POSITION: 3, NORMAL: 3, TEXCOORD_0: 2, JOINTS_0: 4, WEIGHTS_0: 4 };
 
-/** The default scene's nodes (or every node when there is no scene), parents before children, in scene order. */
+/**
+ * The default scene's nodes (or every node when there is no scene), parents before children, in scene order: an
+ * iterative walk (gltf-structure.ts `preorder`) over a tree `readGltfDocument` has checked (no cycle, depth at most
+ * `maxGltfDepth`, at most `maxGltfNodes` nodes). @internal
+ */
 export function sceneNodes(doc: Document): Node[] {
   const root = doc.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
-  const order: Node[] = [];
-  const visit = (n: Node) => {
-    order.push(n);
-    n.listChildren().forEach(visit);
-  };
-  (scene ? scene.listChildren() : root.listNodes().filter((n) => !n.getParentNode())).forEach(visit);
-  return order;
+  return preorder(scene ? scene.listChildren() : root.listNodes().filter((n) => !n.getParentNode()));
 }
 
-/** One triangle primitive of a mesh node. */
+/** One triangle primitive of a mesh node. @internal */
 export interface TrianglePrimitive {
   node: Node;
   mesh: Mesh;
@@ -69,6 +68,7 @@ export interface TrianglePrimitive {
 /**
  * Every triangle primitive with positions of every mesh node in `nodes`; other primitives are skipped with a
  * GLTF_PRIMITIVE_SKIPPED warning. `filter` picks the nodes (default all).
+ * @internal
  */
 export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): TrianglePrimitive[] {
   const out: TrianglePrimitive[] = [];
@@ -115,7 +115,7 @@ export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): Tri
   return out;
 }
 
-/** One frame to sample: an animation (index into the document's) at a time, or the document as it stands. */
+/** One frame to sample: an animation (index into the document's) at a time, or the document as it stands. @internal */
 export interface SampleFrame {
   /** Sets the nodes the animation drives to their values at `time`; absent for the document as it stands. */
   play?: (time: number) => void;
@@ -139,13 +139,16 @@ export function checkSampling(fps: number | undefined, scale: number): void {
 export const DEFAULT_MAX_FRAMES = 65536;
 
 /**
- * Each animation sampled at `fps` from 0 to its last key (`floor(duration · fps) + 1` frames), animations one
- * after the other; without animations one frame, the document as it stands. More than `maxFrames` in all is
- * UNWRITABLE (a key at a huge time would otherwise ask for unbounded memory).
+ * Each animation sampled at `fps` (or at `fps(animation, index)`: a rate of its own) from 0 to its last key
+ * (`floor(duration · fps) + 1` frames), animations one after the other; without animations one frame, the document
+ * as it stands. More than `maxFrames` in all is UNWRITABLE (a key at a huge time would otherwise ask for unbounded
+ * memory).
+ * @internal
  */
-export function sampleFrames(doc: Document, fps: number, maxFrames = DEFAULT_MAX_FRAMES): SampleFrame[] {
+export function sampleFrames(doc: Document, rate: number | ((animation: Animation, index: number) => number), maxFrames = DEFAULT_MAX_FRAMES): SampleFrame[] {
   const frames: SampleFrame[] = [];
   doc.getRoot().listAnimations().forEach((a, index) => {
+    const fps = typeof rate === 'number' ? rate : rate(a, index);
     const seconds = duration(a);
     const count = Math.floor(seconds * fps + 1e-4) + 1;
     if (!Number.isFinite(seconds) || frames.length + count > maxFrames) {

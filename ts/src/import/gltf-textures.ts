@@ -23,6 +23,7 @@ export interface TextureFile {
 
 const EXTENSIONS: Record<string, string> = { 'image/png': '.png', 'image/jpeg': '.jpg', 'image/webp': '.webp', 'image/ktx2': '.ktx2' };
 
+/** @internal */
 export interface MaterialNames {
   /** The shader / skin name a primitive with `material` gets ('' for none). */
   nameOf(material: Material | null): string;
@@ -38,6 +39,7 @@ function stem(texture: Texture, index: number): string {
   return raw.replace(/[^A-Za-z0-9_-]+/g, '_') || `texture${index}`;
 }
 
+/** @internal */
 export function materialNames(doc: Document, options: ImportTextureOptions & { extension: boolean }): MaterialNames {
   const files: TextureFile[] = [];
   const byTexture = new Map<Texture, string>();

@@ -1,135 +1,125 @@
 /**
- * glTF 2.0 in, read with glTF Transform (`@gltf-transform/core`), not a reader of our own: a `.glb`, or `.gltf`
- * JSON with its buffers handed in by name (`resources`) or embedded as data URIs. Browser and Node alike.
+ * glTF 2.0 in, read with glTF Transform (`@gltf-transform/core`), not a reader of our own: a `.glb` or `.gltf` JSON,
+ * its files handed in by name (`resources`), read through the caller's `readResource` (gltf-resources.ts: URLs,
+ * absolute paths and `..` are refused before any reader is asked), or embedded as data URIs. Browser and Node alike:
+ * this floor never touches a file system. Its structure is checked in one pass before anything walks it
+ * (gltf-structure.ts).
  */
 import { WebIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { gltfExternalResources, readGltfResources, type GltfResourceReader } from './gltf-resources.js';
+import { checkNodeTree, preflightGltf, type GltfLimits } from './gltf-structure.js';
 
 export interface GltfInput {
   /** The `.glb` or `.gltf` file's bytes. */
   bytes: Uint8Array;
-  /** For `.gltf`: the files its `uri`s name (e.g. `{ 'Cube.bin': bytes }`). */
+  /** The files its `uri`s name, by uri (e.g. `{ 'Cube.bin': bytes }`). */
   resources?: Record<string, Uint8Array>;
+  /**
+   * Reads a file its `uri`s name that `resources` does not hold. In Node, `gltfFileReader(path)` (idtech-models/node)
+   * reads only regular files inside the glTF's own folder; a reader of your own must keep to the same rule
+   * (docs/security.md). Without one, a glTF naming a file not in `resources` is READ_FAILED naming it.
+   */
+  readResource?: GltfResourceReader;
+  /** Node count and depth bounds (default: the process's `ResourceLimits`, 16,384 nodes, depth 256). */
+  limits?: GltfLimits;
 }
 
 const GLB_MAGIC = 0x46546c67; // "glTF"
+/** glTF Transform's key for a GLB's binary chunk in a JSON document's resources. */
+const GLB_BUFFER = '@glb.bin';
 
-export async function readGltfDocument({ bytes, resources = {} }: GltfInput): Promise<Document> {
+/** @internal */
+export async function readGltfDocument({ bytes, resources = {}, readResource, limits }: GltfInput): Promise<Document> {
   // Every extension glTF Transform knows, so what our own exporter writes (KHR_mesh_quantization, and
   // EXT_meshopt_compression with meshoptimizer's decoder) and what other tools write reads back. Draco needs a
   // decoder we do not ship: such a file is UNSUPPORTED, naming the extension.
   await MeshoptDecoder.ready;
   const io = new WebIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   const glb = bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC;
-  const inputBytes = bytes.length + Object.values(resources).reduce((n, r) => n + r.length, 0);
+  const chunks = glb ? glbChunks(bytes) : null;
+  let json: unknown = null;
+  if (!glb) {
+    try {
+      json = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (e) {
+      throw unreadable(e);
+    }
+  } else json = chunks?.json ?? null;
+  // Every uri checked (typed errors naming it) and every bound, before a file is read or glTF Transform allocates.
+  const external = gltfExternalResources(json);
+  const declared = external.reduce((n, r) => n + (Object.hasOwn(resources, r.uri) ? resources[r.uri].length : r.byteLength ?? 0), 0);
+  preflightGltf(json, bytes.length + declared, limits);
+  const files = await readGltfResources(external, resources, readResource);
   let doc: Document;
   try {
-    if (glb) {
-      preflight(glbJson(bytes), inputBytes);
-      doc = await io.readBinary(bytes);
-    } else {
-      const json = JSON.parse(new TextDecoder().decode(bytes));
-      preflight(json, inputBytes);
-      doc = await io.readJSON({ json, resources: resources as Record<string, Uint8Array<ArrayBuffer>> });
-    }
+    if (glb && external.length === 0) doc = await io.readBinary(bytes);
+    else if (glb) doc = await io.readJSON({ json: chunks!.json as never, resources: { ...files, ...(chunks!.bin ? { [GLB_BUFFER]: chunks!.bin } : {}) } as Record<string, Uint8Array<ArrayBuffer>> });
+    else doc = await io.readJSON({ json: json as never, resources: files as Record<string, Uint8Array<ArrayBuffer>> });
   } catch (e) {
     if (e instanceof ModelParseError) throw e;
-    // glTF Transform and JSON.parse throw plain Errors (and a JSON value of the wrong type a TypeError): one typed
-    // error for every unreadable glTF.
-    throw new ModelParseError(ErrorCode.Unsupported, `not a glTF file we can read (${(e as Error)?.message ?? String(e)})`, { offset: 0 });
+    throw unreadable(e);
   }
+  checkNodeTree(doc, limits);
   checkAccessors(doc);
   checkHierarchy(doc);
   return doc;
 }
 
 /**
- * Node transforms and morph weights must be lists of numbers of their size. glTF's nodes form trees (glTF 2.0
- * §3.5.3); a `children` list that names an ancestor makes a cycle, which glTF
- * Transform keeps — and its getWorldMatrix then climbs parents forever, growing a list until the process runs out
- * of memory. UNSUPPORTED here, naming the node.
+ * glTF Transform and JSON.parse throw plain Errors (and a JSON value of the wrong type a TypeError): one typed error
+ * for every unreadable glTF.
+ */
+function unreadable(e: unknown): ModelParseError {
+  return new ModelParseError(ErrorCode.Unsupported, `not a glTF file we can read (${String((e as Error)?.message ?? e).slice(0, 200)})`, { offset: 0 });
+}
+
+/**
+ * Node transforms and morph weights must be lists of numbers of their size: glTF Transform passes the JSON through,
+ * and a null or short translation would throw inside its matrix code. UNSUPPORTED here, naming the node.
  */
 function checkHierarchy(doc: Document): void {
-  const nodes = doc.getRoot().listNodes();
   const numbers = (v: unknown, n: number) => Array.isArray(v) && (n < 0 || v.length === n) && v.every((x) => typeof x === 'number');
   const bad = (what: string, i: number, name: unknown, field: string, v: unknown): never => {
-    throw new ModelParseError(ErrorCode.Unsupported, `${what} ${i} ("${String(name)}"): ${field} is ${JSON.stringify(v)?.slice(0, 80)}, not a list of numbers of its size`, { offset: 0 });
+    throw new ModelParseError(ErrorCode.Unsupported, `${what} ${i} ("${String(name).slice(0, 64)}"): ${field} is ${describe(v)}, not a list of numbers of its size`, { offset: 0 });
   };
   doc.getRoot().listMeshes().forEach((m, i) => numbers(m.getWeights(), -1) || bad('mesh', i, m.getName(), 'weights', m.getWeights()));
-  nodes.forEach((node, i) => {
-    // glTF Transform passes the JSON through: a null or short translation would throw inside its matrix code
+  doc.getRoot().listNodes().forEach((node, i) => {
     for (const [field, v, n] of [['translation', node.getTranslation(), 3], ['rotation', node.getRotation(), 4], ['scale', node.getScale(), 3], ['weights', node.getWeights(), -1]] as const) {
       if (!numbers(v, n)) bad('node', i, node.getName(), field, v);
     }
-    let n = node.getParentNode();
-    for (let depth = 0; n; depth++, n = n.getParentNode()) {
-      if (n === node || depth > nodes.length) {
-        throw new ModelParseError(ErrorCode.Unsupported, `node ${i} ("${String(node.getName())}") is its own ancestor: its parents' children lists make a cycle`, { offset: 0 });
-      }
-    }
   });
 }
 
-/** A GLB's JSON chunk, parsed (null when it has none we can read: glTF Transform then says why). */
-function glbJson(bytes: Uint8Array): unknown {
+/** A JSON value in a few words, without walking it (a value nested 100,000 deep must not overflow the stack). */
+function describe(v: unknown): string {
+  if (Array.isArray(v)) return `a list of ${v.length} (${v.slice(0, 4).map((x) => (typeof x === 'number' ? String(x) : typeof x)).join(', ')}${v.length > 4 ? ', …' : ''})`;
+  if (v === null || typeof v !== 'object') return String(v).slice(0, 40);
+  return 'an object';
+}
+
+/**
+ * A GLB's JSON chunk, parsed, and its binary chunk, when the container's lengths hold (glTF 2.0 §4.4); null
+ * otherwise (glTF Transform then says what is wrong).
+ */
+function glbChunks(bytes: Uint8Array): { json: unknown; bin: Uint8Array | null } | null {
   if (bytes.length < 20) return null;
-  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  if (view.getUint32(16, true) !== 0x4e4f534a || 20 + jsonLength > bytes.length) return null;
+  let json: unknown;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length)));
+    json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength)));
   } catch {
     return null;
   }
-}
-
-const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
-const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
-/** Data a glTF may make from nothing, per input byte: zero-filled accessors (no buffer view) and meshopt-decoded views. */
-const MADE_PER_BYTE = 64;
-
-/**
- * Before glTF Transform allocates what the JSON declares: an accessor must fit in its buffer view (glTF 2.0
- * §3.6.2.4: byteOffset + stride · (count − 1) + element size ≤ byteLength), and the data made from nothing — an
- * accessor without a buffer view is `count` zero elements, an EXT_meshopt_compression view decodes to `count ·
- * byteStride` bytes — is at most 64 bytes per input byte + 1 MiB in all. Else BAD_COUNT naming the accessor or
- * view: a count of 10⁹ in 40 bytes of JSON otherwise asks glTF Transform for gigabytes.
- */
-function preflight(json: unknown, inputBytes: number): void {
-  if (!json || typeof json !== 'object') return;
-  const j = json as Record<string, unknown>;
-  const list = (x: unknown): Record<string, unknown>[] => (Array.isArray(x) ? x.map((v) => (v && typeof v === 'object' ? v : {}) as Record<string, unknown>) : []);
-  const num = (x: unknown, fallback = 0) => (typeof x === 'number' && Number.isFinite(x) ? x : fallback);
-  const views = list(j.bufferViews);
-  const budget = MADE_PER_BYTE * inputBytes + (1 << 20);
-  let made = 0;
-  const fail = (detail: string): never => {
-    throw new ModelParseError(ErrorCode.BadCount, detail, { offset: 0 });
-  };
-  const spend = (bytes: number, what: string) => {
-    made += bytes;
-    if (!(made <= budget)) fail(`${what} makes ${bytes} bytes from no data: more than ${MADE_PER_BYTE} per input byte + 1 MiB (${budget}) in all`);
-  };
-  views.forEach((v, i) => {
-    const ext = (v.extensions as Record<string, Record<string, unknown>> | undefined) ?? {};
-    for (const name of ['EXT_meshopt_compression', 'KHR_meshopt_compression']) {
-      const m = ext[name];
-      if (m && typeof m === 'object') spend(num(m.count) * num(m.byteStride), `buffer view ${i} (${name}, count ${String(m.count)} × byteStride ${String(m.byteStride)})`);
-    }
-  });
-  list(j.accessors).forEach((a, i) => {
-    const size = (COMPONENTS[String(a.type)] ?? 0) * (COMPONENT_BYTES[num(a.componentType)] ?? 0);
-    const count = num(a.count, -1);
-    if (size === 0 || !(count >= 0)) return; // glTF Transform refuses these itself
-    const view = typeof a.bufferView === 'number' ? views[a.bufferView] : undefined;
-    if (view === undefined) {
-      spend(count * size, `accessor ${i} (count ${count}, no buffer view)`);
-      return;
-    }
-    const stride = num(view.byteStride) || size;
-    const need = count === 0 ? 0 : num(a.byteOffset) + stride * (count - 1) + size;
-    if (need > num(view.byteLength)) fail(`accessor ${i}: count ${count} needs ${need} bytes of buffer view ${String(a.bufferView)}, which holds ${String(view.byteLength)}`);
-  });
+  const at = 20 + jsonLength;
+  if (at + 8 > bytes.length) return { json, bin: null };
+  const binLength = view.getUint32(at, true);
+  if (view.getUint32(at + 4, true) !== 0x004e4942 || at + 8 + binLength > bytes.length) return { json, bin: null };
+  return { json, bin: bytes.slice(at + 8, at + 8 + binLength) };
 }
 
 /**

@@ -16,7 +16,7 @@
 export type BackendName = 'wasm-simd' | 'wasm-scalar' | 'ts';
 export type BackendChoice = BackendName | 'wasm' | 'auto';
 
-export type Typed = Float32Array | Uint32Array | Int32Array | Uint8Array | Int16Array;
+export type Typed = Float32Array | Uint32Array | Int32Array | Uint8Array | Int16Array | Uint16Array;
 
 export interface KernelBuffer<T extends Typed> {
   /** Element count. */
@@ -32,6 +32,7 @@ export type U32 = KernelBuffer<Uint32Array>;
 export type I32 = KernelBuffer<Int32Array>;
 export type U8 = KernelBuffer<Uint8Array>;
 export type I16 = KernelBuffer<Int16Array>;
+export type U16 = KernelBuffer<Uint16Array>;
 
 /** Where kernel buffers live. */
 export interface KernelMemory {
@@ -40,6 +41,7 @@ export interface KernelMemory {
   i32(length: number): I32;
   u8(length: number): U8;
   i16(length: number): I16;
+  u16(length: number): U16;
   /** Give a buffer back (WASM frees it; TS drops it). Using it afterwards throws. */
   release(buffer: KernelBuffer<Typed>): void;
 }
@@ -172,6 +174,61 @@ export interface TransformJob {
   vertexCount: number;
 }
 
+/** Linear-blend-skinning indices (4 per vertex) against `jointCount`: weighted ones must name a joint. */
+export interface ValidateLbsJob {
+  jointCount: number;
+  indices: U8;
+  /** Byte weights, or null when `weightsF32` is given. */
+  weightsU8: U8 | null;
+  weightsF32: F32 | null;
+}
+/** IQM joints → bind and inverse bind matrices (ioquake3's row-major 3×4, 12 floats each). */
+export interface IqmBindJob {
+  parents: I32;
+  translate: F32;
+  rotate: F32;
+  scale: F32;
+  bind: F32;
+  invBind: F32;
+}
+/**
+ * IQM frames `frameA` → `frameB` at `t` (ioquake3 ComputePoseMats with oldframe a, frame b, backlerp 1 − t) → each
+ * joint's skinning matrix, column-major 4×4 (`LBS_MATRIX_STRIDE`) into `out`. `scratch`: 2 · poses · 10 floats.
+ */
+export interface IqmPoseJob {
+  parents: I32;
+  masks: U32;
+  offsets: F32;
+  scales: F32;
+  frames: U16;
+  frameCount: number;
+  frameChannels: number;
+  bind: F32;
+  invBind: F32;
+  scratch: F32;
+  out: F32;
+  frameA: number;
+  frameB: number;
+  t: number;
+}
+/**
+ * Bind-pose vertices skinned by up to four column-major joint matrices each (ioquake3 RB_IQMSurfaceAnim; glTF's
+ * skins too): positions, and normals / tangents (null to skip) through the blended matrix's cofactors, renormalised.
+ * Exactly one of `weightsU8` (÷ 255) and `weightsF32`.
+ */
+export interface LbsSkinJob {
+  matrices: F32;
+  positions: F32;
+  normals: F32 | null;
+  tangents: F32 | null;
+  indices: U8;
+  weightsU8: U8 | null;
+  weightsF32: F32 | null;
+  outPositions: F32;
+  outNormals: F32 | null;
+  outTangents: F32 | null;
+}
+
 /**
  * The kernels, one job each. Validators return −1 when valid; runners throw RangeError on shapes that disagree (the
  * WASM SIMD128 skinning kernels also on a joint or destination index out of range: validate first).
@@ -193,6 +250,11 @@ export interface PoseKernels {
   md2Blend(job: Md2BlendJob): void;
   md3Blend(job: Md3BlendJob): void;
   transformVertices(job: TransformJob): void;
+  /** −2 a weights array shorter than the indices, else the first weighted blend index naming a missing joint. */
+  validateLbs(job: ValidateLbsJob): number;
+  iqmBind(job: IqmBindJob): void;
+  iqmPose(job: IqmPoseJob): void;
+  lbsSkin(job: LbsSkinJob): void;
 }
 
 export interface PoseBackend {

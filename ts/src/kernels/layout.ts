@@ -25,6 +25,12 @@ export const MD2_NORMAL_TABLE_ENTRIES = 256;
 export const MD3_NORMAL_TABLE_LEN = 2048;
 /** f32 of the decoded MD3 normal table the kernels read: `x y z 0` for each of the 65536 packed lat/lng values (the products above, in f32), so any packed normal is one unchecked vector load. 1 MiB, built at run time. */
 export const MD3_DECODED_NORMALS_LEN = 262144;
+/** Channels of an IQM pose: translate xyz, rotate xyzw, scale xyz (iqm.h). */
+export const IQM_CHANNELS = 10;
+/** f32 per IQM bind (or inverse bind) matrix: ioquake3's row-major 3×4 (`m00 m01 m02 tx`, `m10 …`, `m20 …`). */
+export const IQM_BIND_STRIDE = 12;
+/** f32 per linear-blend-skinning joint matrix: column-major 4×4 as glTF stores it (columns `x y z w`: the three axes then the translation); the kernels read the top three rows, so an IQM pose matrix (w lanes 0 0 0 1) and a glTF joint matrix are both taken as they are. */
+export const LBS_MATRIX_STRIDE = 16;
 
 /** Word offsets of the job descriptors (`Buf` fields: address at the offset, element count at offset + 1). */
 export const VALIDATE_PARENTS_JOB = { parents: 0, words: 2 } as const;
@@ -36,6 +42,10 @@ export const LOCAL_TO_OBJECT_JOB = { parents: 0, local: 2, out: 4, words: 6 } as
 export const MATRICES_JOB = { object: 0, out: 2, words: 4 } as const;
 export const SKIN_JOB = { matrices: 0, groupSizes: 2, joints: 4, weights: 6, dest: 8, out: 10, words: 12 } as const;
 export const SKIN_FRAMES_JOB = { parents: 0, flags: 2, startIndex: 4, baseframe: 6, frames: 8, groupSizes: 10, joints: 12, weights: 14, dest: 16, frameIndices: 18, local: 20, object: 22, matrices: 24, out: 26, componentCount: 28, words: 29 } as const;
+export const VALIDATE_LBS_JOB = { indices: 0, weightsU8: 2, weightsF32: 4, jointCount: 6, words: 7 } as const;
+export const IQM_BIND_JOB = { parents: 0, translate: 2, rotate: 4, scale: 6, bind: 8, invBind: 10, words: 12 } as const;
+export const IQM_POSE_JOB = { parents: 0, masks: 2, offsets: 4, scales: 6, frames: 8, bind: 10, invBind: 12, scratch: 14, out: 16, frameCount: 18, frameChannels: 19, frameA: 20, frameB: 21, t: 22, words: 23 } as const;
+export const LBS_SKIN_JOB = { matrices: 0, positions: 2, normals: 4, tangents: 6, indices: 8, weightsU8: 10, weightsF32: 12, outPositions: 14, outNormals: 16, outTangents: 18, words: 20 } as const;
 export const MD2_BLEND_JOB = { frames: 0, scales: 2, translates: 4, normalTable: 6, outPositions: 8, outNormals: 10, vertexCount: 12, outVertexOffset: 13, frameA: 14, frameB: 15, t: 16, words: 17 } as const;
 export const MD3_BLEND_JOB = { xyzNormals: 0, normalTable: 2, outPositions: 4, outNormals: 6, vertexCount: 8, outVertexOffset: 9, frameA: 10, frameB: 11, t: 12, words: 13 } as const;
 export const TRANSFORM_JOB = { matrix: 0, positions: 2, normals: 4, firstVertex: 6, vertexCount: 7, words: 8 } as const;

@@ -16,6 +16,7 @@ import {
 import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
 import * as k from './ts-kernels.js';
 import { md2Blend, md3Blend, transformVertices } from './ts-morph-kernels.js';
+import { iqmBindMatrices, iqmPoseMatrices, lbsSkin, validateLbs } from './ts-iqm-kernels.js';
 
 class TsBuffer<T extends Typed> implements KernelBuffer<T> {
   readonly ptr = 0;
@@ -31,6 +32,8 @@ class TsBuffer<T extends Typed> implements KernelBuffer<T> {
 }
 
 const EMPTY_U32 = /* @__PURE__ */ new Uint32Array(0);
+const EMPTY_U8 = /* @__PURE__ */ new Uint8Array(0);
+const EMPTY_F32 = /* @__PURE__ */ new Float32Array(0);
 
 /** The output slots of `count` vertices from vertex `first`, or a RangeError when they do not fit. */
 function outRange(kernel: string, positions: F32, normals: F32, first: number, count: number): [Float32Array, Float32Array] {
@@ -58,6 +61,7 @@ export function createTsBackend(): PoseBackend {
     i32: (n) => make(new Int32Array(size(n))),
     u8: (n) => make(new Uint8Array(size(n))),
     i16: (n) => make(new Int16Array(size(n))),
+    u16: (n) => make(new Uint16Array(size(n))),
     release(buffer) {
       if (buffer instanceof TsBuffer) {
         buffer.released = true;
@@ -128,6 +132,25 @@ export function createTsBackend(): PoseBackend {
     transformVertices(j) {
       alive();
       if (!transformVertices(j.matrix.view, j.positions.view, j.normals.view, j.firstVertex, j.vertexCount)) refused('transformVertices', 'vertex range past the outputs, or a short matrix');
+    },
+    validateLbs: (j) => (alive(), validateLbs(j.jointCount, j.indices.view, j.weightsU8 ? j.weightsU8.view : EMPTY_U8, j.weightsF32 ? j.weightsF32.view : EMPTY_F32)),
+    iqmBind(j) {
+      alive();
+      if (!iqmBindMatrices(j.parents.view, j.translate.view, j.rotate.view, j.scale.view, j.bind.view, j.invBind.view)) refused('iqmBind');
+    },
+    iqmPose(j) {
+      alive();
+      const inp = { parents: j.parents.view, masks: j.masks.view, offsets: j.offsets.view, scales: j.scales.view, frames: j.frames.view, frameCount: j.frameCount, frameChannels: j.frameChannels, bind: j.bind.view, invBind: j.invBind.view };
+      if (!iqmPoseMatrices(inp, j.frameA, j.frameB, j.t, j.scratch.view, j.out.view)) refused('iqmPose', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    lbsSkin(j) {
+      alive();
+      const inp = {
+        matrices: j.matrices.view, positions: j.positions.view, normals: j.normals ? j.normals.view : EMPTY_F32, tangents: j.tangents ? j.tangents.view : EMPTY_F32,
+        indices: j.indices.view, weightsU8: j.weightsU8 ? j.weightsU8.view : EMPTY_U8, weightsF32: j.weightsF32 ? j.weightsF32.view : EMPTY_F32,
+      };
+      const out = { positions: j.outPositions.view, normals: j.outNormals ? j.outNormals.view : EMPTY_F32, tangents: j.outTangents ? j.outTangents.view : EMPTY_F32 };
+      if (!lbsSkin(inp, out)) refused('lbsSkin');
     },
   };
 

@@ -3,13 +3,14 @@
  * each file of a model format, each folder of a folder format (a Quake 3 player folder, assembled as one, its files
  * not listed again), each with what plays on it beside it (an md5mesh's md5anims). With each: the `.skin` files
  * offered for it (materials/skins.ts `listSkins`), every source file, their total size and newest modification time
- * (for up-to-date checks of outputs). Read from the directory only: nothing is parsed.
+ * (for up-to-date checks of outputs). Read from the directory, and the first bytes of the files of a format that can
+ * tell an animation-only file by them (`ModelFormat.animationOnly`): no model is parsed.
  *
  * The formats are handed in: this room knows none of them.
  */
 import type { ModelFormat } from '../formats/format.js';
 import { listSkins, type SkinOffer } from '../materials/skins.js';
-import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
+import { byPath, fileHead, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export interface CatalogEntry {
   /** The id of its format (`md3`, `player`, `md5mesh` …). */
@@ -90,11 +91,15 @@ export async function catalogModels(fs: FileSystem, formats: readonly ModelForma
       if (claimed.has(name)) continue;
       const format = formats.find((x) => x.extensions.some((e) => name.endsWith(e)));
       if (!format || format.role !== 'model') continue;
-      const anims = (await format.companionsBeside?.(view, f.path)) ?? [];
+      if (format.animationOnly && format.animationOnly(await fileHead(f, 256).catch(() => new Uint8Array(0)))) continue;
+      const refs = (await format.companionsBeside?.(view, f.path)) ?? [];
+      const anims = [...new Map(refs.map((r) => (typeof r === 'string' ? r : r.path)).map((p) => [p.toLowerCase(), p] as const)).values()];
       const companionFiles = (await Promise.all(anims.map((p) => view.file(p)))).filter((x): x is VfsFile => x !== null);
       const skins = format.skinNames ? await listSkins(view, folderOf(f.path), format.skinNames(f.path)) : [];
       out.push({ kind: format.id, path: f.path, anims, files: [f.path], skins, ...sourceFacts([f, ...companionFiles]) });
     }
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // A file another model plays (an animation-only IQM a config names) is that model's, not a model of its own.
+  const played = new Set(out.flatMap((e) => e.anims.map((p) => p.toLowerCase())));
+  return out.filter((e) => !played.has(e.path.toLowerCase())).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

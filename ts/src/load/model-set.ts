@@ -9,7 +9,7 @@
  */
 import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../base/errors.js';
 import type { ReadOptions } from '../base/source.js';
-import { formatForBytes, formatForName, type Companion, type FileWarnings, type ModelFormat } from '../formats/format.js';
+import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat } from '../formats/format.js';
 import { fileHead, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export { fileHead };
@@ -26,6 +26,8 @@ export interface ModelSet<D = unknown> {
   companions: Companion[];
   /** Every file read. */
   files: VfsFile[];
+  /** The side files its format reads beside it that are there (`ModelFormat.sideFiles`), whole. */
+  sideFiles: { path: string; origin: string; bytes: Uint8Array }[];
   /** Parse warnings per file; `unpositioned` ones (a companion left out) point at no byte of it. */
   warnings: (FileWarnings & { unpositioned?: boolean })[];
 }
@@ -36,10 +38,10 @@ export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
   /** The format of `path` when the caller has already detected it. */
   format?: ModelFormat;
   /**
-   * What to play on the model: paths in the file system, `'beside'` (what its format finds beside it: the md5anims in
-   * an md5mesh's folder) or none (the default).
+   * What to play on the model: paths in the file system (or clip references), `'beside'` (what its format finds beside
+   * it: the md5anims in an md5mesh's folder, the animations an IQM's iqm.cfg names) or none (the default).
    */
-  companions?: readonly string[] | 'beside';
+  companions?: readonly CompanionRef[] | 'beside';
   /** A companion that does not fit the model: `'fail'` (ANIM_MESH_MISMATCH, the default) or `'skip'` it with a warning. */
   onMismatch?: 'fail' | 'skip';
 }
@@ -116,42 +118,61 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
     const files = form.files(found.children);
     const { data, warnings } = await form.load(found.children, path, { signal, onProgress: options.onProgress });
     const origin = files[0] ? files[0].origin.replace(/[\\/][^\\/]*$/, '') : path;
-    return { format: found.format.id, path: path.replace(/\/+$/, ''), origin, data, companions: [], files, warnings };
+    return { format: found.format.id, path: path.replace(/\/+$/, ''), origin, data, companions: [], files, sideFiles: [], warnings };
   }
   const format = options.format ?? (await detectFile(file, formats, signal));
   if (!format) throw unknownFormat(file.origin, formats);
   const refusal = notAModel(format, formats);
   if (refusal) throw new ModelParseError(ErrorCode.UnknownFormat, refusal, { offset: 0 }).inFile(file.origin);
   const data = await parseFile(file, format, options);
-  const set: ModelSet = { format: format.id, path: file.path, origin: file.origin, data, companions: [], files: [file], warnings: [{ file: file.origin, warnings: format.warnings?.(data) ?? [] }] };
+  const set: ModelSet = { format: format.id, path: file.path, origin: file.origin, data, companions: [], files: [file], sideFiles: [], warnings: [{ file: file.origin, warnings: format.warnings?.(data) ?? [] }] };
+  for (const p of format.sideFiles?.(file.path) ?? []) {
+    const side = await fs.file(p);
+    if (!side) continue;
+    set.sideFiles.push({ path: side.path, origin: side.origin, bytes: await readingFile(side.origin, () => side.bytes({ signal })) });
+    set.files.push(side);
+  }
 
   const wanted = options.companions === 'beside' ? ((await format.companionsBeside?.(fs, file.path)) ?? []) : (options.companions ?? []);
-  for (const p of wanted) {
-    const cf = await fs.file(p);
-    if (!cf) throw new ModelParseError(ErrorCode.ReadFailed, `no file ${p}`, { offset: 0 }).inFile(p);
-    const cformat = await detectFile(cf, formats, signal);
-    if (!cformat) throw unknownFormat(cf.origin, formats);
-    const companion = await parseFile(cf, cformat, options);
-    const accepts: ParseWarning[] = [];
-    const why = format.acceptsCompanion
-      ? format.acceptsCompanion(data, companion, cformat.id, accepts)
-      : cformat.role === 'animation' && cformat.playsOn === format.id
-        ? null
-        : `${cformat.title} does not play on ${format.title}`;
-    if (why !== null) {
-      if (options.onMismatch === 'skip') {
-        set.warnings.push({ file: cf.origin, warnings: [{ code: ErrorCode.AnimMeshMismatch, message: `${why}: not played on ${file.path}`, offset: 0 }], unpositioned: true });
-        continue;
-      }
-      throw new ModelParseError(ErrorCode.AnimMeshMismatch, why, { offset: 0 }).inFile(cf.origin, file.origin);
-    }
-    set.files.push(cf);
-    set.companions.push({ name: companionName(cf.path), path: cf.path, origin: cf.origin, data: companion });
-    const own = cformat.warnings?.(companion) ?? [];
-    if (own.length) set.warnings.push({ file: cf.origin, warnings: own });
-    if (accepts.length) set.warnings.push({ file: cf.origin, warnings: accepts, unpositioned: true });
+  // a file named by several references is read once; one that did not fit is left out of every one
+  const read = new Map<string, { file: VfsFile; data: unknown } | null>();
+  for (const ref of wanted) {
+    const r = typeof ref === 'string' ? { path: ref } : ref;
+    const key = r.path.toLowerCase();
+    if (!read.has(key)) read.set(key, await readCompanion(fs, r.path, format, file, data, set, options));
+    const got = read.get(key);
+    if (!got) continue;
+    set.companions.push({ name: r.name ?? companionName(got.file.path), path: got.file.path, origin: got.file.origin, data: got.data, ...(r.fps !== undefined ? { fps: r.fps } : {}), ...(r.detail !== undefined ? { detail: r.detail } : {}) });
   }
   return set;
+}
+
+/** A companion read and checked against the model; null when it does not fit and `onMismatch` is `skip` (warned). */
+async function readCompanion(fs: FileSystem, p: string, format: ModelFormat, file: VfsFile, data: unknown, set: ModelSet, options: ModelSetOptions): Promise<{ file: VfsFile; data: unknown } | null> {
+  const { formats, signal } = options;
+  const cf = await fs.file(p);
+  if (!cf) throw new ModelParseError(ErrorCode.ReadFailed, `no file ${p}`, { offset: 0 }).inFile(p);
+  const cformat = await detectFile(cf, formats, signal);
+  if (!cformat) throw unknownFormat(cf.origin, formats);
+  const companion = await parseFile(cf, cformat, options);
+  const accepts: ParseWarning[] = [];
+  const why = format.acceptsCompanion
+    ? format.acceptsCompanion(data, companion, cformat.id, accepts)
+    : cformat.role === 'animation' && cformat.playsOn === format.id
+      ? null
+      : `${cformat.title} does not play on ${format.title}`;
+  if (why !== null) {
+    if (options.onMismatch === 'skip') {
+      set.warnings.push({ file: cf.origin, warnings: [{ code: ErrorCode.AnimMeshMismatch, message: `${why}: not played on ${file.path}`, offset: 0 }], unpositioned: true });
+      return null;
+    }
+    throw new ModelParseError(ErrorCode.AnimMeshMismatch, why, { offset: 0 }).inFile(cf.origin, file.origin);
+  }
+  set.files.push(cf);
+  const own = cformat.warnings?.(companion) ?? [];
+  if (own.length) set.warnings.push({ file: cf.origin, warnings: own });
+  if (accepts.length) set.warnings.push({ file: cf.origin, warnings: accepts, unpositioned: true });
+  return { file: cf, data: companion };
 }
 
 /** `file` parsed by `format`, its size the parser's size hint, any error naming the file. */

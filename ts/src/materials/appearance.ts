@@ -1,12 +1,26 @@
 /**
- * From a definition to its look: which image names play diffuse / normal / specular, and the render states of
- * types.ts. Pure functions over parsed definitions; the resolver then finds the files.
+ * From a definition to its look: which image names play diffuse / normal / specular / emissive, and the render
+ * states of types.ts. Pure functions over parsed definitions; the resolver then finds the files.
  *
- * Quake 3 shaders: the surface meets the framebuffer through its first stage, so blend and alpha test are stage
- * 0's (tr_shader.c FinishShader sorts by stage 0's blend the same way). The diffuse image is the first colour
- * stage's image that is a file (Daemon's `diffuseMap` first): `map $lightmap` then `map x` with
- * `blendFunc GL_DST_COLOR GL_ZERO` is x drawn opaque, since a model has no lightmap and ioquake3 draws `$lightmap`
- * as white for it (ParseStage: `shader.lightmapIndex < 0` → tr.whiteImage).
+ * Quake 3 shaders draw every stage, one over the other; a glTF material has one base colour. The diffuse is the
+ * stage the engine lights as the surface (`diffuseStageOf`, docs/materials.md "The look"):
+ * 1. Daemon / XreaL `diffuseMap` (shader-level or `stage diffuseMap`): Daemon lights that stage (tr_shader.cpp
+ *    FinishShader marks ST_DIFFUSEMAP stages `interactLight`);
+ * 2. else the first stage with `rgbGen lightingDiffuse` whose image is a file: the stage lit by the entity's light
+ *    (ioquake3 renderergl2 CollapseStagesToGLSL turns it into the light-vector lit pass; R_FindShader's implicit
+ *    model shader is exactly one such stage). A Tremulous alien's scrolling effect layer (`rgbGen identity`,
+ *    `tcMod scroll`) under its blended body (`rgbGen lightingDiffuse`) gives the body;
+ * 3. else the stage ioquake3 keeps when it must draw one pass (tr_shader.c VertexLightingCollapse's rank: −100 for a
+ *    lightmap, −5 for a `tcGen`, −5 for any `tcMod`, −3 for an `rgbGen` other than identity / identityLighting;
+ *    the first best wins), among the stages whose image is a file (`$lightmap`, `$whiteimage` are not surfaces:
+ *    a model has no lightmap and ioquake3 draws `$lightmap` white for it).
+ *
+ * How the surface meets the framebuffer: blend and alpha test are the first stage's (FinishShader sorts by stage
+ * 0's blend the same way). When the diffuse is a later stage, an opaque first stage covers the framebuffer and the
+ * surface is opaque; a first stage that blends lets the diffuse stage's own blend show (its `blendFunc blend`
+ * becomes the surface's alpha). A later additive stage over the model's own texture coordinates (`blendFunc add`,
+ * `rgbGen` identity, no `tcGen`, no `tcMod`: Daemon's CollapseStages merges exactly such a stage into the diffuse
+ * as its glow map) or a Daemon `glowMap` is the `emissive` image. Every other stage is in `others`.
  *
  * Doom 3 materials: diffuse / bump / specular are the interaction stages (`blend diffusemap` …, the `diffusemap`
  * shortcuts, XreaL `stage`). Coverage as idMaterial::Parse decides it: `translucent` is translucent; a material
@@ -18,7 +32,7 @@
  */
 import { builtinImage } from './names.js';
 import type { MtrMaterial, MtrStage } from './mtr.js';
-import type { ShaderDefinition } from './shader-script.js';
+import type { ShaderDefinition, ShaderStage } from './shader-script.js';
 import type { AlphaTest, Blend, BlendMode, ImageRole, Sides } from './types.js';
 
 export interface ImageName {
@@ -39,6 +53,8 @@ export interface Look {
   diffuse: ImageName | null;
   normal: ImageName | null;
   specular: ImageName | null;
+  /** A glow: a Daemon `glowMap`, or a later additive stage over the model's texture coordinates. */
+  emissive: ImageName | null;
   animation: { fps: number; frames: ImageName[] } | null;
   others: ImageName[];
   blend: Blend;
@@ -75,16 +91,55 @@ export function alphaFuncTest(name: string): AlphaTest | null {
 
 const isFileImage = (name: string | null): name is string => !!name && builtinImage(name) === null;
 
+const isColourStage = (s: ShaderStage) => s.kind === 'color' || s.kind === 'diffusemap' || s.kind === 'colormap';
+
+/** ioquake3 VertexLightingCollapse's rank of a stage for a single pass (higher is better; see the file comment). */
+function singlePassRank(s: ShaderStage): number {
+  let rank = 0;
+  if (s.tcGen !== null && s.tcGen !== 'base' && s.tcGen !== 'texture') rank -= 5;
+  if (s.tcMods.length > 0) rank -= 5;
+  if (s.rgbGen !== null && s.rgbGen !== 'identity' && s.rgbGen !== 'identitylighting') rank -= 3;
+  return rank;
+}
+
+/**
+ * The stage a shader's surface is drawn with in a one-image material (see the file comment), or undefined when no
+ * stage has an image (a shader of built-ins only falls back to its first stage's map in `shaderLook`).
+ */
+export function diffuseStageOf(def: ShaderDefinition): ShaderStage | undefined {
+  const candidates = def.stages.filter((s) => isColourStage(s) && isFileImage(s.map));
+  const daemon = candidates.find((s) => s.kind === 'diffusemap');
+  if (daemon) return daemon;
+  const lit = candidates.find((s) => s.rgbGen === 'lightingdiffuse');
+  if (lit) return lit;
+  let best: ShaderStage | undefined;
+  let bestRank = -Infinity;
+  for (const s of candidates) {
+    const rank = singlePassRank(s);
+    if (rank > bestRank) {
+      best = s;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+/** A stage that maps onto glTF's emissive: additive, unlit, over the model's own texture coordinates, unmoving. */
+function isGlowStage(s: ShaderStage): boolean {
+  const additive = !!s.blend && s.blend.dst === 'GL_ONE' && (s.blend.src === 'GL_ONE' || s.blend.src === 'GL_SRC_ALPHA');
+  const identity = s.rgbGen === null || s.rgbGen === 'identity' || s.rgbGen === 'identitylighting';
+  return additive && identity && isColourStage(s) && isFileImage(s.map) && !s.animMap && (s.tcGen === null || s.tcGen === 'base' || s.tcGen === 'texture') && s.tcMods.length === 0;
+}
+
 export function shaderLook(def: ShaderDefinition): Look {
   const stages = def.stages;
-  const colour = stages.filter((s) => s.kind === 'color' || s.kind === 'diffusemap' || s.kind === 'colormap');
   const byKind = (...kinds: string[]) => stages.find((s) => kinds.includes(s.kind) && s.map);
   const first = stages[0];
 
   let diffuse: ImageName | null = null;
   let animation: Look['animation'] = null;
   let clamp = false;
-  const diffuseStage = colour.find((s) => isFileImage(s.map)) ?? (first?.map ? first : undefined);
+  const diffuseStage = diffuseStageOf(def) ?? (first?.map ? first : undefined);
   if (def.diffuseMap) diffuse = { name: def.diffuseMap.name, role: 'diffuse', program: null, line: def.diffuseMap.line, column: def.diffuseMap.column };
   else if (diffuseStage?.map) {
     diffuse = { name: diffuseStage.map, role: 'diffuse', program: null, line: diffuseStage.mapAt?.line, column: diffuseStage.mapAt?.column };
@@ -104,19 +159,29 @@ export function shaderLook(def: ShaderDefinition): Look {
   const normal = stageMap(['normalmap', 'bumpmap', 'normalparallaxmap'], 'normalMap');
   const specular = stageMap(['specularmap'], 'specularMap');
 
-  const used = new Set([diffuse?.name, normal?.name, specular?.name]);
+  const glowMap = diffuseStage?.glowMap ?? stages.find((s) => s.glowMap)?.glowMap;
+  const glowStage = glowMap ? undefined : stages.find((s, i) => i > stages.indexOf(diffuseStage!) && isGlowStage(s));
+  const emissive: ImageName | null = glowMap
+    ? { name: glowMap.name, role: 'emissive', program: null, line: glowMap.line, column: glowMap.column }
+    : glowStage?.map
+      ? { name: glowStage.map, role: 'emissive', program: null, line: glowStage.mapAt?.line, column: glowStage.mapAt?.column }
+      : null;
+
+  const used = new Set([diffuse?.name, normal?.name, specular?.name, emissive?.name]);
   const others: ImageName[] = [];
   for (const s of stages) {
     if (s.map && !used.has(s.map) && !s.animMap) others.push({ name: s.map, role: 'stage', program: null, line: s.mapAt?.line, column: s.mapAt?.column });
-    if (s.glowMap) others.push({ name: s.glowMap.name, role: 'stage', program: null, line: s.glowMap.line, column: s.glowMap.column });
+    if (s.glowMap && s.glowMap !== glowMap) others.push({ name: s.glowMap.name, role: 'stage', program: null, line: s.glowMap.line, column: s.glowMap.column });
     if (s.map) used.add(s.map);
   }
 
-  const blend = first?.blend ?? null;
+  // An opaque first stage covers the framebuffer; a blending one lets the diffuse stage's own blend through.
+  const blend = !first || first === diffuseStage || !first.blend ? (first?.blend ?? null) : (diffuseStage?.blend ?? null);
   return {
     diffuse,
     normal,
     specular,
+    emissive,
     animation,
     others,
     blend,
@@ -160,6 +225,7 @@ export function mtrLook(def: MtrMaterial): Look {
     diffuse: image(diffuseStage, 'diffuse'),
     normal: image(normalStage, 'normal'),
     specular: image(specularStage, 'specular'),
+    emissive: null,
     animation: null,
     others,
     blend,
@@ -180,6 +246,7 @@ export function implicitLook(name: string, flavour: 'quake3' | 'doom3'): Look {
     diffuse: { name, role: 'diffuse', program: null },
     normal: null,
     specular: null,
+    emissive: null,
     animation: null,
     others: [],
     blend,

@@ -12,7 +12,10 @@
  */
 import type { ParseWarning } from '../base/errors.js';
 import { ModelParseError } from '../base/errors.js';
+import { shortName } from '../base/message-name.js';
+import { ErrorCode } from '../base/errors.js';
 import type { FileSystem, VfsFile } from '../vfs/file-system.js';
+import { readScriptFile } from '../vfs/bounded-read.js';
 import { parseMtr, type MtrMaterial } from './mtr.js';
 import { parseShaderScript, type ShaderDefinition } from './shader-script.js';
 import type { MaterialWarning } from './types.js';
@@ -51,11 +54,18 @@ const fromParse = (path: string) => (w: ParseWarning): MaterialWarning => ({ cod
 
 function ignored(path: string, e: unknown): MaterialWarning {
   if (!(e instanceof ModelParseError)) throw e;
+  // over maxScriptBytes, or a member over an archive's limits: not read at all (the engine would read it; the bounds
+  // are ours, docs/security.md)
+  if (e.code === ErrorCode.ResourceLimit || e.code === ErrorCode.InflateLimit) return { code: 'SCRIPT_TOO_LARGE', message: `${path} is not read: ${e.detail}`, path };
   return { code: 'SCRIPT_IGNORED', message: `${path} is ignored, as the engine ignores it: ${e.detail}`, path, line: e.line, column: e.column };
 }
 
-/** Read and index every shader script and material file of `fs`. Unreadable or broken files become warnings. */
-export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: AbortSignal } = {}): Promise<MaterialLibrary> {
+/**
+ * Read and index every shader script and material file of `fs`. Broken files become warnings (SCRIPT_IGNORED), and
+ * so do files over `maxScriptBytes` (SCRIPT_TOO_LARGE, not read; default the process's, 8 MiB).
+ */
+export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: AbortSignal; maxScriptBytes?: number } = {}): Promise<MaterialLibrary> {
+  const read = (f: VfsFile) => readScriptFile(f, { maxBytes: options.maxScriptBytes, signal: options.signal });
   const lib: MaterialLibrary = { shaders: new Map(), materials: new Map(), files: [], doom3: false, warnings: [] };
 
   const shaderFiles = await direct(fs, 'scripts', ['.shader']);
@@ -63,7 +73,7 @@ export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: Ab
   for (const f of [...shaderFiles].reverse()) {
     let script;
     try {
-      script = parseShaderScript(await f.bytes(options));
+      script = parseShaderScript(await read(f));
     } catch (e) {
       lib.warnings.push(ignored(f.path, e));
       continue;
@@ -73,7 +83,7 @@ export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: Ab
     for (const s of script.shaders) {
       const had = lib.shaders.get(s.key);
       if (had) {
-        lib.warnings.push({ code: 'SHADER_REDEFINED', message: `shader '${s.name}' is also defined in ${had.path} (line ${had.line}), which the engine uses`, path: f.path, line: s.line, column: s.column });
+        lib.warnings.push({ code: 'SHADER_REDEFINED', message: `shader '${shortName(s.name)}' is also defined in ${had.path} (line ${had.line}), which the engine uses`, path: f.path, line: s.line, column: s.column });
       } else lib.shaders.set(s.key, { ...s, path: f.path });
     }
   }
@@ -84,7 +94,7 @@ export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: Ab
   for (const f of mtrFiles) {
     let file;
     try {
-      file = parseMtr(await f.bytes(options));
+      file = parseMtr(await read(f));
     } catch (e) {
       lib.warnings.push(ignored(f.path, e));
       continue;
@@ -94,7 +104,7 @@ export async function loadMaterialLibrary(fs: FileSystem, options: { signal?: Ab
     for (const m of file.materials) {
       const had = lib.materials.get(m.key);
       if (had) {
-        lib.warnings.push({ code: 'MATERIAL_REDEFINED', message: `material '${m.name}' was already defined in ${had.path} (line ${had.line}), which the engine keeps`, path: f.path, line: m.line, column: m.column });
+        lib.warnings.push({ code: 'MATERIAL_REDEFINED', message: `material '${shortName(m.name)}' was already defined in ${had.path} (line ${had.line}), which the engine keeps`, path: f.path, line: m.line, column: m.column });
       } else lib.materials.set(m.key, { ...m, path: f.path });
     }
   }

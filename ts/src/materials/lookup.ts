@@ -3,17 +3,21 @@
  * resolution: each surface's skin entry, shader or material definition and image files, with the caches a resolver
  * keeps (the library, every probed path, every read text). docs/materials.md gives the engine rules with their
  * sources.
- */import { ErrorCode, ModelParseError } from '../base/errors.js';
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+ */
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { shortName } from '../base/message-name.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmConfig } from '../formats/iqm/iqm-cfg.js';
 import type { FileSystem } from '../vfs/file-system.js';
+import { readScriptFile } from '../vfs/bounded-read.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
 import { md5MeshNamesFromText, parseCubeModelConfig, type CubeModelConfig } from './cube-config.js';
 import { loadMaterialLibrary, type MaterialLibrary } from './library.js';
 import {
   builtinImage, declKey, doom3DdsName, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
 } from './names.js';
+import type { IqmOptions, MaterialResolverOptions, MaterialSet, Md3Options, PlayerPart } from './resolver.js';
 import { md3SurfaceKey, parseSkin, skinShaderFor, type SkinFile } from './skin-file.js';
-import type { MaterialResolverOptions, MaterialSet, Md3Options, PlayerPart } from './resolver.js';
 import type { DefinitionSource, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
 
 /** Found file of a lookup (cached per path). */
@@ -43,10 +47,17 @@ class Collector {
 
 const lowerNames = (names: readonly string[]) => names.map((n) => n.toLowerCase());
 
+/**
+ * The paths a lookup tried, as a message lists them: each cut by `shortName`, and at most 8 (a long name tried with
+ * every extension would otherwise be quoted whole once per extension).
+ */
+const triedText = (tried: readonly string[]) => tried.slice(0, 8).map(shortName).join(', ') + (tried.length > 8 ? `, … (${tried.length} in all)` : '');
 export class MaterialLookup {
   private libraryPromise: Promise<MaterialLibrary> | null;
   private readonly probes = new Map<string, Promise<Probe>>();
   private readonly texts = new Map<string, Promise<Uint8Array | null>>();
+  /** Files not read for their size (SCRIPT_TOO_LARGE), reported with every result. */
+  private readonly tooLarge: MaterialWarning[] = [];
   private readonly extensions: readonly string[];
 
   constructor(
@@ -59,7 +70,7 @@ export class MaterialLookup {
 
   /** Every shader script and material file of the file system, read once. */
   library(): Promise<MaterialLibrary> {
-    this.libraryPromise ??= loadMaterialLibrary(this.fs, { signal: this.options.signal });
+    this.libraryPromise ??= loadMaterialLibrary(this.fs, { signal: this.options.signal, maxScriptBytes: this.options.maxScriptBytes });
     return this.libraryPromise;
   }
 
@@ -133,9 +144,9 @@ export class MaterialLookup {
       }
       const image: ResolvedImage = { role: 'diffuse', name, path: found?.path ?? null, origin: found?.origin ?? null, builtin: null, program: null, writtenAt: null, tried };
       if (!found) {
-        out.once(`md2:${name}`, { code: 'IMAGE_NOT_FOUND', message: name ? `MD2 skin '${name}' not found (tried ${tried.join(', ')})` : `the MD2 has no skin record and no skin.jpg/skin.png beside it (tried ${tried.join(', ')})`, path: modelPath });
+        out.once(`md2:${name}`, { code: 'IMAGE_NOT_FOUND', message: name ? `MD2 skin '${shortName(name)}' not found (tried ${triedText(tried)})` : `the MD2 has no skin record and no skin.jpg/skin.png beside it (tried ${triedText(tried)})`, path: modelPath });
       } else if (fromBeside && name) {
-        out.once(`md2-beside:${name}`, { code: 'IMAGE_BESIDE_MODEL', message: `MD2 skin '${name}' is not where the model names it; using ${found.path} beside the model`, path: modelPath });
+        out.once(`md2-beside:${name}`, { code: 'IMAGE_BESIDE_MODEL', message: `MD2 skin '${shortName(name)}' is not where the model names it; using ${shortName(found.path ?? '')} beside the model`, path: modelPath });
       }
       const nameSource: NameSource = !name && !found ? { kind: 'none' } : fromBeside ? { kind: 'beside-model' } : { kind: 'model' };
       materials.push({
@@ -163,7 +174,7 @@ export class MaterialLookup {
     const cfg: CubeModelConfig | null = cfgBytes ? parseCubeModelConfig(cfgBytes) : null;
     let names = mesh.meshes.map((m) => m.name);
     if (cfg) {
-      const text = await this.read(modelPath);
+      const text = await this.read(modelPath, true);
       const fromComments = text ? md5MeshNamesFromText(text) : [];
       names = names.map((n, i) => fromComments[i] || n);
     }
@@ -191,9 +202,70 @@ export class MaterialLookup {
     return this.finish(materials, out);
   }
 
+  /**
+   * An IQM's meshes, as the engine that ships the model would draw them:
+   * - an `iqm.cfg` beside the model (Tesseract / Red Eclipse, iqm-cfg.ts, `exec`s followed) that gives a mesh an
+   *   `iqmskin` (by its name or `*`, the last line winning, as the commands run in order): that diffuse, its masks
+   *   and its `iqmbumpmap`, relative to the model's folder;
+   * - else a `.skin` file: `options.skin` / `skinPath` (ioquake3 R_AddIQMSurfaces: the skin entry whose name is the
+   *   lower-cased mesh name, the default shader when none), or DarkPlaces' `<model path>_<skinNum>.skin`
+   *   (Mod_LoadSkinFiles) when it exists;
+   * - else the mesh's material name through R_FindShader: a shader script, else the image of that name with
+   *   ioquake3's extension fallback.
+   */
+  async iqm(model: IqmModel, modelPath: string, options: IqmOptions = {}): Promise<MaterialSet> {
+    const out = new Collector();
+    const folder = folderOf(modelPath);
+    const cfgPath = joinPath(folder, 'iqm.cfg');
+    let cfg: IqmConfig | null = null;
+    if ((await this.probe(cfgPath)).path) {
+      // the Cubescript reader is loaded when a model has a config (a chunk of its own: the front door stays small)
+      const { readIqmConfig } = await import('../formats/iqm/iqm-cfg.js');
+      cfg = await readIqmConfig(this.fs, (await this.probe(cfgPath)).path!);
+      for (const w of cfg.warnings.filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
+    }
+    let skin: { file: SkinFile; path: string } | null = null;
+    if (options.skin || options.skinPath) skin = await this.md3Skin(modelPath, options, out);
+    else if (!cfg?.skins.length) {
+      const dp = `${modelPath}_${options.skinNum ?? 0}.skin`;
+      if ((await this.probe(dp)).path) skin = await this.readSkin(dp, out, false);
+    }
+    const materials: ResolvedMaterial[] = [];
+    for (let i = 0; i < model.meshes.length; i++) {
+      const mesh = model.meshes[i];
+      const cfgSkin = cfg ? [...cfg.skins].reverse().find((s) => s.mesh === mesh.name || s.mesh === '*') : undefined;
+      if (cfg && cfgSkin && !skin) {
+        const bump = [...cfg.bumpmaps].reverse().find((b) => b.mesh === mesh.name || b.mesh === '*');
+        const at: WrittenAt = { path: cfgSkin.cfg, line: cfgSkin.line, column: 1 };
+        const look = implicitLook(cfgSkin.diffuse, 'quake3');
+        look.diffuse = { name: cfgSkin.diffuse, role: 'diffuse', program: null, line: cfgSkin.line, column: 1 };
+        if (bump) look.normal = { name: bump.normal, role: 'normal', program: null, line: bump.line, column: 1 };
+        if (cfgSkin.masks) look.others = [{ name: cfgSkin.masks, role: 'mask', program: null, line: cfgSkin.line, column: 1 }];
+        const m = this.material(look, i, mesh.name, mesh.material, { kind: 'cube-cfg', at }, { kind: 'cube-cfg', at });
+        // the config's paths are already resolved against the model's folder (and the FileSystem's root)
+        await this.findLookImages(m, look, cfgSkin.cfg, 'exact', '', out);
+        materials.push(m);
+        continue;
+      }
+      if (skin) {
+        const entry = skinShaderFor(skin.file, mesh.name.toLowerCase());
+        if (!entry) {
+          out.once(`noskin:${skin.path}:${mesh.name}`, { code: 'SKIN_SURFACE_MISSING', message: `skin ${skin.path} has no entry for mesh '${mesh.name}'; the engine draws its default shader`, path: skin.path });
+          materials.push(this.material(implicitLook('', 'quake3'), i, mesh.name, '', { kind: 'none' }, { kind: 'none' }, true));
+          continue;
+        }
+        const at: WrittenAt = { path: skin.path, line: entry.line, column: entry.column };
+        materials.push(await this.byName(entry.shader, i, mesh.name, { kind: 'skin', at }, 'quake3', 'quake3', out, skin.path));
+        continue;
+      }
+      materials.push(await this.byName(mesh.material, i, mesh.name, { kind: 'model' }, 'quake3', 'quake3', out, null));
+    }
+    return this.finish(materials, out);
+  }
+
   // --- shared steps --------------------------------------------------------------------------------------------
 
-  private async md3Skin(modelPath: string, options: Md3Options, out: Collector): Promise<{ file: SkinFile; path: string } | null> {
+  private async md3Skin(modelPath: string, options: Pick<Md3Options, 'skin' | 'skinPath'>, out: Collector): Promise<{ file: SkinFile; path: string } | null> {
     if (options.skinPath) return this.readSkin(options.skinPath, out, true);
     if (options.skin) {
       const base = stripExtension(fileNameOf(modelPath));
@@ -205,8 +277,8 @@ export class MaterialLookup {
   private async readSkin(path: string, out: Collector, warnIfMissing: boolean): Promise<{ file: SkinFile; path: string } | null> {
     const bytes = await this.read(path);
     if (!bytes) {
-      if (warnIfMissing) out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${path} not found`, path });
-      else out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${path} not found; falling back to the default skin`, path });
+      if (warnIfMissing) out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${shortName(path)} not found`, path });
+      else out.once(`skin:${path.toLowerCase()}`, { code: 'SKIN_NOT_FOUND', message: `skin file ${shortName(path)} not found; falling back to the default skin`, path });
       return null;
     }
     const file = parseSkin(bytes);
@@ -223,7 +295,7 @@ export class MaterialLookup {
       if (skin) {
         const entry = skinShaderFor(skin.file, key);
         if (!entry) {
-          out.once(`noskin:${skin.path}:${key}`, { code: 'SKIN_SURFACE_MISSING', message: `skin ${skin.path} has no entry for surface '${key}'; the engine draws its default shader`, path: skin.path });
+          out.once(`noskin:${skin.path}:${key}`, { code: 'SKIN_SURFACE_MISSING', message: `skin ${shortName(skin.path)} has no entry for surface '${shortName(key)}'; the engine draws its default shader`, path: skin.path });
           materials.push(this.material(implicitLook('', 'quake3'), i, key, '', { kind: 'none' }, { kind: 'none' }, true));
           continue;
         }
@@ -254,7 +326,7 @@ export class MaterialLookup {
     if (!name) {
       out.once(`noname:${namedIn}:${surface}`, {
         code: 'NO_SHADER',
-        message: `${surface ? `'${surface}'` : 'a surface'} has no shader name${namedIn ? ` in ${namedIn}` : ''}; the engine draws its default shader`,
+        message: `${surface ? `'${shortName(surface)}'` : 'a surface'} has no shader name${namedIn ? ` in ${shortName(namedIn)}` : ''}; the engine draws its default shader`,
         ...(namedIn ? { path: namedIn } : {}),
       });
       return this.material(implicitLook('', 'quake3'), index, surface, '', nameSource, { kind: 'none' }, true);
@@ -277,7 +349,7 @@ export class MaterialLookup {
         // The other kind of definition of the same name fills the maps the first has not (corpus A4: a Quake 3
         // shader for the diffuse, an XreaL material beside it with the normal and specular maps).
         const extra = this.material(other.look, index, surface, name, nameSource, other.definition);
-        await this.findLookImages(extra, { ...other.look, diffuse: null, animation: null, others: [], normal: m.normal ? null : other.look.normal, specular: m.specular ? null : other.look.specular }, other.file!, 'quake3', '', out);
+        await this.findLookImages(extra, { ...other.look, diffuse: null, emissive: null, animation: null, others: [], normal: m.normal ? null : other.look.normal, specular: m.specular ? null : other.look.specular }, other.file!, 'quake3', '', out);
         m.normal ??= extra.normal;
         m.specular ??= extra.specular;
       }
@@ -292,7 +364,7 @@ export class MaterialLookup {
       m.definition = { kind: 'none' };
       out.once(`noshader:${name.toLowerCase()}`, {
         code: 'SHADER_NOT_FOUND',
-        message: `no shader, material or image named '${name}' (looked for ${m.diffuse.tried.join(', ')})`,
+        message: `no shader, material or image named '${shortName(name)}' (looked for ${triedText(m.diffuse.tried)})`,
         ...(namedIn ? { path: namedIn } : {}),
       });
     }
@@ -310,6 +382,7 @@ export class MaterialLookup {
       diffuse: null,
       normal: null,
       specular: null,
+      emissive: null,
       animation: null,
       others: [],
       blend: defaultShader ? null : look.blend,
@@ -331,7 +404,7 @@ export class MaterialLookup {
       if (!img.path && !img.builtin) {
         out.once(`img:${img.name.toLowerCase()}`, {
           code: 'IMAGE_NOT_FOUND',
-          message: `image '${n.name}' (${n.role}${m.shaderName ? ` of '${m.shaderName}'` : ''}) not found (looked for ${img.tried.join(', ')})`,
+          message: `image '${shortName(n.name)}' (${n.role}${m.shaderName ? ` of '${shortName(m.shaderName)}'` : ''}) not found (looked for ${triedText(img.tried)})`,
           path: file,
           ...(img.writtenAt ? { line: img.writtenAt.line, column: img.writtenAt.column } : {}),
         });
@@ -341,6 +414,7 @@ export class MaterialLookup {
     m.diffuse = await find(look.diffuse);
     m.normal = await find(look.normal);
     m.specular = await find(look.specular);
+    m.emissive = await find(look.emissive);
     if (look.animation) {
       const frames: ResolvedImage[] = [];
       for (const f of look.animation.frames) frames.push((await find(f))!);
@@ -382,12 +456,27 @@ export class MaterialLookup {
     return p;
   }
 
-  private read(path: string): Promise<Uint8Array | null> {
-    const key = path.toLowerCase();
+  /**
+   * A small file's bytes, or null when it is missing or over `maxScriptBytes` (then a SCRIPT_TOO_LARGE warning);
+   * `whole` reads a model's own text without the bound (it is the input, not a script beside it).
+   */
+  private read(path: string, whole = false): Promise<Uint8Array | null> {
+    const key = `${whole ? 'model' : 'script'}:${path.toLowerCase()}`;
     let p = this.texts.get(key);
     if (!p) {
       this.checkAborted();
-      p = this.fs.file(path).then((f) => (f ? f.bytes({ signal: this.options.signal }) : null));
+      const signal = this.options.signal;
+      p = this.fs.file(path).then(async (f) => {
+        if (!f) return null;
+        if (whole) return f.bytes({ signal });
+        try {
+          return await readScriptFile(f, { maxBytes: this.options.maxScriptBytes, signal });
+        } catch (e) {
+          if (!(e instanceof ModelParseError) || e.code !== ErrorCode.ResourceLimit) throw e;
+          this.tooLarge.push({ code: 'SCRIPT_TOO_LARGE', message: `${shortName(f.path)} is not read: ${e.detail}`, path: f.path });
+          return null;
+        }
+      });
       this.texts.set(key, p);
     }
     return p;
@@ -400,7 +489,7 @@ export class MaterialLookup {
 
   private async finish(materials: ResolvedMaterial[], out: Collector): Promise<MaterialSet> {
     const lib = await this.library();
-    const ignored = lib.warnings.filter((w) => w.code === 'SCRIPT_IGNORED');
-    return { materials, warnings: [...ignored, ...out.warnings] };
+    const ignored = lib.warnings.filter((w) => w.code === 'SCRIPT_IGNORED' || w.code === 'SCRIPT_TOO_LARGE');
+    return { materials, warnings: [...ignored, ...this.tooLarge, ...out.warnings] };
   }
 }

@@ -15,9 +15,10 @@
  * `clamp`, `polygonOffset`. Anything else is skipped with its line (Doom 3 would mark the material defaulted).
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
+import { shortName } from '../base/message-name.js';
 import { latin1, ScriptLexer, type ScriptToken } from '../text/script-lexer.js';
 import { parseImageProgram, type ImageProgram } from './image-program.js';
-import { declKey, shortName } from './names.js';
+import { declKey } from './names.js';
 import { parseBlendFunc } from './shader-script.js';
 import type { Blend, Sides } from './types.js';
 
@@ -107,7 +108,7 @@ export function parseMtr(input: Uint8Array | string): MtrFile {
     const name = t;
     const open = lex.peek();
     if (!open || open.text !== '{') {
-      warn(open ?? name, 'MTR_SYNTAX', `expected '{' after '${name.text}', found ${open ? `'${open.text}'` : 'the end of the file'}`);
+      warn(open ?? name, 'MTR_SYNTAX', `expected '{' after '${shortName(name.text)}', found ${open ? `'${shortName(open.text)}'` : 'the end of the file'}`);
       continue;
     }
     lex.next();
@@ -125,7 +126,7 @@ function closeSection(lex: ScriptLexer, owner: ScriptToken): void {
 }
 
 function unclosed(lex: ScriptLexer, owner: ScriptToken): never {
-  throw new ModelParseError(ErrorCode.Truncated, `declaration '${owner.text}' (line ${owner.line}) has no closing '}'`, lex.here());
+  throw new ModelParseError(ErrorCode.Truncated, `declaration '${shortName(owner.text)}' (line ${owner.line}) has no closing '}'`, lex.here());
 }
 
 /** Tokens up to the end of the line (a `{` on it opens a section skipped whole; a `}` is left alone). */
@@ -162,7 +163,7 @@ function parseMaterialBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseW
   };
   const shortcut = (t: ScriptToken, role: MtrStageRole) => {
     const map = programOnLine(lex);
-    if (!map) warnings.push({ code: 'MTR_SYNTAX', message: `material '${shortName(name.text)}': ${t.text} without an image`, offset: t.offset, line: t.line, column: t.column });
+    if (!map) warnings.push({ code: 'MTR_SYNTAX', message: `material '${shortName(name.text)}': ${shortName(t.text)} without an image`, offset: t.offset, line: t.line, column: t.column });
     m.stages.push({ line: t.line, column: t.column, role, map, cube: false, blend: null, alphaTest: null, clamp: m.clamp });
   };
   for (;;) {
@@ -228,7 +229,7 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, clam
     } else if (kw === 'map' || kw === 'cubemap' || kw === 'cameracubemap') {
       st.map = programOnLine(lex);
       st.cube = kw !== 'map';
-      if (!st.map) warnAt(t)(`${t.text} without an image`);
+      if (!st.map) warnAt(t)(`${shortName(t.text)} without an image`);
     } else if (kw === 'alphatest' || kw === 'alphafunc') {
       const expr = lineTokens(lex, name).map((x) => x.text).join(' ');
       st.alphaTest = expr || null;

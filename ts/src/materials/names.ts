@@ -128,11 +128,3 @@ export function fileNameOf(path: string): string {
 export function joinPath(folder: string, name: string): string {
   return folder ? `${folder}/${name}` : name;
 }
-
-/**
- * A name as quoted in a message: at most 64 characters. Warnings of one definition repeat its name, so quoting it
- * whole would make a long name times many warnings grow faster than the input.
- */
-export function shortName(name: string): string {
-  return name.length > 64 ? `${name.slice(0, 61)}...` : name;
-}

@@ -16,12 +16,11 @@
  * call is async anyway, so an app that never resolves materials does not fetch them (docs/package.md, "What an app
  * carries").
  */
-
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import type { MaterialLibrary } from './library.js';
 import type { MaterialLookup } from './lookup.js';
-import type { ResolvedMaterial, MaterialWarning } from './types.js';
+import type { EmbeddedPixels, MaterialWarning, ResolvedMaterial } from './types.js';
 
 export interface MaterialResolverOptions {
   signal?: AbortSignal;
@@ -29,6 +28,11 @@ export interface MaterialResolverOptions {
   imageExtensions?: readonly string[];
   /** A library loaded before (e.g. shared by several resolvers over one file system). */
   library?: MaterialLibrary;
+  /**
+   * Largest shader script, .mtr, .skin or md5.cfg read; a larger one is not read (SCRIPT_TOO_LARGE warning). Default
+   * the process's `maxScriptBytes` (8 MiB; docs/security.md).
+   */
+  maxScriptBytes?: number;
 }
 
 export interface MaterialSet {
@@ -36,6 +40,8 @@ export interface MaterialSet {
   materials: ResolvedMaterial[];
   /** This resolution's warnings (one per missing name), plus the script files the engine would ignore. */
   warnings: MaterialWarning[];
+  /** Decoded pictures of the embedded images the materials name (`ResolvedImage.embedded`: an MDL's skins), by path. */
+  pixels?: Map<string, EmbeddedPixels>;
 }
 
 export interface Md3Options {
@@ -44,6 +50,15 @@ export interface Md3Options {
   /** A `.skin` file by path (wins over `skin`). */
   skinPath?: string;
   /** Which of a surface's own shaders to use without a skin (the entity's skinNum: shaders[skinNum % count]). */
+  skinNum?: number;
+}
+
+export interface IqmOptions {
+  /** A Quake 3 skin by name: `<model base>_<skin>.skin` beside the model (ioquake3's customSkin). */
+  skin?: string;
+  /** A `.skin` file by path (wins over `skin`). */
+  skinPath?: string;
+  /** DarkPlaces' skin number: `<model path>_<N>.skin` (`player.iqm_0.skin`) is read when it exists (default 0). */
   skinNum?: number;
 }
 
@@ -89,5 +104,13 @@ export class MaterialResolver {
   /** An md5mesh's meshes: Doom 3's `.mtr` materials and implicit names, Tesseract's `md5.cfg` (lookup.ts `md5`). */
   async md5(mesh: Md5Mesh, modelPath: string): Promise<MaterialSet> {
     return (await this.lookup()).md5(mesh, modelPath);
+  }
+
+  /**
+   * An IQM's meshes: Tesseract's `iqm.cfg`, else a `.skin` (ioquake3 R_AddIQMSurfaces; DarkPlaces' `_<skinNum>.skin`),
+   * else the mesh's material name through R_FindShader (lookup.ts `iqm`).
+   */
+  async iqm(model: IqmModel, modelPath: string, options: IqmOptions = {}): Promise<MaterialSet> {
+    return (await this.lookup()).iqm(model, modelPath, options);
   }
 }

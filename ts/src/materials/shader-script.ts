@@ -11,15 +11,15 @@
  * Bodies are read as ParseShader / ParseStage read them — tokens by COM_ParseExt, a keyword's arguments on its own
  * line — keeping what a renderer or exporter needs: each stage's image (`map`, `clampMap`, `animMap` with all its
  * frames and its rate; `$whiteimage`, `$lightmap` kept as written), `blendFunc` (add, blend, filter, or two GL_
- * factors), `alphaFunc`, `depthWrite`, `tcGen`; and the shader's `cull`, `surfaceparm`s, `sort`, `polygonOffset`.
+ * factors), `alphaFunc`, `depthWrite`, `tcGen`, `rgbGen`, the kinds of its `tcMod`s; and the shader's `cull`, `surfaceparm`s, `sort`, `polygonOffset`.
  * Where ioquake3 gives up on a whole shader (an unknown keyword, more than 8 stages, a stage image it cannot load)
  * we skip only the unknown line, and say so in docs/materials.md: Daemon and XreaL keywords ioquake3 does not know
  * are common in real data. A keyword's argument never swallows a lone brace, so block structure is always the one
  * the file check saw.
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
+import { shortName } from '../base/message-name.js';
 import { latin1, ScriptLexer, type ScriptToken } from '../text/script-lexer.js';
-import { shortName } from './names.js';
 import type { Blend, BlendFactor, Sides } from './types.js';
 
 export type AlphaFunc = 'GT0' | 'LT128' | 'GE128';
@@ -48,6 +48,10 @@ export interface ShaderStage {
   depthWrite: boolean;
   /** `tcGen` argument, lower-cased (`environment`, `lightmap` …), or null. */
   tcGen: string | null;
+  /** `rgbGen` argument, lower-cased (`identity`, `lightingdiffuse`, `vertex`, `wave` …), or null when not given. */
+  rgbGen: string | null;
+  /** `tcMod` lines, their kinds lower-cased in order (`scroll`, `scale`, `rotate` …). */
+  tcMods: string[];
 }
 
 export interface ShaderDefinition {
@@ -132,7 +136,7 @@ export function parseShaderScript(input: Uint8Array | string): ShaderScript {
       const at = open ?? { ...lex.here() };
       throw new ModelParseError(
         ErrorCode.UnexpectedToken,
-        `shader '${name.text}' (line ${name.line}) is not followed by '{' but by ${open ? `'${open.text}'` : 'the end of the file'}; the engine ignores this whole file`,
+        `shader '${shortName(name.text)}' (line ${name.line}) is not followed by '{' but by ${open ? `'${shortName(open.text)}'` : 'the end of the file'}; the engine ignores this whole file`,
         { offset: at.offset, line: at.line, column: at.column },
       );
     }
@@ -169,7 +173,7 @@ function closeSection(lex: ScriptLexer, owner: ScriptToken): void {
 }
 
 function unclosed(lex: ScriptLexer, owner: ScriptToken): never {
-  throw new ModelParseError(ErrorCode.Truncated, `shader '${owner.text}' (line ${owner.line}) has no closing '}'; the engine ignores this whole file`, lex.here());
+  throw new ModelParseError(ErrorCode.Truncated, `shader '${shortName(owner.text)}' (line ${owner.line}) has no closing '}'; the engine ignores this whole file`, lex.here());
 }
 
 const at = (t: ScriptToken) => ({ name: t.text, line: t.line, column: t.column });
@@ -211,7 +215,7 @@ function parseBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseWarning[]
       if (v === 'none' || v === 'twosided' || v === 'disable') def.sides = 'both';
       else if (v === 'back' || v === 'backside' || v === 'backsided') def.sides = 'back';
       else if (v === 'front' || v === 'frontside' || v === 'frontsided') def.sides = 'front';
-      else warnAt(a ?? t)(a ? `invalid cull parameter '${a.text}'` : 'cull without a parameter');
+      else warnAt(a ?? t)(a ? `invalid cull parameter '${shortName(a.text)}'` : 'cull without a parameter');
     } else if (kw === 'twosided') {
       def.sides = 'both'; // XreaL
     } else if (kw === 'surfaceparm') {
@@ -231,7 +235,7 @@ function parseBody(lex: ScriptLexer, name: ScriptToken, warnings: ParseWarning[]
       args(lex);
     } else if (kw === 'diffusemap' || kw === 'normalmap' || kw === 'specularmap') {
       const a = arg(lex);
-      if (!a) warnAt(t)(`${t.text} without an image`);
+      if (!a) warnAt(t)(`${shortName(t.text)} without an image`);
       else if (kw === 'diffusemap') def.diffuseMap = at(a);
       else if (kw === 'normalmap') def.normalMap = at(a);
       else def.specularMap = at(a);
@@ -260,9 +264,11 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
     alphaFunc: null,
     depthWrite: false,
     tcGen: null,
+    rgbGen: null,
+    tcMods: [],
   };
   const setMap = (a: ScriptToken | null, t: ScriptToken, clamp: boolean) => {
-    if (!a) return warnAt(t)(`missing parameter for '${t.text}'`);
+    if (!a) return warnAt(t)(`missing parameter for '${shortName(t.text)}'`);
     st.map = a.text;
     st.mapAt = { line: a.line, column: a.column };
     st.clamp = clamp;
@@ -290,7 +296,7 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
       }
     } else if (kw === 'normalmap' || kw === 'bumpmap' || kw === 'specularmap' || kw === 'glowmap') {
       const a = arg(lex);
-      if (!a) warnAt(t)(`missing parameter for '${t.text}'`);
+      if (!a) warnAt(t)(`missing parameter for '${shortName(t.text)}'`);
       else if (kw === 'specularmap') st.specularMap = at(a);
       else if (kw === 'glowmap') st.glowMap = at(a);
       else st.normalMap = at(a);
@@ -303,14 +309,24 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
       const a = arg(lex);
       const v = a?.text.toUpperCase();
       if (v === 'GT0' || v === 'LT128' || v === 'GE128') st.alphaFunc = v;
-      else warnAt(a ?? t)(a ? `invalid alphaFunc '${a.text}'` : 'alphaFunc without a parameter');
+      else warnAt(a ?? t)(a ? `invalid alphaFunc '${shortName(a.text)}'` : 'alphaFunc without a parameter');
     } else if (kw === 'depthwrite') {
       st.depthWrite = true;
     } else if (kw === 'tcgen' || kw === 'texgen') {
       st.tcGen = arg(lex)?.text.toLowerCase() ?? null;
       skipLine(lex, name);
+    } else if (kw === 'rgbgen') {
+      const a = arg(lex);
+      if (a) st.rgbGen = a.text.toLowerCase();
+      else warnAt(t)('missing parameters for rgbGen');
+      skipLine(lex, name);
+    } else if (kw === 'tcmod') {
+      const a = arg(lex);
+      if (a) st.tcMods.push(a.text.toLowerCase());
+      else warnAt(t)('missing parameters for tcMod');
+      skipLine(lex, name);
     } else {
-      // rgbGen, alphaGen, tcMod, depthFunc, detail, videoMap, Daemon's depthFade … : the line is theirs.
+      // alphaGen, depthFunc, detail, videoMap, Daemon's depthFade … : the line is theirs.
       skipLine(lex, name);
     }
   }

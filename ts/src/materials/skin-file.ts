@@ -13,6 +13,7 @@
  * because CommaParse skips the line break; a SKIN_VALUE_ON_NEXT_LINE warning says so.
  */
 import type { ParseWarning } from '../base/errors.js';
+import { shortName } from '../base/message-name.js';
 import { latin1 } from '../text/script-lexer.js';
 
 export interface SkinEntry {
@@ -104,7 +105,7 @@ export function parseSkin(input: Uint8Array | string): SkinFile {
     if (shader && shader.line !== name.line) {
       warnings.push({
         code: 'SKIN_VALUE_ON_NEXT_LINE',
-        message: `surface '${name.text}' has no shader on its line; as in the engine it takes '${shader.text}' from line ${shader.line}`,
+        message: `surface '${shortName(name.text)}' has no shader on its line; as in the engine it takes '${shortName(shader.text)}' from line ${shader.line}`,
         offset: name.offset,
         line: name.line,
         column: name.column,

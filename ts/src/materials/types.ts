@@ -52,7 +52,7 @@ export interface WrittenAt {
   column: number;
 }
 
-export type ImageRole = 'diffuse' | 'normal' | 'specular' | 'mask' | 'frame' | 'stage';
+export type ImageRole = 'diffuse' | 'normal' | 'specular' | 'emissive' | 'mask' | 'frame' | 'stage';
 
 export interface ResolvedImage {
   role: ImageRole;
@@ -70,6 +70,18 @@ export interface ResolvedImage {
   writtenAt: WrittenAt | null;
   /** Paths looked up, in order (the engine's extension fallback and our documented extras). */
   tried: string[];
+  /**
+   * An image held in the model file itself (an MDL's skin, decoded through the palette): `path` is then a key of
+   * the decoded pixels handed out with the materials (materials/mdl.ts), not a file of the file system.
+   */
+  embedded?: boolean;
+}
+
+/** Decoded pixels of an embedded image: RGBA8, top row first. */
+export interface EmbeddedPixels {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
 }
 
 /** How the name a surface draws with was chosen. */
@@ -93,8 +105,8 @@ export interface ResolvedMaterial {
   index: number;
   /** Surface or mesh name as the engine matches it ('' where none). */
   surface: string;
-  /** The Quake 3 player part this surface belongs to, when resolving a player. */
-  part?: 'lower' | 'upper' | 'head';
+  /** The Quake 3 player part this surface belongs to, when resolving a player (its weapon: by its own shaders). */
+  part?: 'lower' | 'upper' | 'head' | 'weapon';
   /** The shader / material name in effect after skins ('' when there is none). */
   shaderName: string;
   nameSource: NameSource;
@@ -102,11 +114,22 @@ export interface ResolvedMaterial {
   diffuse: ResolvedImage | null;
   normal: ResolvedImage | null;
   specular: ResolvedImage | null;
+  /**
+   * A glow drawn over the surface: a Daemon `glowMap`, or a later additive stage over the model's texture
+   * coordinates (docs/materials.md "The look"); glTF `emissiveTexture`.
+   */
+  emissive: ResolvedImage | null;
   /** An `animMap` stage's frames (the diffuse is its first frame) and rate. */
   animation: { fps: number; frames: ResolvedImage[] } | null;
-  /** Every other image the definition names (later stages, Cube masks), for renderers that draw more. */
+  /**
+   * Every other image the definition names (stages other than the diffuse — effect layers, environment maps —,
+   * Cube masks), for renderers that draw more.
+   */
   others: ResolvedImage[];
-  /** How the surface meets the framebuffer: the blend of its first stage. */
+  /**
+   * How the surface meets the framebuffer: the blend of its first stage (of the diffuse stage when that is drawn
+   * over a first stage that blends).
+   */
   blend: Blend;
   blendMode: BlendMode;
   alphaTest: AlphaTest | null;

@@ -2,14 +2,13 @@
  * What a viewer needs to texture each part of a playable model: the image (decoded to RGBA8, or a PNG/JPEG's own
  * bytes for the browser's decoder) and how the part meets the framebuffer. The surfaces are resolved as the engines
  * resolve them (`load/textures.ts`: .skin files, shader scripts, .mtr, extension fallback), and the render states
- * are the glTF exporter's reading of them (`export/textures.ts` `alphaLook`), so the page, the .glb and the three.js
- * adapter agree. A surface without an image is drawn untextured with one warning, never an exception.
+ * are `materials/look.ts`'s `alphaLook`, the glTF exporter's reading of them too, so the page, the .glb and the
+ * three.js adapter agree. A surface without an image is drawn untextured with one warning, never an exception.
  */
-import type { MaterialWarning } from '../materials/types.js';
-import { alphaLook, foundPath, materialForSlot } from '../export/textures.js';
+import { alphaLook, foundPath, materialForSlot } from '../materials/look.js';
 import { decodeTexture } from '../load/texture-image.js';
 import type { FileSystem } from '../vfs/file-system.js';
-import type { ResolvedMaterial } from '../materials/types.js';
+import type { EmbeddedPixels, MaterialWarning, ResolvedMaterial } from '../materials/types.js';
 import type { PlayablePart } from './playable.js';
 
 /** A part's image: RGBA8, top row first (TGA, PCX, BMP), or the file's bytes (PNG, JPEG) with their MIME type. */
@@ -32,6 +31,8 @@ export interface PlayableMaterial {
   invisible: boolean;
   /** cull none / twosided. */
   doubleSided: boolean;
+  /** An image added unlit on top (an MDL skin's fullbright texels, black elsewhere); absent or null when none. */
+  glow?: PlayableImage | null;
 }
 
 export interface PlayableTextureOptions {
@@ -49,6 +50,8 @@ export interface ResolvedModelTextures {
   materials: readonly ResolvedMaterial[];
   warnings: readonly MaterialWarning[];
   images: ReadonlyMap<string, Uint8Array>;
+  /** Decoded pixels of embedded images (an MDL's skins: `ResolvedImage.embedded`), by path. */
+  pixels?: ReadonlyMap<string, EmbeddedPixels>;
 }
 
 /** One material per part (each part's `slot`, else its index), and what went missing. */
@@ -60,8 +63,10 @@ export function playableMaterials(t: ResolvedModelTextures, parts: readonly Play
     if (decoded.has(path)) return decoded.get(path)!;
     let out: PlayableImage | null = null;
     const bytes = t.images.get(path);
-    const img = bytes ? decodeTexture(path, bytes, warnings) : null;
-    if (img) out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
+    const pixels = t.pixels?.get(path);
+    const img = pixels ? null : bytes ? decodeTexture(path, bytes, warnings) : null;
+    if (pixels) out = { width: pixels.width, height: pixels.height, rgba: pixels.rgba };
+    else if (img) out = img.kind === 'rgba' ? { width: img.width, height: img.height, rgba: img.rgba } : { width: img.width, height: img.height, bytes: img.bytes, mimeType: img.mimeType };
     decoded.set(path, out);
     return out;
   };
@@ -70,6 +75,7 @@ export function playableMaterials(t: ResolvedModelTextures, parts: readonly Play
   for (const [i, part] of parts.entries()) {
     const m = materialForSlot(t.materials, part.slot?.surface ?? i, part.slot?.part);
     const path = m ? foundPath(m.diffuse) : null;
+    const glowPath = m ? foundPath(m.emissive) : null;
     const look = m ? alphaLook(m, looks) : null;
     materials.push({
       name: m?.shaderName || m?.surface || '',
@@ -80,6 +86,7 @@ export function playableMaterials(t: ResolvedModelTextures, parts: readonly Play
       additive: look?.emissive ?? false,
       invisible: look?.invisible ?? false,
       doubleSided: look?.doubleSided ?? true,
+      ...(glowPath ? { glow: image(glowPath) } : {}),
     });
   }
   for (const w of looks) warnings.push({ code: w.code, message: w.message });
@@ -90,10 +97,11 @@ export function playableMaterials(t: ResolvedModelTextures, parts: readonly Play
 export function materialBuffers(materials: readonly PlayableMaterial[]): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   for (const m of materials) {
-    const img = m.image;
-    if (!img) continue;
-    const b = ('rgba' in img ? img.rgba : img.bytes).buffer;
-    if (b instanceof ArrayBuffer) out.add(b);
+    for (const img of [m.image, m.glow]) {
+      if (!img) continue;
+      const b = ('rgba' in img ? img.rgba : img.bytes).buffer;
+      if (b instanceof ArrayBuffer) out.add(b);
+    }
   }
   return [...out];
 }

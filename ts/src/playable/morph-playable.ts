@@ -13,12 +13,12 @@ import { Md3Poser } from '../pose/md3-poser.js';
 import { concatUvs, partsBackToBack, poserPlayer, type Clip, type ModelPlayer, type PlayableModel, type PlayablePart } from './playable.js';
 
 /** A frame-range clip as the player sees it, with where its frames start in the model. */
-interface RangeClip extends Clip {
+export interface RangeClip extends Clip {
   firstFrame: number;
 }
 
 /** A player over a poser that blends absolute frame numbers; clip-local frames are offset by the clip's first. */
-function morphPlayer(poser: Md2Poser | Md3Poser, clips: RangeClip[]): ModelPlayer {
+export function morphPlayer(poser: Md2Poser | Md3Poser, clips: RangeClip[]): ModelPlayer {
   let first = clips[0]?.firstFrame ?? 0;
   return poserPlayer(poser, {
     setClip(index: number) {
@@ -35,7 +35,7 @@ function morphPlayer(poser: Md2Poser | Md3Poser, clips: RangeClip[]): ModelPlaye
  * so the drawn vertices are the file's corners welded (md2Unwelded), each taking its position and normal from the
  * posed vertex `source[i]`. The poser still decodes num_xyz vertices; the gather after each pose is one copy.
  */
-function unweldedPlayer(player: ModelPlayer, source: Uint16Array): ModelPlayer {
+export function unweldedPlayer(player: ModelPlayer, source: Uint16Array): ModelPlayer {
   const positions = new Float32Array(source.length * 3);
   const normals = new Float32Array(source.length * 3);
   const gather = () => {

@@ -6,7 +6,8 @@
 import type { PoseBackend } from '../kernels/backend.js';
 import type { ByteSource } from '../base/source.js';
 import { backToBackIndices } from '../pose/morph-poser.js';
-import type { Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import { checkTime } from '../pose/timing.js';
+import type { Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import type { MaterialWarning } from '../materials/types.js';
 import type { PlayableMaterial, PlayableTextureOptions } from './materials.js';
 
@@ -101,7 +102,7 @@ export function poserPlayer(poser: PlayerPoser, play: Pick<ModelPlayer, 'setClip
 export interface PlayableModel extends PlayableInfo {
   createPlayer(backend: PoseBackend): ModelPlayer;
   /** The parsed model the playable was made from (a Quake 3 player: its three parts). */
-  readonly model: Md2Model | Md3Model | Md5Mesh | { lower: Md3Model; upper: Md3Model; head: Md3Model };
+  readonly model: Md2Model | Md3Model | Md5Mesh | MdlModel | { lower: Md3Model; upper: Md3Model; head: Md3Model };
 }
 
 export interface OpenOptions {
@@ -112,11 +113,16 @@ export interface OpenOptions {
   textures?: Omit<PlayableTextureOptions, 'signal'>;
 }
 
-/** The frames to show for a time in seconds, looping: MD5 clips wrap at their last frame, others wrap to the first. */
+/**
+ * The frames to show for a time in seconds, looping: MD5 clips wrap at their last frame, others wrap to the first.
+ * NaN or ±Infinity is a RangeError, as for every poser's `poseTime` (pose/timing.ts).
+ */
 export function clipFrameAtTime(clip: Clip, seconds: number): { frame1: number; frame2: number; t: number } {
+  checkTime(seconds);
   const span = clip.closesOnLastFrame ? clip.frameCount - 1 : clip.frameCount;
-  if (span <= 0 || !Number.isFinite(seconds) || clip.frameRate <= 0) return { frame1: 0, frame2: 0, t: 0 };
-  const ft = seconds * clip.frameRate;
+  if (span <= 0 || clip.frameRate <= 0) return { frame1: 0, frame2: 0, t: 0 };
+  let ft = seconds * clip.frameRate;
+  if (!Number.isFinite(ft)) ft = (seconds % (span / clip.frameRate)) * clip.frameRate; // overflowed: reduced by the clip's period
   const whole = Math.floor(ft);
   const frame1 = ((whole % span) + span) % span;
   const frame2 = clip.closesOnLastFrame ? frame1 + 1 : (frame1 + 1) % span;

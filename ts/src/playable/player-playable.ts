@@ -36,7 +36,7 @@ export function playerPlayable(player: Md3PlayerData): PlayableModel {
   // The layout Md3Player gives its output; a throwaway player is not needed: it is the parts' surfaces in order.
   const pieces = (['lower', 'upper', 'head'] as const).flatMap((part) => models[part].surfaces.map((s, i) => ({ part, surface: i, s })));
   const { indices, parts, vertexCount } = partsBackToBack(pieces.map((x) => ({ name: `${x.part}:${x.s.name}`, vertexCount: x.s.vertexCount, triangles: x.s.triangles, slot: { surface: x.surface, part: x.part } })));
-  const clips: PlayerClip[] = cfg
+  const clips: PlayerClip[] = cfg?.form === 'player'
     ? cfg.animations
         .filter((a) => (a.name.startsWith('BOTH_') || a.name.startsWith('LEGS_')) && a.numFrames > 0)
         .map((a) => ({
@@ -45,7 +45,7 @@ export function playerPlayable(player: Md3PlayerData): PlayableModel {
           frameRate: a.fps > 0 ? a.fps : MD3_DEFAULT_FPS,
           closesOnLastFrame: false,
           legs: a,
-          torso: a.name.startsWith('BOTH_') ? a : cfg!.byName.TORSO_STAND,
+          torso: a.name.startsWith('BOTH_') ? a : (cfg!.byName.TORSO_STAND ?? null),
         }))
     : [{ name: 'all frames', frameCount: lower.frameCount, frameRate: MD3_DEFAULT_FPS, closesOnLastFrame: false, legs: null, torso: null }];
   const triangles = indices.length / 3;

@@ -14,7 +14,7 @@ export interface Md2Frames {
 }
 
 export class Md2Poser extends MorphPoser {
-  protected readonly kind = 'Md2Poser';
+  protected readonly kind: string = 'Md2Poser';
   readonly vertexCount: number;
   private readonly job: Md2BlendJob;
 

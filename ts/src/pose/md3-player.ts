@@ -17,7 +17,7 @@
  */
 import type { ParseWarning } from '../base/errors.js';
 import type { Md3Model } from '../base/model.js';
-import { MD3_PLAYER_ANIMATIONS, type Md3AnimationCfg, type Md3AnimationName } from '../formats/md3/animation-cfg.js';
+import type { Md3AnimationCfg, Md3AnimationName } from '../formats/md3/animation-cfg.js';
 import { MD3_PLAYER_PARTS as PARTS, playerTagWarnings, type Md3PlayerModels, type Md3PlayerPart } from '../formats/md3/player-parts.js';
 
 export type { Md3PlayerModels, Md3PlayerPart };
@@ -135,7 +135,11 @@ export class Md3Player {
     }
     this.vertexCount = first;
     this.warnings.push(...playerTagWarnings(models));
-    if (animations) this.checkClips(animations);
+    if (animations?.form === 'player') this.checkClips(animations);
+    else if (animations) {
+      // A Tremulous nonsegmented / buildable cfg numbers the frames of one model: clipFrameAt still gives them.
+      this.warnings.push({ code: 'CFG_FORM', message: `the animation.cfg is a ${animations.form} file (one model's frames), not a segmented player's: its clips are not split over lower/upper`, offset: 0 });
+    }
 
     const m = backend.memory;
     const normalTable = md3NormalBuffer(backend); // the backend's, not this player's: not owned
@@ -171,12 +175,12 @@ export class Md3Player {
   }
   /** Each part's placement and frames at the last `pose` (null before the first). */
   get parts(): Md3PlayerPose | null {
-    return this.lastPlacement;
+    return this.alive().lastPlacement;
   }
 
   /** BOTH_/LEGS_ clips must fit lower.md3, BOTH_/TORSO_ clips upper.md3 (the engine draws frame 0 otherwise). */
   private checkClips(cfg: Md3AnimationCfg): void {
-    for (const a of cfg.animations.slice(0, MD3_PLAYER_ANIMATIONS.length)) {
+    for (const a of cfg.animations.filter((x) => !x.name.startsWith('FLAG_'))) {
       const models: Md3Model[] = a.name.startsWith('LEGS_') ? [this.models.lower] : a.name.startsWith('TORSO_') ? [this.models.upper] : [this.models.lower, this.models.upper];
       for (const m of models) {
         if (a.numFrames > 0 && a.firstFrame + a.numFrames > m.frameCount) {
@@ -191,10 +195,13 @@ export class Md3Player {
     }
   }
 
-  /** The frames a named clip of the animation.cfg shows `seconds` after it started. */
+  /** The frames a named clip of the animation.cfg shows `seconds` after it started (NaN or ±Infinity: RangeError). */
   clipFrameAt(name: Md3AnimationName, seconds: number): FrameBlend {
+    this.alive();
     if (!this.animations) throw new RangeError('this player was built without an animation.cfg');
-    return md3ClipFrameAt(this.animations.byName[name], seconds);
+    const clip = this.animations.byName[name];
+    if (!clip) throw new RangeError(`this player's animation.cfg (${this.animations.form} form) has no clip ${name}`);
+    return md3ClipFrameAt(clip, seconds);
   }
 
   /**

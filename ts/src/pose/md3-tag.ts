@@ -8,6 +8,7 @@
  * is left as it is, like the engine's VectorNormalize; never NaN.
  */
 import type { Md3Model } from '../base/model.js';
+import { quatFromBasis, type Quat } from '../base/quat.js';
 
 /** Layout of a lerped tag: origin xyz, then axis[0], axis[1], axis[2] (3 floats each), as in the file. */
 export const TAG_FLOATS = 12;
@@ -84,3 +85,10 @@ export function lerpTag(
   normalize(out, 9);
   return out;
 }
+
+/**
+ * A tag's rotation as a unit quaternion: the matrix whose columns are its three axes (a point p of an attached model
+ * lands at origin + Σ p[i]·axis[i], ioquake3 CG_PositionEntityOnTag), for the glTF exporter's tag nodes and the
+ * three.js adapter's. `axes` are 9 floats, axis[0] first (`lerpTag`'s out[3…11]); orthonormal ones make a true rotation.
+ */
+export const tagQuaternion = (axes: ArrayLike<number>): Quat => quatFromBasis([axes[0], axes[1], axes[2]], [axes[3], axes[4], axes[5]], [axes[6], axes[7], axes[8]]);

@@ -8,11 +8,12 @@
  * Every `pose*` method returns the poser itself (like `Md2Poser`, `Md3Poser` and `Md3Player`); what was posed is
  * in `blend`. After `dispose()` every call throws.
  */
-import { animMeshMismatch } from '../formats/md5/anim-mesh-match.js';
-import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
+import { animMeshVerdict, type AnimMeshFiles } from '../formats/md5/anim-mesh-match.js';
 import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
+import { localPoseUnder } from './md5-hierarchy.js';
 import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
 import { frameAtTime, type FrameBlend } from './timing.js';
 
@@ -21,10 +22,17 @@ const BAKE_POSES = 16;
 /** Largest batch `bakeFramesInto` asks `bakeFrames` for, in floats (64 MB). */
 const BAKE_INTO_FLOATS = 1 << 24;
 
-/** Throws ANIM_MESH_MISMATCH unless the anim's joints have the mesh's names and parents, in order. */
-export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim): void {
-  const why = animMeshMismatch(mesh, anim);
-  if (why) throw new ModelParseError(ErrorCode.AnimMeshMismatch, why, { offset: 0 });
+export type { AnimMeshFiles };
+
+/**
+ * Throws ANIM_MESH_MISMATCH (naming the anim's file and the joint) unless the anim can play on the mesh as Daemon
+ * plays it (`formats/md5/anim-mesh-match.ts`: same joint count, names equal ignoring case); returns an
+ * `ENGINE_LIMIT` warning per accepted difference (a parent, a name's letter case), which Doom 3 refuses.
+ */
+export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim, files: AnimMeshFiles = {}): ParseWarning[] {
+  const verdict = animMeshVerdict(mesh.joints, anim, files);
+  if (verdict.refusal !== null) throw new ModelParseError(ErrorCode.AnimMeshMismatch, verdict.refusal, { offset: 0, where: verdict.where });
+  return verdict.warnings;
 }
 
 /** The error for a `validateParents` / `validateSkin` result (first bad joint, first bad weight, −2), or null when both are fine. */
@@ -80,6 +88,8 @@ export class Md5Poser {
   private readonly localB: F32;
   private readonly local: F32;
   private readonly object: F32;
+  /** `meshLocalPose`'s output when the anim's parents differ (plain memory: no kernel reads it), made on first use. */
+  private reparented: Float32Array | null = null;
   private readonly matrices: F32;
   private readonly skinBuffers: { groupSizes: U32; joints: U32; weights: F32; dest: U32 | null };
   private readonly outPositions: F32;
@@ -94,6 +104,7 @@ export class Md5Poser {
   private readonly skinNormalsJob: SkinJob;
   private readonly skinTangentsJob: SkinJob | null = null;
   private attached: AttachedAnim | null = null;
+  private attachedWarnings: ParseWarning[] = [];
   private batch: { indices: U32; out: F32; matrices: F32 } | null = null;
   /** What the last pose showed (one object, updated in place: no allocation per pose); null: the bind pose. */
   private readonly shown: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
@@ -181,11 +192,15 @@ export class Md5Poser {
     return this.alive().matrices.view;
   }
   get anim(): Md5Anim | null {
-    return this.attached?.anim ?? null;
+    return this.alive().attached?.anim ?? null;
+  }
+  /** What `setAnim` accepted that Doom 3 would refuse (ENGINE_LIMIT: a parent, a name's letter case); [] otherwise. */
+  get animWarnings(): readonly ParseWarning[] {
+    return this.attachedWarnings;
   }
   /** What the last pose showed: two frames and frame2's weight (frame1 = frame2, t = 0 for one frame); null for the bind pose. */
   get blend(): FrameBlend | null {
-    return this.boundPose ? null : this.shown;
+    return this.alive().boundPose ? null : this.shown;
   }
 
   private show(frame1: number, frame2: number, t: number): void {
@@ -200,7 +215,9 @@ export class Md5Poser {
     this.alive();
     this.releaseAnim();
     if (!anim) return this;
-    assertAnimMatchesMesh(this.mesh, anim);
+    const warnings = assertAnimMatchesMesh(this.mesh, anim);
+    // Daemon composes with the anim's parents (RE_BuildSkeleton, CG_TransformSkeleton); the bind pose needs none.
+    this.parents.view.set(anim.parents);
     const m = this.backend.memory;
     const flags = m.u8(anim.jointCount);
     const startIndex = m.u32(anim.jointCount);
@@ -222,11 +239,18 @@ export class Md5Poser {
       baseBuf: baseframe,
       framesBuf: frames,
     };
-    const bad = this.backend.kernels.validateAnim({ flags, startIndex, baseframe, componentCount: anim.componentCount });
+    const k = this.backend.kernels;
+    const badParent = k.validateParents({ parents: this.parents });
+    if (badParent >= 0) {
+      this.releaseAnim();
+      throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${anim.parents[badParent]} in the anim, not below it`, { offset: 0 });
+    }
+    const bad = k.validateAnim({ flags, startIndex, baseframe, componentCount: anim.componentCount });
     if (bad !== -1) {
       this.releaseAnim();
       throw animError(anim, bad);
     }
+    this.attachedWarnings = warnings;
     return this;
   }
 
@@ -258,8 +282,8 @@ export class Md5Poser {
 
   /**
    * Frame `frame` of the attached anim composed into local joint poses (8 floats per joint, `tx ty tz 0 qx qy qz
-   * qw`, relative to the parent): what the engine blends, and what a glTF animation channel holds. A view, valid
-   * until the next call on this poser.
+   * qw`, relative to the joint's parent in the anim): what the engine blends, and what a glTF animation channel
+   * holds when the anim's hierarchy is the mesh's. A view, valid until the next call on this poser.
    */
   localPose(frame: number): Float32Array {
     const ab = this.requireAnim();
@@ -267,6 +291,28 @@ export class Md5Poser {
     ab.compose.frame = frame;
     this.backend.kernels.composeFrame(ab.compose);
     return this.local.view;
+  }
+
+  /**
+   * Frame `frame` of the attached anim as local joint poses under the mesh's hierarchy (same layout as `localPose`):
+   * `localPose` itself when the anim's parents are the mesh's, else the frame's object-space pose re-expressed under
+   * the mesh's parents (`md5-hierarchy.ts`: an anim Daemon plays with other parents). What an exporter whose
+   * skeleton is the mesh's (glTF nodes, a renderer's bones, IQM joints) keys. A view, valid until the next call.
+   */
+  meshLocalPose(frame: number): Float32Array {
+    const mp = this.mesh.joints.parents, ap = this.requireAnim().anim.parents;
+    for (let j = 0; j < mp.length; j++) if (mp[j] !== ap[j]) return localPoseUnder(mp, this.objectPose(frame), (this.reparented ??= new Float32Array(mp.length * POSE_STRIDE)));
+    return this.localPose(frame);
+  }
+
+  /**
+   * Frame `frame` of the attached anim in object space (8 floats per joint, `tx ty tz 0 qx qy qz qw`): the local
+   * poses composed through the anim's hierarchy. A view, valid until the next call on this poser.
+   */
+  objectPose(frame: number): Float32Array {
+    this.localPose(frame);
+    this.backend.kernels.localToObject(this.toObjectJob);
+    return this.object.view;
   }
 
   /** Two frames blended in local space (lerp translations, slerp rotations), then skinned. */
@@ -287,7 +333,10 @@ export class Md5Poser {
     return this.skin(withNormals);
   }
 
-  /** The attached anim at a time in seconds (looping by default), interpolated as the engine does; see `blend`. */
+  /**
+   * The attached anim at a time in seconds (looping by default), interpolated as the engine does; see `blend`. A
+   * time that is NaN or infinite is a RangeError (pose/timing.ts).
+   */
   poseTime(seconds: number, loop = true, withNormals = true): this {
     const b = frameAtTime(this.requireAnim().anim, seconds, loop);
     return this.poseBlend(b.frame1, b.frame2, b.t, withNormals);
@@ -402,5 +451,6 @@ export class Md5Poser {
     if (!ab) return;
     for (const buf of ab.buffers) this.backend.memory.release(buf);
     this.attached = null;
+    this.attachedWarnings = [];
   }
 }

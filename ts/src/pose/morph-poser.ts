@@ -32,7 +32,7 @@ export abstract class MorphPoser {
   }
   /** What the last pose showed. */
   get blend(): FrameBlend {
-    return this.shown;
+    return this.alive().shown;
   }
 
   poseFrame(frame: number): this {
@@ -52,8 +52,12 @@ export abstract class MorphPoser {
     return this;
   }
 
-  /** The pose `seconds` into `clip` (see `clipBlend`; the format's default rate when the clip has none). */
+  /**
+   * The pose `seconds` into `clip` (see `clipBlend`; the format's default rate when the clip has none). A time that
+   * is NaN or infinite is a RangeError (pose/timing.ts).
+   */
   poseTime(clip: MorphClip, seconds: number): this {
+    this.alive();
     const { frame1, frame2, t } = clipBlend(clip, seconds, this.defaultFps);
     return this.poseBlend(frame1, frame2, t);
   }

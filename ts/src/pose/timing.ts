@@ -7,6 +7,9 @@
  *   at 10 Hz; Quake 3 clips carry their own rate);
  * - a Quake 3 animation.cfg clip (`md3ClipFrameAt`): ioquake3's CG_RunLerpFrame sequence, with reversed and
  *   flip-flop clips.
+ * One rule for times that are not numbers of seconds, in every clock and so in every poser's `poseTime`: NaN and
+ * ±Infinity are a RangeError (`checkTime`), never a silent frame 0; any finite time, however large, gives a frame
+ * of the clip (a time whose frame count overflows a double is reduced by the clip's period first).
  */
 import type { Md5Anim } from '../base/model.js';
 import type { Md3Animation } from '../formats/md3/animation-cfg.js';
@@ -19,15 +22,23 @@ export interface FrameBlend {
   t: number;
 }
 
+/** Throws a RangeError for a time that is NaN or infinite (see the file comment). */
+export function checkTime(seconds: number): void {
+  if (!Number.isFinite(seconds)) throw new RangeError(`time ${seconds} is not a finite number of seconds`);
+}
+
 /**
  * Time in seconds → two frames and a blend factor. A cycle lasts (frameCount − 1) / frameRate seconds: frame
  * frameCount − 1 is where the cycle ends (and, looping, frame 0 begins again). Without `loop`, times past the
  * end hold the last frame and times before 0 hold the first.
  */
 export function frameAtTime(anim: Pick<Md5Anim, 'frameCount' | 'frameRate'>, seconds: number, loop = true): FrameBlend {
+  checkTime(seconds);
   const last = anim.frameCount - 1;
-  if (last <= 0 || !Number.isFinite(seconds)) return { frame1: 0, frame2: 0, t: 0 };
-  const ft = seconds * anim.frameRate;
+  if (last <= 0) return { frame1: 0, frame2: 0, t: 0 };
+  let ft = seconds * anim.frameRate;
+  // 1e308 s at 24 fps overflows: the same place in the cycle from the time reduced by the cycle's length first
+  if (!Number.isFinite(ft)) ft = loop ? (seconds % (last / anim.frameRate)) * anim.frameRate : ft;
   let f = Math.floor(ft);
   let t = ft - f;
   if (loop) {
@@ -60,10 +71,13 @@ export const MD3_DEFAULT_FPS = 15;
  * over its last `loopFrames` frames (all of them by default), or holds the last frame when `loopFrames` is 0.
  */
 export function clipBlend(clip: MorphClip, seconds: number, defaultFps: number): FrameBlend {
+  checkTime(seconds);
   const count = Math.max(1, clip.frameCount | 0);
   const fps = clip.fps && clip.fps > 0 ? clip.fps : defaultFps;
   const loop = Math.min(count, Math.max(0, clip.loopFrames ?? count));
-  const f = Math.max(0, Number.isFinite(seconds) ? seconds : 0) * fps;
+  let f = Math.max(0, seconds) * fps;
+  // overflowed (a time near 1e308 s): past the end, so a frame of the loop, from the time reduced by its period
+  if (!Number.isFinite(f)) f = loop === 0 ? count : count - loop + ((seconds % (loop / fps)) * fps);
   const whole = Math.floor(f);
   const t = f - whole;
   const wrap = (k: number) => (k < count ? k : loop === 0 ? count - 1 : count - loop + ((k - (count - loop)) % loop));
@@ -96,15 +110,52 @@ function frameAtStep(anim: Md3Animation, k: number): { frame: number; held: bool
   return { frame, held };
 }
 
-/** The frame pair and blend that `anim` shows `seconds` after it started (negative or NaN time → its first frame). */
+/** The frame pair and blend that `anim` shows `seconds` after it started (a negative time → its first frame). */
 export function md3ClipFrameAt(anim: Md3Animation, seconds: number): FrameBlend {
+  checkTime(seconds);
   if (anim.numFrames === 0) return { frame1: anim.firstFrame, frame2: anim.firstFrame, t: 0 };
   // The engine skips a clip whose frameLerp truncated to 0 ms (fps > 1000); 1 ms keeps it moving instead.
   const lerpMs = Math.max(1, anim.frameLerpMs);
-  const steps = Number.isFinite(seconds) && seconds > 0 ? (seconds * 1000) / lerpMs : 0;
+  let steps = seconds > 0 ? (seconds * 1000) / lerpMs : 0;
+  if (!Number.isFinite(steps)) {
+    // overflowed: past the end, so a step of the loop (from the time reduced by its period), or the held frame
+    const length = anim.flipflop ? anim.numFrames * 2 : anim.numFrames;
+    steps = anim.loopFrames > 0 ? length + ((seconds % ((anim.loopFrames * lerpMs) / 1000)) * 1000) / lerpMs : length;
+  }
   const k = Math.floor(steps);
   const a = frameAtStep(anim, k);
   if (a.held) return { frame1: a.frame, frame2: a.frame, t: 0 };
   const b = frameAtStep(anim, k + 1);
   return { frame1: a.frame, frame2: b.frame, t: steps - k };
+}
+
+/** Quake animates models at 10 frames per second (QuakeC think functions step `self.frame` every 0.1 s). */
+export const MDL_DEFAULT_FPS = 10;
+
+/**
+ * The blend `seconds` into an MDL frame group, poses local to the group. Which pose shows follows Quake's
+ * R_AliasSetupFrame (r_alias.c): the group loops over its last interval, and a pose shows until the time its
+ * interval names (the intervals are end times, from the group's start); the blend then moves towards the next pose
+ * (the last towards the first) over that pose's span, as QuakeSpasm's r_lerpmodels lerps between poses. Intervals
+ * that are not positive and increasing (WinQuake refuses them) play every pose for the first interval, as
+ * QuakeSpasm reads only that one, or for 0.1 s when it is not positive either (DarkPlaces' fallback).
+ */
+export function mdlGroupBlend(intervals: ArrayLike<number>, poseCount: number, seconds: number): FrameBlend {
+  const n = Math.max(1, poseCount | 0);
+  if (n === 1) return { frame1: 0, frame2: 0, t: 0 };
+  let ends: ArrayLike<number> = intervals;
+  let ok = intervals.length >= n;
+  for (let i = 0; ok && i < n; i++) ok = intervals[i] > (i === 0 ? 0 : intervals[i - 1]) && Number.isFinite(intervals[i]);
+  if (!ok) {
+    const step = intervals.length > 0 && intervals[0] > 0 && Number.isFinite(intervals[0]) ? intervals[0] : 0.1;
+    ends = Array.from({ length: n }, (_, i) => step * (i + 1));
+  }
+  const full = ends[n - 1];
+  const s = Number.isFinite(seconds) ? seconds : 0;
+  const time = s - Math.floor(s / full) * full;
+  let i = 0;
+  while (i < n - 1 && ends[i] <= time) i++;
+  const start = i === 0 ? 0 : ends[i - 1];
+  const t = Math.min(1, Math.max(0, (time - start) / (ends[i] - start)));
+  return { frame1: i, frame2: (i + 1) % n, t };
 }

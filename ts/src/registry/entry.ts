@@ -1,7 +1,7 @@
 /**
  * A format's registration: its first door (`ModelFormat`: name, extensions, first bytes, parser, what belongs with
  * it) and what the pipeline does with its models — how `inspect` summarises a file, how its materials are found,
- * how it is played (`openPlayable`, the worker, the demo), exported (glTF, OBJ) and, where a writer exists, written
+ * how it is played (`openPlayable`, the worker, the demo) and drawn (`IdTechLoader`), exported (glTF, OBJ) and, where a writer exists, written
  * from glTF. Every consumer (the CLI's commands, `openPlayable`, the worker, `IdTechLoader`, the texture resolver,
  * the Node loaders) goes through these objects; none of them names a format. A format is one room per floor it
  * needs (`formats/<x>/`, its poser, its exporter …) and one registration (`registry/<x>.ts`), listed once in
@@ -23,6 +23,7 @@ import type { ParseWarning } from '../base/errors.js';
 import type { ByteSource, ReadOptions } from '../base/source.js';
 import type { ModelFormat } from '../formats/format.js';
 import type { ExportContext } from '../export/gltf-context.js';
+import type { GltfInput } from '../import/gltf.js';
 import type { GltfOptions, GltfResult } from '../export/gltf.js';
 import type { ObjOptions } from '../export/obj.js';
 import type { PoseBackend } from '../kernels/backend.js';
@@ -30,6 +31,7 @@ import type { ModelSet } from '../load/model-set.js';
 import type { MaterialResolver, MaterialSet } from '../materials/resolver.js';
 import type { PlayableModel } from '../playable/playable.js';
 import type { VfsFile } from '../vfs/file-system.js';
+import type { ModelView } from './model-view.js';
 
 /** What `inspect` prints about a file: plain JSON, keys in the order the table shows them (`format` first). */
 export type Summary = Record<string, unknown>;
@@ -63,7 +65,7 @@ export interface ObjCapability<D> {
 }
 
 /** What the glTF export options act on, for formats that take them (the CLI refuses an option a format ignores). */
-export type GltfOptionUse = 'clips' | 'fps' | 'step' | 'frameNodes' | 'quantize';
+export type GltfOptionUse = 'clips' | 'fps' | 'step' | 'frameNodes' | 'md2Grid' | 'quantize';
 
 export interface GltfCapability<D> {
   /** Adds the model's nodes, meshes and animations (the set's companions as `options.anims`); the scene's roots. */
@@ -116,7 +118,7 @@ export interface WriterCapability {
   /** Checks the fps the user gave (MD5: a whole number). */
   checkFps?(fps: number): string | null;
   /** glTF (bytes and the files a .gltf names) → the files to write. Loaded on first use (glTF Transform). */
-  fromGltf(gltf: { bytes: Uint8Array; resources: Record<string, Uint8Array> }, options: WriterOptions): Promise<WriterResult>;
+  fromGltf(gltf: GltfInput, options: WriterOptions): Promise<WriterResult>;
 }
 
 /** What a parsed model of the format can do without reading files: be recognised by its data, exported, textured. */
@@ -138,6 +140,11 @@ export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
   headerFrames?(file: VfsFile): Promise<number>;
   /** For drawing: geometry, clips, and a player per backend. */
   playable?(set: ModelSet<D>): Promise<PlayableModel>;
+  /**
+   * What a renderer builds, by kind (`model-view.ts`: a morph, skinned or tagged view, plain data posed on `backend`):
+   * what `IdTechLoader` turns into three.js objects without knowing the format.
+   */
+  view?(set: ModelSet<D>, backend: PoseBackend): Promise<ModelView>;
   obj?: ObjCapability<D>;
   /** Writing this format from glTF input. */
   writer?: WriterCapability;

@@ -13,7 +13,7 @@ export const md2Model: ModelEntry<Md2Model> = {
   owns: (data): data is Md2Model => (data as Md2Model | null)?.format === 'md2',
   materials: (resolver, model, path) => resolver.md2(model, path),
   gltf: {
-    uses: ['clips', 'fps', 'step', 'frameNodes', 'quantize'],
+    uses: ['clips', 'fps', 'step', 'frameNodes', 'md2Grid', 'quantize'],
     add: (ctx, model, name, options) => addMd2(ctx, model, name, options).rootNodes,
   },
 };

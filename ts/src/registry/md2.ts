@@ -15,7 +15,8 @@ import { md2Model } from './md2-model.js';
 /** Every warning as plain data (`inspect` groups them for the table; `--json` keeps them all). */
 export const plainWarnings = (warnings: readonly ParseWarning[]) => warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset }));
 
-function md2Summary(m: Md2Model): Summary {
+/** What `inspect` prints for an MD2. */
+export function md2Summary(m: Md2Model): Summary {
   return {
     format: 'md2',
     version: m.version,
@@ -47,6 +48,7 @@ export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
     return readMd2Header(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
   playable: async (set) => md2Playable(set.data, fileName(set.path)),
+  view: async (set, backend) => (await import('./views.js')).md2View(set.data, backend),
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     async write(set, o) {

@@ -7,7 +7,7 @@
 import type { Md3Model } from '../base/model.js';
 import { addMd3 } from '../export/gltf-md3.js';
 import { addPlayer } from '../export/gltf-player.js';
-import type { Md3PlayerData } from '../formats/md3/player-parts.js';
+import type { Md3PlayerData, Md3PlayerModels } from '../formats/md3/player-parts.js';
 import type { ModelEntry } from './entry.js';
 
 export const md3Model: ModelEntry<Md3Model> = {
@@ -29,7 +29,15 @@ export const playerModel: ModelEntry<PlayerLike> = {
   id: 'player',
   title: 'Quake 3 player (a folder of MD3 parts)',
   owns: (data): data is PlayerLike => typeof data === 'object' && data !== null && ('models' in data || ('lower' in data && 'upper' in data && 'head' in data)),
-  materials: (resolver, player, folder, o) => resolver.player(partsOf(player), folder, { skin: o.skin }),
+  // The parts by their skins; a weapon kept in the folder by its own shaders, as an MD3 beside them.
+  async materials(resolver, player, folder, o) {
+    const parts: Md3PlayerModels = partsOf(player);
+    const set = await resolver.player(parts, folder, { skin: o.skin });
+    const weapon = parts.weapon;
+    if (!weapon) return set;
+    const own = await resolver.md3(weapon, folder ? `${folder}/weapon.md3` : 'weapon.md3');
+    return { materials: [...set.materials, ...own.materials.map((m) => ({ ...m, part: 'weapon' as const }))], warnings: [...set.warnings, ...own.warnings] };
+  },
   gltf: {
     uses: ['fps', 'step', 'quantize'],
     add: (ctx, player, name, options) => addPlayer(ctx, 'models' in player ? player : { models: player }, name, options).rootNodes,

@@ -18,7 +18,8 @@ import { formatEntry, type Summary } from './entry.js';
 import { md3Model, playerModel, type PlayerLike } from './md3-model.js';
 import { plainWarnings } from './md2.js';
 
-function md3Summary(m: Md3Model): Summary {
+/** What `inspect` prints for an MD3. */
+export function md3Summary(m: Md3Model): Summary {
   let vertices = 0, triangles = 0;
   for (const s of m.surfaces) {
     vertices += s.vertexCount;
@@ -54,6 +55,10 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
     return readMd3Header(b, b.length).numFrames;
   },
   playable: async (set) => md3Playable(set.data),
+  async view(set, backend) {
+    const { md3View, md3Clips } = await import('./views.js');
+    return md3View(set.data, backend, md3Clips(set.data));
+  },
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     async write(set, o) {
@@ -79,6 +84,7 @@ const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
 export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
   playable: async (set) => playerPlayable(set.data as Md3PlayerData),
+  view: async (set, backend) => (await import('./views.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
   writer: {
     extensions: [],
     folderFlag: {

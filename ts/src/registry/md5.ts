@@ -70,6 +70,7 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     return { summary, materialsOf };
   },
   playable: async (set) => md5Playable(set.data, anims(set)),
+  view: async (set, backend) => (await import('./views.js')).md5View(set, backend),
   obj: {
     frames: (set) => (set.companions[0] ? { count: (set.companions[0].data as Md5Anim).frameCount, of: set.companions[0].path } : null),
     async write(set, o) {
@@ -92,8 +93,8 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
   },
   writer: {
     extensions: ['.md5mesh'],
-    // Doom 3 anims are usually 24 fps, and frameRate is read as a whole number
-    defaultFps: 24,
+    // no defaultFps: each animation keeps its own key rate (else 24, Doom 3's usual: import/gltf-md5.ts); frameRate
+    // is read as a whole number
     refuses: { '--split': '--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to' },
     checkFps: (fps) => (Number.isInteger(fps) ? null : `--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`),
     fromGltf: async (gltf, options) => (await import('./writers.js')).md5FromGltf(gltf, options),

@@ -2,8 +2,9 @@
  * The capabilities of a vertex-animated format, made from one description of its model: surfaces (triangles,
  * texture coordinates, a material name) whose vertices take their positions and normals from frames, a way to decode
  * a blend of two frames, and named clips. A new vertex-animated format registers its parser and a `MorphView`, and
- * gets glTF export (morph targets, one animation per clip), OBJ of any frame and a playable form from here — the same
- * shapes the MD2/MD3 exporters write, without format code in the pipeline.
+ * gets glTF export (morph targets, one animation per clip), OBJ of any frame, a playable form and a renderer's view
+ * (`model-view.ts`: what `IdTechLoader` builds) from here — the same shapes the MD2/MD3 exporters write, without
+ * format code in the pipeline.
  */
 import type { PoseBackend } from '../kernels/backend.js';
 import type { ModelSet } from '../load/model-set.js';
@@ -12,6 +13,7 @@ import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphFrame } 
 import { fmt, objFace, objHeader, objUseMaterial, objVector } from '../export/obj.js';
 import { concatUvs, partsBackToBack, type Clip, type PlayableModel } from '../playable/playable.js';
 import type { FormatEntry } from './entry.js';
+import { growBounds, gridOver, loopingFrames, type MorphModelView, type ViewBounds, type ViewExtras } from './model-view.js';
 
 export interface MorphViewSurface {
   name: string;
@@ -29,6 +31,8 @@ export interface MorphShape {
   surfaces: readonly MorphViewSurface[];
   frameCount: number;
   clips: readonly { name: string; firstFrame: number; frameCount: number; fps: number }[];
+  /** What the engine does with the model beyond its frames (a spin, its flags, the skins it carries): passed to the view. */
+  extras?: ViewExtras;
 }
 
 /** Decodes a model's frames (a format whose frames the kernels decode does it on the backend it is given). */
@@ -53,9 +57,47 @@ function frameOf(shape: MorphShape, posing: MorphPosing, f: number): MorphFrame 
   return out;
 }
 
-/** glTF export, OBJ of a frame and the playable form of a vertex-animated format, from its `MorphView`. */
-export function morphCapabilities<D>(view: MorphView<D>): Required<Pick<FormatEntry<D>, 'gltf' | 'obj' | 'playable'>> {
+/**
+ * The renderer's view of a model described by `shape`, posed by `posing`: surfaces back to back, the box of every
+ * frame (each decoded once here) and a grid over it, clips looping at their rate (all frames as one clip at 10 fps
+ * when the format names none).
+ */
+function shapeView(shape: MorphShape, posing: MorphPosing): MorphModelView {
+  const { indices, parts, vertexCount } = partsBackToBack(shape.surfaces.map((s) => ({ name: s.name, vertexCount: s.vertexCount, triangles: s.triangles })));
+  const out = { positions: new Float32Array(vertexCount * 3), normals: new Float32Array(vertexCount * 3) };
+  let bounds: ViewBounds | null = null;
+  for (let f = 0; f < shape.frameCount; f++) {
+    posing.pose(f, f, 0, out);
+    bounds = growBounds(bounds, out.positions);
+  }
+  const named = shape.clips.length ? shape.clips : [{ name: 'all frames', firstFrame: 0, frameCount: shape.frameCount, fps: 10 }];
   return {
+    kind: 'morph',
+    vertexCount,
+    frameCount: shape.frameCount,
+    frameNames: [],
+    triangles: indices,
+    st: concatUvs(shape.surfaces.map((s) => s.uvs)),
+    groups: shape.surfaces.map((s, i) => ({ name: s.name, material: s.material, start: parts[i].firstIndex, count: parts[i].indexCount })),
+    bounds,
+    grid: gridOver(bounds),
+    clips: shape.frameCount > 1 ? named.map((c) => ({ name: c.name, frames: loopingFrames(c.firstFrame, c.frameCount), step: 1 / c.fps, loop: 'repeat' as const })) : [],
+    poser: {
+      pose(frame1, frame2, t) {
+        posing.pose(frame1, frame2, t, out);
+        return out;
+      },
+      dispose: () => posing.dispose?.(),
+    },
+    warnings: [],
+    ...(shape.extras ? { extras: shape.extras } : {}),
+  };
+}
+
+/** glTF export, OBJ of a frame, the playable form and the renderer's view of a vertex-animated format, from its `MorphView`. */
+export function morphCapabilities<D>(view: MorphView<D>): Required<Pick<FormatEntry<D>, 'gltf' | 'obj' | 'playable' | 'view'>> {
+  return {
+    view: async (set, backend) => shapeView(view.shape(set.data), view.posing(set.data, backend)),
     gltf: {
       uses: ['clips', 'fps', 'step'],
       add(ctx, data, name, options) {

@@ -25,7 +25,10 @@ export interface ResolveTexturesOptions {
   formats?: readonly ModelEntry[];
 }
 
-/** The resolved materials, their warnings, and the bytes of every found diffuse / normal image by path. */
+/**
+ * The resolved materials, their warnings, and the bytes of every found diffuse / normal / glow image by path (an
+ * embedded image's decoded pixels are in `pixels`, from the resolution).
+ */
 export interface ModelTextures extends MaterialSet {
   images: Map<string, Uint8Array>;
 }
@@ -42,12 +45,12 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
   const images = new Map<string, Uint8Array>();
   const warnings = [...set.warnings];
   for (const m of set.materials) {
-    for (const image of [m.diffuse, m.normal]) {
+    for (const image of [m.diffuse, m.normal, m.emissive]) {
       const path = image?.path;
-      if (!path || images.has(path)) continue;
+      if (!path || image.embedded || images.has(path)) continue;
       const bytes = await readTextureBytes(fs, path, warnings, options.signal);
       if (bytes) images.set(path, bytes);
     }
   }
-  return { materials: set.materials, warnings, images };
+  return { materials: set.materials, warnings, images, ...(set.pixels ? { pixels: set.pixels } : {}) };
 }

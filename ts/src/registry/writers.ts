@@ -9,9 +9,12 @@ import type { Md3Model } from '../base/model.js';
 import type { GltfInput } from '../import/gltf.js';
 import { importGltf } from '../import/gltf-md3.js';
 import { gltfToMd5 } from '../import/gltf-md5.js';
+import { gltfToIqm } from '../import/gltf-iqm.js';
 import { gltfToPlayer } from '../import/gltf-player.js';
 import type { TextureFile } from '../import/gltf-textures.js';
 import { md2EngineLimits, md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits } from '../write/engine-limits.js';
+import { parseIqm } from '../formats/iqm/parser.js';
+import { writeIqm } from '../write/iqm.js';
 import { writeMd2 } from '../write/md2.js';
 import { md2GlCommands } from '../write/md2-glcmds.js';
 import { writeMd3 } from '../write/md3.js';
@@ -69,15 +72,19 @@ export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<Wr
   };
 }
 
-/** OUT.md5mesh and, beside it, OUT_<animation>.md5anim for each animation. */
+/**
+ * OUT.md5mesh and, beside it, OUT_<animation>.md5anim for each animation — the first as OUT.md5anim with
+ * `assimpNames`: assimp's MD5 loader reads only the md5anim named after its mesh (MD5Loader::LoadMD5AnimFile);
+ * Doom 3 names anims in a .def, so any name works there.
+ */
 export async function md5FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
-  const { mesh, anims, warnings, textures } = await gltfToMd5(gltf, { fps: o.fps ?? 24, scale: o.scale, texturePath: o.texturePath });
+  const { mesh, anims, warnings, textures } = await gltfToMd5(gltf, { fps: o.fps, scale: o.scale, texturePath: o.texturePath });
   if (mesh.meshes.length === 0) throw noMesh();
   const stem = o.out.slice(0, -'.md5mesh'.length);
   const files: WrittenFile[] = [{ path: o.out, bytes: new TextEncoder().encode(writeMd5Mesh(mesh)) }, ...besideOut(o.out, textures)];
   const engine: WriterResult['engine'] = [{ file: o.out, warnings: md5MeshEngineLimits(mesh) }];
-  for (const { name, anim } of anims) {
-    const path = `${stem}_${name}.md5anim`;
+  for (const [i, { name, anim }] of anims.entries()) {
+    const path = o.assimpNames && i === 0 ? `${stem}.md5anim` : `${stem}_${name}.md5anim`;
     files.push({ path, bytes: new TextEncoder().encode(writeMd5Anim(anim)) });
     engine.push({ file: path, warnings: md5AnimEngineLimits(anim, mesh, path) });
   }
@@ -106,5 +113,21 @@ export async function playerFromGltf(gltf: GltfInput, o: WriterOptions): Promise
     warnings,
     facts: [count(parts.reduce((n, x) => n + x.model.surfaces.length, 0), 'surface'), count(vertices, 'vertex', 'vertices'), `frames ${parts.map((x) => `${x.p} ${x.model.frameCount}`).join(', ')}`, count(clips, 'animation')],
     refusal: 'ioquake3 will not load it (--validate; --split cuts surfaces to fit)',
+  };
+}
+
+/** OUT.iqm: skinned and animated (glTF → the MD5 import → IQM, weights quantised as the IQM SDK's exporter does). */
+export async function iqmFromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
+  const { model, warnings } = await gltfToIqm(gltf, { ...(o.fps ? { fps: o.fps } : {}), scale: o.scale, texturePath: o.texturePath });
+  if (model.meshes.length === 0) throw noMesh();
+  const bytes = writeIqm(model);
+  // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which engine's limit it goes past.
+  const engine = parseIqm(bytes).warnings.filter((w) => w.code === 'ENGINE_LIMIT');
+  return {
+    files: [{ path: o.out, bytes }],
+    engine: [{ file: o.out, warnings: engine }],
+    warnings,
+    facts: [count(model.meshes.length, 'mesh', 'meshes'), count(model.vertexCount, 'vertex', 'vertices'), count(model.joints.count, 'joint'), count(model.anims.length, 'anim'), count(model.frameCount, 'frame')],
+    refusal: 'an engine will not load it (--validate)',
   };
 }

@@ -254,7 +254,7 @@ export class Md5Tokenizer {
         // The two runs' loops are written here, not in methods of their own: V8 inlines only some of the calls a
         // hot function makes (a budget in bytecode size, spent on the most frequent first), and which ones varied
         // from process to process, between 1.04x and 1.16x the previous parse on rifle_view.md5mesh. Here they never
-        // cost a call (bench/parse.mjs's medians, docs/benchmarks.md "Sixth pass").
+        // cost a call (bench/parse.mjs's medians, docs/benchmarks-history.md "Sixth pass").
         if (run.pos < run.end) {
           if (run.checkOnly) {
             const k = this.checkRun(chunk, i, n);

@@ -19,7 +19,7 @@ import {
   type BlendingDstFactor, type BlendingSrcFactor, type Texture,
 } from 'three';
 import type { ParseWarning } from '../base/errors.js';
-import { foundPath, normalPath } from '../export/textures.js';
+import { foundPath, keptFromAlpha, normalPath } from '../materials/look.js';
 import type { BlendFactor, ResolvedMaterial } from '../materials/types.js';
 import type { TextureRole } from './textures.js';
 
@@ -64,9 +64,9 @@ export async function threeMaterial(m: ResolvedMaterial, options: MaterialOption
     mat.blendDst = FACTORS[m.blend.dst] as BlendingDstFactor;
   }
   if (m.alphaTest) {
-    const { op, cutoff, written } = m.alphaTest;
-    if (op === '>=') mat.alphaTest = cutoff;
-    else if (op === '>') mat.alphaTest = cutoff + 1 / 510;
+    const kept = keptFromAlpha(m.alphaTest);
+    const { cutoff, written } = m.alphaTest;
+    if (kept !== null) mat.alphaTest = kept;
     else options.warnings.push({ code: 'ALPHA_TEST_UNSUPPORTED', message: `${mat.name}: alpha test ${written} keeps alpha < ${cutoff}, which three.js cannot test: drawn without it`, offset: 0 });
   }
   const get = options.textures;

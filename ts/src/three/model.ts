@@ -2,9 +2,10 @@
  * What the loader gives back, shaped like GLTFLoader's result (`scene`, `scenes`, `animations`, `userData`), plus what
  * a viewer wants next: the warnings of every step (parsing, weights, materials, textures), the resolved materials,
  * an `AnimationMixer` on the scene made on first use, `play` (which plays clips the way their engine does: loop mode
- * from the clip, and a Quake 3 player's legs and torso as two channels), `update(dt)`, and `dispose`.
+ * from the clip, and clips on separate channels — a Quake 3 player's legs and torso — together), `update(dt)`, and
+ * `dispose`.
  *
- * Meshes whose vertices our kernels write (the exact MD5 mode, the poser mode of MD2/MD3) update themselves before
+ * Meshes whose vertices our kernels write (the exact skinning mode, the poser morph mode) update themselves before
  * each draw; `update` (and `sync`) also brings them up to date for code that reads vertices between draws — a
  * raycast, a shadow pass rendered first, a test.
  */
@@ -13,9 +14,10 @@ import type { ParseWarning } from '../base/errors.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 import type { MorphClipInfo } from './morph-clips.js';
 
-export type IdTechFormat = 'md5mesh' | 'md2' | 'md3' | 'player';
+/** The id of a model's format in the registry (`md5mesh`, `md2`, `md3`, `player`, or one registered by the app). */
+export type IdTechFormat = string;
 
-/** A mesh the adapter skins or decodes on the CPU (`Md5PoserMesh`, `MorphPoserMesh`). */
+/** A mesh the adapter skins or decodes on the CPU (`SkinnedPoserMesh`, `MorphPoserMesh`). */
 export interface PoserDrivenMesh extends Mesh {
   readonly isPoserMesh: true;
   sync(): boolean;
@@ -31,17 +33,14 @@ export interface IdTechModelParts {
   warnings: ParseWarning[];
   materials: ResolvedMaterial[];
   skeleton?: Skeleton;
-  /** A Quake 3 player's parts by name (`lower`, `upper`, `head`, `weapon`): the objects the next part hangs under. */
+  /** A tagged model's parts by name (a Quake 3 player's `lower`, `upper`, `head`, `weapon`): the objects the next part hangs under. */
   parts?: Record<string, Object3D>;
 }
 
 const isPoserMesh = (o: Object3D): o is PoserDrivenMesh => (o as Partial<PoserDrivenMesh>).isPoserMesh === true;
 
-/** Which channels a clip occupies: a player's LEGS_ / TORSO_ clips one each, BOTH_ and any other clip all. */
-function channelsOf(clip: AnimationClip): string[] {
-  const c = (clip.userData?.idtech as MorphClipInfo | undefined)?.channel;
-  return c === 'legs' ? ['legs'] : c === 'torso' ? ['torso'] : ['legs', 'torso'];
-}
+/** The channels a clip says it occupies (a player's LEGS_ clips `legs`, BOTH_ clips `legs` and `torso`), or none. */
+const declaredChannels = (clip: AnimationClip) => (clip.userData?.idtech as MorphClipInfo | undefined)?.channels;
 
 export class IdTechModel {
   readonly format: IdTechFormat;
@@ -59,6 +58,8 @@ export class IdTechModel {
   readonly userData: Record<string, unknown> = {};
   private mixerInstance: AnimationMixer | null = null;
   private readonly playing = new Map<string, AnimationAction>();
+  /** Every channel a clip names; a clip naming none occupies them all (a model without channels has one). */
+  private readonly allChannels: readonly string[];
 
   constructor(p: IdTechModelParts) {
     this.format = p.format;
@@ -71,6 +72,12 @@ export class IdTechModel {
     this.materials = p.materials;
     this.skeleton = p.skeleton;
     this.parts = p.parts;
+    const named = new Set(p.animations.flatMap((c) => declaredChannels(c) ?? []));
+    this.allChannels = named.size ? [...named] : ['all'];
+  }
+
+  private channelsOf(clip: AnimationClip): readonly string[] {
+    return declaredChannels(clip) ?? this.allChannels;
   }
 
   /** An AnimationMixer on `scene`, made on first use (clips address nodes by name under it). */
@@ -86,7 +93,7 @@ export class IdTechModel {
   /**
    * Plays clips by name, from their start, as their engine plays them: looping clips with LoopRepeat, clips that
    * play once (Quake 3 deaths, gestures, jumps) with LoopOnce holding the last frame. A clip replaces whatever played
-   * on its channels (a player has two, legs and torso: `play('LEGS_RUN', 'TORSO_STAND')`; other models one).
+   * on its channels (a player has two, legs and torso: `play('LEGS_RUN', 'TORSO_STAND')`; most models one).
    * Without names, the first clip. Returns the actions (for fades, weights, time scale).
    */
   play(...names: string[]): AnimationAction[] {
@@ -96,7 +103,7 @@ export class IdTechModel {
       return c;
     });
     return clips.map((clip) => {
-      for (const ch of channelsOf(clip)) {
+      for (const ch of this.channelsOf(clip)) {
         const previous = this.playing.get(ch);
         if (previous && previous.getClip() !== clip) previous.stop();
         this.playing.delete(ch);
@@ -109,7 +116,7 @@ export class IdTechModel {
         action.setLoop(LoopRepeat, Infinity);
       }
       action.play();
-      for (const ch of channelsOf(clip)) this.playing.set(ch, action);
+      for (const ch of this.channelsOf(clip)) this.playing.set(ch, action);
       return action;
     });
   }

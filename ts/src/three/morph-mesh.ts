@@ -1,29 +1,31 @@
 /**
- * A vertex-animated model (MD2, an MD3 or a player part) as a three.js mesh, two ways, both animated by the same
- * clips (`morph-clips.ts`: tracks on `morphTargetInfluences`, one influence per model frame):
+ * A morph view (`registry/model-view.ts`: a vertex-animated model, or a part of a tagged one) as a three.js mesh,
+ * two ways, both animated by the same clips (`morph-clips.ts`: tracks on `morphTargetInfluences`, one influence per
+ * model frame):
  *
  * - `'targets'`: morph targets, three's own vertex animation, blended on the GPU. Target f is frame f (absolute, not
  *   relative: influences (1 − t, t) on frames a and b give exactly the engines' lerp), the base is frame 0. Compact
- *   where three allows it: positions are int16 on the model's grid (`morph-source.ts`; the mesh's `position` and
+ *   where three allows it: positions are int16 on the view's grid (the mesh's `position` and
  *   `scale` hold the grid's offset and step, as GLTFLoader does for KHR_mesh_quantization) and normals snorm8 (three
  *   reads both through `BufferAttribute.getX`, which denormalises). three still uploads the frames as one float
  *   texture (WebGLMorphtargets: 2 RGBA32F texels per vertex per frame), and keeps the arrays here on the CPU.
  * - `'poser'`: a `MorphPoserMesh`, whose frames stay quantised as the file has them, in the poser's kernel buffers,
  *   and whose float position and normal attributes are rewritten before each draw from the influences the mixer set:
- *   two frames decoded and blended by our kernels for a clip's (1 − t, t), any number summed for cross-fades. An
- *   MD3's tag objects are placed by the same frames as the engine places them (`attachTags`: R_LerpTag's lerped,
- *   normalised axes as the object's matrix), so what hangs on them is where the game draws it, between frames too.
+ *   two frames decoded and blended by our kernels for a clip's (1 − t, t), any number summed for cross-fades. Tag
+ *   objects are placed by the same frames as the engine places them (`attachTags`: R_LerpTag's lerped, normalised
+ *   axes as the object's matrix), so what hangs on them is where the game draws it, between frames too.
  */
 import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Float32BufferAttribute, Int16BufferAttribute, Int8BufferAttribute, Mesh, Sphere, type Material, type Object3D } from 'three';
-import type { Md3Model } from '../base/model.js';
-import { lerpTag, TAG_FLOATS } from '../pose/md3-tag.js';
-import type { MorphSource } from './morph-source.js';
-import { indexAttribute, uvAttribute } from './space.js';
+import type { MorphModelView, TagView } from '../registry/model-view.js';
+import { box3, indexAttribute, uvAttribute } from './space.js';
+
+/** Floats of a placed tag: origin, then three axes. */
+const TAG_FLOATS = 12;
 
 export type MorphMode = 'targets' | 'poser';
 
 /** Index (counter-clockwise), uv (v up) and one group per piece with triangles, material i for piece i. */
-function baseGeometry(source: MorphSource): BufferGeometry {
+function baseGeometry(source: MorphModelView): BufferGeometry {
   const g = new BufferGeometry();
   g.setIndex(indexAttribute(source.triangles, source.vertexCount));
   g.setAttribute('uv', uvAttribute(source.st));
@@ -43,7 +45,7 @@ function frameDictionary(names: readonly string[]): Record<string, number> {
   return dict;
 }
 
-function quantisePositions(p: Float32Array, grid: MorphSource['grid']): Int16Array {
+function quantisePositions(p: Float32Array, grid: MorphModelView['grid']): Int16Array {
   const q = new Int16Array(p.length);
   for (let i = 0; i < p.length; i++) {
     const v = Math.round((p[i] - grid.offset[i % 3]) / grid.step);
@@ -59,17 +61,17 @@ function quantiseNormals(n: Float32Array): Int8Array {
 }
 
 /**
- * Morph targets for every frame (decoded once here, through the source's poser, which is disposed after).
+ * Morph targets for every frame (decoded once here, through the view's poser, which is disposed after).
  * `quantize: false` keeps float32 positions and normals (no mesh transform).
  */
-export function morphTargetMesh(source: MorphSource, materials: Material[], quantize = true): Mesh {
+export function morphTargetMesh(source: MorphModelView, materials: Material[], quantize = true): Mesh {
   const g = baseGeometry(source);
   const positions: BufferAttribute[] = [];
   const normals: BufferAttribute[] = [];
   const names = Object.entries(frameDictionary(source.frameNames));
   try {
     for (let f = 0; f < source.frameCount; f++) {
-      const frame = source.pose(f, f, 0);
+      const frame = source.poser.pose(f, f, 0);
       const p = quantize ? new Int16BufferAttribute(quantisePositions(frame.positions, source.grid), 3) : new Float32BufferAttribute(frame.positions.slice(), 3);
       const n = quantize ? new Int8BufferAttribute(quantiseNormals(frame.normals), 3, true) : new Float32BufferAttribute(frame.normals.slice(), 3);
       p.name = n.name = names.find(([, i]) => i === f)?.[0] ?? `frame_${f}`;
@@ -130,17 +132,17 @@ function weightedFrames(influences: readonly number[], out: { frames: number[]; 
 export class MorphPoserMesh extends Mesh {
   /** Marks meshes whose vertices the adapter writes (`IdTechModel.update` syncs every one). */
   readonly isPoserMesh = true;
-  readonly source: MorphSource;
+  readonly source: MorphModelView;
   private readonly lastInfluences: number[] = [];
   private readonly picked = { frames: [] as number[], weights: [] as number[] };
-  private tags: { model: Md3Model; objects: readonly Object3D[]; tag: Float32Array; sum: Float32Array } | null = null;
+  private tags: { view: TagView; objects: readonly Object3D[]; tag: Float32Array; sum: Float32Array } | null = null;
 
-  constructor(source: MorphSource, materials: Material[]) {
+  constructor(source: MorphModelView, materials: Material[]) {
     const g = baseGeometry(source);
     g.setAttribute('position', new Float32BufferAttribute(new Float32Array(source.vertexCount * 3), 3).setUsage(DynamicDrawUsage));
     g.setAttribute('normal', new Float32BufferAttribute(new Float32Array(source.vertexCount * 3), 3).setUsage(DynamicDrawUsage));
-    g.boundingBox = source.bounds.clone();
-    g.boundingSphere = source.bounds.getBoundingSphere(new Sphere());
+    g.boundingBox = box3(source.bounds);
+    g.boundingSphere = g.boundingBox.getBoundingSphere(new Sphere());
     super(g, materials);
     this.source = source;
     this.morphTargetInfluences = new Array<number>(source.frameCount).fill(0);
@@ -152,13 +154,13 @@ export class MorphPoserMesh extends Mesh {
   }
 
   /**
-   * Places `objects` (tag k of `model` each) as the engine does for the frames this mesh shows: their `matrix` is
+   * Places `objects` (tag k of `tags` each) as the engine does for the frames this mesh shows: their `matrix` is
    * the tag lerped as R_LerpTag lerps it (origin and axes lerped, each axis normalised: not always a rotation), set
    * at every sync; `matrixAutoUpdate` is turned off, so position / quaternion tracks of a clip leave them alone.
    */
-  attachTags(model: Md3Model, objects: readonly Object3D[]): void {
+  attachTags(tags: TagView, objects: readonly Object3D[]): void {
     for (const o of objects) o.matrixAutoUpdate = false;
-    this.tags = { model, objects, tag: new Float32Array(TAG_FLOATS), sum: new Float32Array(TAG_FLOATS) };
+    this.tags = { view: tags, objects, tag: new Float32Array(TAG_FLOATS), sum: new Float32Array(TAG_FLOATS) };
     this.lastInfluences.length = 0;
     if (this.source.frameCount > 0) this.sync();
   }
@@ -178,14 +180,14 @@ export class MorphPoserMesh extends Mesh {
     if (frames.length <= 2 && weights.every((w) => w >= 0 && w <= 1)) {
       const [a, b = a] = frames;
       const t = frames.length === 2 ? weights[1] / (weights[0] + weights[1]) : 0;
-      const out = this.source.pose(a ?? 0, b ?? 0, t);
+      const out = this.source.poser.pose(a ?? 0, b ?? 0, t);
       P.set(out.positions);
       N.set(out.normals);
     } else {
       P.fill(0);
       N.fill(0);
       frames.forEach((f, k) => {
-        const out = this.source.pose(f, f, 0);
+        const out = this.source.poser.pose(f, f, 0);
         const w = weights[k];
         for (let i = 0; i < P.length; i++) {
           P[i] += w * out.positions[i];
@@ -206,17 +208,17 @@ export class MorphPoserMesh extends Mesh {
   }
 
   private placeTags(frames: number[], weights: number[]): void {
-    const { model, objects, tag, sum } = this.tags!;
+    const { view, objects, tag, sum } = this.tags!;
     const lerp = frames.length <= 2 && weights.every((w) => w >= 0 && w <= 1);
     objects.forEach((o, k) => {
       if (lerp) {
         const [a = 0, b = a] = frames;
-        lerpTag(model, k, a, b, frames.length === 2 ? weights[1] / (weights[0] + weights[1]) : 0, tag);
+        view.place(k, a, b, frames.length === 2 ? weights[1] / (weights[0] + weights[1]) : 0, tag);
       } else {
         // a cross-fade: the weighted sum of the frames' tags, each axis normalised (R_LerpTag for any number of frames)
         sum.fill(0);
         frames.forEach((f, i) => {
-          lerpTag(model, k, f, f, 0, tag);
+          view.place(k, f, f, 0, tag);
           for (let c = 0; c < TAG_FLOATS; c++) sum[c] += weights[i] * tag[c];
         });
         tag.set(sum);

@@ -1,29 +1,26 @@
 /**
- * An MD2 or a single MD3 as three.js objects: one mesh (`morph-mesh.ts`, morph targets or poser-driven) under the
- * model's Z-up group, an MD3's tags beside it (`md3-tags.ts`), and one clip per frame group — MD2 frame names
- * (`stand01…`) at Quake 2's 10 fps, MD3 frame names at 15 fps (a lone .md3 has no clip table; players take theirs
- * from animation.cfg, `player.ts`). Clips loop, the last frame blending back into the first (`clipBlend`).
+ * A morph view (`registry/model-view.ts`: an MD2, an MD3, any vertex-animated format) as three.js objects: one
+ * mesh (`morph-mesh.ts`, morph targets or poser-driven) under the model's Z-up group, its tags beside it
+ * (`tags.ts`), and one clip per view clip (`morph-clips.ts`) moving the mesh's influences and the tags. The
+ * clips' frames, rates and loops are the view's (MD2's frame-name groups at 10 fps, a lone MD3's at 15 …).
  */
 import type { AnimationClip, Group, Material, Mesh, Object3D } from 'three';
 import type { ParseWarning } from '../base/errors.js';
-import type { Md2Model, Md3Model } from '../base/model.js';
-import { groupClips } from '../formats/md2/clips.js';
-import type { PoseBackend } from '../kernels/backend.js';
-import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS } from '../pose/timing.js';
-import { tagObjects, tagTracks } from './md3-tags.js';
-import { morphClip, type MorphClipInfo } from './morph-clips.js';
+import type { MorphClipView, MorphModelView } from '../registry/model-view.js';
+import { clipInfo, influenceTracks, keyTimes, morphClip } from './morph-clips.js';
 import { MorphPoserMesh, morphTargetMesh, type MorphMode } from './morph-mesh.js';
-import { md2Source, md3Source, type MorphSource } from './morph-source.js';
 import { distinct, reservedNames, uniqueNames } from './names.js';
 import { zUpGroup } from './space.js';
+import { tagObjects, tagTracks } from './tags.js';
 
 export interface MorphThreeOptions {
   name: string;
-  backend: PoseBackend;
+  /** The id of the model's format (what its clips' `userData.idtech.format` says). */
+  format: string;
   mode: MorphMode;
   /** int16 / snorm8 morph targets (default) or float32; the poser mode keeps the file's frames either way. */
   quantize: boolean;
-  /** One per surface (MD3) or one (MD2). */
+  /** One per view group (surface, skin). */
   materials: Material[];
 }
 
@@ -35,57 +32,36 @@ export interface MorphThree {
   warnings: ParseWarning[];
 }
 
-/** A mesh of `source` in `mode` (the targets mode decodes every frame once and frees the poser). */
-export function morphMesh(source: MorphSource, options: Pick<MorphThreeOptions, 'mode' | 'quantize' | 'materials'>): Mesh | MorphPoserMesh {
-  return options.mode === 'poser' ? new MorphPoserMesh(source, options.materials) : morphTargetMesh(source, options.materials, options.quantize);
+/** A mesh of `view` in `mode` (the targets mode decodes every frame once and frees the view's poser). */
+export function morphMesh(view: MorphModelView, options: Pick<MorphThreeOptions, 'mode' | 'quantize' | 'materials'>): Mesh | MorphPoserMesh {
+  return options.mode === 'poser' ? new MorphPoserMesh(view, options.materials) : morphTargetMesh(view, options.materials, options.quantize);
 }
 
-/** Frames first … first + count − 1, then the first again one step later (the loop's blend back). */
-export function loopingFrames(first: number, count: number): number[] {
-  return [...Array.from({ length: count }, (_, k) => first + k), first];
+/** What three cannot play of a model in `mode`: more frames than WebGL 2 promises texture layers for (one per morph target), clips looping only their last frames. */
+export function morphWarnings(frameCount: number, clips: readonly MorphClipView[], mode: MorphMode): ParseWarning[] {
+  const out: ParseWarning[] = [];
+  if (mode === 'targets' && frameCount > 256) {
+    out.push({ code: 'MANY_MORPH_TARGETS', message: `${frameCount} frames as morph targets: WebGL 2 guarantees 256 texture layers (MAX_ARRAY_TEXTURE_LAYERS) and three uses one per target; morph: 'poser' has no such limit`, offset: 0 });
+  }
+  for (const c of clips) {
+    if (c.partialLoop) out.push({ code: 'PARTIAL_LOOP', message: `${c.name} loops its last ${c.partialLoop.loopFrames} of ${c.partialLoop.frameCount} frames: three.js loops a clip whole, so its first frames repeat too`, offset: 0 });
+  }
+  return out;
 }
 
-/** Warns when a model has more frames than WebGL 2 promises texture layers for (three's morph texture has one per frame). */
-function frameLimitWarning(frameCount: number, mode: MorphMode): ParseWarning[] {
-  if (mode !== 'targets' || frameCount <= 256) return [];
-  return [{ code: 'MANY_MORPH_TARGETS', message: `${frameCount} frames as morph targets: WebGL 2 guarantees 256 texture layers (MAX_ARRAY_TEXTURE_LAYERS) and three uses one per target; morph: 'poser' has no such limit`, offset: 0 }];
-}
-
-export function md2ToThree(model: Md2Model, options: MorphThreeOptions): MorphThree {
-  const source = md2Source(options.backend, model);
-  const mesh = morphMesh(source, options);
-  const [meshName] = uniqueNames([`${options.name}_mesh`], 'mesh', reservedNames(options.name));
+export function morphToThree(view: MorphModelView, options: MorphThreeOptions): MorphThree {
+  const warnings = [...view.warnings, ...morphWarnings(view.frameCount, view.clips, options.mode)];
+  const mesh = morphMesh(view, options);
+  const [meshName, ...tagNames] = uniqueNames([`${options.name}_mesh`, ...(view.tags?.names ?? [])], 'tag', reservedNames(options.name));
   mesh.name = meshName;
-  const root = zUpGroup(options.name);
-  root.add(mesh);
-  const names = distinct(model.clips.map((c) => c.name), 'clip');
-  const clips = model.frameCount > 1
-    ? model.clips.map((c, i) => {
-      const info: MorphClipInfo = { format: 'md2', frames: loopingFrames(c.firstFrame, c.frameCount), step: 1 / MD2_DEFAULT_FPS, loop: 'repeat' };
-      return morphClip(names[i], [meshName], info);
-    })
-    : [];
-  return { root, mesh, tags: [], clips, warnings: frameLimitWarning(model.frameCount, options.mode) };
-}
-
-export function md3ToThree(model: Md3Model, options: MorphThreeOptions): MorphThree {
-  const warnings = frameLimitWarning(model.frameCount, options.mode);
-  const source = md3Source(options.backend, model);
-  const mesh = morphMesh(source, options);
-  const [meshName, ...tagNames] = uniqueNames([`${options.name}_mesh`, ...model.tagNames], 'tag', reservedNames(options.name));
-  mesh.name = meshName;
-  const tags = tagObjects(model, tagNames, warnings);
-  if (mesh instanceof MorphPoserMesh) mesh.attachTags(model, tags);
+  const tags = view.tags ? tagObjects(view.tags, tagNames, view.frameCount, warnings) : [];
+  if (view.tags && mesh instanceof MorphPoserMesh) mesh.attachTags(view.tags, tags);
   const root = zUpGroup(options.name);
   root.add(mesh, ...tags);
-  const groups = groupClips(model.frameNames);
-  const names = distinct(groups.map((c) => c.name), 'clip');
-  const step = 1 / MD3_DEFAULT_FPS;
-  const clips = model.frameCount > 1
-    ? groups.map((c, i) => {
-      const info: MorphClipInfo = { format: 'md3', frames: loopingFrames(c.firstFrame, c.frameCount), step, loop: 'repeat' };
-      return morphClip(names[i], [meshName], info, tagTracks(model, tagNames, info.frames, step));
-    })
-    : [];
+  const names = distinct(view.clips.map((c) => c.name), 'clip');
+  const clips = view.clips.map((c, i) => {
+    const info = clipInfo(options.format, c);
+    return morphClip(names[i], info, [...influenceTracks([meshName], info), ...(view.tags ? tagTracks(view.tags, tagNames, info.frames, keyTimes(info)) : [])]);
+  });
   return { root, mesh, tags, clips, warnings };
 }

@@ -4,13 +4,14 @@
  * posers) under one group that turns Z-up into Y-up: a proper rotation of −90° about X, (x, y, z) → (x, z, −y), the
  * same map as the glTF exporter's (`export/gltf-axes.ts`). The model's outer group is left untouched for the user.
  *
- * Winding: MD5, MD2 and MD3 triangles are clockwise seen from the front (docs/design.md, measured), three.js's front
- * faces are counter-clockwise: indices are written (a, c, b). Texture coordinates: id's t grows downward from the
- * image's top row; three.js uploads images bottom row first (`Texture.flipY`, its default, which TGALoader's
- * textures keep too), so v = 1 − t.
+ * Winding: views hold triangles as the id formats store them, clockwise seen from the front (docs/design.md,
+ * measured); three.js's front faces are counter-clockwise: indices are written (a, c, b). Texture coordinates: id's
+ * t grows downward from the image's top row; three.js uploads images bottom row first (`Texture.flipY`, its
+ * default, which TGALoader's textures keep too), so v = 1 − t.
  */
-import { BufferAttribute, Group, Quaternion } from 'three';
-import { counterClockwise } from '../export/gltf-axes.js';
+import { Box3, BufferAttribute, Group, Quaternion, Vector3 } from 'three';
+import { counterClockwise } from '../pose/winding.js';
+import type { ViewBounds } from '../registry/model-view.js';
 
 /** −90° about X: Z-up → Y-up (exact components: no cos(π/2) round-off). */
 const Z_UP_TO_Y_UP = /* @__PURE__ */ zUpToYUp();
@@ -41,4 +42,9 @@ export function uvAttribute(st: ArrayLike<number>): BufferAttribute {
     uv[i + 1] = 1 - st[i + 1];
   }
   return new BufferAttribute(uv, 2);
+}
+
+/** A view's box as three's (an empty box for none). */
+export function box3(bounds: ViewBounds | null): Box3 {
+  return bounds ? new Box3(new Vector3().fromArray(bounds.min), new Vector3().fromArray(bounds.max)) : new Box3();
 }

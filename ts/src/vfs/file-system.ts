@@ -68,6 +68,28 @@ export function pathKey(path: string): string {
   return path.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '').toLowerCase();
 }
 
+/**
+ * `file` and `list` over an archive's entries (zip, pak): `names` by entry index, the served entries keyed by
+ * `pathKey` in `byKey`, each entry's VfsFile made on demand by `fileAt`; `list` sorts the served entries by path once.
+ */
+export function entryLookup(names: readonly string[], byKey: ReadonlyMap<string, number>, fileAt: (i: number) => VfsFile): Pick<FileSystem, 'file' | 'list'> {
+  let sorted: { key: string; index: number }[] | undefined;
+  return {
+    async file(path) {
+      const i = byKey.get(pathKey(path));
+      return i === undefined ? null : fileAt(i);
+    },
+    async list(folder, extensions) {
+      if (!sorted) {
+        sorted = [...byKey].map(([key, index]) => ({ key, index }));
+        sorted.sort((a, b) => (names[a.index] < names[b.index] ? -1 : names[a.index] > names[b.index] ? 1 : 0));
+      }
+      const prefix = folderPrefix(folder);
+      return sorted.filter((e) => e.key.startsWith(prefix) && hasExtension(e.key, extensions)).map((e) => fileAt(e.index));
+    },
+  };
+}
+
 /** The first `n` bytes of a file (fewer when it is shorter); the rest is never read. */
 export async function fileHead(f: VfsFile, n = 4096, signal?: AbortSignal): Promise<Uint8Array> {
   const out = new Uint8Array(n);

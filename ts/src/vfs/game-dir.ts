@@ -14,10 +14,17 @@
  *
  * Unvanquished's `.dpk` archives and `.dpkdir` folders are mounted like `.pk3` / `.pk3dir` in this name order: the
  * Daemon engine picks package versions and follows DEPS files instead, which a folder scan cannot know.
+ *
+ * Quake's and Quake 2's numbered `.pak` files go the other way round (`paks.ts`: Quake common.c
+ * COM_AddGameDirectory, Quake 2 qcommon/files.c FS_AddGameDirectory): the folder is pushed first, then pak0.pak,
+ * pak1.pak … each onto the head — so **a pak is searched before the loose files**, a higher number first. Quake
+ * stops at the first missing number; Quake 2 takes pak0–pak9 with gaps (`paks: 'quake2'`). A folder with both keeps
+ * the rules apart: its paks, then its loose files, then its zip archives.
  */
 import { ModelParseError, type ParseWarning } from '../base/errors.js';
 import { pathKey, type FileSystem, type VfsFile } from './file-system.js';
 import { filteredFileSystem, overlayFileSystem, subFolderFileSystem } from './overlay.js';
+import { mountedPaks, type PakNumbering } from './paks.js';
 import { bytesReader } from './reader.js';
 import type { OpenArchiveOptions } from './zip-archive.js';
 
@@ -75,16 +82,22 @@ export interface MountOptions extends OpenArchiveOptions {
   strict?: boolean;
   /** Name order (default: 'doom3' when every archive is a .pk4, else 'ioquake3'). */
   order?: NameOrder;
+  /** Which numbered .pak files mount: 'quake' (default: pak0, pak1 … up to the first missing) or 'quake2' (pak0–pak9). */
+  paks?: PakNumbering;
 }
 
 const topName = (key: string) => key.slice(0, key.indexOf('/'));
 const isArchiveFolderKey = (key: string) => key.includes('/') && ARCHIVE_FOLDER_EXTENSIONS.some((x) => topName(key).endsWith(x));
 const isArchiveKey = (key: string) => !key.includes('/') && ARCHIVE_EXTENSIONS.some((x) => key.endsWith(x));
 
-async function openArchiveFile(f: VfsFile, options: OpenArchiveOptions) {
+async function openArchiveFile(f: VfsFile, options: OpenArchiveOptions, kind: 'zip' | 'pak' = 'zip') {
   // Random access where the file system has it; else the bytes in memory (a file system that can only stream).
   const reader = f.randomAccess ? await f.randomAccess() : bytesReader(await f.bytes({ signal: options.signal }), f.origin);
-  // Imported on the first archive (open-archive.ts says why): a folder without archives never loads the zip reader.
+  // Imported on the first archive (open-archive.ts says why): a folder without archives never loads a reader.
+  if (kind === 'pak') {
+    const { openPak } = await import('./pak-archive.js');
+    return openPak(reader, options);
+  }
   const { openZip } = await import('./zip-archive.js');
   return openZip(reader, options);
 }
@@ -121,8 +134,26 @@ async function folderLayers(loose: FileSystem, folder: number, options: MountOpt
     }
   }
   layers.reverse(); // later names first
-  const hidden = (key: string) => isArchiveKey(key) || isArchiveFolderKey(key);
-  layers.unshift({ layer: { kind: 'loose', name: '', folder }, fs: filteredFileSystem(loose, hidden) });
+  // Numbered paks: above the loose files, the highest number first (COM_AddGameDirectory / FS_AddGameDirectory).
+  const paks = mountedPaks(all, options.paks ?? 'quake');
+  for (const w of paks.warnings) warnings.push(w);
+  const pakLayers: { layer: MountLayer; fs: FileSystem }[] = [];
+  for (const f of paks.files) {
+    try {
+      pakLayers.push({ layer: { kind: 'archive', name: f.path, folder }, fs: await openArchiveFile(f, options, 'pak') });
+    } catch (e) {
+      if (options.strict || !(e instanceof ModelParseError)) {
+        await Promise.all([...layers, ...pakLayers].map((l) => l.fs.close?.()));
+        throw e;
+      }
+      // Quake's COM_LoadPackFile gives up on a file that is no pak ("is not a packfile"): skipped here, as for zips.
+      warnings.push({ code: e.code, message: `${f.origin}: skipped, not a readable pak: ${e.detail}`, offset: e.offset });
+    }
+  }
+  pakLayers.reverse();
+  const mounted = new Set(paks.files.map((f) => pathKey(f.path)));
+  const hidden = (key: string) => isArchiveKey(key) || isArchiveFolderKey(key) || mounted.has(key);
+  layers.unshift(...pakLayers, { layer: { kind: 'loose', name: '', folder }, fs: filteredFileSystem(loose, hidden) });
   return layers;
 }
 

@@ -13,7 +13,8 @@ import { urlReader } from './http-reader.js';
 import { fileReader } from './node-file.js';
 import { zlibInflater } from './node-zlib.js';
 import type { RandomAccessReader } from './reader.js';
-import type { OpenArchiveOptions, ZipArchive } from './zip-archive.js';
+import { archiveReader } from './archive-source.js';
+import { openArchiveReader, type GameArchive, type OpenAnyArchiveOptions } from './open-archive.js';
 
 export { fileReader } from './node-file.js';
 export { zlibInflater } from './node-zlib.js';
@@ -128,17 +129,15 @@ export function lazyFolderFileSystem(dir: string): FileSystem {
 }
 
 /**
- * A zip archive (.pk3 .pk4 .dpk) from a path, an http(s) URL (Range requests) or any source `openArchiveFrom` takes
- * (bytes, a Blob, a reader), inflated with node:zlib by default.
+ * A zip archive (.pk3 .pk4 .dpk) or a Quake / Quake 2 .pak from a path, an http(s) URL (Range requests) or any
+ * source the front door's `openArchive` takes (bytes, a Blob, a reader); zips are inflated with node:zlib by default.
  */
-export async function openArchive(source: string | URL | Uint8Array | ArrayBuffer | Blob | RandomAccessReader, options: OpenArchiveOptions = {}): Promise<ZipArchive> {
+export async function openArchive(source: string | URL | Uint8Array | ArrayBuffer | Blob | RandomAccessReader, options: OpenAnyArchiveOptions = {}): Promise<GameArchive> {
   const o = { inflater: zlibInflater, ...options };
-  // the zip reader on first use, as game-dir.ts loads it: a command that opens no archive does not read it
-  const { openArchiveFrom, openZip } = await import('./zip-archive.js');
-  if (typeof source !== 'string' && !(source instanceof URL && /^file:/i.test(source.href))) return openArchiveFrom(source, o);
+  if (typeof source !== 'string' && !(source instanceof URL && /^file:/i.test(source.href))) return openArchiveReader(await archiveReader(source, o), o);
   const path = String(source instanceof URL ? fileURLToPath(source) : source);
   const reader = /^https?:\/\//i.test(path) ? await urlReader(path, { signal: o.signal, ...o.http }) : await fileReader(path);
-  return openZip(reader, o);
+  return openArchiveReader(reader, o);
 }
 
 /**

@@ -7,10 +7,11 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import { resolveLimits, type ArchiveLimits } from './archive-limits.js';
-import { folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from './file-system.js';
+import { entryLookup, pathKey, type FileSystem, type VfsFile } from './file-system.js';
 import { defaultInflater, type Inflater } from './inflate.js';
-import { blobReader, bytesReader, type RandomAccessReader } from './reader.js';
-import { urlReader, type UrlReaderOptions } from './http-reader.js';
+import type { RandomAccessReader } from './reader.js';
+import type { UrlReaderOptions } from './http-reader.js';
+import { archiveLabel, archiveReader } from './archive-source.js';
 import { runPlan } from './read-plan.js';
 import { entryMtime, KIND_FILE, readZipDirectory, type ZipDirectory } from './zip-directory.js';
 import { memberChunks, type InflateBudget } from './zip-member.js';
@@ -37,12 +38,6 @@ export interface ZipArchive extends FileSystem {
   close(): Promise<void>;
 }
 
-/** The last segment of a path or URL: how an archive is named in origins (`pak0.pk3:models/x.md3`). */
-function baseName(name: string): string {
-  const clean = name.replace(/[?#].*$/, '').replace(/[\\/]+$/, '');
-  return clean.slice(Math.max(clean.lastIndexOf('/'), clean.lastIndexOf('\\')) + 1) || name;
-}
-
 /** Opens a zip read through `reader` (closed again when opening fails). */
 export async function openZip(reader: RandomAccessReader, options: OpenArchiveOptions = {}): Promise<ZipArchive> {
   const limits = resolveLimits(options.limits);
@@ -55,13 +50,11 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
     if (e instanceof ModelParseError) throw new ModelParseError(e.code, `${reader.name}: ${e.detail}`, { offset: e.offset });
     throw e;
   }
-  const label = baseName(reader.name);
+  const label = archiveLabel(reader.name);
   const budget: InflateBudget = { inflated: 0 };
   const byKey = new Map<string, number>();
   for (let i = 0; i < directory.count; i++) if (directory.kinds[i] === KIND_FILE) byKey.set(pathKey(directory.names[i]), i);
   const files = new Map<number, VfsFile>();
-  /** Served entries sorted by path, built on the first `list`. */
-  let sorted: { key: string; index: number }[] | undefined;
 
   const fileAt = (i: number): VfsFile => {
     let f = files.get(i);
@@ -99,19 +92,7 @@ export async function openZip(reader: RandomAccessReader, options: OpenArchiveOp
     get inflatedBytes() {
       return budget.inflated;
     },
-    async file(path) {
-      const i = byKey.get(pathKey(path));
-      return i === undefined ? null : fileAt(i);
-    },
-    async list(folder, extensions) {
-      if (!sorted) {
-        const names = directory.names;
-        sorted = [...byKey].map(([key, index]) => ({ key, index }));
-        sorted.sort((a, b) => (names[a.index] < names[b.index] ? -1 : names[a.index] > names[b.index] ? 1 : 0));
-      }
-      const prefix = folderPrefix(folder);
-      return sorted.filter((e) => e.key.startsWith(prefix) && hasExtension(e.key, extensions)).map((e) => fileAt(e.index));
-    },
+    ...entryLookup(directory.names, byKey, fileAt),
     close: () => reader.close(),
   };
 }
@@ -124,12 +105,5 @@ export async function openArchiveFrom(
   source: Uint8Array | ArrayBuffer | Blob | URL | RandomAccessReader,
   options: OpenArchiveOptions & { name?: string } = {},
 ): Promise<ZipArchive> {
-  let reader: RandomAccessReader;
-  if (source instanceof Uint8Array) reader = bytesReader(source, options.name);
-  else if (source instanceof ArrayBuffer) reader = bytesReader(new Uint8Array(source), options.name);
-  else if (typeof Blob === 'function' && source instanceof Blob) reader = blobReader(source, options.name);
-  else if (source instanceof URL) reader = await urlReader(source, { signal: options.signal, ...options.http });
-  else if (typeof source === 'object' && source !== null && typeof (source as RandomAccessReader).read === 'function') reader = source as RandomAccessReader;
-  else throw new ModelParseError(ErrorCode.BadSource, `cannot open an archive from ${Object.prototype.toString.call(source)}`, { offset: 0 });
-  return openZip(reader, options);
+  return openZip(await archiveReader(source, options), options);
 }

@@ -11,7 +11,7 @@
  * records and the directory itself.
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
-import type { ResolvedLimits } from './archive-limits.js';
+import { declaredTotalCap, type ResolvedLimits } from './archive-limits.js';
 import type { ReadPlan } from './read-plan.js';
 
 const SIG_END = 0x06054b50;
@@ -289,6 +289,10 @@ export function* readZipDirectory(size: number, limits: ResolvedLimits): ReadPla
   }
   if (dir.totalUncompressed > limits.maxTotalBytes) {
     throw err(ErrorCode.InflateLimit, `the members declare ${dir.totalUncompressed} bytes in all, over the cap of ${limits.maxTotalBytes}`, end.at);
+  }
+  if (dir.totalUncompressed > declaredTotalCap(limits, size)) {
+    const cap = declaredTotalCap(limits, size);
+    throw err(ErrorCode.InflateLimit, `the members declare ${dir.totalUncompressed} bytes in all, ${(dir.totalUncompressed / size).toFixed(1)} times the archive's ${size} bytes: over the limit maxTotalRatio = ${limits.maxTotalRatio} (${cap} bytes with the 1 MiB allowance; raise it with --limit maxTotalRatio=N, or the maxTotalRatio option)`, end.at);
   }
   checkOverlaps(dir);
   return dir;

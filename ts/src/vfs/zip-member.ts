@@ -35,7 +35,7 @@ export function memberRefusal(dir: ZipDirectory, i: number, limits: ResolvedLimi
     return err(ErrorCode.UnsupportedMethod, `${origin} uses compression method ${method} (only stored, 0, and deflate, 8, are read — as minizip in the engines)`, at);
   }
   if (method === METHOD_STORED && packed !== size) return err(ErrorCode.SizeMismatch, `${origin} is stored but declares ${packed} bytes stored and ${size} bytes of content`, at);
-  if (size > limits.maxMemberBytes) return err(ErrorCode.InflateLimit, `${origin} declares ${size} bytes, over the cap of ${limits.maxMemberBytes}`, at);
+  if (size > limits.maxMemberBytes) return err(ErrorCode.InflateLimit, `${origin} declares ${size} bytes: over the limit maxMemberBytes = ${limits.maxMemberBytes} (raise it with --limit maxMemberBytes=N, or the maxMemberBytes option)`, at);
   if (method === METHOD_DEFLATE && size > limits.maxRatio * packed) {
     return err(ErrorCode.InflateLimit, `${origin} declares ${size} bytes from ${packed} compressed: a ratio over ${limits.maxRatio}`, at);
   }

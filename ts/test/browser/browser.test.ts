@@ -1,10 +1,11 @@
 /**
  * The package in a real browser (headless Debian Chromium, software GL): the browser entry imported as plain
- * ESM from a static server, streaming a real model with fetch().body; the worker mode; the demo page. Every
+ * ESM from a static server, streaming a real model with fetch().body; the worker mode (the model viewer has its own
+ * tests: viewer.test.ts). Every
  * expected value comes from this process: the same model posed in Node by the library's own source, and the
  * same malformed file's ModelParseError as Node throws it.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
@@ -21,10 +22,8 @@ import { Md3Poser } from '../../src/pose/md3-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
-import { FIXTURES, read, REPO, SHARED_MODELS } from '../helpers/models.js';
-import { ARTIFACTS, startHarness, type Harness } from './chromium.js';
-import { makeZip } from '../helpers/zip-writer.js';
-import { decode } from 'fast-png';
+import { read, REPO, SHARED_MODELS } from '../helpers/models.js';
+import { startHarness, type Harness } from './chromium.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 
@@ -76,7 +75,6 @@ async function openTestPage(): Promise<void> {
 let h: Harness;
 let page: Page;
 let node: Awaited<ReturnType<typeof nodePoses>>;
-const measured: Record<string, Record<string, number>> = {};
 
 beforeAll(async () => {
   [h, node] = await Promise.all([startHarness(), nodePoses()]);
@@ -85,7 +83,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (Object.keys(measured).length) writeFileSync(join(ARTIFACTS, 'browser-bench.json'), JSON.stringify(measured, null, 2));
   await h?.close();
 });
 
@@ -117,13 +114,13 @@ describe('the browser entry, as plain ESM from a static server', () => {
     expect(code).toContain('Md5Poser');
     // Both WASM builds ride inside as base64 ("AGFzbQEAAAA" is "\0asm" + version 1): nothing to fetch or copy.
     expect(code.match(/"AGFzbQEAAAA/g)?.length).toBe(2);
-    for (const f of ['dist/browser.js', 'dist/worker.js', 'dist/demo.js']) {
+    for (const f of ['dist/browser.js', 'dist/worker.js', 'dist/demo/main.js', 'dist/demo/worker.js']) {
       const text = read(join(REPO, f));
       const src = new TextDecoder().decode(text);
       expect(src, f).not.toMatch(/from\s*["'](node:|fs|path|url|stream|worker_threads)["']/);
       expect(src, f).not.toMatch(/\brequire\(/);
-      // The entries share code through dist/chunk-*.js (scripts/bundle.mjs): those are their only imports.
-      for (const m of src.matchAll(/^import\b[^;]*?from\s*["']([^"']+)["']/gm)) expect(m[1], f).toMatch(/^\.\/chunk-[A-Z0-9]+\.js$/);
+      // The entries share code through chunks (scripts/bundle.mjs: dist/chunk-*.js; the viewer's dist/demo/chunks/): those are their only imports.
+      for (const m of src.matchAll(/^import\b[^;]*?from\s*["']([^"']+)["']/gm)) expect(m[1], f).toMatch(/^\.\/(chunks\/)?chunk-[\w-]+\.js$/);
     }
   });
 });
@@ -250,213 +247,3 @@ function nodeError(bytes: Uint8Array): ModelParseError {
   }
   throw new Error('the malformed file parsed');
 }
-
-/** Waits for the demo to be ready with every backend measured; returns ms per frame by backend. */
-async function demoBench(): Promise<Record<string, number>> {
-  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
-  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].every((tr) => tr.dataset.ms), null, { timeout: 20_000 });
-  // About a second more of measuring: every backend has several samples behind its median.
-  await page.waitForTimeout(1000);
-  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll<HTMLElement>('#bench tr[data-backend]')].map((tr) => [tr.dataset.backend!, Number(tr.dataset.ms)])));
-}
-
-/** The demo with its default model loaded (`query`: page options such as `?renderer=2d`). */
-async function openDemo(query = ''): Promise<void> {
-  await page.goto(`${h.url}/demo/${query}`);
-  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20_000 });
-}
-
-/** Two canvas screenshots a little apart: an animating model draws different pixels. */
-async function twoShots(name: string): Promise<[Buffer, Buffer]> {
-  const a = await page.locator('#view').screenshot({ path: join(ARTIFACTS, `${name}-1.png`) });
-  await page.waitForTimeout(250);
-  const b = await page.locator('#view').screenshot({ path: join(ARTIFACTS, `${name}-2.png`) });
-  return [a, b];
-}
-
-describe('the demo page', () => {
-  it('opens the default model, animates it, and measures every backend', async () => {
-    await page.goto(`${h.url}/demo/`);
-    const bench = await demoBench();
-    measured.worm = bench;
-    expect(Object.keys(bench)).toEqual(['wasm-simd', 'wasm-scalar', 'ts']);
-    for (const ms of Object.values(bench)) expect(ms).toBeGreaterThan(0);
-    expect(await page.evaluate(() => document.body.dataset.renderer)).toBe('webgl2'); // SwiftShader under --disable-gpu
-    const mesh = parseMd5Mesh(read(join(FIXTURES, 'default/worm.md5mesh')));
-    const vertices = mesh.meshes.reduce((n, m) => n + m.vertexCount, 0);
-    expect(await page.textContent('#info')).toContain(`${vertices} vertices`);
-    const [a, b] = await twoShots('demo-worm');
-    expect(a.equals(b)).toBe(false);
-    await page.screenshot({ path: join(ARTIFACTS, 'demo-worm-page.png') });
-  });
-
-  it('plays a real model streamed from the server, switches backend live and scrubs frames', async () => {
-    await page.goto(`${h.url}/demo/?files=/models/${DRONE.mesh},/models/${DRONE.anim},/models/actors/drone/idle.md5anim`);
-    const bench = await demoBench();
-    measured.drone = bench;
-    for (const ms of Object.values(bench)) expect(ms).toBeGreaterThan(0);
-    expect(await page.locator('#clip option').allTextContents()).toEqual(['forward (12 frames, 24 fps)', 'idle (2 frames, 24 fps)']);
-    const [a, b] = await twoShots('demo-drone');
-    expect(a.equals(b)).toBe(false);
-    await page.screenshot({ path: join(ARTIFACTS, 'demo-drone-page.png') });
-
-    await page.selectOption('#backend', 'ts');
-    // The table marks the active backend when it next redraws (a display frame later): wait for it, bounded.
-    await page.waitForFunction(() => document.querySelector('#bench tr.active')?.getAttribute('data-backend') === 'ts', null, { timeout: 5_000 });
-    expect(await page.getAttribute('#bench tr.active', 'data-backend')).toBe('ts');
-    // Scrubbing pauses on the chosen frame: the picture then stays still.
-    await page.locator('#frame').fill('7');
-    await page.waitForTimeout(100);
-    expect(await page.textContent('#frame-text')).toBe('7 / 11');
-    const [c, d] = await twoShots('demo-drone-paused');
-    expect(c.equals(d)).toBe(true);
-  });
-
-  it('draws with the 2D canvas fallback where WebGL2 is not wanted', async () => {
-    await openDemo('?renderer=2d');
-    expect(await page.evaluate(() => document.body.dataset.renderer)).toBe('canvas2d');
-    const [a, b] = await twoShots('demo-canvas2d');
-    expect(a.equals(b)).toBe(false);
-  });
-
-  it('plays a dropped .md2 with its frame-name clips', async () => {
-    // MANIFEST: faerie.md2 frames stand(40) run(6) attack(8) … — 16 clips.
-    await openDemo();
-    await page.locator('#frame').fill('3'); // paused: a newly opened model must play again
-    await page.locator('#file').setInputFiles(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2'));
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'), null, { timeout: 10_000 });
-    const clips = await page.locator('#clip option').allTextContents();
-    expect(clips.length).toBe(16);
-    expect(clips.slice(0, 2)).toEqual(['stand (40 frames, 10 fps)', 'run (6 frames, 10 fps)']);
-    const [a, b] = await twoShots('demo-md2');
-    expect(a.equals(b)).toBe(false);
-  });
-
-  it('lists the models of a dropped .pk3 and plays the one picked, its md5anims beside it as clips', async () => {
-    // A deflated archive made here from the corpus: the drone (mesh + its md5anims), faerie.md2 and a Tremulous md3.
-    const members = [DRONE.mesh, DRONE.anim, 'actors/drone/idle.md5anim', 'assimp/test/models/MD2/faerie.md2', 'res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3'];
-    const pk3 = join(ARTIFACTS, 'demo-drop.pk3');
-    writeFileSync(pk3, makeZip(members.map((m) => ({ name: m.replace('res-tremulous_src.dpkdir/', ''), data: read(join(SHARED_MODELS, m)) }))));
-    await openDemo();
-    await page.locator('#file').setInputFiles(pk3);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '3', null, { timeout: 20_000 });
-    const listed = await page.locator('#archive-models option').allTextContents();
-    expect(listed).toEqual(['actors/drone/mesh.md5mesh + 2 anims', 'assimp/test/models/MD2/faerie.md2', 'models/mapobjects/stasis/stasis.md3']);
-    // The first opened, with its two md5anims as clips, as Node parses the same files.
-    const mesh = parseMd5Mesh(read(join(SHARED_MODELS, DRONE.mesh)));
-    expect(await page.textContent('#info')).toMatch(new RegExp(`^MD5: ${mesh.joints.count} joints, ${mesh.meshes.length} meshes, .* 2 anims`));
-    expect((await page.locator('#clip option').allTextContents()).map((t) => t.split(' ')[0])).toEqual(['forward', 'idle']);
-    // Picking another member opens it, streamed from the archive.
-    await page.locator('#archive-models').selectOption({ label: 'assimp/test/models/MD2/faerie.md2' });
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD2'), null, { timeout: 20_000 });
-    expect(await page.locator('#clip option').count()).toBe(16); // MANIFEST: faerie's 16 frame-name clips
-    const [a, b] = await twoShots('demo-pk3');
-    expect(a.equals(b)).toBe(false);
-  });
-
-  it('lists the models of a picked game folder, its .pk3 included, and plays the one picked', async () => {
-    // A game folder made here: a loose MD2 under models/, and a .pk3 holding an md3 (ioquake3 order: loose files first).
-    const game = join(ARTIFACTS, 'demo-game');
-    rmSync(game, { recursive: true, force: true });
-    mkdirSync(join(game, 'models/faerie'), { recursive: true });
-    writeFileSync(join(game, 'models/faerie/faerie.md2'), read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')));
-    const md3 = 'models/mapobjects/stasis/stasis.md3';
-    writeFileSync(join(game, 'pak0.pk3'), makeZip([{ name: md3, data: read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir', md3)) }]));
-    await openDemo();
-    await page.locator('#folder').setInputFiles(game);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '2', null, { timeout: 20_000 });
-    expect(await page.locator('#archive-models option').allTextContents()).toEqual(['models/faerie/faerie.md2', md3]); // by path
-    expect(await page.textContent('#info')).toMatch(/^MD2/);
-    await page.locator('#archive-models').selectOption({ label: md3 }); // read out of pak0.pk3
-    const surfaces = parseMd3(read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir', md3))).surfaces.length;
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#info')!.textContent!.startsWith('MD3'), null, { timeout: 20_000 });
-    expect(await page.textContent('#info')).toMatch(new RegExp(`^MD3: \\d+ frames, ${surfaces} surfaces`));
-  });
-
-  it('draws a textured model: its parts resolved from the game folder on the server, as many textured parts as Node resolves, their pixels changed', async () => {
-    // stasis.md3 (Tremulous): its surfaces' shader names find their PNG/JPEG images by the engines' extension
-    // fallback. Drawn paused at frame 0, once untextured (no game folder) and once textured.
-    const model = '/models/res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3';
-    const shot = async (query: string) => {
-      await openDemo(query);
-      await page.locator('#play').click(); // pause: both pictures show the same frame
-      await page.waitForTimeout(300); // PNG/JPEG textures decode asynchronously
-      return decode(await page.locator('#view').screenshot());
-    };
-    const plain = await shot(`?files=${model}`);
-    expect(await page.evaluate(() => document.body.dataset.texturedParts)).toBe('0');
-    const textured = await shot(`?files=${model}&game=/models/res-tremulous_src.dpkdir/`);
-    const parts = Number(await page.evaluate(() => document.body.dataset.texturedParts));
-    expect(parts).toBeGreaterThan(0);
-    await page.locator('#view').screenshot({ path: join(ARTIFACTS, 'demo-textured.png') }); // docs/demo-textured.png is a copy
-    // The page resolved as many textured parts as Node does from the same folder (by name: extension fallback).
-    const node = await openPlayable([{ name: 'stasis.md3', source: read(join(SHARED_MODELS, 'res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3')) }], {
-      textures: { fileSystem: folderFileSystem(join(SHARED_MODELS, 'res-tremulous_src.dpkdir')), modelPath: 'models/mapobjects/stasis/stasis.md3' },
-    });
-    expect(parts).toBe(node.materials.filter((m) => m.image).length);
-    // And the picture changed where the textured parts are.
-    const d0 = plain.data as Uint8Array, d1 = textured.data as Uint8Array;
-    const bg = (d: Uint8Array, i: number) => Math.abs(d[i] - 13) + Math.abs(d[i + 1] - 15) + Math.abs(d[i + 2] - 19) < 6;
-    let onModel = 0, changed = 0;
-    for (let i = 0; i < d0.length; i += 4) {
-      if (bg(d0, i) || bg(d1, i)) continue;
-      onModel++;
-      if (Math.abs(d0[i] - d1[i]) + Math.abs(d0[i + 1] - d1[i + 1]) + Math.abs(d0[i + 2] - d1[i + 2]) > 30) changed++;
-    }
-    expect(onModel).toBeGreaterThan(1000); // the model is on screen in both
-    // Only the parts whose images were found change (the others keep their part colour): a fifth of the model's pixels
-    // or more here.
-    expect(changed / onModel).toBeGreaterThan(0.15);
-  });
-
-  it('offers the skins an MD3 has and redraws with the one picked', async () => {
-    // aaa-assets' portals.md3 ships portals_blue.skin and portals_orange.skin (surface → image lines) and its shader
-    // script: zipped here as a game archive.
-    const root = join(SHARED_MODELS, 'aaa-assets');
-    const files = ['models/fx/portal/portals.md3', 'models/fx/portal/portals_blue.skin', 'models/fx/portal/portals_orange.skin', 'scripts/portals.shader',
-      ...['bluecenter', 'bluering', 'orangecenter', 'orangering', 'portalcenter', 'portalring'].map((n) => `models/fx/portal/${n}.jpg`)];
-    const pk3 = join(ARTIFACTS, 'demo-skins.pk3');
-    writeFileSync(pk3, makeZip(files.map((f) => ({ name: f, data: read(join(root, f)) }))));
-    await openDemo();
-    await page.locator('#file').setInputFiles(pk3);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.skins === '2', null, { timeout: 20_000 });
-    expect(await page.locator('#skin option').allTextContents()).toEqual(['blue', 'orange']);
-    const images = () => page.evaluate(() => document.body.dataset.images!.split(','));
-    const blue = await images();
-    expect(blue.some((p) => /blue(ring|center)\.jpg$/.test(p))).toBe(true);
-    await page.locator('#skin').selectOption('orange');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && /orange/.test(document.body.dataset.images ?? ''), null, { timeout: 20_000 });
-    const orange = await images();
-    expect(orange.some((p) => /orange(ring|center)\.jpg$/.test(p))).toBe(true);
-    expect(orange.some((p) => /blue/.test(p))).toBe(false);
-  });
-
-  it('opens a Quake 3 player from a dropped .pk3: assembled by its tags, animated by its animation.cfg, textured by its skins', async () => {
-    const folder = 'models/players/human_bsuit';
-    const names = ['lower.md3', 'upper.md3', 'head.md3', 'animation.cfg', 'lower_default.skin', 'upper_default.skin', 'head_default.skin', 'human_bsuit.jpg'];
-    const pk3 = join(ARTIFACTS, 'demo-player.pk3');
-    writeFileSync(pk3, makeZip(names.map((n) => ({ name: `${folder}/${n}`, data: read(join(SHARED_MODELS, 'res-players_src.dpkdir', folder, n)) }))));
-    await openDemo();
-    await page.locator('#file').setInputFiles(pk3);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.archiveModels === '1', null, { timeout: 20_000 });
-    expect(await page.locator('#archive-models option').allTextContents()).toEqual([`${folder}/ (player)`]);
-    expect(await page.textContent('#info')).toMatch(/^Quake 3 player: /);
-    const surfaces = ['lower', 'upper', 'head'].reduce((n, p) => n + parseMd3(read(join(SHARED_MODELS, 'res-players_src.dpkdir', folder, `${p}.md3`))).surfaces.length, 0);
-    expect(await page.evaluate(() => document.body.dataset.texturedParts)).toBe(String(surfaces)); // every surface has its skin's image
-    const clips = (await page.locator('#clip option').allTextContents()).map((t) => t.split(' ')[0]);
-    expect(clips).toEqual(expect.arrayContaining(['BOTH_DEATH1', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_IDLE'])); // animation.cfg's legs clips
-    const [a, b] = await twoShots('demo-player');
-    expect(a.equals(b)).toBe(false); // animating
-  });
-
-  it('shows a malformed dropped file as its typed error, with Node’s message', async () => {
-    const path = join(SHARED_MODELS, INVALID);
-    const expected = nodeError(read(path));
-    await openDemo();
-    await page.locator('#file').setInputFiles(path);
-    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 10_000 });
-    expect(await page.textContent('#error-kind')).toBe(`ModelParseError ${expected.code}`);
-    expect(await page.textContent('#error-message')).toBe(`InvalidBoneIndex.md5mesh: ${expected.message}`);
-    await page.screenshot({ path: join(ARTIFACTS, 'demo-error.png') });
-  });
-});

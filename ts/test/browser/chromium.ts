@@ -13,6 +13,12 @@ import { REPO } from '../helpers/models.js';
 
 export const ARTIFACTS = join(REPO, 'target', 'test-artifacts');
 
+/**
+ * How long a page may take to get somewhere (playwright's waits and navigations): generous, since a test must pass
+ * on a machine whose cores are busy with other work; what a page is waiting for is a state, never a duration.
+ */
+export const LOADED_MS = 300_000;
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -31,19 +37,19 @@ export function chromiumPath(): string {
 }
 
 export interface Harness {
-  /** The static server's origin: /dist/, /demo/, /fixtures/, /models/ (../shared/models), /test/ (this folder). */
+  /** The static server's origin: /dist/, /demo/ (the built viewer), /fixtures/, /models/ (../shared/models), /test/ (this folder), and the extra mounts. */
   url: string;
   context: BrowserContext;
   close(): Promise<void>;
 }
 
-/** One server and one headless Chromium with a fresh profile, for a whole test file. */
-export async function startHarness(): Promise<Harness> {
-  for (const f of ['dist/browser.js', 'dist/worker.js', 'dist/demo.js']) {
+/** One server and one headless Chromium with a fresh profile, for a whole test file; `extra` mounts more folders. */
+export async function startHarness(extra: Record<string, string> = {}): Promise<Harness> {
+  for (const f of ['dist/browser.js', 'dist/worker.js', 'dist/demo/index.html', 'dist/demo/main.js', 'dist/demo/worker.js']) {
     if (!existsSync(join(REPO, f))) throw new Error(`${f} is missing: run node scripts/bundle.mjs (npm test builds it)`);
   }
   mkdirSync(ARTIFACTS, { recursive: true });
-  const server = await startServer({ port: 0, extra: { '/test/': join(REPO, 'ts', 'test', 'browser') } });
+  const server = await startServer({ port: 0, extra: { '/test/': join(REPO, 'ts', 'test', 'browser'), ...extra } });
   const profile = mkdtempSync(join(tmpdir(), 'idtech-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(profile, {
@@ -52,6 +58,8 @@ export async function startHarness(): Promise<Harness> {
       args: CHROMIUM_ARGS,
       viewport: { width: 1100, height: 680 },
     });
+    context.setDefaultTimeout(LOADED_MS);
+    context.setDefaultNavigationTimeout(LOADED_MS);
     return {
       url: server.url,
       context,

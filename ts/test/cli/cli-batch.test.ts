@@ -16,9 +16,7 @@ import { zerosDeflated } from '../helpers/bomb.js';
 import { corpusArchives } from '../helpers/corpus-archives.js';
 import { manifest, read, REPO, SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';
-import { parseMd2 } from '../../src/formats/md2/index.js';
-import { parseMd3 } from '../../src/formats/md3/index.js';
-import { parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 
 const BIN = join(REPO, 'bin', 'idtech-models.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
@@ -34,12 +32,14 @@ function walk(dir: string, base = dir): string[] {
 }
 
 /**
- * What the corpus holds, worked out from MANIFEST alone: every md2/md3/md5mesh, a folder with lower/upper/head.md3
- * as one player (its parts not listed again), and the files the parsers refuse (assimp's invalid/ and the
- * zero-vertex MD2).
+ * What the corpus holds, worked out from MANIFEST alone: every file of a model format the package registers (an IQM
+ * whose notes say it is animation only is its mesh's, not a model of its own), a folder with lower/upper/head.md3 as
+ * one player (its parts not listed again), and the files the parsers refuse (assimp's invalid/ and the zero-vertex
+ * MD2). The formats follow the registry, so a newly registered format's files are expected here too.
  */
-function expectedCorpus() {
-  const rows = manifest().filter((r) => ['md2', 'md3', 'md5mesh'].includes(r.format));
+const MODEL_FORMATS = DEFAULT_FORMATS.filter((f) => f.role === 'model' && f.extensions.length);
+async function expectedCorpus() {
+  const rows = manifest().filter((r) => MODEL_FORMATS.some((f) => f.id === r.format) && !/animation only/.test(r.notes));
   const folders = new Map<string, string[]>();
   for (const r of rows) folders.set(dirname(r.path), [...(folders.get(dirname(r.path)) ?? []), r.path.split('/').pop()!]);
   const players = [...folders].filter(([, names]) => ['lower.md3', 'upper.md3', 'head.md3'].every((n) => names.includes(n))).map(([f]) => f).sort();
@@ -47,20 +47,15 @@ function expectedCorpus() {
   const models = [...rows.filter((r) => !isPart(r.path)).map((r) => r.path), ...players].sort();
   // Broken = what the parsers refuse (they follow the engines: assimp's "invalid" Overflowing*Index md5meshes load
   // in Doom 3 and here, with warnings), checked only among the files the corpus marks as invalid or malformed.
-  const refused = (r: { format: string; absPath: string }) => {
-    try {
-      const bytes = read(r.absPath);
-      if (r.format === 'md2') parseMd2(bytes);
-      else if (r.format === 'md3') parseMd3(bytes);
-      else parseMd5Mesh(bytes);
-      return false;
-    } catch {
-      return true;
-    }
+  const refused = async (r: { format: string; absPath: string }) => {
+    const format = MODEL_FORMATS.find((f) => f.id === r.format)!;
+    return format.parseStream!(read(r.absPath)).then(() => false, () => true);
   };
-  const broken = rows.filter((r) => (/\/invalid\//.test(r.path) || /malformed/.test(r.path)) && refused(r)).map((r) => r.path).sort();
-  return { models, players, broken };
+  const broken: string[] = [];
+  for (const r of rows) if ((/\/invalid\//.test(r.path) || /malformed/.test(r.path)) && (await refused(r))) broken.push(r.path);
+  return { models, players, broken: broken.sort() };
 }
+const wanted = await expectedCorpus();
 
 describe('ARCHIVE:INNER paths', () => {
   it('split at the colon after an archive extension, never at a drive letter, and not when the path exists', async () => {
@@ -77,7 +72,7 @@ describe('ARCHIVE:INNER paths', () => {
 
 describe('inspect ARCHIVE_OR_DIR', () => {
   const { archives } = corpusArchives();
-  const want = expectedCorpus();
+  const want = wanted;
   it('lists every model of the corpus archive, players assembled, md5 anims beside their mesh with frames, skins', () => {
     const r = run('inspect', archives.deflate, '--json');
     expect(r.status, r.stderr).toBe(0);
@@ -164,7 +159,7 @@ describe('convert ARCHIVE:INNER', () => {
 
 describe('convert --all', () => {
   const { archives } = corpusArchives();
-  const want = expectedCorpus();
+  const want = wanted;
   const glbOf = (p: string) => (want.players.includes(p) ? `${p}.glb` : p.replace(/\.[^./]+$/, '.glb'));
 
   it('converts every listed model on every worker: one .glb per model at its inner path, broken ones failed with their code, exit 1', () => {
@@ -262,7 +257,13 @@ describe('convert --all', () => {
     const out = join(root, 'a', 'b', 'out');
     mkdirSync(root, { recursive: true });
     writeFileSync(join(root, 'hostile.pk3'), zip);
-    const r = run('convert', join(root, 'hostile.pk3'), '--all', '-o', out, '--json');
+    // By default the bomb's 64 MiB, over 64 times the archive's size, keep the whole archive shut (docs/security.md)
+    const shut = run('convert', join(root, 'hostile.pk3'), '--all', '-o', out, '--json');
+    expect([shut.status, shut.stderr]).toEqual([1, expect.stringMatching(/INFLATE_LIMIT: .*hostile\.pk3: the members declare \d+ bytes in all, .*over the limit maxTotalRatio = 64/)]);
+    expect(walk(root)).toEqual(['hostile.pk3']);
+    // With that limit lifted, each member meets its own refusal
+    const lifted = ['--limit', 'maxTotalRatio=Infinity'];
+    const r = run('convert', join(root, 'hostile.pk3'), '--all', ...lifted, '-o', out, '--json');
     expect(r.status, r.stderr).toBe(1);
     const j = json(r);
     const byCode = (code: string) => j.models.filter((m: { code?: string }) => m.code === code).length;
@@ -277,7 +278,7 @@ describe('convert --all', () => {
     const game = join(root, 'game');
     mkdirSync(game);
     cpSync(join(root, 'hostile.pk3'), join(game, 'pak0.pk3'));
-    const g = json(run('convert', game, '--all', '-o', join(root, 'game-out'), '--json'));
+    const g = json(run('convert', game, '--all', ...lifted, '-o', join(root, 'game-out'), '--json'));
     expect(g.models.filter((m: { code?: string }) => m.code === 'UNSAFE_PATH').map((m: { path: string }) => m.path).sort()).toEqual(['../../escape.md3', 'models/../../../escape2.md3', 'models/a:b.md3', 'models/con.md3', 'models/dot./x.md3']);
     expect(walk(join(root, 'game-out'))).toEqual(['models/good/watercan.glb']);
 
@@ -287,7 +288,7 @@ describe('convert --all', () => {
     const linked = join(root, 'linked');
     mkdirSync(linked);
     symlinkSync(outside, join(linked, 'models'));
-    const l = json(run('convert', join(root, 'hostile.pk3'), '--all', '-o', linked, '--json'));
+    const l = json(run('convert', join(root, 'hostile.pk3'), '--all', ...lifted, '-o', linked, '--json'));
     expect(l.models.find((m: { path: string }) => m.path === 'models/good/watercan.md3').code).toBe('UNSAFE_PATH');
     expect(walk(outside)).toEqual([]);
     expect(statSync(linked).isDirectory()).toBe(true);

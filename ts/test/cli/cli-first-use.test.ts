@@ -13,6 +13,7 @@ import { parseArgs, type Command } from '../../src/commands/args.js';
 import { bench } from '../../src/commands/bench/bench.js';
 import { convert } from '../../src/commands/convert/convert.js';
 import { inspect } from '../../src/commands/inspect/inspect.js';
+import { readableExtensions } from '../../src/registry/formats.js';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 
 const BIN = join(REPO, 'bin', 'idtech-models.js');
@@ -96,7 +97,7 @@ describe('an anim that does not fit its mesh blames the anim', () => {
 });
 
 describe('.md5camera (Doom 3 camera paths) is refused by name', () => {
-  const expected = (file: string) => `idtech-models: ${file}: a Doom 3 camera path (.md5camera), which this tool does not read (it reads .md5mesh, .md5anim, .md2, .md3)`;
+  const expected = (file: string) => `idtech-models: ${file}: a Doom 3 camera path (.md5camera), which this tool does not read (it reads ${readableExtensions()})`;
   it('by its extension, in inspect and convert', () => {
     expect(oneLine(run('inspect', CAMERA), CAMERA)).toBe(expected(CAMERA));
     expect(oneLine(run('convert', CAMERA, '-o', join(tmp, 'cam.glb')), CAMERA)).toBe(expected(CAMERA));

@@ -58,17 +58,20 @@ describe('convert to glTF', () => {
   });
   it('an MD2 quantised by default, float32 with --float, meshopt-compressed with --meshopt, reordered with --reorder (each valid, each smaller)', async () => {
     const sizes: Record<string, number> = {};
-    for (const flag of ['--float', '', '--meshopt', '--reorder']) {
+    for (const flag of ['--float', '', '--md2-box-grid', '--meshopt', '--reorder']) {
       const out = join(tmp, `faerie${flag || '-default'}.glb`);
       const r = run('convert', M('assimp/test/models/MD2/faerie.md2'), ...(flag === '--reorder' ? ['--meshopt', flag] : flag ? [flag] : []), '-o', out);
       expect(r.status, r.stderr).toBe(0);
       const bytes = new Uint8Array(readFileSync(out));
       expect((await validate(bytes)).errors).toBe(0);
       sizes[flag || 'default'] = bytes.byteLength;
-      expect(glbJson(bytes).extensionsRequired).toEqual({ '--float': undefined, '': ['KHR_mesh_quantization'], '--meshopt': ['KHR_mesh_quantization', 'EXT_meshopt_compression'], '--reorder': ['KHR_mesh_quantization', 'EXT_meshopt_compression'] }[flag]);
+      expect(glbJson(bytes).extensionsRequired).toEqual({ '--float': undefined, '': ['KHR_mesh_quantization'], '--md2-box-grid': ['KHR_mesh_quantization'], '--meshopt': ['KHR_mesh_quantization', 'EXT_meshopt_compression'], '--reorder': ['KHR_mesh_quantization', 'EXT_meshopt_compression'] }[flag]);
       expect(glbJson(bytes).meshes[0].primitives[0].extras?.sourceVertex?.length).toBe(flag === '--reorder' ? 503 : undefined);
     }
     expect(sizes.default).toBeLessThan(sizes['--float'] / 2);
+    // the 255-step box grid, asked for: smaller than the default (which reads back onto the file's bytes)
+    expect(sizes['--md2-box-grid']).toBeLessThan(sizes.default);
+    expect(run('convert', M('res-tremulous_src.dpkdir/models/tremulous/weapons/rifle/rifle.md3'), '--md2-box-grid', '-o', join(tmp, 'x.glb')).status).toBe(2);
     expect(sizes['--meshopt']).toBeLessThan(sizes.default);
     expect(sizes['--reorder']).toBeLessThan(sizes['--meshopt']);
     expect(run('convert', M('assimp/test/models/MD2/faerie.md2'), '--reorder', '-o', join(tmp, 'x.glb')).status).toBe(2);

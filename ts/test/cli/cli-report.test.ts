@@ -5,7 +5,7 @@
  * read here independently from the input or the written file. Needs dist/ (node scripts/bundle.mjs).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,13 +59,18 @@ describe('warnings, grouped by kind', () => {
     expect(lines[1]).toMatch(/, 1 clip, /); // run:40:6 was exported
   });
   it('a player folder: each part and animation.cfg warns under its own name, at its line:column', () => {
-    const r = run('convert', BSUIT, '-o', join(tmp, 'bsuit.glb'));
+    // human_bsuit's own `footsteps custom` is one of Unvanquished's (and Tremulous') kinds: a copy with one no
+    // game knows
+    const folder = join(tmp, 'human_bsuit');
+    cpSync(BSUIT, folder, { recursive: true });
+    const cfg = readFileSync(join(BSUIT, 'animation.cfg'), 'latin1').replace('footsteps custom', 'footsteps hooves').split('\n');
+    writeFileSync(join(folder, 'animation.cfg'), cfg.join('\n'), 'latin1');
+    const r = run('convert', folder, '-o', join(tmp, 'bsuit.glb'));
     expect(r.status, r.stderr).toBe(0);
-    const cfg = readFileSync(join(BSUIT, 'animation.cfg'), 'latin1').split('\n');
-    // the cfg's `footsteps custom` (not one of the engine's kinds): its line and the column of `custom`
+    // its line and the column of `hooves`
     const line = cfg.findIndex((l) => /^\s*footsteps\s/.test(l));
-    const column = cfg[line].indexOf('custom') + 1;
-    expect(stderrLines(r)).toContain(`${join(BSUIT, 'animation.cfg')}: warning BAD_FOOTSTEPS at ${line + 1}:${column}: unknown footsteps "custom" (kept 'normal', as the engine does)`);
+    const column = cfg[line].indexOf('hooves') + 1;
+    expect(stderrLines(r)).toContain(`${join(folder, 'animation.cfg')}: warning BAD_FOOTSTEPS at ${line + 1}:${column}: unknown footsteps "hooves" (kept 'normal', as the engine does)`);
   });
   it('inspect: a table line per kind, every warning with its offset in --json', () => {
     const bytes = read(GRENADE_MD3);

@@ -50,7 +50,7 @@ describe('convert resolves textures in the game folder', () => {
     const glb = new Uint8Array(readFileSync(out));
     expectClean(results, 'stasis in pak0.pk3', await validate(glb));
     const { json } = readGlb(glb);
-    expect(json.images.map((i: { name: string }) => i.name).sort()).toEqual(['bubbles', 'chamber', 'flowpipe', 'lifemeter', 'meters', 'window']);
+    expect(json.images.map((i: { name: string }) => i.name).sort()).toEqual(['bubbles', 'chamber', 'flowpipe', 'lifemeter', 'lifemeter2', 'window']);
   });
 
   it('--skin picks <model>_NAME.skin; --no-textures leaves the images out', async () => {
@@ -64,6 +64,31 @@ describe('convert resolves textures in the game folder', () => {
     expect(none.stderr).not.toContain('textures from');
     expect(readGlb(new Uint8Array(readFileSync(join(tmp, 'none.glb')))).json.images).toBeUndefined();
     expect(run('convert', portal, '--no-textures', '--skin', 'blue', '-o', join(tmp, 'x.glb')).status).toBe(2);
+  });
+
+  it('--skin naming a multi-stage alien shader (Tremulous level2adv form): the glb shows the lit body stage, not the effect layer', () => {
+    const game = join(tmp, 'alien');
+    const folder = join(game, 'models/players/level2');
+    mkdirSync(folder, { recursive: true });
+    mkdirSync(join(game, 'scripts'));
+    writeFileSync(join(folder, 'level2.md3'), readFileSync(join(TREM, 'models/tremulous/weapons/rifle/rifle.md3')));
+    writeFileSync(join(folder, 'level2_default.skin'), 'rifle,models/players/level2/level2adv\n');
+    writeFileSync(
+      join(game, 'scripts/level2.shader'),
+      'models/players/level2/level2adv\n{\n\t{\n\t\tmap models/players/level2/lvl2_fx\n\t\trgbGen identity\n\t\ttcMod scroll 5 -5\n\t}\n\t{\n\t\tmap models/players/level2/adv\n\t\tblendfunc blend\n\t\trgbGen lightingDiffuse\n\t}\n}\n',
+    );
+    // Two different images (the corpus's PNGs stand in for the alien's TGAs).
+    writeFileSync(join(folder, 'lvl2_fx.png'), readFileSync(join(TREM, 'models/mapobjects/stasis/bubbles.png')));
+    writeFileSync(join(folder, 'adv.png'), readFileSync(join(TREM, 'models/mapobjects/stasis/chamber.png')));
+    const out = join(tmp, 'alien.glb');
+    const r = run('convert', join(folder, 'level2.md3'), '--skin', 'default', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('  rifle: models/players/level2/level2adv → models/players/level2/adv.png');
+    expect(r.stderr).toContain('STAGE_DROPPED');
+    const { json, bin } = readGlb(new Uint8Array(readFileSync(out)));
+    expect(json.images).toHaveLength(1);
+    const view = json.bufferViews[json.images[json.textures[json.materials[0].pbrMetallicRoughness.baseColorTexture.index].source].bufferView];
+    expect(Buffer.compare(Buffer.from(bin.subarray(view.byteOffset, view.byteOffset + view.byteLength)), readFileSync(join(folder, 'adv.png')))).toBe(0);
   });
 
   it('--game-dir names the game folder; without a marker folder above, the model\'s own folder is used with NO_GAME_FOLDER', () => {
@@ -93,8 +118,8 @@ describe('convert resolves textures in the game folder', () => {
   it('inspect lists each surface\'s resolved image', () => {
     const r = run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('texture 4            "lifemeter2": models/mapobjects/stasis/lifemeter2.tga → models/mapobjects/stasis/meters.jpg');
+    expect(r.stdout).toContain('texture 4            "lifemeter2": models/mapobjects/stasis/lifemeter2.tga → models/mapobjects/stasis/lifemeter2.png');
     const j = JSON.parse(run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'), '--json').stdout);
-    expect(j.textures.map((t: { image: string }) => t.image)).toEqual(['bubbles.png', 'chamber.png', 'flowpipe.png', 'lifemeter.png', 'meters.jpg', 'window.png'].map((f) => `models/mapobjects/stasis/${f}`));
+    expect(j.textures.map((t: { image: string }) => t.image)).toEqual(['bubbles.png', 'chamber.png', 'flowpipe.png', 'lifemeter.png', 'lifemeter2.png', 'window.png'].map((f) => `models/mapobjects/stasis/${f}`));
   });
 });

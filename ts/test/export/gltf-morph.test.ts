@@ -16,6 +16,7 @@ import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { diagonal } from '../helpers/compare.js';
 import { manifest, read, type ManifestRow } from '../helpers/models.js';
 import { evaluate, gltfPositions, primitivePositions, readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';
+import { md2GridStep } from './md2-grid.js';
 import { expectClean as expectCleanIn, validate } from './validate.js';
 
 const results: string[] = [];
@@ -43,22 +44,9 @@ function md2Expected(poser: Md2Poser, sourceVertex: Uint16Array): Float32Array {
   return out;
 }
 
-/**
- * The MD2 quantisation grid as docs/gltf.md states it, computed here from Md2Poser's frames (glTF axes): 255 steps over
- * the longest side of the box every frame fits in. A position on it is off by at most half a step per component, so by
- * at most √3/2 · step as a distance (lerps of two frames too: they are convex combinations).
- */
+/** The MD2 grid docs/gltf.md states (md2-grid.ts) and the distance a position on it may be off: √3/2 · step. */
 function md2Grid(model: Md2Model): { step: number; bound: number } {
-  const poser = new Md2Poser(createTsBackend(), model);
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let f = 0; f < model.frameCount; f++) {
-    const p = yUp(poser.poseFrame(f).positions);
-    p.forEach((v, i) => {
-      min[i % 3] = Math.min(min[i % 3], v);
-      max[i % 3] = Math.max(max[i % 3], v);
-    });
-  }
-  const step = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 255;
+  const step = md2GridStep(model);
   return { step, bound: (Math.sqrt(3) / 2) * step };
 }
 

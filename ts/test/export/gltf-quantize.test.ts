@@ -22,6 +22,7 @@ import { diagonal } from '../helpers/compare.js';
 import { manifest, read } from '../helpers/models.js';
 import { maxDistance, setTime, threePositions } from '../three/three-eval.js';
 import { readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';
+import { md2GridStep } from './md2-grid.js';
 import { validate } from './validate.js';
 
 /** Every well-formed real model of a format with more than one frame. */
@@ -49,18 +50,6 @@ function poserFrames(model: Md2Model | Md3Model): (f: number, g?: number, t?: nu
   };
 }
 
-/** The MD2 grid step docs/gltf.md states (255 steps over the longest side of every frame's box); MD3's is 1/64 and exact. */
-function md2Step(frame: ReturnType<typeof poserFrames>, frameCount: number): number {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let f = 0; f < frameCount; f++) {
-    frame(f).positions.forEach((v, i) => {
-      min[i % 3] = Math.min(min[i % 3], v);
-      max[i % 3] = Math.max(max[i % 3], v);
-    });
-  }
-  return Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 255;
-}
-
 function loadThree(glb: Uint8Array): Promise<{ scene: Group; animations: any[] }> {
   const ab = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
   return new Promise((resolve, reject) => new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).parse(ab, '', resolve as never, reject));
@@ -77,7 +66,7 @@ async function playedByThree(model: Md2Model | Md3Model, glb: Uint8Array): Promi
   const frame = poserFrames(model);
   const fps = model.format === 'md2' ? 10 : 15;
   // MD3: the file's own grid, exact (float rounding only); MD2: half a step per component, √3/2 · step as a distance
-  const bound = model.format === 'md2' ? (Math.sqrt(3) / 2) * md2Step(frame, model.frameCount) : 0;
+  const bound = model.format === 'md2' ? (Math.sqrt(3) / 2) * md2GridStep(model) : 0;
   const gltf = await loadThree(glb);
   const meshes: Mesh[] = [];
   gltf.scene.traverse((o) => {

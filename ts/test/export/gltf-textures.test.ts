@@ -125,6 +125,11 @@ describe('render states follow the shader', () => {
     const uris = json.images.map((i: any) => i.uri);
     expect(files.slice(2).map((f) => f.path)).toEqual(uris.map((u: string) => `out/${u}`));
     expect(uris).toContain('stasis_chamber.png');
-    expect(uris).toContain('stasis_meters.jpg');
+    // JPEGs keep their bytes and extension; computer's additive third stage is its emissive image.
+    const computer = TEXTURED[3];
+    const cModel = parse(computer);
+    const cJson = JSON.parse(new TextDecoder().decode(gltfFiles(cModel, 'out/computer.gltf', { textures: await resolveModelTextures(sharedFileSystem(computer.root), cModel, computer.path) })[0].bytes));
+    expect(cJson.images.map((i: any) => i.uri)).toEqual(['computer_computer.jpg', 'computer_computer.blend.jpg']);
+    expect(cJson.materials[0].emissiveTexture.index).toBe(1);
   });
 });

@@ -5,3 +5,4 @@ export { minimize } from './minimize.js';
 export { TARGETS } from './targets.js';
 export { memoryLimit, timeLimitMs } from './bounds.js';
 export { makeGltfInput, runGltfCampaign } from './gltf-target.js';
+export { makeHostileGltfInput, runHostileGltfCampaign } from './gltf-hostile.js';

@@ -303,3 +303,23 @@ export function imageStructure(b: Uint8Array): Structure {
   if (b[0] === 0x0a) return pcxStructure(b);
   return tgaStructure(b);
 }
+
+/**
+ * IQM v2 (iqm.h `iqmheader`): magic[16], version, filesize, flags, then the counts and `ofs_*` of text, meshes,
+ * vertex arrays, triangles (and adjacency), joints, poses, anims, frames (and bounds), comment and extensions; each
+ * vertex array record's offset too. Every block start is a boundary.
+ */
+export function iqmStructure(b: Uint8Array): Structure {
+  const u = (k: number) => 16 + 4 * k; // header word k after the magic
+  const counts = [3, 5, 7, 8, 10, 13, 15, 17, 19, 20, 23, 25].map((k) => field(u(k)));
+  const offsets = [1, 4, 6, 9, 11, 12, 14, 16, 18, 21, 22, 24, 26].map((k) => field(u(k)));
+  const boundaries = [0, 16, 20, 24, 124, ...offsets.map((f) => i32(b, f.at))];
+  const ofsVA = i32(b, u(9));
+  const arrays = Math.min(i32(b, u(7)), 64);
+  for (let k = 0; k < arrays && ofsVA > 0 && ofsVA + 20 * (k + 1) <= b.length; k++) {
+    offsets.push(field(ofsVA + 20 * k + 16));
+    counts.push(field(ofsVA + 20 * k + 12));
+    boundaries.push(ofsVA + 20 * k, i32(b, ofsVA + 20 * k + 16));
+  }
+  return binary(boundaries, counts, offsets, b.length);
+}

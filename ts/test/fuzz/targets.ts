@@ -3,7 +3,11 @@
  * real files seed it, a one-shot parse, optionally a push parser (for chunk-split checks), a structure scan (where
  * the counts, offsets and block boundaries are), an independent check of what it accepts, and its memory bound.
  */
-import type { Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import { IqmParser, parseIqm } from '../../src/formats/iqm/parser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
+import { writeIqm } from '../../src/write/iqm.js';
+import { iqmToGlb } from '../../src/export/gltf-iqm.js';
 import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { Md3Parser, parseMd3 } from '../../src/formats/md3/index.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
@@ -16,6 +20,10 @@ import { toGlb, type GltfModel } from '../../src/registry/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
+import { inflationTarget, namesTarget } from './security-targets.js';
+import { checkMdl, mdlExtraSeeds, mdlStructure, useMdl } from './mdl-target.js';
+import { checkPak, PAK_MEMORY_BOUND, pakSeeds, pakStructure, readPakSync } from './pak-target.js';
+import { MdlParser, parseMdl } from '../../src/formats/mdl/index.js';
 import { decodeImage } from '../../src/images/decode.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { pngInfo } from '../../src/images/png-info.js';
@@ -25,7 +33,7 @@ import { imageFixtures } from '../../../fixtures/generate-images.mjs';
 import { IMAGE_MEMORY_BOUND, PARSER_MEMORY_BOUND, type MemoryBound } from './bounds.js';
 import { fingerprint } from './invariant.js';
 import type { Rng } from './rng.js';
-import { ddsStructure, imageStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
+import { ddsStructure, imageStructure, iqmStructure, md2Structure, md3Structure, md5Structure, pcxStructure, scriptStructure, tgaStructure, type Structure } from './structure.js';
 
 export interface FuzzTarget {
   name: string;
@@ -315,6 +323,45 @@ function poseMd3(model: unknown): void {
   poser.dispose();
 }
 
+/** An accepted IQM re-checked on its own: array lengths against the counts, every index the posers follow. */
+export function checkIqm(model: unknown): string {
+  const m = model as IqmModel;
+  const V = m.vertexCount, J = m.joints.count, P = m.poses.count;
+  const first =
+    lengthIs('triangles', m.triangles, m.triangleCount * 3) ||
+    lengthIs('frames', m.frames, m.frameCount * m.frameChannels) ||
+    lengthIs('joint parents', m.joints.parents, J) ||
+    lengthIs('joint rotate', m.joints.rotate, J * 4) ||
+    lengthIs('pose offsets', m.poses.offsets, P * 10) ||
+    (m.positions ? lengthIs('positions', m.positions, V * 3) : '') ||
+    (m.blendIndexes ? lengthIs('blend indexes', m.blendIndexes, V * 4) : '') ||
+    (m.bounds ? lengthIs('bounds', m.bounds, m.frameCount * 8) : '') ||
+    parentsBelow(m.joints.parents) ||
+    parentsBelow(m.poses.parents);
+  if (first) return first;
+  for (let i = 0; i < m.triangles.length; i++) if (m.triangles[i] >= V) return `triangle corner ${i} = ${m.triangles[i]} ≥ ${V}`;
+  for (const [k, x] of m.meshes.entries()) {
+    if (x.firstVertex + x.vertexCount > V || x.firstTriangle + x.triangleCount > m.triangleCount) return `mesh ${k} runs past the vertices or triangles`;
+  }
+  if (J > 0 && m.blendIndexes && m.blendWeights) {
+    for (let i = 0; i < m.blendIndexes.length; i++) if (m.blendWeights[i] > 0 && m.blendIndexes[i] >= J) return `weighted blend index ${i} = ${m.blendIndexes[i]} ≥ ${J}`;
+  }
+  let used = 0;
+  for (let p = 0; p < P; p++) for (let c = 0; c < 10; c++) if (m.poses.masks[p] & (1 << c)) used++;
+  if (m.frameCount > 0 && used > m.frameChannels) return `masks take ${used} channels, frames hold ${m.frameChannels}`;
+  return '';
+}
+
+/** Pose an accepted IQM at its last frame (its own frames on its joints), export it to glTF, write and read it back. */
+function poseIqm(model: unknown): void {
+  const m = model as IqmModel;
+  iqmToGlb(m);
+  parseIqm(writeIqm(m));
+  const poser = new IqmPoser(tsBackend, m);
+  if (poser.animation && m.frameCount > 0) poser.poseFrame(m.frameCount - 1);
+  poser.dispose();
+}
+
 // --- the table ---------------------------------------------------------------------------------------------------
 
 interface PushParser<T> {
@@ -471,6 +518,34 @@ const zip: FuzzTarget = {
   seeds: zipSeeds,
 };
 
+/** Quake's MDL (mdl-target.ts): LibreQuake's models and made-up variants. */
+const mdl: FuzzTarget = {
+  name: 'mdl',
+  formats: ['mdl'],
+  extraSeeds: mdlExtraSeeds,
+  text: false,
+  parse: parseMdl,
+  parseChunks: pushParse(() => new MdlParser()),
+  structure: mdlStructure,
+  check: (m, b) => checkMdl(m) || checkGeneric(m, b),
+  use: useMdl,
+  memory: PARSER_MEMORY_BOUND,
+};
+
+/** Quake .pak archives (pak-target.ts): the header, the directory, every member's bytes. */
+const pak: FuzzTarget = {
+  name: 'pak',
+  formats: [],
+  text: false,
+  parse: readPakSync,
+  structure: pakStructure,
+  check: checkPak,
+  memory: PAK_MEMORY_BOUND,
+  seeds: pakSeeds,
+  // BAD_MAGIC, TRUNCATED, BAD_OFFSET, OVERLAPPING_ENTRIES (INFLATE_LIMIT needs a 4 MiB directory)
+  minErrorCodes: 4,
+};
+
 // --- images ---------------------------------------------------------------------------------------------------
 
 /** A decoded image's shape: RGBA of exactly width × height pixels, or the input itself passed through. */
@@ -579,4 +654,18 @@ const images: FuzzTarget[] = [
   },
 ];
 
-export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, ...scripts, zip, ...images];
+const iqm: FuzzTarget = {
+  name: 'iqm',
+  formats: ['iqm'],
+  // the small files: a corpus of 178 would spend the fixed budget mostly on re-reading large meshes
+  seedFilter: (path) => /(turret_sphere|mine_pose|idle|janitor\/lod2\/lod2|boost_up)\.iqm$/.test(path),
+  text: false,
+  parse: parseIqm,
+  parseChunks: pushParse(() => new IqmParser()),
+  structure: iqmStructure,
+  check: (m, b) => checkIqm(m) || checkGeneric(m, b),
+  use: poseIqm,
+  memory: PARSER_MEMORY_BOUND,
+};
+
+export const TARGETS: readonly FuzzTarget[] = [...md5, md2, md3, mdl, iqm, ...scripts, zip, pak, ...images, inflationTarget, namesTarget];

@@ -32,10 +32,12 @@ export interface ZipReadResult {
  */
 export const ZIP_MEMORY_BOUND: MemoryBound = { perByte: 4, constant: 512 * 1024 };
 
-/** The archive as `openZip` + reading every member would see it; the first member error is thrown. */
-export function readZipSync(bytes: Uint8Array): ZipReadResult {
-  // A policy an archive scanner would set: at most 64 inflated bytes per archive byte in all.
-  const limits = resolveLimits({ maxTotalBytes: 64 * bytes.length + (1 << 20) });
+/**
+ * The archive as `openZip` + reading every member would see it; the first member error is thrown. `limits`: by
+ * default a scanner's policy, at most 64 inflated bytes per archive byte counted over every read (the `inflation`
+ * target, security-targets.ts, reads under the library's own defaults instead).
+ */
+export function readZipSync(bytes: Uint8Array, limits = resolveLimits({ maxTotalBytes: 64 * bytes.length + (1 << 20) })): ZipReadResult {
   const dir = runPlanSync(readZipDirectory(bytes.length, limits), bytes);
   const budget = { inflated: 0 };
   let served = 0;

@@ -168,11 +168,11 @@ describe('malformed and hostile DDS', () => {
     expect(run.bytes + run2.bytes).toBeLessThan(4096);
   });
 
-  test('the decoded-pixel bound is the floor\'s (dimensions.ts) unless maxPixels overrides it', () => {
+  test('a whole image over maxImagePixels is RESOURCE_LIMIT at the height field; at the bound it decodes', () => {
     const real13x7 = decodeImage(dxt1, 'x.dds');
     expect(real13x7.width * real13x7.height).toBe(91);
-    expect(error(() => decodeImage(dxt1, 'x.dds', { dds: { maxPixels: 90 } }))).toEqual({ code: 'BAD_COUNT', offset: 12 });
-    expect(decodeImage(dxt1, 'x.dds', { dds: { maxPixels: 91 } }).width).toBe(13);
+    expect(error(() => decodeImage(dxt1, 'x.dds', { maxImagePixels: 90 }))).toEqual({ code: 'RESOURCE_LIMIT', offset: 12 });
+    expect(decodeImage(dxt1, 'x.dds', { maxImagePixels: 91 }).width).toBe(13);
   });
 
   test('header sizes other than 124 / 32 are read, as Doom 3 reads them, with a warning naming Tesseract', () => {

@@ -47,8 +47,9 @@ const CASES: Case[] = [
       { surface: 'chamber', diffuse: `${stasis}chamber.png` },
       { surface: 'flow_pipe', diffuse: `${stasis}flowpipe.png` },
       { surface: 'lifemeter', diffuse: `${stasis}lifemeter.png` },
-      // lifemeter2's first stage draws meters (the alpha-tested lifemeter2 is its second stage).
-      { surface: 'lifemeter2', diffuse: `${stasis}meters.jpg` },
+      // lifemeter2's first stage scrolls meters (tcMod scroll) under the alpha-tested lifemeter2: no stage is lit
+      // by rgbGen lightingDiffuse, so ioquake3's single-pass rank (VertexLightingCollapse) picks the unmoving one.
+      { surface: 'lifemeter2', diffuse: `${stasis}lifemeter2.png` },
       { surface: 'window', diffuse: `${stasis}window.png` },
     ],
   },
@@ -202,13 +203,15 @@ describe('engine rules on real data', () => {
     expect(blue.map((m) => [m.blendMode, m.doubleSided, m.definition.kind])).toEqual([['additive', true, 'shader'], ['additive', true, 'shader']]);
   });
 
-  test('$lightmap then a filtered image is that image, opaque; a dotted stage name finds computer.blend.jpg', async () => {
+  test('$lightmap then a filtered image is that image, opaque; the additive third stage is its glow; a dotted stage name finds computer.blend.jpg', async () => {
     const m = (await md3(TREM)(trem(), 'models/mapobjects/nexus6/computer.md3')).materials[0];
     const script = `${TREM}/scripts/nexus6.shader`;
     expect(m.definition).toMatchObject({ kind: 'shader', name: 'models/mapobjects/nexus6/computer', at: { path: 'scripts/nexus6.shader', line: lineOf(script, 'models/mapobjects/nexus6/computer', true) } });
     expect([m.blendMode, m.diffuse?.writtenAt?.line]).toEqual(['opaque', lineOf(script, 'map models/mapobjects/nexus6/computer', true)]);
-    expect(m.others.map((o) => o.builtin ?? o.path)).toEqual(['$lightmap', 'models/mapobjects/nexus6/computer.blend.jpg']);
-    expect(m.others[1].tried).toEqual(['models/mapobjects/nexus6/computer.blend.tga', 'models/mapobjects/nexus6/computer.blend.jpg']);
+    // Daemon's CollapseStages: colour stage, lightmap stage, `blendfunc GL_ONE GL_ONE` stage → diffuse + glow map.
+    expect(m.others.map((o) => o.builtin ?? o.path)).toEqual(['$lightmap']);
+    expect(m.emissive?.path).toBe('models/mapobjects/nexus6/computer.blend.jpg');
+    expect(m.emissive?.tried).toEqual(['models/mapobjects/nexus6/computer.blend.tga', 'models/mapobjects/nexus6/computer.blend.jpg']);
   });
 
   test('no definition: the name is an image, and the .tga named is tried before the .jpg found', async () => {

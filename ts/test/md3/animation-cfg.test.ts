@@ -178,11 +178,12 @@ describe('md3ClipFrameAt (CG_RunLerpFrame frame sequence, stateless)', () => {
     expect(md3ClipFrameAt(b.LEGS_BACKWALK, 0.7)).toEqual({ frame1: 100, frame2: 114, t: 0 });
   });
 
-  it('a partial loop repeats only the last loopFrames frames; negative or NaN time is the first frame', () => {
+  it('a partial loop repeats only the last loopFrames frames; a negative time is the first frame, NaN a RangeError', () => {
     const a: Md3Animation = { name: 'TORSO_GESTURE', firstFrame: 10, numFrames: 5, loopFrames: 2, fps: 10, frameLerpMs: 100, reversed: false, flipflop: false };
     const frames = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => md3ClipFrameAt(a, k / 10 + 1e-9).frame1);
     expect(frames).toEqual([10, 11, 12, 13, 14, 13, 14, 13, 14]);
     expect(md3ClipFrameAt(a, -5)).toEqual({ frame1: 10, frame2: 11, t: 0 });
-    expect(md3ClipFrameAt(a, NaN)).toEqual({ frame1: 10, frame2: 11, t: 0 });
+    // one rule for every clock (pose/timing.ts): a time that is not a number of seconds is refused, not frame 0
+    expect(() => md3ClipFrameAt(a, NaN)).toThrow(new RangeError('time NaN is not a finite number of seconds'));
   });
 });

@@ -16,7 +16,7 @@ import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, chromiumPath } from '../browser/chromium.js';
+import { CHROMIUM_ARGS, chromiumPath, LOADED_MS } from '../browser/chromium.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { packAndInstall, type Consumer } from './consumer.js';
@@ -100,6 +100,8 @@ afterAll(async () => {
 /** Opens `pageUrl` and runs the app's poseInWorker with model URLs under `models`. */
 async function run(pageUrl: string, models: string, workerUrl?: string): Promise<Result> {
   const page: Page = await browser.newPage();
+  page.setDefaultTimeout(LOADED_MS);
+  page.setDefaultNavigationTimeout(LOADED_MS);
   try {
     await page.goto(pageUrl);
     await page.waitForFunction(() => document.body?.dataset.ready === 'yes');

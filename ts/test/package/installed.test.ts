@@ -61,6 +61,20 @@ describe('the packed tarball', () => {
     expect(JSON.parse(readFileSync(join(consumer.installed, 'package.json'), 'utf8')).license).toBe('MIT');
   });
 
+  it('no runtime dependencies: the bundled packages\' licences ship in dist/THIRD-PARTY-NOTICES.md, one section each', () => {
+    const installed = JSON.parse(readFileSync(join(consumer.installed, 'package.json'), 'utf8'));
+    expect(installed.dependencies).toBeUndefined();
+    const notices = readFileSync(join(consumer.installed, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    const named = [...notices.matchAll(/^## (\S+) (\S+) \((\S+)\)$/gm)].map((m) => m[1]);
+    // what the shipped files hold: glTF Transform (with its own two), fflate, meshoptimizer; tinybench in the CLI's bench
+    expect(named).toEqual(['@gltf-transform/core', '@gltf-transform/extensions', 'fflate', 'ktx-parse', 'meshoptimizer', 'property-graph', 'tinybench']);
+    for (const name of named) {
+      const version = JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')).version;
+      expect(notices).toContain(`## ${name} ${version} (`);
+    }
+    expect(notices.match(/Permission is hereby granted/g)?.length).toBe(named.length);
+  });
+
   it('every file that package.json exports names is in it', () => {
     const targets = exportTargets();
     expect(targets.length).toBeGreaterThan(8);
@@ -182,6 +196,21 @@ describe('TypeScript consumers of the installed types (tsc, strict, no skipLibCh
             return mesh.meshes.reduce((n, m) => n + m.vertexCount, 0) + (advanced.MD5_LIMITS ? 0 : 1);
           }
           export const isParseError = (e: unknown): e is ModelParseError => e instanceof ModelParseError;`,
+      },
+    },
+    {
+      // glTF Transform is bundled, not a dependency: the declarations of `write` must not need its types
+      name: 'Node, moduleResolution node16: idtech-models/write, with glTF Transform not installed',
+      compilerOptions: { module: 'node16', moduleResolution: 'node16', lib: ['es2022'], types: ['node'] },
+      files: {
+        'main.ts': `
+          import { readFile } from 'node:fs/promises';
+          import { gltfToMd3, gltfToPlayer, importGltf, writeMd3, type GltfInput } from 'idtech-models/write';
+          const input: GltfInput = { bytes: new Uint8Array(await readFile('x.glb')) };
+          const md3 = writeMd3(await gltfToMd3(input, { fps: 15, scale: 32 }));
+          const player = await gltfToPlayer(input);
+          const md5 = await importGltf(input, { format: 'md5' });
+          export { md3, player, md5 };`,
       },
     },
     {

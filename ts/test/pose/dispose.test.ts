@@ -1,6 +1,7 @@
 /**
- * After `dispose()`, a poser (or a backend) refuses every call with a clear error, and never writes into memory that
- * another poser now owns. Every poser × every backend, on real models.
+ * After `dispose()`, a poser (or a backend) refuses every call — getters of what it posed (`blend`, `anim`, `parts`)
+ * and `clipFrameAt` included — with a clear error, and never writes into memory that another poser now owns.
+ * Every poser × every backend, on real models.
  */
 import { describe, expect, it } from 'vitest';
 import type { PoseBackend } from '../../src/kernels/backend.js';
@@ -13,6 +14,7 @@ import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
 import { Md3Poser } from '../../src/pose/md3-poser.js';
 import { Md3Player } from '../../src/pose/md3-player.js';
+import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 
 const backends: [string, () => Promise<PoseBackend>][] = [
@@ -27,6 +29,7 @@ const md2 = parseMd2(read(`${SHARED_MODELS}/assimp/test/models/MD2/faerie.md2`))
 const human = (part: string) => parseMd3(read(`${SHARED_MODELS}/res-tremulous_src.dpkdir/models/tremulous/players/human_base/${part}.md3`));
 const players = { lower: human('lower'), upper: human('upper'), head: human('head') };
 const md3 = players.upper;
+const cfg = parseAnimationCfg(read(`${SHARED_MODELS}/res-players_src.dpkdir/models/players/human_bsuit/animation.cfg`));
 const still = { frame1: 0, frame2: 0, t: 0 };
 
 /** A poser kind: how to make one, pose it, and every call a disposed one must refuse. */
@@ -41,25 +44,25 @@ const kinds: Kind[] = [
     name: 'Md5Poser',
     make: (b) => new Md5Poser(b, mesh).setAnim(anim),
     pose: (p) => p.poseBlend(1, 2, 0.3),
-    calls: [(p) => p.poseBind(), (p) => p.poseFrame(1), (p) => p.poseBlend(0, 1, 0.5), (p) => p.poseTime(0.1), (p) => p.poseJoints(1), (p) => p.skin(), (p) => p.bakeFrames([0, 1]), (p) => p.localPose(0), (p) => p.setAnim(anim), (p) => p.positions, (p) => p.normals, (p) => p.jointMatrices],
+    calls: [(p) => p.poseBind(), (p) => p.poseFrame(1), (p) => p.poseBlend(0, 1, 0.5), (p) => p.poseTime(0.1), (p) => p.poseJoints(1), (p) => p.skin(), (p) => p.bakeFrames([0, 1]), (p) => p.localPose(0), (p) => p.setAnim(anim), (p) => p.positions, (p) => p.normals, (p) => p.jointMatrices, (p) => p.tangents, (p) => p.blend, (p) => p.anim],
   },
   {
     name: 'Md2Poser',
     make: (b) => new Md2Poser(b, md2),
     pose: (p) => p.poseBlend(3, 4, 0.5),
-    calls: [(p) => p.poseFrame(1), (p) => p.poseBlend(0, 1, 0.5), (p) => p.poseTime({ firstFrame: 0, frameCount: 4 }, 0.2), (p) => p.positions, (p) => p.normals],
+    calls: [(p) => p.poseFrame(1), (p) => p.poseBlend(0, 1, 0.5), (p) => p.poseTime({ firstFrame: 0, frameCount: 4 }, 0.2), (p) => p.poseTime({ firstFrame: 0, frameCount: 4 }, NaN), (p) => p.positions, (p) => p.normals, (p) => p.blend],
   },
   {
     name: 'Md3Poser',
     make: (b) => new Md3Poser(b, md3),
     pose: (p) => p.poseBlend(3, 4, 0.5),
-    calls: [(p) => p.poseFrame(1), (p) => p.poseBlend(0, 1, 0.5), (p) => p.positions, (p) => p.normals],
+    calls: [(p) => p.poseFrame(1), (p) => p.poseBlend(0, 1, 0.5), (p) => p.poseTime({ firstFrame: 0, frameCount: 4 }, 0.2), (p) => p.positions, (p) => p.normals, (p) => p.blend],
   },
   {
     name: 'Md3Player',
-    make: (b) => new Md3Player(b, players),
+    make: (b) => new Md3Player(b, players, cfg),
     pose: (p) => p.pose({ legs: { frame1: 2, frame2: 3, t: 0.5 }, torso: still }),
-    calls: [(p) => p.pose({ legs: still, torso: still }), (p) => p.place({ legs: still, torso: still }), (p) => p.positions, (p) => p.normals],
+    calls: [(p) => p.pose({ legs: still, torso: still }), (p) => p.place({ legs: still, torso: still }), (p) => p.positions, (p) => p.normals, (p) => p.parts, (p) => p.clipFrameAt('LEGS_RUN', 0.5)],
   },
 ];
 

@@ -5,7 +5,8 @@
  * `PrimitivePoser` (import/gltf-sample.ts: attributes read once, every JOINTS_n set), which is tested against this.
  */
 import type { Mesh, Node, Primitive } from '@gltf-transform/core';
-import { attribute, mul4 } from '../../src/import/gltf-sample.js';
+import { mat4Multiply } from '../../src/base/mat4.js';
+import { attribute } from '../../src/import/gltf-sample.js';
 
 /**
  * The primitive's posed positions and normals (glTF axes, world space), 3 floats per vertex. With `local`, only the
@@ -36,7 +37,7 @@ export function posedPrimitive(node: Node, mesh: Mesh, prim: Primitive, local = 
   const perVertex: (v: number) => ArrayLike<number> = (() => {
     if (skin && joints && jw) {
       const ibm = skin.getInverseBindMatrices();
-      const mats = skin.listJoints().map((j, i) => mul4(j.getWorldMatrix(), ibm ? ibm.getElement(i, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
+      const mats = skin.listJoints().map((j, i) => mat4Multiply(j.getWorldMatrix(), ibm ? ibm.getElement(i, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
       return (v) => {
         const m = new Array<number>(16).fill(0);
         for (let k = 0; k < 4; k++) {

@@ -1,9 +1,10 @@
 /**
  * A format is one room and one registration: a made-up vertex-animated format ("TOYM": a few lines of parser over a
  * toy binary layout, and a MorphView of it) is registered here, at test time, and flows through detection,
- * `inspect`, `convert` to .glb (validator-clean) and .obj, and `openPlayable` — without any of those files knowing it.
+ * `inspect`, `convert` to .glb (validator-clean) and .obj, `openPlayable` and `IdTechLoader` (three.js) — without
+ * any of those files knowing it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -16,7 +17,12 @@ import type { FormatEntry } from '../../src/registry/entry.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { morphCapabilities } from '../../src/registry/morph-view.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
+import { IdTechLoader } from '../../src/three/loader.js';
+import type { IdTechModel } from '../../src/three/model.js';
 import { validate } from '../export/validate.js';
+import { REPO } from '../helpers/models.js';
+import { maxDistance, setTime, threePositions } from '../three/three-eval.js';
+import type { Mesh } from 'three';
 
 /** The toy layout: 'TOYM', u32 vertices, u32 triangles, u32 frames; u16 × 3 per triangle; f32 × 2 uv per vertex; f32 × 3 per vertex per frame. */
 interface Toy {
@@ -154,5 +160,56 @@ describe('a format registered at test time flows through every door', () => {
     player.poseBlend(1, 2, 0.5);
     expect(Array.from(player.positions.subarray(9, 12))).toEqual([3, 3, 11]);
     player.dispose();
+  });
+
+  describe('IdTechLoader (setFormats): the toy as a three.js mesh, its clip played by three\'s AnimationMixer', () => {
+    /** The toy's own pose at `seconds` into its clip (5 fps, frames 0 1 2, looping back to 0): its frames lerped. */
+    function toyAt(m: Toy, seconds: number): Float32Array {
+      const frames = [0, 1, 2, 0];
+      const at = (seconds * 5) % 3;
+      const k = Math.floor(at), t = at - k;
+      const n = m.vertexCount * 3;
+      return Float32Array.from({ length: n }, (_, i) => m.positions[frames[k] * n + i] * (1 - t) + m.positions[frames[k + 1] * n + i] * t);
+    }
+    const meshOf = (model: IdTechModel) => {
+      let mesh: Mesh | undefined;
+      model.scene.traverse((o) => (mesh ??= (o as Mesh).isMesh ? (o as Mesh) : undefined));
+      return mesh!;
+    };
+
+    for (const [how, load] of [
+      ['its bytes, sniffed', (l: IdTechLoader) => l.parseAsync(toyFile())],
+      ['named files', (l: IdTechLoader) => l.parseAsync([{ name: 'shapes/tetra.toy', source: toyFile() }])],
+    ] as const) {
+      for (const morph of ['targets', 'poser'] as const) {
+        it(`parseAsync of ${how}, ${morph}: the toy's mesh, and its clip at the toy's posed positions`, async () => {
+          const model = await load(new IdTechLoader().setFormats(formats).setMorph(morph));
+          expect(model.format).toBe('toy');
+          expect(model.animations.map((c) => [c.name, c.duration])).toEqual([['wobble', expect.closeTo(3 / 5, 6)]]);
+          const mesh = meshOf(model);
+          expect(mesh.geometry.index!.count).toBe(4 * 3);
+          expect(mesh.geometry.getAttribute('position').count).toBe(4);
+          const toyModel = await parseToy(toyFile());
+          model.play('wobble');
+          let worst = 0;
+          // on frames, between them, and across the loop's blend from frame 2 back to frame 0
+          for (const t of [0, 0.1, 0.2, 0.3, 0.5, 0.9]) {
+            setTime(model.mixer, model.scene, t);
+            model.sync();
+            model.scene.updateMatrixWorld(true);
+            worst = Math.max(worst, maxDistance(threePositions(mesh, model.root), toyAt(toyModel, t)));
+          }
+          // targets: int16 on a grid over the toy's 13-unit box (2e-4 a step); poser: the toy's own lerp
+          expect(worst).toBeLessThanOrEqual(morph === 'targets' ? 1e-3 : 1e-5);
+          model.dispose();
+        });
+      }
+    }
+
+    it('the loader without the toy does not know it; no file of three/ names it', async () => {
+      await expect(new IdTechLoader().parseAsync(toyFile())).rejects.toMatchObject({ code: ErrorCode.UnknownFormat });
+      const three = join(REPO, 'ts/src/three');
+      for (const f of readdirSync(three)) expect(readFileSync(join(three, f), 'utf8')).not.toMatch(/toy/i);
+    });
   });
 });

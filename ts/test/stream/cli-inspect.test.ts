@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { fileProgress, formatBar } from '../../src/commands/progress.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { REPO } from '../helpers/models.js';
@@ -84,11 +84,22 @@ describe('progress bar', () => {
 
   test('drawn on a terminal for a big input, throttled, and erased at the end', async () => {
     const { stream, out } = fakeTty(true);
-    const p = await fileProgress(`${prefix}.md5anim`, stream, 1024);
-    for (let i = 1; i <= 100; i++) p.update(Math.floor((animBytes.length * i) / 100)); // all within 100 ms
-    p.done();
-    expect(out.length).toBeGreaterThanOrEqual(2);
-    expect(out.length).toBeLessThan(10); // throttled to one redraw per 100 ms, plus the final 100%
+    // The bar's clock is performance.now(): faked, so the updates come 7 ms apart however busy the machine is.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      vi.advanceTimersByTime(1000);
+      const p = await fileProgress(`${prefix}.md5anim`, stream, 1024);
+      for (let i = 1; i <= 100; i++) {
+        p.update(Math.floor((animBytes.length * i) / 100));
+        vi.advanceTimersByTime(7);
+      }
+      p.done();
+    } finally {
+      vi.useRealTimers();
+    }
+    // 700 ms of updates: the first draws, then one every 100 ms (15 updates apart: 7 × 15 = 105 ms), the last (100%)
+    // always; then the bar is erased.
+    expect(out.length).toBe(1 + Math.floor(99 / 15) + 1 + 1);
     expect(out.at(-2)).toMatch(/^\r.*\[#+\] 100% /);
     expect(out.at(-1)).toBe('\r\x1b[K');
   });

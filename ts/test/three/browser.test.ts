@@ -1,24 +1,32 @@
 /**
- * The three.js adapter in real Chromium (Debian's, headless, WebGL on SwiftShader): the example page
- * (demo/three.html) loads each format with its textures through `IdTechLoader` and three.js draws it. Checked on
+ * The three.js adapter in real Chromium (Debian's, headless, WebGL on SwiftShader): its test page
+ * (ts/test/browser/three-page.ts, bundled here with three as a user's bundler would) loads each format with its textures through `IdTechLoader` and three.js draws it. Checked on
  * the pixels three rendered: the model covers part of the canvas, it is textured (colourful, many colours: the
  * untextured material is grey under white lights), and two times of its clip draw different pictures. One
  * screenshot per format (and the gallery the docs show) goes to target/test-artifacts.
  */
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, startHarness, type Harness } from '../browser/chromium.js';
+import { REPO } from '../helpers/models.js';
+
+const PAGE = join(REPO, 'target', 'three-page');
 
 let h: Harness;
 let page: Page;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  h = await startHarness();
+  mkdirSync(PAGE, { recursive: true });
+  await build({ entryPoints: [join(REPO, 'ts/test/browser/three-page.ts')], outfile: join(PAGE, 'three-page.js'), bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning', logOverride: { 'ignored-bare-import': 'silent' } });
+  copyFileSync(join(REPO, 'ts/test/browser/three-page.html'), join(PAGE, 'index.html'));
+  h = await startHarness({ '/three-page/': PAGE });
   page = await h.context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${h.url}/demo/three.html?idle`);
+  await page.goto(`${h.url}/three-page/?idle`);
   await page.waitForFunction(() => document.body.dataset.state === 'ready');
 });
 afterAll(async () => {
@@ -103,7 +111,7 @@ describe('the gallery (the picture in docs/three.md)', () => {
     const p = await h.context.newPage();
     p.on('pageerror', (e) => errors.push(e.message));
     await p.setViewportSize({ width: 1300, height: 640 });
-    await p.goto(`${h.url}/demo/three.html?gallery`);
+    await p.goto(`${h.url}/three-page/?gallery`);
     await p.waitForFunction(() => document.body.dataset.state === 'ready' || document.body.dataset.state === 'error');
     expect(await p.evaluate(() => document.body.dataset.state)).toBe('ready');
     const m = await p.evaluate(() => {

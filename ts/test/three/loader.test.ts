@@ -4,19 +4,23 @@
  * and PCX decoded by the image floor (so they run here; textures.test.ts compares them with the CLI's); progress, the
  * loading manager, abort, and the parsers' typed errors passing through.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CustomBlending, DataTexture, DoubleSide, DstColorFactor, FrontSide, LoadingManager, SkinnedMesh, ZeroFactor, type Mesh, type MeshStandardMaterial,
 } from 'three';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { parseMd2 } from '../../src/formats/md2/index.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 import { openArchiveFrom } from '../../src/vfs/zip-archive.js';
 import { IdTechLoader, gameRootOf, type IdTechProgress } from '../../src/three/loader.js';
 import type { IdTechModel } from '../../src/three/model.js';
 import { materialsUnder } from './three-eval.js';
+import { modelToThree } from '../../src/three/model-to-three.js';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { read, SHARED_MODELS } from '../helpers/models.js';
@@ -104,6 +108,26 @@ describe('from a game folder (a FileSystem)', () => {
   });
 });
 
+describe('a player folder holding a weapon.md3', () => {
+  it('the weapon hangs on upper\'s tag_weapon, its surfaces resolved by their own shaders after the parts\' skins', async () => {
+    const dir = join(SHARED_MODELS, 'res-tremulous_src.dpkdir/models/tremulous/players/human_base');
+    const launcher = read(join(SHARED_MODELS, 'aaa-assets/models/weapons/grenade_launcher/grenade_launcher.md3'));
+    const fs = memoryFileSystem([
+      ...['lower', 'upper', 'head'].map((p) => ({ path: `models/players/armed/${p}.md3`, bytes: read(join(dir, `${p}.md3`)) })),
+      { path: 'models/players/armed/weapon.md3', bytes: launcher },
+    ]);
+    const model = await new IdTechLoader().setFileSystem(fs).setTextures(false).loadAsync('models/players/armed/');
+    expect(Object.keys(model.parts!)).toEqual(['lower', 'upper', 'head', 'weapon']);
+    expect(model.parts!.weapon.parent!.name).toBe('upper_tag_weapon');
+    const weapon = model.materials.filter((m) => m.part === 'weapon');
+    expect(weapon.map((m) => m.surface)).toEqual(parseMd3(launcher).surfaces.map((s) => s.name));
+    // the weapon's mesh draws them: its materials are named after the shaders resolved for its surfaces
+    let mesh: Mesh | undefined;
+    model.parts!.weapon.traverse((o) => (mesh ??= (o as Mesh).isMesh ? (o as Mesh) : undefined));
+    expect((mesh!.material as MeshStandardMaterial[]).map((m) => m.name)).toEqual(weapon.map((m) => m.shaderName || m.surface));
+  });
+});
+
 describe('from a .pk3', () => {
   it('a player whose files are archive members, streamed from the archive', async () => {
     const dir = join(SHARED_MODELS, 'res-players_src.dpkdir/models/players/human_bsuit');
@@ -137,6 +161,22 @@ describe('from URLs', () => {
     expect(events).toEqual(['start', 'load']);
     // the game root is /models/ (no deeper `/models/` in the path): md5.cfg beside the mesh names skin.jpg there
     expect(model.materials[0].diffuse?.origin).toBe(`${server.url}/models/actors/drone/skin.jpg`);
+  });
+
+  it('a folder URL is probed for its folder format\'s files: what it lacks (no animation.cfg) is no error', async () => {
+    const dir = 'res-tremulous_src.dpkdir/models/tremulous/players/human_base';
+    const progress: IdTechProgress[] = [];
+    const base = await new IdTechLoader().setTextures(false).loadAsync(`${server.url}/models/${dir}/`, (e) => progress.push(e as unknown as IdTechProgress));
+    expect(base.format).toBe('player');
+    expect(Object.keys(base.parts!)).toEqual(['lower', 'upper', 'head']);
+    expect(base.animations.map((c) => c.name)).toEqual(['lower', 'upper']); // without animation.cfg: each part's frames
+    // the three parts' bytes, each counted once, the total from their Content-Lengths
+    const parts = ['lower', 'upper', 'head'].reduce((n, p) => n + statSync(join(SHARED_MODELS, dir, `${p}.md3`)).size, 0);
+    const last = progress[progress.length - 1];
+    expect([last.loaded, last.total, last.lengthComputable]).toEqual([parts, parts, true]);
+    const bsuit = await new IdTechLoader().setTextures(false).loadAsync(`${server.url}/models/res-players_src.dpkdir/models/players/human_bsuit/`);
+    expect(bsuit.animations.some((c) => c.name === 'BOTH_DEATH1')).toBe(true); // its animation.cfg was found
+    expect(bsuit.materials.map((m) => m.diffuse?.origin)).toEqual(['lower', 'upper', 'head'].map(() => `${server.url}/models/res-players_src.dpkdir/models/players/human_bsuit/human_bsuit.jpg`));
   });
 
   it('the game folder of a URL is the part before its last /models/', () => {
@@ -187,6 +227,24 @@ describe('from bytes', () => {
       { name: 'idle.md5anim', source: read(join(SHARED_MODELS, 'actors/drone/idle.md5anim')) },
     ]);
     await expect(mismatch).rejects.toMatchObject({ code: ErrorCode.AnimMeshMismatch });
-    await expect(loader.parseAsync([{ name: 'a.md5anim', source: new Uint8Array(1) }])).rejects.toThrow(/plays on its .md5mesh/);
+    // an animation alone is no model: the registry says what it plays on, naming the file
+    await expect(loader.parseAsync([{ name: 'a.md5anim', source: new Uint8Array(1) }])).rejects.toMatchObject({ code: ErrorCode.UnknownFormat, file: 'a.md5anim', detail: expect.stringMatching(/plays on .*md5mesh/) });
   });
 });
+
+describe('from parsed data (modelToThree)', () => {
+  it('the registration owning the data builds it; what plays on it is checked as the loader checks it', async () => {
+    const faerie = parseMd2(read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')));
+    const md2 = await modelToThree(faerie, { name: 'faerie' });
+    expect([md2.format, md2.scene.name]).toEqual(['md2', 'faerie']);
+    expect(md2.animations.map((c) => c.name)).toEqual(faerie.clips.map((c) => c.name));
+    const mesh = parseMd5Mesh(read(join(SHARED_MODELS, 'actors/drone/mesh.md5mesh')));
+    const idle = parseMd5Anim(read(join(SHARED_MODELS, 'actors/drone/idle.md5anim')));
+    const drone = await modelToThree(mesh, { companions: [{ name: 'idle', data: idle }], skinning: 'exact' });
+    expect([drone.format, drone.skeleton!.bones.length, drone.animations.map((c) => c.name)]).toEqual(['md5mesh', 27, ['idle']]);
+    drone.dispose();
+    const turret = parseMd5Mesh(read(join(SHARED_MODELS, 'actors/turret/turret.md5mesh')));
+    await expect(modelToThree(turret, { companions: [{ name: 'idle', data: idle }] })).rejects.toMatchObject({ code: ErrorCode.AnimMeshMismatch });
+  });
+});
+

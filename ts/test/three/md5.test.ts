@@ -1,5 +1,6 @@
 /**
- * MD5 in three.js: the SkinnedMesh three builds from our data, played by three's AnimationMixer and skinned by three's
+ * MD5 in three.js: the SkinnedMesh three builds from our data (the md5mesh registration's skinned view,
+ * `registry/md5-view.ts`, built by `skinnedToThree`), played by three's AnimationMixer and skinned by three's
  * own code (`getVertexPosition`), lands where `Md5Poser` puts every vertex — on real models, at frames and between
  * them, within 1e-4 of the model's bounding diagonal. The exact mode (our kernels skinning from three's bones) does
  * the same with every weight of a vertex, where the GPU mode keeps four.
@@ -11,11 +12,13 @@ import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createBackend } from '../../src/kernels/select.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { frameAtTime } from '../../src/pose/timing.js';
-import { Md5PoserMesh } from '../../src/three/md5-poser-mesh.js';
-import { md5ToThree, type Md5Skinning } from '../../src/three/md5-model.js';
+import type { Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import { SkinnedPoserMesh } from '../../src/three/skinned-poser-mesh.js';
+import { skinnedToThree, type SkinnedThree, type SkinningMode } from '../../src/three/skinned-model.js';
 import { diagonal } from '../helpers/compare.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { maxDistance, setTime, threePositions } from './three-eval.js';
+import { viewOf } from './views.js';
 
 const MODELS = [
   { mesh: 'actors/drone/mesh.md5mesh', anims: ['actors/drone/forward.md5anim', 'actors/drone/death.md5anim', 'actors/drone/idle.md5anim'] },
@@ -29,10 +32,16 @@ beforeAll(async () => {
   backend = await createBackend('auto');
 });
 
-function built(meshPath: string, animPaths: string[], skinning: Md5Skinning) {
+/** The md5mesh registration's skinned view of `mesh` with `anims`, built by the skinned builder. */
+async function md5ToThree(name: string, mesh: Md5Mesh, anims: { name: string; anim: Md5Anim }[], skinning: SkinningMode): Promise<SkinnedThree> {
+  const view = await viewOf('skinned', mesh, backend, anims.map((a) => ({ name: a.name, data: a.anim })));
+  return skinnedToThree(view, { name, format: 'md5mesh', skinning, materials: [] });
+}
+
+async function built(meshPath: string, animPaths: string[], skinning: SkinningMode) {
   const mesh = parseMd5Mesh(read(`${SHARED_MODELS}/${meshPath}`));
   const anims = animPaths.map((p) => ({ name: p.split('/').pop()!.replace(/\.md5anim$/, ''), anim: parseMd5Anim(read(`${SHARED_MODELS}/${p}`)) }));
-  const three = md5ToThree({ name: 'model', mesh, anims, backend, skinning, materials: [] });
+  const three = await md5ToThree('model', mesh, anims, skinning);
   const scene = new Group();
   scene.add(three.root);
   return { mesh, anims, three, scene, mixer: new AnimationMixer(scene) };
@@ -40,16 +49,16 @@ function built(meshPath: string, animPaths: string[], skinning: Md5Skinning) {
 
 describe.each(['gpu', 'exact'] as const)('MD5 as three.js objects, %s skinning', (skinning) => {
   for (const m of MODELS) {
-    it(`${m.mesh.split('/').pop()}: three's skinning matches Md5Poser at several times of every anim`, () => {
-      const { mesh, anims, three, scene, mixer } = built(m.mesh, m.anims, skinning);
-      expect(three.mesh).toBeInstanceOf(skinning === 'gpu' ? SkinnedMesh : Md5PoserMesh);
+    it(`${m.mesh.split('/').pop()}: three's skinning matches Md5Poser at several times of every anim`, async () => {
+      const { mesh, anims, three, scene, mixer } = await built(m.mesh, m.anims, skinning);
+      expect(three.mesh).toBeInstanceOf(skinning === 'gpu' ? SkinnedMesh : SkinnedPoserMesh);
       expect(three.bones.length).toBe(mesh.joints.count);
       expect(three.clips.map((c) => c.name)).toEqual(anims.map((a) => a.name));
       const poser = new Md5Poser(backend, mesh);
       const diag = diagonal(poser.poseBind().positions);
       // at rest (no action) three shows the bind pose
       scene.updateMatrixWorld(true);
-      if (three.mesh instanceof Md5PoserMesh) three.mesh.sync();
+      if (three.mesh instanceof SkinnedPoserMesh) three.mesh.sync();
       expect(maxDistance(threePositions(three.mesh, three.root), poser.positions)).toBeLessThanOrEqual(1e-4 * diag);
       let worst = 0;
       anims.forEach(({ anim }, i) => {
@@ -58,7 +67,7 @@ describe.each(['gpu', 'exact'] as const)('MD5 as three.js objects, %s skinning',
         poser.setAnim(anim);
         for (const t of TIMES) {
           setTime(mixer, scene, t);
-          if (three.mesh instanceof Md5PoserMesh) three.mesh.sync();
+          if (three.mesh instanceof SkinnedPoserMesh) three.mesh.sync();
           const b = frameAtTime(anim, Math.max(0, t));
           poser.poseBlend(b.frame1, b.frame2, b.t);
           worst = Math.max(worst, maxDistance(threePositions(three.mesh, three.root), poser.positions) / diag);
@@ -70,14 +79,14 @@ describe.each(['gpu', 'exact'] as const)('MD5 as three.js objects, %s skinning',
     });
   }
 
-  it('a clip lasts (frameCount − 1) / frameRate and loops there, as the engine plays it', () => {
-    const { anims, three, scene, mixer } = built(MODELS[0].mesh, [MODELS[0].anims[0]], skinning);
+  it('a clip lasts (frameCount − 1) / frameRate and loops there, as the engine plays it', async () => {
+    const { anims, three, scene, mixer } = await built(MODELS[0].mesh, [MODELS[0].anims[0]], skinning);
     const anim = anims[0].anim; // forward.md5anim: 12 frames at 24 fps (MANIFEST)
     expect(three.clips[0].duration).toBeCloseTo((anim.frameCount - 1) / anim.frameRate, 6);
     mixer.clipAction(three.clips[0]).play();
     const at = (t: number) => {
       setTime(mixer, scene, t);
-      if (three.mesh instanceof Md5PoserMesh) three.mesh.sync();
+      if (three.mesh instanceof SkinnedPoserMesh) three.mesh.sync();
       return threePositions(three.mesh, three.root);
     };
     const d = diagonal(at(0));
@@ -103,19 +112,19 @@ describe('more than four weights per vertex (hand-written md5mesh + md5anim)', (
     `hierarchy {\n${hierarchy}\n}\nbounds {\n\t( -9 -9 -9 ) ( 9 9 9 )\n\t( -9 -9 -9 ) ( 9 9 9 )\n}\nbaseframe {\n${base}\n}\n` +
     `frame 0 {\n\t0 0 0 0\n}\nframe 1 {\n\t${qz} ${qz} ${qz} ${qz}\n}\n`;
 
-  it('the GPU mode keeps four, renormalised, and says so; the exact mode skins all seven weights', () => {
+  it('the GPU mode keeps four, renormalised, and says so; the exact mode skins all seven weights', async () => {
     const mesh = parseMd5Mesh(new TextEncoder().encode(meshText));
     const anim = parseMd5Anim(new TextEncoder().encode(animText));
     const poser = new Md5Poser(backend, mesh).setAnim(anim).poseFrame(1);
     const out: Record<string, number> = {};
     for (const skinning of ['gpu', 'exact'] as const) {
-      const three = md5ToThree({ name: 'chain', mesh, anims: [{ name: 'bend', anim }], backend, skinning, materials: [] });
+      const three = await md5ToThree('chain', mesh, [{ name: 'bend', anim }], skinning);
       expect(three.warnings.map((x) => x.code)).toEqual(skinning === 'gpu' ? ['WEIGHTS_DROPPED'] : []);
       const scene = new Group().add(three.root);
       const mixer = new AnimationMixer(scene);
       mixer.clipAction(three.clips[0]).play();
       setTime(mixer, scene, 1 / 24); // frame 1
-      if (three.mesh instanceof Md5PoserMesh) three.mesh.sync();
+      if (three.mesh instanceof SkinnedPoserMesh) three.mesh.sync();
       out[skinning] = maxDistance(threePositions(three.mesh, three.root).subarray(0, 3), poser.positions.subarray(0, 3));
     }
     expect(out.exact).toBeLessThan(1e-5);

@@ -1,5 +1,6 @@
 /**
- * MD2 and MD3 in three.js, both ways (`morph-mesh.ts`): morph targets evaluated by three itself (`getVertexPosition`
+ * MD2 and MD3 in three.js (their registrations' morph views, `registry/md2-view.ts` / `md3-view.ts`, built by
+ * `morphToThree`), both ways (`morph-mesh.ts`): morph targets evaluated by three itself (`getVertexPosition`
  * applies the influences the mixer set, as its shader does), and the poser-driven mesh our kernels write — against
  * `Md2Poser` / `Md3Poser` playing the same clip at the same times (`clipBlend`), on real models. MD3 tags follow
  * `lerpTag` at every frame.
@@ -18,10 +19,11 @@ import { Md3Poser } from '../../src/pose/md3-poser.js';
 import { lerpTag } from '../../src/pose/md3-tag.js';
 import { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, type MorphClip } from '../../src/pose/timing.js';
 import { MorphPoserMesh, type MorphMode } from '../../src/three/morph-mesh.js';
-import { md2ToThree, md3ToThree, type MorphThree } from '../../src/three/morph-model.js';
+import { morphToThree, type MorphThree, type MorphThreeOptions } from '../../src/three/morph-model.js';
 import { diagonal } from '../helpers/compare.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { maxDistance, relativeMatrix, setTime, threePositions } from './three-eval.js';
+import { viewOf } from './views.js';
 
 const MD2S = ['assimp/test/models/MD2/faerie.md2', 'assimp/test/models-nonbsd/MD2/dolphin.md2'];
 const MD3S = ['aaa-assets/models/weapons/grenade_launcher/grenade_launcher.md3', 'res-tremulous_src.dpkdir/models/tremulous/buildables/overmind/overmind.md3'];
@@ -32,6 +34,11 @@ let backend: PoseBackend;
 beforeAll(async () => {
   backend = await createBackend('auto');
 });
+
+/** The MD2 / MD3 registration's morph view of `model`, built by the morph builder. */
+async function toThree(model: Md2Model | Md3Model, options: Omit<MorphThreeOptions, 'format' | 'materials'>): Promise<MorphThree> {
+  return morphToThree(await viewOf('morph', model, backend), { ...options, format: model.format, materials: [] });
+}
 
 /** A function that plays clip `i` (stopping the one before, which gives its influences back) and evaluates time t. */
 function player(three: MorphThree) {
@@ -51,9 +58,9 @@ function player(three: MorphThree) {
 
 describe.each(['targets', 'poser'] as const)('MD2 / MD3 as three.js meshes, %s', (mode: MorphMode) => {
   for (const file of MD2S) {
-    it(`${file.split('/').pop()}: every clip, played by three's mixer, matches Md2Poser`, () => {
+    it(`${file.split('/').pop()}: every clip, played by three's mixer, matches Md2Poser`, async () => {
       const model: Md2Model = parseMd2(read(`${SHARED_MODELS}/${file}`));
-      const three = md2ToThree(model, { name: 'md2', backend, mode, quantize: true, materials: [] });
+      const three = await toThree(model, { name: 'md2', mode, quantize: true });
       expect(three.clips.map((c) => c.name)).toEqual(model.clips.map((c) => c.name));
       const poser = new Md2Poser(backend, model);
       const source = md2Unwelded(model).sourceVertex;
@@ -75,9 +82,9 @@ describe.each(['targets', 'poser'] as const)('MD2 / MD3 as three.js meshes, %s',
   }
 
   for (const file of MD3S) {
-    it(`${file.split('/').pop()}: every clip matches Md3Poser, and the tags follow lerpTag`, () => {
+    it(`${file.split('/').pop()}: every clip matches Md3Poser, and the tags follow lerpTag`, async () => {
       const model: Md3Model = parseMd3(read(`${SHARED_MODELS}/${file}`));
-      const three = md3ToThree(model, { name: 'md3', backend, mode, quantize: true, materials: [] });
+      const three = await toThree(model, { name: 'md3', mode, quantize: true });
       const groups = groupClips(model.frameNames);
       expect(three.clips.length).toBe(groups.length);
       const poser = new Md3Poser(backend, model);
@@ -114,9 +121,9 @@ describe.each(['targets', 'poser'] as const)('MD2 / MD3 as three.js meshes, %s',
 });
 
 describe('compact morph targets', () => {
-  it('MD3 frames are the file\'s int16 positions and snorm8 normals; the mesh transform carries the 1/64', () => {
+  it('MD3 frames are the file\'s int16 positions and snorm8 normals; the mesh transform carries the 1/64', async () => {
     const model = parseMd3(read(`${SHARED_MODELS}/${MD3S[0]}`)); // 60 frames, 970 + 264 vertices (MANIFEST)
-    const three = md3ToThree(model, { name: 'launcher', backend, mode: 'targets', quantize: true, materials: [] });
+    const three = await toThree(model, { name: 'launcher', mode: 'targets', quantize: true });
     const g = (three.mesh as Mesh).geometry;
     expect(g.morphAttributes.position.length).toBe(60);
     expect(g.morphAttributes.position[7].array).toBeInstanceOf(Int16Array);
@@ -137,21 +144,21 @@ describe('compact morph targets', () => {
     poser.dispose();
   });
 
-  it('float32 targets on request, no mesh transform', () => {
+  it('float32 targets on request, no mesh transform', async () => {
     const model = parseMd2(read(`${SHARED_MODELS}/${MD2S[0]}`));
-    const three = md2ToThree(model, { name: 'faerie', backend, mode: 'targets', quantize: false, materials: [] });
+    const three = await toThree(model, { name: 'faerie', mode: 'targets', quantize: false });
     const g = (three.mesh as Mesh).geometry;
     expect(g.morphAttributes.position[0].array).toBeInstanceOf(Float32Array);
     expect(three.mesh.matrix.equals(new Matrix4())).toBe(true);
   });
 
-  it('clips keep the engines\' clocks: MD2 at 10 fps, MD3 at 15, the last frame blending back into the first', () => {
+  it('clips keep the engines\' clocks: MD2 at 10 fps, MD3 at 15, the last frame blending back into the first', async () => {
     const md2 = parseMd2(read(`${SHARED_MODELS}/${MD2S[0]}`)); // faerie: stand is 40 frames (MANIFEST)
-    const a = md2ToThree(md2, { name: 'faerie', backend, mode: 'poser', quantize: true, materials: [] });
+    const a = await toThree(md2, { name: 'faerie', mode: 'poser', quantize: true });
     expect(a.clips[0].name).toBe('stand');
     expect(a.clips[0].duration).toBeCloseTo(40 / MD2_DEFAULT_FPS, 6);
     const md3 = parseMd3(read(`${SHARED_MODELS}/${MD3S[0]}`));
-    const b = md3ToThree(md3, { name: 'launcher', backend, mode: 'poser', quantize: true, materials: [] });
+    const b = await toThree(md3, { name: 'launcher', mode: 'poser', quantize: true });
     const frames = groupClips(md3.frameNames)[0].frameCount;
     expect(b.clips[0].duration).toBeCloseTo(frames / MD3_DEFAULT_FPS, 6);
   });

@@ -1,5 +1,6 @@
 /**
- * A Quake 3 player in three.js: the parts hang on each other's tags through three's scene graph, moved by clips
+ * A Quake 3 player in three.js (the player registration's tagged view, `registry/player-view.ts`, built by
+ * `taggedToThree`): the parts hang on each other's tags through three's scene graph, moved by clips
  * named after animation.cfg. Against `Md3Player` (ioquake3's CG_Player chain on our kernels), on real players: each
  * part's placement and every vertex, at frames (where they agree to float precision) and between them (where three
  * slerps a tag's rotation and the engine lerps its axes).
@@ -14,11 +15,13 @@ import { createBackend } from '../../src/kernels/select.js';
 import { Md3Player } from '../../src/pose/md3-player.js';
 import { clipBlend, MD3_DEFAULT_FPS, type FrameBlend } from '../../src/pose/timing.js';
 import { IdTechModel } from '../../src/three/model.js';
+import type { Md3AnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { MorphPoserMesh, type MorphMode } from '../../src/three/morph-mesh.js';
-import { playerToThree, type PlayerThree } from '../../src/three/player.js';
+import { taggedToThree, type TaggedThree } from '../../src/three/tagged-model.js';
 import { diagonal } from '../helpers/compare.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { maxDistance, relativeMatrix, setTime, threePositions } from './three-eval.js';
+import { viewOf } from './views.js';
 
 const BSUIT = `${SHARED_MODELS}/res-players_src.dpkdir/models/players/human_bsuit`; // A1: animation.cfg, tags
 const BASE = `${SHARED_MODELS}/res-tremulous_src.dpkdir/models/tremulous/players/human_base`; // no animation.cfg
@@ -31,10 +34,16 @@ beforeAll(async () => {
   backend = await createBackend('auto');
 });
 
+/** The player registration's tagged view of the parts and animation.cfg, built by the tagged builder. */
+async function playerToThree(models: Record<(typeof PARTS)[number], Md3Model>, animations: Md3AnimationCfg | undefined, options: { name: string; mode: MorphMode }): Promise<TaggedThree> {
+  const view = await viewOf('tagged', { models, ...(animations ? { animations } : {}) }, backend);
+  return taggedToThree(view, { ...options, format: 'player', quantize: true, materials: {} });
+}
+
 const load = (dir: string) => Object.fromEntries(PARTS.map((p) => [p, parseMd3(read(`${dir}/${p}.md3`))])) as Record<(typeof PARTS)[number], Md3Model>;
 
 /** three's parts in the Z-up space vs the player's: the worst placement difference and the worst vertex distance. */
-function compare(three: PlayerThree, player: Md3Player): { matrix: number; vertices: number } {
+function compare(three: TaggedThree, player: Md3Player): { matrix: number; vertices: number } {
   // the poser mode writes vertices and places tags from the influences (as IdTechModel.update does), then matrices
   for (const part of PARTS) if (three.parts[part]!.mesh instanceof MorphPoserMesh) (three.parts[part]!.mesh as MorphPoserMesh).sync();
   three.root.updateMatrixWorld(true);
@@ -56,10 +65,10 @@ function compare(three: PlayerThree, player: Md3Player): { matrix: number; verti
 }
 
 describe.each(['targets', 'poser'] as const)('a Quake 3 player as a three.js group, %s', (mode: MorphMode) => {
-  it('human_bsuit: clips named as in animation.cfg place every part and vertex as Md3Player does', () => {
+  it('human_bsuit: clips named as in animation.cfg place every part and vertex as Md3Player does', async () => {
     const models = load(BSUIT);
     const cfg = parseAnimationCfg(read(`${BSUIT}/animation.cfg`));
-    const three = playerToThree(models, cfg, { name: 'human_bsuit', backend, mode, quantize: true, materials: {} });
+    const three = await playerToThree(models, cfg, { name: 'human_bsuit', mode });
     const named = cfg.animations.filter((a) => a.numFrames > 0 && !a.name.startsWith('FLAG_') && a.firstFrame + a.numFrames <= (a.name.startsWith('LEGS_') ? models.lower : models.upper).frameCount);
     expect(three.clips.map((c) => c.name).sort()).toEqual(named.map((a) => a.name).sort());
     const player = new Md3Player(backend, models, cfg);
@@ -98,9 +107,9 @@ describe.each(['targets', 'poser'] as const)('a Quake 3 player as a three.js gro
     player.dispose();
   });
 
-  it('human_base without animation.cfg: a `lower` and an `upper` clip of all frames, at 15 fps', () => {
+  it('human_base without animation.cfg: a `lower` and an `upper` clip of all frames, at 15 fps', async () => {
     const models = load(BASE);
-    const three = playerToThree(models, undefined, { name: 'human_base', backend, mode, quantize: true, materials: {} });
+    const three = await playerToThree(models, undefined, { name: 'human_base', mode });
     expect(three.clips.map((c) => c.name)).toEqual(['lower', 'upper']);
     const player = new Md3Player(backend, models);
     const scene = new Group().add(three.root);
@@ -119,10 +128,10 @@ describe.each(['targets', 'poser'] as const)('a Quake 3 player as a three.js gro
 });
 
 describe('playing a player', () => {
-  it('legs and torso are two channels: a LEGS_ and a TORSO_ clip play together, a BOTH_ clip replaces both', () => {
+  it('legs and torso are two channels: a LEGS_ and a TORSO_ clip play together, a BOTH_ clip replaces both', async () => {
     const models = load(BSUIT);
     const cfg = parseAnimationCfg(read(`${BSUIT}/animation.cfg`));
-    const three = playerToThree(models, cfg, { name: 'human_bsuit', backend, mode: 'targets', quantize: true, materials: {} });
+    const three = await playerToThree(models, cfg, { name: 'human_bsuit', mode: 'targets' });
     const scene = new Group().add(three.root);
     const model = new IdTechModel({ format: 'player', name: 'human_bsuit', scene, root: three.root, animations: three.clips, warnings: three.warnings, materials: [] });
     // the clips touch only their own part's nodes
@@ -138,7 +147,7 @@ describe('playing a player', () => {
     expect(legs.isRunning() || torso.isRunning()).toBe(false);
     expect(() => model.play('NO_SUCH_CLIP')).toThrow(RangeError);
     // without animation.cfg the two whole-part clips loop
-    const base = playerToThree(load(BASE), undefined, { name: 'human_base', backend, mode: 'targets', quantize: true, materials: {} });
+    const base = await playerToThree(load(BASE), undefined, { name: 'human_base', mode: 'targets' });
     const other = new IdTechModel({ format: 'player', name: 'human_base', scene: new Group().add(base.root), root: base.root, animations: base.clips, warnings: [], materials: [] });
     expect(other.play('lower', 'upper').map((a) => a.loop)).toEqual([LoopRepeat, LoopRepeat]);
   });

@@ -153,7 +153,7 @@ describe('splitMd3Surfaces: surfaces past the tessellator limits cut into ones i
     expect(md3EngineLimits(writeMd3(split))).toEqual([]);
     for (let f = 0; f < model.frameCount; f++) expect(corners(back.surfaces, f)).toEqual(corners(model.surfaces, f));
     console.log(`split CesiumMan: 1 surface → ${split.surfaces.length}, vertices ${model.surfaces[0].vertexCount} → ${split.surfaces.reduce((n, s) => n + s.vertexCount, 0)} (shared at the cuts)`);
-  }, 60_000);
+  });
 
   it('random surfaces and limits: every piece within them, every triangle kept with its corners and winding (property)', () => {
     const surface = fc.integer({ min: 3, max: 40 }).chain((vertexCount) =>

@@ -53,7 +53,7 @@ describe('gltfToMd3: id MD3 → our glb → MD3 within the format\'s quantisatio
       for (let f = 0; f < back.frameCount; f++) {
         for (let k = 0; k < 3; k++) expect(back.frameMins[3 * f + k]).toBeLessThanOrEqual(back.frameMaxs[3 * f + k]);
       }
-    }, 60_000);
+    });
   }
 
   it('packs a normal to the byte pair whose decode is nearest', () => {

@@ -113,7 +113,7 @@ describe('gltfToMd5: the corpus glTF samples → md5mesh + md5anims posed within
       expect(animatedComponents).toBeLessThan(6 * mesh.joints.count * anims.length);
       console.log(`${label} → md5: ${mesh.joints.count} joints, ${anims.length} anims, ${frames} frames, worst ${(worst / diag).toExponential(2)} × diagonal (${diag.toFixed(2)})`);
       expect(worst / diag).toBeLessThanOrEqual(BOUND);
-    }, 120_000);
+    });
   }
 });
 
@@ -153,7 +153,7 @@ describe('id → glb → id: every real md5mesh (with its md5anims) through toGl
       console.log(`${row.path}: ${anims.length} anims, worst ${(worstGlb / diag).toExponential(2)} × diagonal vs the glb${exact ? `, ${(worstOriginal / diag).toExponential(2)} vs the original` : ' (a vertex has > 4 weights: the glb dropped some)'}`);
       expect(worstGlb / diag).toBeLessThanOrEqual(BOUND);
       expect(worstOriginal / diag).toBeLessThanOrEqual(BOUND);
-    }, 120_000);
+    });
   }
 });
 

@@ -1,6 +1,7 @@
 /**
- * One job of `convert --all` (batch.ts hands them out, batch-worker.ts runs them): a catalog entry read from the
- * opened input, exported as .glb and written under OUTDIR. Plain data in and out, so it crosses a worker boundary.
+ * One job of `convert --all` (batch.ts makes them, batch-pool.ts hands them out, batch-worker.ts runs them): a catalog
+ * entry read from the opened input, exported as .glb and written under OUTDIR. Plain data in and out, so it crosses a
+ * worker boundary.
  * The output path was checked by `safeOutputPath` before the job was made; here the write is also refused when the
  * deepest existing folder on the way resolves (through a symbolic link) outside OUTDIR, and a file is written under
  * a temporary name then renamed, so an interrupted batch never leaves a partial .glb that looks up to date.

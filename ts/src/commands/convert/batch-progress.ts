@@ -3,6 +3,8 @@
  * read, time left — erased when done; otherwise (a log, a CI job) a plain line every 5 seconds. The summary
  * (batch.ts) follows either way.
  */
+import { writeControl } from '../terminal.js';
+
 const REDRAW_MS = 100;
 const PLAIN_MS = 5000;
 
@@ -25,7 +27,7 @@ export function batchProgress(total: number, totalBytes: number, stream: NodeJS.
     if (!tty) return stream.write(`idtech-models: ${status}\n`);
     const width = Math.max(10, Math.min(30, (stream.columns || 80) - status.length - 4));
     const filled = Math.round((done / Math.max(1, total)) * width);
-    stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${status}\x1b[K`);
+    writeControl(stream, `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${status}\x1b[K`);
     shown = true;
   };
   return {
@@ -39,7 +41,7 @@ export function batchProgress(total: number, totalBytes: number, stream: NodeJS.
       }
     },
     end() {
-      if (shown) stream.write('\r\x1b[K');
+      if (shown) writeControl(stream, '\r\x1b[K');
     },
   };
 }

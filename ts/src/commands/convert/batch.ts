@@ -2,7 +2,8 @@
  * `convert ARCHIVE_OR_DIR --all -o OUTDIR`: every model the input holds (load/catalog.ts: each .md2/.md3, each
  * player folder assembled, each .md5mesh with the .md5anims beside it) to a .glb under OUTDIR at its inner path
  * (`models/x/y.md3` → `OUTDIR/models/x/y.glb`, a player folder `models/players/sarge` → `…/sarge.glb`), on
- * `--jobs N` worker threads (dist/cli.js itself, serving jobs: batch-worker.ts), each opening the input itself.
+ * `--jobs N` worker threads (batch-pool.ts: dist/cli.js itself, serving jobs, batch-worker.ts), each opening the input
+ * itself. The workers are started before the catalog is read, and load while it is.
  *
  * An output at least as new as its sources (archive members' times, files' mtimes) is skipped unless --force.
  * Every output path is `safeOutputPath(OUTDIR, inner)` (vfs/safe-path.ts): an inner path that would leave OUTDIR
@@ -13,7 +14,7 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import { formatForName } from '../../formats/format.js';
 import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
@@ -22,11 +23,12 @@ import { ARCHIVE_EXTENSIONS } from '../../vfs/game-dir.js';
 import { safeOutputPath } from '../../vfs/safe-path.js';
 import { openArchive } from '../../vfs/node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
-import { cliEntry } from '../entry.js';
 import { openContainer, type OpenedInput } from '../inputs.js';
 import { formatBytes } from '../output.js';
-import { failure, type BatchJob, type BatchResult } from './batch-job.js';
+import { failure } from './batch-job.js';
+import { startBatchPool, type QueuedBatchJob } from './batch-pool.js';
 import { batchProgress } from './batch-progress.js';
+import { BatchQueue } from './batch-queue.js';
 
 const BATCH = 'batch (--all)';
 
@@ -39,7 +41,7 @@ export const BATCH_OPTIONS: OptionSpec[] = [
 ];
 
 /** Options --all accepts besides its own: the rest act on one model's input. */
-const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', ...BATCH_OPTIONS.map((o) => o.name)]);
+const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', '--limit', ...BATCH_OPTIONS.map((o) => o.name)]);
 
 /** Refuses batch options without --all. */
 export function refuseBatchOptions(a: ParsedArgs): void {
@@ -100,55 +102,40 @@ async function inputWarnings(input: string, fs: OpenedInput): Promise<(ParseWarn
   return own;
 }
 
-/** Runs `jobs` on `threads` workers; `onResult` as each finishes. */
-async function runPool(input: string, jobs: readonly BatchJob[], threads: number, onResult: (r: BatchResult) => void): Promise<void> {
-  let next = 0;
-  // The CLI's entry (dist/cli.js), which serves jobs when started as a worker (main.ts, entry.ts).
-  const url = cliEntry();
-  const one = () =>
-    new Promise<void>((resolve, reject) => {
-      const w = new Worker(url, { workerData: { input } });
-      let current: BatchJob | undefined;
-      const feed = () => {
-        current = jobs[next++];
-        w.postMessage(current ?? null);
-        if (!current) resolve();
-      };
-      w.on('message', (r: BatchResult) => {
-        onResult(r);
-        feed();
-      });
-      w.on('error', (e) => {
-        // A worker that dies (out of memory …) fails its job; the others carry on.
-        if (current) onResult({ id: current.id, ok: false, bytes: 0, warnings: [], ...failure(current.path, e) });
-        current = undefined;
-        resolve();
-      });
-      w.on('exit', () => resolve());
-      w.once('online', feed);
-      w.on('messageerror', reject);
-    });
-  await Promise.all(Array.from({ length: Math.min(threads, jobs.length) }, one));
+/**
+ * V8 optimises a function once it has run about `--interrupt-budget` bytes of bytecode (66 KB in Node 20), on
+ * background threads, and again after each deoptimisation. A batch runs many short, varied jobs, so every worker
+ * compiled its hot functions again and again as new models brought new paths and types (the md5mesh tokenizer's
+ * `write` ten times per worker): on the bench archive compiling took 1.3 s of CPU per worker beside 2.3 s of
+ * converting, on the cores the other workers need. Eight times the budget optimises later, on fuller type
+ * feedback: half the compiling, the converting thread itself no slower (docs/benchmarks.md, "Batch conversion").
+ * Set for the whole process before the workers start (a worker's own V8 flags cannot be given: Node refuses them in
+ * `execArgv`); the flag has been in V8 since 2011.
+ */
+const BATCH_V8_FLAGS = '--interrupt-budget=540672';
+
+interface BatchSettings {
+  input: string;
+  outDir: string;
+  slice: { index: number; count: number } | null;
+  force: boolean;
+  yUp: boolean;
+  textures: boolean;
+  skin?: string;
 }
 
-export async function convertAll(a: ParsedArgs, formats: readonly FormatEntry[]): Promise<number> {
-  if (a.positionals.length !== 1) throw new UsageError('convert --all takes one INPUT (an archive, a folder of them or a game folder)', 'convert');
-  const input = a.positionals[0];
-  const outDir = optionValue(a, '--output');
-  if (!outDir) throw new UsageError('convert --all needs -o OUTDIR (the folder to write into)', 'convert');
-  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin and --no-textures are allowed)`, 'convert');
-  const threads = parseJobs(optionValue(a, '--jobs'));
-  const slice = parseSlice(optionValue(a, '--slice'));
-  const force = a.flags.has('--force');
-  const started = performance.now();
-
-  const fs = await openContainer(input);
+/**
+ * The catalog of the input as summary rows (models the archive refused to serve among them, failed), its notes, and
+ * a job per model to convert (the others are up to date, or their output path is unsafe).
+ */
+async function planBatch(b: BatchSettings, formats: readonly FormatEntry[]): Promise<{ rows: Row[]; notes: string[]; jobs: QueuedBatchJob[] }> {
+  const fs = await openContainer(b.input);
   let entries: CatalogEntry[];
   const rows: Row[] = [];
   const notes: string[] = [];
   try {
     entries = await catalogModels(fs, formats);
-    for (const w of await inputWarnings(input, fs)) {
+    for (const w of await inputWarnings(b.input, fs)) {
       // A model the archive refused to serve (its name would leave the game folder) is a model not converted.
       const name = /unsafe path ("(?:[^"\\]|\\.)*")/.exec(w.message);
       const model = name ? formatForName(JSON.parse(name[1]) as string, formats)?.id ?? null : null;
@@ -160,46 +147,67 @@ export async function convertAll(a: ParsedArgs, formats: readonly FormatEntry[])
   }
   // Output names over the whole catalog, so every slice names a model alike (collisions included).
   let names = outputNames(entries, formats);
+  const slice = b.slice;
   if (slice) {
     const keep = (_: unknown, i: number) => i % slice.count === slice.index;
     entries = entries.filter(keep);
     names = names.filter(keep);
   }
-  const jobs: BatchJob[] = [];
-  const yUp = !a.flags.has('--z-up');
-  const skin = optionValue(a, '--skin');
-  if (skin && a.flags.has('--no-textures')) throw new UsageError('--skin resolves textures, which --no-textures turns off', 'convert');
+  const jobs: QueuedBatchJob[] = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const row: Row = { path: e.path, kind: e.kind, out: null, status: 'failed', bytes: 0, warnings: [] };
     rows.push(row);
     try {
-      row.out = safeOutputPath(outDir, names[i]);
+      row.out = safeOutputPath(b.outDir, names[i]);
     } catch (err) {
       Object.assign(row, failure(e.path, err));
       continue;
     }
     const existing = await stat(row.out).catch(() => null);
-    if (!force && existing && e.mtimeMs !== undefined && existing.mtimeMs >= e.mtimeMs) {
+    if (!b.force && existing && e.mtimeMs !== undefined && existing.mtimeMs >= e.mtimeMs) {
       row.status = 'up-to-date';
       continue;
     }
-    jobs.push({ id: rows.length - 1, kind: e.kind, path: e.path, anims: e.anims, out: row.out, outDir, yUp, textures: !a.flags.has('--no-textures'), ...(skin ? { skin } : {}) });
+    jobs.push({ id: rows.length - 1, kind: e.kind, path: e.path, anims: e.anims, out: row.out, outDir: b.outDir, yUp: b.yUp, textures: b.textures, ...(b.skin ? { skin: b.skin } : {}), size: e.size });
   }
-  if (jobs.length) await mkdir(outDir, { recursive: true });
+  return { rows, notes, jobs };
+}
 
-  const sizeOf = new Map(entries.map((e) => [e.path, e.size]));
-  // Biggest first (longest-processing-time order): a large player or md5anim started last would leave the other
-  // workers idle at the end.
-  jobs.sort((x, y) => (sizeOf.get(y.path) ?? 0) - (sizeOf.get(x.path) ?? 0));
-  const progress = batchProgress(jobs.length, jobs.reduce((n, j) => n + (sizeOf.get(j.path) ?? 0), 0));
-  await runPool(input, jobs, threads, (r) => {
+export async function convertAll(a: ParsedArgs, formats: readonly FormatEntry[]): Promise<number> {
+  if (a.positionals.length !== 1) throw new UsageError('convert --all takes one INPUT (an archive, a folder of them or a game folder)', 'convert');
+  const input = a.positionals[0];
+  const outDir = optionValue(a, '--output');
+  if (!outDir) throw new UsageError('convert --all needs -o OUTDIR (the folder to write into)', 'convert');
+  for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin, --no-textures and --limit are allowed)`, 'convert');
+  const threads = parseJobs(optionValue(a, '--jobs'));
+  const slice = parseSlice(optionValue(a, '--slice'));
+  const skin = optionValue(a, '--skin');
+  if (skin && a.flags.has('--no-textures')) throw new UsageError('--skin resolves textures, which --no-textures turns off', 'convert');
+  const started = performance.now();
+
+  // Started before the catalog is read: the workers load the CLI's code and open the input meanwhile. Those left
+  // without a job (everything up to date, fewer models than threads) are terminated.
+  setFlagsFromString(BATCH_V8_FLAGS);
+  const pool = startBatchPool(input, threads);
+  let plan: Awaited<ReturnType<typeof planBatch>>;
+  try {
+    plan = await planBatch({ input, outDir, slice, force: a.flags.has('--force'), yUp: !a.flags.has('--z-up'), textures: !a.flags.has('--no-textures'), skin }, formats);
+    if (plan.jobs.length) await mkdir(outDir, { recursive: true });
+  } catch (e) {
+    await pool.close();
+    throw e;
+  }
+  const { rows, notes, jobs } = plan;
+  const progress = batchProgress(jobs.length, jobs.reduce((n, j) => n + j.size, 0));
+  const sizes = new Map(jobs.map((j) => [j.id, j.size]));
+  await pool.run(new BatchQueue(jobs, threads), (r) => {
     const row = rows[r.id];
     row.status = r.ok ? 'converted' : 'failed';
     row.bytes = r.bytes;
     row.warnings = r.warnings;
     if (!r.ok) Object.assign(row, { code: r.code, error: r.error });
-    progress.tick(sizeOf.get(row.path) ?? 0);
+    progress.tick(sizes.get(r.id) ?? 0);
   });
   progress.end();
   const seconds = (performance.now() - started) / 1000;
@@ -209,9 +217,10 @@ export async function convertAll(a: ParsedArgs, formats: readonly FormatEntry[])
   const failed = by('failed');
   const warned = rows.filter((r) => r.warnings.length);
   const warningCount = warned.reduce((n, r) => n + r.warnings.length, 0) + notes.length;
+  const workers = Math.min(threads, Math.max(1, jobs.length));
   const line =
     `converted ${converted.length} (${formatBytes(converted.reduce((n, r) => n + r.bytes, 0))}), up to date ${by('up-to-date').length}, ` +
-    `failed ${failed.length}, warnings ${warningCount}; ${rows.length} models in ${seconds.toFixed(1)} s on ${Math.min(threads, Math.max(1, jobs.length))} worker${threads === 1 ? '' : 's'}` +
+    `failed ${failed.length}, warnings ${warningCount}; ${rows.length} models in ${seconds.toFixed(1)} s on ${workers} worker${workers === 1 ? '' : 's'}` +
     (slice ? ` (slice ${slice.index}/${slice.count})` : '');
   if (a.flags.has('--json')) {
     process.stdout.write(JSON.stringify({ input, outDir, jobs: threads, slice, seconds, converted: converted.length, upToDate: by('up-to-date').length, failed: failed.length, warnings: warningCount, notes, models: rows }) + '\n');

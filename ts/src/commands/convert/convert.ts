@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { DEFAULT_FORMATS, readableExtensions } from '../../registry/formats.js';
 import { given, optionValue, UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, modelInput } from '../inputs.js';
+import { LIMIT_OPTIONS } from '../limits.js';
 import { TEXTURE_OPTIONS } from '../textures.js';
 import { BATCH_OPTIONS, convertAll, refuseBatchOptions } from './batch.js';
 import { checkGltfOutput, convertGltf } from './gltf.js';
@@ -52,10 +53,11 @@ const spec: CommandSpec = {
     { name: '--fps', value: 'N', group: GLTF, help: "MD2/MD3/player: frames per second of clips that give none. Default 10 for MD2 (Quake 2's server rate), 15 for MD3; a player's animation.cfg gives its own." },
     { name: '--step', group: GLTF, help: 'MD2/MD3/player: jump from frame to frame (STEP) instead of blending between them as the engines do (LINEAR, the default).' },
     { name: '--md2-frame-nodes', group: GLTF, help: 'MD2: one node and mesh per frame, shown one at a time, instead of one mesh with a morph target per frame; for tools without morph targets.' },
+    { name: '--md2-box-grid', group: GLTF, help: "MD2: quantise positions in 255 steps over the box every frame fits in (smaller) instead of the default grid, fine enough that every frame reads back onto the .md2's own bytes; coarser than the file where the model moves far across its frames." },
     ...TEXTURE_OPTIONS,
     { name: '--textures', value: 'DIR', group: GLTF, help: "Instead of resolving textures, point materials at images by name: a shader or skin 'models/x/skin.tga' becomes DIR/skin.png (DIR relative to OUT, or a URL)." },
     { name: '--texture-ext', value: '.EXT', group: GLTF, help: 'The extension of the images in --textures DIR, with its dot. Default .png.' },
-    { name: '--float', group: GLTF, help: 'MD2/MD3/player: float32 positions, normals and morph weights. By default they are quantised (KHR_mesh_quantization: MD3 exactly as stored, MD2 on a 255-step grid; docs/gltf.md), 2–3× smaller.' },
+    { name: '--float', group: GLTF, help: 'MD2/MD3/player: float32 positions, normals and morph weights. By default they are quantised (KHR_mesh_quantization: MD3 exactly as stored, MD2 on a grid that reads back onto its own bytes; docs/gltf.md), 2–3× smaller.' },
     { name: '--meshopt', group: GLTF, help: '.glb only: compress the geometry and animation data with EXT_meshopt_compression (meshoptimizer); loaders need its decoder (three.js: GLTFLoader.setMeshoptDecoder).' },
     { name: '--reorder', group: GLTF, help: "With --meshopt: renumber each animated mesh's vertices so that they compress better (faerie.md2: 1.65x -> 1.40x its file). Vertex i is then no longer the file's vertex i; each mesh primitive's extras.sourceVertex maps them back." },
     { name: '--z-up', group: GLTF, help: "Keep the file's Z-up axes. By default they are turned to glTF's Y-up (x, y, z) → (x, z, −y)." },
@@ -63,6 +65,7 @@ const spec: CommandSpec = {
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
     ...BATCH_OPTIONS,
     ...ID_OPTIONS,
+    ...LIMIT_OPTIONS,
     { name: '--y-up', group: OBJ, help: "Turn id's Z-up into Y-up (x, y, z) → (x, z, −y), for tools that expect it. Default: the file's axes." },
   ],
   examples: [

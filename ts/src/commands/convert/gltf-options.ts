@@ -13,6 +13,7 @@ const OPTION_USES: Record<string, GltfOptionUse> = {
   '--fps': 'fps',
   '--step': 'step',
   '--md2-frame-nodes': 'frameNodes',
+  '--md2-box-grid': 'md2Grid',
   '--float': 'quantize',
 };
 
@@ -53,6 +54,7 @@ export function gltfOptions(a: ParsedArgs, name: string, warnings: NonNullable<G
     yUp: !a.flags.has('--z-up'),
     ...(a.flags.has('--step') ? { interpolation: 'STEP' as const } : {}),
     ...(a.flags.has('--md2-frame-nodes') ? { md2Frames: 'nodes' as const } : {}),
+    ...(a.flags.has('--md2-box-grid') ? { md2Grid: 'box' as const } : {}),
     ...(a.flags.has('--float') ? { quantize: false } : {}),
     ...(fps ? { fps } : {}),
     ...(textures !== undefined ? { textureFolder: textures } : {}),

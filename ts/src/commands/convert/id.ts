@@ -2,13 +2,14 @@
  * `convert IN -o OUT.<id extension>` (or a folder format's flag: `--player -o OUTDIR`): an id format written by its
  * registration's writer (`FormatEntry.writer.fromGltf`: the glTF import, the writer, and the target engine's
  * refusals of what would be written, read back by our parsers). IN is a `.glb` / `.gltf` — a `.gltf`'s buffers and
- * images named by relative `uri` are read from beside it — or any model this tool reads, which is first exported to
+ * images are read from its own folder only (load/gltf-files.ts) — or any model this tool reads, which is first exported to
  * glTF in memory with its animations and textures (`convert mesh.md5mesh --anim a.md5anim -o x.md3`).
  * `--validate` turns the engine's refusals into errors (nothing written, exit 1); `--split` cuts MD3 surfaces to
  * ioquake3's limits.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import type { GltfInput } from '../../import/gltf.js';
+import { gltfFileReader } from '../../load/gltf-files.js';
 import { type GltfOptions } from '../../export/gltf.js';
 import { type FormatEntry, type WriterCapability } from '../../registry/entry.js';
 import { DEFAULT_FORMATS } from '../../registry/formats.js';
@@ -44,6 +45,11 @@ export const ID_OPTIONS: OptionSpec[] = [
     help: "Name each material's base colour image GAMEPATH/<image>.png|.jpg in the shaders (MD5: without the extension) and write the images beside OUT, so the game finds them when OUT's folder is GAMEPATH. Without it, shaders are the materials' names.",
   },
   {
+    name: '--assimp-anim',
+    group: ID_OUTPUT,
+    help: "With .md5mesh output: write the first animation as OUT.md5anim instead of OUT_<animation>.md5anim. assimp's MD5 loader reads only the md5anim named after its mesh (X.md5anim beside X.md5mesh) and no other; further animations keep OUT_<animation>.md5anim.",
+  },
+  {
     name: '--split',
     group: ID_OUTPUT,
     help: "Cut MD3 surfaces past ioquake3's tessellator limits (999 vertices, 1999 triangles) into pieces that fit, each with the surface's name and shader.",
@@ -66,28 +72,13 @@ function positive(a: ParsedArgs, name: string): number | undefined {
   return v;
 }
 
-/** The files a `.gltf` names by relative uri (data: and absolute URLs are left to glTF Transform). */
-async function gltfResources(path: string, bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
-  let json: { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return {};
-  }
-  const out: Record<string, Uint8Array> = {};
-  for (const { uri } of [...(json.buffers ?? []), ...(json.images ?? [])]) {
-    if (!uri || /^[a-z][a-z0-9+.-]*:/i.test(uri)) continue;
-    out[uri] = new Uint8Array(await load(path, () => readFile(join(dirname(path), decodeURIComponent(uri)))));
-  }
-  return out;
-}
-
 /** The glTF input: the file's bytes (and a `.gltf`'s files), or any model this tool reads exported to glTF in memory. */
-async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly FormatEntry[]): Promise<{ bytes: Uint8Array; resources: Record<string, Uint8Array>; warnings: FileWarning[]; lines: string[] }> {
+async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly FormatEntry[]): Promise<GltfInput & { warnings: FileWarning[]; lines: string[] }> {
   if (/\.(glb|gltf)$/i.test(inputArg)) {
     for (const o of ['--anim', '--skin', '--game-dir']) if (given(a, o)) throw new UsageError(`${o} reads an id model; ${inputArg} is glTF`, 'convert');
     const bytes = new Uint8Array(await load(inputArg, () => readFile(inputArg)));
-    return { bytes, resources: inputArg.toLowerCase().endsWith('.gltf') ? await gltfResources(inputArg, bytes) : {}, warnings: [], lines: [] };
+    // the files it names: regular files inside its own folder only (load/gltf-files.ts, docs/security.md)
+    return { bytes, readResource: gltfFileReader(inputArg), warnings: [], lines: [] };
   }
   const input = await modelInput(inputArg);
   try {
@@ -105,7 +96,7 @@ async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly Form
     }
     const { files } = await load(input.label, () => gltfOutput(set, format, 'memory.glb', options, formats));
     warnings.push(...exportWarnings(input.label, exportList));
-    return { bytes: files[0].bytes as Uint8Array, resources: {}, warnings, lines };
+    return { bytes: files[0].bytes as Uint8Array, warnings, lines };
   } finally {
     await input.close();
   }
@@ -124,6 +115,7 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   const inputArg = a.positionals[0];
   const { writer } = target;
   for (const [option, why] of Object.entries(writer.refuses ?? {})) if (given(a, option)) throw new UsageError(why, 'convert');
+  if (given(a, '--assimp-anim') && !writer.extensions.includes('.md5mesh')) throw new UsageError('--assimp-anim names the md5anim written beside an .md5mesh', 'convert');
   const fps = positive(a, '--fps') ?? writer.defaultFps;
   if (fps !== undefined && given(a, '--fps')) {
     const wrong = writer.checkFps?.(fps);
@@ -131,7 +123,7 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   }
   const scale = positive(a, '--scale') ?? 1;
   const gltf = await gltfInput(a, inputArg, formats);
-  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out }));
+  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out, assimpNames: given(a, '--assimp-anim') }));
   const engine = result.engine.flatMap((e) => parseWarnings(e.file, e.warnings));
   if (!engineFindings(a, out, engine, result.refusal)) return 1;
   if (writer.folderFlag) await mkdir(out, { recursive: true }).catch(() => undefined);

@@ -9,6 +9,7 @@ import { DEFAULT_FORMATS, readableExtensions } from '../../registry/formats.js';
 import { type TexturedModel } from '../../registry/textures.js';
 import { UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, isContainer, load, modelInput, reusedFileChunks, type ModelInput } from '../inputs.js';
+import { LIMIT_OPTIONS } from '../limits.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from '../progress.js';
 import { resolveCliTextures, TEXTURE_OPTIONS, wantsTextures } from '../textures.js';
 import { groupText, groupWarnings, parseWarnings, type FileWarning } from '../warnings.js';
@@ -34,7 +35,7 @@ const spec: CommandSpec = {
       "an .md5mesh's .md5anim files beside it, Quake 3 player folders (lower/upper/head.md3) and the skins offered for each.",
     'Exit status: 0 read, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
-  options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }, ...TEXTURE_OPTIONS],
+  options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }, ...TEXTURE_OPTIONS, ...LIMIT_OPTIONS],
   examples: ['inspect models/monsters/imp/imp.md5mesh', 'inspect tris.md2 --json', 'inspect baseq3/pak0.pk3'],
 };
 

@@ -1,20 +1,35 @@
 /**
- * Quake 3 `animation.cfg` (the frame ranges of a player's lower.md3 / upper.md3), read as ioquake3
- * `cg_players.c` CG_ParseAnimationFile does: COM_Parse tokens (whitespace, `//` and `/* *\/` comments, quoted
- * strings; line breaks mean nothing), optional keywords first (`sex`, `footsteps`, `headoffset`, `fixedlegs`,
- * `fixedtorso`), then from the first token starting with a digit, `first num looping fps` for each animation in the
- * fixed order BOTH_DEATH1 … LEGS_TURN (25, required), then the 6 Team Arena torso gestures (optional: missing
- * ones copy TORSO_GESTURE). Then the engine's adjustments:
- * - LEGS_* first frames are numbered in the file after the TORSO_* frames (which only upper.md3 has); the game
- *   subtracts (first of LEGS_WALKCR − first of TORSO_GESTURE) so they index lower.md3;
- * - a negative frame count means the animation plays backwards;
- * - fps 0 means 1; frameLerp = trunc(1000 / fps) ms;
- * - derived: LEGS_BACKCR / LEGS_BACKWALK are LEGS_WALKCR / LEGS_WALK reversed; FLAG_* are fixed.
+ * `animation.cfg`: the frame ranges of an MD3 model's clips, in the three forms the Quake 3 family ships, read as the
+ * games read them (COM_Parse tokens: whitespace, `//` and `/* *\/` comments, quoted strings; line breaks mean
+ * nothing; then `first num looping fps` per animation in a fixed order):
  *
- * Stricter than the engine (which uses atoi/atof and stops quietly): a malformed number is BAD_NUMBER, a file
- * ending before the 25th animation is TRUNCATED, a first frame that ends up negative is INDEX_OUT_OF_RANGE — each
- * with line:column. What the engine only prints about (an unknown keyword, a bad footsteps value, tokens after the
- * last animation, a loop longer than its animation) is a warning.
+ * - `player` (ioquake3 `cg_players.c` CG_ParseAnimationFile; Tremulous the same when the file is segmented): a
+ *   player's lower.md3 / upper.md3. Optional keywords first (`sex`, `footsteps`, `headoffset`, `fixedlegs`,
+ *   `fixedtorso`), then BOTH_DEATH1 … LEGS_TURN (25, required), then the 6 Team Arena torso gestures (optional:
+ *   missing ones copy TORSO_GESTURE). LEGS_* first frames are numbered after the TORSO_* frames (which only
+ *   upper.md3 has): the game subtracts (first of LEGS_WALKCR − first of TORSO_GESTURE) so they index lower.md3.
+ *   Derived: LEGS_BACKCR / LEGS_BACKWALK are LEGS_WALKCR / LEGS_WALK reversed; FLAG_* are fixed (the CTF flag's).
+ *   Unvanquished's MD3 humans (`human_bsuit`) read the same way with Unvanquished's longer list (its cg_players.cpp
+ *   CG_ParseAnimationFile over its bg_public.h playerAnimNumber_t): a gesture per weapon before TORSO_GESTURE,
+ *   TORSO_RALLY, per-weapon attacks — 37 required, then the same 6 optional gestures. The lists cannot be told
+ *   apart by keywords; a player file of 37 to 43 animations is Unvanquished's (Quake 3 reads at most 31, so such a
+ *   file would be 6+ animations of trailing junk there), unless `playerNames` says otherwise (`playerNames`).
+ * - `nonsegmented` (Tremulous `cg_players.c`, the `nonsegmented` keyword: its aliens): one model, `nonseg.md3`,
+ *   skinned by `nonseg_<skin>.skin`; NSPA_STAND … NSPA_DEAD3 (27, required: the game refuses a shorter file), frame
+ *   numbers straight into that model; derived NSPA_WALKBACK = NSPA_WALK reversed.
+ * - `buildable` (Tremulous `cg_buildable.c` CG_ParseBuildableAnimationFile, `models/buildables/<name>/animation.cfg`):
+ *   no keywords; BANIM_CONSTRUCT1 … BANIM_DESTROYED (14, required), played on every model of the buildable.
+ *   A file is read as a buildable's when asked (`{ form: 'buildable' }`) or, by default, when it has no keyword
+ *   and exactly 14 × 4 numbers: a player file needs at least 25 × 4, so the two cannot be confused.
+ *
+ * In every form: a negative frame count means the animation plays backwards; fps 0 means 1; frameLerp =
+ * trunc(1000 / fps) ms. Tremulous' `cg_animmapobj.c` (animated map objects) reads its four numbers from the map
+ * entity, not from a file, so it has no form here.
+ *
+ * Stricter than the engines (which use atoi/atof and stop quietly): a malformed number is BAD_NUMBER, a file ending
+ * before the form's last required animation is TRUNCATED, a first frame that ends up negative is INDEX_OUT_OF_RANGE —
+ * each with line:column. What the engines only print about (an unknown keyword, a bad footsteps value, tokens
+ * after the last animation, a loop longer than its animation) is a warning.
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
 
@@ -26,21 +41,58 @@ export const MD3_PLAYER_ANIMATIONS = [
   'LEGS_LANDB', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
   'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
 ] as const;
+/**
+ * Unvanquished's MD3 player animations, in file order (its bg_public.h playerAnimNumber_t of the MD3 era, up to
+ * MAX_PLAYER_ANIMATIONS; TORSO_STAND_BLASTER is the line its human_bsuit/animation.cfg labels TORSO_STAND2).
+ */
+export const MD3_UNVANQUISHED_PLAYER_ANIMATIONS = [
+  'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
+  'TORSO_GESTURE_BLASTER', 'TORSO_GESTURE', 'TORSO_GESTURE_PSAW', 'TORSO_GESTURE_SHOTGUN', 'TORSO_GESTURE_LGUN',
+  'TORSO_GESTURE_MDRIVER', 'TORSO_GESTURE_CHAINGUN', 'TORSO_GESTURE_PRIFLE', 'TORSO_GESTURE_FLAMER', 'TORSO_GESTURE_LUCI',
+  'TORSO_GESTURE_CKIT', 'TORSO_RALLY', 'TORSO_ATTACK_BLASTER', 'TORSO_ATTACK_PSAW', 'TORSO_ATTACK',
+  'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND_BLASTER',
+  'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB',
+  'LEGS_LANDB', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
+  'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
+] as const;
 /** Built by the game after reading the file (animNumber_t after MAX_ANIMATIONS). */
 export const MD3_DERIVED_ANIMATIONS = ['LEGS_BACKCR', 'LEGS_BACKWALK', 'FLAG_RUN', 'FLAG_STAND', 'FLAG_STAND2RUN'] as const;
 
-export type Md3AnimationName = (typeof MD3_PLAYER_ANIMATIONS)[number] | (typeof MD3_DERIVED_ANIMATIONS)[number];
+/** A Tremulous non-segmented player's animations, in file order (bg_public.h nonSegPlayerAnimNumber_t). */
+export const MD3_NONSEGMENTED_ANIMATIONS = [
+  'NSPA_STAND', 'NSPA_GESTURE', 'NSPA_WALK', 'NSPA_RUN', 'NSPA_RUNBACK', 'NSPA_CHARGE',
+  'NSPA_RUNLEFT', 'NSPA_WALKLEFT', 'NSPA_RUNRIGHT', 'NSPA_WALKRIGHT', 'NSPA_SWIM',
+  'NSPA_JUMP', 'NSPA_LAND', 'NSPA_JUMPBACK', 'NSPA_LANDBACK', 'NSPA_TURN',
+  'NSPA_ATTACK1', 'NSPA_ATTACK2', 'NSPA_ATTACK3', 'NSPA_PAIN1', 'NSPA_PAIN2',
+  'NSPA_DEATH1', 'NSPA_DEAD1', 'NSPA_DEATH2', 'NSPA_DEAD2', 'NSPA_DEATH3', 'NSPA_DEAD3',
+] as const;
+/** A Tremulous buildable's animations, in file order (bg_public.h buildableAnimNumber_t after BANIM_NONE). */
+export const MD3_BUILDABLE_ANIMATIONS = [
+  'BANIM_CONSTRUCT1', 'BANIM_CONSTRUCT2', 'BANIM_IDLE1', 'BANIM_IDLE2', 'BANIM_IDLE3', 'BANIM_ATTACK1', 'BANIM_ATTACK2',
+  'BANIM_SPAWN1', 'BANIM_SPAWN2', 'BANIM_PAIN1', 'BANIM_PAIN2', 'BANIM_DESTROY1', 'BANIM_DESTROY2', 'BANIM_DESTROYED',
+] as const;
 
-/** Each animation's index in the file's order. */
-const A = /* @__PURE__ */ animationIndices();
+export type Md3AnimationName =
+  | (typeof MD3_PLAYER_ANIMATIONS)[number]
+  | (typeof MD3_UNVANQUISHED_PLAYER_ANIMATIONS)[number]
+  | (typeof MD3_DERIVED_ANIMATIONS)[number]
+  | (typeof MD3_NONSEGMENTED_ANIMATIONS)[number]
+  | 'NSPA_WALKBACK'
+  | (typeof MD3_BUILDABLE_ANIMATIONS)[number];
 
-function animationIndices() {
-  return Object.fromEntries(MD3_PLAYER_ANIMATIONS.map((n, i) => [n, i])) as Record<(typeof MD3_PLAYER_ANIMATIONS)[number], number>;
-}
+/** Which game file the cfg is (see the file comment). */
+export type AnimationCfgForm = 'player' | 'nonsegmented' | 'buildable';
+
+/** Which game's list names a player file's animations (see the file comment). */
+export type PlayerAnimationNames = 'quake3' | 'unvanquished';
+const PLAYER_LISTS: Record<PlayerAnimationNames, readonly Md3AnimationName[]> = { quake3: MD3_PLAYER_ANIMATIONS, unvanquished: MD3_UNVANQUISHED_PLAYER_ANIMATIONS };
 
 export interface Md3Animation {
   name: Md3AnimationName;
-  /** Into lower.md3 for BOTH_/LEGS_, into upper.md3 for BOTH_/TORSO_ (after the LEGS_ adjustment). */
+  /**
+   * player: into lower.md3 for BOTH_/LEGS_, into upper.md3 for BOTH_/TORSO_ (after the LEGS_ adjustment);
+   * nonsegmented: into nonseg.md3; buildable: into each of the buildable's models.
+   */
   firstFrame: number;
   /** ≥ 0 (a negative count in the file sets `reversed`). */
   numFrames: number;
@@ -53,18 +105,52 @@ export interface Md3Animation {
   flipflop: boolean;
 }
 
+/**
+ * A named clip, the same shape in every form: what the MD3 glTF exporter's `clips` option (`GltfClip`, which also
+ * honours `reversed`) and the posers' timing (`md3ClipFrameAt`) take.
+ */
+export interface Md3AnimationClip {
+  name: Md3AnimationName;
+  firstFrame: number;
+  frameCount: number;
+  /** The last `loopFrames` frames repeat; 0 = play once and hold the last frame. */
+  loopFrames: number;
+  fps: number;
+  reversed: boolean;
+}
+
 export interface Md3AnimationCfg {
+  form: AnimationCfgForm;
+  /** A player file's list: Quake 3's (ioquake3, Tremulous) or Unvanquished's; 'quake3' in the other forms. */
+  playerNames: PlayerAnimationNames;
   sex: 'male' | 'female' | 'neuter';
-  footsteps: 'normal' | 'boot' | 'flesh' | 'mech' | 'energy';
+  /** Quake 3's values, and Tremulous' `none` / `custom`. */
+  footsteps: 'normal' | 'boot' | 'flesh' | 'mech' | 'energy' | 'none' | 'custom';
   headOffset: [number, number, number];
   fixedLegs: boolean;
   fixedTorso: boolean;
-  /** The 31 file animations then the 5 derived ones, in animNumber_t order. */
+  /**
+   * The form's animations in its enum order, then the derived ones: player — the 31 file animations (Unvanquished:
+   * 43) and the 5 derived (animNumber_t order); nonsegmented — the 27 NSPA_* and NSPA_WALKBACK; buildable — the 14 BANIM_*.
+   */
   animations: Md3Animation[];
-  byName: Record<Md3AnimationName, Md3Animation>;
-  /** Whether the file gave the Team Arena gestures itself (else they copy TORSO_GESTURE). */
+  /** The same by name (only the form's names are present). */
+  byName: Partial<Record<Md3AnimationName, Md3Animation>>;
+  /**
+   * Every animation with frames, as form-independent clips (FLAG_* left out: they index the CTF flag's model, not
+   * the player's).
+   */
+  clips: Md3AnimationClip[];
+  /** Whether a player file gave the Team Arena gestures itself (else they copy TORSO_GESTURE); false in other forms. */
   teamArena: boolean;
   warnings: ParseWarning[];
+}
+
+export interface AnimationCfgOptions {
+  /** Read the file as this form (default: by its content, see the file comment). */
+  form?: AnimationCfgForm;
+  /** Read a player file with this game's list (default: by its count of animations, see the file comment). */
+  playerNames?: PlayerAnimationNames;
 }
 
 interface Token {
@@ -120,18 +206,31 @@ function* tokens(text: string): Generator<Token> {
 const INT = /^[+-]?\d+$/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const FOOTSTEPS: Record<string, Md3AnimationCfg['footsteps']> = {
-  default: 'normal', normal: 'normal', boot: 'boot', flesh: 'flesh', mech: 'mech', energy: 'energy',
+  default: 'normal', normal: 'normal', boot: 'boot', flesh: 'flesh', mech: 'mech', energy: 'energy', none: 'none', custom: 'custom',
 };
+/** Keywords only a player file has. */
+const PLAYER_KEYWORDS = new Set(['footsteps', 'headoffset', 'sex', 'fixedlegs', 'fixedtorso']);
 
 function animation(name: Md3AnimationName, first: number, num: number, loop: number, fps: number, reversed: boolean): Md3Animation {
   return { name, firstFrame: first, numFrames: num, loopFrames: loop, fps, frameLerpMs: Math.trunc(1000 / fps), reversed, flipflop: false };
 }
 
-/** Parses an animation.cfg (text, or bytes read as Latin-1 so offsets are byte offsets). */
-export function parseAnimationCfg(input: string | Uint8Array): Md3AnimationCfg {
+/** How many tokens `text` holds after its first `skip`, counted up to `cap` + 1 (counted, not kept: bounded memory). */
+function tokenCount(text: string, skip: number, cap: number): number {
+  let n = -skip;
+  for (const _ of tokens(text)) if (++n > cap) break;
+  return n;
+}
+
+const toClip = (a: Md3Animation): Md3AnimationClip => ({ name: a.name, firstFrame: a.firstFrame, frameCount: a.numFrames, loopFrames: a.loopFrames, fps: a.fps, reversed: a.reversed });
+
+/** Parses an animation.cfg (text, or bytes read as Latin-1 so offsets are byte offsets), in any of its forms. */
+export function parseAnimationCfg(input: string | Uint8Array, options: AnimationCfgOptions = {}): Md3AnimationCfg {
   const text = typeof input === 'string' ? input : new TextDecoder('latin1').decode(input);
   const warnings: ParseWarning[] = [];
   const it = tokens(text);
+  let consumed = 0;
+  let pending: Token | undefined;
   const eof = (): Token => {
     const lastBreak = text.lastIndexOf('\n');
     return { text: '', offset: text.length, line: text.split('\n').length, column: text.length - lastBreak };
@@ -141,7 +240,6 @@ export function parseAnimationCfg(input: string | Uint8Array): Md3AnimationCfg {
   };
   const warn = (code: string, message: string, at: Token) =>
     warnings.push({ code, message, offset: at.offset, line: at.line, column: at.column });
-  let pending: Token | undefined;
   const next = (): Token | undefined => {
     if (pending) {
       const t = pending;
@@ -149,7 +247,9 @@ export function parseAnimationCfg(input: string | Uint8Array): Md3AnimationCfg {
       return t;
     }
     const r = it.next();
-    return r.done ? undefined : r.value;
+    if (r.done) return undefined;
+    consumed++;
+    return r.value;
   };
   const need = (what: string): Token => next() ?? fail(ErrorCode.Truncated, `input ended while expecting ${what}`, eof());
   const int = (t: Token, what: string): number => {
@@ -162,55 +262,49 @@ export function parseAnimationCfg(input: string | Uint8Array): Md3AnimationCfg {
     return v;
   };
 
-  const cfg: Omit<Md3AnimationCfg, 'animations' | 'byName' | 'teamArena' | 'warnings'> = {
+  const cfg: Pick<Md3AnimationCfg, 'sex' | 'footsteps' | 'headOffset' | 'fixedLegs' | 'fixedTorso'> = {
     sex: 'male', footsteps: 'normal', headOffset: [0, 0, 0], fixedLegs: false, fixedTorso: false,
   };
-  // Optional keywords, until the first token that starts with a digit.
-  for (let t = next(); t !== undefined; t = next()) {
-    const k = t.text.toLowerCase();
-    if (k === 'footsteps') {
-      const v = need('a footsteps value');
-      const f = FOOTSTEPS[v.text.toLowerCase()];
-      if (f) cfg.footsteps = f;
-      else warn('BAD_FOOTSTEPS', `unknown footsteps ${JSON.stringify(v.text)} (kept 'normal', as the engine does)`, v);
-    } else if (k === 'headoffset') {
-      for (let c = 0; c < 3; c++) cfg.headOffset[c] = float(need('a headoffset number'), 'headoffset');
-    } else if (k === 'sex') {
-      const v = need('a sex value').text[0];
-      cfg.sex = v === 'f' || v === 'F' ? 'female' : v === 'n' || v === 'N' ? 'neuter' : 'male';
-    } else if (k === 'fixedlegs') {
-      cfg.fixedLegs = true;
-    } else if (k === 'fixedtorso') {
-      cfg.fixedTorso = true;
-    } else if (t.text.charCodeAt(0) >= 48 && t.text.charCodeAt(0) <= 57) {
-      pending = t;
-      break;
-    } else {
-      warn('UNKNOWN_KEYWORD', `unknown token ${JSON.stringify(t.text)} before the animations (ignored, as the engine does)`, t);
+  let nonsegmented = false;
+  let playerKeyword = false;
+  // Optional keywords, until the first token that starts with a digit (a buildable file has none: its first
+  // token is a number, so the loop ends at once).
+  if (options.form !== 'buildable') {
+    for (let t = next(); t !== undefined; t = next()) {
+      const k = t.text.toLowerCase();
+      if (PLAYER_KEYWORDS.has(k)) playerKeyword = true;
+      if (k === 'footsteps') {
+        const v = need('a footsteps value');
+        const f = FOOTSTEPS[v.text.toLowerCase()];
+        if (f) cfg.footsteps = f;
+        else warn('BAD_FOOTSTEPS', `unknown footsteps ${JSON.stringify(v.text)} (kept 'normal', as the engine does)`, v);
+      } else if (k === 'headoffset') {
+        for (let c = 0; c < 3; c++) cfg.headOffset[c] = float(need('a headoffset number'), 'headoffset');
+      } else if (k === 'sex') {
+        const v = need('a sex value').text[0];
+        cfg.sex = v === 'f' || v === 'F' ? 'female' : v === 'n' || v === 'N' ? 'neuter' : 'male';
+      } else if (k === 'fixedlegs') {
+        cfg.fixedLegs = true;
+      } else if (k === 'fixedtorso') {
+        cfg.fixedTorso = true;
+      } else if (k === 'nonsegmented') {
+        nonsegmented = true; // Tremulous
+      } else if (t.text.charCodeAt(0) >= 48 && t.text.charCodeAt(0) <= 57) {
+        pending = t;
+        break;
+      } else {
+        warn('UNKNOWN_KEYWORD', `unknown token ${JSON.stringify(t.text)} before the animations (ignored, as the engine does)`, t);
+      }
     }
   }
+  const count = tokenCount(text, consumed - (pending ? 1 : 0), MD3_UNVANQUISHED_PLAYER_ANIMATIONS.length * 4);
+  const form: AnimationCfgForm = options.form ?? (nonsegmented ? 'nonsegmented' : !playerKeyword && count === MD3_BUILDABLE_ANIMATIONS.length * 4 ? 'buildable' : 'player');
+  const unvanquished = count % 4 === 0 && count >= (PLAYER_LISTS.unvanquished.indexOf('LEGS_TURN') + 1) * 4 && count <= PLAYER_LISTS.unvanquished.length * 4;
+  const playerNames: PlayerAnimationNames = form !== 'player' ? 'quake3' : (options.playerNames ?? (unvanquished ? 'unvanquished' : 'quake3'));
+  if (nonsegmented && form !== 'nonsegmented') warn('FORM_OVERRIDDEN', `the file says nonsegmented but was read as a ${form} file, as asked`, pending ?? eof());
 
-  const animations: Md3Animation[] = [];
-  let skip = 0;
-  let teamArena = true;
-  for (let i = 0; i < MD3_PLAYER_ANIMATIONS.length; i++) {
-    const name = MD3_PLAYER_ANIMATIONS[i];
-    const firstTok = next();
-    if (firstTok === undefined) {
-      // every file must give BOTH_DEATH1 … LEGS_TURN
-      const required = A.LEGS_TURN + 1;
-      if (i < required) fail(ErrorCode.Truncated, `input ended before animation ${name} (${i + 1} of ${required} required)`, eof());
-      const g = animations[A.TORSO_GESTURE];
-      animations.push({ ...g, name, reversed: false, flipflop: false });
-      teamArena = false;
-      continue;
-    }
-    let first = int(firstTok, `${name} first frame`);
-    if (i === A.LEGS_WALKCR) skip = first - animations[A.TORSO_GESTURE].firstFrame;
-    if (i >= A.LEGS_WALKCR && i < A.TORSO_GETFLAG) first -= skip;
-    if (first < 0) {
-      fail(ErrorCode.IndexOutOfRange, `${name} first frame ${first}${i >= A.LEGS_WALKCR && i < A.TORSO_GETFLAG ? ` (after subtracting the ${skip} torso-only frames)` : ''} is negative`, firstTok);
-    }
+  /** One `first num looping fps` quadruple; `first` already read. */
+  const rest = (name: Md3AnimationName, first: number): Md3Animation => {
     let num = int(need(`${name} frame count`), `${name} frame count`);
     const reversed = num < 0;
     if (reversed) num = -num;
@@ -225,18 +319,62 @@ export function parseAnimationCfg(input: string | Uint8Array): Md3AnimationCfg {
     let fps = float(fpsTok, `${name} fps`);
     if (fps < 0) fail(ErrorCode.BadNumber, `${name} fps ${fps} is negative`, fpsTok);
     if (fps === 0) fps = 1;
-    animations.push(animation(name, first, num, loop, fps, reversed));
+    return animation(name, first, num, loop, fps, reversed);
+  };
+  /** A form whose animations are all required and numbered straight into one model. */
+  const plain = (names: readonly Md3AnimationName[]): Md3Animation[] =>
+    names.map((name, i) => {
+      const firstTok = next() ?? fail(ErrorCode.Truncated, `input ended before animation ${name} (${i + 1} of ${names.length} required for a ${form} animation.cfg)`, eof());
+      const first = int(firstTok, `${name} first frame`);
+      if (first < 0) fail(ErrorCode.IndexOutOfRange, `${name} first frame ${first} is negative`, firstTok);
+      return rest(name, first);
+    });
+
+  const animations: Md3Animation[] = [];
+  let teamArena = false;
+  if (form === 'nonsegmented') {
+    animations.push(...plain(MD3_NONSEGMENTED_ANIMATIONS));
+    const walk = animations[MD3_NONSEGMENTED_ANIMATIONS.indexOf('NSPA_WALK')];
+    animations.push({ ...walk, name: 'NSPA_WALKBACK', reversed: true });
+  } else if (form === 'buildable') {
+    animations.push(...plain(MD3_BUILDABLE_ANIMATIONS));
+  } else {
+    const list = PLAYER_LISTS[playerNames];
+    const A = Object.fromEntries(list.map((n, i) => [n, i])) as Record<'TORSO_GESTURE' | 'LEGS_WALKCR' | 'LEGS_WALK' | 'LEGS_TURN' | 'TORSO_GETFLAG', number>;
+    /** Animations every player file must give (BOTH_DEATH1 … LEGS_TURN). */
+    const REQUIRED = A.LEGS_TURN + 1;
+    teamArena = true;
+    let skip = 0;
+    for (let i = 0; i < list.length; i++) {
+      const name = list[i];
+      const firstTok = next();
+      if (firstTok === undefined) {
+        if (i < REQUIRED) fail(ErrorCode.Truncated, `input ended before animation ${name} (${i + 1} of ${REQUIRED} required)`, eof());
+        const g = animations[A.TORSO_GESTURE];
+        animations.push({ ...g, name, reversed: false, flipflop: false });
+        teamArena = false;
+        continue;
+      }
+      let first = int(firstTok, `${name} first frame`);
+      if (i === A.LEGS_WALKCR) skip = first - animations[A.TORSO_GESTURE].firstFrame;
+      if (i >= A.LEGS_WALKCR && i < A.TORSO_GETFLAG) first -= skip;
+      if (first < 0) {
+        fail(ErrorCode.IndexOutOfRange, `${name} first frame ${first}${i >= A.LEGS_WALKCR && i < A.TORSO_GETFLAG ? ` (after subtracting the ${skip} torso-only frames)` : ''} is negative`, firstTok);
+      }
+      animations.push(rest(name, first));
+    }
+    const walkcr = animations[A.LEGS_WALKCR];
+    const walk = animations[A.LEGS_WALK];
+    animations.push({ ...walkcr, name: 'LEGS_BACKCR', reversed: true });
+    animations.push({ ...walk, name: 'LEGS_BACKWALK', reversed: true });
+    animations.push(animation('FLAG_RUN', 0, 16, 16, 15, false));
+    animations.push(animation('FLAG_STAND', 16, 5, 0, 20, false));
+    animations.push(animation('FLAG_STAND2RUN', 16, 5, 1, 15, true));
   }
   const extra = next();
   if (extra) warn('TRAILING_TOKENS', `${JSON.stringify(extra.text)} and anything after the last animation is ignored`, extra);
 
-  const walkcr = animations[A.LEGS_WALKCR];
-  const walk = animations[A.LEGS_WALK];
-  animations.push({ ...walkcr, name: 'LEGS_BACKCR', reversed: true });
-  animations.push({ ...walk, name: 'LEGS_BACKWALK', reversed: true });
-  animations.push(animation('FLAG_RUN', 0, 16, 16, 15, false));
-  animations.push(animation('FLAG_STAND', 16, 5, 0, 20, false));
-  animations.push(animation('FLAG_STAND2RUN', 16, 5, 1, 15, true));
-  const byName = Object.fromEntries(animations.map((a) => [a.name, a])) as Record<Md3AnimationName, Md3Animation>;
-  return { ...cfg, animations, byName, teamArena, warnings };
+  const byName: Md3AnimationCfg['byName'] = Object.fromEntries(animations.map((a) => [a.name, a]));
+  const clips = animations.filter((a) => a.numFrames > 0 && !a.name.startsWith('FLAG_')).map(toClip);
+  return { form, playerNames, ...cfg, animations, byName, clips, teamArena, warnings };
 }

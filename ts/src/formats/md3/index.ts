@@ -5,6 +5,6 @@ export { readMd3Header } from './header.js';
 export { HEADER_BYTES as MD3_HEADER_BYTES } from './layout.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES } from './limits.js';
 export {
-  MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, parseAnimationCfg,
-  type Md3Animation, type Md3AnimationCfg, type Md3AnimationName,
+  MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, parseAnimationCfg,
+  type AnimationCfgForm, type AnimationCfgOptions, type PlayerAnimationNames, type Md3Animation, type Md3AnimationCfg, type Md3AnimationClip, type Md3AnimationName,
 } from './animation-cfg.js';

@@ -7,6 +7,7 @@
  */
 import { readingFile } from '../../base/errors.js';
 import type { ReadOptions } from '../../base/source.js';
+import { readScriptFile } from '../../vfs/bounded-read.js';
 import type { VfsFile } from '../../vfs/file-system.js';
 import type { FileWarnings, FolderForm, ModelFormat } from '../format.js';
 import type { Md3AnimationCfg } from './animation-cfg.js';
@@ -44,7 +45,7 @@ const playerFolder: FolderForm<Md3PlayerData> = {
     let animations: Md3AnimationCfg | undefined;
     const cfg = children.get('animation.cfg');
     if (cfg) {
-      animations = await readingFile(cfg.origin, async () => parseAnimationCfg(await cfg.bytes({ signal: options.signal })));
+      animations = await readingFile(cfg.origin, async () => parseAnimationCfg(await readScriptFile(cfg))); // at most maxScriptBytes
       warnings.push({ file: cfg.origin, warnings: animations.warnings });
     }
     // A part without the tag the chain hangs the next part on still loads, as in ioquake3 (R_LerpTag's identity).

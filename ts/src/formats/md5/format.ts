@@ -52,9 +52,10 @@ export const md5MeshFormat: ModelFormat<Md5Mesh> = {
   async companionsBeside(fs: FileSystem, path: string): Promise<string[]> {
     return (await fs.list(folderOf(path), ['.md5anim'])).filter((f) => folderOf(f.path).toLowerCase() === folderOf(path).toLowerCase()).sort(byPath).map((f) => f.path);
   },
-  acceptsCompanion(mesh: Md5Mesh, companion: unknown, format: string, _warnings: ParseWarning[]): string | null {
+  // As Daemon plays a pair (anim-mesh-match.ts): a parent or a name's letter case may differ, with ENGINE_LIMIT.
+  acceptsCompanion(mesh: Md5Mesh, companion: unknown, format: string, warnings: ParseWarning[]): string | null {
     if (format !== 'md5anim') return `an .${format} does not play on an .md5mesh`;
-    return animMeshMismatch(mesh, companion as Md5Anim);
+    return animMeshMismatch(mesh, companion as Md5Anim, warnings);
   },
 };
 

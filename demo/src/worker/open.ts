@@ -1,0 +1,110 @@
+/**
+ * Opening a model in the worker, all through its format's registration (no format named here): the model set
+ * (`openModelSet`: the model file with what plays on it, or a folder format's files), timed; its view
+ * (`entry.view`) made into data for the page (`view-data.ts`: frames decoded, influences chosen, here); its
+ * materials as its engine finds them (`entry.materials`) and the bytes of the images they show. Files are counted
+ * as they are read, for the page's progress bar.
+ */
+import { MaterialResolver, type FileSystem, type PoseBackend, type VfsFile } from 'idtech-models';
+import { entryFor, openModelSet, type FormatEntry, type ModelSet } from 'idtech-models/advanced';
+import type { ModelEntry, Opened } from '../protocol.js';
+import { viewToData } from '../view-data.js';
+
+/** The open model: what the page's later requests (inspect, images, bench, export) work on. */
+export interface OpenModel {
+  entry: FormatEntry;
+  set: ModelSet;
+  fs: FileSystem;
+  skin: string | undefined;
+  materials: Opened['materials'];
+  name: string;
+}
+
+/** `fs` whose files report the bytes read through `count` (each file counted once, up to its size). */
+function countingFileSystem(fs: FileSystem, count: (n: number) => void): FileSystem {
+  const counted = (f: VfsFile): VfsFile => {
+    let reached = 0;
+    return {
+      path: f.path,
+      size: f.size,
+      origin: f.origin,
+      mtimeMs: f.mtimeMs,
+      stream: (o) =>
+        (async function* () {
+          let at = 0;
+          for await (const c of f.stream(o)) {
+            at += c.length;
+            if (at > reached) {
+              count(at - reached);
+              reached = at;
+            }
+            yield c;
+          }
+        })(),
+      bytes: (o) => f.bytes(o),
+    };
+  };
+  return { ...fs, file: async (p) => ((f) => (f ? counted(f) : null))(await fs.file(p)), list: (folder, ext) => fs.list(folder, ext) };
+}
+
+const baseName = (path: string) => path.replace(/\/+$/, '').replace(/^.*\//, '').replace(/\.[^.]*$/, '') || 'model';
+
+export async function openModel(
+  fs: FileSystem,
+  model: ModelEntry,
+  skinAsked: string | undefined,
+  formats: readonly FormatEntry[],
+  backend: PoseBackend,
+  signal: AbortSignal,
+  progress: (done: number, total: number, what: string) => void,
+): Promise<{ opened: Opened; open: OpenModel; transfer: Transferable[] }> {
+  const entry = entryFor(model.kind, formats);
+  if (!entry) throw new Error(`${model.path}: no registered format ${model.kind}`);
+  let read = 0;
+  const t0 = performance.now();
+  const counting = countingFileSystem(fs, (n) => progress((read += n), model.size, `reading ${model.path}`));
+  const set = await openModelSet(counting, model.path, { formats, format: entry.folder ? undefined : entry, companions: model.anims, signal });
+  const t1 = performance.now();
+  if (!entry.view) throw new Error(`${entry.title}: its registration has no view to draw`);
+  progress(read, model.size, 'posing');
+  const view = await entry.view(set, backend);
+  const skins = [...new Set([...model.skins, ...(view.extras?.skins ?? [])])];
+  const transfer: Transferable[] = [];
+  const data = viewToData(view, transfer);
+  const t2 = performance.now();
+  // a model's skin files or the skins it carries: the one asked for, else `default`, else the first (the engines' default skin is `default`)
+  const skin = skinAsked ?? (skins.includes('default') ? 'default' : skins[0]);
+  progress(read, model.size, 'finding textures');
+  const materials = entry.materials ? await entry.materials(new MaterialResolver(fs, { signal }), set.data, set.path, { skin }) : { materials: [], warnings: [] };
+  const t3 = performance.now();
+  const images: Opened['images'] = [];
+  for (const m of materials.materials) {
+    const path = m.diffuse?.path;
+    if (!path || m.diffuse?.builtin || images.some((i) => i.path === path)) continue;
+    const f = await fs.file(path);
+    if (!f) continue;
+    const got = await f.bytes({ signal });
+    const bytes = got.byteOffset === 0 && got.byteLength === got.buffer.byteLength ? got : got.slice();
+    images.push({ path, bytes });
+    transfer.push(bytes.buffer);
+  }
+  const t4 = performance.now();
+  const name = baseName(set.path);
+  const writers = formats.flatMap((f) => (f.id !== entry.id && f.writer && f.writer.extensions.length && !f.writer.folderFlag ? [{ id: f.id, title: f.title, extension: f.writer.extensions[0] }] : []));
+  const opened: Opened = {
+    format: entry.id,
+    title: entry.title,
+    path: set.path,
+    name,
+    view: data,
+    materials,
+    images,
+    warnings: set.warnings.map((w) => ({ file: w.file, warnings: w.warnings })),
+    files: set.files.map((f) => ({ path: f.path, origin: f.origin, size: f.size })),
+    skins,
+    skin,
+    writers,
+    times: { parse: t1 - t0, view: t2 - t1, materials: t3 - t2, images: t4 - t3 },
+  };
+  return { opened, open: { entry, set, fs, skin, materials, name }, transfer };
+}

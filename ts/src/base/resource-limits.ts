@@ -1,0 +1,91 @@
+/**
+ * The bounds that keep memory proportional to what the caller handed us (docs/security.md): a small file must not
+ * make us allocate much, whatever it declares. Each is checked before the bytes or pixels it guards are made, and a
+ * refusal is a RESOURCE_LIMIT (INFLATE_LIMIT for archives) naming the file, the limit and how to raise it.
+ *
+ * The defaults pass every real file of the test corpus with room (docs/security.md gives each margin), and stay far
+ * above what the engines load. They are process-wide defaults: each room also takes its own per-call option
+ * (`openArchive(…, { limits })`, `decodeImage(…, { maxPixels })`, `new MaterialResolver(fs, { maxScriptBytes })`,
+ * `importGltf({ …, limits })`), which wins; `setResourceLimits` changes the defaults for the whole process, which is
+ * what the CLI's `--limit NAME=N` does.
+ */
+import { ErrorCode, ModelParseError } from './errors.js';
+
+export interface ResourceLimits {
+  /**
+   * Archives: the sum of the members' declared sizes may be at most this many times the archive's own size, plus
+   * {@link ARCHIVE_ALLOWANCE_BYTES}; checked when the archive is opened. No member inflates past its declared size,
+   * so this bounds every byte an archive can make.
+   */
+  maxTotalRatio: number;
+  /** Archives: the largest declared size of one member. */
+  maxMemberBytes: number;
+  /** Decoded images (TGA, PCX, BMP): the most pixels one image may decode to (4 bytes each). */
+  maxImagePixels: number;
+  /** Shader scripts, .mtr, .skin, animation.cfg, md5.cfg: the largest such file read. */
+  maxScriptBytes: number;
+  /** glTF: the most nodes a document may have. */
+  maxGltfNodes: number;
+  /** glTF: the deepest a node may sit below its scene's root (a root node is at depth 0). */
+  maxGltfDepth: number;
+  /** glTF: the largest image file a `.gltf` names (buffers are bounded by their declared byteLength). */
+  maxGltfFileBytes: number;
+  /**
+   * glTF export of MD2/MD3: the most morph weights one clip's animation may hold (keyframes × targets, one target a
+   * frame: quadratic in the frame count, so an MD3 of 60,000 tiny frames would ask for 3.6 GB).
+   */
+  maxMorphWeights: number;
+  /**
+   * glTF export of MD5: the most joint poses (frames × joints, summed over the animations) one glTF holds. An
+   * md5anim frame with nothing animated is a dozen bytes of text but a pose of every joint in the output: 70 MB
+   * of two million empty frames for a 27-joint mesh took 7 GB to export.
+   */
+  maxAnimationKeys: number;
+}
+
+/** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
+export const ARCHIVE_ALLOWANCE_BYTES = 1 << 20;
+
+export const DEFAULT_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
+  maxTotalRatio: 64,
+  maxMemberBytes: 256 * 1024 * 1024,
+  maxImagePixels: 8192 * 8192,
+  maxScriptBytes: 8 * 1024 * 1024,
+  maxGltfNodes: 16384,
+  maxGltfDepth: 256,
+  maxGltfFileBytes: 256 * 1024 * 1024,
+  maxMorphWeights: 1 << 26,
+  maxAnimationKeys: 1 << 24,
+});
+
+let current: Readonly<ResourceLimits> = DEFAULT_RESOURCE_LIMITS;
+
+/** The limits in force for this process: the defaults, or what `setResourceLimits` set. */
+export function resourceLimits(): Readonly<ResourceLimits> {
+  return current;
+}
+
+/**
+ * Changes the process-wide defaults (the ones not given are left as they are; `{}` after `resetResourceLimits()`
+ * gives the built-in ones). Each value must be a positive number (Infinity lifts the limit); else a RangeError.
+ */
+export function setResourceLimits(limits: Partial<ResourceLimits>): void {
+  for (const [name, v] of Object.entries(limits)) {
+    if (!Object.hasOwn(DEFAULT_RESOURCE_LIMITS, name)) throw new RangeError(`no resource limit ${name} (limits: ${Object.keys(DEFAULT_RESOURCE_LIMITS).join(', ')})`);
+    if (typeof v !== 'number' || !(v > 0)) throw new RangeError(`resource limit ${name} must be a number > 0, not ${String(v)}`);
+  }
+  current = Object.freeze({ ...current, ...limits });
+}
+
+/** Back to the built-in defaults. */
+export function resetResourceLimits(): void {
+  current = DEFAULT_RESOURCE_LIMITS;
+}
+
+/**
+ * The refusal: `what` (the file or element, with its value) is over `limit` = `value`. The detail says which
+ * option raises it, by the name `setResourceLimits` and the CLI's `--limit` take.
+ */
+export function overLimit(what: string, limit: keyof ResourceLimits, value: number, offset = 0, code: ErrorCode = ErrorCode.ResourceLimit): ModelParseError {
+  return new ModelParseError(code, `${what}: over the limit ${limit} = ${value} (raise it with --limit ${limit}=N, or the ${limit} option)`, { offset });
+}

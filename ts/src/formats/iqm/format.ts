@@ -1,0 +1,35 @@
+/**
+ * IQM's entry in the registry: the `ModelFormat` the registry extends with its capabilities. Its room (index.ts: the
+ * parser, the iqm.cfg reader that finds companions) is imported on the first parse or companion lookup, as MD3's
+ * (md3/format.ts); the header reader stays, for `animationOnly`'s synchronous answer.
+ */
+import type { IqmModel } from '../../base/model.js';
+import type { ModelFormat } from '../format.js';
+import { iqmAcceptsCompanion } from './pairing.js';
+import { isIqm, readIqmHeader } from './header.js';
+import { HEADER_BYTES } from './layout.js';
+
+export const iqmFormat: ModelFormat<IqmModel> = {
+  id: 'iqm',
+  title: 'Inter-Quake Model (IQM)',
+  extensions: ['.iqm'],
+  test: isIqm,
+  role: 'model',
+  animation: 'skeletal',
+  parseStream: async (source, options) => (await import('./index.js')).parseIqmStream(source, options),
+  warnings: (data) => data.warnings,
+  // DarkPlaces reads `<model>.framegroups` beside a model as its named clips (model_shared.c Mod_FrameGroupify)
+  sideFiles: (path) => [`${path}.framegroups`],
+  companionsBeside: async (fs, path) => (await import('./index.js')).iqmCompanionsBeside(fs, path),
+  acceptsCompanion: iqmAcceptsCompanion,
+  // poses without meshes: what Tesseract plays on a mesh of the same skeleton (iqm.h loadiqmanims)
+  animationOnly(head) {
+    if (head.length < HEADER_BYTES || !isIqm(head)) return false;
+    try {
+      const h = readIqmHeader(head, head.length);
+      return h.numMeshes === 0 && h.numPoses > 0;
+    } catch {
+      return false; // a bad header is listed, to fail where it is read
+    }
+  },
+};

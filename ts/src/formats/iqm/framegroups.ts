@@ -1,0 +1,120 @@
+/**
+ * DarkPlaces `.framegroups` files (`model.iqm.framegroups` beside the model: Xonotic's named clips over one long
+ * anim), read as DarkPlaces `model_shared.c` Mod_FrameGroupify_ParseGroups reads them: COM_ParseToken_Simple tokens
+ * (newlines returned as tokens, `//` and `/* *\/` comments skipped, `"…"` strings), one group per line:
+ * `start length [fps [loop [name]]]`, extra tokens eaten. Defaults: fps 20, loop on, name `groupified_<i>_anim`.
+ * Numbers are read with atoi / atof (a word that is no number reads as 0), and a line with a start but no length is
+ * skipped (DarkPlaces prints "missing number of frames"). Mod_FrameGroupify_ParseGroups_Store then bounds each group to
+ * the model's frames: first in [0, frames − 1], count in [1, frames − first], fps at least 1 — {@link boundFrameGroups}.
+ * Never throws.
+ */
+import type { ParseWarning } from '../../base/errors.js';
+
+export interface IqmFrameGroup {
+  /** DarkPlaces' name: the fifth token, else `groupified_<i>_anim`. */
+  name: string;
+  firstFrame: number;
+  frameCount: number;
+  fps: number;
+  loop: boolean;
+  /** The line's `//` comment (Xonotic writes the clip's name there), '' when none. */
+  comment: string;
+  line: number;
+}
+
+interface Tok {
+  text: string;
+  line: number;
+  offset: number;
+}
+
+function* tokens(text: string): Generator<Tok> {
+  let i = 0;
+  let line = 1;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      yield { text: '\n', line, offset: i };
+      line++;
+      i++;
+    } else if (c <= 32) {
+      i++;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      const start = i;
+      while (i < n && text.charCodeAt(i) !== 10) i++;
+      yield { text: text.slice(start, i), line, offset: start }; // a comment, marked by its '//'
+    } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      i += 2;
+      while (i < n && !(text.charCodeAt(i) === 42 && text.charCodeAt(i + 1) === 47)) {
+        if (text.charCodeAt(i) === 10) line++;
+        i++;
+      }
+      i += 2;
+    } else if (c === 34) {
+      const start = ++i;
+      while (i < n && text.charCodeAt(i) !== 34) i++;
+      yield { text: text.slice(start, i), line, offset: start - 1 };
+      i++;
+    } else {
+      const start = i;
+      while (i < n && text.charCodeAt(i) > 32) i++;
+      yield { text: text.slice(start, i), line, offset: start };
+    }
+  }
+}
+
+/** C atoi: optional sign and leading digits; anything else reads as 0. */
+const atoi = (s: string) => {
+  const m = /^\s*[+-]?\d+/.exec(s);
+  return m ? parseInt(m[0], 10) : 0;
+};
+/** C atof: the longest leading decimal number; anything else reads as 0. */
+const atof = (s: string) => {
+  const m = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(s);
+  return m ? parseFloat(m[0]) : 0;
+};
+
+/** The groups as written (before bounding to a model's frames). */
+export function parseFrameGroups(input: string | Uint8Array): { groups: IqmFrameGroup[]; warnings: ParseWarning[] } {
+  const text = typeof input === 'string' ? input : String.fromCharCode(...input.subarray(0, Math.min(input.length, 0x40000)));
+  const warnings: ParseWarning[] = [];
+  const groups: IqmFrameGroup[] = [];
+  // One line's tokens at a time (comments apart), as the engine's loop walks them up to each "\n".
+  let words: Tok[] = [];
+  let comment = '';
+  const flush = () => {
+    if (words.length === 1) {
+      warnings.push({ code: 'FRAMEGROUP_SKIPPED', message: `line ${words[0].line}: a start without a number of frames (DarkPlaces: "missing number of frames"); skipped`, offset: words[0].offset, line: words[0].line });
+    } else if (words.length >= 2) {
+      const i = groups.length;
+      groups.push({
+        name: words[4]?.text || `groupified_${i}_anim`,
+        firstFrame: atoi(words[0].text),
+        frameCount: atoi(words[1].text),
+        fps: words[2] ? atof(words[2].text) : 20,
+        loop: words[3] ? atoi(words[3].text) !== 0 : true,
+        comment,
+        line: words[0].line,
+      });
+    }
+    words = [];
+    comment = '';
+  };
+  for (const t of tokens(text)) {
+    if (t.text === '\n') flush();
+    else if (t.text.startsWith('//')) comment = t.text.slice(2).trim();
+    else words.push(t);
+  }
+  flush();
+  return { groups, warnings };
+}
+
+/** Mod_FrameGroupify_ParseGroups_Store's bounds over a model of `frameCount` frames (DarkPlaces counts at least 1). */
+export function boundFrameGroups(groups: readonly IqmFrameGroup[], frameCount: number): IqmFrameGroup[] {
+  const poses = Math.max(frameCount, 1);
+  return groups.map((g) => {
+    const first = Math.min(Math.max(g.firstFrame, 0), poses - 1);
+    return { ...g, firstFrame: first, frameCount: Math.min(Math.max(g.frameCount, 1), poses - first), fps: Math.max(1, g.fps) };
+  });
+}

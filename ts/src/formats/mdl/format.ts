@@ -1,0 +1,20 @@
+/**
+ * Quake's MDL as one `ModelFormat` (formats/format.ts): what its files look like (`.mdl`; `IDPO` version 6,
+ * QuakeForge's `MD16`, Hexen II's `RAPO` version 50) and how their bytes become an `MdlModel`. The registry adds
+ * the capabilities (posing, export, materials) to the same object.
+ */
+import type { MdlModel } from '../../base/model.js';
+import type { ModelFormat } from '../format.js';
+import { isMdlHead } from './header.js';
+import { parseMdlStream } from './stream.js';
+
+export const mdlFormat: ModelFormat<MdlModel> = {
+  id: 'mdl',
+  title: 'Quake model (MDL)',
+  extensions: ['.mdl'],
+  test: isMdlHead,
+  role: 'model',
+  animation: 'vertex',
+  parseStream: parseMdlStream,
+  warnings: (model) => model.warnings,
+};

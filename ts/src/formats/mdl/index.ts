@@ -1,0 +1,8 @@
+/** MDL (Quake; QuakeForge MD16, Hexen II RAPO): streamed reader, layout walk, clips, drawable geometry. */
+export { parseMdl, MdlParser } from './parser.js';
+export { parseMdlStream } from './stream.js';
+export { mdlFormat } from './format.js';
+export { isMdlHead } from './header.js';
+export { MDL_LIMITS, MDL_FLAG_NAMES } from './limits.js';
+export { mdlClips, frameOfPose } from './clips.js';
+export { mdlDrawVertices, type MdlDrawVertices } from './geometry.js';

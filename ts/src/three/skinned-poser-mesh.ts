@@ -1,0 +1,74 @@
+/**
+ * The exact skinning mode: a plain `Mesh` whose vertices our kernels skin on the CPU (WASM or TS backend) from the
+ * same bones three's AnimationMixer moves, with every weight of every vertex (a skinned view's `exact` skinner:
+ * MD5's formula, where three's GPU skinning keeps four influences per vertex). Nothing about animation changes:
+ * clips, actions, cross-fades and additive blending drive the bones as for a `SkinnedMesh`; before each draw
+ * (`onBeforeRender`, or `sync()` called by hand, e.g. before a shadow pass or a raycast) the bones' object-space
+ * matrices — composed parent first, relative to the model's Z-up group — are written into the skinner's joint
+ * matrices and it skins. Joint matrices that did not change since the last sync skip the work.
+ */
+import { BufferAttribute, DynamicDrawUsage, Mesh, type Bone, type BufferGeometry, type Material } from 'three';
+import type { JointSkinner } from '../registry/model-view.js';
+import { boneObjectMatrices } from './bone-space.js';
+
+export class SkinnedPoserMesh extends Mesh {
+  /** Marks meshes whose vertices the adapter writes (`IdTechModel.update` syncs every one). */
+  readonly isPoserMesh = true;
+  readonly skinner: JointSkinner;
+  /** One per joint, in joint order (the skeleton's bones). */
+  readonly bones: readonly Bone[];
+  private readonly parents: Int32Array;
+  private readonly last: Float32Array;
+  private readonly object: Float64Array;
+
+  constructor(geometry: BufferGeometry, material: Material | Material[], skinner: JointSkinner, bones: readonly Bone[], parents: ArrayLike<number>) {
+    super(geometry, material);
+    this.skinner = skinner;
+    this.bones = bones;
+    this.parents = Int32Array.from(parents);
+    this.last = new Float32Array(bones.length * skinner.stride).fill(NaN);
+    this.object = new Float64Array(bones.length * 16);
+    for (const name of ['position', 'normal'] as const) (geometry.getAttribute(name) as BufferAttribute).setUsage(DynamicDrawUsage);
+    this.onBeforeRender = () => {
+      this.sync();
+    };
+  }
+
+  /** Skins the vertices for the bones' current pose; false when nothing moved since the last call. */
+  sync(): boolean {
+    const n = this.bones.length;
+    const obj = this.object;
+    const next = this.skinner.jointMatrices;
+    const stride = this.skinner.stride;
+    let changed = false;
+    boneObjectMatrices(this.bones, this.parents, obj);
+    for (let j = 0; j < n; j++) {
+      const o = j * 16;
+      // The skinner's joint matrix: row-major 3×4 (rows m·0 m·1 m·2 t·).
+      const d = j * stride;
+      for (let r = 0; r < 3; r++) {
+        for (let c = 0; c < 4; c++) {
+          const v = Math.fround(obj[o + c * 4 + r]);
+          if (v !== this.last[d + r * 4 + c]) changed = true;
+          next[d + r * 4 + c] = v;
+        }
+      }
+    }
+    if (!changed) return false;
+    this.last.set(next.subarray(0, this.last.length));
+    const out = this.skinner.skin();
+    const positions = this.geometry.getAttribute('position') as BufferAttribute;
+    const normals = this.geometry.getAttribute('normal') as BufferAttribute;
+    (positions.array as Float32Array).set(out.positions);
+    (normals.array as Float32Array).set(out.normals);
+    positions.needsUpdate = true;
+    normals.needsUpdate = true;
+    return true;
+  }
+
+  /** Frees the skinner's kernel buffers (geometry and materials are freed separately, as three's own objects' are). */
+  override dispose(): void {
+    super.dispose();
+    this.skinner.dispose();
+  }
+}

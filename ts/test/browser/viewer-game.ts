@@ -1,0 +1,76 @@
+/**
+ * The game the viewer's browser tests open, made from ../shared/models at test time (never committed): models of
+ * every registered model format with what their engines texture them from — the Red Eclipse drone with its
+ * md5anims and md5.cfg, faerie and dolphin (MD2; dolphin's BMP skin beside it), a Quake 3 player folder with its
+ * skins, portals.md3 with two skins and its shader script, the grenade launcher (tags, .shader and .mtr), stasis.md3
+ * with its shader and every image but one (bubbles.png left out on purpose: the viewer must say why it is missing) —
+ * and, for any other registered model format (IQM, MDL …), the first MANIFEST sample of it with the files of its folder. Paths
+ * are game paths (a dpkdir's or an asset repository's own folder dropped).
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { selectFormat } from '../../src/formats/format.js';
+import type { FormatEntry } from '../../src/registry/entry.js';
+import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
+import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
+import { makeZip } from '../helpers/zip-writer.js';
+
+export interface GameFile {
+  /** Its path in the game. */
+  path: string;
+  /** Its file under ../shared/models. */
+  from: string;
+}
+
+const folderFiles = (dir: string, to: string, skip: readonly string[] = []): GameFile[] =>
+  readdirSync(join(SHARED_MODELS, dir)).filter((f) => !skip.includes(f)).map((f) => ({ path: `${to}/${f}`, from: `${dir}/${f}` }));
+
+/** The models the tests pick, by format id (a folder format's folder). */
+export const SAMPLES: Record<string, string> = {
+  md5mesh: 'actors/drone/mesh.md5mesh',
+  md2: 'models/dolphin/dolphin.md2',
+  md3: 'models/mapobjects/stasis/stasis.md3',
+  player: 'models/players/human_bsuit',
+};
+export const FAERIE = 'models/faerie/faerie.md2';
+export const PORTALS = 'models/fx/portal/portals.md3';
+export const LAUNCHER = 'models/weapons/grenade_launcher/grenade_launcher.md3';
+/** Left out of the game: stasis.md3's shader names it, so its surface shows as missing. */
+export const LEFT_OUT = 'models/mapobjects/stasis/bubbles.png';
+
+/** A MANIFEST path as a game path: from its `models/` folder on when it has one. */
+const gamePath = (p: string) => (p.includes('/models/') ? p.slice(p.indexOf('/models/') + 1) : p);
+
+export function viewerGame(formats: readonly FormatEntry[] = DEFAULT_FORMATS): { files: GameFile[]; samples: Record<string, string> } {
+  const files: GameFile[] = [
+    ...folderFiles('actors/drone', 'actors/drone'),
+    { path: FAERIE, from: 'assimp/test/models/MD2/faerie.md2' },
+    { path: SAMPLES.md2, from: 'assimp/test/models-nonbsd/MD2/dolphin.md2' },
+    { path: 'models/dolphin/dolphin_f.bmp', from: 'assimp/test/models-nonbsd/MD2/dolphin_f.bmp' },
+    ...folderFiles('res-players_src.dpkdir/models/players/human_bsuit', SAMPLES.player),
+    ...folderFiles('aaa-assets/models/fx/portal', 'models/fx/portal'),
+    { path: 'scripts/portals.shader', from: 'aaa-assets/scripts/portals.shader' },
+    ...folderFiles('aaa-assets/models/weapons/grenade_launcher', 'models/weapons/grenade_launcher'),
+    { path: 'scripts/grenade_launcher.shader', from: 'aaa-assets/scripts/grenade_launcher.shader' },
+    { path: 'scripts/grenade_launcher.mtr', from: 'aaa-assets/scripts/grenade_launcher.mtr' },
+    ...folderFiles('res-tremulous_src.dpkdir/models/mapobjects/stasis', 'models/mapobjects/stasis', [LEFT_OUT.split('/').pop()!]),
+    { path: 'scripts/stasis.shader', from: 'res-tremulous_src.dpkdir/scripts/stasis.shader' },
+  ];
+  const samples = { ...SAMPLES };
+  const rows = manifest().filter((r) => !/\/invalid\//.test(r.path));
+  for (const f of formats) {
+    if (f.role !== 'model' || f.folder || samples[f.id]) continue;
+    const sample = rows.find((r) => selectFormat(r.path, null, formats) === f);
+    if (!sample) throw new Error(`${f.title} is registered but MANIFEST.tsv has no file of it for the viewer to open`);
+    samples[f.id] = gamePath(sample.path);
+    const folder = dirname(sample.path);
+    const beside = rows.filter((r) => dirname(r.path) === folder);
+    for (const r of beside.length <= 24 ? beside : [sample]) files.push({ path: gamePath(r.path), from: r.path });
+  }
+  return { files, samples };
+}
+
+/** The game as one .pk3 (deflated). */
+export function gameArchive(files: readonly GameFile[]): Uint8Array {
+  return makeZip(files.map((f) => ({ name: f.path, data: read(join(SHARED_MODELS, f.from)) })));
+}
