@@ -40,6 +40,8 @@ async function undroppable(files: string[]): Promise<Map<string, string>> {
     stdin: { contents: files.map((f) => `import ${JSON.stringify(f)};`).join('\n'), resolveDir: SRC, loader: 'js' },
     // minifySyntax as dist/ is built (it folds `64 * 1024`, which esbuild otherwise keeps as an expression)
     bundle: true, write: false, format: 'esm', minifySyntax: true, platform: 'neutral', target: 'es2022', logLevel: 'silent', mainFields: ['module', 'main'],
+    // a licence's `/*!` comment is kept at the end of the output, not code
+    legalComments: 'none',
     external: ['node:*', 'three'],
     plugins: [{
       name: 'library-modules-have-side-effects',
