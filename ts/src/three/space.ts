@@ -14,9 +14,9 @@ import { counterClockwise } from '../pose/winding.js';
 import type { ViewBounds } from '../registry/model-view.js';
 
 /** −90° about X: Z-up → Y-up (exact components: no cos(π/2) round-off). */
-const Z_UP_TO_Y_UP = /* @__PURE__ */ zUpToYUp();
+const Z_UP_TO_Y_UP = /* @__PURE__ */ zUpToThreeUp();
 
-function zUpToYUp(): Quaternion {
+function zUpToThreeUp(): Quaternion {
   return new Quaternion(-Math.SQRT1_2, 0, 0, Math.SQRT1_2);
 }
 
