@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { formatRows, isMain, ROOT, SHARED } from './lib.mjs';
 
 /** A small MD3 of the corpus (MANIFEST.tsv: watercan.md3, 2,748 bytes, one surface). */
@@ -71,10 +71,17 @@ export function formatCliStartupTable(r) {
   );
 }
 
-/** A checkout as the docs name it: its commit (and `+` when its sources have changes). */
+/**
+ * A checkout as the docs name it: its commit (and `+` when its sources have changes); a folder outside git (a commit's
+ * files exported and built, `git archive`) by its own name.
+ */
 function commitName(root) {
-  const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
-  return `${git('log', '-1', '--format=%h')}${git('status', '--porcelain', '--', 'ts', 'scripts') ? '+' : ''}`;
+  const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    return `${git('log', '-1', '--format=%h')}${git('status', '--porcelain', '--', 'ts', 'scripts') ? '+' : ''}`;
+  } catch {
+    return basename(root);
+  }
 }
 
 function writeDocs(r) {
