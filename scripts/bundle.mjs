@@ -75,7 +75,7 @@ const noWriters = {
   setup(b) {
     b.onResolve({ filter: /^\.\/writers\.js$/ }, (args) => (/[\\/]registry$/.test(args.resolveDir) ? { path: 'writers', namespace: 'no-writers' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'no-writers' }, () => ({
-      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse, iqmFromGltf = refuse;",
+      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse, iqmFromGltf = refuse, mdlFromGltf = refuse;",
       loader: 'js',
     }));
   },

@@ -22,7 +22,7 @@ export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCo
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
 export { MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, type AnimationCfgForm, type AnimationCfgOptions, type PlayerAnimationNames } from './formats/md3/animation-cfg.js';
-// MDL (Quake), every piece the registry's registration points at — until that registration puts MDL at the front door
+// MDL (Quake): the room's pieces (the format registry wires MDL into the front door, the CLI and the loaders: registry/mdl.ts)
 export type { MdlModel, MdlSkin, MdlFrame, MdlTrailing, MdlVariant } from './base/model.js';
 export { parseMdl, parseMdlStream, MdlParser, mdlFormat, isMdlHead, MDL_LIMITS, MDL_FLAG_NAMES, mdlClips, frameOfPose, mdlDrawVertices, type MdlDrawVertices } from './formats/mdl/index.js';
 export { MdlPoser, type MdlPoses } from './pose/mdl-poser.js';
@@ -91,7 +91,7 @@ export { mountedPaks, type PakNumbering } from './vfs/paks.js';
 export { openArchiveReader } from './vfs/open-archive.js';
 export { directoryEntryFileSystem, blobFileSystem, type UrlFileSystemOptions } from './vfs/browser.js';
 export { overlayFileSystem, subFolderFileSystem, filteredFileSystem } from './vfs/overlay.js';
-export { mountGameDirs, compareArchiveNames, ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS, type MountLayer } from './vfs/game-dir.js';
+export { mountGameDirs, compareArchiveNames, ARCHIVE_EXTENSIONS, ARCHIVE_FILE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS, type MountLayer } from './vfs/game-dir.js';
 export { bytesReader, blobReader, type RandomAccessReader } from './vfs/reader.js';
 export { urlReader, type UrlReaderOptions } from './vfs/http-reader.js';
 export { fflateInflater, streamInflater, defaultInflater, type Inflater } from './vfs/inflate.js';

@@ -103,13 +103,14 @@ describe('dist bundles', () => {
     expect(bytes(inspectFiles)).toBeLessThan(bytes(convertFiles) / 2);
   });
 
-  it('importing the front door in a browser fetches at most 89 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
+  it('importing the front door in a browser fetches at most 96 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
     // docs/package.md "Sizes": minified; the zip reader, the playables, the registrations, the material lookups and the
     // WASM backend are imported on first use. What stays is the synchronous door: parsers, posers on the TS backend
-    // (IQM's kernels with it), every registered format's glTF exporter (`toGlb`), `decodeImage` with DDS. Measured
-    // 117,077 B on main at aad0463 (24 files), 89,915 B after this design's merge (46 files): a 1.2 KB margin.
+    // (IQM's kernels with it), every registered format's glTF exporter (`toGlb`: MDL's with the Quake palette),
+    // `decodeImage` with DDS. Measured 128,374 B on main at 477a400 (23 files), 97,302 B with this design (50 files):
+    // a 1 KB margin.
     const { files } = importGraph('browser.js', true);
-    expect(gzipBytes(files)).toBeLessThanOrEqual(89 * 1024);
+    expect(gzipBytes(files)).toBeLessThanOrEqual(96 * 1024);
     expect(gzipBytes(files)).toBeGreaterThan(40 * 1024); // the measure sees the code (parsers, posers, exporters are all static)
   });
 

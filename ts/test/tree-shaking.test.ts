@@ -156,7 +156,9 @@ describe('what an app built from dist/ carries', () => {
     expect(r.startCode).toContain(MARKERS.gltfExport);
     expect(r.startCode.includes(MARKERS.gltfTransform)).toBe(false);
     expect(r.startCode.includes(MARKERS.registry)).toBe(false);
-    expect(r.start).toBeLessThan(48 * 1024); // measured 38.9 KB (39.7 KB before the registry)
+    // measured 38.9 KB (39.7 KB before the registry); 51.2 KB with IQM's and MDL's exporters (toGlb takes every
+    // registered format: IQM's TS kernels, the Quake palette and MDL's skin decoding come with them)
+    expect(r.start).toBeLessThan(54 * 1024);
   });
 });
 

@@ -16,7 +16,7 @@ import { detectFile, folderChildren, openModelSet, type ModelSet } from '../load
 import { type FormatEntry } from '../registry/entry.js';
 import { readableExtensions } from '../registry/formats.js';
 import { type FileSystem } from '../vfs/file-system.js';
-import { ARCHIVE_EXTENSIONS } from '../vfs/game-dir.js';
+import { ARCHIVE_FILE_EXTENSIONS } from '../vfs/game-dir.js';
 import { lazyFolderFileSystem, openPath } from '../vfs/node.js';
 import { UsageError } from './args.js';
 import { badInput, InputError } from './input-error.js';
@@ -32,8 +32,8 @@ export async function load<T>(file: string, f: () => Promise<T>): Promise<T> {
   }
 }
 
-const ARCHIVE_SPLIT = new RegExp(`^(.+?(?:${ARCHIVE_EXTENSIONS.map((x) => x.replace('.', '\\.')).join('|')})):(.*)$`, 'i');
-const isArchiveName = (name: string) => ARCHIVE_EXTENSIONS.some((x) => name.toLowerCase().endsWith(x));
+const ARCHIVE_SPLIT = new RegExp(`^(.+?(?:${ARCHIVE_FILE_EXTENSIONS.map((x) => x.replace('.', '\\.')).join('|')})):(.*)$`, 'i');
+const isArchiveName = (name: string) => ARCHIVE_FILE_EXTENSIONS.some((x) => name.toLowerCase().endsWith(x));
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
 export interface ArchivePath {

@@ -68,7 +68,7 @@ export function surfaceLines(t: ModelTextures): string[] {
   for (const m of t.materials) {
     const label = `${m.part ? `${m.part}/` : ''}${m.surface || `#${m.index}`}`;
     const shader = m.shaderName ? `${m.shaderName} → ` : '';
-    const image = m.diffuse?.path ? `${m.diffuse.path}${t.images.has(m.diffuse.path) ? '' : ' (unreadable)'}` : m.diffuse?.builtin ? `engine image ${m.diffuse.builtin}` : 'no image';
+    const image = m.diffuse?.path ? `${m.diffuse.path}${m.diffuse.embedded ? ' (carried by the model)' : t.images.has(m.diffuse.path) ? '' : ' (unreadable)'}` : m.diffuse?.builtin ? `engine image ${m.diffuse.builtin}` : 'no image';
     const normal = m.normal?.path ? `, normal map ${m.normal.path}` : '';
     lines.push(`  ${label}: ${shader}${image}${normal}`);
   }

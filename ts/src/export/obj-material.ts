@@ -32,7 +32,7 @@ const mtlName = (s: string) => s.replace(/\s+/g, '_') || 'default';
  */
 export function objMaterialLibrary(textures: ResolvedTextures, options: { filePrefix?: string; warnings?: ParseWarning[] } = {}): ObjMaterialLibrary {
   const warnings = options.warnings ?? [];
-  const converter = new ImageConverter(textures.images, warnings);
+  const converter = new ImageConverter(textures.images, warnings, textures.pixels);
   const files: ImageFile[] = [];
   const uriOf = new Map<string, string | null>();
   const fileFor = (path: string | null): string | null => {

@@ -218,7 +218,7 @@ function distinctVertices(all: Uint8Array, V: number): number {
 /**
  * The frames to sample and where each primitive's vertices start in the merged list (primitive i at first[i] of
  * `vertexCount`): UNWRITABLE before anything is sampled when 4 bytes × vertices × frames pass `maxBytes` (MD2 and
- * MDL both quantise to 4 bytes a vertex).
+ * MDL both quantise to 4 bytes a vertex). @internal
  */
 export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, options: { maxFrames?: number; maxBytes?: number }, what: string) {
   const first: number[] = [];

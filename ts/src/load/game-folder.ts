@@ -10,7 +10,10 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { ARCHIVE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS } from '../vfs/game-dir.js';
+import { ARCHIVE_FILE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS } from '../vfs/game-dir.js';
+
+/** The folders the engines keep models in, right under the game folder: `models/` (Quake 2 onwards), `progs/` (Quake). */
+const MODEL_FOLDER_NAMES: readonly string[] = ['models', 'progs'];
 
 /** Folders whose presence marks a game folder (or an archive's root). */
 export const GAME_FOLDER_MARKERS: readonly string[] = ['models', 'scripts', 'materials', 'textures'];
@@ -62,7 +65,7 @@ export async function locateGameFolder(path: string, gameDir?: string): Promise<
   const parts = abs.split(sep);
   for (let i = 1; i < parts.length; i++) {
     const prefix = parts.slice(0, i + 1).join(sep) || sep;
-    if (hasExt(parts[i], ARCHIVE_EXTENSIONS) && (await isFile(prefix))) {
+    if (hasExt(parts[i], ARCHIVE_FILE_EXTENSIONS) && (await isFile(prefix))) {
       return { gameDir: gameDir ? resolve(gameDir) : dirname(prefix), path: parts.slice(i + 1).join('/'), archive: prefix, how: gameDir ? 'given' : 'found' };
     }
   }
@@ -71,12 +74,14 @@ export async function locateGameFolder(path: string, gameDir?: string): Promise<
     const root = resolve(gameDir);
     return { gameDir: root, path: slash(relative(root, abs)), archive: null, how: 'given' };
   }
-  // First the engines' own convention: model paths are `models/…` from the game folder (shader and skin names are
+  // First the engines' own convention: model paths are `models/…` (`progs/…` in Quake) from the game folder (shader and skin names are
   // written from there), so the folder above the nearest `models` folder is the game folder. Only then the marker
   // folders: a loose `scripts/` or `textures/` far above the model (a source checkout, a home folder) would
   // otherwise mount a whole tree the model does not belong to.
+  // Quake's models are `progs/…` (Mod_ForName of "progs/player.mdl"): the nearest of the two names wins, so a Quake
+  // game folder kept under some `models` folder is still found.
   for (let dir = start; dirname(dir) !== dir; dir = dirname(dir)) {
-    if (basename(dir).toLowerCase() === 'models') {
+    if (MODEL_FOLDER_NAMES.includes(basename(dir).toLowerCase())) {
       const root = dirname(dir);
       const inArchiveFolder = hasExt(basename(root), ARCHIVE_FOLDER_EXTENSIONS);
       return { gameDir: inArchiveFolder ? dirname(root) : root, path: slash(relative(root, abs)), archive: null, how: 'found' };

@@ -40,6 +40,9 @@ export interface MdlMaterialOptions {
   signal?: AbortSignal;
 }
 
+/** The skin records by name, as a viewer offers them and the registration's `materials` takes them: `skin0`, `skin1` … */
+export const mdlSkinNames = (model: Pick<MdlModel, 'skins'>): string[] => model.skins.map((_, i) => `skin${i}`);
+
 /** MaterialResolver's MaterialSet, with the decoded embedded pictures by path. */
 export interface MdlMaterialSet {
   materials: ResolvedMaterial[];

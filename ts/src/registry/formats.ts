@@ -6,18 +6,19 @@
  * The order is the order messages list them in and first bytes are tried in (MD5's sniffing looks for whole
  * keywords of its text, which no binary header holds).
  */
-import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
 import { ownerAmong, type FormatEntry } from './entry.js';
 import { iqmEntry } from './iqm.js';
 import { md2Entry } from './md2.js';
 import { md3Entry, playerEntry } from './md3.js';
 import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from './md5.js';
+import { mdlEntry } from './mdl.js';
 
 /** The parsed models of the default formats (what `toGlb`, `resolveModelTextures` … take). */
-export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model } | IqmModel;
+export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model } | MdlModel | IqmModel;
 
-export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, iqmEntry, md5CameraEntry];
+export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, mdlEntry, iqmEntry, md5CameraEntry];
 
 /** The entry with format id `id` among `formats`. */
 export function entryFor(id: string, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry | undefined {

@@ -12,10 +12,12 @@
 import type { MdlModel } from '../base/model.js';
 import { clipGroupIntervals } from '../formats/mdl/clips.js';
 import { mdlDrawVertices } from '../formats/mdl/geometry.js';
+import { MDL_FLAG_NAMES } from '../formats/mdl/limits.js';
+import { mdlSkinNames } from '../materials/mdl.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { MdlPoser } from '../pose/mdl-poser.js';
 import { MDL_DEFAULT_FPS } from '../pose/timing.js';
-import { gatheringPoser, gridOver, loopingFrames, type MorphClipView, type MorphModelView, type ViewBounds } from './model-view.js';
+import { gatheringPoser, gridOver, loopingFrames, type MorphClipView, type MorphModelView, type ViewBounds, type ViewExtras } from './model-view.js';
 
 /** The box of every pose, from the quantised bytes: the extreme bytes scaled (the scale may be negative: both ends). */
 function mdlBounds(model: MdlModel): ViewBounds | null {
@@ -44,6 +46,19 @@ function mdlClipViews(model: MdlModel): MorphClipView[] {
   });
 }
 
+/** Quake's EF_ROTATE: the client turns the model 100° a second (QuakeSpasm CL_RelinkEntities, `anglemod(100 * cl.time)`). */
+const EF_ROTATE = 8;
+const ROTATE_DEGREES_PER_SECOND = 100;
+
+/** What the engine does with the model beyond its frames: the spin EF_ROTATE gives it, its flags, its skin records. */
+function mdlExtras(model: MdlModel): ViewExtras {
+  return {
+    ...((model.flags & EF_ROTATE) !== 0 ? { spin: ROTATE_DEGREES_PER_SECOND } : {}),
+    flags: MDL_FLAG_NAMES.filter(([bit]) => (model.flags & bit) !== 0).map(([, name]) => name),
+    skins: mdlSkinNames(model),
+  };
+}
+
 /** `name` names the skin group's material (what an untextured material is called; default `skin0`). */
 export function mdlView(model: MdlModel, backend: PoseBackend, name = 'skin0'): MorphModelView {
   const drawn = mdlDrawVertices(model);
@@ -63,5 +78,6 @@ export function mdlView(model: MdlModel, backend: PoseBackend, name = 'skin0'): 
     clips: mdlClipViews(model),
     poser: gatheringPoser(poser, drawn.sourceVertex),
     warnings: [],
+    extras: mdlExtras(model),
   };
 }

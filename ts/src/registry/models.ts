@@ -10,5 +10,6 @@ import { iqmModel } from './iqm-model.js';
 import { md2Model } from './md2-model.js';
 import { md3Model, playerModel } from './md3-model.js';
 import { md5AnimModel, md5CameraModel, md5MeshModel } from './md5-model.js';
+import { mdlModel } from './mdl-model.js';
 
-export const DEFAULT_MODELS: readonly ModelEntry[] = [md5MeshModel, md5AnimModel, md2Model, md3Model, playerModel, iqmModel, md5CameraModel];
+export const DEFAULT_MODELS: readonly ModelEntry[] = [md5MeshModel, md5AnimModel, md2Model, md3Model, playerModel, mdlModel, iqmModel, md5CameraModel];

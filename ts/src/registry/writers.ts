@@ -10,12 +10,14 @@ import type { GltfInput } from '../import/gltf.js';
 import { importGltf } from '../import/gltf-md3.js';
 import { gltfToMd5 } from '../import/gltf-md5.js';
 import { gltfToIqm } from '../import/gltf-iqm.js';
+import { gltfToMdl } from '../import/gltf-mdl.js';
 import { gltfToPlayer } from '../import/gltf-player.js';
 import type { TextureFile } from '../import/gltf-textures.js';
 import { md2EngineLimits, md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits } from '../write/engine-limits.js';
 import { parseIqm } from '../formats/iqm/parser.js';
 import { writeIqm } from '../write/iqm.js';
 import { writeMd2 } from '../write/md2.js';
+import { mdlEngineLimits, writeMdl } from '../write/mdl.js';
 import { md2GlCommands } from '../write/md2-glcmds.js';
 import { writeMd3 } from '../write/md3.js';
 import { splitMd3Surfaces } from '../write/md3-split.js';
@@ -129,5 +131,20 @@ export async function iqmFromGltf(gltf: GltfInput, o: WriterOptions): Promise<Wr
     warnings,
     facts: [count(model.meshes.length, 'mesh', 'meshes'), count(model.vertexCount, 'vertex', 'vertices'), count(model.joints.count, 'joint'), count(model.anims.length, 'anim'), count(model.frameCount, 'frame')],
     refusal: 'an engine will not load it (--validate)',
+  };
+}
+
+/** One MDL: its skin quantised to Quake's palette and carried in the file (an MDL names no image files). */
+export async function mdlFromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
+  const model = await gltfToMdl(gltf, { fps: o.fps ?? 10, scale: o.scale });
+  if (model.triangleCount === 0) throw noMesh();
+  const bytes = writeMdl(model);
+  // What we would write, read back by our parser: its ENGINE_LIMIT warnings name the engines that refuse it.
+  return {
+    files: [{ path: o.out, bytes }],
+    engine: [{ file: o.out, warnings: mdlEngineLimits(bytes) }],
+    warnings: model.warnings,
+    facts: [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.poseCount, 'frame'), `skin ${model.skinWidth}×${model.skinHeight}`],
+    refusal: 'a Quake engine will not load it (--validate)',
   };
 }

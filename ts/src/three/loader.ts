@@ -25,7 +25,7 @@ import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { BackendChoice, PoseBackend } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import { openModelSet } from '../load/model-set.js';
-import { MaterialResolver } from '../materials/resolver.js';
+import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FormatEntry } from '../registry/entry.js';
 import { DEFAULT_FORMATS, entryFor } from '../registry/formats.js';
 import type { FileSystem } from '../vfs/file-system.js';
@@ -237,9 +237,9 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     const backend = await (this.backend ??= createBackend('auto'));
     const name = set.path.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'model';
     const materialOptions: MaterialOptions = { textures: null, normalMaps: this.normalMaps, warnings: [] };
-    let materials = null;
+    let materials: MaterialSet | null = null;
     if (where.fs) {
-      if (this.textures) materialOptions.textures = textureReader({ fs: where.fs, manager: this.manager, warnings: materialOptions.warnings, signal });
+      if (this.textures) materialOptions.textures = textureReader({ fs: where.fs, manager: this.manager, warnings: materialOptions.warnings, signal, embedded: () => materials?.pixels });
       const resolver = new MaterialResolver(where.fs, { signal });
       materials = entry.materials ? await entry.materials(resolver, set.data, where.pathInFs(set.path, set.origin), { skin: options.skin ?? this.skin }) : null;
     }

@@ -8,12 +8,13 @@
  * - PNG and JPEG: the browser's to decode: three's `TextureLoader` on a blob URL of the bytes (revoked after), or,
  *   where there is no document (a worker), `createImageBitmap` flipped at decode time (three cannot flip an
  *   ImageBitmap on upload). Where neither exists (Node) they are skipped with one `TEXTURE_DECODER_UNAVAILABLE`.
+ * Images the model carries (an MDL's skins) come decoded with its materials (`embedded`) and are uploaded as such.
  * Textures repeat unless the material clamps (Quake 3 `clampMap`, Doom 3 `clamp`); colour maps are sRGB.
  */
 import { ClampToEdgeWrapping, DataTexture, LinearFilter, LinearMipmapLinearFilter, NoColorSpace, RepeatWrapping, SRGBColorSpace, Texture, TextureLoader, type LoadingManager } from 'three';
 import type { ParseWarning } from '../base/errors.js';
-import type { RgbaImage } from '../images/types.js';
 import { decodeTexture, readTextureBytes } from '../load/texture-image.js';
+import type { EmbeddedPixels } from '../materials/types.js';
 import type { FileSystem } from '../vfs/file-system.js';
 
 export type TextureRole = 'color' | 'data';
@@ -23,10 +24,16 @@ export interface TextureOptions {
   manager: LoadingManager;
   warnings: ParseWarning[];
   signal?: AbortSignal;
+  /**
+   * Pixels the model carries (an MDL's palette skins, decoded with the materials: `MaterialSet.pixels`), by the
+   * resolved image's path: read from here, not the file system. Asked when a texture is first wanted, as the
+   * materials are resolved after the reader is made.
+   */
+  embedded?: () => ReadonlyMap<string, EmbeddedPixels> | undefined;
 }
 
 /** Decoded pixels (top row first) as a texture three uploads like an image: flipped, filtered, mipmapped. */
-function pixelTexture(img: RgbaImage): Texture {
+function pixelTexture(img: EmbeddedPixels): Texture {
   const t = new DataTexture(img.rgba, img.width, img.height);
   t.flipY = true;
   t.generateMipmaps = true;
@@ -58,11 +65,13 @@ async function browserTexture(bytes: Uint8Array, mimeType: string, manager: Load
 
 /** A reader of textures by path, caching each path's texture (or its failure) for the load. */
 export function textureReader(options: TextureOptions): (path: string, role: TextureRole, clamp: boolean) => Promise<Texture | null> {
-  const { fs, manager, warnings, signal } = options;
+  const { fs, manager, warnings, signal, embedded } = options;
   const decoded = new Map<string, Promise<Texture | null>>();
   let noDecoder = false;
 
   const decode = async (path: string): Promise<Texture | null> => {
+    const carried = embedded?.()?.get(path);
+    if (carried) return pixelTexture(carried);
     const bytes = await readTextureBytes(fs, path, warnings, signal);
     const img = bytes ? decodeTexture(path, bytes, warnings) : null;
     if (!img) return null;

@@ -12,7 +12,7 @@ import { MdlPoser } from '../../src/pose/mdl-poser.js';
 import { writeMdl } from '../../src/write/mdl.js';
 import { buildMdl, richSpec } from '../mdl/_build.js';
 import { i32, type Field, type Structure } from './structure.js';
-import { mdlGlb } from '../mdl/_entry.js';
+import { toGlb } from '../../src/registry/gltf.js';
 
 const lengthIs = (name: string, a: { length: number }, n: number) => (a.length === n ? '' : `${name}.length ${a.length}, want ${n}`);
 
@@ -63,7 +63,7 @@ export function useMdl(model: unknown): void {
   if (m.frames.length > 0) poser.poseFrameTime(m.frames.length - 1, 0.35);
   poser.dispose();
   // The glTF export decodes every pose and skin: only for models of reasonable size (the budget is better spent on inputs).
-  if (m.vertexCount * m.poseCount < 1 << 14 && m.skinPixels.length < 1 << 18) mdlGlb(m);
+  if (m.vertexCount * m.poseCount < 1 << 14 && m.skinPixels.length < 1 << 18) toGlb(m);
   const again = parseMdl(writeMdl(m));
   if (again.poseCount !== m.poseCount || again.vertexCount !== m.vertexCount) throw new Error('writeMdl did not read back the same counts');
 }

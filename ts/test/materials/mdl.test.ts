@@ -11,7 +11,8 @@ import { mdlSkinPicture, resolveMdlMaterials } from '../../src/materials/mdl.js'
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { readGlb } from '../export/gltf-eval.js';
 import { buildMdl, richSpec } from '../mdl/_build.js';
-import { mdlGlb, mdlTextures } from '../mdl/_entry.js';
+import { toGlb } from '../../src/registry/gltf.js';
+import { resolveModelTextures } from '../../src/registry/textures.js';
 
 const model = parseMdl(buildMdl(richSpec()));
 const path = 'progs/thing.mdl';
@@ -63,14 +64,25 @@ describe('resolveMdlMaterials', () => {
 
   test('through resolveModelTextures to a .glb: the replacement\'s bytes, the embedded skin as PNG, the glow as emissive', async () => {
     const fs = memoryFileSystem([{ path: 'progs/thing.mdl_0_glow.png', bytes: png }, { path: 'gfx/palette.lmp', bytes: DEFAULT_QUAKE_PALETTE }, { path: 'progs/thing.mdl_0.png', bytes: png }]);
-    const textures = await mdlTextures(fs, model, path);
+    const textures = await resolveModelTextures(fs, model, path);
     expect([...textures.images.keys()].sort()).toEqual(['progs/thing.mdl_0.png', 'progs/thing.mdl_0_glow.png']);
-    const g = readGlb(mdlGlb(model, { name: 'thing', textures }));
+    const g = readGlb(toGlb(model, { name: 'thing', textures }));
     const mat = g.json.materials[0];
     expect(g.json.images.length).toBe(2);
     expect(mat.emissiveTexture).toBeDefined();
     expect(mat.pbrMetallicRoughness.baseColorTexture).toBeDefined();
-    const g1 = readGlb(mdlGlb(model, { name: 'thing', textures, mdlSkin: 1 }));
+    // The registration resolves the skin shown (record 0 unless `skin` names another), as the material of the one mesh.
+    expect(textures.materials.map((m) => [m.index, m.diffuse?.path])).toEqual([[0, 'progs/thing.mdl_0.png']]);
+    const skin1 = await resolveModelTextures(fs, model, path, { skin: 'skin1' });
+    expect(skin1.materials.map((m) => [m.index, m.diffuse?.path])).toEqual([[0, `${path}/skin1_0`]]);
+    expect([...(skin1.pixels?.keys() ?? [])]).toEqual([`${path}/skin1_0`, `${path}/skin1_0_glow`]); // its fullbrights as the glow
+    const g1 = readGlb(toGlb(model, { name: 'thing', textures: skin1 }));
     expect(g1.json.materials[0].name).toBe(`${path}/skin1_0`);
+    // a skin the model does not carry: a warning naming the ones it does, and record 0 shown
+    const missing = await resolveModelTextures(fs, model, path, { skin: 'skin9' });
+    expect(missing.warnings.map((w) => w.code)).toContain('SKIN_NOT_FOUND');
+    expect(missing.materials.map((m) => m.diffuse?.path)).toEqual(['progs/thing.mdl_0.png']);
+    // without textures, the exporter's mdlSkin picks among the carried skins
+    expect(readGlb(toGlb(model, { name: 'thing', mdlSkin: 1 })).json.materials[0].name).toBe('thing/skin1_0'); // named after the model given
   });
 });

@@ -20,7 +20,7 @@ import { expectClean as expectCleanIn, validate } from '../export/validate.js';
 import { referenceMdl, referenceMdlSkin } from '../reference/mdl.js';
 import { buildMdl, richSpec } from './_build.js';
 import { mdlRows, PALETTE_PATH, readRow } from './_helpers.js';
-import { mdlGlb } from './_entry.js';
+import { toGlb } from '../../src/registry/gltf.js';
 
 const results: string[] = [];
 afterAll(() => console.log(`glTF validator, MDL:\n  ${results.join('\n  ')}`));
@@ -87,7 +87,7 @@ describe('every real MDL', () => {
       }
 
       const name = baseName(row.path);
-      const glb = mdlGlb(model, { name });
+      const glb = toGlb(model, { name });
       expectCleanIn(results, row.path, await validate(glb));
       const g = readGlb(glb);
       const node = g.json.nodes.find((n: any) => n.mesh !== undefined);

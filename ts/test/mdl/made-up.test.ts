@@ -9,7 +9,7 @@ import { frameOfPose, isMdlHead, mdlDrawVertices, parseMdl } from '../../src/for
 import { buildMdl, bytesFrom, poseVerts, richSpec, type BuildSpec } from './_build.js';
 import { catchParse, diff, fromChunks } from './_helpers.js';
 import { readGlb } from '../export/gltf-eval.js';
-import { mdlGlb } from './_entry.js';
+import { toGlb } from '../../src/registry/gltf.js';
 
 const codes = (spec: BuildSpec) => parseMdl(buildMdl(spec)).warnings.map((w) => [w.code, w.offset]);
 
@@ -219,7 +219,7 @@ describe('hostile and odd headers', () => {
 
   test('a skin of no texel exports untextured (fuzz finding: encodePng of 0 × 128)', () => {
     const m = parseMdl(buildMdl(richSpec({ skinWidth: 0, skins: [{ pixels: new Uint8Array(0) }] })));
-    const g = readGlb(mdlGlb(m));
+    const g = readGlb(toGlb(m));
     expect(g.json.images).toBeUndefined();
     expect(m.warnings.map((w) => w.code)).toEqual(['ENGINE_LIMIT']);
   });

@@ -66,8 +66,9 @@ describe('the packed tarball', () => {
     expect(installed.dependencies).toBeUndefined();
     const notices = readFileSync(join(consumer.installed, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
     const named = [...notices.matchAll(/^## (\S+) (\S+) \((\S+)\)$/gm)].map((m) => m[1]);
-    // what the shipped files hold: glTF Transform (with its own two), fflate, meshoptimizer; tinybench in the CLI's bench
-    expect(named).toEqual(['@gltf-transform/core', '@gltf-transform/extensions', 'fflate', 'ktx-parse', 'meshoptimizer', 'property-graph', 'tinybench']);
+    // what the shipped files hold: glTF Transform (with its own two), fflate, meshoptimizer; fast-png (with iobuffer),
+    // which decodes a glTF's PNG skin for glTF → MDL to quantise; tinybench in the CLI's bench
+    expect(named).toEqual(['@gltf-transform/core', '@gltf-transform/extensions', 'fast-png', 'fflate', 'iobuffer', 'ktx-parse', 'meshoptimizer', 'property-graph', 'tinybench']);
     for (const name of named) {
       const version = JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')).version;
       expect(notices).toContain(`## ${name} ${version} (`);

@@ -19,7 +19,7 @@ describe('DEFAULT_MODELS', () => {
       expect(f.gltf, m.id).toBe(m.gltf);
       expect(f.materials, m.id).toBe(m.materials);
     });
-    expect(DEFAULT_MODELS.filter((m) => m.gltf).map((m) => m.id)).toEqual(['md5mesh', 'md2', 'md3', 'player', 'iqm']);
+    expect(DEFAULT_MODELS.filter((m) => m.gltf).map((m) => m.id)).toEqual(['md5mesh', 'md2', 'md3', 'player', 'mdl', 'iqm']);
   });
 
   it('toGlb finds a model among them as among the registrations: the same bytes, the same refusals', () => {
@@ -28,6 +28,6 @@ describe('DEFAULT_MODELS', () => {
     expect(toGlb(model)).toEqual(toGlb(model, { formats: DEFAULT_FORMATS }));
     const notAModel = { format: 'md5anim' };
     expect(() => toGlb(notAModel as never)).toThrow(/^Doom 3 animation \(md5anim\): no glTF export for this format$/);
-    expect(() => toGlb({} as never)).toThrow(/no format here holds this value \(formats: md5mesh, md5anim, md2, md3, player, iqm, md5camera\)/);
+    expect(() => toGlb({} as never)).toThrow(/no format here holds this value \(formats: md5mesh, md5anim, md2, md3, player, mdl, iqm, md5camera\)/);
   });
 });

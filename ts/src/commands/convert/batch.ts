@@ -19,7 +19,7 @@ import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import { formatForName } from '../../formats/format.js';
 import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
 import { type FormatEntry } from '../../registry/entry.js';
-import { ARCHIVE_EXTENSIONS } from '../../vfs/game-dir.js';
+import { ARCHIVE_FILE_EXTENSIONS } from '../../vfs/game-dir.js';
 import { safeOutputPath } from '../../vfs/safe-path.js';
 import { openArchive } from '../../vfs/node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
@@ -92,7 +92,7 @@ function outputNames(entries: readonly CatalogEntry[], formats: readonly FormatE
 async function inputWarnings(input: string, fs: OpenedInput): Promise<(ParseWarning & { archive: string })[]> {
   const own = (fs.warnings ?? []).map((w) => ({ ...w, archive: input }));
   if (!(await stat(input)).isDirectory()) return own;
-  const archives = (await readdir(input)).filter((n) => ARCHIVE_EXTENSIONS.some((x) => n.toLowerCase().endsWith(x))).sort();
+  const archives = (await readdir(input)).filter((n) => ARCHIVE_FILE_EXTENSIONS.some((x) => n.toLowerCase().endsWith(x))).sort();
   for (const name of archives) {
     const archive = await openArchive(join(input, name)).catch(() => null); // unreadable: already in the mount's warnings
     if (!archive) continue;

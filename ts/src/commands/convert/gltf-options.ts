@@ -17,14 +17,17 @@ const OPTION_USES: Record<string, GltfOptionUse> = {
   '--float': 'quantize',
 };
 
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+
 /** Refuses each option `format` does not act on, naming the formats it does act on. */
 export function refuseIgnoredOptions(a: ParsedArgs, format: FormatEntry, formats: readonly FormatEntry[]): void {
   for (const [option, use] of Object.entries(OPTION_USES)) {
     if (!given(a, option) || format.gltf?.uses.includes(use)) continue;
     const takers = formats.filter((f) => f.gltf?.uses.includes(use));
     const files = takers.filter((f) => !f.folder).flatMap((f) => f.extensions);
-    const said = [...(files.length ? [`${files.join(' and ')} files`] : []), ...takers.filter((f) => f.folder).map((f) => `${f.folder!.noun}s`)];
-    throw new UsageError(`${option} acts on ${said.join(' and ')}, not on ${format.folder ? `a ${format.folder.noun}` : `${format.extensions.join(', ')} files`}`, 'convert');
+    const said = [...(files.length ? [`${listed(files)} files`] : []), ...takers.filter((f) => f.folder).map((f) => `${f.folder!.noun}s`)];
+    throw new UsageError(`${option} acts on ${listed(said)}, not on ${format.folder ? `a ${format.folder.noun}` : `${format.extensions.join(', ')} files`}`, 'convert');
   }
 }
 
