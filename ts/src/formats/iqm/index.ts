@@ -1,7 +1,8 @@
 /** IQM (Inter-Quake Model v2): offset-driven binary parser, DarkPlaces framegroups, Tesseract iqm.cfg, companions. */
 export { IqmParser, parseIqm } from './parser.js';
 export { parseIqmStream } from './stream.js';
-export { isIqm } from './header.js';
+export { isIqm, readIqmHeader } from './header.js';
+export { HEADER_BYTES as IQM_HEADER_BYTES } from './layout.js';
 export { IQM_LIMITS } from './limits.js';
 export { iqmFormat } from './format.js';
 export { iqmCompanionsBeside } from './companions.js';
