@@ -64,6 +64,8 @@ export interface GltfCapability<D> {
   add(ctx: ExportContext, data: D, name: string, options: GltfOptions, result: GltfResult): number[];
   /** The options it acts on besides the common ones. */
   uses: readonly GltfOptionUse[];
+  /** How a model set (its companions, side files) becomes its options; default: each companion one `anims` entry. */
+  setOptions?(set: ModelSet<D>, options: GltfOptions): GltfOptions;
 }
 
 /** One file a writer makes (its path relative to the output's folder, or the output itself when `main`). */

@@ -30,8 +30,13 @@ export function buildGltf(model: GltfModel, options: GltfExportOptions = {}): Gl
   return buildGltfDocument((ctx, result) => entry.gltf!.add(ctx, model, options.name ?? 'model', options, result), options);
 }
 
-/** A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims. */
-export function setGltfOptions(set: ModelSet, options: GltfOptions): GltfOptions {
+/**
+ * A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims — or
+ * as its format's `gltf.setOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes).
+ */
+export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly FormatEntry[] = DEFAULT_FORMATS): GltfOptions {
+  const own = formats.find((f) => f.owns(set.data))?.gltf?.setOptions;
+  if (own) return own(set, options);
   return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never })) } : options;
 }
 

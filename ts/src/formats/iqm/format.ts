@@ -1,7 +1,7 @@
 /** IQM's entry in the registry: the `ModelFormat` the registry extends with its capabilities. */
 import type { IqmModel } from '../../base/model.js';
 import type { ModelFormat } from '../format.js';
-import { iqmCompanionsBeside } from './companions.js';
+import { iqmCompanionsBeside, iqmMeshesPlaying } from './companions.js';
 import { iqmAcceptsCompanion } from './pairing.js';
 import { isIqm, readIqmHeader } from './header.js';
 import { HEADER_BYTES } from './layout.js';
@@ -17,7 +17,10 @@ export const iqmFormat: ModelFormat<IqmModel> = {
   parseStream: parseIqmStream,
   warnings: (data) => data.warnings,
   companionsBeside: iqmCompanionsBeside,
+  // Tesseract (rendermodel.cpp loadmodel) runs the model's iqm.cfg: its iqmanim lines are the model's animations
+  companionsByDefault: true,
   acceptsCompanion: iqmAcceptsCompanion,
+  playedBy: iqmMeshesPlaying,
   // poses without meshes: what Tesseract plays on a mesh of the same skeleton (iqm.h loadiqmanims)
   animationOnly(head) {
     if (head.length < HEADER_BYTES || !isIqm(head)) return false;
