@@ -24,6 +24,7 @@ import { benchImages, formatImagesTable } from './images.mjs';
 import { benchTextured, formatTexturedTable } from './textured.mjs';
 import { benchGlbSize, formatGlbSizeTable } from './glb-size.mjs';
 import { benchBundleSize, formatBundleSizeTable } from './bundle-size.mjs';
+import { benchCliStartup, formatCliStartupTable } from './cli-startup.mjs';
 import { benchGltfImport, formatGltfImportTable } from './gltf-import.mjs';
 import { benchMdl, formatMdlTable } from './mdl.mjs';
 import { benchIqm, formatIqmTable } from './iqm.mjs';
@@ -102,9 +103,11 @@ log('Images: decode MB/s vs three/lunapaint/Pillow, PNG encode vs fast-png/UPNG/
 const images = await benchImages({ quick });
 log('Textured glb export: resolve + decode + encode + write vs untextured…');
 const textured = await benchTextured({ quick });
-log('glb size vs source (float, quantised, meshopt) and the bundle\'s gzip size…');
+log('glb size vs source (float, quantised, meshopt), the bundle\'s gzip size and apps built from the packed package…');
 const glbSize = await benchGlbSize();
-const bundleSize = benchBundleSize();
+const bundleSize = await benchBundleSize();
+log('the CLI\'s start: inspect on a small file…');
+const cliStartup = benchCliStartup({ runs: quick ? 5 : 20 });
 log('glTF import (→ md5mesh, → MD3): per frame and per vertex…');
 const gltfImport = await benchGltfImport({ quick });
 log('IQM: parse vs assimp, linear blend skinning per backend and native…');
@@ -137,6 +140,7 @@ const out = {
   textured,
   glb_size: glbSize,
   bundle_size: bundleSize,
+  cli_startup: cliStartup,
   gltf_import: gltfImport,
   parse,
   archives,
@@ -163,6 +167,7 @@ if (jsonOnly) {
   console.log('\nTextured .glb export (resolve + read + decode/encode + write) vs untextured, same run\n' + formatTexturedTable(textured));
   console.log('\n.glb size vs source, every real MD2/MD3 (float32 as before, quantised default, + meshopt)\n' + formatGlbSizeTable(glbSize));
   console.log('\nBundle: what a browser fetches for one import (gzip -9 per file)\n' + formatBundleSizeTable(bundleSize));
+  console.log('\nThe CLI\'s start: `inspect` on a small file (CPU and wall time of the process, medians)\n' + formatCliStartupTable(cliStartup));
   console.log('\nglTF import: the whole import per sampled frame and per vertex-frame\n' + formatGltfImportTable(gltfImport));
   console.log('\nMD5 parse (MB/s) vs assimp native and assimpjs; inspect peak RSS\n' + formatParseTable(parse));
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));

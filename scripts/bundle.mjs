@@ -16,8 +16,10 @@
 // model viewer (dist/demo/) and the bench suite (neither ships). No source maps ship: see docs/package.md.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { minify as terser } from 'terser';
+import { withDoors } from './doors.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -73,7 +75,7 @@ const noWriters = {
   setup(b) {
     b.onResolve({ filter: /^\.\/writers\.js$/ }, (args) => (/[\\/]registry$/.test(args.resolveDir) ? { path: 'writers', namespace: 'no-writers' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'no-writers' }, () => ({
-      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse;",
+      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse, iqmFromGltf = refuse, mdlFromGltf = refuse;",
       loader: 'js',
     }));
   },
@@ -83,8 +85,17 @@ rmSync('dist', { recursive: true, force: true }); // hashed chunk names: stale o
 // minify: the front door's static graph is ≤ 80 KB gzip with it, 119 KB without (bench/bundle-size.mjs).
 const common = { bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'warning', plugins: [wasmGlueWithoutUrl] };
 
+// The library's files are what users' bundlers read: the `/* @__PURE__ */` annotations of their top-level tables and
+// registrations must reach them (a bundler keeps an unannotated call at the top level, and with it everything the
+// call names). esbuild drops annotations when it minifies whitespace, by design (esbuild#1990), so it minifies syntax
+// and identifiers here, and terser removes the whitespace keeping the annotations (docs/package.md, "What an app
+// carries").
 const split = build({
   ...common,
+  minify: false,
+  minifySyntax: true,
+  minifyIdentifiers: true,
+  write: false,
   entryPoints: [...library].map(([out, e]) => ({ in: e.source, out: outName(out) })),
   outdir: 'dist',
   splitting: true,
@@ -95,11 +106,20 @@ const split = build({
   sourcemap: false,
 });
 
+/** Whitespace out, annotations kept: terser prints the module without its whitespace and comments but `@__PURE__`. */
+async function compact(code) {
+  const out = await terser(code, { module: true, compress: false, mangle: false, format: { comments: false, preserve_annotations: true } });
+  return out.code;
+}
+
 const shipped = await Promise.all([
-  split.then((r) => {
-    if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(r.metafile));
-    for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(r.metafile, out);
-    return r;
+  split.then(async ({ metafile, outputFiles }) => {
+    mkdirSync('dist', { recursive: true });
+    const files = withDoors(outputFiles, [...library.keys()].map((out) => resolve(out)));
+    await Promise.all([...files].map(async ([path, text]) => writeFile(path, typeof text === 'string' ? await compact(text) : text)));
+    if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(metafile));
+    for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);
+    return { metafile };
   }),
   // The CLI: dist/cli.js and, in dist/cli/, a chunk per command that main.ts loads when that command runs (so
   // `inspect` does not read `convert`'s glTF Transform and writers: docs/benchmarks-history.md, "The CLI as fast as the library").

@@ -49,7 +49,7 @@ export function generate() {
     const [, doc, name, type, expr] = m;
     const value = Function(`return (${expr.replace(/(\d)_(\d)/g, '$1$2')});`)();
     if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`layout.rs: cannot evaluate ${name} = ${expr}`);
-    const text = type === 'f32' ? `Math.fround(${expr.trim()})` : String(value);
+    const text = type === 'f32' ? `/* @__PURE__ */ Math.fround(${expr.trim()})` : String(value);
     const comment = doc.trim().split('\n').map((l) => l.replace(/^\/\/\/ ?/, '')).join(' ');
     if (comment) out.push(`/** ${comment} */`);
     out.push(`export const ${name} = ${text};`);

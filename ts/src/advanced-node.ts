@@ -5,5 +5,6 @@
  * is built on these and the front door.
  */
 export * from './advanced.js';
-export { folderFileSystem, lazyFolderFileSystem, openPath, fileReader, zlibInflater, locateGameFolder, GAME_FOLDER_MARKERS, type GameFolderPlace } from './load/node.js';
+export { folderFileSystem, lazyFolderFileSystem, openPath, fileReader, zlibInflater } from './vfs/node.js';
+export { locateGameFolder, GAME_FOLDER_MARKERS, type GameFolderPlace } from './load/game-folder.js';
 export { openModelOnDisk, type DiskModelOptions } from './registry/node.js';

@@ -41,8 +41,8 @@ export * as tsIqmKernels from './kernels/ts-iqm-kernels.js';
 export type * from './kernels/backend.js';
 export { createTsBackend } from './kernels/ts-backend.js';
 export { createWasmBackend, wasmSupported, wasmSimdSupported } from './kernels/wasm-backend.js';
-export * as tsKernels from './kernels/ts-kernels.js';
-export * as kernelLayout from './kernels/layout.js';
+export * as tsKernels from './kernels/ts-kernels-namespace.js';
+export * as kernelLayout from './kernels/layout-namespace.js';
 export { MD2_NORMAL_TABLE, MD3_NORMAL_TABLE, md3DecodedNormals, md3NormalBuffer } from './kernels/tables.js';
 // pose: load-time preparation, timing, tags
 export { assertAnimMatchesMesh } from './pose/md5-poser.js';

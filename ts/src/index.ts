@@ -20,11 +20,13 @@ export { parseMd2, parseMd2Stream } from './formats/md2/index.js';
 export { parseMd3, parseMd3Stream } from './formats/md3/index.js';
 export { parseAnimationCfg, type Md3Animation, type Md3AnimationCfg, type Md3AnimationClip, type Md3AnimationName } from './formats/md3/animation-cfg.js';
 // images: TGA/PCX/BMP decoded to RGBA8 (PNG/JPEG passed through), and RGBA8 encoded as PNG
-export { decodeImage, encodePng } from './images/index.js';
+export { decodeImage } from './images/decode.js';
+export { encodePng } from './images/png-encode.js';
 export type { DecodedImage, RgbaImage, PassthroughImage, ImageFormat } from './images/types.js';
 
 // materials: skins, shader scripts and .mtr files resolved to images through any FileSystem
-export { MaterialResolver, listSkins, type MaterialSet, type Md3Options } from './materials/index.js';
+export { MaterialResolver, type MaterialSet, type Md3Options } from './materials/resolver.js';
+export { listSkins } from './materials/skins.js';
 export type { ResolvedImage, ResolvedMaterial, MaterialWarning } from './materials/types.js';
 export type { SkinOffer } from './materials/skins.js';
 export { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './registry/textures.js';

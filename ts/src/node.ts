@@ -9,7 +9,7 @@ export { fileChunks, loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from './load/n
 export { loadPlayer, resolveTexturesOnDisk, type LoadedPlayer, type GameFolderTextures } from './registry/node.js';
 export type { GameFolderPlace } from './load/game-folder.js';
 // The Node forms take paths too (and inflate with node:zlib); they replace the front door's `openArchive` and `mountGameDir`.
-export { openArchive, mountGameDir } from './load/node.js'; // a plain folder: mountGameDir(dir) (its loose files, then its archives)
+export { openArchive, mountGameDir } from './vfs/node.js'; // a plain folder: mountGameDir(dir) (its loose files, then its archives)
 // Bakes across cores on worker threads (dist/bake-worker.js); the pool class and the browser form are in ./advanced.
 // bakes across cores on worker threads (the pool's class and the browser form are in ./advanced)
 export { createBakePool, type NodeBakeOptions } from './bake/node.js';

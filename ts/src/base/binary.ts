@@ -6,7 +6,11 @@
  * view of the input, no copy; an unaligned one is copied first. A big-endian host (Node on s390x) gets a copy
  * with its bytes swapped, so one code path serves both. Used by the MD2 and the MD3 reader alike.
  */
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LITTLE_ENDIAN_HOST = /* @__PURE__ */ littleEndianHost();
+
+function littleEndianHost(): boolean {
+  return new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+}
 
 type WordArray<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
 

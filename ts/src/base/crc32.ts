@@ -5,7 +5,7 @@
  */
 
 /** TABLES[k][b]: the CRC of byte b followed by k zero bytes. */
-const TABLES: Uint32Array = (() => {
+const TABLES: Uint32Array = /* @__PURE__ */ (() => {
   const t = new Uint32Array(8 * 256);
   for (let b = 0; b < 256; b++) {
     let c = b;

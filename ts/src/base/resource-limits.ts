@@ -46,17 +46,22 @@ export interface ResourceLimits {
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
 export const ARCHIVE_ALLOWANCE_BYTES = 1 << 20;
 
-export const DEFAULT_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
-  maxTotalRatio: 64,
-  maxMemberBytes: 256 * 1024 * 1024,
-  maxImagePixels: 8192 * 8192,
-  maxScriptBytes: 8 * 1024 * 1024,
-  maxGltfNodes: 16384,
-  maxGltfDepth: 256,
-  maxGltfFileBytes: 256 * 1024 * 1024,
-  maxMorphWeights: 1 << 26,
-  maxAnimationKeys: 1 << 24,
-});
+/** The built-in limits (made by a call marked pure: a bundler keeps a table of products such as `256 * 1024 * 1024` otherwise). */
+export const DEFAULT_RESOURCE_LIMITS: Readonly<ResourceLimits> = /* @__PURE__ */ defaultLimits();
+
+function defaultLimits(): Readonly<ResourceLimits> {
+  return Object.freeze({
+    maxTotalRatio: 64,
+    maxMemberBytes: 256 * 1024 * 1024,
+    maxImagePixels: 8192 * 8192,
+    maxScriptBytes: 8 * 1024 * 1024,
+    maxGltfNodes: 16384,
+    maxGltfDepth: 256,
+    maxGltfFileBytes: 256 * 1024 * 1024,
+    maxMorphWeights: 1 << 26,
+    maxAnimationKeys: 1 << 24,
+  });
+}
 
 let current: Readonly<ResourceLimits> = DEFAULT_RESOURCE_LIMITS;
 

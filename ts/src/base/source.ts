@@ -39,7 +39,7 @@ export function knownSize(source: ByteSource, options: ReadOptions = {}): number
   return undefined;
 }
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 function abortError(bytes: number): ModelParseError {
   return new ModelParseError(ErrorCode.Aborted, 'the read was aborted', { offset: bytes });

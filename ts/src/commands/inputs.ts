@@ -17,7 +17,7 @@ import { type FormatEntry } from '../registry/entry.js';
 import { readableExtensions } from '../registry/formats.js';
 import { type FileSystem } from '../vfs/file-system.js';
 import { ARCHIVE_FILE_EXTENSIONS } from '../vfs/game-dir.js';
-import { lazyFolderFileSystem, openPath } from '../load/node.js';
+import { lazyFolderFileSystem, openPath } from '../vfs/node.js';
 import { UsageError } from './args.js';
 import { badInput, InputError } from './input-error.js';
 

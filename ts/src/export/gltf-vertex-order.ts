@@ -19,7 +19,7 @@ import { COMPONENT_BYTES, elementBytes, type GltfAccessor } from './gltf-builder
 export const REORDER_BUDGET = 2e9;
 
 /** Codec bits of a byte delta d (as uint8): 0 when equal, else what a group of such deltas costs (zigzag 2, 4 or 8 bits). */
-const BITS = Uint8Array.from({ length: 256 }, (_, d) => {
+const BITS = /* @__PURE__ */ Uint8Array.from({ length: 256 }, (_, d) => {
   const z = d < 128 ? 2 * d : 2 * (256 - d) - 1;
   return z === 0 ? 0 : z < 3 ? 2 : z < 15 ? 4 : 8;
 });

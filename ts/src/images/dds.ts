@@ -291,8 +291,8 @@ export function ddsInfo(b: Uint8Array, options: DdsOptions = {}): ImageInfo {
 // --- block decoders ---------------------------------------------------------------------------------------------
 
 /** 5- and 6-bit channels widened by bit replication. */
-const FIVE = Uint8Array.from({ length: 32 }, (_, v) => (v << 3) | (v >> 2));
-const SIX = Uint8Array.from({ length: 64 }, (_, v) => (v << 2) | (v >> 4));
+const FIVE = /* @__PURE__ */ Uint8Array.from({ length: 32 }, (_, v) => (v << 3) | (v >> 2));
+const SIX = /* @__PURE__ */ Uint8Array.from({ length: 64 }, (_, v) => (v << 2) | (v >> 4));
 
 /**
  * The four RGBA colours of a BC1 colour block at `s` into `pal` (16 bytes). `threeColour`: whether c0 ≤ c1 selects

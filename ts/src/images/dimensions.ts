@@ -13,7 +13,7 @@ import { fail } from './bytes.js';
 export const MAX_RGBA_BYTES = 0x7fffffff;
 
 /** The same bound in pixels: the default of every decoder's `maxPixels`. */
-export const MAX_PIXELS = Math.floor(MAX_RGBA_BYTES / 4);
+export const MAX_PIXELS = MAX_RGBA_BYTES >>> 2; // ⌊/4⌋
 
 /**
  * Throws BAD_COUNT (at `fieldOffset`, where the width is stored) for a zero width or height — every engine refuses

@@ -15,7 +15,7 @@ import { ErrorCode, type ParseWarning } from '../base/errors.js';
 import { fail, need, u32be } from './bytes.js';
 import type { ImageInfo } from './types.js';
 
-export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+export const PNG_SIGNATURE = /* @__PURE__ */ Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
 /** Bit depths each colour type allows (PNG specification, 11.2.2 IHDR). */
 const DEPTHS: Record<number, readonly number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };

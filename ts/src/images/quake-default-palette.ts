@@ -39,7 +39,7 @@
  */
 
 /** LibreQuake's Quake palette: 256 RGB triples, index order (gfx/palette.lmp as stored). */
-export const LIBREQUAKE_PALETTE: Uint8Array = Uint8Array.of(
+export const LIBREQUAKE_PALETTE: Uint8Array = /* @__PURE__ */ Uint8Array.of(
   0, 0, 0,  15, 15, 15,  31, 31, 31,  47, 47, 47,  63, 63, 63,  75, 75, 75,  91, 91, 91,  107, 107, 107,
   123, 123, 123,  139, 139, 139,  155, 155, 155,  171, 171, 171,  187, 187, 187,  203, 203, 203,  219, 219, 219,  235, 235, 235,
   15, 11, 7,  23, 15, 11,  31, 23, 11,  39, 27, 15,  47, 35, 19,  55, 43, 23,  63, 47, 23,  75, 55, 27,

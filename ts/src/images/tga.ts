@@ -54,7 +54,7 @@ const enum Pixel {
 const BYTES_PER_PIXEL = [1, 1, 2, 2, 2, 3, 4];
 
 /** ⌊v · 255 / 31⌋ for a 5-bit channel. */
-const FIVE_TO_EIGHT = Uint8Array.from({ length: 32 }, (_, v) => Math.floor((v * 255) / 31));
+const FIVE_TO_EIGHT = /* @__PURE__ */ Uint8Array.from({ length: 32 }, (_, v) => Math.floor((v * 255) / 31));
 
 export interface TgaHeader {
   idLength: number;

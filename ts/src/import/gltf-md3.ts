@@ -49,14 +49,12 @@ export interface GltfToMd3Options extends ImportTextureOptions {
 /** The MD3 and the images its shaders name (with `texturePath`; gltf-textures.ts). */
 export type ImportedMd3 = Md3Model & { textures: TextureFile[] };
 
-const TWO_PI = 2 * Math.PI;
-
 /** The packed lat/lng normal nearest to unit `n` under ioquake3's decode (x = cos a·sin b, y = sin a·sin b, z = cos b). */
 export function packMd3Normal(x: number, y: number, z: number): number {
   const len = Math.hypot(x, y, z);
   if (!(len > 0)) return 0;
-  const b = Math.round((Math.acos(Math.max(-1, Math.min(1, z / len))) * 256) / TWO_PI) & 255;
-  const a = Math.round((Math.atan2(y, x) * 256) / TWO_PI) & 255;
+  const b = Math.round((Math.acos(Math.max(-1, Math.min(1, z / len))) * 256) / (2 * Math.PI)) & 255;
+  const a = Math.round((Math.atan2(y, x) * 256) / (2 * Math.PI)) & 255;
   return (a << 8) | b;
 }
 

@@ -78,8 +78,12 @@ function toIdRigid({ q, t }: Rigid, scale: number): Rigid {
 /** The MD5 convention: w ≤ 0 (the same rotation as its negation). */
 const wNonPositive = (q: Quat): Quat => (q[3] > 0 ? [-q[0], -q[1], -q[2], -q[3]] : q);
 
-const f32 = new Float32Array(1);
-const bits = new Int32Array(f32.buffer);
+const f32 = /* @__PURE__ */ new Float32Array(1);
+const bits = /* @__PURE__ */ int32View(f32);
+
+function int32View(a: Float32Array): Int32Array {
+  return new Int32Array(a.buffer);
+}
 /** The float32 `steps` representable values away from float32 `v` (toward +∞ for positive steps). */
 function ulpStep(v: number, steps: number): number {
   if (steps === 0) return v;

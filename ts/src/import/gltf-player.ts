@@ -78,7 +78,6 @@ const PARTS = ['lower', 'upper', 'head'] as const;
 type Part = (typeof PARTS)[number];
 const PART_NAME = /^(lower|upper|head)(\.md3)?$/i;
 const LOOPING = new Set<string>(['LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN']);
-const FIRST_TA = MD3_PLAYER_ANIMATIONS.indexOf('TORSO_GETFLAG');
 
 const warning = (code: string, message: string): ParseWarning => ({ code, message, offset: 0 });
 

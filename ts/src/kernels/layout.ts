@@ -16,7 +16,7 @@ export const MD2_VERTEX_BYTES = 4;
 /** MD3 vertex record: int16 x, y, z and the packed lat/lng normal. */
 export const MD3_VERTEX_SHORTS = 4;
 /** MD3 positions are stored as int16 × 64 (ioquake3 qfiles.h MD3_XYZ_SCALE). */
-export const MD3_XYZ_SCALE = Math.fround(1.0 / 64.0);
+export const MD3_XYZ_SCALE = /* @__PURE__ */ Math.fround(1.0 / 64.0);
 /** f32 per entry of the MD2 normal table the kernels read: `x y z 0` (one SIMD vector per normal). */
 export const MD2_NORMAL_TABLE_STRIDE = 4;
 /** Entries of that table: one per byte value. Quake 2's 162 normals, then the last one repeated (the clamp the kernels apply to an index past the table), so any index byte is one unchecked vector load. */

@@ -9,7 +9,7 @@ import type { F32, PoseBackend } from './backend.js';
 import { MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD3_DECODED_NORMALS_LEN, MD3_NORMAL_TABLE_LEN } from './layout.js';
 
 /** `x y z 0` per entry, one entry per index byte: Quake 2's 162 normals, then the last repeated (the kernels' clamp). */
-export const MD2_NORMAL_TABLE: Float32Array = (() => {
+export const MD2_NORMAL_TABLE: Float32Array = /* @__PURE__ */ (() => {
   const t = new Float32Array(MD2_NORMAL_TABLE_ENTRIES * MD2_NORMAL_TABLE_STRIDE);
   for (let i = 0; i < MD2_NORMAL_TABLE_ENTRIES; i++) {
     const k = Math.min(i, MD2_NORMAL_COUNT - 1) * 3;
@@ -26,7 +26,7 @@ export const MD3_ANGLE_STEPS = 256;
  * (longitude entries, the second half). A packed normal (lat, lng) is the componentwise product of entry lat of the first
  * half and entry lng of the second: (cos lat · sin lng, sin lat · sin lng, cos lng).
  */
-export const MD3_NORMAL_TABLE: Float32Array = (() => {
+export const MD3_NORMAL_TABLE: Float32Array = /* @__PURE__ */ (() => {
   const t = new Float32Array(MD3_NORMAL_TABLE_LEN);
   for (let k = 0; k < MD3_ANGLE_STEPS; k++) {
     const a = (k * 2 * Math.PI) / MD3_ANGLE_STEPS;

@@ -31,9 +31,9 @@ class TsBuffer<T extends Typed> implements KernelBuffer<T> {
   }
 }
 
-const EMPTY_U32 = new Uint32Array(0);
-const EMPTY_U8 = new Uint8Array(0);
-const EMPTY_F32 = new Float32Array(0);
+const EMPTY_U32 = /* @__PURE__ */ new Uint32Array(0);
+const EMPTY_U8 = /* @__PURE__ */ new Uint8Array(0);
+const EMPTY_F32 = /* @__PURE__ */ new Float32Array(0);
 
 /** The output slots of `count` vertices from vertex `first`, or a RangeError when they do not fit. */
 function outRange(kernel: string, positions: F32, normals: F32, first: number, count: number): [Float32Array, Float32Array] {

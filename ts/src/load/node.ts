@@ -37,9 +37,3 @@ export function loadMd2(path: string | URL, options?: ReadOptions): Promise<Md2M
 export function loadMd3(path: string | URL, options?: ReadOptions): Promise<Md3Model> {
   return readingFile(pathText(path), () => parseMd3Stream(fileChunks(path), options));
 }
-
-// Folders, archives and game folders from paths (vfs/node.ts: node:fs, node:zlib).
-export { folderFileSystem, lazyFolderFileSystem, openArchive, mountGameDir, openPath, fileReader, zlibInflater } from '../vfs/node.js';
-
-// Where a model on disk finds its game folder (load/game-folder.ts).
-export { locateGameFolder, GAME_FOLDER_MARKERS, type GameFolderPlace } from './game-folder.js';

@@ -66,7 +66,7 @@ export interface Md3PlayerSurfaceRange {
 
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 /** A tag at the origin with identity axes: origin xyz, then the three axes. */
-const IDENTITY_TAG = [0, 0, 0, ...IDENTITY];
+const IDENTITY_TAG = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
 
 /** out = a · b for 3×3 row-major matrices (q_math.c MatrixMultiply). `out` may not alias `a` or `b`. */
 function mul3(a: ArrayLike<number>, b: ArrayLike<number>, out: Float64Array): Float64Array {

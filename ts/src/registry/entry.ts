@@ -10,6 +10,14 @@
  * Capabilities are optional: a format without `gltf` cannot be converted to glTF, and the CLI says so by name. The
  * id-format writers pull in glTF Transform and are loaded on first use, so an app that only opens, poses or exports
  * models never fetches it.
+ *
+ * What the synchronous door does with a parsed model (`toGlb`, and `resolveModelTextures`) is a smaller object of
+ * its own, a `ModelEntry` (recognise the data, export it, find its materials: `registry/<format>-model.ts`), which the
+ * registration includes: those functions look models up among `DEFAULT_MODELS`, never among the registrations, so an
+ * app that exports carries the exporters and not what reads, inspects, plays or writes files (a bundler that inlines
+ * what `import()` loads, as esbuild does without code splitting, would otherwise carry glTF Transform into every app
+ * that calls `toGlb`). A `ModelEntry` is a plain object literal and a registration a call marked `@__PURE__`
+ * (`formatEntry`), so a bundler drops either where it is unused (docs/package.md, "What an app carries").
  */
 import type { ParseWarning } from '../base/errors.js';
 import type { ByteSource, ReadOptions } from '../base/source.js';
@@ -115,13 +123,23 @@ export interface WriterCapability {
   fromGltf(gltf: GltfInput, options: WriterOptions): Promise<WriterResult>;
 }
 
-export interface FormatEntry<D = any> extends ModelFormat<D> {
+/** What a parsed model of the format can do without reading files: be recognised by its data, exported, textured. */
+export interface ModelEntry<D = any> {
+  /** The format's id and title (its `ModelFormat`'s). */
+  readonly id: string;
+  readonly title: string;
+  /** Whether a parsed value is this format's data (`toGlb(model)` finds its entry so). */
+  owns(data: unknown): data is D;
+  /** Each surface's materials, found as the format's engine finds them. */
+  materials?(resolver: MaterialResolver, data: D, path: string, options: MaterialOptions): Promise<MaterialSet>;
+  gltf?: GltfCapability<D>;
+}
+
+export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
   /** `inspect`: what a file holds, read as a stream (MD5's huge files in constant memory). */
   inspect?(source: ByteSource, options: ReadOptions): Promise<InspectResult<D>>;
   /** Frames of a file from its header alone (the archive listing never reads a whole model). */
   headerFrames?(file: VfsFile): Promise<number>;
-  /** Each surface's materials, found as the format's engine finds them. */
-  materials?(resolver: MaterialResolver, data: D, path: string, options: MaterialOptions): Promise<MaterialSet>;
   /** For drawing: geometry, clips, and a player per backend. */
   playable?(set: ModelSet<D>): Promise<PlayableModel>;
   /**
@@ -129,10 +147,22 @@ export interface FormatEntry<D = any> extends ModelFormat<D> {
    * what `IdTechLoader` turns into three.js objects without knowing the format.
    */
   view?(set: ModelSet<D>, backend: PoseBackend): Promise<ModelView>;
-  gltf?: GltfCapability<D>;
   obj?: ObjCapability<D>;
   /** Writing this format from glTF input. */
   writer?: WriterCapability;
-  /** Whether a parsed value is this format's data (`toGlb(model)` finds its entry so). */
-  owns(data: unknown): data is D;
+}
+
+/** The capabilities a registration adds to its `ModelEntry`: what reads, inspects, plays or writes files. */
+export type FileCapabilities<D> = Omit<FormatEntry<D>, keyof ModelFormat<D> | keyof ModelEntry<D>>;
+
+/** A format's registration: its first door (whose id and title it keeps), its `ModelEntry`'s functions, and its file capabilities. */
+export function formatEntry<D>(format: ModelFormat<D>, model: ModelEntry<D>, capabilities: FileCapabilities<D> = {}): FormatEntry<D> {
+  return { ...model, ...format, ...capabilities };
+}
+
+/** The entry whose data `data` is (a parsed model), among `entries`; a TypeError naming what it got otherwise. */
+export function ownerAmong<E extends ModelEntry>(data: unknown, entries: readonly E[]): E {
+  const e = entries.find((f) => f.owns(data));
+  if (!e) throw new TypeError(`no format here holds ${(data as { format?: string } | null)?.format ?? 'this value'} (formats: ${entries.map((f) => f.id).join(', ')})`);
+  return e;
 }

@@ -8,7 +8,7 @@
  */
 import type { IqmModel, Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
-import type { FormatEntry } from './entry.js';
+import { ownerAmong, type FormatEntry } from './entry.js';
 import { iqmEntry } from './iqm.js';
 import { md2Entry } from './md2.js';
 import { md3Entry, playerEntry } from './md3.js';
@@ -27,9 +27,7 @@ export function entryFor(id: string, formats: readonly FormatEntry[] = DEFAULT_F
 
 /** The entry whose data `data` is (a parsed model), among `formats`; a TypeError naming what it got otherwise. */
 export function entryOwning(data: unknown, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry {
-  const e = formats.find((f) => f.owns(data));
-  if (!e) throw new TypeError(`no format here holds ${(data as { format?: string } | null)?.format ?? 'this value'} (formats: ${formats.map((f) => f.id).join(', ')})`);
-  return e;
+  return ownerAmong(data, formats);
 }
 
 /** The formats that read files (not refused), for messages: `.md2, .md3, .md5mesh, .md5anim`. */

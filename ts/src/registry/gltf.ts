@@ -7,19 +7,23 @@
 import type { ModelSet } from '../load/model-set.js';
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
-import type { FormatEntry } from './entry.js';
-import { DEFAULT_FORMATS, entryOwning, type RegisteredModel } from './formats.js';
+import { ownerAmong, type ModelEntry } from './entry.js';
+import type { RegisteredModel } from './formats.js';
+import { DEFAULT_MODELS } from './models.js';
 
 /** What `toGlb` / `toGltf` accept: a parsed model of a registered format (an md5mesh's anims in the options). */
 export type GltfModel = RegisteredModel;
 
 export interface GltfExportOptions extends GltfOptions {
-  /** The formats to find the model's exporter among (default: every format this package reads). */
-  formats?: readonly FormatEntry[];
+  /**
+   * The formats to find the model's exporter among (default: every format this package reads; registrations, or their
+   * `ModelEntry`s).
+   */
+  formats?: readonly ModelEntry[];
 }
 
-function exporterOf(model: unknown, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry {
-  const entry = entryOwning(model, formats);
+function exporterOf(model: unknown, formats: readonly ModelEntry[] = DEFAULT_MODELS): ModelEntry {
+  const entry = ownerAmong(model, formats);
   if (!entry.gltf) throw new TypeError(`${entry.title}: no glTF export for this format`);
   return entry;
 }
@@ -34,7 +38,7 @@ export function buildGltf(model: GltfModel, options: GltfExportOptions = {}): Gl
  * A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims — or
  * as its format's `gltf.setOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes).
  */
-export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly FormatEntry[] = DEFAULT_FORMATS): GltfOptions {
+export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly ModelEntry[] = DEFAULT_MODELS): GltfOptions {
   const own = formats.find((f) => f.owns(set.data))?.gltf?.setOptions;
   if (own) return own(set, options);
   return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never })) } : options;

@@ -1,21 +1,17 @@
 /**
  * IQM's registration: a skeletal model skinned by the linear blend skinning kernel (`IqmPoser`: frame channels
  * decoded and composed as ioquake3's ComputePoseMats, then four joint matrices per vertex), with the animation files
- * its `iqm.cfg` names (Tesseract / Red Eclipse) and a DarkPlaces `.framegroups` beside it read as its clips.
+ * its `iqm.cfg` names (Tesseract / Red Eclipse) and a DarkPlaces `.framegroups` beside it read as its clips. The
+ * format's room is imported when a file is first read, as for MD3 (registry/md3.ts).
  */
 import type { IqmModel } from '../base/model.js';
-import { addIqm, type NamedIqmAnimation } from '../export/gltf-iqm.js';
 import { iqmToObj } from '../export/obj-iqm.js';
-import { iqmClips } from '../formats/iqm/clips.js';
 import { iqmFormat } from '../formats/iqm/format.js';
-import type { GltfOptions } from '../export/gltf.js';
-import { readIqmHeader } from '../formats/iqm/header.js';
-import { HEADER_BYTES } from '../formats/iqm/layout.js';
-import { parseIqmStream } from '../formats/iqm/stream.js';
 import { iqmPlayable } from '../playable/iqm-playable.js';
 import { IqmPoser } from '../pose/iqm-poser.js';
 import { fileHead } from '../vfs/file-system.js';
-import type { FormatEntry, Summary } from './entry.js';
+import { formatEntry, type Summary } from './entry.js';
+import { iqmModel } from './iqm-model.js';
 import { plainWarnings } from './md2.js';
 
 const ARRAY_TYPES = ['position', 'texcoord', 'normal', 'tangent', 'blendindexes', 'blendweights', 'color'];
@@ -48,33 +44,19 @@ function iqmSummary(m: IqmModel): Summary {
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export const iqmEntry: FormatEntry<IqmModel> = {
-  ...iqmFormat,
-  owns: (data): data is IqmModel => (data as IqmModel | null)?.format === 'iqm',
-  // DarkPlaces reads `<model>.framegroups` beside a model as its named clips (model_shared.c Mod_FrameGroupify)
-  sideFiles: (path) => [`${path}.framegroups`],
+export const iqmEntry = /* @__PURE__ */ formatEntry(iqmFormat, iqmModel, {
   // An IQM is bounded by its header's counts, each checked against the file before anything is allocated.
   async inspect(source, options) {
+    const { parseIqmStream } = await import('../formats/iqm/index.js');
     const model = await parseIqmStream(source, options);
     return { summary: iqmSummary(model), materialsOf: model };
   },
   async headerFrames(file) {
-    const b = await fileHead(file, HEADER_BYTES);
+    const { readIqmHeader, IQM_HEADER_BYTES } = await import('../formats/iqm/index.js');
+    const b = await fileHead(file, IQM_HEADER_BYTES);
     return readIqmHeader(b, b.length).numFrames;
   },
-  materials: (resolver, model, path, o) => resolver.iqm(model, path, o.skin ? { skin: o.skin } : {}),
   playable: async (set) => iqmPlayable(set),
-  gltf: {
-    uses: [],
-    add: (ctx, model, name, options) => addIqm(ctx, model, name, (options.anims ?? []) as unknown as NamedIqmAnimation[]).rootNodes,
-    // one glTF animation per clip, as the playable and the view have them (an iqm.cfg's names, cuts and rates)
-    setOptions(set, options) {
-      const clips = iqmClips(set);
-      if (!clips.length) return options;
-      const anims: NamedIqmAnimation[] = clips.map((c) => ({ name: c.name, anim: c.file, clip: { firstFrame: c.firstFrame, frameCount: c.frameCount, fps: c.fps, loop: c.loop } }));
-      return { ...options, anims: anims as unknown as GltfOptions['anims'] };
-    },
-  },
   obj: {
     // frames numbered over the stored frames of the file posed: an animation file given, else the model's own
     frames: (set) => {
@@ -103,4 +85,4 @@ export const iqmEntry: FormatEntry<IqmModel> = {
     fromGltf: async (gltf, options) => (await import('./writers.js')).iqmFromGltf(gltf, options),
   },
   view: async (set, backend) => (await import('./iqm-view.js')).iqmView(set, backend),
-};
+});

@@ -1,16 +1,16 @@
-/** MD2's registration: frames kept quantised and blended by the MD2 kernels (`Md2Poser`), clips from frame names. */
+/**
+ * MD2's registration: frames kept quantised and blended by the MD2 kernels (`Md2Poser`), clips from frame names. The
+ * format's room is imported when a file is first read, as for MD3 (registry/md3.ts).
+ */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { Md2Model } from '../base/model.js';
-import { addMd2 } from '../export/gltf-md2.js';
 import { md2Format } from '../formats/md2/format.js';
-import { readMd2Header } from '../formats/md2/header.js';
-import { MD2_HEADER_BYTES } from '../formats/md2/limits.js';
-import { parseMd2Stream } from '../formats/md2/stream.js';
 import { fileHead } from '../vfs/file-system.js';
 import { md2ToObj } from '../export/obj-morph.js';
 import { Md2Poser } from '../pose/md2-poser.js';
 import { md2Playable } from '../playable/morph-playable.js';
-import type { FormatEntry, Summary } from './entry.js';
+import { formatEntry, type Summary } from './entry.js';
+import { md2Model } from './md2-model.js';
 
 /** Every warning as plain data (`inspect` groups them for the table; `--json` keeps them all). */
 export const plainWarnings = (warnings: readonly ParseWarning[]) => warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset }));
@@ -34,26 +34,21 @@ export function md2Summary(m: Md2Model): Summary {
 
 const fileName = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndexOf('/') + 1);
 
-export const md2Entry: FormatEntry<Md2Model> = {
-  ...md2Format,
-  owns: (data): data is Md2Model => (data as Md2Model | null)?.format === 'md2',
+export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
   // An MD2 is bounded by its limits (a few MB at most): parsed whole, still streamed.
   async inspect(source, options) {
+    const { parseMd2Stream } = await import('../formats/md2/index.js');
     const model = await parseMd2Stream(source, options);
     return { summary: md2Summary(model), materialsOf: model };
   },
   async headerFrames(file) {
+    const { readMd2Header, MD2_HEADER_BYTES } = await import('../formats/md2/index.js');
     const b = await fileHead(file, MD2_HEADER_BYTES);
     if (b.length < MD2_HEADER_BYTES) throw new ModelParseError(ErrorCode.Truncated, `input ended inside the ${MD2_HEADER_BYTES}-byte header`, { offset: b.length });
     return readMd2Header(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
-  materials: (resolver, model, path) => resolver.md2(model, path),
   playable: async (set) => md2Playable(set.data, fileName(set.path)),
   view: async (set, backend) => (await import('./views.js')).md2View(set.data, backend),
-  gltf: {
-    uses: ['clips', 'fps', 'step', 'frameNodes', 'md2Grid', 'quantize'],
-    add: (ctx, model, name, options) => addMd2(ctx, model, name, options).rootNodes,
-  },
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     async write(set, o) {
@@ -75,4 +70,4 @@ export const md2Entry: FormatEntry<Md2Model> = {
     refuses: { '--split': '--split cuts MD3 surfaces; an MD2 has one mesh and cannot be split' },
     fromGltf: async (gltf, options) => (await import('./writers.js')).md2FromGltf(gltf, options),
   },
-};
+});

@@ -1,22 +1,21 @@
 /**
  * MD3's registrations: a lone MD3 (frames kept quantised, blended by the MD3 kernels: `Md3Poser`; one surface per
- * part) and the Quake 3 player folder (its parts chained by tags: `Md3Player`, animated by its animation.cfg).
+ * part) and the Quake 3 player folder (its parts chained by tags: `Md3Player`, animated by its animation.cfg). The
+ * format's room (its parser and header reader) is imported when a file is first read, so a command that loads the
+ * list of formats does not load every parser (docs/benchmarks.md, the CLI's start).
  */
 import type { Md3Model } from '../base/model.js';
-import { addMd3 } from '../export/gltf-md3.js';
-import { addPlayer } from '../export/gltf-player.js';
 import { md3Format } from '../formats/md3/format.js';
-import { readMd3Header } from '../formats/md3/header.js';
-import { HEADER_BYTES } from '../formats/md3/layout.js';
 import { md3PlayerFormat } from '../formats/md3/player-format.js';
-import type { Md3PlayerData, Md3PlayerModels } from '../formats/md3/player-parts.js';
-import { parseMd3Stream } from '../formats/md3/stream.js';
+import type { Md3PlayerData } from '../formats/md3/player-parts.js';
 import { fileHead } from '../vfs/file-system.js';
 import { md3ToObj } from '../export/obj-morph.js';
 import { Md3Poser } from '../pose/md3-poser.js';
 import { md3Playable } from '../playable/morph-playable.js';
 import { playerPlayable } from '../playable/player-playable.js';
-import type { FormatEntry, Summary } from './entry.js';
+import type { ModelFormat } from '../formats/format.js';
+import { formatEntry, type Summary } from './entry.js';
+import { md3Model, playerModel, type PlayerLike } from './md3-model.js';
 import { plainWarnings } from './md2.js';
 
 /** What `inspect` prints for an MD3. */
@@ -44,26 +43,21 @@ export function md3Summary(m: Md3Model): Summary {
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export const md3Entry: FormatEntry<Md3Model> = {
-  ...md3Format,
-  owns: (data): data is Md3Model => (data as Md3Model | null)?.format === 'md3',
+export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
   async inspect(source, options) {
+    const { parseMd3Stream } = await import('../formats/md3/index.js');
     const model = await parseMd3Stream(source, options);
     return { summary: md3Summary(model), materialsOf: model };
   },
   async headerFrames(file) {
-    const b = await fileHead(file, HEADER_BYTES);
+    const { readMd3Header, MD3_HEADER_BYTES } = await import('../formats/md3/index.js');
+    const b = await fileHead(file, MD3_HEADER_BYTES);
     return readMd3Header(b, b.length).numFrames;
   },
-  materials: (resolver, model, path, o) => resolver.md3(model, path, o.skin ? { skin: o.skin } : {}),
   playable: async (set) => md3Playable(set.data),
   async view(set, backend) {
     const { md3View, md3Clips } = await import('./views.js');
     return md3View(set.data, backend, md3Clips(set.data));
-  },
-  gltf: {
-    uses: ['clips', 'fps', 'step', 'quantize'],
-    add: (ctx, model, name, options) => addMd3(ctx, model, name, options).rootNodes,
   },
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
@@ -84,30 +78,13 @@ export const md3Entry: FormatEntry<Md3Model> = {
     defaultFps: 15,
     fromGltf: async (gltf, options) => (await import('./writers.js')).md3FromGltf(gltf, options),
   },
-};
+});
 
-/** A player as its data (`{ models, animations }`), or its three parts alone (`{ lower, upper, head }`, as `loadPlayer` gives them). */
-type PlayerLike = Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model };
-const partsOf = (p: PlayerLike) => ('models' in p ? p.models : p);
+const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
-export const playerEntry: FormatEntry<PlayerLike> = {
-  ...(md3PlayerFormat as FormatEntry<PlayerLike>),
-  owns: (data): data is PlayerLike => typeof data === 'object' && data !== null && ('models' in data || ('lower' in data && 'upper' in data && 'head' in data)),
-  // The parts by their skins; a weapon kept in the folder by its own shaders, as an MD3 beside them.
-  async materials(resolver, player, folder, o) {
-    const parts: Md3PlayerModels = partsOf(player);
-    const set = await resolver.player(parts, folder, { skin: o.skin });
-    const weapon = parts.weapon;
-    if (!weapon) return set;
-    const own = await resolver.md3(weapon, folder ? `${folder}/weapon.md3` : 'weapon.md3');
-    return { materials: [...set.materials, ...own.materials.map((m) => ({ ...m, part: 'weapon' as const }))], warnings: [...set.warnings, ...own.warnings] };
-  },
+export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
   playable: async (set) => playerPlayable(set.data as Md3PlayerData),
   view: async (set, backend) => (await import('./views.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
-  gltf: {
-    uses: ['fps', 'step', 'quantize'],
-    add: (ctx, player, name, options) => addPlayer(ctx, 'models' in player ? player : { models: player }, name, options).rootNodes,
-  },
   writer: {
     extensions: [],
     folderFlag: {
@@ -116,4 +93,4 @@ export const playerEntry: FormatEntry<PlayerLike> = {
     },
     fromGltf: async (gltf, options) => (await import('./writers.js')).playerFromGltf(gltf, options),
   },
-};
+});

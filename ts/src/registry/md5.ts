@@ -1,21 +1,20 @@
 /**
  * MD5's registrations: the md5mesh (skinned by `Md5Poser`'s compose and skin kernels; its md5anims play on it, one
  * clip each, named after their files), the md5anim (inspected on its own, played on its mesh) and the md5camera
- * (refused by name).
+ * (refused by name). The format's room is imported when a file is first read, as for MD3 (registry/md3.ts).
  */
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
 import { parseStream, type ByteSource, type ReadOptions } from '../base/source.js';
-import { addMd5, type NamedMd5Anim } from '../export/gltf-md5.js';
-import { Md5AnimParser, type Md5AnimHeader } from '../formats/md5/anim.js';
+import type { NamedMd5Anim } from '../export/gltf-md5.js';
+import type { Md5AnimHeader } from '../formats/md5/anim.js';
 import { md5AnimFormat, md5CameraFormat, md5MeshFormat } from '../formats/md5/format.js';
-import { openMd5AnimFrames } from '../formats/md5/frame-stream.js';
 import type { Md5MeshHeader } from '../formats/md5/mesh.js';
-import { openMd5Meshes } from '../formats/md5/mesh-stream.js';
 import type { ModelSet } from '../load/model-set.js';
 import { toObj } from '../export/obj.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import { md5Playable } from '../playable/md5-playable.js';
-import type { FormatEntry, Summary } from './entry.js';
+import { formatEntry, type Summary } from './entry.js';
+import { md5AnimModel, md5CameraModel, md5MeshModel } from './md5-model.js';
 
 type MeshCounts = Pick<Md5MeshPart, 'name' | 'shader' | 'vertexCount' | 'triangleCount' | 'weightTotal'>;
 
@@ -58,12 +57,11 @@ function animSummary(anim: Md5AnimHeader): Summary {
 /** The md5anims of a set, named after their files (the clips' names). */
 const anims = (set: ModelSet<Md5Mesh>): NamedMd5Anim[] => set.companions.map((c) => ({ name: c.name, anim: c.data as Md5Anim }));
 
-export const md5MeshEntry: FormatEntry<Md5Mesh> = {
-  ...md5MeshFormat,
-  owns: (data): data is Md5Mesh => (data as Md5Mesh | null)?.format === 'md5mesh',
+export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshModel, {
   // Mesh by mesh: only each mesh's counts are kept, its arrays dropped as the next is read (a 50 MB md5mesh
   // inspects in a few MB); the material resolver needs only each mesh's name and shader, which are kept.
   async inspect(source: ByteSource, options: ReadOptions) {
+    const { openMd5Meshes } = await import('../formats/md5/index.js');
     const model = await openMd5Meshes(source, options);
     const meshes: MeshCounts[] = [];
     for await (const m of model) meshes.push({ name: m.name, shader: m.shader, vertexCount: m.vertexCount, triangleCount: m.triangleCount, weightTotal: m.weightTotal });
@@ -71,18 +69,8 @@ export const md5MeshEntry: FormatEntry<Md5Mesh> = {
     const materialsOf = { format: 'md5mesh', meshes: meshes.map(({ name, shader }) => ({ name, shader })) } as unknown as Md5Mesh;
     return { summary, materialsOf };
   },
-  materials: (resolver, mesh, path) => resolver.md5(mesh, path),
-  playable: async (set) => (await import('../playable/md5-playable.js')).md5Playable(set.data, anims(set)),
+  playable: async (set) => md5Playable(set.data, anims(set)),
   view: async (set, backend) => (await import('./views.js')).md5View(set, backend),
-  gltf: {
-    uses: [],
-    add(ctx, mesh, _name, options, result) {
-      const list = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
-      const out = addMd5(ctx, mesh, list);
-      result.md5 = out.stats;
-      return out.rootNodes;
-    },
-  },
   obj: {
     frames: (set) => (set.companions[0] ? { count: (set.companions[0].data as Md5Anim).frameCount, of: set.companions[0].path } : null),
     async write(set, o) {
@@ -111,29 +99,26 @@ export const md5MeshEntry: FormatEntry<Md5Mesh> = {
     checkFps: (fps) => (Number.isInteger(fps) ? null : `--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`),
     fromGltf: async (gltf, options) => (await import('./writers.js')).md5FromGltf(gltf, options),
   },
-};
+});
 
-export const md5AnimEntry: FormatEntry<Md5Anim> = {
-  ...md5AnimFormat,
-  owns: (data): data is Md5Anim => (data as Md5Anim | null)?.format === 'md5anim',
+export const md5AnimEntry = /* @__PURE__ */ formatEntry(md5AnimFormat, md5AnimModel, {
   // Frame mode, pushed: every frame is read and checked, its values and bounds checked but not kept (nor the values
   // converted: inspect reports none), so memory stays constant; no pause per frame (openMd5AnimFrames' pull costs
   // ~5% of the parse here).
   async inspect(source: ByteSource, options: ReadOptions) {
     let frames = 0;
+    const { Md5AnimParser } = await import('../formats/md5/index.js');
     const parser = new Md5AnimParser({ keepBounds: false, keepValues: false, onFrame: (index) => void (frames = index + 1) });
     const anim = await parseStream(parser, source, options);
     if (frames !== anim.frameCount) throw new Error(`internal: streamed ${frames} of ${anim.frameCount} frames`);
     return { summary: animSummary(anim) };
   },
   async headerFrames(file) {
+    const { openMd5AnimFrames } = await import('../formats/md5/index.js');
     const anim = await openMd5AnimFrames(file.stream());
     await anim.close();
     return anim.header.frameCount;
   },
-};
+});
 
-export const md5CameraEntry: FormatEntry<never> = {
-  ...md5CameraFormat,
-  owns: (_data): _data is never => false,
-};
+export const md5CameraEntry = /* @__PURE__ */ formatEntry(md5CameraFormat, md5CameraModel);

@@ -66,7 +66,7 @@ export interface LoadedPlayer {
  * with its skin resolved in the game folder above it (ioquake3 cg_players.c CG_RegisterClientModelname /
  * CG_RegisterClientSkin). A missing part throws ModelParseError READ_FAILED; a missing skin or image is a warning.
  */
-export async function loadPlayer(dir: string, options: ResolveTexturesOptions & { gameDir?: string } = {}): Promise<LoadedPlayer> {
+export async function loadPlayer(dir: string, options: Omit<ResolveTexturesOptions, 'formats'> & { gameDir?: string; formats?: readonly FormatEntry[] } = {}): Promise<LoadedPlayer> {
   const set = await openModelOnDisk(dir.replace(/[\\/]+$/, ''), { signal: options.signal, formats: options.formats });
   if (set.format !== 'player') throw new TypeError(`${dir}: a ${set.format}, not a Quake 3 player folder`);
   const player = set.data as Md3PlayerData;

@@ -13,7 +13,7 @@
  */
 
 /** Exact powers of ten representable as doubles: 10^0 … 10^22. */
-export const POW10: Float64Array = new Float64Array([
+export const POW10: Float64Array = /* @__PURE__ */ new Float64Array([
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
   1e20, 1e21, 1e22,
 ]);

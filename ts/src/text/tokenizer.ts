@@ -101,8 +101,8 @@ export interface IndexRun {
   lastColumn: number;
 }
 
-const NO_RUN: FloatRun = { out: new Float32Array(0), pos: 0, end: 0, checkOnly: false };
-const NO_INDEX_RUN: IndexRun = { out: new Uint32Array(0), pos: 0, end: 0, markerAt: -1, marker: 0, limit: 0, lastOffset: 0, lastLine: 0, lastColumn: 0 };
+const NO_RUN: FloatRun = { out: /* @__PURE__ */ new Float32Array(0), pos: 0, end: 0, checkOnly: false };
+const NO_INDEX_RUN: IndexRun = { out: /* @__PURE__ */ new Uint32Array(0), pos: 0, end: 0, markerAt: -1, marker: 0, limit: 0, lastOffset: 0, lastLine: 0, lastColumn: 0 };
 
 // Tokenizer states.
 const S_GROUND = 0;
@@ -124,37 +124,27 @@ const C_PUNCT = 4;
 const C_SLASH = 5;
 const C_BAD = 6;
 
-const START_CLASS = new Uint8Array(256).fill(C_BAD);
+/** The class of a byte that starts a token. */
+const START_CLASS = /* @__PURE__ */ byteTable((c) => {
+  if (c <= 0x20) return C_WS;
+  if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e) return C_NUMBER; // digits - + .
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f) return C_WORD;
+  if (c === 0x22) return C_QUOTE;
+  if (c === 0x7b || c === 0x7d || c === 0x28 || c === 0x29) return C_PUNCT;
+  if (c === 0x2f) return C_SLASH;
+  return C_BAD;
+});
 /** 1 when the byte continues a word. */
-const WORD_CONT = new Uint8Array(256);
-/** 1 when the byte continues a number token. */
-const NUMBER_CONT = new Uint8Array(256);
-(() => {
-  for (let c = 0; c <= 0x20; c++) START_CLASS[c] = C_WS;
-  for (let c = 0x30; c <= 0x39; c++) {
-    START_CLASS[c] = C_NUMBER;
-    WORD_CONT[c] = 1;
-  }
-  for (let c = 0x41; c <= 0x5a; c++) {
-    START_CLASS[c] = C_WORD;
-    START_CLASS[c + 0x20] = C_WORD;
-    WORD_CONT[c] = 1;
-    WORD_CONT[c + 0x20] = 1;
-  }
-  START_CLASS[0x5f] = C_WORD;
-  WORD_CONT[0x5f] = 1;
-  START_CLASS[0x2d] = C_NUMBER; // -
-  START_CLASS[0x2b] = C_NUMBER; // +
-  START_CLASS[0x2e] = C_NUMBER; // .
-  START_CLASS[0x22] = C_QUOTE;
-  START_CLASS[0x7b] = C_PUNCT;
-  START_CLASS[0x7d] = C_PUNCT;
-  START_CLASS[0x28] = C_PUNCT;
-  START_CLASS[0x29] = C_PUNCT;
-  START_CLASS[0x2f] = C_SLASH;
-  for (let c = 0x21; c <= 0x7e; c++) NUMBER_CONT[c] = 1;
-  for (const c of [0x7b, 0x7d, 0x28, 0x29, 0x22, 0x2f]) NUMBER_CONT[c] = 0;
-})();
+const WORD_CONT = /* @__PURE__ */ byteTable((c) => Number((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f));
+/** 1 when the byte continues a number token: printable, not `{ } ( ) " /`. */
+const NUMBER_CONT = /* @__PURE__ */ byteTable((c) => Number(c >= 0x21 && c <= 0x7e && c !== 0x7b && c !== 0x7d && c !== 0x28 && c !== 0x29 && c !== 0x22 && c !== 0x2f));
+
+/** A 256-entry table of `of(byte)`. */
+function byteTable(of: (c: number) => number): Uint8Array {
+  const t = new Uint8Array(256);
+  for (let c = 0; c < 256; c++) t[c] = of(c);
+  return t;
+}
 
 /** Largest magnitude whose float32 rounding is still finite: 2^128 − 2^103 rounds (to even) up to Infinity. */
 const F32_OVERFLOW = 3.4028235677973366e38;

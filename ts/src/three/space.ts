@@ -14,7 +14,11 @@ import { counterClockwise } from '../pose/winding.js';
 import type { ViewBounds } from '../registry/model-view.js';
 
 /** −90° about X: Z-up → Y-up (exact components: no cos(π/2) round-off). */
-const Z_UP_TO_Y_UP = new Quaternion(-Math.SQRT1_2, 0, 0, Math.SQRT1_2);
+const Z_UP_TO_Y_UP = /* @__PURE__ */ zUpToThreeUp();
+
+function zUpToThreeUp(): Quaternion {
+  return new Quaternion(-Math.SQRT1_2, 0, 0, Math.SQRT1_2);
+}
 
 /** The group that holds a model in id's axes and turns them Y-up; `userData.idtech.space` says what it is. */
 export function zUpGroup(name: string): Group {

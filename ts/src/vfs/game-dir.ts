@@ -30,8 +30,11 @@ import type { OpenArchiveOptions } from './zip-archive.js';
 
 /** Files opened as archives when found at the top of a game folder. */
 export const ARCHIVE_EXTENSIONS: readonly string[] = ['.pk3', '.pk4', '.dpk'];
-/** Every archive file a game folder holds or a user may name: the zips above and Quake's / Quake 2's `.pak`. */
-export const ARCHIVE_FILE_EXTENSIONS: readonly string[] = [...ARCHIVE_EXTENSIONS, '.pak'];
+/**
+ * Every archive file a game folder holds or a user may name: the zips above and Quake's / Quake 2's `.pak` (written
+ * out, not spread from the list above: a bundler keeps a spread at the top level).
+ */
+export const ARCHIVE_FILE_EXTENSIONS: readonly string[] = ['.pk3', '.pk4', '.dpk', '.pak'];
 /** Folders read as archives when found at the top of a game folder (ioquake3 .pk3dir, Daemon .dpkdir). */
 export const ARCHIVE_FOLDER_EXTENSIONS: readonly string[] = ['.pk3dir', '.dpkdir'];
 

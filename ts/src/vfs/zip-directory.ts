@@ -87,7 +87,7 @@ function u64(b: Uint8Array, at: number, what: string, fileOffset: number): numbe
 /** IBM code page 437's upper half, the zip spec's name encoding when the UTF-8 flag is clear (APPNOTE appendix D). */
 const CP437_HIGH =
   'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
-const utf8 = new TextDecoder('utf-8');
+const utf8 = /* @__PURE__ */ new TextDecoder('utf-8');
 
 function decodeName(raw: Uint8Array, isUtf8: boolean): string {
   let ascii = true;

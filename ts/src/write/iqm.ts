@@ -14,15 +14,21 @@ import { unwritable, need } from './out.js';
 
 const MAGIC = 'INTERQUAKEMODEL\0';
 const HEADER_BYTES = 124;
-const FORMAT_OF = new Map<Function, number>([
-  [Int8Array, IqmFormat.Byte],
-  [Uint8Array, IqmFormat.Ubyte],
-  [Int16Array, IqmFormat.Short],
-  [Int32Array, IqmFormat.Int],
-  [Uint32Array, IqmFormat.Uint],
-  [Float32Array, IqmFormat.Float],
-  [Float64Array, IqmFormat.Double],
-]);
+/** The IQM format of each typed array's constructor (a table built by a pure call: a bundler drops it where unused). */
+const FORMAT_OF = /* @__PURE__ */ formatsOfArrays();
+
+function formatsOfArrays() {
+  return new Map<Function, number>([
+    [Int8Array, IqmFormat.Byte],
+    [Uint8Array, IqmFormat.Ubyte],
+    [Int16Array, IqmFormat.Short],
+    [Int32Array, IqmFormat.Int],
+    [Uint32Array, IqmFormat.Uint],
+    [Float32Array, IqmFormat.Float],
+    [Float64Array, IqmFormat.Double],
+  ]);
+}
+
 const FORMAT_BYTES = [1, 1, 2, 2, 4, 4, 2, 4, 8];
 
 /** The standard arrays of `model` as records, in iqm.txt's order. */

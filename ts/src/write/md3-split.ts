@@ -18,9 +18,6 @@ export interface Md3SplitLimits {
   maxTriangles?: number;
 }
 
-export const MD3_DRAWABLE_VERTICES = MD3_LIMITS.shaderMaxVertexes - 1;
-export const MD3_DRAWABLE_TRIANGLES = Math.floor((MD3_LIMITS.shaderMaxIndexes - 1) / 3);
-
 /**
  * `surface` as pieces within the limits (the surface itself when it fits). Each piece grows over connected
  * triangles (those sharing a vertex with it, breadth first from the first triangle not yet placed), so few vertices
@@ -28,8 +25,8 @@ export const MD3_DRAWABLE_TRIANGLES = Math.floor((MD3_LIMITS.shaderMaxIndexes - 
  * that fit. Inside a piece the triangles keep their file order.
  */
 export function splitMd3Surface(surface: Md3Surface, frameCount: number, limits: Md3SplitLimits = {}): Md3Surface[] {
-  const maxV = limits.maxVertices ?? MD3_DRAWABLE_VERTICES;
-  const maxT = limits.maxTriangles ?? MD3_DRAWABLE_TRIANGLES;
+  const maxV = limits.maxVertices ?? MD3_LIMITS.shaderMaxVertexes - 1;
+  const maxT = limits.maxTriangles ?? Math.floor((MD3_LIMITS.shaderMaxIndexes - 1) / 3);
   if (!(maxV >= 3) || !(maxT >= 1)) throw new RangeError(`split limits must allow a triangle (vertices ≥ 3, triangles ≥ 1), not ${maxV} and ${maxT}`);
   if (surface.vertexCount <= maxV && surface.triangleCount <= maxT) return [surface];
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { toGlb } from '../../src/registry/gltf.js';
-import { locateGameFolder } from '../../src/load/node.js';
+import { locateGameFolder } from '../../src/load/game-folder.js';
 import { loadPlayer, resolveTexturesOnDisk } from '../../src/registry/node.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 import { readGlb } from '../helpers/textured.js';

@@ -162,3 +162,10 @@ describe("the Node entry's functions take what the neutral ones take", () => {
     expect((await a.list('')).length).toBe(2);
   });
 });
+
+describe('the archive file names', () => {
+  it("the files a user may name as archives are the zips the mount orders by name, and Quake's .pak", async () => {
+    const { ARCHIVE_EXTENSIONS, ARCHIVE_FILE_EXTENSIONS } = await import('../../src/vfs/game-dir.js');
+    expect([...ARCHIVE_FILE_EXTENSIONS].sort()).toEqual([...ARCHIVE_EXTENSIONS, '.pak'].sort());
+  });
+});

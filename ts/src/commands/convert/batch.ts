@@ -21,7 +21,7 @@ import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
 import { type FormatEntry } from '../../registry/entry.js';
 import { ARCHIVE_FILE_EXTENSIONS } from '../../vfs/game-dir.js';
 import { safeOutputPath } from '../../vfs/safe-path.js';
-import { openArchive } from '../../load/node.js';
+import { openArchive } from '../../vfs/node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { openContainer, type OpenedInput } from '../inputs.js';
 import { formatBytes } from '../output.js';

@@ -15,8 +15,19 @@ import type { IqmModel } from '../../base/model.js';
 import type { Companion } from '../format.js';
 import type { IqmClipDetail } from './companions.js';
 import { boundFrameGroups, parseFrameGroups } from './framegroups.js';
-import { clipFrames } from './iqm-cfg.js';
 import { IQM_DEFAULT_FPS } from './pairing.js';
+
+/** The frames [first, first + count) of a clip over an anim of `frames` frames starting at `firstFrame` (skelmodel.h setanim's offsets). */
+export function clipFrames(clip: { startOffset: number; endOffset: number }, firstFrame: number, frames: number): { first: number; count: number } {
+  let start = firstFrame;
+  let end = frames;
+  if (clip.startOffset > 0) start += Math.min(clip.startOffset, end - 1);
+  else if (clip.startOffset < 0) start += Math.max(end + clip.startOffset, 0);
+  end -= start - firstFrame;
+  if (clip.endOffset > 0) end = Math.min(end, clip.endOffset);
+  else if (clip.endOffset < 0) end = Math.max(end + clip.endOffset, 1);
+  return { first: start, count: end };
+}
 
 /** One clip: frames [firstFrame, firstFrame + frameCount) of `file`'s stored frames at `fps`. */
 export interface IqmClip {

@@ -1,11 +1,13 @@
-/** IQM's entry in the registry: the `ModelFormat` the registry extends with its capabilities. */
+/**
+ * IQM's entry in the registry: the `ModelFormat` the registry extends with its capabilities. Its room (index.ts: the
+ * parser, the iqm.cfg reader that finds companions) is imported on the first parse or companion lookup, as MD3's
+ * (md3/format.ts); the header reader stays, for `animationOnly`'s synchronous answer.
+ */
 import type { IqmModel } from '../../base/model.js';
 import type { ModelFormat } from '../format.js';
-import { iqmCompanionsBeside, iqmMeshesPlaying } from './companions.js';
 import { iqmAcceptsCompanion } from './pairing.js';
 import { isIqm, readIqmHeader } from './header.js';
 import { HEADER_BYTES } from './layout.js';
-import { parseIqmStream } from './stream.js';
 
 export const iqmFormat: ModelFormat<IqmModel> = {
   id: 'iqm',
@@ -14,13 +16,15 @@ export const iqmFormat: ModelFormat<IqmModel> = {
   test: isIqm,
   role: 'model',
   animation: 'skeletal',
-  parseStream: parseIqmStream,
+  parseStream: async (source, options) => (await import('./index.js')).parseIqmStream(source, options),
   warnings: (data) => data.warnings,
-  companionsBeside: iqmCompanionsBeside,
+  // DarkPlaces reads `<model>.framegroups` beside a model as its named clips (model_shared.c Mod_FrameGroupify)
+  sideFiles: (path) => [`${path}.framegroups`],
+  companionsBeside: async (fs, path) => (await import('./index.js')).iqmCompanionsBeside(fs, path),
   // Tesseract (rendermodel.cpp loadmodel) runs the model's iqm.cfg: its iqmanim lines are the model's animations
   companionsByDefault: true,
+  playedBy: async (fs, path) => (await import('./index.js')).iqmMeshesPlaying(fs, path),
   acceptsCompanion: iqmAcceptsCompanion,
-  playedBy: iqmMeshesPlaying,
   // poses without meshes: what Tesseract plays on a mesh of the same skeleton (iqm.h loadiqmanims)
   animationOnly(head) {
     if (head.length < HEADER_BYTES || !isIqm(head)) return false;

@@ -351,14 +351,4 @@ export function configClips(config: IqmConfig): IqmCfgClip[] {
   return out;
 }
 
-/** The frames [first, first + count) of a clip over an anim of `frames` frames starting at `firstFrame` (skelmodel.h setanim's offsets). */
-export function clipFrames(clip: Pick<IqmCfgClip, 'startOffset' | 'endOffset'>, firstFrame: number, frames: number): { first: number; count: number } {
-  let start = firstFrame;
-  let end = frames;
-  if (clip.startOffset > 0) start += Math.min(clip.startOffset, end - 1);
-  else if (clip.startOffset < 0) start += Math.max(end + clip.startOffset, 0);
-  end -= start - firstFrame;
-  if (clip.endOffset > 0) end = Math.min(end, clip.endOffset);
-  else if (clip.endOffset < 0) end = Math.max(end + clip.endOffset, 1);
-  return { first: start, count: end };
-}
+export { clipFrames } from './clips.js';

@@ -1,7 +1,6 @@
-/** MD2's entry in the format list: a vertex-animated model, magic `IDP2`. */
+/** MD2's entry in the format list: a vertex-animated model, magic `IDP2`; its parser imported on the first parse (as MD3's). */
 import type { Md2Model } from '../../base/model.js';
 import { hasMagic, type ModelFormat } from '../format.js';
-import { parseMd2Stream } from './stream.js';
 
 export const md2Format: ModelFormat<Md2Model> = {
   id: 'md2',
@@ -10,6 +9,6 @@ export const md2Format: ModelFormat<Md2Model> = {
   test: (head) => hasMagic(head, 'IDP2'),
   role: 'model',
   animation: 'vertex',
-  parseStream: parseMd2Stream,
+  parseStream: async (source, options) => (await import('./index.js')).parseMd2Stream(source, options),
   warnings: (m) => m.warnings,
 };

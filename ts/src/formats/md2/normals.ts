@@ -8,7 +8,7 @@
 export const MD2_NORMAL_COUNT = 162;
 
 /** 3 floats per normal, `MD2_NORMAL_COUNT` normals (486 floats). */
-export const MD2_NORMALS: Float32Array = new Float32Array([
+export const MD2_NORMALS: Float32Array = /* @__PURE__ */ new Float32Array([
   -0.525731, 0.000000, 0.850651,   -0.442863, 0.238856, 0.864188,
   -0.295242, 0.000000, 0.955423,   -0.309017, 0.500000, 0.809017,
   -0.162460, 0.262866, 0.951056,   0.000000, 0.000000, 1.000000,

@@ -1,7 +1,10 @@
-/** MD3's entry in the format list: a vertex-animated model with tags, magic `IDP3`. */
+/**
+ * MD3's entry in the format list: a vertex-animated model with tags, magic `IDP3`. Its room (index.ts: the parser,
+ * the header reader) is imported on the first parse: a list of formats (detection, a catalog) carries how each is
+ * recognised, not every parser; one import per room, so the room stays one chunk of dist/.
+ */
 import type { Md3Model } from '../../base/model.js';
 import { hasMagic, type ModelFormat } from '../format.js';
-import { parseMd3Stream } from './stream.js';
 
 export const md3Format: ModelFormat<Md3Model> = {
   id: 'md3',
@@ -10,7 +13,7 @@ export const md3Format: ModelFormat<Md3Model> = {
   test: (head) => hasMagic(head, 'IDP3'),
   role: 'model',
   animation: 'vertex',
-  parseStream: parseMd3Stream,
+  parseStream: async (source, options) => (await import('./index.js')).parseMd3Stream(source, options),
   warnings: (m) => m.warnings,
   // `<model>_<skin>.skin` beside it (portals_blue.skin for portals.md3)
   skinNames: (path) => [path.slice(path.lastIndexOf('/') + 1).replace(/\.md3$/i, '')],

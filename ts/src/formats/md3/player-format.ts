@@ -10,9 +10,8 @@ import type { ReadOptions } from '../../base/source.js';
 import { readScriptFile } from '../../vfs/bounded-read.js';
 import type { VfsFile } from '../../vfs/file-system.js';
 import type { FileWarnings, FolderForm, ModelFormat } from '../format.js';
-import { parseAnimationCfg, type Md3AnimationCfg } from './animation-cfg.js';
+import type { Md3AnimationCfg } from './animation-cfg.js';
 import { playerTagWarnings, type Md3PlayerData, type Md3PlayerModels } from './player-parts.js';
-import { parseMd3Stream } from './stream.js';
 
 /** The three files a player folder must hold (lower case). */
 export const PLAYER_PART_FILES = ['lower.md3', 'upper.md3', 'head.md3'] as const;
@@ -30,6 +29,8 @@ const playerFolder: FolderForm<Md3PlayerData> = {
   matches: (children) => PLAYER_PART_FILES.every((n) => children.has(n)),
   files: (children) => [...PLAYER_PART_FILES, ...PLAYER_OPTIONAL_FILES].flatMap((n) => (children.has(n) ? [children.get(n)!] : [])),
   async load(children, _folder, options: ReadOptions = {}) {
+    // the parsers on the first player read, as md3Format's
+    const { parseMd3Stream, parseAnimationCfg } = await import('./index.js');
     const warnings: FileWarnings[] = [];
     const part = async (name: string) => {
       const f = children.get(name)!;

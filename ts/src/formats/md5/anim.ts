@@ -121,7 +121,7 @@ enum State {
   Done,
 }
 
-const GRAMMAR = md5Grammar<State>({
+const GRAMMAR = /* @__PURE__ */ md5Grammar<State>({
   name: 'Md5AnimParser',
   keywords: Keyword,
   fileLevelLast: Keyword.frame,

@@ -7,13 +7,14 @@
  * neo/game/Camera.cpp idCameraAnim::LoadAnim), where an md5anim declares `numJoints` (neo/game/anim/Anim.cpp
  * idMD5Anim::LoadAnim) and an md5mesh `numMeshes`. Without the camera entry a camera file with an unknown extension
  * sniffed as an md5anim and failed with the anim parser's `MISSING_BLOCK`, which says nothing about what the file is.
+ *
+ * The parsers are imported on the first parse: a list of formats carries how each is recognised, not every parser.
  */
 import type { ParseWarning } from '../../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
 import { byPath, type FileSystem } from '../../vfs/file-system.js';
 import type { ModelFormat } from '../format.js';
 import { animMeshMismatch } from './anim-mesh-match.js';
-import { parseMd5AnimStream, parseMd5MeshStream } from './stream.js';
 
 /**
  * Where `keyword` first stands as a whole token in MD5 text, -1 if nowhere. Quoted strings are blanked first, so a
@@ -45,7 +46,7 @@ export const md5MeshFormat: ModelFormat<Md5Mesh> = {
   test: (head) => md5Kind(head) === 'md5mesh',
   role: 'model',
   animation: 'skeletal',
-  parseStream: parseMd5MeshStream,
+  parseStream: async (source, options) => (await import('./index.js')).parseMd5MeshStream(source, options),
   warnings: (mesh) => mesh.warnings ?? [],
   // Doom 3 keeps a monster's mesh and its anims in one folder.
   async companionsBeside(fs: FileSystem, path: string): Promise<string[]> {
@@ -66,7 +67,7 @@ export const md5AnimFormat: ModelFormat<Md5Anim> = {
   role: 'animation',
   playsOn: 'md5mesh',
   animation: 'skeletal',
-  parseStream: parseMd5AnimStream,
+  parseStream: async (source, options) => (await import('./index.js')).parseMd5AnimStream(source, options),
 };
 
 export const md5CameraFormat: ModelFormat<never> = {

@@ -134,7 +134,7 @@ enum State {
   Done,
 }
 
-const GRAMMAR = md5Grammar<State>({
+const GRAMMAR = /* @__PURE__ */ md5Grammar<State>({
   name: 'Md5MeshParser',
   keywords: Keyword,
   fileLevelLast: Keyword.mesh,

@@ -221,7 +221,7 @@ export class IndexWindow {
   }
 }
 
-const NO_WINDOW = new IndexWindow([], false);
+const NO_WINDOW = /* @__PURE__ */ new IndexWindow([], false);
 
 export abstract class Md5ParserBase<T, S extends number> implements Md5TokenSink {
   /** The tokenizer's float window (see {@link FloatRun}); closed (`pos === end`) unless a parser opens it. */
