@@ -72,8 +72,6 @@ export interface GltfCapability<D> {
   add(ctx: ExportContext, data: D, name: string, options: GltfOptions, result: GltfResult): number[];
   /** The options it acts on besides the common ones. */
   uses: readonly GltfOptionUse[];
-  /** How a model set (its companions, side files) becomes its options; default: each companion one `anims` entry. */
-  setOptions?(set: ModelSet<D>, options: GltfOptions): GltfOptions;
 }
 
 /** One file a writer makes (its path relative to the output's folder, or the output itself when `main`). */
@@ -147,6 +145,11 @@ export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
    * what `IdTechLoader` turns into three.js objects without knowing the format.
    */
   view?(set: ModelSet<D>, backend: PoseBackend): Promise<ModelView>;
+  /**
+   * How a model set (its companions, side files) becomes its glTF export's options, where they are more than each
+   * companion one `anims` entry (IQM: one animation per clip an `iqm.cfg` or a `.framegroups` makes).
+   */
+  gltfOptions?(set: ModelSet<D>, options: GltfOptions): GltfOptions;
   obj?: ObjCapability<D>;
   /** Writing this format from glTF input. */
   writer?: WriterCapability;

@@ -7,7 +7,7 @@
 import type { ModelSet } from '../load/model-set.js';
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
-import { ownerAmong, type ModelEntry } from './entry.js';
+import { ownerAmong, type FormatEntry, type ModelEntry } from './entry.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
 
@@ -36,10 +36,11 @@ export function buildGltf(model: GltfModel, options: GltfExportOptions = {}): Gl
 
 /**
  * A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims — or
- * as its format's `gltf.setOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes).
+ * as its registration's `gltfOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes; pass the
+ * registrations, `DEFAULT_FORMATS`, for that: the default `ModelEntry`s read no files).
  */
 export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly ModelEntry[] = DEFAULT_MODELS): GltfOptions {
-  const own = formats.find((f) => f.owns(set.data))?.gltf?.setOptions;
+  const own = (formats.find((f) => f.owns(set.data)) as FormatEntry | undefined)?.gltfOptions;
   if (own) return own(set, options);
   return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never })) } : options;
 }

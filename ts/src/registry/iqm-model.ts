@@ -6,8 +6,6 @@
  */
 import type { IqmModel } from '../base/model.js';
 import { addIqm, type NamedIqmAnimation } from '../export/gltf-iqm.js';
-import type { GltfOptions } from '../export/gltf.js';
-import { iqmClips } from '../formats/iqm/clips.js';
 import type { ModelEntry } from './entry.js';
 
 export const iqmModel: ModelEntry<IqmModel> = {
@@ -18,12 +16,5 @@ export const iqmModel: ModelEntry<IqmModel> = {
   gltf: {
     uses: [],
     add: (ctx, model, name, options) => addIqm(ctx, model, name, (options.anims ?? []) as unknown as NamedIqmAnimation[]).rootNodes,
-    // one glTF animation per clip, as the playable and the view have them (an iqm.cfg's names, cuts and rates)
-    setOptions(set, options) {
-      const clips = iqmClips(set);
-      if (!clips.length) return options;
-      const anims: NamedIqmAnimation[] = clips.map((c) => ({ name: c.name, anim: c.file, clip: { firstFrame: c.firstFrame, frameCount: c.frameCount, fps: c.fps, loop: c.loop } }));
-      return { ...options, anims: anims as unknown as GltfOptions['anims'] };
-    },
   },
 };

@@ -5,7 +5,10 @@
  * format's room is imported when a file is first read, as for MD3 (registry/md3.ts).
  */
 import type { IqmModel } from '../base/model.js';
+import type { GltfOptions } from '../export/gltf.js';
+import type { NamedIqmAnimation } from '../export/gltf-iqm.js';
 import { iqmToObj } from '../export/obj-iqm.js';
+import { iqmClips } from '../formats/iqm/clips.js';
 import { iqmFormat } from '../formats/iqm/format.js';
 import { iqmPlayable } from '../playable/iqm-playable.js';
 import { IqmPoser } from '../pose/iqm-poser.js';
@@ -57,6 +60,13 @@ export const iqmEntry = /* @__PURE__ */ formatEntry(iqmFormat, iqmModel, {
     return readIqmHeader(b, b.length).numFrames;
   },
   playable: async (set) => iqmPlayable(set),
+  // one glTF animation per clip, as the playable and the view have them (an iqm.cfg's names, cuts and rates)
+  gltfOptions(set, options) {
+    const clips = iqmClips(set);
+    if (!clips.length) return options;
+    const anims: NamedIqmAnimation[] = clips.map((c) => ({ name: c.name, anim: c.file, clip: { firstFrame: c.firstFrame, frameCount: c.frameCount, fps: c.fps, loop: c.loop } }));
+    return { ...options, anims: anims as unknown as GltfOptions['anims'] };
+  },
   obj: {
     // frames numbered over the stored frames of the file posed: an animation file given, else the model's own
     frames: (set) => {
