@@ -184,5 +184,6 @@ export function formatIqmTable(r) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const r = await benchIqm({ quick: process.argv.includes('--quick') });
   console.log(formatIqmTable(r));
+  mkdirSync(join(ROOT, 'target/bench'), { recursive: true });
   writeFileSync(join(ROOT, 'target/bench/iqm.json'), JSON.stringify(r, null, 2));
 }

@@ -18,7 +18,9 @@
  *   interpolation); translation and rotation per joint, scale where a frame's scale is not 1. `extras` keep the
  *   IQM loop flag and frame range. Frames are decoded by the TS kernel (`iqmDecodeFrame`), the posers' own code.
  * - Animation-only files (Red Eclipse's) play on the mesh when Tesseract would pair them (`iqmAcceptsCompanion`);
- *   otherwise ANIM_MESH_MISMATCH.
+ *   otherwise ANIM_MESH_MISMATCH. An entry with a `clip` is one glTF animation of exactly that name, frames and rate
+ *   (the registry hands in a model set's clips so: `formats/iqm/clips.ts`, an `iqm.cfg`'s cuts and rates, a
+ *   `.framegroups`' groups); entries playing the model itself replace its own anims.
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { IqmModel } from '../base/model.js';
@@ -36,9 +38,11 @@ import { buildGltfDocument, type GltfOptions } from './gltf.js';
 
 /** An IQM whose anims play on the mesh (an animation-only file, or another file sharing the skeleton), and a label. */
 export interface NamedIqmAnimation {
-  /** Names the glTF animation of a file with one anim; prefixes `name/anim` for a file with several. */
+  /** Names the glTF animation of a file with one anim; prefixes `name/anim` for a file with several; a clip's name. */
   name: string;
   anim: IqmModel;
+  /** Frames [firstFrame, firstFrame + frameCount) of `anim`'s stored frames at `fps`: one animation (else one per anim). */
+  clip?: { firstFrame: number; frameCount: number; fps: number; loop: boolean };
 }
 
 /** The 3×3 axis change C ((x, y, z) → (x, z, −y) for Y-up) applied to a column-major 4×4: C · M · C⁻¹. */
@@ -73,10 +77,11 @@ function columns(r: ArrayLike<number>, at: number): Float64Array {
 }
 
 /** The glTF animations' sources: the model's own frames, then each handed-in file's. */
-function animationSources(model: IqmModel, extra: readonly (NamedIqmAnimation | IqmModel)[]): { label: string | null; anim: IqmModel }[] {
-  const out: { label: string | null; anim: IqmModel }[] = [];
-  if (model.frameCount > 0 && model.anims.length > 0 && model.poses.count === model.joints.count) out.push({ label: null, anim: model });
-  for (const a of extra) out.push('anim' in a ? { label: a.name, anim: a.anim } : { label: null, anim: a });
+function animationSources(model: IqmModel, extra: readonly (NamedIqmAnimation | IqmModel)[]): { label: string | null; anim: IqmModel; clip?: NamedIqmAnimation['clip'] }[] {
+  const out: { label: string | null; anim: IqmModel; clip?: NamedIqmAnimation['clip'] }[] = [];
+  const replaced = extra.some((a) => 'anim' in a && a.anim === model);
+  if (!replaced && model.frameCount > 0 && model.anims.length > 0 && model.poses.count === model.joints.count) out.push({ label: null, anim: model });
+  for (const a of extra) out.push('anim' in a ? { label: a.name, anim: a.anim, clip: a.clip } : { label: null, anim: a });
   return out;
 }
 
@@ -198,25 +203,34 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
   // ——— animations ———
   if (J > 0) {
     const used = new Set<string>();
-    for (const { label, anim } of sources) {
+    const unique = (t: string) => {
+      let title = t;
+      while (used.has(title)) title += "'";
+      used.add(title);
+      return title;
+    };
+    for (const { label, anim, clip } of sources) {
+      if (clip) {
+        addAnimation(b, axes, anim, clip, unique(label ?? name), jointNodes);
+        continue;
+      }
       anim.anims.forEach((a) => {
-        let title = label ? (anim.anims.length === 1 ? label : `${label}/${a.name}`) : a.name || name;
-        while (used.has(title)) title += "'";
-        used.add(title);
-        addAnimation(b, axes, anim, a, title, jointNodes);
+        const first = Math.min(a.firstFrame, Math.max(0, anim.frameCount - 1));
+        const frames = { firstFrame: first, frameCount: Math.max(0, Math.min(a.frameCount, anim.frameCount - first)), fps: a.framerate > 0 ? a.framerate : IQM_DEFAULT_FPS, loop: a.loop };
+        addAnimation(b, axes, anim, frames, unique(label ? (anim.anims.length === 1 ? label : `${label}/${a.name}`) : a.name || name), jointNodes);
       });
     }
   }
   return { rootNodes: [...roots, ...meshNodes] };
 }
 
-/** One IQM anim of `file` → one glTF animation over `jointNodes`. */
-function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, anim: IqmModel['anims'][number], title: string, jointNodes: number[]): void {
+/** Frames of `file` → one glTF animation over `jointNodes`. */
+function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, frames: NonNullable<NamedIqmAnimation['clip']>, title: string, jointNodes: number[]): void {
   const J = jointNodes.length;
-  const first = Math.min(anim.firstFrame, Math.max(0, file.frameCount - 1));
-  const count = Math.max(0, Math.min(anim.frameCount, file.frameCount - first));
+  const first = frames.firstFrame;
+  const count = Math.max(0, Math.min(frames.frameCount, file.frameCount - first));
   if (count === 0) return;
-  const fps = anim.framerate > 0 ? anim.framerate : IQM_DEFAULT_FPS;
+  const fps = frames.fps;
   const times = new Float32Array(count);
   for (let f = 0; f < count; f++) times[f] = f / fps;
   const translations = Array.from({ length: J }, () => new Float32Array(count * 3));
@@ -239,7 +253,7 @@ function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, anim: IqmModel
     }
   }
   const input = b.accessor(times, 'SCALAR', { bounds: true });
-  const animation: GltfAnimation = { name: title, channels: [], samplers: [], extras: { framerate: fps, loop: anim.loop, firstFrame: first, frameCount: count } };
+  const animation: GltfAnimation = { name: title, channels: [], samplers: [], extras: { framerate: fps, loop: frames.loop, firstFrame: first, frameCount: count } };
   for (let j = 0; j < J; j++) {
     const channels: ['translation' | 'rotation' | 'scale', Float32Array, 'VEC3' | 'VEC4'][] = [['translation', translations[j], 'VEC3'], ['rotation', rotations[j], 'VEC4']];
     if (scaled[j]) channels.push(['scale', scales[j], 'VEC3']);

@@ -89,10 +89,20 @@ export interface ModelFormat<M = unknown> {
    */
   companionsBeside?(fs: FileSystem, path: string): Promise<CompanionRef[]>;
   /**
+   * Whether a model opened with no companions named plays what `companionsBeside` finds, as its engine does: Tesseract
+   * loads an IQM through the `iqm.cfg` beside it, which names its animations (an md5mesh plays nothing unnamed).
+   */
+  readonly companionsByDefault?: boolean;
+  /**
    * Whether a file of this format holds only what plays on a model of it, from its first bytes (an IQM with poses
    * and no meshes: Red Eclipse's animation files): such a file is not listed as a model of its own.
    */
   animationOnly?(head: Uint8Array): boolean;
+  /**
+   * The models such an animation-only file plays on, as the engine's configs pair them (the `iqm.cfg`s at and below
+   * its folder's parent whose `iqmanim` lines name it): what the refusal to open it alone names.
+   */
+  playedBy?(fs: FileSystem, path: string): Promise<string[]>;
   /**
    * Files beside the model that change how it plays without being models themselves, read whole when present
    * (DarkPlaces' `model.iqm.framegroups`: named clips over the model's frames): paths in the model's file system.

@@ -39,7 +39,8 @@ export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
   format?: ModelFormat;
   /**
    * What to play on the model: paths in the file system (or clip references), `'beside'` (what its format finds beside
-   * it: the md5anims in an md5mesh's folder, the animations an IQM's iqm.cfg names) or none (the default).
+   * it: the md5anims in an md5mesh's folder, the animations an IQM's iqm.cfg names) or none (the default; a format
+   * with `companionsByDefault`, IQM, then plays what is beside it, as its engine does).
    */
   companions?: readonly CompanionRef[] | 'beside';
   /** A companion that does not fit the model: `'fail'` (ANIM_MESH_MISMATCH, the default) or `'skip'` it with a warning. */
@@ -124,6 +125,12 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
   if (!format) throw unknownFormat(file.origin, formats);
   const refusal = notAModel(format, formats);
   if (refusal) throw new ModelParseError(ErrorCode.UnknownFormat, refusal, { offset: 0 }).inFile(file.origin);
+  if (format.animationOnly?.(await readingFile(file.origin, () => fileHead(file, 256, signal)))) {
+    const on = (await format.playedBy?.(fs, file.path)) ?? [];
+    const shown = on.slice(0, 3).join(', ') + (on.length > 3 ? ` and ${on.length - 3} more` : '');
+    const plays = on.length ? `it plays on ${shown}: open one of them (its iqm.cfg names this file), or` : 'no model beside it names it:';
+    throw new ModelParseError(ErrorCode.UnknownFormat, `an animation-only ${format.title} (no meshes, only poses and frames): ${plays} open a model together with this file as its animation (--anim)`, { offset: 0 }).inFile(file.origin);
+  }
   const data = await parseFile(file, format, options);
   const set: ModelSet = { format: format.id, path: file.path, origin: file.origin, data, companions: [], files: [file], sideFiles: [], warnings: [{ file: file.origin, warnings: format.warnings?.(data) ?? [] }] };
   for (const p of format.sideFiles?.(file.path) ?? []) {
@@ -133,7 +140,9 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
     set.files.push(side);
   }
 
-  const wanted = options.companions === 'beside' ? ((await format.companionsBeside?.(fs, file.path)) ?? []) : (options.companions ?? []);
+  const named = options.companions;
+  const beside = named === 'beside' || (format.companionsByDefault === true && (named === undefined || named.length === 0));
+  const wanted = beside ? ((await format.companionsBeside?.(fs, file.path)) ?? []) : ((named as readonly CompanionRef[] | undefined) ?? []);
   // a file named by several references is read once; one that did not fit is left out of every one
   const read = new Map<string, { file: VfsFile; data: unknown } | null>();
   for (const ref of wanted) {

@@ -6,10 +6,7 @@
  * last frame to the first. Without any: the bind pose.
  */
 import type { IqmModel } from '../base/model.js';
-import { boundFrameGroups, parseFrameGroups } from '../formats/iqm/framegroups.js';
-import type { IqmClipDetail } from '../formats/iqm/companions.js';
-import { clipFrames } from '../formats/iqm/iqm-cfg.js';
-import { IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
+import { iqmClips } from '../formats/iqm/clips.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import type { ModelSet } from '../load/model-set.js';
 import { IqmPoser } from '../pose/iqm-poser.js';
@@ -23,42 +20,9 @@ export interface IqmClipSource {
   loop: boolean;
 }
 
-/**
- * The clips of a model set: the model's own anims (or its `.framegroups`' groups), then each animation file's, named
- * after the file (`file/anim` for a file of several).
- */
+/** The clips of a model set (`formats/iqm/clips.ts` `iqmClips`, which the glTF export reads too) as playable clips. */
 export function iqmClipSources(set: ModelSet<IqmModel>): IqmClipSource[] {
-  const model = set.data;
-  const sources: IqmClipSource[] = [];
-  const own = (file: IqmModel, prefix: string) => {
-    for (const a of file.anims) {
-      const first = Math.min(a.firstFrame, Math.max(0, file.frameCount - 1));
-      const count = Math.max(1, Math.min(a.frameCount, file.frameCount - first));
-      sources.push({ clip: { name: prefix ? `${prefix}${file.anims.length > 1 ? `/${a.name}` : ''}` : a.name, frameCount: count, frameRate: a.framerate > 0 ? a.framerate : IQM_DEFAULT_FPS, closesOnLastFrame: false }, file, firstFrame: first, loop: a.loop });
-    }
-  };
-  const groupsFile = set.sideFiles.find((f) => f.path.toLowerCase().endsWith('.framegroups'));
-  if (groupsFile && model.frameCount > 0) {
-    const { groups } = parseFrameGroups(new TextDecoder('latin1').decode(groupsFile.bytes));
-    for (const g of boundFrameGroups(groups, model.frameCount)) {
-      sources.push({ clip: { name: g.name === `groupified_${sources.length}_anim` && g.comment ? g.comment : g.name, frameCount: g.frameCount, frameRate: g.fps, closesOnLastFrame: false }, file: model, firstFrame: g.firstFrame, loop: g.loop });
-    }
-  } else if (model.frameCount > 0 && model.poses.count === model.joints.count) own(model, '');
-  for (const c of set.companions) {
-    const file = c.data as IqmModel;
-    const detail = c.detail as IqmClipDetail | undefined;
-    if (!detail) {
-      own(file, c.name);
-      continue;
-    }
-    // a config's clip (Tesseract animmodel.h setanim): the named anim of the file (else its first), cut by its offsets, at its rate
-    const anim = (detail.anim ? file.anims.find((a) => a.name === detail.anim) : file.anims[0]) ?? file.anims[0];
-    const base = anim ? Math.min(anim.firstFrame, Math.max(0, file.frameCount - 1)) : 0;
-    const frames = anim ? Math.max(1, Math.min(anim.frameCount, file.frameCount - base)) : file.frameCount;
-    const { first, count } = clipFrames(detail, base, frames);
-    sources.push({ clip: { name: detail.variant ? `${c.name} (${detail.variant + 1})` : c.name, frameCount: count, frameRate: c.fps ?? IQM_DEFAULT_FPS, closesOnLastFrame: false }, file, firstFrame: first, loop: anim?.loop ?? true });
-  }
-  return sources;
+  return iqmClips(set).map((c) => ({ clip: { name: c.name, frameCount: c.frameCount, frameRate: c.fps, closesOnLastFrame: false }, file: c.file, firstFrame: c.firstFrame, loop: c.loop }));
 }
 
 /** An IQM model set as a playable model (companions were checked against the mesh when the set was read). */

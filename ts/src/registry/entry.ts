@@ -145,6 +145,11 @@ export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
    * what `IdTechLoader` turns into three.js objects without knowing the format.
    */
   view?(set: ModelSet<D>, backend: PoseBackend): Promise<ModelView>;
+  /**
+   * How a model set (its companions, side files) becomes its glTF export's options, where they are more than each
+   * companion one `anims` entry (IQM: one animation per clip an `iqm.cfg` or a `.framegroups` makes).
+   */
+  gltfOptions?(set: ModelSet<D>, options: GltfOptions): GltfOptions;
   obj?: ObjCapability<D>;
   /** Writing this format from glTF input. */
   writer?: WriterCapability;

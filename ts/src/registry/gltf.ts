@@ -7,7 +7,7 @@
 import type { ModelSet } from '../load/model-set.js';
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
-import { ownerAmong, type ModelEntry } from './entry.js';
+import { ownerAmong, type FormatEntry, type ModelEntry } from './entry.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
 
@@ -34,8 +34,14 @@ export function buildGltf(model: GltfModel, options: GltfExportOptions = {}): Gl
   return buildGltfDocument((ctx, result) => entry.gltf!.add(ctx, model, options.name ?? 'model', options, result), options);
 }
 
-/** A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims. */
-export function setGltfOptions(set: ModelSet, options: GltfOptions): GltfOptions {
+/**
+ * A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims — or
+ * as its registration's `gltfOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes; pass the
+ * registrations, `DEFAULT_FORMATS`, for that: the default `ModelEntry`s read no files).
+ */
+export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly ModelEntry[] = DEFAULT_MODELS): GltfOptions {
+  const own = (formats.find((f) => f.owns(set.data)) as FormatEntry | undefined)?.gltfOptions;
+  if (own) return own(set, options);
   return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never })) } : options;
 }
 

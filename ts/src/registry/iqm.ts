@@ -5,7 +5,10 @@
  * format's room is imported when a file is first read, as for MD3 (registry/md3.ts).
  */
 import type { IqmModel } from '../base/model.js';
+import type { GltfOptions } from '../export/gltf.js';
+import type { NamedIqmAnimation } from '../export/gltf-iqm.js';
 import { iqmToObj } from '../export/obj-iqm.js';
+import { iqmClips } from '../formats/iqm/clips.js';
 import { iqmFormat } from '../formats/iqm/format.js';
 import { iqmPlayable } from '../playable/iqm-playable.js';
 import { IqmPoser } from '../pose/iqm-poser.js';
@@ -31,6 +34,10 @@ function iqmSummary(m: IqmModel): Summary {
     jointNames: m.joints.names,
     materials: m.meshes.map((x) => x.material),
     vertexArrays: m.vertexArrays.map((a) => `${a.type >= 0x10 ? `custom ${JSON.stringify(a.name)}` : ARRAY_TYPES[a.type] ?? `type ${a.type}`} ${ARRAY_FORMATS[a.format] ?? `format ${a.format}`}×${a.size}`),
+    // Red Eclipse's animation files: what they hold, and that they play on a mesh (Tesseract iqm.h loadiqmanims)
+    ...(m.meshes.length === 0 && m.poses.count > 0
+      ? { animationOnly: `${m.anims.length} anim(s), ${m.frameCount} frames of ${m.poses.count} poses; no meshes or joints: Tesseract plays it on a mesh whose skeleton has ${m.poses.count} joints` }
+      : {}),
     ...(m.comment ? { comment: m.comment.slice(0, 200) } : {}),
     extensions: m.extensions.map((e) => e.name),
     perMesh: m.meshes.map((x) => ({ name: x.name, shader: x.material, vertices: x.vertexCount, triangles: x.triangleCount, weights: 0 })),
@@ -53,6 +60,13 @@ export const iqmEntry = /* @__PURE__ */ formatEntry(iqmFormat, iqmModel, {
     return readIqmHeader(b, b.length).numFrames;
   },
   playable: async (set) => iqmPlayable(set),
+  // one glTF animation per clip, as the playable and the view have them (an iqm.cfg's names, cuts and rates)
+  gltfOptions(set, options) {
+    const clips = iqmClips(set);
+    if (!clips.length) return options;
+    const anims: NamedIqmAnimation[] = clips.map((c) => ({ name: c.name, anim: c.file, clip: { firstFrame: c.firstFrame, frameCount: c.frameCount, fps: c.fps, loop: c.loop } }));
+    return { ...options, anims: anims as unknown as GltfOptions['anims'] };
+  },
   obj: {
     // frames numbered over the stored frames of the file posed: an animation file given, else the model's own
     frames: (set) => {

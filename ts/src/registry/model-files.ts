@@ -8,7 +8,7 @@
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byteChunks, knownSize } from '../base/source.js';
 import { formatForName } from '../formats/format.js';
-import { detectFile, notAModel } from '../load/model-set.js';
+import { detectFile, fileHead, notAModel } from '../load/model-set.js';
 import type { ModelFile } from '../playable/playable.js';
 import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 import type { FormatEntry } from './entry.js';
@@ -135,8 +135,21 @@ export async function pickModel(files: readonly VfsFile[], formats: readonly For
   }
   const models = found.filter((x) => x.format.role === 'model');
   if (models.length === 0) throw noModel(notAModel(found[0].format, formats)!).inFile(found[0].file.origin);
-  // Several files of one format that plays its own files on a model (IQM animation files): the first is the model.
-  const primary = models.length > 1 && models.every((m) => m.format === models[0].format && m.format.acceptsCompanion) ? models[0] : models.length === 1 ? models[0] : null;
+  // Several files of one format that plays its own files on a model (IQM animation files): the first that is not
+  // animation-only is the model (in whatever order they were given).
+  let primary = models.length === 1 ? models[0] : null;
+  if (models.length > 1 && models.every((m) => m.format === models[0].format && m.format.acceptsCompanion)) {
+    const only = models[0].format.animationOnly;
+    primary = models[0];
+    if (only) {
+      for (const m of models) {
+        if (!only(await fileHead(m.file, 256, signal))) {
+          primary = m;
+          break;
+        }
+      }
+    }
+  }
   if (!primary) throw noModel(`one model at a time: got ${models.map((m) => m.file.origin).join(', ')}`);
   return { path: primary.file.path, format: primary.format, companions: found.filter((x) => x !== primary).map((x) => x.file.path) };
 }

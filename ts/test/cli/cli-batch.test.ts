@@ -39,7 +39,11 @@ function walk(dir: string, base = dir): string[] {
  */
 const MODEL_FORMATS = DEFAULT_FORMATS.filter((f) => f.role === 'model' && f.extensions.length);
 async function expectedCorpus() {
-  const rows = manifest().filter((r) => MODEL_FORMATS.some((f) => f.id === r.format) && !/animation only/.test(r.notes));
+  // A file Red Eclipse's player.cfg plays (`iqmanim NAME FILE`, from actors/player) is the player's animation even
+  // where it carries meshes (mine_pose.iqm): listed under the player, not as a model of its own.
+  const playerCfg = join(SHARED_MODELS, 'actors-iqm/player/player.cfg');
+  const played = new Set(existsSync(playerCfg) ? [...new TextDecoder('latin1').decode(read(playerCfg)).matchAll(/iqmanim\s+"[^"]*"\s+"([^"]+)"/g)].map((m) => `actors-iqm/player/${m[1]}`) : []);
+  const rows = manifest().filter((r) => MODEL_FORMATS.some((f) => f.id === r.format) && !/animation only/.test(r.notes) && !played.has(r.path));
   const folders = new Map<string, string[]>();
   for (const r of rows) folders.set(dirname(r.path), [...(folders.get(dirname(r.path)) ?? []), r.path.split('/').pop()!]);
   const players = [...folders].filter(([, names]) => ['lower.md3', 'upper.md3', 'head.md3'].every((n) => names.includes(n))).map(([f]) => f).sort();

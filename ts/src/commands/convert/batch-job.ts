@@ -88,10 +88,10 @@ export async function runJob(fs: FileSystem, job: BatchJob, formats: readonly Fo
     const format = entryFor(job.kind, formats);
     if (!format) throw new ModelParseError(ErrorCode.UnknownFormat, `no format ${job.kind} in this build`, { offset: 0 }).inFile(job.path);
     // A batch plays the anims lying beside a mesh, and a folder may hold two meshes' anims: one that does not fit is skipped.
-    const set = await openModelSet(fs, job.path, { formats, format: format.folder ? undefined : format, companions: job.anims, onMismatch: 'skip' });
+    const set = await openModelSet(fs, job.path, { formats, format: format.folder ? undefined : format, companions: format.companionsByDefault ? 'beside' : job.anims, onMismatch: 'skip' });
     const exportList: NonNullable<GltfOptions['warnings']> = [];
     const t = job.textures ? await resolveModelTextures(fs, set.data as TexturedModel, job.path, { skin: job.skin, resolver, formats }) : undefined;
-    const glb = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }), ...(t ? { textures: t } : {}), formats });
+    const glb = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }, formats), ...(t ? { textures: t } : {}), formats });
     await assertInside(job.out, job.outDir);
     await mkdir(dirname(job.out), { recursive: true });
     const tmp = `${job.out}.${process.pid}-${threadId}.tmp`;

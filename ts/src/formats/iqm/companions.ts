@@ -14,6 +14,22 @@ export type IqmClipDetail = Pick<IqmCfgClip, 'anim' | 'startOffset' | 'endOffset
 const folderOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /**
+ * The meshes an animation-only file plays on: every `iqm.cfg` in its folder's parent and below (Red Eclipse keeps a
+ * player's animations in `actors/player/`, its meshes' configs in `actors/player/male/` …; the janitor's LODs name
+ * `../arm-idle.iqm`) whose `iqmanim` lines name the file, by the mesh its `iqmload` loads. In path order.
+ */
+export async function iqmMeshesPlaying(fs: FileSystem, path: string): Promise<string[]> {
+  const self = normalisePath(path).toLowerCase();
+  const folder = folderOf(folderOf(normalisePath(path)));
+  const meshes = new Set<string>();
+  for (const cfg of (await fs.list(folder)).filter((f) => f.path.toLowerCase().endsWith('/iqm.cfg') || f.path.toLowerCase() === 'iqm.cfg')) {
+    const config = await readIqmConfig(fs, cfg.path);
+    if (config.loads.length && config.anims.some((a) => a.found && normalisePath(a.file).toLowerCase() === self)) for (const l of config.loads) meshes.add(l.file);
+  }
+  return [...meshes].sort();
+}
+
+/**
  * The clips the `iqm.cfg` beside `path` names for it (resolving `exec`, `iqmdir` and relative paths as Tesseract
  * does): each `iqmanim` name with its file, rate and cuts, the mesh itself left out; [] without a config, or when the
  * config loads another mesh.

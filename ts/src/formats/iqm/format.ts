@@ -21,6 +21,9 @@ export const iqmFormat: ModelFormat<IqmModel> = {
   // DarkPlaces reads `<model>.framegroups` beside a model as its named clips (model_shared.c Mod_FrameGroupify)
   sideFiles: (path) => [`${path}.framegroups`],
   companionsBeside: async (fs, path) => (await import('./index.js')).iqmCompanionsBeside(fs, path),
+  // Tesseract (rendermodel.cpp loadmodel) runs the model's iqm.cfg: its iqmanim lines are the model's animations
+  companionsByDefault: true,
+  playedBy: async (fs, path) => (await import('./index.js')).iqmMeshesPlaying(fs, path),
   acceptsCompanion: iqmAcceptsCompanion,
   // poses without meshes: what Tesseract plays on a mesh of the same skeleton (iqm.h loadiqmanims)
   animationOnly(head) {

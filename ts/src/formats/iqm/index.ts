@@ -5,7 +5,8 @@ export { isIqm, readIqmHeader } from './header.js';
 export { HEADER_BYTES as IQM_HEADER_BYTES } from './layout.js';
 export { IQM_LIMITS } from './limits.js';
 export { iqmFormat } from './format.js';
-export { iqmCompanionsBeside } from './companions.js';
+export { iqmCompanionsBeside, iqmMeshesPlaying } from './companions.js';
+export { iqmClips, type IqmClip, type IqmClipInput } from './clips.js';
 export { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from './pairing.js';
 export { boundFrameGroups, parseFrameGroups, type IqmFrameGroup } from './framegroups.js';
 export {

@@ -97,15 +97,16 @@ export function stripTextureCommand(name: string): string {
   return s;
 }
 
-/** `a/b/../c/./d` → `a/c/d` (Tesseract's `path()`). */
+/** `a/b/../c/./d` → `a/c/d` (Tesseract's `path()`); an absolute path (a FileSystem over the disk's root) stays so. */
 export function normalisePath(p: string): string {
+  const s = p.replace(/\\/g, '/');
   const out: string[] = [];
-  for (const part of p.replace(/\\/g, '/').split('/')) {
+  for (const part of s.split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..' && out.length && out[out.length - 1] !== '..') out.pop();
     else out.push(part);
   }
-  return out.join('/');
+  return (s.startsWith('/') ? '/' : '') + out.join('/');
 }
 
 const folderOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -127,13 +128,26 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string): Promise<Iq
   let part = 0;
   const warn = (code: string, message: string, cfg: string, line: number) => config.warnings.push({ code, message: `${cfg}:${line}: ${message}`, offset: 0, line });
 
-  /** A path from the game's root (or the model's folder), as the FileSystem holds it: as written, then shortened. */
+  /**
+   * A path from the game's root (or the model's folder), as the FileSystem holds it: as written, then with its leading
+   * folders dropped one at a time, each from the FileSystem's root and from every folder above the model (the game's
+   * root may lie anywhere above it: a FileSystem over the disk, or a copy of `actors/` under another name).
+   */
+  const bases = (() => {
+    const out: string[] = [];
+    for (let d = modelName; d && d !== '/'; d = folderOf(d)) out.push(d);
+    return [...out, ''];
+  })();
   const resolve = async (p: string): Promise<string | null> => {
-    const parts = normalisePath(p).split('/');
+    const n = normalisePath(p);
+    if (n.startsWith('/')) return (await fs.file(n))?.path ?? null;
+    const parts = n.split('/');
     for (let k = 0; k < parts.length; k++) {
-      const candidate = parts.slice(k).join('/');
-      const f = await fs.file(candidate);
-      if (f) return f.path;
+      const rest = parts.slice(k).join('/');
+      for (const base of k === 0 && n.startsWith(modelName) ? [''] : bases) {
+        const f = await fs.file(base ? `${base}/${rest}` : rest);
+        if (f) return f.path;
+      }
     }
     return null;
   };
@@ -337,14 +351,4 @@ export function configClips(config: IqmConfig): IqmCfgClip[] {
   return out;
 }
 
-/** The frames [first, first + count) of a clip over an anim of `frames` frames starting at `firstFrame` (skelmodel.h setanim's offsets). */
-export function clipFrames(clip: Pick<IqmCfgClip, 'startOffset' | 'endOffset'>, firstFrame: number, frames: number): { first: number; count: number } {
-  let start = firstFrame;
-  let end = frames;
-  if (clip.startOffset > 0) start += Math.min(clip.startOffset, end - 1);
-  else if (clip.startOffset < 0) start += Math.max(end + clip.startOffset, 0);
-  end -= start - firstFrame;
-  if (clip.endOffset > 0) end = Math.min(end, clip.endOffset);
-  else if (clip.endOffset < 0) end = Math.max(end + clip.endOffset, 1);
-  return { first: start, count: end };
-}
+export { clipFrames } from './clips.js';

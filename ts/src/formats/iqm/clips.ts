@@ -1,0 +1,94 @@
+/**
+ * The clips of an IQM model set, one list for every door that plays or exports it (the playable, the three.js view,
+ * the glTF export), so they agree on names, frames and rates:
+ *
+ * - the model's own anims — or, with a DarkPlaces `.framegroups` beside it, its groups over the model's frames
+ *   instead (model_shared.c `Mod_FrameGroupify` replaces the anims);
+ * - then each companion: a clip an `iqm.cfg` names (Tesseract skelmodel.h `setanim`: the named anim of the file, else
+ *   its first, cut by the line's start / end offsets, `clipFrames`; at the line's rate — animmodel.h `calcanim`:
+ *   `1000 / speed` ms a frame, 100 ms (10 fps) when the line gives none, whatever the file says), named as the config
+ *   names it (a second line of one name and part is a variant: `name (2)`; a name in the second animation part, after
+ *   `iqmanimpart`, is `name (part 2)`); or a file handed in by path: each of its
+ *   anims, named after the file (`file/anim` for a file of several), at the anim's own rate.
+ */
+import type { IqmModel } from '../../base/model.js';
+import type { Companion } from '../format.js';
+import type { IqmClipDetail } from './companions.js';
+import { boundFrameGroups, parseFrameGroups } from './framegroups.js';
+import { IQM_DEFAULT_FPS } from './pairing.js';
+
+/** The frames [first, first + count) of a clip over an anim of `frames` frames starting at `firstFrame` (skelmodel.h setanim's offsets). */
+export function clipFrames(clip: { startOffset: number; endOffset: number }, firstFrame: number, frames: number): { first: number; count: number } {
+  let start = firstFrame;
+  let end = frames;
+  if (clip.startOffset > 0) start += Math.min(clip.startOffset, end - 1);
+  else if (clip.startOffset < 0) start += Math.max(end + clip.startOffset, 0);
+  end -= start - firstFrame;
+  if (clip.endOffset > 0) end = Math.min(end, clip.endOffset);
+  else if (clip.endOffset < 0) end = Math.max(end + clip.endOffset, 1);
+  return { first: start, count: end };
+}
+
+/** One clip: frames [firstFrame, firstFrame + frameCount) of `file`'s stored frames at `fps`. */
+export interface IqmClip {
+  name: string;
+  /** The file whose frames it plays: the model itself, or an animation file. */
+  file: IqmModel;
+  firstFrame: number;
+  frameCount: number;
+  fps: number;
+  /** Whether the file says it loops (IQM_LOOP, a framegroup's loop flag); a config's clip: its anim's flag. */
+  loop: boolean;
+}
+
+/** What the clips are read from: a model set's model, companions and side files. */
+export interface IqmClipInput {
+  data: IqmModel;
+  companions: readonly Companion[];
+  sideFiles: readonly { path: string; bytes: Uint8Array }[];
+}
+
+/** An anim's frames clamped to the file's stored frames (at least one). */
+function animFrames(file: IqmModel, a: IqmModel['anims'][number]): { first: number; count: number } {
+  const first = Math.min(a.firstFrame, Math.max(0, file.frameCount - 1));
+  return { first, count: Math.max(1, Math.min(a.frameCount, file.frameCount - first)) };
+}
+
+/** Every anim of `file` as a clip, named `prefix` (`prefix/anim` for a file of several) or, without one, the anim's name. */
+function ownClips(file: IqmModel, prefix: string): IqmClip[] {
+  return file.anims.map((a) => {
+    const { first, count } = animFrames(file, a);
+    const name = prefix ? `${prefix}${file.anims.length > 1 ? `/${a.name}` : ''}` : a.name;
+    return { name, file, firstFrame: first, frameCount: count, fps: a.framerate > 0 ? a.framerate : IQM_DEFAULT_FPS, loop: a.loop };
+  });
+}
+
+/** The set's clips, in order (see the file's comment). Companions are assumed checked against the mesh. */
+export function iqmClips(set: IqmClipInput): IqmClip[] {
+  const model = set.data;
+  const clips: IqmClip[] = [];
+  const groupsFile = set.sideFiles.find((f) => f.path.toLowerCase().endsWith('.framegroups'));
+  if (groupsFile && model.frameCount > 0) {
+    const { groups } = parseFrameGroups(new TextDecoder('latin1').decode(groupsFile.bytes));
+    boundFrameGroups(groups, model.frameCount).forEach((g, i) => {
+      // Xonotic writes a clip's name as the line's comment; DarkPlaces itself names it groupified_<i>_anim
+      const name = g.name === `groupified_${i}_anim` && g.comment ? g.comment : g.name;
+      clips.push({ name, file: model, firstFrame: g.firstFrame, frameCount: g.frameCount, fps: g.fps, loop: g.loop });
+    });
+  } else if (model.frameCount > 0 && model.poses.count === model.joints.count) clips.push(...ownClips(model, ''));
+  for (const c of set.companions) {
+    const file = c.data as IqmModel;
+    const detail = c.detail as IqmClipDetail | undefined;
+    if (!detail) {
+      clips.push(...ownClips(file, c.name));
+      continue;
+    }
+    const anim = (detail.anim ? file.anims.find((a) => a.name === detail.anim) : undefined) ?? file.anims[0];
+    const base = anim ? animFrames(file, anim) : { first: 0, count: Math.max(1, file.frameCount) };
+    const { first, count } = clipFrames(detail, base.first, base.count);
+    // a name is unique per animation part (a second part after `iqmanimpart`: the upper body's own `idle`)
+    const name = `${c.name}${detail.part ? ` (part ${detail.part + 1})` : ''}${detail.variant ? ` (${detail.variant + 1})` : ''}`;
+    clips.push({ name, file, firstFrame: first, frameCount: count, fps: c.fps ?? IQM_DEFAULT_FPS, loop: anim?.loop ?? true });
+  }
+  return clips;
+}
