@@ -12,7 +12,7 @@ import { threadId } from 'node:worker_threads';
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import { type GltfOptions } from '../../export/gltf.js';
 import { openModelSet } from '../../load/model-set.js';
-import { type MaterialResolver } from '../../materials/index.js';
+import { type MaterialResolver } from '../../materials/resolver.js';
 import { type FormatEntry } from '../../registry/entry.js';
 import { entryFor } from '../../registry/formats.js';
 import { setGltfOptions, toGlb } from '../../registry/gltf.js';

@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { setResourceLimits, type ResourceLimits } from '../../base/resource-limits.js';
-import { MaterialResolver } from '../../materials/index.js';
+import { MaterialResolver } from '../../materials/resolver.js';
 import { DEFAULT_FORMATS } from '../../registry/formats.js';
 import { openContainer } from '../inputs.js';
 import { failure, runJob, type BatchJob } from './batch-job.js';
