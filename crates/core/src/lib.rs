@@ -17,6 +17,7 @@
 
 pub mod batch;
 pub mod iqm;
+pub mod iqm_batch;
 pub mod layout;
 pub mod lbs;
 pub mod morph;

@@ -6,7 +6,7 @@
 //! The standard library it links was built without atomics — the only wasm32 std this machine has (Debian's rustc)
 //! — so the module keeps to what is safe on it:
 //! - only the thread that made the memory allocates (`alloc`, `dealloc`: std's allocator state is one unlocked copy
-//!   in the shared memory); workers only run `skin_frames`, which never allocates;
+//!   in the shared memory); workers only run `skin_frames` / `iqm_skin_frames`, which never allocate;
 //! - each worker gets its own stack: the linker's `__stack_pointer` is exported and set per instance to a block the
 //!   allocating thread reserved (every instance would otherwise start on the same stack);
 //! - data segments are passive and written once (the linker's `__wasm_init_memory`, guarded by an atomic flag), so a
@@ -19,7 +19,7 @@
 #[allow(dead_code)] // the other surface's jobs
 mod jobs;
 
-use jobs::{alloc_block, free_block, SkinFramesJob};
+use jobs::{alloc_block, free_block, IqmBindJob, IqmSkinFramesJob, SkinFramesJob};
 
 /// Allocate `bytes` zeroed bytes aligned to 16; returns 0 on failure. Only the thread that made the memory calls it.
 #[no_mangle]
@@ -39,6 +39,23 @@ pub extern "C" fn dealloc(ptr: usize, bytes: usize) {
 pub extern "C" fn skin_frames(job_ptr: usize) -> u32 {
     // SAFETY: the job is a 16-aligned block from `alloc` that the pool wrote, its buffers blocks from `alloc`.
     unsafe { (*(job_ptr as *const SkinFramesJob)).run() as u32 }
+}
+
+/// Pose and skin IQM frames (`IqmSkinFramesJob` at `job_ptr`, see `idtech_core::iqm_batch::iqm_skin_frames`): 1, or
+/// 0 on a frame index past the frames or a short buffer. Workers run it at once on their own jobs, as `skin_frames`.
+#[no_mangle]
+pub extern "C" fn iqm_skin_frames(job_ptr: usize) -> u32 {
+    // SAFETY: as `skin_frames`.
+    unsafe { (*(job_ptr as *const IqmSkinFramesJob)).run() as u32 }
+}
+
+/// IQM bind and inverse bind matrices (`IqmBindJob`, see `idtech_core::iqm::iqm_bind_matrices`): 1, or 0 when the
+/// shapes disagree. The pool's thread runs it once, so the workers' matrices are the same floats a WASM `IqmPoser`'s.
+#[no_mangle]
+pub extern "C" fn iqm_bind(job_ptr: usize) -> u32 {
+    // SAFETY: as `skin_frames`.
+    let j = unsafe { &*(job_ptr as *const IqmBindJob) };
+    unsafe { idtech_core::iqm::iqm_bind_matrices(j.parents.slice(), j.translate.slice(), j.rotate.slice(), j.scale.slice(), j.bind.slice_mut(), j.inv_bind.slice_mut()) as u32 }
 }
 
 /// Whether this build's skinning kernel uses SIMD128 (the pool checks it matches what it asked for).

@@ -10,10 +10,10 @@
 //! same JS object that allocated the buffer, so a slice built from a `Buf` stays inside the allocation.
 //!
 //! Both WASM surfaces use this file: the wasm-bindgen one (`lib.rs`) and the shared-memory bake build
-//! (`crates/threads`, which includes it), so the allocator they export and `SkinFramesJob::run` live here too.
+//! (`crates/threads`, which includes it), so the allocator they export and the bake jobs' `run` (`SkinFramesJob`, `IqmSkinFramesJob`) live here too.
 
 use core::slice;
-use idtech_core::{batch, layout};
+use idtech_core::{batch, iqm, iqm_batch, layout};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 
 /// Alignment of every block `alloc_block` hands out (a v128 load or a job descriptor never straddles it).
@@ -216,6 +216,50 @@ pub struct IqmPoseJob {
     pub frame_a: u32,
     pub frame_b: u32,
     pub t: f32,
+}
+
+/// Several IQM frames posed and skinned in one call: frame i's positions at `out[i · V · 3]` (see
+/// `idtech_core::iqm_batch::iqm_skin_frames`).
+#[repr(C)]
+pub struct IqmSkinFramesJob {
+    pub parents: Buf,        // ts: pose.parents
+    pub masks: Buf,          // ts: pose.masks
+    pub offsets: Buf,        // ts: pose.offsets
+    pub scales: Buf,         // ts: pose.scales
+    pub frames: Buf,         // ts: pose.frames
+    pub bind: Buf,           // ts: pose.bind
+    pub inv_bind: Buf,       // ts: pose.invBind
+    pub positions: Buf,      // ts: skin.positions
+    pub indices: Buf,        // ts: skin.indices
+    pub weights_u8: Buf,     // ts: skin.weightsU8
+    pub weights_f32: Buf,    // ts: skin.weightsF32
+    pub frame_indices: Buf,  // ts: frameIndices, length: frameCount
+    pub scratch: Buf,
+    pub matrices: Buf,
+    pub out: Buf,
+    pub anim_frames: u32,    // ts: pose.frameCount
+    pub frame_channels: u32, // ts: pose.frameChannels
+}
+
+impl IqmSkinFramesJob {
+    /// Pose and skin the frames; false on a frame index past the frames or a short buffer. SAFETY: the job's
+    /// buffers come from `alloc_block` (see `Buf`).
+    pub unsafe fn run(&self) -> bool {
+        let j = self;
+        let pose = iqm::IqmPoseInput {
+            parents: j.parents.slice(),
+            masks: j.masks.slice(),
+            offsets: j.offsets.slice(),
+            scales: j.scales.slice(),
+            frames: j.frames.slice(),
+            frame_count: j.anim_frames as usize,
+            frame_channels: j.frame_channels as usize,
+            bind: j.bind.slice(),
+            inv_bind: j.inv_bind.slice(),
+        };
+        let skin = iqm_batch::IqmBakeSkin { positions: j.positions.slice(), indices: j.indices.slice(), weights_u8: j.weights_u8.slice(), weights_f32: j.weights_f32.slice() };
+        iqm_batch::iqm_skin_frames(&pose, &skin, j.frame_indices.slice(), j.scratch.slice_mut(), j.matrices.slice_mut(), j.out.slice_mut())
+    }
 }
 
 /// Bind-pose positions (normals, tangents: empty to skip) skinned by up to four joint matrices per vertex.

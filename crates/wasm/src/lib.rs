@@ -246,6 +246,15 @@ pub fn iqm_pose(job_ptr: usize) -> bool {
     unsafe { iqm::iqm_pose_matrices(&inp, j.frame_a as usize, j.frame_b as usize, j.t, j.scratch.slice_mut(), j.out.slice_mut()) }
 }
 
+/// Pose and skin several IQM frames in one call (see `idtech_core::iqm_batch`); false on a frame index past the
+/// frames or a short buffer.
+/// Refused: a frame index is past the frames, or a buffer is too short
+#[wasm_bindgen]
+pub fn iqm_skin_frames(job_ptr: usize) -> bool {
+    let j: &IqmSkinFramesJob = unsafe { job(job_ptr) };
+    unsafe { j.run() }
+}
+
 /// Linear blend skinning (see `idtech_core::lbs`); false when the shapes disagree (nothing written).
 #[wasm_bindgen]
 pub fn lbs_skin(job_ptr: usize) -> bool {

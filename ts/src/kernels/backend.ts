@@ -211,6 +211,24 @@ export interface IqmPoseJob {
   frameB: number;
   t: number;
 }
+/** What `iqmSkinFrames` poses from: an {@link IqmPoseJob}'s skeleton and frames (an `IqmPoseJob` itself will do). */
+export type IqmFramesPose = Pick<IqmPoseJob, 'parents' | 'masks' | 'offsets' | 'scales' | 'frames' | 'frameCount' | 'frameChannels' | 'bind' | 'invBind'>;
+/** The bind-pose vertices a bake skins: an {@link LbsSkinJob}'s positions, indices and weights (exactly one of the two). */
+export type IqmBakeSkin = Pick<LbsSkinJob, 'positions' | 'indices' | 'weightsU8' | 'weightsF32'>;
+/**
+ * Several IQM frames posed and skinned in one call (each frame alone, as `iqmPose` with a = b, then `lbsSkin` of the
+ * positions): frame i's positions at out[i · V · 3] (the first `frameCount` indices). `scratch`: 2 · poses · 10
+ * floats; `matrices`: one pose's.
+ */
+export interface IqmSkinFramesJob {
+  pose: IqmFramesPose;
+  skin: IqmBakeSkin;
+  frameIndices: U32;
+  frameCount: number;
+  scratch: F32;
+  matrices: F32;
+  out: F32;
+}
 /**
  * Bind-pose vertices skinned by up to four column-major joint matrices each (ioquake3 RB_IQMSurfaceAnim; glTF's
  * skins too): positions, and normals / tangents (null to skip) through the blended matrix's cofactors, renormalised.
@@ -255,6 +273,7 @@ export interface PoseKernels {
   iqmBind(job: IqmBindJob): void;
   iqmPose(job: IqmPoseJob): void;
   lbsSkin(job: LbsSkinJob): void;
+  iqmSkinFrames(job: IqmSkinFramesJob): void;
 }
 
 export interface PoseBackend {

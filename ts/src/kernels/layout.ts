@@ -45,6 +45,7 @@ export const SKIN_FRAMES_JOB = { parents: 0, flags: 2, startIndex: 4, baseframe:
 export const VALIDATE_LBS_JOB = { indices: 0, weightsU8: 2, weightsF32: 4, jointCount: 6, words: 7 } as const;
 export const IQM_BIND_JOB = { parents: 0, translate: 2, rotate: 4, scale: 6, bind: 8, invBind: 10, words: 12 } as const;
 export const IQM_POSE_JOB = { parents: 0, masks: 2, offsets: 4, scales: 6, frames: 8, bind: 10, invBind: 12, scratch: 14, out: 16, frameCount: 18, frameChannels: 19, frameA: 20, frameB: 21, t: 22, words: 23 } as const;
+export const IQM_SKIN_FRAMES_JOB = { parents: 0, masks: 2, offsets: 4, scales: 6, frames: 8, bind: 10, invBind: 12, positions: 14, indices: 16, weightsU8: 18, weightsF32: 20, frameIndices: 22, scratch: 24, matrices: 26, out: 28, animFrames: 30, frameChannels: 31, words: 32 } as const;
 export const LBS_SKIN_JOB = { matrices: 0, positions: 2, normals: 4, tangents: 6, indices: 8, weightsU8: 10, weightsF32: 12, outPositions: 14, outNormals: 16, outTangents: 18, words: 20 } as const;
 export const MD2_BLEND_JOB = { frames: 0, scales: 2, translates: 4, normalTable: 6, outPositions: 8, outNormals: 10, vertexCount: 12, outVertexOffset: 13, frameA: 14, frameB: 15, t: 16, words: 17 } as const;
 export const MD3_BLEND_JOB = { xyzNormals: 0, normalTable: 2, outPositions: 4, outNormals: 6, vertexCount: 8, outVertexOffset: 9, frameA: 10, frameB: 11, t: 12, words: 13 } as const;

@@ -16,7 +16,7 @@ import {
 import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
 import * as k from './ts-kernels.js';
 import { md2Blend, md3Blend, transformVertices } from './ts-morph-kernels.js';
-import { iqmBindMatrices, iqmPoseMatrices, lbsSkin, validateLbs } from './ts-iqm-kernels.js';
+import { iqmBindMatrices, iqmPoseMatrices, iqmSkinFrames, lbsSkin, validateLbs } from './ts-iqm-kernels.js';
 
 class TsBuffer<T extends Typed> implements KernelBuffer<T> {
   readonly ptr = 0;
@@ -151,6 +151,14 @@ export function createTsBackend(): PoseBackend {
       };
       const out = { positions: j.outPositions.view, normals: j.outNormals ? j.outNormals.view : EMPTY_F32, tangents: j.outTangents ? j.outTangents.view : EMPTY_F32 };
       if (!lbsSkin(inp, out)) refused('lbsSkin');
+    },
+    iqmSkinFrames(j) {
+      alive();
+      const p = j.pose, s = j.skin;
+      if (!(Number.isInteger(j.frameCount) && j.frameCount >= 0 && j.frameCount <= j.frameIndices.length)) refused('iqmSkinFrames');
+      const pose = { parents: p.parents.view, masks: p.masks.view, offsets: p.offsets.view, scales: p.scales.view, frames: p.frames.view, frameCount: p.frameCount, frameChannels: p.frameChannels, bind: p.bind.view, invBind: p.invBind.view };
+      const skin = { positions: s.positions.view, indices: s.indices.view, weightsU8: s.weightsU8 ? s.weightsU8.view : EMPTY_U8, weightsF32: s.weightsF32 ? s.weightsF32.view : EMPTY_F32 };
+      if (!iqmSkinFrames(pose, skin, j.frameIndices.view.subarray(0, j.frameCount), j.scratch.view, j.matrices.view, j.out.view)) refused('iqmSkinFrames', 'a frame index is past the frames, or a buffer is too short');
     },
   };
 

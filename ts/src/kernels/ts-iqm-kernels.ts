@@ -296,6 +296,32 @@ export function lbsSkin(inp: LbsInput, out: LbsOutput): boolean {
   return true;
 }
 
+/** The bind-pose vertices a bake skins (`IqmBakeSkin`): positions, indices, weights. */
+export interface IqmBakeSkin {
+  positions: Float32Array;
+  indices: Uint8Array;
+  weightsU8: Uint8Array;
+  weightsF32: Float32Array;
+}
+
+/**
+ * Frames `frameIndices` posed (`iqmPoseMatrices`, each frame alone) and their positions skinned (`lbsSkin`) into
+ * `out`, frame i at `out[i · V · 3]` (`iqm_skin_frames`); false, nothing written into `out`, when refused.
+ */
+export function iqmSkinFrames(pose: IqmPoseInput, skin: IqmBakeSkin, frameIndices: Uint32Array, scratch: Float32Array, matrices: Float32Array, out: Float32Array): boolean {
+  const span = Math.floor(skin.positions.length / 3) * 3;
+  if (matrices.length < Math.max(1, pose.parents.length) * LBS_MATRIX_STRIDE || out.length < frameIndices.length * span) return false;
+  for (let i = 0; i < frameIndices.length; i++) if (frameIndices[i] >= pose.frameCount) return false;
+  const none = new Float32Array(0);
+  for (let i = 0; i < frameIndices.length; i++) {
+    const f = frameIndices[i];
+    if (!iqmPoseMatrices(pose, f, f, 0, scratch, matrices)) return false; // only the first frame can fail
+    const inp: LbsInput = { matrices, positions: skin.positions, normals: none, tangents: none, indices: skin.indices, weightsU8: skin.weightsU8, weightsF32: skin.weightsF32 };
+    if (!lbsSkin(inp, { positions: out.subarray(i * span, (i + 1) * span), normals: none, tangents: none })) return false;
+  }
+  return true;
+}
+
 /** −1 when valid, −2 on a weights array shorter than the indices, else the first weighted index ≥ jointCount. */
 export function validateLbs(jointCount: number, indices: Uint8Array, weightsU8: Uint8Array, weightsF32: Float32Array): number {
   const n = indices.length;

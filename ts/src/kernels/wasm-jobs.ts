@@ -8,7 +8,7 @@
  * blend factors; `forget` is called whenever a buffer is released).
  */
 import { refused, type KernelBuffer, type PoseKernels, type Typed } from './backend.js';
-import type { ComposeJob, InterpolateJob, IqmBindJob, IqmPoseJob, LbsSkinJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateLbsJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
+import type { ComposeJob, InterpolateJob, IqmBindJob, IqmPoseJob, IqmSkinFramesJob, LbsSkinJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateLbsJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
 
 /** The exports the kernels call, one per entry point of crates/wasm/src/lib.rs that takes a job. */
 export interface JobExports {
@@ -28,6 +28,7 @@ export interface JobExports {
   validate_lbs(job: number): number;
   iqm_bind(job: number): boolean;
   iqm_pose(job: number): boolean;
+  iqm_skin_frames(job: number): boolean;
   lbs_skin(job: number): boolean;
 }
 
@@ -60,7 +61,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
   /** The job whose buffers are in the block (null: none known), which struct it was written as, and its buffers. */
   let resident: object | null = null;
   let residentAs = -1;
-  const r: (KernelBuffer<Typed> | null)[] = new Array(14).fill(null);
+  const r: (KernelBuffer<Typed> | null)[] = new Array(15).fill(null);
 
   function writeValidateParentsJob(j: ValidateParentsJob): void {
     const u = block.words();
@@ -245,9 +246,37 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     f[22] = j.t;
   } // iqmPose
 
+  function writeIqmSkinFramesJob(j: IqmSkinFramesJob, kernel: string): void {
+    const frameIndicesCount = count(j.frameCount, j.frameIndices, kernel);
+    const u = block.words();
+    if (!(resident === j && residentAs === 12 && r[0] === j.pose.parents && r[1] === j.pose.masks && r[2] === j.pose.offsets && r[3] === j.pose.scales && r[4] === j.pose.frames && r[5] === j.pose.bind && r[6] === j.pose.invBind && r[7] === j.skin.positions && r[8] === j.skin.indices && r[9] === j.skin.weightsU8 && r[10] === j.skin.weightsF32 && r[11] === j.frameIndices && r[12] === j.scratch && r[13] === j.matrices && r[14] === j.out)) {
+      resident = null;
+      put(u, 0, (r[0] = j.pose.parents));
+      put(u, 2, (r[1] = j.pose.masks));
+      put(u, 4, (r[2] = j.pose.offsets));
+      put(u, 6, (r[3] = j.pose.scales));
+      put(u, 8, (r[4] = j.pose.frames));
+      put(u, 10, (r[5] = j.pose.bind));
+      put(u, 12, (r[6] = j.pose.invBind));
+      put(u, 14, (r[7] = j.skin.positions));
+      put(u, 16, (r[8] = j.skin.indices));
+      put(u, 18, (r[9] = j.skin.weightsU8));
+      put(u, 20, (r[10] = j.skin.weightsF32));
+      put(u, 22, (r[11] = j.frameIndices));
+      put(u, 24, (r[12] = j.scratch));
+      put(u, 26, (r[13] = j.matrices));
+      put(u, 28, (r[14] = j.out));
+      resident = j;
+      residentAs = 12;
+    }
+    u[23] = frameIndicesCount;
+    u[30] = index(j.pose.frameCount);
+    u[31] = index(j.pose.frameChannels);
+  } // iqmSkinFrames
+
   function writeLbsSkinJob(j: LbsSkinJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 12 && r[0] === j.matrices && r[1] === j.positions && r[2] === j.normals && r[3] === j.tangents && r[4] === j.indices && r[5] === j.weightsU8 && r[6] === j.weightsF32 && r[7] === j.outPositions && r[8] === j.outNormals && r[9] === j.outTangents)) {
+    if (!(resident === j && residentAs === 13 && r[0] === j.matrices && r[1] === j.positions && r[2] === j.normals && r[3] === j.tangents && r[4] === j.indices && r[5] === j.weightsU8 && r[6] === j.weightsF32 && r[7] === j.outPositions && r[8] === j.outNormals && r[9] === j.outTangents)) {
       resident = null;
       put(u, 0, (r[0] = j.matrices));
       put(u, 2, (r[1] = j.positions));
@@ -260,13 +289,13 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 16, (r[8] = j.outNormals));
       put(u, 18, (r[9] = j.outTangents));
       resident = j;
-      residentAs = 12;
+      residentAs = 13;
     }
   } // lbsSkin
 
   function writeMd2BlendJob(j: Md2BlendJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 13 && r[0] === j.frames && r[1] === j.scales && r[2] === j.translates && r[3] === j.normalTable && r[4] === j.outPositions && r[5] === j.outNormals)) {
+    if (!(resident === j && residentAs === 14 && r[0] === j.frames && r[1] === j.scales && r[2] === j.translates && r[3] === j.normalTable && r[4] === j.outPositions && r[5] === j.outNormals)) {
       resident = null;
       put(u, 0, (r[0] = j.frames));
       put(u, 2, (r[1] = j.scales));
@@ -275,7 +304,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 8, (r[4] = j.outPositions));
       put(u, 10, (r[5] = j.outNormals));
       resident = j;
-      residentAs = 13;
+      residentAs = 14;
     }
     const f = block.floats();
     u[12] = index(j.vertexCount);
@@ -287,14 +316,14 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeMd3BlendJob(j: Md3BlendJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 14 && r[0] === j.xyzNormals && r[1] === j.normalTable && r[2] === j.outPositions && r[3] === j.outNormals)) {
+    if (!(resident === j && residentAs === 15 && r[0] === j.xyzNormals && r[1] === j.normalTable && r[2] === j.outPositions && r[3] === j.outNormals)) {
       resident = null;
       put(u, 0, (r[0] = j.xyzNormals));
       put(u, 2, (r[1] = j.normalTable));
       put(u, 4, (r[2] = j.outPositions));
       put(u, 6, (r[3] = j.outNormals));
       resident = j;
-      residentAs = 14;
+      residentAs = 15;
     }
     const f = block.floats();
     u[8] = index(j.vertexCount);
@@ -306,13 +335,13 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeTransformJob(j: TransformJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 15 && r[0] === j.matrix && r[1] === j.positions && r[2] === j.normals)) {
+    if (!(resident === j && residentAs === 16 && r[0] === j.matrix && r[1] === j.positions && r[2] === j.normals)) {
       resident = null;
       put(u, 0, (r[0] = j.matrix));
       put(u, 2, (r[1] = j.positions));
       put(u, 4, (r[2] = j.normals));
       resident = j;
-      residentAs = 15;
+      residentAs = 16;
     }
     u[6] = index(j.firstVertex);
     u[7] = index(j.vertexCount);
@@ -382,6 +411,10 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     iqmPose(j) {
       writeIqmPoseJob(j);
       if (!g.iqm_pose(at)) refused('iqmPose', `no frames ${j.frameA}, ${j.frameB}, or a buffer is too short`);
+    },
+    iqmSkinFrames(j) {
+      writeIqmSkinFramesJob(j, 'iqmSkinFrames');
+      if (!g.iqm_skin_frames(at)) refused('iqmSkinFrames', 'a frame index is past the frames, or a buffer is too short');
     },
     lbsSkin(j) {
       writeLbsSkinJob(j);

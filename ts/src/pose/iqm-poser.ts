@@ -12,9 +12,10 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { IqmAnim, IqmModel } from '../base/model.js';
-import { disposedError, type F32, type IqmPoseJob, type KernelBuffer, type LbsSkinJob, type PoseBackend, type Typed } from '../kernels/backend.js';
+import { disposedError, type F32, type IqmBakeSkin, type IqmPoseJob, type KernelBuffer, type LbsSkinJob, type PoseBackend, type Typed, type U32 } from '../kernels/backend.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../kernels/layout.js';
 import { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from '../formats/iqm/pairing.js';
+import { bakeInRuns } from './bake-runs.js';
 import { clipBlend, type FrameBlend } from './timing.js';
 
 export { IQM_DEFAULT_FPS };
@@ -57,6 +58,8 @@ export class IqmPoser {
   private readonly skinJob: LbsSkinJob | null = null;
   private readonly shared: Pick<IqmPoseJob, 'parents' | 'bind' | 'invBind' | 'scratch' | 'out'> | null = null;
   private attached: AttachedAnimation | null = null;
+  /** `bakeFrames`' frame indices and output (grown as a bake needs). */
+  private batch: { indices: U32; out: F32 } | null = null;
   private readonly shown: FrameBlend = { frame1: 0, frame2: 0, t: 0 };
   private boundPose = true;
   private disposed = false;
@@ -205,13 +208,8 @@ export class IqmPoser {
 
   /** Frames a → b at t (frame b's weight), as ioquake3 blends oldframe → frame by 1 − backlerp. */
   poseBlend(frameA: number, frameB: number, t: number): this {
-    this.alive();
-    const a = this.attached;
-    if (!a) throw new RangeError('IqmPoser: no animation to pose (setAnimation first)');
-    const count = a.model.frameCount;
-    for (const f of [frameA, frameB]) {
-      if (!(Number.isInteger(f) && f >= 0 && f < count)) throw new RangeError(`IqmPoser: frame ${f} is not one of the ${count}`);
-    }
+    const a = this.requireAnimation();
+    this.checkFrames(a, [frameA, frameB]);
     a.job.frameA = frameA;
     a.job.frameB = frameB;
     a.job.t = t;
@@ -229,8 +227,7 @@ export class IqmPoser {
    * `fps`; 10 when neither gives one), looping when its IQM_LOOP flag (or `loop`) says so, else holding the last.
    */
   poseAnim(anim: number | string, seconds: number, options: { fps?: number; loop?: boolean } = {}): this {
-    const a = this.alive().attached;
-    if (!a) throw new RangeError('IqmPoser: no animation to pose (setAnimation first)');
+    const a = this.requireAnimation();
     const clip: IqmAnim | undefined = typeof anim === 'number' ? a.model.anims[anim] : a.model.anims.find((x) => x.name === anim);
     if (!clip) throw new RangeError(`IqmPoser: no anim ${JSON.stringify(anim)}`);
     const last = a.model.frameCount - 1;
@@ -240,6 +237,40 @@ export class IqmPoser {
     const loop = options.loop ?? clip.loop;
     const b = clipBlend({ firstFrame: first, frameCount: count, fps, loopFrames: loop ? count : 0 }, seconds, IQM_DEFAULT_FPS);
     return this.poseBlend(b.frame1, b.frame2, b.t);
+  }
+
+  /**
+   * Pose and skin several frames of the animation in one call (one boundary crossing for WASM: `iqmSkinFrames`, each
+   * frame as `poseFrame` poses it): a bake, or a crowd of instances on different frames. Returns frame i's positions
+   * at [i · vertexCount · 3, (i + 1) · vertexCount · 3) — positions only, as `Md5Poser.bakeFrames`. The array is a
+   * view on a batch buffer: valid until the next `bakeFrames` call or, for WASM, until the module's memory grows;
+   * copy what you keep. `jointMatrices` end at the last frame; `positions`, `normals` and `blend` keep the last pose.
+   */
+  bakeFrames(frames: ArrayLike<number>): Float32Array {
+    const a = this.requireAnimation();
+    this.checkFrames(a, frames);
+    const m = this.backend.memory;
+    const need = frames.length * this.vertexCount * 3;
+    if (!this.batch || this.batch.indices.length < frames.length || this.batch.out.length < need) {
+      this.releaseBatch();
+      this.batch = { indices: m.u32(Math.max(1, frames.length)), out: m.f32(Math.max(3, need)) };
+    }
+    const { indices, out } = this.batch;
+    const idx = indices.view;
+    for (let i = 0; i < frames.length; i++) idx[i] = frames[i];
+    const s = this.skinJob!;
+    const skin: IqmBakeSkin = { positions: s.positions, indices: s.indices, weightsU8: s.weightsU8, weightsF32: s.weightsF32 };
+    this.backend.kernels.iqmSkinFrames({ pose: a.job, skin, frameIndices: indices, frameCount: frames.length, scratch: a.job.scratch, matrices: this.matrices, out });
+    return out.view.subarray(0, need);
+  }
+
+  /**
+   * `bakeFrames` into memory the caller owns: frame i's positions at `into[offset + i · vertexCount · 3 ..]`, the
+   * same floats, baked in runs (`bake-runs.ts`: the batch buffer holds one run, not the whole bake). Returns `into`.
+   */
+  bakeFramesInto(frames: ArrayLike<number>, into: Float32Array, offset = 0): Float32Array {
+    this.checkFrames(this.requireAnimation(), frames);
+    return bakeInRuns(frames, this.vertexCount * 3, into, offset, (run) => this.bakeFrames(run));
   }
 
   /**
@@ -260,7 +291,29 @@ export class IqmPoser {
     if (this.backend.disposed) return;
     for (const b of this.attached?.buffers ?? []) this.backend.memory.release(b);
     for (const b of this.owned) this.backend.memory.release(b);
+    this.releaseBatch();
     this.attached = null;
+  }
+
+  private requireAnimation(): AttachedAnimation {
+    const a = this.alive().attached;
+    if (!a) throw new RangeError('IqmPoser: no animation to pose (setAnimation first)');
+    return a;
+  }
+
+  private checkFrames(a: AttachedAnimation, frames: ArrayLike<number>): void {
+    const count = a.model.frameCount;
+    for (let i = 0; i < frames.length; i++) {
+      const f = frames[i];
+      if (!(Number.isInteger(f) && f >= 0 && f < count)) throw new RangeError(`IqmPoser: frame ${f} is not one of the ${count}`);
+    }
+  }
+
+  private releaseBatch(): void {
+    if (!this.batch) return;
+    this.backend.memory.release(this.batch.indices);
+    this.backend.memory.release(this.batch.out);
+    this.batch = null;
   }
 
   private release(b: KernelBuffer<Typed>): void {

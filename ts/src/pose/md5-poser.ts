@@ -13,14 +13,10 @@ import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { animMeshVerdict, type AnimMeshFiles } from '../formats/md5/anim-mesh-match.js';
 import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
+import { BAKE_RUN_FRAMES, bakeInRuns } from './bake-runs.js';
 import { localPoseUnder } from './md5-hierarchy.js';
 import { bindPose, buildSkinStream, buildTangentStream, type Md5SkinStream } from './skin-stream.js';
 import { frameAtTime, type FrameBlend } from './timing.js';
-
-/** Frames `bakeFrames` poses together before skinning them block by block (their matrices: 64 bytes a joint each). */
-const BAKE_POSES = 16;
-/** Largest batch `bakeFramesInto` asks `bakeFrames` for, in floats (64 MB). */
-const BAKE_INTO_FLOATS = 1 << 24;
 
 export type { AnimMeshFiles };
 
@@ -367,9 +363,9 @@ export class Md5Poser {
     const need = frames.length * this.vertexCount * 3;
     if (!this.batch || this.batch.indices.length < frames.length || this.batch.out.length < need) {
       if (this.batch) this.releaseBatch();
-      // Matrices for up to BAKE_POSES frames at once: the kernel poses them, then skins the stream block by block
-      // for all of them, reading it from memory once per BAKE_POSES frames instead of once per frame.
-      const poses = Math.max(1, Math.min(frames.length, BAKE_POSES));
+      // Matrices for up to BAKE_RUN_FRAMES frames at once (64 bytes a joint each): the kernel poses them, then skins
+      // the stream block by block for all of them, reading it from memory once per run instead of once per frame.
+      const poses = Math.max(1, Math.min(frames.length, BAKE_RUN_FRAMES));
       this.batch = { indices: m.u32(Math.max(1, frames.length)), out: m.f32(Math.max(3, need)), matrices: m.f32(Math.max(1, poses * this.matrices.length)) };
     }
     const { indices, out, matrices } = this.batch;
@@ -396,17 +392,7 @@ export class Md5Poser {
   bakeFramesInto(frames: ArrayLike<number>, into: Float32Array, offset = 0): Float32Array {
     const ab = this.requireAnim();
     for (let i = 0; i < frames.length; i++) this.checkFrame(ab.anim, frames[i]);
-    const span = this.vertexCount * 3;
-    if (!Number.isInteger(offset) || offset < 0 || into.length < offset + frames.length * span) {
-      throw new RangeError(`into: need ${frames.length * span} floats from offset ${offset}, have ${into.length}`);
-    }
-    // Runs of up to 16 frames, fewer on a big model: the batch buffer stays ≤ 64 MB (5 frames of a 1M-vertex model).
-    const per = Math.max(1, Math.min(BAKE_POSES, Math.floor(BAKE_INTO_FLOATS / Math.max(1, span))));
-    for (let c = 0; c < frames.length; c += per) {
-      const run = Array.prototype.slice.call(frames, c, c + per) as number[];
-      into.set(this.bakeFrames(run), offset + c * span);
-    }
-    return into;
+    return bakeInRuns(frames, this.vertexCount * 3, into, offset, (run) => this.bakeFrames(run));
   }
 
   /** Give every buffer back to the backend. Every later call on this poser throws. */
