@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Md5Anim, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md5Anim, Md5Mesh } from '../base/model.js';
 import { BakePool, bakeFramesParallel as bakeOn, type BakeEndpoint, type BakePoolOptions } from './pool.js';
 
 export interface NodeBakeOptions extends BakePoolOptions {
@@ -45,6 +45,11 @@ const nodeOptions = (o: NodeBakeOptions): BakePoolOptions => ({ workers: availab
 /** A `BakePool` of worker threads (see `pool.ts`). */
 export function createBakePool(mesh: Md5Mesh, anim: Md5Anim, options: NodeBakeOptions = {}): Promise<BakePool> {
   return BakePool.create(mesh, anim, nodeOptions(options));
+}
+
+/** A `BakePool` of worker threads baking an IQM mesh's frames (`BakePool.createIqm`). */
+export function createIqmBakePool(mesh: IqmModel, animation: IqmModel = mesh, options: NodeBakeOptions = {}): Promise<BakePool> {
+  return BakePool.createIqm(mesh, animation, nodeOptions(options));
 }
 
 /** One bake across worker threads (see `pool.ts`): frame i's positions at [i · V · 3, (i + 1) · V · 3). */

@@ -2,7 +2,8 @@
  * Bakes across cores: the frames of one bake split into contiguous runs, one per worker, each worker posing and
  * skinning its run with the WASM kernels and writing it into one shared output, so the result is one Float32Array,
  * frame i's positions at [i · V · 3, (i + 1) · V · 3) — the same floats, in the same order, as `Md5Poser.bakeFrames`
- * on one thread (a test compares them bit for bit).
+ * (`BakePool.create`: an md5mesh and an md5anim) or `IqmPoser.bakeFrames` (`BakePool.createIqm`: an IQM mesh and the
+ * file whose frames it plays) on one thread (tests compare them bit for bit).
  *
  * By default the workers share one WebAssembly memory (`shared.ts`): the output is a buffer in it, which `bakeView`
  * returns as it is and `bake` copies out (each worker its own frames). Where that build cannot run (another backend,
@@ -19,10 +20,11 @@
  * module when `crossOriginIsolated`.
  */
 import { ModelParseError } from '../base/errors.js';
-import type { Md5Anim, Md5Mesh } from '../base/model.js';
+import type { IqmModel, Md5Anim, Md5Mesh } from '../base/model.js';
 import type { BackendName } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import { wasmSimdSupported } from '../kernels/wasm-backend.js';
+import { IqmPoser, iqmAnimationError, iqmSkinned } from '../pose/iqm-poser.js';
 import { Md5Poser, assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import { buildSkinStream, type Md5SkinStream } from '../pose/skin-stream.js';
 import type { BakeEndpoint, BakeReply, BakeRequest } from './protocol.js';
@@ -78,11 +80,26 @@ function defaultSpawn(): (() => BakeEndpoint) | null {
 }
 
 /** A copy of `a` in shared memory (sent to every worker without copying again). */
-function shared<T extends Uint32Array | Float32Array | Int32Array | Uint8Array>(a: T): T {
+function shared<T extends Uint32Array | Float32Array | Int32Array | Uint8Array | Uint16Array>(a: T): T {
   const C = a.constructor as { new (b: SharedArrayBuffer): T };
   const s = new C(new SharedArrayBuffer(a.byteLength));
   s.set(a as never);
   return s;
+}
+
+/** A poser baking on this thread (`Md5Poser`, `IqmPoser`). */
+type FrameBaker = Pick<Md5Poser | IqmPoser, 'bakeFramesInto' | 'dispose' | 'backend'>;
+
+/** One kind of bake (MD5, IQM) as `start` makes a pool for it. */
+interface BakeKind {
+  vertexCount: number;
+  frameCount: number;
+  /** A poser on this thread, for a pool without workers. */
+  local(backend: BackendName): Promise<FrameBaker>;
+  /** The model in a new shared memory, for workers that share it (throws where that cannot start). */
+  shared(workers: number): Promise<SharedBake>;
+  /** The init message for workers with a memory each. */
+  copied(backend: BackendName): BakeRequest;
 }
 
 interface Member {
@@ -100,7 +117,7 @@ export class BakePool {
   /** Why workers do not share one memory (null when they do, or when the pool bakes on this thread). */
   readonly sharedMemoryUnused: string | null;
   private readonly members: Member[];
-  private readonly local: Md5Poser | null;
+  private readonly local: FrameBaker | null;
   private readonly shared: SharedBake | null;
   private readonly frameCount: number;
   private nextId = 0;
@@ -108,7 +125,7 @@ export class BakePool {
   /** Bakes one after another (a shared-memory bake's jobs and output are reused by the next). */
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(members: Member[], local: Md5Poser | null, shared: SharedBake | null, vertexCount: number, frameCount: number, fallback: string | null, sharedMemoryUnused: string | null) {
+  private constructor(members: Member[], local: FrameBaker | null, shared: SharedBake | null, vertexCount: number, frameCount: number, fallback: string | null, sharedMemoryUnused: string | null) {
     this.members = members;
     this.local = local;
     this.shared = shared;
@@ -122,17 +139,74 @@ export class BakePool {
 
   static async create(mesh: Md5Mesh, anim: Md5Anim, options: BakePoolOptions = {}): Promise<BakePool> {
     assertAnimMatchesMesh(mesh, anim);
-    const backend: BackendName = options.backend ?? (wasmSimdSupported() ? 'wasm-simd' : 'wasm-scalar');
     const order = options.order ?? 'file';
     const stream = options.stream ?? buildSkinStream(mesh);
+    return BakePool.start(options, {
+      vertexCount: stream.vertexCount,
+      frameCount: anim.frameCount,
+      async local(backend) {
+        const poser = new Md5Poser(await createBackend(backend), mesh, { stream, order });
+        poser.setAnim(anim);
+        return poser;
+      },
+      shared: (workers) => SharedBake.create(mesh, anim, stream, order, workers),
+      // What a worker with a memory of its own needs: the joints (not the vertices: the stream has them), the anim,
+      // and the position stream in shared memory (normals are not baked, so their weights stay here).
+      copied: (backend) => ({
+        type: 'init',
+        backend,
+        order,
+        mesh: { ...mesh, meshes: [] },
+        anim: { ...anim, frames: shared(anim.frames) },
+        stream: {
+          ...stream,
+          groupSizes: shared(stream.groupSizes), streamToFile: shared(stream.streamToFile), joints: shared(stream.joints), weights: shared(stream.weights),
+          fileToStream: new Uint32Array(0), normalWeights: new Float32Array(0),
+        },
+      }),
+    });
+  }
+
+  /**
+   * A pool baking an IQM mesh's frames — its own, or those of an animation-only file it plays (`IqmPoser.setAnimation`'s
+   * pairing) — each frame as `IqmPoser.bakeFrames` bakes it (positions, the file's vertex order). `order` and `stream`
+   * are MD5's and are not used. Throws as `IqmPoser` does on a model it refuses, and a RangeError on a mesh without
+   * skinning.
+   */
+  static async createIqm(mesh: IqmModel, animation: IqmModel = mesh, options: BakePoolOptions = {}): Promise<BakePool> {
+    const mismatch = iqmAnimationError(mesh, animation);
+    if (mismatch) throw mismatch;
+    if (!iqmSkinned(mesh)) throw new RangeError('an IQM mesh without joints, blend indexes and weights has no frames to bake');
+    // What a worker with a memory of its own needs: the vertices skinning reads and the skeleton, in shared memory
+    // (sent to every worker without copying again); the rest of the file stays here.
+    const slim = (m: IqmModel, vertices: boolean): IqmModel => ({
+      ...m,
+      text: new Uint8Array(0), vertexArrays: [], texcoords: null, normals: null, tangents: null, colors: null, triangles: new Uint32Array(0), adjacency: null, bounds: null, extensions: [],
+      positions: vertices && m.positions ? shared(m.positions) : null,
+      blendIndexes: vertices && m.blendIndexes ? shared(m.blendIndexes) : null,
+      blendWeights: vertices && m.blendWeights ? shared(m.blendWeights) : null,
+      frames: shared(m.frames),
+    });
+    return BakePool.start(options, {
+      vertexCount: mesh.positions!.length / 3,
+      frameCount: animation.frameCount,
+      async local(backend) {
+        const poser = new IqmPoser(await createBackend(backend), mesh, { normals: false });
+        poser.setAnimation(animation);
+        return poser;
+      },
+      shared: (workers) => SharedBake.createIqm(mesh, animation, workers),
+      copied: (backend) => ({ type: 'init-iqm', backend, mesh: slim(mesh, true), animation: animation === mesh ? null : slim(animation, false) }),
+    });
+  }
+
+  /** A pool for one kind of bake: on this thread, or workers sharing one memory, or workers with a memory each. */
+  private static async start(options: BakePoolOptions, kind: BakeKind): Promise<BakePool> {
+    const backend: BackendName = options.backend ?? (wasmSimdSupported() ? 'wasm-simd' : 'wasm-scalar');
     const count = Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
     const spawn = options.spawn === undefined ? defaultSpawn() : options.spawn;
     const why = !spawn ? 'no worker that can share memory (a browser page must be cross-origin isolated)' : !canShare() ? 'SharedArrayBuffer is unavailable' : null;
-    if (why) {
-      const poser = new Md5Poser(await createBackend(backend), mesh, { stream, order });
-      poser.setAnim(anim);
-      return new BakePool([], poser, null, stream.vertexCount, anim.frameCount, why, null);
-    }
+    if (why) return new BakePool([], await kind.local(backend), null, kind.vertexCount, kind.frameCount, why, null);
     let sharedBake: SharedBake | null = null;
     let unshared: string | null = null;
     if (options.sharedMemory === false) unshared = 'sharedMemory: false';
@@ -140,28 +214,13 @@ export class BakePool {
     else if (!sharedWasmMemorySupported()) unshared = 'no shared WebAssembly memory here';
     else {
       try {
-        sharedBake = await SharedBake.create(mesh, anim, stream, order, count);
+        sharedBake = await kind.shared(count);
       } catch (e) {
         if (e instanceof ModelParseError) throw e; // the model, not the engine: every mode would refuse it
         unshared = `the shared-memory build did not start: ${e instanceof Error ? e.message : String(e)}`;
       }
     }
-    // What a worker with a memory of its own needs: the joints (not the vertices: the stream has them), the anim, and
-    // the position stream in shared memory (normals are not baked, so their weights stay here).
-    const copied: BakeRequest | null = sharedBake
-      ? null
-      : {
-          type: 'init',
-          backend,
-          order,
-          mesh: { ...mesh, meshes: [] },
-          anim: { ...anim, frames: shared(anim.frames) },
-          stream: {
-            ...stream,
-            groupSizes: shared(stream.groupSizes), streamToFile: shared(stream.streamToFile), joints: shared(stream.joints), weights: shared(stream.weights),
-            fileToStream: new Uint32Array(0), normalWeights: new Float32Array(0),
-          },
-        };
+    const copied: BakeRequest | null = sharedBake ? null : kind.copied(backend);
     const init = (w: number): BakeRequest => sharedBake?.init(w) ?? copied!;
     const members: Member[] = [];
     const ready: Promise<void>[] = [];
@@ -191,7 +250,7 @@ export class BakePool {
       );
       endpoint.post(init(w));
     }
-    const pool = new BakePool(members, null, sharedBake, stream.vertexCount, anim.frameCount, null, unshared);
+    const pool = new BakePool(members, null, sharedBake, kind.vertexCount, kind.frameCount, null, unshared);
     try {
       await Promise.all(ready);
     } catch (e) {

@@ -18,16 +18,22 @@ export interface ThreadsExports {
   alloc(bytes: number): number;
   dealloc(ptr: number, bytes: number): void;
   skin_frames(job: number): number;
+  iqm_skin_frames(job: number): number;
+  iqm_bind(job: number): number;
   simd_enabled(): number;
   __stack_pointer: { value: number };
 }
 
-/** What a worker needs to join: the module, the memory, and the top of its own stack. */
+/** The export a worker runs on each job: MD5's `SkinFramesJob` or IQM's `IqmSkinFramesJob`. */
+export type SharedKernel = 'skin_frames' | 'iqm_skin_frames';
+
+/** What a worker needs to join: the module, the memory, the top of its own stack, and the kernel its jobs are for. */
 export interface SharedInit {
   type: 'init-shared';
   module: CompiledModule;
   memory: SharedMemory;
   stackTop: number;
+  kernel: SharedKernel;
 }
 
 /** A worker's side: instantiate on the shared memory, move the stack pointer to its own stack. */
@@ -35,5 +41,6 @@ export function joinShared(m: SharedInit): (job: number) => boolean {
   const instance = new WebAssembly.Instance(m.module as WebAssembly.Module, { env: { memory: m.memory as WebAssembly.Memory } });
   const ex = instance.exports as unknown as ThreadsExports;
   ex.__stack_pointer.value = m.stackTop;
-  return (job) => ex.skin_frames(job) !== 0;
+  const kernel = ex[m.kernel];
+  return (job) => kernel(job) !== 0;
 }

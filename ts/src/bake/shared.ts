@@ -6,15 +6,18 @@
  * docs/benchmarks.md, "Bakes across cores"; the passes that got there in benchmarks-history.md.)
  *
  * This side runs on the pool's thread: it owns the memory's allocator (only it allocates: see the crate's notes),
- * validates the model as `Md5Poser` does, and writes each worker's job descriptor before the worker runs it.
+ * validates the model as its poser does (`Md5Poser`, `IqmPoser`), and writes each worker's job descriptor — MD5's
+ * `SkinFramesJob` or IQM's `IqmSkinFramesJob`, whichever kind the bake is — before the worker runs it.
  */
-import type { Md5Anim, Md5Mesh } from '../base/model.js';
-import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, SKIN_FRAMES_JOB } from '../kernels/layout.js';
+import type { IqmModel, Md5Anim, Md5Mesh } from '../base/model.js';
+import { BASEFRAME_STRIDE, IQM_BIND_JOB, IQM_BIND_STRIDE, IQM_CHANNELS, IQM_SKIN_FRAMES_JOB, LBS_MATRIX_STRIDE, MATRIX_STRIDE, POSE_STRIDE, SKIN_FRAMES_JOB } from '../kernels/layout.js';
+import { validateLbs } from '../kernels/ts-iqm-kernels.js';
 import { validateAnim, validateParents, validateSkin } from '../kernels/ts-kernels.js';
 import { decodeBase64 } from '../kernels/wasm-backend.js';
+import { iqmAnimationError, iqmSkinError, iqmSkinned, iqmWeightsF32 } from '../pose/iqm-poser.js';
 import { animError, skinError } from '../pose/md5-poser.js';
 import type { Md5SkinStream } from '../pose/skin-stream.js';
-import type { CompiledModule, SharedInit, SharedMemory, ThreadsExports } from './shared-worker.js';
+import type { CompiledModule, SharedInit, SharedKernel, SharedMemory, ThreadsExports } from './shared-worker.js';
 
 /** Frames a worker poses together before skinning them block by block (as `Md5Poser.bakeFrames`). */
 const POSES_TOGETHER = 16;
@@ -52,13 +55,36 @@ interface Block {
 interface WorkerBlocks {
   job: Block;
   indices: Block;
-  local: Block;
-  object: Block;
-  matrices: Block;
   stack: Block;
 }
 
-/** The model as the kernel reads it: every array typed as its job descriptor's buffer. */
+type Upload = Int32Array | Uint32Array | Float32Array | Uint8Array | Uint16Array;
+
+/** What the pool's thread can do in the memory while a job kind writes its inputs (before any worker joins). */
+interface SharedHeap {
+  readonly ex: ThreadsExports;
+  /** A copy of `a` in the memory: its address and element count (0, 0 for an empty one). */
+  upload(a: Upload): [number, number];
+  alloc(bytes: number): Block;
+  /** The memory's current buffer (a grown memory has a new one). */
+  buffer(): ArrayBufferLike;
+}
+
+/** A kind of bake job (the MD5 `SkinFramesJob`, the IQM `IqmSkinFramesJob`) as the shared bake writes it. */
+interface SharedJobKind {
+  /** The threads export a worker runs on its job. */
+  kernel: SharedKernel;
+  /** The job's word offsets (layout.ts): where the frame indices and the output go, and its size. */
+  layout: { frameIndices: number; out: number; words: number };
+  /** Buffer words every worker's job shares: [word, address, length]. */
+  inputs: [number, number, number][];
+  /** Each worker's own scratch: [word, floats]. */
+  scratch: [number, number][];
+  /** Integer words: [word, value]. */
+  numbers: [number, number][];
+}
+
+/** The model as the MD5 kernel reads it: every array typed as its job descriptor's buffer. */
 interface KernelModel {
   parents: Int32Array;
   flags: Uint8Array;
@@ -78,6 +104,7 @@ export class SharedBake {
   private readonly ex: ThreadsExports;
   private readonly blocks: Block[] = [];
   private readonly perWorker: WorkerBlocks[] = [];
+  private readonly kind: SharedJobKind;
   private out: Block = { ptr: 0, bytes: 0 };
   private disposed = false;
 
@@ -85,38 +112,27 @@ export class SharedBake {
   private constructor(
     readonly module: CompiledModule,
     readonly memory: SharedMemory,
-    model: KernelModel,
     vertexCount: number,
     workers: number,
+    describe: (heap: SharedHeap) => SharedJobKind,
   ) {
     this.ex = new WebAssembly.Instance(module as WebAssembly.Module, { env: { memory: memory as WebAssembly.Memory } }).exports as unknown as ThreadsExports;
     if (this.ex.simd_enabled() !== 1) throw new Error('the threads wasm build reports no SIMD128');
     this.vertexCount = vertexCount;
-    const upload = (a: Int32Array | Uint32Array | Float32Array | Uint8Array): [number, number] => {
+    const upload = (a: Upload): [number, number] => {
       if (a.length === 0) return [0, 0];
       const b = this.alloc(a.byteLength);
       new (a.constructor as { new (buf: ArrayBufferLike, at: number, n: number): typeof a })(memory.buffer, b.ptr, a.length).set(a as never);
       return [b.ptr, a.length];
     };
-    const L = SKIN_FRAMES_JOB;
-    const inputs = (['parents', 'flags', 'startIndex', 'baseframe', 'frames', 'groupSizes', 'joints', 'weights', 'dest'] as const).map((k) => [L[k], ...upload(model[k])]);
-    const J = model.parents.length;
+    const kind = (this.kind = describe({ ex: this.ex, upload, alloc: (bytes) => this.alloc(bytes), buffer: () => memory.buffer }));
     for (let w = 0; w < workers; w++) {
-      const b: WorkerBlocks = {
-        job: this.alloc(L.words * 4),
-        indices: this.alloc(4),
-        local: this.alloc(Math.max(1, J * POSE_STRIDE) * 4),
-        object: this.alloc(Math.max(1, J * POSE_STRIDE) * 4),
-        matrices: this.alloc(Math.max(1, POSES_TOGETHER * J * MATRIX_STRIDE) * 4),
-        stack: this.alloc(STACK_BYTES),
-      };
+      const b: WorkerBlocks = { job: this.alloc(kind.layout.words * 4), indices: this.alloc(4), stack: this.alloc(STACK_BYTES) };
       this.perWorker.push(b);
+      const scratch = kind.scratch.map(([at, floats]) => [at, this.alloc(Math.max(1, floats) * 4).ptr, floats] as const);
       const u = this.jobWords(b);
-      for (const [at, ptr, len] of inputs) put(u, at, ptr, len);
-      put(u, L.local, b.local.ptr, J * POSE_STRIDE);
-      put(u, L.object, b.object.ptr, J * POSE_STRIDE);
-      put(u, L.matrices, b.matrices.ptr, POSES_TOGETHER * J * MATRIX_STRIDE);
-      u[L.componentCount] = model.componentCount;
+      for (const [at, ptr, len] of [...kind.inputs, ...scratch]) put(u, at, ptr, len);
+      for (const [at, v] of kind.numbers) u[at] = v;
     }
   }
 
@@ -148,13 +164,70 @@ export class SharedBake {
     if (model.baseframe.length < J * BASEFRAME_STRIDE) throw animError(anim, -2);
     const module = await threadsModule();
     const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
-    return new SharedBake(module, memory, model, stream.vertexCount, workers);
+    const L = SKIN_FRAMES_JOB;
+    return new SharedBake(module, memory, stream.vertexCount, workers, (heap) => ({
+      kernel: 'skin_frames',
+      layout: L,
+      inputs: (['parents', 'flags', 'startIndex', 'baseframe', 'frames', 'groupSizes', 'joints', 'weights', 'dest'] as const).map((k) => [L[k], ...heap.upload(model[k])]),
+      scratch: [[L.local, J * POSE_STRIDE], [L.object, J * POSE_STRIDE], [L.matrices, POSES_TOGETHER * J * MATRIX_STRIDE]],
+      numbers: [[L.componentCount, model.componentCount]],
+    }));
+  }
+
+  /**
+   * An IQM mesh and the file whose frames it plays, checked as `IqmPoser` checks them (the same errors), then copied
+   * into a new shared memory with room for `workers` workers; the bind matrices are made there by the threads
+   * module's `iqm_bind` (the floats a WASM `IqmPoser` makes), and each worker runs `iqm_skin_frames`.
+   */
+  static async createIqm(mesh: IqmModel, animation: IqmModel, workers: number): Promise<SharedBake> {
+    const mismatch = iqmAnimationError(mesh, animation);
+    if (mismatch) throw mismatch;
+    if (!iqmSkinned(mesh)) throw new RangeError('an IQM mesh without joints, blend indexes and weights has no frames to bake');
+    const J = mesh.joints.count, V = mesh.positions!.length / 3;
+    const parents = Int32Array.from(mesh.joints.parents);
+    const weights = iqmWeightsF32(mesh.blendWeights!).subarray(0, V * 4);
+    const indices = mesh.blendIndexes!.subarray(0, V * 4);
+    const badParent = validateParents(parents);
+    const error = iqmSkinError(mesh, badParent, badParent >= 0 ? -1 : validateLbs(J, indices, new Uint8Array(0), weights));
+    if (error) throw error;
+    const module = await threadsModule();
+    const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
+    const L = IQM_SKIN_FRAMES_JOB;
+    return new SharedBake(module, memory, V, workers, (heap) => {
+      const bind = heap.alloc(J * IQM_BIND_STRIDE * 4), invBind = heap.alloc(J * IQM_BIND_STRIDE * 4);
+      const job = heap.alloc(IQM_BIND_JOB.words * 4);
+      const b = IQM_BIND_JOB;
+      const j = mesh.joints, parentsAt = heap.upload(parents);
+      const words: [number, number, number][] = [[b.parents, ...parentsAt], [b.translate, ...heap.upload(j.translate)], [b.rotate, ...heap.upload(j.rotate)], [b.scale, ...heap.upload(j.scale)], [b.bind, bind.ptr, J * IQM_BIND_STRIDE], [b.invBind, invBind.ptr, J * IQM_BIND_STRIDE]];
+      const v = new Uint32Array(heap.buffer(), job.ptr, b.words); // after the uploads: the memory may have grown
+      for (const [at, ptr, len] of words) put(v, at, ptr, len);
+      if (heap.ex.iqm_bind(job.ptr) !== 1) throw new RangeError('iqm_bind refused the joints: their arrays are shorter than the joint count');
+      const p = animation.poses;
+      return {
+        kernel: 'iqm_skin_frames',
+        layout: L,
+        inputs: [
+          [L.parents, ...parentsAt],
+          [L.masks, ...heap.upload(p.masks)],
+          [L.offsets, ...heap.upload(p.offsets)],
+          [L.scales, ...heap.upload(p.scales)],
+          [L.frames, ...heap.upload(animation.frames)],
+          [L.bind, bind.ptr, J * IQM_BIND_STRIDE],
+          [L.invBind, invBind.ptr, J * IQM_BIND_STRIDE],
+          [L.positions, ...heap.upload(mesh.positions!)],
+          [L.indices, ...heap.upload(indices)],
+          [L.weightsF32, ...heap.upload(weights)],
+        ],
+        scratch: [[L.scratch, 2 * J * IQM_CHANNELS], [L.matrices, J * LBS_MATRIX_STRIDE]],
+        numbers: [[L.animFrames, animation.frameCount], [L.frameChannels, animation.frameChannels]],
+      };
+    });
   }
 
   /** The message that lets worker w join. */
   init(w: number): SharedInit {
     const s = this.perWorker[w].stack;
-    return { type: 'init-shared', module: this.module, memory: this.memory, stackTop: s.ptr + s.bytes };
+    return { type: 'init-shared', module: this.module, memory: this.memory, stackTop: s.ptr + s.bytes, kernel: this.kind.kernel };
   }
 
   /** The output buffer, grown to `floats` (reused between bakes: a view on it is valid until the next bake). */
@@ -179,9 +252,9 @@ export class SharedBake {
     }
     const idx = new Uint32Array(this.memory.buffer, b.indices.ptr, frames.length);
     for (let i = 0; i < frames.length; i++) idx[i] = frames[i];
-    const u = this.jobWords(b), span = this.vertexCount * 3;
-    put(u, SKIN_FRAMES_JOB.frameIndices, b.indices.ptr, frames.length);
-    put(u, SKIN_FRAMES_JOB.out, this.out.ptr + firstSlot * span * 4, frames.length * span);
+    const u = this.jobWords(b), span = this.vertexCount * 3, L = this.kind.layout;
+    put(u, L.frameIndices, b.indices.ptr, frames.length);
+    put(u, L.out, this.out.ptr + firstSlot * span * 4, frames.length * span);
     return b.job.ptr;
   }
 
@@ -199,7 +272,7 @@ export class SharedBake {
 
   /** A view on worker w's job descriptor (made after any allocation: a grown memory has a new buffer). */
   private jobWords(b: WorkerBlocks): Uint32Array {
-    return new Uint32Array(this.memory.buffer, b.job.ptr, SKIN_FRAMES_JOB.words);
+    return new Uint32Array(this.memory.buffer, b.job.ptr, this.kind.layout.words);
   }
 
   private alloc(bytes: number): Block {

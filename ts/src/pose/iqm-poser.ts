@@ -39,6 +39,23 @@ export function iqmAnimationError(mesh: IqmModel, animation: IqmModel, warnings:
   return why === null ? null : new ModelParseError(ErrorCode.AnimMeshMismatch, why, { offset: 0 });
 }
 
+/**
+ * The error for a skin the kernels refuse (INDEX_OUT_OF_RANGE), or null: `badParent` from `validateParents`, `badIndex`
+ * from `validateLbs` (−1 when valid). The poser and the bake pool's shared memory check the same things so.
+ */
+export function iqmSkinError(mesh: IqmModel, badParent: number, badIndex: number): ModelParseError | null {
+  if (badParent >= 0) return new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${badParent} has parent ${mesh.joints.parents[badParent]}, not below it`, { offset: 0 });
+  if (badIndex === -1) return null;
+  const why = badIndex === -2 ? 'blend weights shorter than the blend indexes' : `vertex ${badIndex >> 2} blend index ${mesh.blendIndexes![badIndex]} names a joint past the ${mesh.joints.count}`;
+  return new ModelParseError(ErrorCode.IndexOutOfRange, why, { offset: 0 });
+}
+
+/** Whether `mesh` is skinned: joints, vertices, blend indexes and weights (else it stays in its bind pose). */
+export const iqmSkinned = (mesh: IqmModel): boolean => mesh.joints.count > 0 && (mesh.positions?.length ?? 0) > 0 && mesh.blendIndexes !== null && mesh.blendWeights !== null;
+
+/** Byte weights as the floats b / 255 the kernel's own division gives; float weights as they are. */
+export const iqmWeightsF32 = (w: Uint8Array | Float32Array): Float32Array => (w instanceof Float32Array ? w : Float32Array.from(w, (b) => b / 255));
+
 export class IqmPoser {
   readonly backend: PoseBackend;
   readonly mesh: IqmModel;
@@ -73,7 +90,7 @@ export class IqmPoser {
     const own = <B extends KernelBuffer<Typed>>(b: B): B => (this.owned.push(b), b);
     const withNormals = options.normals !== false && mesh.normals !== null;
     const withTangents = options.tangents === true && mesh.tangents !== null;
-    this.skinned = J > 0 && V > 0 && mesh.blendIndexes !== null && mesh.blendWeights !== null;
+    this.skinned = iqmSkinned(mesh);
     this.inPositions = own(m.f32(V * 3));
     this.inNormals = withNormals ? own(m.f32(V * 3)) : null;
     this.inTangents = withTangents ? own(m.f32(V * 4)) : null;
@@ -103,21 +120,15 @@ export class IqmPoser {
     if (this.inTangents) this.inTangents.view.set(mesh.tangents!);
     if (this.skinned) {
       indices!.view.set(mesh.blendIndexes!);
-      const bw = mesh.blendWeights!;
-      if (bw instanceof Float32Array) weightsF32!.view.set(bw);
-      else {
-        const w = weightsF32!.view;
-        for (let i = 0; i < bw.length; i++) w[i] = bw[i] / 255;
-      }
+      weightsF32!.view.set(iqmWeightsF32(mesh.blendWeights!));
       parents!.view.set(mesh.joints.parents);
       translate!.view.set(mesh.joints.translate);
       rotate!.view.set(mesh.joints.rotate);
       scale!.view.set(mesh.joints.scale);
       const k = backend.kernels;
       const bad = k.validateParents({ parents: parents! });
-      if (bad >= 0) throw new ModelParseError(ErrorCode.IndexOutOfRange, `joint ${bad} has parent ${mesh.joints.parents[bad]}, not below it`, { offset: 0 });
-      const badIndex = k.validateLbs({ jointCount: J, indices: indices!, weightsU8: null, weightsF32 });
-      if (badIndex !== -1) throw new ModelParseError(ErrorCode.IndexOutOfRange, badIndex === -2 ? 'blend weights shorter than the blend indexes' : `vertex ${badIndex >> 2} blend index ${mesh.blendIndexes![badIndex]} names a joint past the ${J}`, { offset: 0 });
+      const error = iqmSkinError(mesh, bad, bad >= 0 ? -1 : k.validateLbs({ jointCount: J, indices: indices!, weightsU8: null, weightsF32 }));
+      if (error) throw error;
       k.iqmBind({ parents: parents!, translate: translate!, rotate: rotate!, scale: scale!, bind: bind!, invBind: invBind! });
       for (const b of [translate!, rotate!, scale!]) this.release(b);
       this.shared = { parents: parents!, bind: bind!, invBind: invBind!, scratch: scratch!, out: this.matrices };
