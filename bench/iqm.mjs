@@ -1,6 +1,7 @@
 // IQM: parse speed against native assimp on the same files, and the linear-blend-skinning kernel per backend — WASM
 // SIMD, WASM scalar, TS and the same Rust kernel built natively (crates/bench `--lbs`) — on Red Eclipse's player
-// (3110 vertices, 78 joints, posed by runcycle0.iqm) and a generated 1M-vertex mesh (64 joints, byte weights).
+// (3110 vertices, 78 joints, posed by runcycle0.iqm) and a generated 1M-vertex mesh (64 joints, byte weights); and
+// a 1M-vertex bake across 2 cores against one thread (bench/iqm-bake.mjs, in a process of its own).
 //   node bench/iqm.mjs [--quick]       (also run by bench/run.mjs)
 // Goals (the MD5 skinning's): WASM SIMD ≥ 8× TS and ≥ 0.9× native.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { IqmPoser, createTsBackend, createWasmBackend, parseIqm } from '../dist/advanced.js';
+import { benchIqmBakeIsolated, formatIqmBakeTable } from './iqm-bake.mjs';
 import { formatRows, ROOT, SHARED } from './lib.mjs';
 
 const ACTORS = join(SHARED, 'actors-iqm');
@@ -166,7 +168,8 @@ export async function benchIqm({ quick = false, log = console.error } = {}) {
     parse,
     skin,
     frame_us: frame,
-    bake_1m_across_cores: 'not run: the bake pool (bake/) shares one WebAssembly memory across workers running crates/threads `skin_frames` on the MD5 SkinFramesJob; IQM would need an IQM frames job there (iqm_pose_matrices + lbs_skin per frame) and the pool made generic over it — see docs/iqm.md',
+    // its own process, as the MD5 bake (bench/bake.mjs's note)
+    bake_1m_across_cores: benchIqmBakeIsolated({ quick }),
   };
 }
 
@@ -178,7 +181,7 @@ export function formatIqmTable(r) {
     r.skin.map((x) => [x.name, f(x['wasm-simd'].lbs_mverts_per_s), f(x['wasm-scalar'].lbs_mverts_per_s), f(x.ts.lbs_mverts_per_s), f(x.native?.lbs_mverts_per_s), `${x.simd_over_ts.positions.toFixed(1)}×`, x.simd_over_native ? `${x.simd_over_native.positions.toFixed(2)}×` : 'n/a', f(x['wasm-simd'].lbs_pnt_mverts_per_s), f(x.ts.lbs_pnt_mverts_per_s), f(x.native?.lbs_pnt_mverts_per_s), `${x.simd_over_ts.pnt.toFixed(1)}×`, x.simd_over_native ? `${x.simd_over_native.pnt.toFixed(2)}×` : 'n/a']),
   );
   const frame = Object.entries(r.frame_us).map(([k, v]) => `${k} ${v.toFixed(1)} µs`).join(', ');
-  return `${parse}\n\nlinear blend skinning (Mvert/s; pnt = positions + normals + tangents)\n${skin}\n\nplayer frame (pose 2 frames + skin p/n/t): ${frame}`;
+  return `${parse}\n\nlinear blend skinning (Mvert/s; pnt = positions + normals + tangents)\n${skin}\n\nplayer frame (pose 2 frames + skin p/n/t): ${frame}\n\n${formatIqmBakeTable(r.bake_1m_across_cores)}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
