@@ -212,7 +212,7 @@ pub fn iqm_skin(job_ptr: usize) -> bool {
     const text: string = generate(jobs, lib);
     expect(text).toContain('  iqm_skin(job: number): boolean;');
     expect(text).toMatch(/^import type \{[^}]* IqmSkinJob,[^}]*\} from '\.\/backend\.js';$/m);
-    const writer = text.slice(text.indexOf('function writeIqmSkinJob'), text.indexOf('} // iqmSkin'));
+    const writer = text.slice(text.indexOf('function writeIqmSkinJob'), text.indexOf('} // iqmSkin\n'));
     expect(writer).toContain('const frameListCount = count(j.frameTotal, j.frameList, kernel);');
     for (const line of ['put(u, 0, (r[0] = j.matrices));', 'put(u, 2, (r[1] = j.stream.indices));', 'put(u, 4, (r[2] = j.frameList));', 'put(u, 6, (r[3] = j.out));',
       'u[5] = frameListCount;', 'u[8] = index(j.vertexCount);', 'u[9] = j.bias | 0;', 'f[10] = j.t;']) expect(writer).toContain(line);
