@@ -6,7 +6,7 @@
 //   node bench/iqm-bake.mjs [--quick] [--json]      (needs dist/: bash scripts/build.sh; bench/iqm.mjs runs it)
 import { BakePool, IqmPoser, createWasmBackend } from '../dist/advanced.js';
 import { createIqmBakePool } from '../dist/node.js';
-import { formatRows, isMain, runIsolated } from './lib.mjs';
+import { formatRows, interleavedBest, isMain, runIsolated, sameFloats } from './lib.mjs';
 import { syntheticIqmModel } from './synthetic-iqm.mjs';
 
 export async function benchIqmBake({ quick = false } = {}) {
@@ -30,16 +30,10 @@ export async function benchIqmBake({ quick = false } = {}) {
     [`${workers} workers, shared memory, into an owned array`]: () => many.bake(frames, intoMany),
     [`${workers} workers, a memory each, into an owned array`]: () => separate.bake(frames, intoSeparate),
   };
-  const best = Object.fromEntries(Object.keys(tasks).map((k) => [k, Infinity]));
-  for (let round = 0; round < (quick ? 4 : 10); round++) {
-    for (const [name, run] of Object.entries(tasks)) {
-      const t0 = performance.now();
-      await run();
-      best[name] = Math.min(best[name], performance.now() - t0);
-    }
-  }
+  // Workers' modules tier up on their first calls (each worker runs one long call per bake): rounds enough for that.
+  const best = await interleavedBest(tasks, quick ? 4 : 10);
   const ref = poser.bakeFrames(frames).slice();
-  const same = (a) => a.length >= ref.length && ref.every((x, i) => Object.is(x, a[i]));
+  const same = (a) => sameFloats(ref, a);
   const identical = same(await many.bakeView(frames)) && same(intoMany) && same(intoSeparate) && same(intoHere);
   for (const p of [here, one, many, separate]) p.dispose();
   poser.dispose();

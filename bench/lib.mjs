@@ -55,6 +55,25 @@ export function formatRows(head, body) {
 }
 
 /** True when the module at `url` is the script node was started with. */
+/**
+ * Best ms of each task over `rounds` rounds, the tasks interleaved within a round (a busy moment on a shared machine
+ * then spoils one task of one round, not a ratio). Tasks may be async.
+ */
+export async function interleavedBest(tasks, rounds) {
+  const best = Object.fromEntries(Object.keys(tasks).map((k) => [k, Infinity]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of Object.entries(tasks)) {
+      const t0 = performance.now();
+      await run();
+      best[name] = Math.min(best[name], performance.now() - t0);
+    }
+  }
+  return best;
+}
+
+/** Whether `a` starts with `ref`'s floats, bit for bit (Object.is: −0 and NaN told apart). */
+export const sameFloats = (ref, a) => a.length >= ref.length && ref.every((x, i) => Object.is(x, a[i]));
+
 export const isMain = (url) => Boolean(process.argv[1]) && fileURLToPath(url) === process.argv[1];
 
 /**

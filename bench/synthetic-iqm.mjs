@@ -3,14 +3,10 @@
 // summing to 1), and frames whose every pose animates translation and rotation (masks 0x7f, scale constant), each
 // frame rotating the joints a little off their bind. Deterministic for a given seed. Returns the library's own
 // IqmModel shape, mesh and animation in one (its poses are its joints, as an IQM with its own frames).
+import { xorshift } from './synthetic.mjs';
+
 export function syntheticIqmModel({ vertices, joints = 64, frames = 16, seed = 1, floatWeights = false }) {
-  let state = seed >>> 0 || 1;
-  const rnd = () => {
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state / 4294967296;
-  };
+  const rnd = xorshift(seed);
   const parents = new Int32Array(joints), translate = new Float32Array(joints * 3), rotate = new Float32Array(joints * 4), scale = new Float32Array(joints * 3).fill(1);
   for (let j = 0; j < joints; j++) {
     parents[j] = j === 0 ? -1 : Math.floor(rnd() * j);

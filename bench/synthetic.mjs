@@ -2,14 +2,19 @@
 // vertices with 1..maxWeights weights (a realistic mix, so every weight-count group is exercised), and an
 // anim whose frames rotate every joint a little. Deterministic for a given seed. Returns the library's own
 // Md5Mesh / Md5Anim shapes. (fixtures/generate-md5.mjs writes real files; this one feeds the kernels.)
-export function syntheticModel({ vertices, joints = 64, frames = 16, maxWeights = 4, seed = 1 }) {
+/** A deterministic generator (xorshift32) of floats in [0, 1). */
+export function xorshift(seed) {
   let state = seed >>> 0 || 1;
-  const rnd = () => {
+  return () => {
     state ^= state << 13; state >>>= 0;
     state ^= state >>> 17;
     state ^= state << 5; state >>>= 0;
     return state / 4294967296;
   };
+}
+
+export function syntheticModel({ vertices, joints = 64, frames = 16, maxWeights = 4, seed = 1 }) {
+  const rnd = xorshift(seed);
   const unitXyz = (spread) => {
     const q = [(rnd() - 0.5) * spread, (rnd() - 0.5) * spread, (rnd() - 0.5) * spread];
     return q;
