@@ -6,15 +6,18 @@
 //    the browser in production mode by esbuild (with code splitting, and as one file) and by Vite (rollup). What the
 //    app's page loads at start (its entry and the chunks it imports statically) and what comes later (chunks behind
 //    import(), and assets such as a worker script).
-//   node bench/bundle-size.mjs [--json] [--root DIR] [--docs]
+//   node bench/bundle-size.mjs [--json] [--root DIR] [--docs | --check]
 // --root measures another checkout's dist/ (built; e.g. an older commit in a temp clone) with the same apps.
-// --docs writes the tables into docs/package.md between its bundle-size markers, from this run and the saved runs
-// bench/results/bundle-size-*.json (`--json` output of earlier builds; see docs/package.md "Sizes").
+// --docs writes the tables into docs/package.md and docs/benchmarks.md (their bundle-size blocks, scripts/doc-blocks.mjs)
+// from this run and the saved runs bench/results/bundle-size-*.json (`--save LABEL` output of earlier builds); --check
+// compares them instead and exits 1 naming a stale block. ts/test/bundle.test.ts checks the blocks measured from dist/
+// alone (`distBlocks`: no bundler runs); the apps' blocks need the bundlers, so only --check sees them.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, posix, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { reportStale, writeOrCheckBlocks } from '../scripts/doc-blocks.mjs';
 import { formatRows, isMain, ROOT } from './lib.mjs';
 
 const gz = (b) => gzipSync(b, { level: 9 }).length;
@@ -28,9 +31,11 @@ export function importGraph(file, dist = join(ROOT, 'dist')) {
     if (dynamic) lazy.add(f);
     else statics.push(f);
     const code = readFileSync(join(dist, f), 'utf8');
-    // import/export … from "./x.js" and bare import "./x.js", minified or not (statements start a line or follow ; or })
-    for (const m of code.matchAll(/(?:^|[;}])\s*(?:import|export)\s*(?:[^;'"()]*?\bfrom\s*)?["']\.\/([^"']+)["']/gm)) visit(m[1], dynamic);
-    for (const m of code.matchAll(/\bimport\(\s*["']\.\/([^"']+)["']\s*\)/g)) visit(m[1], true);
+    // import/export … from "./x.js" and bare import "./x.js", minified or not (statements start a line or follow ; or });
+    // paths relative to dist/ (the CLI's commands are in dist/cli/ and import ../chunk-*.js)
+    const at = (spec) => posix.join(posix.dirname(f), spec);
+    for (const m of code.matchAll(/(?:^|[;}])\s*(?:import|export)\s*(?:[^;'"()]*?\bfrom\s*)?["'](\.\.?\/[^"']+)["']/gm)) visit(at(m[1]), dynamic);
+    for (const m of code.matchAll(/\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)/g)) visit(at(m[1]), true);
   };
   visit(file, false);
   return { statics, lazy: [...lazy].filter((f) => !statics.includes(f)) };
@@ -47,17 +52,39 @@ function entryRows(root) {
   const rows = [];
   for (const entry of ['browser.js', 'node.js', 'advanced.js', 'worker.js']) {
     const g = importGraph(entry, dist);
-    rows.push({ what: `${entry} + static chunks (${g.statics.length} files)`, ...sizes(dist, g.statics) });
-    if (g.lazy.length) rows.push({ what: `  loaded on demand (${g.lazy.length} files)`, ...sizes(dist, g.lazy) });
+    rows.push({ what: `\`${entry}\` + its static chunks`, files: g.statics.length, ...sizes(dist, g.statics) });
+    if (g.lazy.length) rows.push({ what: '  what it may load later (`import()`)', files: g.lazy.length, ...sizes(dist, g.lazy) });
   }
-  for (const v of ['simd', 'scalar']) {
-    const wasm = join(root, 'ts/wasm', v, 'idtech_wasm_bg.wasm');
-    if (existsSync(wasm)) {
-      const b = readFileSync(wasm);
-      rows.push({ what: `${v} .wasm (as built)`, raw: b.length, gzip: gz(b) });
-    }
+  // each WASM build's chunk (its bytes base64 inside, with its glue): part of the entries' "later" above
+  const chunks = readdirSync(dist).filter((f) => /^chunk-.+\.js$/.test(f)).map((f) => ({ f, code: readFileSync(join(dist, f), 'utf8') }));
+  for (const [build, file, when] of WASM_BUILDS) {
+    const wasm = join(root, 'ts/wasm', file);
+    if (!existsSync(wasm)) continue;
+    const base64 = readFileSync(wasm).toString('base64');
+    const chunk = chunks.find((c) => c.code.includes(base64));
+    if (chunk) rows.push({ what: `the ${build} WASM build, a chunk of its own: ${when}`, files: 1, ...sizes(dist, [chunk.f]) });
   }
   return rows;
+}
+
+const WASM_BUILDS = [
+  ['SIMD', 'simd/idtech_wasm_bg.wasm', 'loaded with the first backend where the CPU has SIMD'],
+  ['scalar', 'scalar/idtech_wasm_bg.wasm', 'loaded with the first backend only where SIMD is missing'],
+  ['shared-memory', 'threads/idtech_threads.wasm', 'loaded with the first `BakePool` whose workers share one memory'],
+];
+
+/** The CLI's script, raw bytes (Node reads it from disk): what every command loads, `inspect`, and all of it. */
+function cliRows(root) {
+  const dist = join(root, 'dist');
+  const shell = importGraph('cli.js', dist);
+  const inspectChunk = shell.lazy.find((f) => /^cli\/inspect-[A-Z0-9]+\.js$/.test(f));
+  if (!inspectChunk) throw new Error(`${dist}/cli.js imports no cli/inspect-*.js`);
+  const inspect = new Set([...shell.statics, ...importGraph(inspectChunk, dist).statics]);
+  return [
+    { what: '`dist/cli.js` + its static chunks: what every command loads', files: shell.statics.length, ...sizes(dist, shell.statics) },
+    { what: '`inspect`: the above + its command chunk and that chunk\'s static chunks (a format\'s room comes on reading a file)', files: inspect.size, ...sizes(dist, [...inspect]) },
+    { what: "every file the CLI may load (every command, every room, the writers, glTF Transform, the bench suite)", files: shell.statics.length + shell.lazy.length, ...sizes(dist, [...shell.statics, ...shell.lazy]) },
+  ];
 }
 
 // The apps: each uses what it imports, so a bundler cannot drop it. `bytes` is a model's bytes.
@@ -211,6 +238,7 @@ export async function benchBundleSize({ root = ROOT } = {}) {
   return {
     date: new Date().toISOString(),
     commit: commitOf(root),
+    cli: cliRows(root),
     dirty: commitOf(root) !== null && execFileSync('git', ['status', '--porcelain', '--', 'ts', 'scripts', 'package.json'], { cwd: root, encoding: 'utf8' }).trim() !== '',
     rows: entryRows(root),
     frontDoor: { files: front.statics.length, ...sizes(join(root, 'dist'), front.statics) },
@@ -222,7 +250,7 @@ export async function benchBundleSize({ root = ROOT } = {}) {
 const kb = (n) => (n / 1024).toFixed(1);
 
 export function formatBundleSizeTable(r) {
-  const entries = formatRows(['what', 'raw bytes', 'gzip bytes'], r.rows.map((x) => [x.what, String(x.raw), String(x.gzip)]));
+  const entries = formatRows(['what', 'raw bytes', 'gzip bytes'], r.rows.map((x) => [`${x.what} (${x.files} files)`, String(x.raw), String(x.gzip)]));
   const apps = formatRows(
     ['app (imports)', ...BUNDLERS.map((b) => `${b.id} KB at start + later`)],
     r.apps.map((a) => [`${a.app} (${a.imports})`, ...BUNDLERS.map((b) => `${kb(a[b.id].start)} + ${kb(a[b.id].later)}`)]),
@@ -240,9 +268,28 @@ function savedRuns() {
 
 const n = (x) => x.toLocaleString('en-US');
 
+/** The blocks measured from `root`'s dist/ alone (no bundler): the front door against the saved runs, the entries, the CLI. */
+export function distBlocks(root = ROOT) {
+  const dist = join(root, 'dist');
+  const front = importGraph('browser.js', dist);
+  const current = { label: THIS_BUILD, frontDoor: { files: front.statics.length, ...sizes(dist, front.statics) } };
+  return {
+    'bundle-size:front-door': frontDoorTable([...savedRuns(), current]),
+    'bundle-size:entries': `| what a browser fetches | files | raw bytes | gzip -9 bytes |\n|---|---:|---:|---:|\n${entryRows(root).map((r) => `| ${r.what.replace(/^ {2}/, '… ')} | ${r.files} | ${n(r.raw)} | ${n(r.gzip)} |`).join('\n')}`,
+    'bundle-size:cli': `| the CLI, \`node bin/idtech-models.js …\` | files | bytes of script |\n|---|---:|---:|\n${cliRows(root).map((r) => `| ${r.what} | ${r.files} | ${n(r.raw)} |`).join('\n')}`,
+  };
+}
+
+const THIS_BUILD = 'this build';
+
+function frontDoorTable(runs) {
+  return `${tableHead(runs, 'what a browser fetches')}\n| \`import 'idtech-models'\`: \`dist/browser.js\` + its static chunks, gzip | ${runs.map((r) => `${n(r.frontDoor.gzip)} (${r.frontDoor.files} files)`).join(' | ')} |\n| the same, raw | ${runs.map((r) => n(r.frontDoor.raw)).join(' | ')} |`;
+}
+
+const tableHead = (runs, first) => `| ${first} | ${runs.map((r) => r.label).join(' | ')} |\n|---|${runs.map(() => '---|').join('')}`;
+
 function docsTables(runs) {
-  const head = (first) => `| ${first} | ${runs.map((r) => r.label).join(' | ')} |\n|---|${runs.map(() => '---|').join('')}`;
-  const frontDoor = `${head('what a browser fetches')}\n| \`import 'idtech-models'\`: \`dist/browser.js\` + its static chunks, gzip | ${runs.map((r) => `${n(r.frontDoor.gzip)} (${r.frontDoor.files} files)`).join(' | ')} |\n| the same, raw | ${runs.map((r) => n(r.frontDoor.raw)).join(' | ')} |`;
+  const head = (first) => tableHead(runs, first);
   const apps = BUNDLERS.map((b) => {
     const rows = runs[0].apps.map((a) => `| ${a.app}: \`${a.imports}\` | ${runs.map((r) => {
       const x = r.apps.find((y) => y.app === a.app)?.[b.id];
@@ -256,23 +303,19 @@ function docsTables(runs) {
     return x ? n(x.start) : '—';
   }).join(' | ')} |`));
   const summary = `${head('gzip bytes')}\n| the front door's static fetch | ${runs.map((r) => n(r.frontDoor.gzip)).join(' | ')} |\n${summaryRows.join('\n')}`;
-  return { 'front-door': frontDoor, apps: apps.join('\n\n'), summary };
+  return { 'bundle-size:apps': apps.join('\n\n'), 'bundle-size:summary': summary };
 }
 
-function writeDocs(runs) {
-  const tables = docsTables(runs);
-  for (const [doc, names] of [['docs/package.md', ['front-door', 'apps']], ['docs/benchmarks.md', ['summary']]]) writeBlocks(join(ROOT, doc), Object.fromEntries(names.map((k) => [k, tables[k]])));
-}
-
-/** Replaces each `<!-- bundle-size:NAME -->` … `<!-- /bundle-size:NAME -->` block of the file at `path`. */
-function writeBlocks(path, tables) {
-  let text = readFileSync(path, 'utf8');
-  for (const [name, table] of Object.entries(tables)) {
-    const re = new RegExp(`(<!-- bundle-size:${name} -->\\n)[\\s\\S]*?(<!-- /bundle-size:${name} -->)`);
-    if (!re.test(text)) throw new Error(`${path} has no <!-- bundle-size:${name} --> … <!-- /bundle-size:${name} --> block`);
-    text = text.replace(re, `$1${table}\n$2`);
+/** Writes (or with `check` compares) every bundle-size block of the docs; true when all were current. */
+function writeDocs(runs, root, check) {
+  const tables = { ...distBlocks(root), ...docsTables(runs) };
+  let current = true;
+  for (const [doc, names] of [['docs/package.md', ['bundle-size:front-door', 'bundle-size:entries', 'bundle-size:cli', 'bundle-size:apps']], ['docs/benchmarks.md', ['bundle-size:summary']]]) {
+    const stale = writeOrCheckBlocks(join(ROOT, doc), Object.fromEntries(names.map((k) => [k, tables[k]])), check);
+    reportStale(doc, stale, 'node bench/bundle-size.mjs --docs');
+    current &&= stale.length === 0;
   }
-  writeFileSync(path, text);
+  return current;
 }
 
 const option = (name) => {
@@ -290,9 +333,13 @@ if (isMain(import.meta.url)) {
     writeFileSync(file, JSON.stringify({ label, ...r }, null, 1) + '\n');
     console.error(`wrote ${relative(ROOT, file)}`);
   }
-  if (process.argv.includes('--docs')) {
-    writeDocs([...savedRuns().filter((s) => s.commit.hash !== r.commit?.hash || r.dirty), { label: `this branch (${r.commit?.hash}${r.dirty ? '+' : ''})`, ...r }]);
-    console.error('wrote docs/package.md and docs/benchmarks.md');
+  const check = process.argv.includes('--check');
+  if (process.argv.includes('--docs') || check) {
+    // the saved runs are earlier builds; this one is "this build" whatever its commit, so the check does not go
+    // stale on every commit
+    const current = writeDocs([...savedRuns(), { ...r, label: THIS_BUILD }], option('--root') ?? ROOT, check);
+    if (!check) console.error('wrote docs/package.md and docs/benchmarks.md');
+    else if (current) console.error('docs/package.md and docs/benchmarks.md: the bundle-size blocks are current');
   }
   console.log(process.argv.includes('--json') ? JSON.stringify(r, null, 1) : formatBundleSizeTable(r));
 }

@@ -1,15 +1,18 @@
 // What `npm install idtech-models` costs a user: each given checkout `npm pack`ed, the tarball installed into a
 // scratch project (offline: its runtime dependencies, and theirs, packed from the checkout's own node_modules, as
 // ts/test/package/consumer.ts does), then the tarball, npm's unpacked size and the consumer's whole node_modules
-// measured (bytes of every file, and their count).
-//   node scripts/install-size.mjs [--write] [CHECKOUT[=LABEL]…]   (default: this checkout; LABEL names its row,
-//   else its git commit)
-// --write puts the table into docs/package.md between its install-size markers: the figures there are generated.
+// measured (bytes of every file, and their count), and what the tarball holds, folder by folder.
+//   node scripts/install-size.mjs [--write | --check]     this checkout; writes (or checks) docs/package.md's
+//                                                         install-size blocks: the figures there are generated
+//   node scripts/install-size.mjs CHECKOUT[=LABEL]…       other checkouts, a row each (LABEL, else the git commit),
+//                                                         printed only: for comparisons kept in benchmarks-history.md
+// ts/test/package/installed.test.ts checks the blocks against the tarball it packs and installs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportStale, writeOrCheckBlocks } from './doc-blocks.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -57,6 +60,30 @@ function treeSize(dir) {
   return { bytes, files };
 }
 
+/**
+ * The figures of one install: `packed` is `npm pack --json`'s entry for the tarball (size, unpackedSize, entryCount,
+ * files with their sizes), `consumer` the project it was installed into.
+ */
+export function measureInstall(packed, consumer, label) {
+  const modules = join(consumer, 'node_modules');
+  const all = treeSize(modules);
+  const own = treeSize(join(modules, 'idtech-models'));
+  // installed packages are real folders (a test links @types/node in beside them; links are not installs)
+  const folders = (dir) => readdirSync(dir).filter((n) => !n.startsWith('.') && lstatSync(join(dir, n)).isDirectory());
+  const packages = folders(modules).flatMap((n) => (n.startsWith('@') ? folders(join(modules, n)).map((m) => `${n}/${m}`) : [n]));
+  return {
+    label,
+    tarball_bytes: packed.size,
+    unpacked_bytes: packed.unpackedSize,
+    packed_files: packed.entryCount,
+    files: packed.files.map((f) => ({ path: f.path, size: f.size })),
+    node_modules_bytes: all.bytes,
+    node_modules_files: all.files,
+    idtech_models_bytes: own.bytes,
+    packages,
+  };
+}
+
 export function installSize(repo, label) {
   const root = mkdtempSync(join(tmpdir(), 'idtech-install-size-'));
   try {
@@ -66,21 +93,7 @@ export function installSize(repo, label) {
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     npm(['install', '--offline', '--no-package-lock', '--ignore-scripts', join(root, packed.filename), ...deps], consumer);
-    const modules = join(consumer, 'node_modules');
-    const all = treeSize(modules);
-    const own = treeSize(join(modules, 'idtech-models'));
-    const packages = readdirSync(modules).flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : n.startsWith('.') ? [] : [n]));
-    return {
-      checkout: repo,
-      label: label ?? git(['rev-parse', '--short', 'HEAD'], repo),
-      tarball_bytes: packed.size,
-      unpacked_bytes: packed.unpackedSize,
-      packed_files: packed.entryCount,
-      node_modules_bytes: all.bytes,
-      node_modules_files: all.files,
-      idtech_models_bytes: own.bytes,
-      packages,
-    };
+    return { checkout: repo, ...measureInstall(packed, consumer, label ?? git(['rev-parse', '--short', 'HEAD'], repo)) };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -97,20 +110,42 @@ export function installSizeTable(rows) {
   return lines.join('\n');
 }
 
+// What the tarball holds, one row per kind of file (the first matching pattern takes a file).
+const CONTENTS = [
+  ['`dist/*.js`: the entries, the worker scripts and the chunks they share', /^dist\/[^/]+\.js$/],
+  ["`dist/cli/`: the CLI's commands, each loaded when it runs", /^dist\/cli\//],
+  ['`dist/types/`: the public declarations', /^dist\/types\//],
+  ['the rest: `package.json`, `README.md`, `LICENSE`, `bin/`, `dist/THIRD-PARTY-NOTICES.md`', /./],
+];
+
+export function contentsTable(row) {
+  const groups = CONTENTS.map(([what]) => ({ what, files: 0, bytes: 0 }));
+  for (const f of row.files) {
+    const g = groups[CONTENTS.findIndex(([, re]) => re.test(f.path))];
+    g.files++;
+    g.bytes += f.size;
+  }
+  return [
+    '| in the tarball | files | bytes |',
+    '|---|---:|---:|',
+    ...groups.map((g) => `| ${g.what} | ${g.files} | ${fmt(g.bytes)} |`),
+    `| all (npm's unpacked size) | ${row.packed_files} | ${fmt(row.unpacked_bytes)} |`,
+  ].join('\n');
+}
+
+/** docs/package.md's generated blocks, from this checkout's install (`measureInstall`'s row). */
+export function installSizeBlocks(row) {
+  return { 'install-size': installSizeTable([row]), 'install-size:contents': contentsTable(row) };
+}
+
+export const DOC = join(ROOT, 'docs', 'package.md');
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const write = args.includes('--write');
-  const repos = args.filter((a) => a !== '--write').map((a) => a.split('='));
-  const rows = (repos.length ? repos : [[ROOT]]).map(([path, label]) => installSize(resolve(path), label));
-  const table = installSizeTable(rows);
-  console.log(table);
-  if (write) {
-    const doc = join(ROOT, 'docs', 'package.md');
-    const text = readFileSync(doc, 'utf8');
-    const begin = '<!-- install-size:begin (node scripts/install-size.mjs --write … writes this table) -->';
-    const end = '<!-- install-size:end -->';
-    const at = text.indexOf(begin), to = text.indexOf(end);
-    if (at < 0 || to < at) throw new Error(`${doc} has no ${begin} … ${end} block`);
-    writeFileSync(doc, text.slice(0, at + begin.length) + `\n${table}\n` + text.slice(to));
-  }
+  const mode = args.find((a) => a === '--write' || a === '--check');
+  const repos = args.filter((a) => !a.startsWith('--')).map((a) => a.split('='));
+  if (mode && repos.length) throw new Error(`${mode} is about this checkout only; other checkouts are printed`);
+  const rows = (repos.length ? repos : [[ROOT, 'this build']]).map(([path, label]) => installSize(resolve(path), label));
+  console.log(installSizeTable(rows));
+  if (mode) reportStale(DOC, writeOrCheckBlocks(DOC, installSizeBlocks(rows[0]), mode === '--check'), 'node scripts/install-size.mjs --write');
 }

@@ -8,6 +8,8 @@ import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { distBlocks } from '../../bench/bundle-size.mjs';
+import { staleBlocks } from '../../scripts/doc-blocks.mjs';
 import { read, REPO, SHARED_MODELS } from './helpers/models.js';
 
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
@@ -112,6 +114,14 @@ describe('dist bundles', () => {
     const { files } = importGraph('browser.js', true);
     expect(gzipBytes(files)).toBeLessThanOrEqual(96 * 1024);
     expect(gzipBytes(files)).toBeGreaterThan(40 * 1024); // the measure sees the code (parsers, posers, exporters are all static)
+  });
+
+  it("docs/package.md's figures of dist/ are this build's (the front door, the entries, the CLI: bench/bundle-size.mjs --docs)", () => {
+    const blocks = distBlocks(REPO);
+    // the measure is the one above: the front door's static graph, gzip -9 per file
+    expect(blocks['bundle-size:front-door']).toContain(`| ${gzipBytes(importGraph('browser.js', true).files).toLocaleString('en-US')} (`);
+    const stale = staleBlocks(readFileSync(join(REPO, 'docs/package.md'), 'utf8'), blocks);
+    expect(stale, 'run node bench/bundle-size.mjs --docs after a build').toEqual([]);
   });
 
   it('the browser entry parses, poses and skins with WASM and TS alike', async () => {

@@ -19,11 +19,21 @@ export interface Consumer {
   installed: string;
   /** Paths inside the tarball, as `npm pack` listed them. */
   packedFiles: string[];
+  /** `npm pack --json`'s entry for the tarball: its size, unpacked size, file count, each file's size. */
+  packed: PackEntry;
   /** Writes files (paths relative to the project). */
   write(files: Record<string, string>): void;
   /** Runs `node ARGS` in the project; never throws. */
   node(args: string[]): { status: number | null; stdout: string; stderr: string };
   remove(): void;
+}
+
+export interface PackEntry {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: { path: string; size: number }[];
 }
 
 const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -62,7 +72,7 @@ function runtimeDependencyFolders(): string[] {
 export function packAndInstall(): Consumer {
   const root = mkdtempSync(join(tmpdir(), 'idtech-consumer-'));
   try {
-    const [packed] = JSON.parse(npm(['pack', REPO, '--json', '--pack-destination', root], root)) as { filename: string; files: { path: string }[] }[];
+    const [packed] = JSON.parse(npm(['pack', REPO, '--json', '--pack-destination', root], root)) as PackEntry[];
     const dir = join(root, 'app');
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -78,6 +88,7 @@ export function packAndInstall(): Consumer {
       dir,
       installed: join(dir, 'node_modules', 'idtech-models'),
       packedFiles: packed.files.map((f) => f.path).sort(),
+      packed,
       write(files) {
         for (const [path, text] of Object.entries(files)) {
           mkdirSync(dirname(join(dir, path)), { recursive: true });

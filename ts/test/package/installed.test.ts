@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelParseError } from '../../src/base/errors.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { read, REPO, SHARED_MODELS } from '../helpers/models.js';
+import { installSizeBlocks, measureInstall } from '../../../scripts/install-size.mjs';
+import { staleBlocks } from '../../../scripts/doc-blocks.mjs';
 import { packAndInstall, typeCheck, type Consumer } from './consumer.js';
 
 const DRONE = join(SHARED_MODELS, 'actors/drone/mesh.md5mesh'); // MANIFEST: verts=1439
@@ -45,6 +47,14 @@ beforeAll(() => {
 afterAll(() => consumer?.remove());
 
 describe('the packed tarball', () => {
+  it("docs/package.md's install figures are this tarball's (scripts/install-size.mjs --write generated them)", () => {
+    // measured before any test writes into the project; sizes of built files are deterministic for one build
+    const blocks = installSizeBlocks(measureInstall(consumer.packed, consumer.dir, 'this build'));
+    expect(blocks['install-size']).toContain(`| this build | ${consumer.packed.size.toLocaleString('en-US')} B |`); // the measure is this tarball
+    const stale = staleBlocks(readFileSync(join(REPO, 'docs/package.md'), 'utf8'), blocks);
+    expect(stale, 'run node scripts/install-size.mjs --write after a build').toEqual([]);
+  });
+
   it('holds the entries with their chunks, the worker script, the CLI, the public declarations, LICENSE and README; no maps, demo or bench suite', () => {
     const files = consumer.packedFiles;
     expect(files.filter((f) => !f.startsWith('dist/'))).toEqual(['LICENSE', 'README.md', 'bin/idtech-models.js', 'package.json']);
