@@ -1,11 +1,11 @@
 // IQM bakes across cores: one 1M-vertex IQM bake (bench/synthetic-iqm.mjs: 78 joints as Red Eclipse's player, 16
-// frames, byte weights) on this thread (`IqmPoser.bakeFrames`) and over worker threads (`createIqmBakePool`), best of
+// frames, byte weights) on this thread (`IqmPoser.bakeFrames`) and over worker threads (`createBakePool`), best of
 // several interleaved rounds — the MD5 bake's method (bench/bake.mjs), in a process of its own for the same reason.
 // The goal's ratio: 2 workers sharing one WebAssembly memory (`bakeView`) against `IqmPoser.bakeFrames` on one
 // thread (both a view on WASM memory: the same work and the same kind of result), ≥ 1.7×.
 //   node bench/iqm-bake.mjs [--quick] [--json]      (needs dist/: bash scripts/build.sh; bench/iqm.mjs runs it)
 import { BakePool, IqmPoser, createWasmBackend } from '../dist/advanced.js';
-import { createIqmBakePool } from '../dist/node.js';
+import { createBakePool } from '../dist/node.js';
 import { formatRows, interleavedBest, isMain, runIsolated, sameFloats } from './lib.mjs';
 import { syntheticIqmModel } from './synthetic-iqm.mjs';
 
@@ -16,9 +16,9 @@ export async function benchIqmBake({ quick = false } = {}) {
   const backend = await createWasmBackend('simd');
   const poser = new IqmPoser(backend, model, { normals: false });
   const here = await BakePool.createIqm(model, model, { spawn: null });
-  const one = await createIqmBakePool(model, model, { workers: 1 });
-  const many = await createIqmBakePool(model, model, { workers });
-  const separate = await createIqmBakePool(model, model, { workers, sharedMemory: false });
+  const one = await createBakePool(model, model, { workers: 1 });
+  const many = await createBakePool(model, model, { workers });
+  const separate = await createBakePool(model, model, { workers, sharedMemory: false });
   const output = () => new Float32Array(new SharedArrayBuffer(frameCount * vertices * 12));
   const intoHere = output(), intoMany = output(), intoSeparate = output();
   const manyName = `${workers} workers, shared memory (view)`;

@@ -12,6 +12,6 @@ export type { GameFolderPlace } from './load/game-folder.js';
 export { openArchive, mountGameDir } from './vfs/node.js'; // a plain folder: mountGameDir(dir) (its loose files, then its archives)
 // Bakes across cores on worker threads (dist/bake-worker.js); the pool class and the browser form are in ./advanced.
 // bakes across cores on worker threads (the pool's class and the browser form are in ./advanced)
-export { createBakePool, createIqmBakePool, type NodeBakeOptions } from './bake/node.js';
+export { createBakePool, type NodeBakeOptions } from './bake/node.js';
 // The files a .gltf names (buffers, images), read only from its own folder, only regular files: importGltf's readResource.
 export { gltfFileReader } from './load/gltf-files.js';

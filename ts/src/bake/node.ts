@@ -42,14 +42,15 @@ import(${JSON.stringify(href)}).then(() => { for (const data of early.splice(0))
 
 const nodeOptions = (o: NodeBakeOptions): BakePoolOptions => ({ workers: availableParallelism(), spawn: workerThreadSpawner(o.workerUrl), ...o });
 
-/** A `BakePool` of worker threads (see `pool.ts`). */
-export function createBakePool(mesh: Md5Mesh, anim: Md5Anim, options: NodeBakeOptions = {}): Promise<BakePool> {
-  return BakePool.create(mesh, anim, nodeOptions(options));
-}
-
-/** A `BakePool` of worker threads baking an IQM mesh's frames (`BakePool.createIqm`). */
-export function createIqmBakePool(mesh: IqmModel, animation: IqmModel = mesh, options: NodeBakeOptions = {}): Promise<BakePool> {
-  return BakePool.createIqm(mesh, animation, nodeOptions(options));
+/**
+ * A `BakePool` of worker threads (see `pool.ts`): an md5mesh and an md5anim (`BakePool.create`), or an IQM mesh and
+ * the IQM file whose frames it plays — the mesh itself for its own frames (`BakePool.createIqm`).
+ */
+export function createBakePool(mesh: Md5Mesh, anim: Md5Anim, options?: NodeBakeOptions): Promise<BakePool>;
+export function createBakePool(mesh: IqmModel, animation: IqmModel, options?: NodeBakeOptions): Promise<BakePool>;
+export function createBakePool(mesh: Md5Mesh | IqmModel, anim: Md5Anim | IqmModel, options: NodeBakeOptions = {}): Promise<BakePool> {
+  if (mesh.format === 'iqm') return BakePool.createIqm(mesh, anim as IqmModel, nodeOptions(options));
+  return BakePool.create(mesh, anim as Md5Anim, nodeOptions(options));
 }
 
 /** One bake across worker threads (see `pool.ts`): frame i's positions at [i · V · 3, (i + 1) · V · 3). */

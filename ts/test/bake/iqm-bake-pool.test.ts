@@ -13,7 +13,7 @@ import type { BackendName } from '../../src/kernels/backend.js';
 import { createBackend } from '../../src/kernels/select.js';
 import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { BakePool } from '../../src/bake/pool.js';
-import { createIqmBakePool } from '../../src/bake/node.js';
+import { createBakePool } from '../../src/bake/node.js';
 import { syntheticIqmModel } from '../../../bench/synthetic-iqm.mjs';
 import { iqmFile } from '../iqm/_corpus.js';
 import { REPO } from '../helpers/models.js';
@@ -52,7 +52,7 @@ describe('IQM BakePool on Node worker threads', () => {
     it(`Red Eclipse's player on its run cycle: two workers (${mode}) bake exactly what one thread poses`, async () => {
       const mesh = iqmFile('player/male/RE_Player_male.iqm').model, anim = iqmFile('player/runcycle0.iqm').model;
       const frames = shuffledFrames(anim.frameCount);
-      const pool = await createIqmBakePool(mesh, anim, { workers: 2, workerUrl, sharedMemory });
+      const pool = await createBakePool(mesh, anim, { workers: 2, workerUrl, sharedMemory });
       try {
         expect(pool.workers).toBe(2);
         expect(pool.mode).toBe(mode);
@@ -77,7 +77,7 @@ describe('IQM BakePool on Node worker threads', () => {
     await fc.assert(
       fc.asyncProperty(arb, async ({ shape, order }) => {
         const model = syntheticIqmModel(shape) as IqmModel;
-        const pool = await createIqmBakePool(model, model, { workers: 2, workerUrl });
+        const pool = await createBakePool(model, model, { workers: 2, workerUrl });
         try {
           expect(pool.mode).toBe('shared-memory');
           expect(firstDifference(await pool.bake(order), await singleThread(model, model, order))).toBe(-1);
@@ -91,7 +91,7 @@ describe('IQM BakePool on Node worker threads', () => {
 
   it('the scalar backend: workers with a memory each bake what the scalar poser poses', async () => {
     const model = syntheticIqmModel({ vertices: 5000, joints: 20, frames: 6, seed: 9, floatWeights: true }) as IqmModel;
-    const pool = await createIqmBakePool(model, model, { workers: 2, workerUrl, backend: 'wasm-scalar' });
+    const pool = await createBakePool(model, model, { workers: 2, workerUrl, backend: 'wasm-scalar' });
     try {
       expect(pool.mode).toBe('worker-memory');
       const frames = [5, 0, 3, 3];
@@ -105,10 +105,10 @@ describe('IQM BakePool on Node worker threads', () => {
     const model = syntheticIqmModel({ vertices: 100, joints: 5, frames: 3, seed: 2 }) as IqmModel;
     const bad = { ...model, blendIndexes: model.blendIndexes!.slice() };
     bad.blendIndexes[0] = 40;
-    await expect(createIqmBakePool(bad, bad, { workers: 1, workerUrl })).rejects.toThrow(/vertex 0 blend index 40 names a joint past the 5/);
-    await expect(createIqmBakePool(model, { ...model, poses: { ...model.poses, count: 4 } }, { workers: 1, workerUrl })).rejects.toThrow(/ANIM_MESH_MISMATCH|poses/);
-    await expect(createIqmBakePool({ ...model, blendWeights: null }, model, { workers: 1, workerUrl })).rejects.toThrow(/without joints, blend indexes and weights/);
-    const pool = await createIqmBakePool(model, model, { workers: 2, workerUrl });
+    await expect(createBakePool(bad, bad, { workers: 1, workerUrl })).rejects.toThrow(/vertex 0 blend index 40 names a joint past the 5/);
+    await expect(createBakePool(model, { ...model, poses: { ...model.poses, count: 4 } }, { workers: 1, workerUrl })).rejects.toThrow(/ANIM_MESH_MISMATCH|poses/);
+    await expect(createBakePool({ ...model, blendWeights: null }, model, { workers: 1, workerUrl })).rejects.toThrow(/without joints, blend indexes and weights/);
+    const pool = await createBakePool(model, model, { workers: 2, workerUrl });
     await expect(pool.bake([0, 3])).rejects.toThrow(RangeError);
     pool.dispose();
   });
