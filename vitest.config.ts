@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 600_000,
     pool: 'forks',
+    // Diagnostic (docs/testing.md): with IDTECH_LOOP_BLOCKS=1, each test's longest event-loop hold is recorded.
+    setupFiles: process.env.IDTECH_LOOP_BLOCKS ? ['ts/test/helpers/loop-blocks.ts'] : [],
   },
 });
