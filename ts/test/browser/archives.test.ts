@@ -24,7 +24,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  corpus = corpusArchives();
+  corpus = await corpusArchives();
   const pageDir = join(REPO, 'target', 'vfs-page');
   mkdirSync(pageDir, { recursive: true });
   await build({ entryPoints: [join(REPO, 'ts/test/browser/vfs-page.ts')], outfile: join(pageDir, 'vfs-page.js'), bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' });

@@ -59,7 +59,7 @@ let server: { url: string; close(): Promise<void> };
 let nodePositions: number[];
 
 beforeAll(async () => {
-  consumer = packAndInstall();
+  consumer = await packAndInstall();
   consumer.write({
     'app/main.js': pageCode(),
     'app/index.html': HTML,

@@ -50,7 +50,7 @@ describe('the adapter and the CLI show the same image', () => {
       expect(Buffer.compare(Buffer.from(map.image.data as Uint8Array), Buffer.from(pcx.rgba))).toBe(0);
 
       const out = join(tmp, `${arrow}.glb`);
-      const r = runCli('convert', join(AQ, `models/indicator/${arrow}.md2`), '-o', out);
+      const r = await runCli('convert', join(AQ, `models/indicator/${arrow}.md2`), '-o', out);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain(`→ ${pcxPath}`);
       const embedded = glbImage(out);

@@ -21,8 +21,8 @@ import { read } from '../helpers/models.js';
 import { crc32, makeZip } from '../helpers/zip-writer.js';
 
 let corpus: CorpusArchives;
-beforeAll(() => {
-  corpus = corpusArchives();
+beforeAll(async () => {
+  corpus = await corpusArchives();
 });
 
 const INFLATERS: Inflater[] = [fflateInflater, streamInflater, zlibInflater];
