@@ -6,10 +6,11 @@
  * blocks the loop past that, while a call such as onTaskUpdate waits for its reply, fails the run with
  * `Timeout calling "onTaskUpdate"` (docs/testing.md). `node scripts/loop-blocks.mjs` lists the longest blocks.
  *
- * How: a heartbeat every 5 ms; the loop is held for as long as no beat comes. A test's figure is the longest hold that
- * overlapped it — a hold may span several tests, since vitest's runner goes from one test to the next in microtasks
- * without turning the loop, and a hold is what the 60 s timeout sees. The clock and timer are taken at load, before
- * any test can install fake timers.
+ * How: a heartbeat every 5 ms; the loop is held for as long as no beat comes. Per test: `holdMs`, the longest hold
+ * that overlapped it — a hold may span several tests (without helpers/turn-between-tests.ts vitest's runner goes from
+ * one test to the next in microtasks, not turning the loop), and a hold is what the 60 s timeout sees; `ownMs`, the
+ * longest part of a hold inside the test itself (who to blame). The clock and timer are taken at load, before any
+ * test can install fake timers.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -23,24 +24,33 @@ const every = globalThis.setInterval;
 const ms = (ns: bigint) => Number(ns / 1_000_000n);
 
 let lastBeat = clock();
+/** Where the current record's window began (the previous record). */
+let windowStart = lastBeat;
+/** The longest hold that overlapped the window, and the longest stretch of one inside it. */
 let longest = 0n;
+let longestOwn = 0n;
 every(() => {
   const now = clock();
   if (now - lastBeat > longest) longest = now - lastBeat;
+  const own = now - (lastBeat > windowStart ? lastBeat : windowStart);
+  if (own > longestOwn) longestOwn = own;
   lastBeat = now;
 }, BEAT_MS).unref();
 
-/** The longest hold since the previous call, counting the one still open; then start counting afresh. */
-function take(): number {
-  const open = clock() - lastBeat;
-  const worst = open > longest ? open : longest;
-  longest = 0n;
-  return ms(worst);
+/** The window's figures, counting the hold still open; then a new window. */
+function take(): { holdMs: number; ownMs: number } {
+  const now = clock();
+  const open = now - lastBeat;
+  const own = now - (lastBeat > windowStart ? lastBeat : windowStart);
+  const r = { holdMs: ms(open > longest ? open : longest), ownMs: ms(own > longestOwn ? own : longestOwn) };
+  longest = longestOwn = 0n;
+  windowStart = now;
+  return r;
 }
 
 mkdirSync(join(REPO, 'target'), { recursive: true });
 const file = () => relative(REPO, expect.getState().testPath ?? '?');
-const record = (test: string, holdMs: number) => appendFileSync(OUT, `${JSON.stringify({ file: file(), test, holdMs, pid: process.pid })}\n`);
+const record = (test: string, t: { holdMs: number; ownMs: number }) => appendFileSync(OUT, `${JSON.stringify({ file: file(), test, ...t, pid: process.pid })}\n`);
 
 // What ran before a test (collection, beforeAll, the previous test's hooks) is reported apart from the test itself.
 beforeEach(() => record('(outside tests)', take()));
