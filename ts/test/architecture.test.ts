@@ -6,7 +6,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-// @ts-expect-error — a plain .mjs script, shared with the picture
 import { floors, roomOf, specifiers } from '../../scripts/house.mjs';
 import { execChild } from './helpers/child.js';
 import { REPO } from './helpers/models.js';

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { corpusArchives, type CorpusArchives } from '../helpers/corpus-archives.js';
 import { REPO } from '../helpers/models.js';

@@ -89,9 +89,9 @@ describe('convert glTF → MD3', () => {
     const cfg = parseAnimationCfg(new Uint8Array(readFileSync(join(dir, 'animation.cfg'))));
     const original = parseAnimationCfg(new Uint8Array(readFileSync(join(folder, 'animation.cfg'))));
     expect(cfg.playerNames).toBe(original.playerNames);
-    expect(cfg.byName.LEGS_RUN.numFrames).toBe(original.byName.LEGS_RUN.numFrames);
-    expect(cfg.byName.LEGS_WALK.loopFrames).toBe(cfg.byName.LEGS_WALK.numFrames);
-    expect(cfg.byName.TORSO_GESTURE.fps).toBe(original.byName.TORSO_GESTURE.fps);
+    expect(cfg.byName.LEGS_RUN!.numFrames).toBe(original.byName.LEGS_RUN!.numFrames);
+    expect(cfg.byName.LEGS_WALK!.loopFrames).toBe(cfg.byName.LEGS_WALK!.numFrames);
+    expect(cfg.byName.TORSO_GESTURE!.fps).toBe(original.byName.TORSO_GESTURE!.fps);
     mkdirSync(join(tmp, 'player-theirs'));
     // assimp reads lower.md3 beside upper.md3 and head.md3 as the whole player (its MD3 multipart handling): same folder layout for both
     for (const part of ['lower', 'upper', 'head']) copyFileSync(join(folder, `${part}.md3`), join(tmp, 'player-theirs', `${part}.md3`));

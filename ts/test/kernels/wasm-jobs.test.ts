@@ -12,7 +12,6 @@ import type { KernelBuffer, Typed } from '../../src/kernels/backend.js';
 import { wasmJobKernels, type JobExports } from '../../src/kernels/wasm-jobs.js';
 import { execChild } from '../helpers/child.js';
 import { REPO } from '../helpers/models.js';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { generate } from '../../../scripts/gen-jobs.mjs';
 
 const JOBS_RS = readFileSync(join(REPO, 'crates/wasm/src/jobs.rs'), 'utf8');

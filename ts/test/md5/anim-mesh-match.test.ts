@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../../src/base/errors.js';
 import type { Md5Anim } from '../../src/base/model.js';
 import { quatMultiply, quatRotate, recoverW, type Quat } from '../../src/base/quat.js';
 import { toGlb } from '../../src/registry/gltf.js';
@@ -118,7 +118,7 @@ describe('posing the made-up pair as Daemon does (through the anim\'s hierarchy)
   });
 
   it('glTF: the skeleton is the mesh\'s, the keys re-expressed under it; every frame poses as the poser does', () => {
-    const warnings: { code: string }[] = [];
+    const warnings: ParseWarning[] = [];
     const g = readGlb(toGlb(mesh, { anims: [{ name: 'forward', anim: edited }], warnings }));
     expect(warnings.map((w) => w.code)).toContain('ENGINE_LIMIT');
     const poser = new Md5Poser(createTsBackend(), mesh).setAnim(forward);

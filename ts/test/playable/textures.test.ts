@@ -77,7 +77,7 @@ describe('a Quake 3 player through openPlayable', () => {
     const cfg = parseAnimationCfg(read(join(SHARED_MODELS, dir, folder, 'animation.cfg')));
     const run = m.clips.findIndex((c) => c.name === 'LEGS_RUN');
     expect(run).toBeGreaterThanOrEqual(0);
-    expect(m.clips[run].frameCount).toBe(cfg.byName.LEGS_RUN.numFrames);
+    expect(m.clips[run].frameCount).toBe(cfg.byName.LEGS_RUN!.numFrames);
     // Every surface resolves to an image through the player's default skins.
     expect(m.materials.every((x) => x.image)).toBe(true);
     // Frame 1 → 2 of LEGS_RUN with the torso standing, exactly as Md3Player poses it.

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, startHarness, type Harness } from '../browser/chromium.js';
+// The page's window.idtechThree (demo/three/main.ts declares it); a type-only import: nothing of the page runs here.
+import type {} from '../../../demo/three/main.js';
 
 let h: Harness;
 let page: Page;

@@ -17,7 +17,6 @@ import { materialsUnder } from './three-eval.js';
 import { urlFileSystem } from '../../src/vfs/browser.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { cliTemp, runCli } from '../helpers/cli.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';

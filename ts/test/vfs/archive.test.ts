@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelParseError } from '../../src/base/errors.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd2Stream } from '../../src/formats/md2/stream.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
@@ -96,10 +97,10 @@ describe('model parsers read members straight from file.stream()', () => {
         try {
           parseMd5Mesh(read(corpus.rows.find((r) => r.path === path)!.absPath));
         } catch (e) {
-          return e as Error;
+          return e as ModelParseError;
         }
       })()!;
-      await expect(parseMd5MeshStream((await archive.file(path))!.stream())).rejects.toMatchObject({ code: (loose as { code: string }).code, message: loose.message });
+      await expect(parseMd5MeshStream((await archive.file(path))!.stream())).rejects.toMatchObject({ code: loose.code, message: loose.message });
     } finally {
       await archive.close();
     }

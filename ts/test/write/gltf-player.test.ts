@@ -100,7 +100,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
           tagAxis = Math.max(tagAxis, t.axis);
         }
         // the assembled player: this clip's frame on its part(s), frame 0 of the other part's first clip on the other
-        const still = (name: 'TORSO_STAND' | 'LEGS_IDLE', c: Md3AnimationCfg) => ({ frame1: c.byName[name].firstFrame, frame2: c.byName[name].firstFrame, t: 0 });
+        const still = (name: 'TORSO_STAND' | 'LEGS_IDLE', c: Md3AnimationCfg) => ({ frame1: c.byName[name]!.firstFrame, frame2: c.byName[name]!.firstFrame, t: 0 });
         const at = (f: number) => ({ frame1: f, frame2: f, t: 0 });
         const pose = (f: number, c: Md3AnimationCfg) => ({
           legs: parts.includes('lower' as never) ? at(f) : still('LEGS_IDLE', c),
@@ -131,8 +131,8 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
     expect(mapped).toEqual(['animation 0 ("lower") is not a Quake 3 player animation name: written as BOTH_DEATH1', 'animation 1 ("upper") is not a Quake 3 player animation name: written as BOTH_DEAD1']);
     expect(result.warnings.some((w) => w.code === 'PLAYER_ANIMATION_MISSING' && /TORSO_GESTURE.*LEGS_TURN/.test(w.message))).toBe(true);
     const cfg = parseAnimationCfg(result.animationCfg);
-    expect([cfg.byName.BOTH_DEATH1.numFrames, cfg.byName.BOTH_DEAD1.numFrames]).toEqual([original.lower.frameCount, original.upper.frameCount]);
-    expect(cfg.byName.LEGS_WALKCR.firstFrame).toBe(cfg.byName.TORSO_GESTURE.firstFrame);
+    expect([cfg.byName.BOTH_DEATH1!.numFrames, cfg.byName.BOTH_DEAD1!.numFrames]).toEqual([original.lower.frameCount, original.upper.frameCount]);
+    expect(cfg.byName.LEGS_WALKCR!.firstFrame).toBe(cfg.byName.TORSO_GESTURE!.firstFrame);
     const back = { lower: parseMd3(writeMd3(result.lower)), upper: parseMd3(writeMd3(result.upper)), head: parseMd3(writeMd3(result.head)) };
     const player = new Md3Player(createTsBackend(), back, cfg);
     expect(player.warnings).toEqual([]);
