@@ -32,6 +32,7 @@ import { writeMd2 } from '../../src/write/md2.js';
 import { assimpCounts } from '../helpers/assimp.js';
 import { shared } from '../helpers/cli.js';
 import { read } from '../helpers/models.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { caught } from './_helpers.js';
 import { goodMd2Rows } from '../md2/_helpers.js';
 
@@ -88,6 +89,7 @@ describe('gltfToMd2: id MD2 → our glb → MD2 within the two quantisations', (
     const glbStep = mode === 'box' ? Math.max(...[0, 1, 2].map((k) => hi[k] - lo[k])) / 255 : 0;
     const size = Math.max(...[0, 1, 2].map((k) => Math.max(Math.abs(lo[k]), Math.abs(hi[k]))));
     for (let c = 0; c < 3 * model.triangleCount; c++) {
+      await turnIfHeld();
       const s0 = model.triangleStIndices[c], s1 = back.triangleStIndices[c];
       expect([back.st[2 * s1], back.st[2 * s1 + 1]], `corner ${c} st`).toEqual([model.st[2 * s0], model.st[2 * s0 + 1]]);
       const v0 = model.trianglePositionIndices[c], v1 = back.trianglePositionIndices[c];

@@ -14,6 +14,7 @@ import { gltfToPlayer, invertAffine } from '../../src/import/gltf-player.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { Md3Player, type Md3PlayerModels } from '../../src/pose/md3-player.js';
 import { writeMd3 } from '../../src/write/md3.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 import type { Md3Model } from '../../src/base/model.js';
 
@@ -91,7 +92,8 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
       // a one-frame clip has one key: its rate is not in the glb, so it is written at 15 fps
       expect([b.numFrames, b.fps, b.reversed], a.name).toEqual([a.numFrames, a.numFrames > 1 ? a.fps : 15, false]);
       const parts = a.name.startsWith('LEGS_') ? (['lower'] as const) : a.name.startsWith('TORSO_') ? (['upper'] as const) : (['lower', 'upper'] as const);
-      cfgFrames(a).forEach((fa, k) => {
+      for (const [k, fa] of cfgFrames(a).entries()) {
+        await turnIfHeld();
         const fb = b.firstFrame + k;
         for (const p of parts) {
           steps = Math.max(steps, maxStep(original[p], fa, back[p], fb));
@@ -109,7 +111,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
         const p0 = a0.pose(pose(fa, cfg)).positions, p1 = a1.pose(pose(fb, ours)).positions;
         for (let v = 0; v < p0.length; v += 3) assembled = Math.max(assembled, Math.hypot(p0[v] - p1[v], p0[v + 1] - p1[v + 1], p0[v + 2] - p1[v + 2]));
         compared++;
-      });
+      }
     }
     // Each part holds exactly the file's frames its clips name: clips repeating a run of frames share it again.
     const named = (p: 'lower' | 'upper') => new Set(exported.filter((a) => !a.name.startsWith(p === 'lower' ? 'TORSO_' : 'LEGS_')).flatMap(cfgFrames)).size;
