@@ -71,6 +71,7 @@ function byteRange(header, size) {
 /**
  * Starts serving; resolves with `{ url, port, close() }` once listening. `mounts` maps URL prefixes (ending
  * in `/`) to folders; `extra` adds more to the defaults.
+ * @param {{ port?: number, host?: string, mounts?: Record<string, string>, extra?: Record<string, string> }} [options]
  */
 export function startServer({ port = 8080, host = '127.0.0.1', mounts = DEFAULT_MOUNTS, extra = {} } = {}) {
   const all = { ...mounts, ...extra };

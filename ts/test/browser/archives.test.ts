@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { corpusArchives, type CorpusArchives } from '../helpers/corpus-archives.js';
 import { REPO } from '../helpers/models.js';
@@ -24,7 +23,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  corpus = corpusArchives();
+  corpus = await corpusArchives();
   const pageDir = join(REPO, 'target', 'vfs-page');
   mkdirSync(pageDir, { recursive: true });
   await build({ entryPoints: [join(REPO, 'ts/test/browser/vfs-page.ts')], outfile: join(pageDir, 'vfs-page.js'), bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' });

@@ -25,7 +25,7 @@ import { setGltfOptions, toGlb } from '../../src/registry/gltf.js';
 import { resolveModelTextures, type TexturedModel } from '../../src/registry/textures.js';
 import { openArchive } from '../../src/vfs/node.js';
 import type { FileSystem } from '../../src/vfs/file-system.js';
-import type { ZipArchive } from '../../src/vfs/zip-archive.js';
+import type { GameArchive } from '../../src/vfs/open-archive.js';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 import { ModelParseError } from '../../src/base/errors.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
@@ -47,7 +47,7 @@ const OVERLAYS = ['Wireframe', 'Skeleton', 'Bounding box', 'Normals', 'Tags'];
 let h: Harness;
 let page: Page;
 let game: ReturnType<typeof viewerGame>;
-let archive: ZipArchive;
+let archive: GameArchive;
 let catalog: CatalogEntry[];
 const problems: string[] = [];
 
@@ -267,12 +267,12 @@ describe('the viewer in Chromium', () => {
       const off = await shoot();
       await page.getByRole('checkbox', { name: c.overlay, exact: true }).check();
       await page.evaluate(() => window.viewer.advance(0));
-      if (c.object) expect((await page.evaluate(() => window.viewer.overlayObjects())).some((n) => c.object!.test(n))).toBe(true);
+      if (c.object) expect((await page.evaluate(() => window.viewer.overlayObjects())).some((n: string) => c.object!.test(n))).toBe(true);
       const on = await shoot();
       expect(on.equals(off), c.overlay).toBe(false);
       if (c.overlay === 'Skeleton') {
         const mesh = (await nodeModel(archive, entryAt(c.path))).set.data as { joints: { names: string[] } };
-        const joints = await page.evaluate(() => window.viewer.joints());
+        const joints: { x: number; y: number; name: string }[] = await page.evaluate(() => window.viewer.joints());
         const box = (await page.locator('#view').boundingBox())!;
         const j = joints.find((x) => x.x > 20 && x.y > 20 && x.x < box.width - 20 && x.y < box.height - 20 && joints.every((o) => o === x || Math.hypot(o.x - x.x, o.y - x.y) > 12))!;
         await page.mouse.move(box.x + j.x, box.y + j.y);

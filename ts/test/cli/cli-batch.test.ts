@@ -5,21 +5,20 @@
  * platform may write, a size that lies, a bomb, a symbolic link out of OUTDIR: each a typed failure in the summary,
  * nothing written outside OUTDIR. Needs dist/ (node scripts/bundle.mjs).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archivePath } from '../../src/commands/inputs.js';
 import { batchStatus } from '../../src/commands/convert/batch-progress.js';
+import { execChild } from '../helpers/child.js';
+import { runCli as run } from '../helpers/cli.js';
 import { zerosDeflated } from '../helpers/bomb.js';
 import { corpusArchives } from '../helpers/corpus-archives.js';
-import { manifest, read, REPO, SHARED_MODELS } from '../helpers/models.js';
+import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-batch-'));
 const json = (r: { stdout: string }) => JSON.parse(r.stdout);
 
@@ -60,6 +59,7 @@ async function expectedCorpus() {
   return { models, players, broken: broken.sort() };
 }
 const wanted = await expectedCorpus();
+const { archives } = await corpusArchives();
 
 describe('ARCHIVE:INNER paths', () => {
   it('split at the colon after an archive extension, never at a drive letter, and not when the path exists', async () => {
@@ -75,10 +75,9 @@ describe('ARCHIVE:INNER paths', () => {
 });
 
 describe('inspect ARCHIVE_OR_DIR', () => {
-  const { archives } = corpusArchives();
   const want = wanted;
-  it('lists every model of the corpus archive, players assembled, md5 anims beside their mesh with frames, skins', () => {
-    const r = run('inspect', archives.deflate, '--json');
+  it('lists every model of the corpus archive, players assembled, md5 anims beside their mesh with frames, skins', async () => {
+    const r = await run('inspect', archives.deflate, '--json');
     expect(r.status, r.stderr).toBe(0);
     const j = json(r);
     expect(j.models.map((m: { path: string }) => m.path)).toEqual(want.models);
@@ -93,17 +92,16 @@ describe('inspect ARCHIVE_OR_DIR', () => {
     expect(j.models.find((m: { path: string }) => m.path.endsWith('faerie.md2')).frames).toBe(198);
     expect(j.models.find((m: { path: string }) => m.path.endsWith('malformed_zero_numvertices.md2')).error).toMatch(/^BAD_COUNT: /);
   });
-  it('the table names each model once; a stored archive and Info-ZIP’s lists the same models', () => {
-    const table = run('inspect', archives.stored);
+  it('the table names each model once; a stored archive and Info-ZIP’s lists the same models', async () => {
+    const table = await run('inspect', archives.stored);
     expect(table.status, table.stderr).toBe(0);
     expect(table.stdout.split('\n')[0]).toBe(`${archives.stored}: ${want.models.length} models, ${want.players.length} players`);
     for (const m of want.models) expect(table.stdout).toMatch(new RegExp(`^${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s`, 'm'));
-    expect(json(run('inspect', archives.infozip, '--json')).models.length).toBe(want.models.length);
+    expect(json(await run('inspect', archives.infozip, '--json')).models.length).toBe(want.models.length);
   });
 });
 
 describe('convert ARCHIVE:INNER', () => {
-  const { archives } = corpusArchives();
   const cases: [string, string[]][] = [
     ['res-tremulous_src.dpkdir/models/tremulous/weapons/grenade/grenade.md3', []],
     ['assimp/test/models/MD2/faerie.md2', []],
@@ -113,29 +111,29 @@ describe('convert ARCHIVE:INNER', () => {
   // The corpus archive's root is not a game root (its paths start with the source repositories), so these compare
   // untextured; the textured comparison is below, on archives made from the .dpkdir folders (unpacked .dpk files).
   for (const [inner, anims] of cases) {
-    it(`${inner.split('/').pop()} from a deflated and a stored .pk3 is byte for byte the loose file's .glb`, () => {
+    it(`${inner.split('/').pop()} from a deflated and a stored .pk3 is byte for byte the loose file's .glb`, async () => {
       const loose = join(tmp, `loose-${inner.split('/').pop()}.glb`);
-      const r0 = run('convert', join(SHARED_MODELS, inner), ...anims.flatMap((a) => ['--anim', join(SHARED_MODELS, a)]), '--no-textures', '-o', loose);
+      const r0 = await run('convert', join(SHARED_MODELS, inner), ...anims.flatMap((a) => ['--anim', join(SHARED_MODELS, a)]), '--no-textures', '-o', loose);
       expect(r0.status, r0.stderr).toBe(0);
       for (const kind of ['deflate', 'stored'] as const) {
         const out = join(tmp, `${kind}-${inner.split('/').pop()}.glb`);
         const folder = !/\.\w+$/.test(inner); // a player folder, named with a trailing '/'
-        const r = run('convert', `${archives[kind]}:${inner}${folder ? '/' : ''}`, ...anims.flatMap((a) => ['--anim', a]), '--no-textures', '-o', out);
+        const r = await run('convert', `${archives[kind]}:${inner}${folder ? '/' : ''}`, ...anims.flatMap((a) => ['--anim', a]), '--no-textures', '-o', out);
         expect(r.status, r.stderr).toBe(0);
         expect(r.stderr).toMatch(new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
         expect(Buffer.compare(readFileSync(out), readFileSync(loose))).toBe(0);
       }
     });
   }
-  it('textured: a model and a player inside a .pk3 made from a .dpkdir embed the same images, byte for byte, as the loose files in their game folder; so does --all', () => {
+  it('textured: a model and a player inside a .pk3 made from a .dpkdir embed the same images, byte for byte, as the loose files in their game folder; so does --all', async () => {
     const made: Record<string, string> = {};
     for (const [dpkdir, inner] of [['res-tremulous_src.dpkdir', 'models/mapobjects/stasis/stasis.md3'], ['res-players_src.dpkdir', 'models/players/human_bsuit']]) {
       const pk3 = join(tmp, `${dpkdir}.pk3`);
-      execFileSync('zip', ['-q', '-r', '-9', pk3, '.'], { cwd: join(SHARED_MODELS, dpkdir) });
+      await execChild('zip', ['-q', '-r', '-9', pk3, '.'], { cwd: join(SHARED_MODELS, dpkdir) });
       const loose = join(tmp, `textured-loose-${inner.split('/').pop()}.glb`);
       const inside = join(tmp, `textured-pk3-${inner.split('/').pop()}.glb`);
-      expect(run('convert', join(SHARED_MODELS, dpkdir, inner), '-o', loose).status).toBe(0);
-      const r = run('convert', `${pk3}:${inner}`, '-o', inside);
+      expect((await run('convert', join(SHARED_MODELS, dpkdir, inner), '-o', loose)).status).toBe(0);
+      const r = await run('convert', `${pk3}:${inner}`, '-o', inside);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain(`textures from ${pk3}:`);
       const bytes = readFileSync(inside);
@@ -144,17 +142,17 @@ describe('convert ARCHIVE:INNER', () => {
       made[dpkdir] = loose;
     }
     const out = join(tmp, 'textured-all');
-    expect(run('convert', join(tmp, 'res-tremulous_src.dpkdir.pk3'), '--all', '-o', out).status).toBe(0);
+    expect((await run('convert', join(tmp, 'res-tremulous_src.dpkdir.pk3'), '--all', '-o', out)).status).toBe(0);
     expect(Buffer.compare(readFileSync(join(out, 'models/mapobjects/stasis/stasis.glb')), readFileSync(made['res-tremulous_src.dpkdir']))).toBe(0);
   });
-  it('a missing inner path and an md5anim are refused with the archive path named; .obj output reads the member as a loose file is read', () => {
-    const miss = run('convert', `${archives.deflate}:models/nothing.md3`, '-o', join(tmp, 'x.glb'));
+  it('a missing inner path and an md5anim are refused with the archive path named; .obj output reads the member as a loose file is read', async () => {
+    const miss = await run('convert', `${archives.deflate}:models/nothing.md3`, '-o', join(tmp, 'x.glb'));
     expect(miss.status).toBe(1);
     expect(miss.stderr.trim()).toBe(`idtech-models: ${archives.deflate}:models/nothing.md3: no such model file or Quake 3 player folder in the archive`);
-    expect(run('convert', `${archives.deflate}:actors/drone/idle.md5anim`, '-o', join(tmp, 'x.glb')).stderr).toMatch(/plays on its \.md5mesh/);
-    const obj = run('convert', `${archives.deflate}:actors/drone/mesh.md5mesh`, '--anim', 'actors/drone/idle.md5anim', '--frame', '1', '--no-textures', '-o', join(tmp, 'member.obj'));
+    expect((await run('convert', `${archives.deflate}:actors/drone/idle.md5anim`, '-o', join(tmp, 'x.glb'))).stderr).toMatch(/plays on its \.md5mesh/);
+    const obj = await run('convert', `${archives.deflate}:actors/drone/mesh.md5mesh`, '--anim', 'actors/drone/idle.md5anim', '--frame', '1', '--no-textures', '-o', join(tmp, 'member.obj'));
     expect(obj.status, obj.stderr).toBe(0);
-    const loose = run('convert', join(SHARED_MODELS, 'actors/drone/mesh.md5mesh'), '--anim', join(SHARED_MODELS, 'actors/drone/idle.md5anim'), '--frame', '1', '--no-textures', '-o', join(tmp, 'loose.obj'));
+    const loose = await run('convert', join(SHARED_MODELS, 'actors/drone/mesh.md5mesh'), '--anim', join(SHARED_MODELS, 'actors/drone/idle.md5anim'), '--frame', '1', '--no-textures', '-o', join(tmp, 'loose.obj'));
     expect(loose.status, loose.stderr).toBe(0);
     const body = (f: string) => readFileSync(join(tmp, f), 'utf8').split('\n').filter((l) => !l.startsWith('#')).join('\n');
     expect(body('member.obj')).toBe(body('loose.obj'));
@@ -162,16 +160,15 @@ describe('convert ARCHIVE:INNER', () => {
 });
 
 describe('convert --all', () => {
-  const { archives } = corpusArchives();
   const want = wanted;
   const glbOf = (p: string) => (want.players.includes(p) ? `${p}.glb` : p.replace(/\.[^./]+$/, '.glb'));
 
-  it('converts every listed model on every worker: one .glb per model at its inner path, broken ones failed with their code, exit 1', () => {
+  it('converts every listed model on every worker: one .glb per model at its inner path, broken ones failed with their code, exit 1', async () => {
     const out = join(tmp, 'all-deflate');
-    const r = run('convert', archives.deflate, '--all', '-o', out, '--json');
+    const r = await run('convert', archives.deflate, '--all', '-o', out, '--json');
     expect(r.status, r.stderr).toBe(1);
     const j = json(r);
-    const listed = json(run('inspect', archives.deflate, '--json')).models.length;
+    const listed = json(await run('inspect', archives.deflate, '--json')).models.length;
     expect(j.models.length).toBe(listed);
     expect(j.converted + j.failed).toBe(listed);
     expect(j.models.filter((m: { status: string }) => m.status === 'failed').map((m: { path: string }) => m.path).sort()).toEqual(want.broken);
@@ -183,64 +180,64 @@ describe('convert --all', () => {
     expect(r.stderr).toMatch(new RegExp(`^converted ${j.converted} \\(.*\\), up to date 0, failed ${want.broken.length}, warnings \\d+; ${listed} models in [\\d.]+ s on \\d+ workers?$`, 'm'));
   });
 
-  it('one worker over a stored archive writes the same bytes as every worker over a deflated one', () => {
+  it('one worker over a stored archive writes the same bytes as every worker over a deflated one', async () => {
     const a = join(tmp, 'all-deflate-2'), b = join(tmp, 'all-stored-1');
-    run('convert', archives.deflate, '--all', '-o', a);
-    const r = run('convert', archives.stored, '--all', '--jobs', '1', '-o', b);
+    await run('convert', archives.deflate, '--all', '-o', a);
+    const r = await run('convert', archives.stored, '--all', '--jobs', '1', '-o', b);
     expect(r.stderr).toMatch(/ on 1 worker$/m);
     expect(walk(b)).toEqual(walk(a));
     for (const f of walk(a)) expect(Buffer.compare(readFileSync(join(a, f)), readFileSync(join(b, f))), f).toBe(0);
   });
 
-  it('skips outputs already as new as their sources, converts them again with --force, and a touched source alone', () => {
+  it('skips outputs already as new as their sources, converts them again with --force, and a touched source alone', async () => {
     const game = join(tmp, 'game');
     for (const p of ['assimp/test/models/MD2/faerie.md2', 'assimp/test/models-nonbsd/MD3/watercan.md3', 'actors/turret/turret.md5mesh']) {
       mkdirSync(dirname(join(game, p)), { recursive: true });
       cpSync(join(SHARED_MODELS, p), join(game, p));
     }
     const out = join(tmp, 'game-out');
-    const first = json(run('convert', game, '--all', '-o', out, '--json'));
+    const first = json(await run('convert', game, '--all', '-o', out, '--json'));
     expect([first.converted, first.upToDate, first.failed]).toEqual([3, 0, 0]);
-    const again = run('convert', game, '--all', '-o', out, '--json');
+    const again = await run('convert', game, '--all', '-o', out, '--json');
     expect(again.status).toBe(0);
     expect([json(again).converted, json(again).upToDate]).toEqual([0, 3]);
     const future = new Date(Date.now() + 60_000);
     utimesSync(join(game, 'actors/turret/turret.md5mesh'), future, future);
-    const touched = json(run('convert', game, '--all', '-o', out, '--json'));
+    const touched = json(await run('convert', game, '--all', '-o', out, '--json'));
     expect(touched.models.filter((m: { status: string }) => m.status === 'converted').map((m: { path: string }) => m.path)).toEqual(['actors/turret/turret.md5mesh']);
-    expect(json(run('convert', game, '--all', '--force', '-o', out, '--json')).converted).toBe(3);
+    expect(json(await run('convert', game, '--all', '--force', '-o', out, '--json')).converted).toBe(3);
     // The archive's member times count the same way: a second run over the archive skips everything it wrote.
     const pk = join(tmp, 'all-deflate');
-    const rerun = json(run('convert', archives.deflate, '--all', '-o', pk, '--json'));
+    const rerun = json(await run('convert', archives.deflate, '--all', '-o', pk, '--json'));
     expect([rerun.converted, rerun.upToDate]).toEqual([0, want.models.length - want.broken.length]);
   });
 
-  it('--slice I/N: the N slices are disjoint and together every model', () => {
+  it('--slice I/N: the N slices are disjoint and together every model', async () => {
     const seen: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = run('convert', archives.deflate, '--all', '--slice', `${i}/3`, '--jobs', '1', '-o', join(tmp, `slice-${i}`), '--json');
+      const r = await run('convert', archives.deflate, '--all', '--slice', `${i}/3`, '--jobs', '1', '-o', join(tmp, `slice-${i}`), '--json');
       seen.push(...json(r).models.map((m: { path: string }) => m.path));
     }
     expect(seen.sort()).toEqual(want.models);
   });
 
-  it('two models that would share an output (y.md2, y.md3) keep their extensions, in whichever slice each falls', () => {
+  it('two models that would share an output (y.md2, y.md3) keep their extensions, in whichever slice each falls', async () => {
     const zip = join(tmp, 'same-name.pk3');
     writeFileSync(zip, makeZip([
       { name: 'models/y.md2', data: read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2')) },
       { name: 'models/y.md3', data: read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3')) },
     ]));
     const out = join(tmp, 'same-name');
-    for (const s of ['0/2', '1/2']) expect(run('convert', zip, '--all', '--slice', s, '-o', out).status).toBe(0);
+    for (const s of ['0/2', '1/2']) expect((await run('convert', zip, '--all', '--slice', s, '-o', out)).status).toBe(0);
     expect(walk(out)).toEqual(['models/y.md2.glb', 'models/y.md3.glb']);
   });
 
-  it('bad usage exits 2', () => {
+  it('bad usage exits 2', async () => {
     for (const args of [['--jobs', '0'], ['--slice', '3/3'], ['--slice', 'x'], ['--clip', 'a:0:1'], []]) {
-      const r = run('convert', archives.deflate, '--all', ...args, ...(args.length ? ['-o', join(tmp, 'u')] : []));
+      const r = await run('convert', archives.deflate, '--all', ...args, ...(args.length ? ['-o', join(tmp, 'u')] : []));
       expect(r.status, args.join(' ')).toBe(2);
     }
-    expect(run('convert', archives.deflate, '--force', '-o', join(tmp, 'u.glb')).status).toBe(2);
+    expect((await run('convert', archives.deflate, '--force', '-o', join(tmp, 'u.glb'))).status).toBe(2);
   });
 
   it('hostile archive: traversal, unwritable names, a lying size and a bomb fail typed in the summary; nothing lands outside OUTDIR', async () => {
@@ -262,12 +259,12 @@ describe('convert --all', () => {
     mkdirSync(root, { recursive: true });
     writeFileSync(join(root, 'hostile.pk3'), zip);
     // By default the bomb's 64 MiB, over 64 times the archive's size, keep the whole archive shut (docs/security.md)
-    const shut = run('convert', join(root, 'hostile.pk3'), '--all', '-o', out, '--json');
+    const shut = await run('convert', join(root, 'hostile.pk3'), '--all', '-o', out, '--json');
     expect([shut.status, shut.stderr]).toEqual([1, expect.stringMatching(/hostile\.pk3:byte \d+: INFLATE_LIMIT: the members declare \d+ bytes in all, .*over the limit maxTotalRatio = 64/)]);
     expect(walk(root)).toEqual(['hostile.pk3']);
     // With that limit lifted, each member meets its own refusal
     const lifted = ['--limit', 'maxTotalRatio=Infinity'];
-    const r = run('convert', join(root, 'hostile.pk3'), '--all', ...lifted, '-o', out, '--json');
+    const r = await run('convert', join(root, 'hostile.pk3'), '--all', ...lifted, '-o', out, '--json');
     expect(r.status, r.stderr).toBe(1);
     const j = json(r);
     const byCode = (code: string) => j.models.filter((m: { code?: string }) => m.code === code).length;
@@ -282,7 +279,7 @@ describe('convert --all', () => {
     const game = join(root, 'game');
     mkdirSync(game);
     cpSync(join(root, 'hostile.pk3'), join(game, 'pak0.pk3'));
-    const g = json(run('convert', game, '--all', ...lifted, '-o', join(root, 'game-out'), '--json'));
+    const g = json(await run('convert', game, '--all', ...lifted, '-o', join(root, 'game-out'), '--json'));
     expect(g.models.filter((m: { code?: string }) => m.code === 'UNSAFE_PATH').map((m: { path: string }) => m.path).sort()).toEqual(['../../escape.md3', 'models/../../../escape2.md3', 'models/a:b.md3', 'models/con.md3', 'models/dot./x.md3']);
     expect(walk(join(root, 'game-out'))).toEqual(['models/good/watercan.glb']);
 
@@ -292,7 +289,7 @@ describe('convert --all', () => {
     const linked = join(root, 'linked');
     mkdirSync(linked);
     symlinkSync(outside, join(linked, 'models'));
-    const l = json(run('convert', join(root, 'hostile.pk3'), '--all', ...lifted, '-o', linked, '--json'));
+    const l = json(await run('convert', join(root, 'hostile.pk3'), '--all', ...lifted, '-o', linked, '--json'));
     expect(l.models.find((m: { path: string }) => m.path === 'models/good/watercan.md3').code).toBe('UNSAFE_PATH');
     expect(walk(outside)).toEqual([]);
     expect(statSync(linked).isDirectory()).toBe(true);

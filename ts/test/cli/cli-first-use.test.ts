@@ -4,7 +4,6 @@
  * (exit 1); `--version`; `COMMAND --help` and `help COMMAND` explain every option the command accepts; the
  * top-level usage stays short; bad usage exits 2 with the command's synopsis. Needs dist/ (node scripts/bundle.mjs).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +13,10 @@ import { bench } from '../../src/commands/bench/bench.js';
 import { convert } from '../../src/commands/convert/convert.js';
 import { inspect } from '../../src/commands/inspect/inspect.js';
 import { DEFAULT_FORMATS, readableExtensions } from '../../src/registry/formats.js';
+import type { ChildResult } from '../helpers/child.js';
+import { runCli as run } from '../helpers/cli.js';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-first-'));
 const M = (p: string) => join(SHARED_MODELS, p);
 const DRONE = M('actors/drone/mesh.md5mesh');
@@ -29,7 +28,7 @@ const HUMAN = M('res-tremulous_src.dpkdir/models/tremulous/players/human_base');
 const occurrences = (text: string, s: string) => text.split(s).length - 1;
 
 /** Exit 1 and exactly one stderr line, starting `idtech-models: FILE: ` with FILE said once and no stack. */
-function oneLine(r: ReturnType<typeof run>, file: string): string {
+function oneLine(r: ChildResult, file: string): string {
   expect(r.status, r.stderr).toBe(1);
   const lines = r.stderr.trimEnd().split('\n');
   expect(lines, r.stderr).toHaveLength(1);
@@ -41,29 +40,29 @@ function oneLine(r: ReturnType<typeof run>, file: string): string {
 
 describe('bad input: one line, the file named once, exit 1', () => {
   const nope = join(tmp, 'nope.md5mesh');
-  it('a missing file, for every place a file is named', () => {
-    for (const r of [run('inspect', nope), run('convert', nope, '-o', join(tmp, 'x.glb')), run('convert', nope, '-o', join(tmp, 'x.obj')), run('bench', nope)]) {
+  it('a missing file, for every place a file is named', async () => {
+    for (const r of [await run('inspect', nope), await run('convert', nope, '-o', join(tmp, 'x.glb')), await run('convert', nope, '-o', join(tmp, 'x.obj')), await run('bench', nope)]) {
       const line = oneLine(r, nope);
       expect(line).toBe(`idtech-models: ${nope}: no such file or folder (ENOENT)`);
     }
     const anim = join(tmp, 'nope.md5anim');
-    for (const out of ['x.glb', 'x.obj']) expect(oneLine(run('convert', DRONE, '--anim', anim, '-o', join(tmp, out)), anim)).toMatch(/\(ENOENT\)$/);
-    expect(oneLine(run('bench', DRONE, anim), anim)).toMatch(/\(ENOENT\)$/);
+    for (const out of ['x.glb', 'x.obj']) expect(oneLine(await run('convert', DRONE, '--anim', anim, '-o', join(tmp, out)), anim)).toMatch(/\(ENOENT\)$/);
+    expect(oneLine(await run('bench', DRONE, anim), anim)).toMatch(/\(ENOENT\)$/);
   });
-  it('a folder where a model file goes names the folder', () => {
+  it('a folder where a model file goes names the folder', async () => {
     const dir = M('actors/drone');
     // inspect lists a folder's models instead (cli-batch.test.ts): the mesh with the anims beside it
-    expect(run('inspect', dir).stdout).toMatch(/^mesh\.md5mesh\s+md5mesh\s+-\s+death\.md5anim \(5\), forward\.md5anim \(12\), idle\.md5anim \(2\)/m);
-    expect(oneLine(run('convert', DRONE, '--anim', dir, '-o', join(tmp, 'x.glb')), dir)).toMatch(/is a folder/);
-    expect(oneLine(run('bench', dir), dir)).toMatch(/is a folder/);
+    expect((await run('inspect', dir)).stdout).toMatch(/^mesh\.md5mesh\s+md5mesh\s+-\s+death\.md5anim \(5\), forward\.md5anim \(12\), idle\.md5anim \(2\)/m);
+    expect(oneLine(await run('convert', DRONE, '--anim', dir, '-o', join(tmp, 'x.glb')), dir)).toMatch(/is a folder/);
+    expect(oneLine(await run('bench', dir), dir)).toMatch(/is a folder/);
   });
-  it('an output in a folder that does not exist', () => {
+  it('an output in a folder that does not exist', async () => {
     const out = join(tmp, 'no-such-folder', 'x.glb');
-    expect(oneLine(run('convert', DRONE, '-o', out), out)).toBe(`idtech-models: ${out}: cannot write it: the folder ${join(tmp, 'no-such-folder')} does not exist (ENOENT)`);
+    expect(oneLine(await run('convert', DRONE, '-o', out), out)).toBe(`idtech-models: ${out}: cannot write it: the folder ${join(tmp, 'no-such-folder')} does not exist (ENOENT)`);
   });
-  it('a folder that is not a Quake 3 player says what a player folder holds and what this one lacks', () => {
+  it('a folder that is not a Quake 3 player says what a player folder holds and what this one lacks', async () => {
     const dir = M('actors/drone');
-    const line = oneLine(run('convert', dir, '-o', join(tmp, 'x.glb')), dir);
+    const line = oneLine(await run('convert', dir, '-o', join(tmp, 'x.glb')), dir);
     expect(line).toContain('not a Quake 3 player folder');
     expect(line).toContain('lower.md3, upper.md3 and head.md3 (animation.cfg and weapon.md3 optional)');
     expect(line).toContain('no lower.md3, upper.md3, head.md3');
@@ -72,10 +71,10 @@ describe('bad input: one line, the file named once, exit 1', () => {
     const partial = join(tmp, 'partial-player');
     mkdirSync(partial);
     symlinkSync(join(HUMAN, 'lower.md3'), join(partial, 'lower.md3'));
-    expect(oneLine(run('convert', partial, '-o', join(tmp, 'x.glb')), partial)).toMatch(/this one has no upper\.md3, head\.md3; to convert one model in it, name its file \(lower\.md3\)$/);
+    expect(oneLine(await run('convert', partial, '-o', join(tmp, 'x.glb')), partial)).toMatch(/this one has no upper\.md3, head\.md3; to convert one model in it, name its file \(lower\.md3\)$/);
   });
-  it('a player folder to OBJ is bad usage (exit 2): OBJ is one model', () => {
-    const r = run('convert', HUMAN, '-o', join(tmp, 'x.obj'));
+  it('a player folder to OBJ is bad usage (exit 2): OBJ is one model', async () => {
+    const r = await run('convert', HUMAN, '-o', join(tmp, 'x.obj'));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/player folder converts to \.glb or \.gltf/);
   });
@@ -83,37 +82,37 @@ describe('bad input: one line, the file named once, exit 1', () => {
 
 describe('an anim that does not fit its mesh blames the anim', () => {
   for (const out of ['x.glb', 'x.gltf', 'x.obj']) {
-    it(`convert … -o ${out}`, () => {
+    it(`convert … -o ${out}`, async () => {
       // rifle_view_idle animates the rifle's 46 joints; the drone has 27 (MANIFEST: numJoints=27)
       // glTF takes many anims: the drone's own idle passes, the rifle's is the one named
       const anims = out === 'x.obj' ? ['--anim', RIFLE_IDLE] : ['--anim', DRONE_IDLE, '--anim', RIFLE_IDLE];
-      const line = oneLine(run('convert', DRONE, ...anims, '-o', join(tmp, out)), RIFLE_IDLE);
+      const line = oneLine(await run('convert', DRONE, ...anims, '-o', join(tmp, out)), RIFLE_IDLE);
       expect(line).toBe(`idtech-models: ${RIFLE_IDLE}: ANIM_MESH_MISMATCH: the anim has 46 joints, the mesh 27 (played on ${DRONE})`);
     });
   }
-  it('bench MESH ANIM', () => {
-    expect(oneLine(run('bench', DRONE, RIFLE_IDLE), RIFLE_IDLE)).toMatch(/: ANIM_MESH_MISMATCH: the anim has 46 joints, the mesh 27 \(played on /);
+  it('bench MESH ANIM', async () => {
+    expect(oneLine(await run('bench', DRONE, RIFLE_IDLE), RIFLE_IDLE)).toMatch(/: ANIM_MESH_MISMATCH: the anim has 46 joints, the mesh 27 \(played on /);
   });
 });
 
 describe('.md5camera (Doom 3 camera paths) is refused by name', () => {
   const expected = (file: string) => `idtech-models: ${file}: a Doom 3 camera path (.md5camera), which this tool does not read (it reads ${readableExtensions()})`;
-  it('by its extension, in inspect and convert', () => {
-    expect(oneLine(run('inspect', CAMERA), CAMERA)).toBe(expected(CAMERA));
-    expect(oneLine(run('convert', CAMERA, '-o', join(tmp, 'cam.glb')), CAMERA)).toBe(expected(CAMERA));
+  it('by its extension, in inspect and convert', async () => {
+    expect(oneLine(await run('inspect', CAMERA), CAMERA)).toBe(expected(CAMERA));
+    expect(oneLine(await run('convert', CAMERA, '-o', join(tmp, 'cam.glb')), CAMERA)).toBe(expected(CAMERA));
   });
-  it('by its content when the name says nothing (it used to be read as an md5anim)', () => {
+  it('by its content when the name says nothing (it used to be read as an md5anim)', async () => {
     const bare = join(tmp, 'camera-without-extension');
     writeFileSync(bare, readFileSync(CAMERA));
-    expect(oneLine(run('inspect', bare), bare)).toBe(expected(bare));
+    expect(oneLine(await run('inspect', bare), bare)).toBe(expected(bare));
   });
 });
 
 describe('--version, help, usage', () => {
-  it('--version prints the version of package.json', () => {
+  it('--version prints the version of package.json', async () => {
     const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     for (const flag of ['--version', '-V']) {
-      const r = run(flag);
+      const r = await run(flag);
       expect(r.status).toBe(0);
       expect(r.stdout).toBe(`idtech-models ${version}\n`);
     }
@@ -121,12 +120,12 @@ describe('--version, help, usage', () => {
 
   const commands: Command[] = [inspect, convert, bench];
   for (const c of commands) {
-    it(`${c.spec.name} --help explains every option it accepts; help ${c.spec.name} says the same`, () => {
-      const r = run(c.spec.name, '--help');
+    it(`${c.spec.name} --help explains every option it accepts; help ${c.spec.name} says the same`, async () => {
+      const r = await run(c.spec.name, '--help');
       expect(r.status).toBe(0);
       expect(r.stderr).toBe('');
-      expect(run('help', c.spec.name).stdout).toBe(r.stdout);
-      expect(run(c.spec.name, '-h').stdout).toBe(r.stdout);
+      expect((await run('help', c.spec.name)).stdout).toBe(r.stdout);
+      expect((await run(c.spec.name, '-h')).stdout).toBe(r.stdout);
       // The option lines of the help (`  -o, --output OUT   …` / `  --step   …`), read back from its text.
       const listed = [...r.stdout.matchAll(/^ {2}((?:-\w, )?--[\w-]+)(?: (\S+))?(?: {2,}(\S.*))?$/gm)];
       const names = listed.flatMap((m) => m[1].split(', '));
@@ -145,40 +144,40 @@ describe('--version, help, usage', () => {
         expect(r.stdout, o.name).toMatch(new RegExp(`${o.name}[^\n]*(\n {26})?${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       }
       // the parser refuses what the help does not list
-      const bad = run(c.spec.name, '--no-such-option');
+      const bad = await run(c.spec.name, '--no-such-option');
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain(`${c.spec.name} has no option --no-such-option`);
       expect(bad.stderr).toContain(`See 'idtech-models ${c.spec.name} --help' for every option.`);
     });
   }
 
-  it('the top-level usage is short: one line per command, no options', () => {
-    const r = run('--help');
+  it('the top-level usage is short: one line per command, no options', async () => {
+    const r = await run('--help');
     expect(r.status).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(12);
     for (const c of commands) expect(lines.filter((l) => l.startsWith(`  ${c.spec.name} `))).toHaveLength(1);
     expect(r.stdout).not.toMatch(/--anim|--clip|--backend/);
-    expect(run('help').stdout).toBe(r.stdout);
+    expect((await run('help')).stdout).toBe(r.stdout);
     // without a command: the same text on stderr, exit 2
-    const none = run();
+    const none = await run();
     expect(none.status).toBe(2);
     expect(none.stderr).toBe(r.stdout);
   });
 
-  it('bad usage exits 2 with the message and the command synopsis, not the whole manual', () => {
-    const r = run('convert', DRONE, '--frame', '1', '--frame', '2', '--anim', DRONE_IDLE, '-o', join(tmp, 'x.obj'));
+  it('bad usage exits 2 with the message and the command synopsis, not the whole manual', async () => {
+    const r = await run('convert', DRONE, '--frame', '1', '--frame', '2', '--anim', DRONE_IDLE, '-o', join(tmp, 'x.obj'));
     expect(r.status).toBe(2);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe('idtech-models: --frame is given twice');
     expect(lines.slice(1).every((l) => /^(usage: | {7})idtech-models convert |^See /.test(l))).toBe(true);
-    expect(run('help', 'frobnicate').status).toBe(2);
+    expect((await run('help', 'frobnicate')).status).toBe(2);
     // an option of the other output is refused, not ignored
-    const step = run('convert', DRONE, '--step', '-o', join(tmp, 'x.obj'));
+    const step = await run('convert', DRONE, '--step', '-o', join(tmp, 'x.obj'));
     expect(step.status).toBe(2);
     expect(step.stderr).toMatch(/^idtech-models: --step is for glTF output \(\.glb, \.gltf\), not \.obj$/m);
     // a glTF option for an input it does nothing to is refused too
-    const clip = run('convert', DRONE, '--clip', 'run:0:2', '-o', join(tmp, 'x.glb'));
+    const clip = await run('convert', DRONE, '--clip', 'run:0:2', '-o', join(tmp, 'x.glb'));
     expect(clip.status).toBe(2);
     // the formats whose glTF export takes clips, as the registry says (MD2, MD3, MDL today)
     const clipFiles = DEFAULT_FORMATS.filter((f) => !f.folder && f.gltf?.uses.includes('clips')).flatMap((f) => f.extensions);
@@ -186,7 +185,7 @@ describe('--version, help, usage', () => {
     const listed = `${clipFiles.slice(0, -1).join(', ')} and ${clipFiles[clipFiles.length - 1]} files`;
     expect(clip.stderr.split('\n')).toContain(`idtech-models: --clip acts on ${listed}, not on .md5mesh files`);
     // an .md5anim given as the input says where it goes
-    const anim = run('convert', DRONE_IDLE, '-o', join(tmp, 'x.glb'));
+    const anim = await run('convert', DRONE_IDLE, '-o', join(tmp, 'x.glb'));
     expect(anim.status).toBe(2);
     expect(anim.stderr).toContain(`convert MESH.md5mesh --anim ${DRONE_IDLE}`);
   });

@@ -3,16 +3,14 @@
  * MD3 and a Quake 3 player folder — each accepted by the Khronos validator with 0 errors and only the accepted
  * warnings/infos, with the animations named after the anim files / clips; bad usage exits 2, bad input 1.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, SHARED_MODELS } from '../helpers/models.js';
+import { runCli as run } from '../helpers/cli.js';
+import { SHARED_MODELS } from '../helpers/models.js';
 import { expectClean, validate } from '../export/validate.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-gltf-'));
 const M = (p: string) => join(SHARED_MODELS, p);
 
@@ -28,7 +26,7 @@ describe('convert to glTF', () => {
   const results: string[] = [];
   it('an md5mesh with two --anim files: one skin, one animation per anim named after its file', async () => {
     const out = join(tmp, 'drone.glb');
-    const r = run('convert', M('actors/drone/mesh.md5mesh'), '--anim', M('actors/drone/idle.md5anim'), '--anim', M('actors/drone/forward.md5anim'), '-o', out);
+    const r = await run('convert', M('actors/drone/mesh.md5mesh'), '--anim', M('actors/drone/idle.md5anim'), '--anim', M('actors/drone/forward.md5anim'), '-o', out);
     expect(r.status, r.stderr).toBe(0);
     const bytes = new Uint8Array(readFileSync(out));
     expectClean(results, 'drone', await validate(bytes));
@@ -38,7 +36,7 @@ describe('convert to glTF', () => {
   });
   it('an MD2 as .gltf + .bin, clips from its frame names', async () => {
     const out = join(tmp, 'faerie.gltf');
-    const r = run('convert', M('assimp/test/models/MD2/faerie.md2'), '-o', out);
+    const r = await run('convert', M('assimp/test/models/MD2/faerie.md2'), '-o', out);
     expect(r.status, r.stderr).toBe(0);
     expect(existsSync(join(tmp, 'faerie.bin'))).toBe(true);
     const json = readFileSync(out, 'utf8');
@@ -51,7 +49,7 @@ describe('convert to glTF', () => {
   it('an MD3 and a Quake 3 player folder', async () => {
     for (const [input, name] of [[M('res-tremulous_src.dpkdir/models/tremulous/buildables/overmind/overmind.md3'), 'overmind'], [M('res-tremulous_src.dpkdir/models/tremulous/players/human_base'), 'player']]) {
       const out = join(tmp, `${name}.glb`);
-      const r = run('convert', input, '-o', out);
+      const r = await run('convert', input, '-o', out);
       expect(r.status, r.stderr).toBe(0);
       expectClean(results, name, await validate(new Uint8Array(readFileSync(out))));
     }
@@ -60,7 +58,7 @@ describe('convert to glTF', () => {
     const sizes: Record<string, number> = {};
     for (const flag of ['--float', '', '--md2-box-grid', '--meshopt', '--reorder']) {
       const out = join(tmp, `faerie${flag || '-default'}.glb`);
-      const r = run('convert', M('assimp/test/models/MD2/faerie.md2'), ...(flag === '--reorder' ? ['--meshopt', flag] : flag ? [flag] : []), '-o', out);
+      const r = await run('convert', M('assimp/test/models/MD2/faerie.md2'), ...(flag === '--reorder' ? ['--meshopt', flag] : flag ? [flag] : []), '-o', out);
       expect(r.status, r.stderr).toBe(0);
       const bytes = new Uint8Array(readFileSync(out));
       expect((await validate(bytes)).errors).toBe(0);
@@ -71,18 +69,18 @@ describe('convert to glTF', () => {
     expect(sizes.default).toBeLessThan(sizes['--float'] / 2);
     // the 255-step box grid, asked for: smaller than the default (which reads back onto the file's bytes)
     expect(sizes['--md2-box-grid']).toBeLessThan(sizes.default);
-    expect(run('convert', M('res-tremulous_src.dpkdir/models/tremulous/weapons/rifle/rifle.md3'), '--md2-box-grid', '-o', join(tmp, 'x.glb')).status).toBe(2);
+    expect((await run('convert', M('res-tremulous_src.dpkdir/models/tremulous/weapons/rifle/rifle.md3'), '--md2-box-grid', '-o', join(tmp, 'x.glb'))).status).toBe(2);
     expect(sizes['--meshopt']).toBeLessThan(sizes.default);
     expect(sizes['--reorder']).toBeLessThan(sizes['--meshopt']);
-    expect(run('convert', M('assimp/test/models/MD2/faerie.md2'), '--reorder', '-o', join(tmp, 'x.glb')).status).toBe(2);
-    expect(run('convert', M('assimp/test/models/MD2/faerie.md2'), '--meshopt', '-o', join(tmp, 'x.gltf')).status).toBe(2);
-    expect(run('convert', M('actors/drone/mesh.md5mesh'), '--float', '-o', join(tmp, 'x.glb')).status).toBe(2);
+    expect((await run('convert', M('assimp/test/models/MD2/faerie.md2'), '--reorder', '-o', join(tmp, 'x.glb'))).status).toBe(2);
+    expect((await run('convert', M('assimp/test/models/MD2/faerie.md2'), '--meshopt', '-o', join(tmp, 'x.gltf'))).status).toBe(2);
+    expect((await run('convert', M('actors/drone/mesh.md5mesh'), '--float', '-o', join(tmp, 'x.glb'))).status).toBe(2);
   });
-  it('bad usage exits 2, a malformed input exits 1 with its code', () => {
-    expect(run('convert', M('actors/drone/mesh.md5mesh'), '--frame', '3', '-o', join(tmp, 'x.glb')).status).toBe(2);
-    expect(run('convert', M('actors/drone/mesh.md5mesh'), '--clip', 'bad', '-o', join(tmp, 'x.glb')).status).toBe(2);
-    expect(run('convert', M('actors/drone/mesh.md5mesh'), '--step', '-o', join(tmp, 'x.obj')).status).toBe(2);
-    const bad = run('convert', M('assimp/test/models/MD2/malformed_zero_numvertices.md2'), '-o', join(tmp, 'x.glb'));
+  it('bad usage exits 2, a malformed input exits 1 with its code', async () => {
+    expect((await run('convert', M('actors/drone/mesh.md5mesh'), '--frame', '3', '-o', join(tmp, 'x.glb'))).status).toBe(2);
+    expect((await run('convert', M('actors/drone/mesh.md5mesh'), '--clip', 'bad', '-o', join(tmp, 'x.glb'))).status).toBe(2);
+    expect((await run('convert', M('actors/drone/mesh.md5mesh'), '--step', '-o', join(tmp, 'x.obj'))).status).toBe(2);
+    const bad = await run('convert', M('assimp/test/models/MD2/malformed_zero_numvertices.md2'), '-o', join(tmp, 'x.glb'));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/BAD_COUNT/);
   });

@@ -27,8 +27,8 @@ describe('idtech-models and Quake\'s own files', () => {
     writeFileSync(pak, makePak([{ name: 'gfx/palette.lmp', data: readFileSync(PALETTE) }, ...mdlRows().map((r) => ({ name: gamePath(r.path), data: readRow(r) }))]));
   });
 
-  it('inspect --json of an MDL says what the file holds, as the parser reads it', () => {
-    const r = runCli('inspect', OGRE, '--json');
+  it('inspect --json of an MDL says what the file holds, as the parser reads it', async () => {
+    const r = await runCli('inspect', OGRE, '--json');
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     const model = parseMdl(readFileSync(OGRE));
@@ -37,37 +37,37 @@ describe('idtech-models and Quake\'s own files', () => {
     expect(j.clips).toEqual(model.clips.map((c) => `${c.name} ${c.firstFrame}+${c.frameCount}`));
   });
 
-  it('inspect of the .pak lists every MDL in it, and PAK:member inspects one out of it with the pak\'s palette', () => {
-    const listing = runCli('inspect', pak);
+  it('inspect of the .pak lists every MDL in it, and PAK:member inspects one out of it with the pak\'s palette', async () => {
+    const listing = await runCli('inspect', pak);
     expect(listing.status, listing.stderr).toBe(0);
     expect(listing.stdout).toContain(`${mdlRows().length} models`);
     for (const r of mdlRows()) expect(listing.stdout).toContain(gamePath(r.path));
-    const member = runCli('inspect', `${pak}:progs/ogre.mdl`);
+    const member = await runCli('inspect', `${pak}:progs/ogre.mdl`);
     expect(member.status, member.stderr).toBe(0);
     expect(member.stdout).toMatch(/^format\s+mdl$/m);
     expect(member.stdout + member.stderr).not.toContain('PALETTE_NOT_FOUND');
   });
 
-  it('convert to .glb embeds the skin the model carries; to .obj writes the pose asked for', () => {
+  it('convert to .glb embeds the skin the model carries; to .obj writes the pose asked for', async () => {
     const glb = join(tmp, 'ogre.glb');
-    const r = runCli('convert', OGRE, '-o', glb);
+    const r = await runCli('convert', OGRE, '-o', glb);
     expect(r.status, r.stderr).toBe(0);
     const g = readGlb(readFileSync(glb));
     const model = parseMdl(readFileSync(OGRE));
     expect(g.json.images?.length).toBeGreaterThan(0);
     expect(g.json.animations?.length).toBe(model.clips.length);
     const obj = join(tmp, 'ogre.obj');
-    const o = runCli('convert', OGRE, '--frame', String(model.poseCount - 1), '-o', obj);
+    const o = await runCli('convert', OGRE, '--frame', String(model.poseCount - 1), '-o', obj);
     expect(o.status, o.stderr).toBe(0);
     expect(readFileSync(obj, 'utf8').match(/^v /gm)?.length).toBe(model.vertexCount);
-    const past = runCli('convert', OGRE, '--frame', String(model.poseCount), '-o', obj);
+    const past = await runCli('convert', OGRE, '--frame', String(model.poseCount), '-o', obj);
     expect(past.status).toBe(2);
     expect(past.stderr).toContain(`--frame ${model.poseCount}: ${OGRE} has frames 0..${model.poseCount - 1}`);
   });
 
-  it('convert --all over the game folder converts every model of its pak', () => {
+  it('convert --all over the game folder converts every model of its pak', async () => {
     const out = join(tmp, 'all');
-    const r = runCli('convert', '--all', join(tmp, 'quake', 'id1'), '-o', out, '--jobs', '2', '--json');
+    const r = await runCli('convert', '--all', join(tmp, 'quake', 'id1'), '-o', out, '--jobs', '2', '--json');
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect([j.converted, j.failed]).toEqual([mdlRows().length, 0]);

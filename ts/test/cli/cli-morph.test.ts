@@ -4,15 +4,13 @@
  * MD2 byte · scale + translate, MD3 int16 / 64) and whose faces and texcoords have the files' counts, on
  * both backends; the malformed MD2 exits 1 with its error code and byte offset.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifest, read, REPO } from '../helpers/models.js';
+import { runCli as run } from '../helpers/cli.js';
+import { manifest, read } from '../helpers/models.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-morph-'));
 const rows = (format: string) => manifest().filter((r) => r.format === format && !/malformed/.test(r.path));
 
@@ -21,12 +19,12 @@ const count = (obj: string, tag: string) => obj.split('\n').filter((l) => l.star
 
 describe('CLI on MD2', () => {
   for (const row of rows('md2')) {
-    it(`${row.path}: inspect counts and frame N as OBJ`, () => {
+    it(`${row.path}: inspect counts and frame N as OBJ`, async () => {
       const bytes = read(row.absPath);
       const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       const h = (i: number) => dv.getInt32(i * 4, true); // 17 int32: ident, version, skinwidth, skinheight, framesize, num_skins, num_xyz, num_st, num_tris, num_glcmds, num_frames, ofs_…
       const [framesize, numXyz, numSt, numTris, numFrames, ofsFrames] = [h(4), h(6), h(7), h(8), h(10), h(14)];
-      const r = run('inspect', row.absPath, '--json');
+      const r = await run('inspect', row.absPath, '--json');
       expect(r.status, r.stderr).toBe(0);
       const j = JSON.parse(r.stdout);
       expect([j.format, j.vertices, j.texcoords, j.triangles, j.frames]).toEqual(['md2', numXyz, numSt, numTris, numFrames]);
@@ -34,7 +32,7 @@ describe('CLI on MD2', () => {
       const frame = numFrames - 1;
       for (const backend of ['wasm', 'ts']) {
         const out = join(tmp, `${row.path.replace(/\W+/g, '_')}-${backend}.obj`);
-        const c = run('convert', row.absPath, '--frame', String(frame), '--backend', backend, '-o', out);
+        const c = await run('convert', row.absPath, '--frame', String(frame), '--backend', backend, '-o', out);
         expect(c.status, c.stderr).toBe(0);
         const obj = readFileSync(out, 'utf8');
         expect([count(obj, 'v'), count(obj, 'vt'), count(obj, 'f')]).toEqual([numXyz, numSt, numTris]);
@@ -49,21 +47,21 @@ describe('CLI on MD2', () => {
       }
     });
   }
-  it('the malformed MD2 exits 1 naming its code and byte offset', () => {
+  it('the malformed MD2 exits 1 naming its code and byte offset', async () => {
     const bad = manifest().find((r) => /malformed_zero_numvertices/.test(r.path))!;
-    const r = run('inspect', bad.absPath);
+    const r = await run('inspect', bad.absPath);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/:byte 24: BAD_COUNT: num_xyz/);
   });
-  it('--anim is refused for MD2 with a usage error', () => {
-    const r = run('convert', rows('md2')[0].absPath, '--anim', 'x.md5anim', '-o', join(tmp, 'x.obj'));
+  it('--anim is refused for MD2 with a usage error', async () => {
+    const r = await run('convert', rows('md2')[0].absPath, '--anim', 'x.md5anim', '-o', join(tmp, 'x.obj'));
     expect(r.status).toBe(2);
   });
 });
 
 describe('CLI on MD3', () => {
   for (const row of rows('md3')) {
-    it(`${row.path}: inspect counts and frame N as OBJ with one o per surface`, () => {
+    it(`${row.path}: inspect counts and frame N as OBJ with one o per surface`, async () => {
       const bytes = read(row.absPath);
       const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       // Header (GROUND-TRUTH.md): ident, version, name[64], flags, numFrames, numTags, numSurfaces, numSkins, ofsFrames, ofsTags, ofsSurfaces, ofsEnd.
@@ -74,13 +72,13 @@ describe('CLI on MD3', () => {
         surfaces.push({ verts: dv.getInt32(at + 80, true), tris: dv.getInt32(at + 84, true), ofsXyz: dv.getInt32(at + 100, true), start: at });
         at += dv.getInt32(at + 104, true);
       }
-      const j = JSON.parse(run('inspect', row.absPath, '--json').stdout);
+      const j = JSON.parse((await run('inspect', row.absPath, '--json')).stdout);
       expect([j.format, j.frames, j.surfaces]).toEqual(['md3', numFrames, numSurfaces]);
       expect(j.vertices).toBe(surfaces.reduce((n, s) => n + s.verts, 0));
 
       const frame = numFrames - 1;
       const out = join(tmp, `${row.path.replace(/\W+/g, '_')}.obj`);
-      const c = run('convert', row.absPath, '--frame', String(frame), '-o', out);
+      const c = await run('convert', row.absPath, '--frame', String(frame), '-o', out);
       expect(c.status, c.stderr).toBe(0);
       const obj = readFileSync(out, 'utf8');
       expect(count(obj, 'o')).toBe(numSurfaces);

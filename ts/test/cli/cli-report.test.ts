@@ -4,16 +4,15 @@
  * `convert`'s last stderr line summarises what was written (files, meshes, vertices, clips, size), every number
  * read here independently from the input or the written file. Needs dist/ (node scripts/bundle.mjs).
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
-import { read, REPO, SHARED_MODELS } from '../helpers/models.js';
+import type { ChildResult } from '../helpers/child.js';
+import { runCli as run } from '../helpers/cli.js';
+import { read, SHARED_MODELS } from '../helpers/models.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-report-'));
 const M = (p: string) => join(SHARED_MODELS, p);
 const BOARMAN = M('assimp/test/models-nonbsd/MD5/BoarMan.md5mesh');
@@ -21,7 +20,7 @@ const FAERIE = M('assimp/test/models/MD2/faerie.md2');
 const GRENADE_MD3 = M('res-tremulous_src.dpkdir/models/tremulous/weapons/grenade/grenade.md3');
 const BSUIT = M('res-players_src.dpkdir/models/players/human_bsuit');
 
-const stderrLines = (r: ReturnType<typeof run>) => r.stderr.trimEnd().split('\n');
+const stderrLines = (r: ChildResult) => r.stderr.trimEnd().split('\n');
 /** The summary's size: KB and MB of 1024, as `ls -h` counts. */
 const size = (bytes: number) => (bytes < 2 ** 20 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 2 ** 20).toFixed(1)} MB`);
 
@@ -34,71 +33,71 @@ function writtenJson(path: string): any {
 }
 
 describe('warnings, grouped by kind', () => {
-  it('BoarMan: 13 empty meshes are one EMPTY_MESH line, counted', () => {
+  it('BoarMan: 13 empty meshes are one EMPTY_MESH line, counted', async () => {
     const meshes = parseMd5Mesh(read(BOARMAN)).meshes;
     const empty = meshes.map((m, i) => ({ m, i })).filter(({ m }) => m.vertexCount === 0);
     expect(empty.length).toBe(13); // docs/gltf.md: "BoarMan.md5mesh has 13 such meshes"
     const { m: first, i } = empty[0];
     const label = first.name || `mesh${i}`; // the exporter names an unnamed mesh by its index
-    const r = run('convert', BOARMAN, '-o', join(tmp, 'boarman.glb'));
+    const r = await run('convert', BOARMAN, '-o', join(tmp, 'boarman.glb'));
     expect(r.status, r.stderr).toBe(0);
     const lines = stderrLines(r).filter((l) => l.includes('EMPTY_MESH'));
     expect(lines).toEqual([`${BOARMAN}: warning EMPTY_MESH: mesh ${i} ("${label}") has no vertices: not exported (and ${empty.length - 1} more like it)`]);
   });
-  it('identical warnings count as (×N); ones alike as (and N more like it)', () => {
+  it('identical warnings count as (×N); ones alike as (and N more like it)', async () => {
     // faerie.md2 has 198 frames (MANIFEST): a clip at frame 300 is outside it, three times over
-    const same = run('convert', FAERIE, '--clip', 'far:300:5', '--clip', 'far:300:5', '--clip', 'far:300:5', '--no-textures', '-o', join(tmp, 'f1.glb'));
+    const same = await run('convert', FAERIE, '--clip', 'far:300:5', '--clip', 'far:300:5', '--clip', 'far:300:5', '--no-textures', '-o', join(tmp, 'f1.glb'));
     expect(same.status, same.stderr).toBe(0);
     expect(stderrLines(same)[0]).toBe(`${FAERIE}: warning CLIP_RANGE: clip "far" (frames 300..304) is outside the model's 198 frames: not exported (×3)`);
     // --no-textures: the per-surface texture report (cli-textures.test.ts) would come first
-    const alike = run('convert', FAERIE, '--clip', 'far:300:5', '--clip', 'farther:400:2', '--clip', 'run:40:6', '--no-textures', '-o', join(tmp, 'f2.glb'));
+    const alike = await run('convert', FAERIE, '--clip', 'far:300:5', '--clip', 'farther:400:2', '--clip', 'run:40:6', '--no-textures', '-o', join(tmp, 'f2.glb'));
     expect(alike.status, alike.stderr).toBe(0);
     const lines = stderrLines(alike);
     expect(lines).toHaveLength(2); // one warning line, then the summary
     expect(lines[0]).toBe(`${FAERIE}: warning CLIP_RANGE: clip "far" (frames 300..304) is outside the model's 198 frames: not exported (and 1 more like it)`);
     expect(lines[1]).toMatch(/, 1 clip, /); // run:40:6 was exported
   });
-  it('a player folder: each part and animation.cfg warns under its own name, at its line:column', () => {
+  it('a player folder: each part and animation.cfg warns under its own name, at its line:column', async () => {
     // human_bsuit's own `footsteps custom` is one of Unvanquished's (and Tremulous') kinds: a copy with one no
     // game knows
     const folder = join(tmp, 'human_bsuit');
     cpSync(BSUIT, folder, { recursive: true });
     const cfg = readFileSync(join(BSUIT, 'animation.cfg'), 'latin1').replace('footsteps custom', 'footsteps hooves').split('\n');
     writeFileSync(join(folder, 'animation.cfg'), cfg.join('\n'), 'latin1');
-    const r = run('convert', folder, '-o', join(tmp, 'bsuit.glb'));
+    const r = await run('convert', folder, '-o', join(tmp, 'bsuit.glb'));
     expect(r.status, r.stderr).toBe(0);
     // its line and the column of `hooves`
     const line = cfg.findIndex((l) => /^\s*footsteps\s/.test(l));
     const column = cfg[line].indexOf('hooves') + 1;
     expect(stderrLines(r)).toContain(`${join(folder, 'animation.cfg')}: warning BAD_FOOTSTEPS at ${line + 1}:${column}: unknown footsteps "hooves" (kept 'normal', as the engine does)`);
   });
-  it('inspect: a table line per kind, every warning with its offset in --json', () => {
+  it('inspect: a table line per kind, every warning with its offset in --json', async () => {
     const bytes = read(GRENADE_MD3);
     const ofsEnd = new DataView(bytes.buffer, bytes.byteOffset).getInt32(104, true); // MD3 header: ofsEnd
     expect(bytes.length).toBeGreaterThan(ofsEnd);
-    const text = run('inspect', GRENADE_MD3);
+    const text = await run('inspect', GRENADE_MD3);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^warnings\s+1$/m);
     expect(text.stdout).toContain(`\nwarning              TRAILING_BYTES at byte ${ofsEnd}: ${bytes.length - ofsEnd} byte(s) after ofsEnd ${ofsEnd} are ignored\n`);
-    const j = JSON.parse(run('inspect', GRENADE_MD3, '--json').stdout);
+    const j = JSON.parse((await run('inspect', GRENADE_MD3, '--json')).stdout);
     expect(j.warnings).toEqual([{ code: 'TRAILING_BYTES', message: `${bytes.length - ofsEnd} byte(s) after ofsEnd ${ofsEnd} are ignored`, offset: ofsEnd }]);
-    expect(run('inspect', FAERIE).stdout).toMatch(/^warnings\s+none$/m);
+    expect((await run('inspect', FAERIE)).stdout).toMatch(/^warnings\s+none$/m);
   });
 });
 
 describe('convert ends with one summary line', () => {
-  it('.glb from an md5mesh and two anims: meshes, vertices, clips, size', () => {
+  it('.glb from an md5mesh and two anims: meshes, vertices, clips, size', async () => {
     const out = join(tmp, 'drone.glb');
-    const r = run('convert', M('actors/drone/mesh.md5mesh'), '--anim', M('actors/drone/idle.md5anim'), '--anim', M('actors/drone/forward.md5anim'), '--no-textures', '-o', out);
+    const r = await run('convert', M('actors/drone/mesh.md5mesh'), '--anim', M('actors/drone/idle.md5anim'), '--anim', M('actors/drone/forward.md5anim'), '--no-textures', '-o', out);
     expect(r.status, r.stderr).toBe(0);
     const mesh = parseMd5Mesh(read(M('actors/drone/mesh.md5mesh')));
     const vertices = mesh.meshes.reduce((n, m) => n + m.vertexCount, 0);
     expect(vertices).toBe(1439);
     expect(stderrLines(r)).toEqual([`wrote ${out}: ${mesh.meshes.length} meshes, ${vertices} vertices, 2 clips, ${size(statSync(out).size)}`]);
   });
-  it('.gltf names both files and counts both in the size', () => {
+  it('.gltf names both files and counts both in the size', async () => {
     const out = join(tmp, 'faerie.gltf');
-    const r = run('convert', FAERIE, '-o', out);
+    const r = await run('convert', FAERIE, '-o', out);
     expect(r.status, r.stderr).toBe(0);
     const bin = join(tmp, 'faerie.bin');
     const j = writtenJson(out);
@@ -107,9 +106,9 @@ describe('convert ends with one summary line', () => {
     const vertices = j.accessors[j.meshes[0].primitives[0].attributes.POSITION].count;
     expect(stderrLines(r).at(-1)).toBe(`wrote ${out}, ${bin}: 1 mesh, ${vertices} vertices, ${clips} clips, ${size(statSync(out).size + statSync(bin).size)}`);
   });
-  it('a player folder: its parts and the animations of its animation.cfg', () => {
+  it('a player folder: its parts and the animations of its animation.cfg', async () => {
     const out = join(tmp, 'bsuit.glb');
-    const r = run('convert', BSUIT, '-o', out);
+    const r = await run('convert', BSUIT, '-o', out);
     expect(r.status, r.stderr).toBe(0);
     const j = writtenJson(out);
     const positions = new Set<number>(j.meshes.flatMap((m: any) => m.primitives.map((p: any) => p.attributes.POSITION)));
@@ -117,9 +116,9 @@ describe('convert ends with one summary line', () => {
     expect(stderrLines(r).at(-1)).toBe(`wrote ${out}: ${j.meshes.length} meshes, ${vertices} vertices, ${j.animations.length} clips, ${size(statSync(out).size)}`);
     expect(j.animations.length).toBeGreaterThan(20);
   });
-  it('.obj: meshes, vertices, which frame, the backend, size', () => {
+  it('.obj: meshes, vertices, which frame, the backend, size', async () => {
     const out = join(tmp, 'drone.obj');
-    const r = run('convert', M('actors/drone/mesh.md5mesh'), '--anim', M('actors/drone/forward.md5anim'), '--frame', '5', '--backend', 'ts', '--no-textures', '-o', out);
+    const r = await run('convert', M('actors/drone/mesh.md5mesh'), '--anim', M('actors/drone/forward.md5anim'), '--frame', '5', '--backend', 'ts', '--no-textures', '-o', out);
     expect(r.status, r.stderr).toBe(0);
     const obj = readFileSync(out, 'utf8');
     const objects = obj.split('\n').filter((l) => l.startsWith('o ')).length;

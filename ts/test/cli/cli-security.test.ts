@@ -27,18 +27,18 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
 describe('a .gltf reads nothing outside its own folder', () => {
   const passwd = `${'../'.repeat(12)}etc/passwd`;
 
-  it('an image uri of ../ × 12 + etc/passwd with --texture-path: UNSAFE_PATH, exit 1, no passwd.png written', () => {
+  it('an image uri of ../ × 12 + etc/passwd with --texture-path: UNSAFE_PATH, exit 1, no passwd.png written', async () => {
     const d = fresh('image');
     writeFileSync(join(d, 'tri.bin'), triangleBin());
     writeFileSync(join(d, 'in.gltf'), triangleGltf({ bufferUri: 'tri.bin', imageUri: passwd }));
     const out = join(d, 'out', 'model.md3');
     mkdirSync(join(d, 'out'));
-    const r = runCli('convert', join(d, 'in.gltf'), '--texture-path', 'models/x', '-o', out);
+    const r = await runCli('convert', join(d, 'in.gltf'), '--texture-path', 'models/x', '-o', out);
     expect([r.status, r.stderr]).toEqual([1, expect.stringContaining(`in.gltf:byte 0: UNSAFE_PATH: image 0's uri '${passwd}' leaves the glTF's folder (..)`)]);
     expect(readdirSync(join(d, 'out'))).toEqual([]);
   });
 
-  it('the same uri as a second buffer, read as UNSIGNED_BYTE positions (KHR_mesh_quantization): UNSAFE_PATH, no md5mesh written', () => {
+  it('the same uri as a second buffer, read as UNSIGNED_BYTE positions (KHR_mesh_quantization): UNSAFE_PATH, no md5mesh written', async () => {
     const d = fresh('buffer');
     writeFileSync(join(d, 'tri.bin'), triangleBin());
     const gltf = triangleGltf({
@@ -52,12 +52,12 @@ describe('a .gltf reads nothing outside its own folder', () => {
       },
     });
     writeFileSync(join(d, 'in.gltf'), gltf);
-    const r = runCli('convert', join(d, 'in.gltf'), '-o', join(d, 'out.md5mesh'));
+    const r = await runCli('convert', join(d, 'in.gltf'), '-o', join(d, 'out.md5mesh'));
     expect([r.status, r.stderr]).toEqual([1, expect.stringContaining("UNSAFE_PATH: buffer 1's uri '../../")]);
     expect(existsSync(join(d, 'out.md5mesh'))).toBe(false);
   });
 
-  it('file: and http: buffers, %zz and a FIFO: one typed line each, never "Cannot read properties of undefined", never a hang', () => {
+  it('file: and http: buffers, %zz and a FIFO: one typed line each, never "Cannot read properties of undefined", never a hang', async () => {
     const cases: [string, (d: string) => void, RegExp][] = [
       ['file:///etc/passwd', () => {}, /UNSAFE_PATH: buffer 0's uri 'file:\/\/\/etc\/passwd' is a URL or a drive path \(file:\)/],
       ['http://127.0.0.1:9/x.bin', () => {}, /UNSAFE_PATH: buffer 0's uri 'http:\/\/127\.0\.0\.1:9\/x\.bin' is a URL/],
@@ -68,15 +68,15 @@ describe('a .gltf reads nothing outside its own folder', () => {
       const d = fresh('uri');
       setup(d);
       writeFileSync(join(d, 'in.gltf'), triangleGltf({ bufferUri: uri }));
-      const r = runCli('convert', join(d, 'in.gltf'), '-o', join(d, 'out.md3'));
+      const r = await runCli('convert', join(d, 'in.gltf'), '-o', join(d, 'out.md3'));
       expect([r.status, r.stderr], uri).toEqual([1, expect.stringMatching(want)]);
       expect(r.stderr).not.toMatch(/Cannot read properties|URIError/);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
   });
 
-  it('a .gltf whose files are beside it still converts (the corpus AnimatedMorphCube and its .bin)', () => {
-    const r = runCli('convert', shared('gltf-samples/assimp/test/models/glTF2/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf'), '-o', join(fresh('cube'), 'cube.md3'));
+  it('a .gltf whose files are beside it still converts (the corpus AnimatedMorphCube and its .bin)', async () => {
+    const r = await runCli('convert', shared('gltf-samples/assimp/test/models/glTF2/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf'), '-o', join(fresh('cube'), 'cube.md3'));
     expect(r.status, r.stderr).toBe(0);
   });
 });
@@ -91,7 +91,7 @@ function setName(bytes: Uint8Array, at: number, text: string): void {
 const HOSTILE = '\x1b]0;pwned\x07\x1b[2J\x9b31m';
 
 describe('every line the CLI prints is free of control characters', () => {
-  it('MD3 surface and shader names with ESC/OSC/CSI and C1 bytes: inspect and convert print them escaped', () => {
+  it('MD3 surface and shader names with ESC/OSC/CSI and C1 bytes: inspect and convert print them escaped', async () => {
     const d = fresh('md3');
     const md3 = new Uint8Array(readFileSync(shared('res-tremulous_src.dpkdir/models/mapobjects/nexus6/wallthing.md3')));
     const v = new DataView(md3.buffer);
@@ -100,29 +100,29 @@ describe('every line the CLI prints is free of control characters', () => {
     setName(md3, surface + v.getInt32(surface + 92, true), `models/${HOSTILE}.tga`); // + ofsShaders
     const path = join(d, 'evil.md3');
     writeFileSync(path, md3);
-    for (const r of [runCli('inspect', path), runCli('inspect', path, '--json'), runCli('convert', path, '-o', join(d, 'evil.glb'))]) {
+    for (const r of [await runCli('inspect', path), await runCli('inspect', path, '--json'), await runCli('convert', path, '-o', join(d, 'evil.glb'))]) {
       const all = r.stdout + r.stderr;
       expect(all).toContain('\\u001b]0;pwned\\u0007');
       expect(all).not.toMatch(CONTROL);
     }
     // --json stays JSON: the escapes are JSON's
-    expect(JSON.parse(runCli('inspect', path, '--json').stdout).format).toBe('md3');
+    expect(JSON.parse((await runCli('inspect', path, '--json')).stdout).format).toBe('md3');
   });
 
-  it('an MD2 skin name with OSC, CSI and an 8-bit CSI: escaped in inspect and convert', () => {
+  it('an MD2 skin name with OSC, CSI and an 8-bit CSI: escaped in inspect and convert', async () => {
     const d = fresh('md2');
     const md2 = new Uint8Array(readFileSync(shared('distrib/baseaq/pak0/models/indicator/arrow_blue.md2')));
     setName(md2, new DataView(md2.buffer).getInt32(44, true), `skin${HOSTILE}.pcx`); // ofs_skins
     const path = join(d, 'evil.md2');
     writeFileSync(path, md2);
-    for (const r of [runCli('inspect', path), runCli('convert', path, '-o', join(d, 'evil.glb'))]) {
+    for (const r of [await runCli('inspect', path), await runCli('convert', path, '-o', join(d, 'evil.glb'))]) {
       const all = r.stdout + r.stderr;
       expect(all).toMatch(/skin\\u001b\]0;pwned\\u0007/);
       expect(all).not.toMatch(CONTROL);
     }
   });
 
-  it('a 6 MB image name in an .mtr: its warning quotes 64 characters and its length, once, and no stderr line passes 4096 characters', () => {
+  it('a 6 MB image name in an .mtr: its warning quotes 64 characters and its length, once, and no stderr line passes 4096 characters', async () => {
     const game = fresh('mtr');
     mkdirSync(join(game, 'materials'));
     mkdirSync(join(game, 'models'));
@@ -132,7 +132,7 @@ describe('every line the CLI prints is free of control characters', () => {
       'mesh {', 'shader "models/bomb"', 'numverts 3', 'vert 0 ( 0 0 ) 0 1', 'vert 1 ( 1 0 ) 1 1', 'vert 2 ( 0 1 ) 2 1',
       'numtris 1', 'tri 0 0 1 2', 'numweights 3', 'weight 0 0 1 ( 0 0 0 )', 'weight 1 0 1 ( 1 0 0 )', 'weight 2 0 1 ( 0 1 0 )', '}', ''].join('\n');
     writeFileSync(join(game, 'models', 'bomb.md5mesh'), mesh);
-    const r = runCli('convert', join(game, 'models', 'bomb.md5mesh'), '-o', join(game, 'bomb.glb'));
+    const r = await runCli('convert', join(game, 'models', 'bomb.md5mesh'), '-o', join(game, 'bomb.glb'));
     expect(r.status, r.stderr.slice(0, 2000)).toBe(0);
     expect(r.stderr.length).toBeLessThan(16_384);
     for (const line of r.stderr.split('\n')) expect(line.length).toBeLessThanOrEqual(4096 + 40);
@@ -142,30 +142,30 @@ describe('every line the CLI prints is free of control characters', () => {
 });
 
 describe('inflation bombs and --limit', () => {
-  it('a .pk3 whose members declare more than 64 times its size is refused at open, naming the limit; --limit maxTotalRatio raises it', () => {
+  it('a .pk3 whose members declare more than 64 times its size is refused at open, naming the limit; --limit maxTotalRatio raises it', async () => {
     const d = fresh('bomb');
     const md3 = new Uint8Array(readFileSync(shared('res-tremulous_src.dpkdir/models/mapobjects/nexus6/wallthing.md3')));
     // the model plus 64 MiB of spaces as a shader script: ~64 KB of archive making 64 MiB
     const pk3 = join(d, 'bomb.pk3');
     writeFileSync(pk3, makeZip([{ name: 'models/wall.md3', data: md3 }, { name: 'scripts/spaces.shader', data: new Uint8Array(64 << 20).fill(0x20) }]));
-    const refused = runCli('convert', `${pk3}:models/wall.md3`, '-o', join(d, 'wall.glb'));
+    const refused = await runCli('convert', `${pk3}:models/wall.md3`, '-o', join(d, 'wall.glb'));
     expect([refused.status, refused.stderr]).toEqual([1, expect.stringMatching(/bomb\.pk3:byte \d+: INFLATE_LIMIT: the members declare \d+ bytes in all, .* over the limit maxTotalRatio = 64 .*--limit maxTotalRatio=N/)]);
     expect(existsSync(join(d, 'wall.glb'))).toBe(false);
-    const raised = runCli('convert', `${pk3}:models/wall.md3`, '--limit', 'maxTotalRatio=2000', '--limit', 'maxScriptBytes=1k', '-o', join(d, 'wall.glb'));
+    const raised = await runCli('convert', `${pk3}:models/wall.md3`, '--limit', 'maxTotalRatio=2000', '--limit', 'maxScriptBytes=1k', '-o', join(d, 'wall.glb'));
     expect(raised.status, raised.stderr).toBe(0);
     // the script is still over maxScriptBytes (lowered to 1 KiB here): not read, and said so
     expect(raised.stderr).toMatch(/warning SCRIPT_TOO_LARGE: scripts\/spaces\.shader is not read: .* is 67108864 bytes: over the limit maxScriptBytes = 1024/);
     // --all hands the limits to its worker threads: the worker's warning names the lowered limit too
-    const all = runCli('convert', pk3, '--all', '--jobs', '1', '--limit', 'maxTotalRatio=2000', '--limit', 'maxScriptBytes=1k', '-o', join(d, 'all'), '--json');
+    const all = await runCli('convert', pk3, '--all', '--jobs', '1', '--limit', 'maxTotalRatio=2000', '--limit', 'maxScriptBytes=1k', '-o', join(d, 'all'), '--json');
     const rows = JSON.parse(all.stdout).models as { path: string; status: string; warnings: string[] }[];
     const wall = rows.find((m) => m.path === 'models/wall.md3')!;
     expect(wall.status).toBe('converted');
     expect(wall.warnings.join('\n')).toMatch(/SCRIPT_TOO_LARGE: scripts\/spaces\.shader is not read: .* over the limit maxScriptBytes = 1024 /);
   });
 
-  it('--limit with an unknown name or a bad value is a usage error (exit 2)', () => {
+  it('--limit with an unknown name or a bad value is a usage error (exit 2)', async () => {
     for (const bad of ['maxBogus=1', 'maxImagePixels=0', 'maxImagePixels', 'maxImagePixels=-5']) {
-      const r = runCli('inspect', shared('distrib/baseaq/pak0/models/indicator/arrow_blue.md2'), '--limit', bad);
+      const r = await runCli('inspect', shared('distrib/baseaq/pak0/models/indicator/arrow_blue.md2'), '--limit', bad);
       expect([r.status, r.stderr.split('\n')[0]], bad).toEqual([2, expect.stringMatching(/^idtech-models: --limit /)]);
     }
   });

@@ -23,7 +23,7 @@ const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }
 describe('convert resolves textures in the game folder', () => {
   it('a player folder: each part through its _default.skin, the image embedded once', async () => {
     const out = join(tmp, 'bsuit.glb');
-    const r = run('convert', BSUIT, '-o', out);
+    const r = await run('convert', BSUIT, '-o', out);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stderr.split('\n');
     expect(lines).toContain(`textures from ${SHARED_MODELS} (found above the model):`);
@@ -43,7 +43,7 @@ describe('convert resolves textures in the game folder', () => {
     mkdirSync(game, { recursive: true });
     writeFileSync(join(game, 'pak0.pk3'), makeZip(files.map((name) => ({ name, data: new Uint8Array(readFileSync(join(TREM, name))) }))));
     const out = join(tmp, 'stasis.glb');
-    const r = run('convert', join(game, 'pak0.pk3', 'models/mapobjects/stasis/stasis.md3'), '-o', out);
+    const r = await run('convert', join(game, 'pak0.pk3', 'models/mapobjects/stasis/stasis.md3'), '-o', out);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(`textures from ${game} (found above the model), model in ${join(game, 'pak0.pk3')}:`);
     expect(r.stderr).toContain('  chamber: models/mapobjects/stasis/chamber.tga → models/mapobjects/stasis/chamber.png');
@@ -55,18 +55,18 @@ describe('convert resolves textures in the game folder', () => {
 
   it('--skin picks <model>_NAME.skin; --no-textures leaves the images out', async () => {
     const portal = M('aaa-assets/models/fx/portal/portals.md3');
-    const orange = run('convert', portal, '--skin', 'orange', '-o', join(tmp, 'orange.glb'));
+    const orange = await run('convert', portal, '--skin', 'orange', '-o', join(tmp, 'orange.glb'));
     expect(orange.status, orange.stderr).toBe(0);
     expect(orange.stderr).toContain('  portalring: models/fx/portal/orangering → models/fx/portal/orangering.jpg');
     expect(readGlb(new Uint8Array(readFileSync(join(tmp, 'orange.glb')))).json.images.map((i: { name: string }) => i.name).sort()).toEqual(['orangecenter', 'orangering']);
-    const none = run('convert', portal, '--no-textures', '-o', join(tmp, 'none.glb'));
+    const none = await run('convert', portal, '--no-textures', '-o', join(tmp, 'none.glb'));
     expect(none.status, none.stderr).toBe(0);
     expect(none.stderr).not.toContain('textures from');
     expect(readGlb(new Uint8Array(readFileSync(join(tmp, 'none.glb')))).json.images).toBeUndefined();
-    expect(run('convert', portal, '--no-textures', '--skin', 'blue', '-o', join(tmp, 'x.glb')).status).toBe(2);
+    expect((await run('convert', portal, '--no-textures', '--skin', 'blue', '-o', join(tmp, 'x.glb'))).status).toBe(2);
   });
 
-  it('--skin naming a multi-stage alien shader (Tremulous level2adv form): the glb shows the lit body stage, not the effect layer', () => {
+  it('--skin naming a multi-stage alien shader (Tremulous level2adv form): the glb shows the lit body stage, not the effect layer', async () => {
     const game = join(tmp, 'alien');
     const folder = join(game, 'models/players/level2');
     mkdirSync(folder, { recursive: true });
@@ -81,7 +81,7 @@ describe('convert resolves textures in the game folder', () => {
     writeFileSync(join(folder, 'lvl2_fx.png'), readFileSync(join(TREM, 'models/mapobjects/stasis/bubbles.png')));
     writeFileSync(join(folder, 'adv.png'), readFileSync(join(TREM, 'models/mapobjects/stasis/chamber.png')));
     const out = join(tmp, 'alien.glb');
-    const r = run('convert', join(folder, 'level2.md3'), '--skin', 'default', '-o', out);
+    const r = await run('convert', join(folder, 'level2.md3'), '--skin', 'default', '-o', out);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('  rifle: models/players/level2/level2adv → models/players/level2/adv.png');
     expect(r.stderr).toContain('STAGE_DROPPED');
@@ -91,22 +91,22 @@ describe('convert resolves textures in the game folder', () => {
     expect(Buffer.compare(Buffer.from(bin.subarray(view.byteOffset, view.byteOffset + view.byteLength)), readFileSync(join(folder, 'adv.png')))).toBe(0);
   });
 
-  it('--game-dir names the game folder; without a marker folder above, the model\'s own folder is used with NO_GAME_FOLDER', () => {
-    const r = run('convert', M('aaa-assets/models/fx/portal/portals.md3'), '--game-dir', M('aaa-assets'), '--skin', 'blue', '-o', join(tmp, 'blue.glb'));
+  it('--game-dir names the game folder; without a marker folder above, the model\'s own folder is used with NO_GAME_FOLDER', async () => {
+    const r = await run('convert', M('aaa-assets/models/fx/portal/portals.md3'), '--game-dir', M('aaa-assets'), '--skin', 'blue', '-o', join(tmp, 'blue.glb'));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(`textures from ${M('aaa-assets')} (--game-dir):`);
     expect(r.stderr).toContain('  portalring: models/fx/portal/bluering → models/fx/portal/bluering.jpg');
     const lone = join(tmp, 'lone');
     mkdirSync(lone);
     writeFileSync(join(lone, 'grass.md3'), readFileSync(join(TREM, 'models/mapobjects/plant_life/grass.md3')));
-    const l = run('convert', join(lone, 'grass.md3'), '-o', join(tmp, 'lone.glb'));
+    const l = await run('convert', join(lone, 'grass.md3'), '-o', join(tmp, 'lone.glb'));
     expect(l.status, l.stderr).toBe(0);
     expect(l.stderr).toContain('NO_GAME_FOLDER');
   });
 
-  it('.obj writes OUT.mtl and every image it names beside OUT', () => {
+  it('.obj writes OUT.mtl and every image it names beside OUT', async () => {
     const out = join(tmp, 'grass.obj');
-    const r = run('convert', join(TREM, 'models/mapobjects/plant_life/grass.md3'), '-o', out);
+    const r = await run('convert', join(TREM, 'models/mapobjects/plant_life/grass.md3'), '-o', out);
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('mtllib grass.mtl');
     const mtl = readFileSync(join(tmp, 'grass.mtl'), 'utf8');
@@ -115,11 +115,11 @@ describe('convert resolves textures in the game folder', () => {
     for (const f of maps) expect(existsSync(join(tmp, f)), relative(tmp, f)).toBe(true);
   });
 
-  it('inspect lists each surface\'s resolved image', () => {
-    const r = run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'));
+  it('inspect lists each surface\'s resolved image', async () => {
+    const r = await run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('texture 4            lifemeter2: models/mapobjects/stasis/lifemeter2.tga → models/mapobjects/stasis/lifemeter2.png');
-    const j = JSON.parse(run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'), '--json').stdout);
+    const j = JSON.parse((await run('inspect', join(TREM, 'models/mapobjects/stasis/stasis.md3'), '--json')).stdout);
     expect(j.textures.map((t: { image: string }) => t.image)).toEqual(['bubbles.png', 'chamber.png', 'flowpipe.png', 'lifemeter.png', 'lifemeter2.png', 'window.png'].map((f) => `models/mapobjects/stasis/${f}`));
   });
 });

@@ -1,20 +1,19 @@
 /** The built CLI (bin/idtech-models.js → dist/cli.js) on every real MD5, on bad input and bad usage. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { runChild } from '../helpers/child.js';
+import { runCli as run } from '../helpers/cli.js';
 import { invalidFiles, read, realAnimPairs, realMeshes, REPO } from '../helpers/models.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-'));
 
 describe('idtech-models inspect', () => {
   for (const row of realMeshes()) {
-    it(`${row.path} --json gives the mesh's counts`, () => {
-      const r = run('inspect', row.absPath, '--json');
+    it(`${row.path} --json gives the mesh's counts`, async () => {
+      const r = await run('inspect', row.absPath, '--json');
       expect(r.status, r.stderr).toBe(0);
       const j = JSON.parse(r.stdout);
       const mesh = parseMd5Mesh(read(row.absPath));
@@ -28,8 +27,8 @@ describe('idtech-models inspect', () => {
     });
   }
   for (const { anim } of realAnimPairs()) {
-    it(`${anim.path} shows frames and frame rate`, () => {
-      const r = run('inspect', anim.absPath);
+    it(`${anim.path} shows frames and frame rate`, async () => {
+      const r = await run('inspect', anim.absPath);
       expect(r.status, r.stderr).toBe(0);
       const frames = /numFrames=(\d+)/.exec(anim.notes)![1];
       const rate = /frameRate=(\d+)/.exec(anim.notes)![1];
@@ -37,14 +36,14 @@ describe('idtech-models inspect', () => {
       expect(r.stdout).toMatch(new RegExp(`^frameRate\\s+${rate}$`, 'm'));
     });
   }
-  it("an md5anim's inspect does not load Node's fetch (undici, ~9 ms): start-up is part of every run", () => {
+  it("an md5anim's inspect does not load Node's fetch (undici, ~9 ms): start-up is part of every run", async () => {
     const anim = realAnimPairs()[0].anim.absPath;
     const probe = [
       `process.argv = [process.argv[0], 'idtech-models', 'inspect', ${JSON.stringify(anim)}];`,
       `await import(${JSON.stringify(join(REPO, 'dist', 'cli.js'))});`,
       "process.on('exit', () => process.stderr.write(JSON.stringify({ undici: process.moduleLoadList.some((m) => m.includes('undici')) })));",
     ].join('\n');
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' });
+    const r = await runChild(process.execPath, ['--input-type=module', '-e', probe]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^frames\s+\d+$/m);
     expect(JSON.parse(r.stderr)).toEqual({ undici: false });
@@ -62,15 +61,15 @@ describe('idtech-models inspect', () => {
     }
   };
   for (const row of invalidFiles().filter((r) => r.format !== 'md5camera' && !refused(r))) {
-    it(`${row.path}, which Doom 3 loads, inspects with exit 0 and its INDEX_MARKER warning`, () => {
-      const r = run('inspect', row.absPath);
+    it(`${row.path}, which Doom 3 loads, inspects with exit 0 and its INDEX_MARKER warning`, async () => {
+      const r = await run('inspect', row.absPath);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/INDEX_MARKER/);
     });
   }
   for (const row of invalidFiles().filter((r) => r.format !== 'md5camera' && refused(r))) {
-    it(`${row.path} exits 1 with file, code and line:column on one line`, () => {
-      const r = run('inspect', row.absPath);
+    it(`${row.path} exits 1 with file, code and line:column on one line`, async () => {
+      const r = await run('inspect', row.absPath);
       expect(r.status).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -82,15 +81,16 @@ describe('idtech-models inspect', () => {
 
 describe('idtech-models convert', () => {
   for (const { anim, mesh } of realAnimPairs()) {
-    it(`${mesh.path.split('/').pop()} + ${anim.path.split('/').pop()} → OBJ in file order, same on WASM and TS`, () => {
+    it(`${mesh.path.split('/').pop()} + ${anim.path.split('/').pop()} → OBJ in file order, same on WASM and TS`, async () => {
       const parsed = parseMd5Mesh(read(mesh.absPath));
       const frame = String(Math.floor(Number(/numFrames=(\d+)/.exec(anim.notes)![1]) / 2));
-      const outs = ['wasm', 'ts'].map((backend) => {
+      const outs: string[] = [];
+      for (const backend of ['wasm', 'ts']) {
         const out = join(tmp, `${backend}.obj`);
-        const r = run('convert', mesh.absPath, '--anim', anim.absPath, '--frame', frame, '--backend', backend, '-o', out);
+        const r = await run('convert', mesh.absPath, '--anim', anim.absPath, '--frame', frame, '--backend', backend, '-o', out);
         expect(r.status, r.stderr).toBe(0);
-        return readFileSync(out, 'utf8');
-      });
+        outs.push(readFileSync(out, 'utf8'));
+      }
       const vOf = (t: string) => t.split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number));
       const [a, b] = outs.map(vOf);
       expect(a.length).toBe(parsed.meshes.reduce((n, m) => n + m.vertexCount, 0));
@@ -103,11 +103,11 @@ describe('idtech-models convert', () => {
       expect(text.split('\n').filter((l) => l.startsWith('vn ')).length).toBe(a.length);
     });
   }
-  it('without --anim writes the bind pose; --y-up rotates Z-up to Y-up', () => {
+  it('without --anim writes the bind pose; --y-up rotates Z-up to Y-up', async () => {
     const mesh = realMeshes().find((r) => r.path.endsWith('SimpleCube.md5mesh'))!;
     const z = join(tmp, 'z.obj'), y = join(tmp, 'y.obj');
-    expect(run('convert', mesh.absPath, '-o', z).status).toBe(0);
-    expect(run('convert', mesh.absPath, '--y-up', '-o', y).status).toBe(0);
+    expect((await run('convert', mesh.absPath, '-o', z)).status).toBe(0);
+    expect((await run('convert', mesh.absPath, '--y-up', '-o', y)).status).toBe(0);
     const v = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number));
     const [zs, ys] = [v(z), v(y)];
     expect(zs.length).toBe(24);
@@ -117,16 +117,16 @@ describe('idtech-models convert', () => {
       expect(ys[i][2]).toBeCloseTo(-p[1], 5);
     });
   });
-  it('a mesh/anim pair that does not match exits 1 with ANIM_MESH_MISMATCH', () => {
+  it('a mesh/anim pair that does not match exits 1 with ANIM_MESH_MISMATCH', async () => {
     const drone = realMeshes().find((r) => r.path.endsWith('drone/mesh.md5mesh'))!;
     const rifleAnim = realAnimPairs().find((p) => p.anim.path.endsWith('rifle_view_idle.md5anim'))!.anim;
-    const r = run('convert', drone.absPath, '--anim', rifleAnim.absPath, '-o', join(tmp, 'x.obj'));
+    const r = await run('convert', drone.absPath, '--anim', rifleAnim.absPath, '-o', join(tmp, 'x.obj'));
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ANIM_MESH_MISMATCH/);
   });
-  it('bench --json on a real model reports every backend, with parity', () => {
+  it('bench --json on a real model reports every backend, with parity', async () => {
     const drone = realAnimPairs().find((p) => p.anim.path.endsWith('drone/forward.md5anim'))!;
-    const r = run('bench', drone.mesh.absPath, drone.anim.absPath, '--json');
+    const r = await run('bench', drone.mesh.absPath, drone.anim.absPath, '--json');
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.vertices).toBe(1439);
@@ -138,14 +138,14 @@ describe('idtech-models convert', () => {
     }
     expect(j.parity_max_rel).toBeLessThan(1e-4);
   });
-  it('bad usage exits 2; a missing file exits 1', () => {
-    expect(run().status).toBe(2);
-    expect(run('convert').status).toBe(2);
-    expect(run('frobnicate').status).toBe(2);
-    expect(run('convert', 'x.md5mesh', '--frame', '-3', '--anim', 'a.md5anim', '-o', 'o.obj').status).toBe(2);
-    expect(run('inspect', '--wat', 'x').status).toBe(2);
-    expect(run('bench').status).toBe(2);
-    const missing = run('inspect', join(tmp, 'nope.md5mesh'));
+  it('bad usage exits 2; a missing file exits 1', async () => {
+    expect((await run()).status).toBe(2);
+    expect((await run('convert')).status).toBe(2);
+    expect((await run('frobnicate')).status).toBe(2);
+    expect((await run('convert', 'x.md5mesh', '--frame', '-3', '--anim', 'a.md5anim', '-o', 'o.obj')).status).toBe(2);
+    expect((await run('inspect', '--wat', 'x')).status).toBe(2);
+    expect((await run('bench')).status).toBe(2);
+    const missing = await run('inspect', join(tmp, 'nope.md5mesh'));
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/ENOENT/);
   });

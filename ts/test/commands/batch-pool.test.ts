@@ -42,7 +42,7 @@ parentPort.on('message', (job) => { waiting.push(job); if (!busy) drain(); });
 const broken = join(dir, 'broken.mjs');
 writeFileSync(broken, `throw new Error('this script cannot start');\n`);
 
-const job = (id: number, path = `m${id}.md3`, size = 100 - id, kind = 'md3'): QueuedBatchJob => ({ id, kind, path, anims: [], out: `/out/${id}.glb`, outDir: '/out', yUp: true, textures: false, size });
+const job = (id: number, path = `m${id}.md3`, size = 100 - id, kind = 'md3'): QueuedBatchJob => ({ id, kind, path, origin: `input.pk3:${path}`, anims: [], out: `/out/${id}.glb`, outDir: '/out', yUp: true, textures: false, size });
 
 async function runAll(jobs: QueuedBatchJob[], threads: number, script = serving) {
   const pool = startBatchPool('input.pk3', threads, script);
@@ -52,7 +52,7 @@ async function runAll(jobs: QueuedBatchJob[], threads: number, script = serving)
   return results;
 }
 
-const byId = (rs: { id: number }[]) => [...rs].sort((a, b) => a.id - b.id);
+const byId = <R extends { id: number }>(rs: R[]): R[] => [...rs].sort((a, b) => a.id - b.id);
 
 describe('batch pool', () => {
   it('every job gets one result, from workers that were given the input', async () => {

@@ -45,7 +45,7 @@ describe('a DDS skin in a .glb', () => {
       expect(image.mimeType).toBe('image/png');
       const view = json.bufferViews[image.bufferView];
       const back = pngRgba(bin.subarray(view.byteOffset, view.byteOffset + view.byteLength));
-      const ref = pillowDecodeFiles([join(PLAYER, dds)])[0] as PillowImage;
+      const ref = (await pillowDecodeFiles([join(PLAYER, dds)]))[0] as PillowImage;
       expect([back.width, back.height]).toEqual([ref.width, ref.height]);
       expect(firstDifference(back.rgba, ref.rgba, back.width)).toBe('');
     });
@@ -53,7 +53,7 @@ describe('a DDS skin in a .glb', () => {
 });
 
 describe('a PNG with a bad ancillary-chunk CRC', () => {
-  test('roller_mask.png (iCCP) is embedded without the chunk, as libpng reads it: Pillow, which refuses the original, reads the copy', () => {
+  test('roller_mask.png (iCCP) is embedded without the chunk, as libpng reads it: Pillow, which refuses the original, reads the copy', async () => {
     const path = 'actors-iqm/roller/roller_mask.png';
     const bytes = read(join(SHARED_MODELS, path));
     const info = pngInfo(bytes);
@@ -63,7 +63,7 @@ describe('a PNG with a bad ancillary-chunk CRC', () => {
     expect(warnings).toEqual([]);
     expect(out.bytes.length).toBe(bytes.length - info.badAncillary[0].bytes);
     expect(pngInfo(out.bytes).warnings).toEqual([]);
-    const [original, copy] = [bytes, out.bytes].map((b, i) => pillowDecodeBytes({ [`f${i}.png`]: b })[`f${i}.png`]);
+    const { 'original.png': original, 'copy.png': copy } = await pillowDecodeBytes({ 'original.png': bytes, 'copy.png': out.bytes });
     // pillow.py drops bad ancillary chunks the way libpng does; on the copy there is nothing left to drop
     expect(isPillowImage(original) && original.dropped).toEqual(['iCCP']);
     expect(isPillowImage(copy) && copy.dropped).toEqual([]);

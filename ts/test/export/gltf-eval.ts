@@ -20,7 +20,7 @@ export function readGlb(bytes: Uint8Array): Gltf {
   if (dv.getUint32(8, true) !== bytes.byteLength) throw new Error('GLB length field is wrong');
   let o = 12;
   let json: any = null;
-  let bin = new Uint8Array(0);
+  let bin: Uint8Array = new Uint8Array(0);
   while (o < bytes.byteLength) {
     const len = dv.getUint32(o, true), type = dv.getUint32(o + 4, true);
     const body = bytes.subarray(o + 8, o + 8 + len);

@@ -11,6 +11,7 @@ import type { Md5Mesh } from '../../src/base/model.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { diagonal } from '../helpers/compare.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { read, realAnimPairs, realMeshes } from '../helpers/models.js';
 import { gltfPositions, readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';
 import { expectClean as expectCleanIn, summaryLine, validate } from './validate.js';
@@ -101,6 +102,7 @@ describe('every real md5mesh with each of its md5anims', () => {
       const exact = fourOrFewerJoints(mesh);
       let worst = 0, worstOthers = 0;
       for (let f = 0; f < anim.frameCount; f++) {
+        await turnIfHeld();
         poser.poseFrame(f);
         const tol = 1e-4 * diagonal(poser.positions);
         const err = vertexError(gltfPositions(g, 0, f / anim.frameRate), yUp(poser.positions), exact);

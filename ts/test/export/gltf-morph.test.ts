@@ -256,11 +256,11 @@ describe('a Quake 3 player assembly (Tremulous human_base)', () => {
     // LEGS_BACKWALK is LEGS_WALK reversed (derived by the game): same keys, frames in reverse order
     const legsWalk = cfg.byName.LEGS_WALK;
     const times = readAccessor(g, byName.get('LEGS_BACKWALK').samplers[0].input).values;
-    expect(times).toHaveLength(legsWalk.numFrames);
+    expect(times).toHaveLength(legsWalk!.numFrames);
     const lower = player.models.lower;
     const poser = new Md3Poser(createTsBackend(), lower);
     const i = g.json.animations.findIndex((a: any) => a.name === 'LEGS_BACKWALK');
-    poser.poseFrame(legsWalk.firstFrame + legsWalk.numFrames - 1);
+    poser.poseFrame(legsWalk!.firstFrame + legsWalk!.numFrames - 1);
     const scene = evaluate(g, i, 0);
     const lowerNodes = g.json.nodes.map((n: any, k: number) => (n.name === 'l_legs' || n.name === 'l_kneepads' ? k : -1)).filter((k: number) => k >= 0);
     const posed = lowerNodes.flatMap((k: number) => Array.from(primitivePositions(g, scene, k)));

@@ -33,21 +33,22 @@ describe('every textured corpus model exports to a valid .glb with its images in
       const found = textures.materials.filter((m) => m.diffuse?.path);
       expect(found.length, 'resolved materials').toBeGreaterThan(0);
       for (const m of found) {
-        const mat = json.materials.find((x: any) => x.extras?.shader === m.shaderName && x.extras?.image === m.diffuse!.path);
-        expect(mat, `${m.surface}: a material showing ${m.diffuse!.path}`).toBeDefined();
+        const path = m.diffuse!.path!; // found: the ones with a path
+        const mat = json.materials.find((x: any) => x.extras?.shader === m.shaderName && x.extras?.image === path);
+        expect(mat, `${m.surface}: a material showing ${path}`).toBeDefined();
         const tex = (mat.pbrMetallicRoughness.baseColorTexture ?? mat.emissiveTexture).index;
         const image = json.images[json.textures[tex].source];
         const view = json.bufferViews[image.bufferView];
         const embedded = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
-        const source = decodeImage(textures.images.get(m.diffuse!.path)!, m.diffuse!.path);
+        const source = decodeImage(textures.images.get(path)!, path);
         if (source.kind === 'passthrough') {
           expect(image.mimeType).toBe(source.mimeType);
-          expect(Buffer.compare(Buffer.from(embedded), Buffer.from(source.bytes)), `${m.diffuse!.path} passed through as is`).toBe(0);
+          expect(Buffer.compare(Buffer.from(embedded), Buffer.from(source.bytes)), `${path} passed through as is`).toBe(0);
         } else {
           expect(image.mimeType).toBe('image/png');
           const back = pngRgba(embedded);
           expect([back.width, back.height]).toEqual([source.width, source.height]);
-          expect(Buffer.compare(Buffer.from(back.rgba), Buffer.from(source.rgba)), `${m.diffuse!.path} pixels`).toBe(0);
+          expect(Buffer.compare(Buffer.from(back.rgba), Buffer.from(source.rgba)), `${path} pixels`).toBe(0);
         }
         expect(mat.doubleSided ?? false).toBe(m.doubleSided);
       }

@@ -35,9 +35,9 @@ export const ACCEPTED_WARNINGS: readonly string[] = [
 export const ACCEPTED_INFOS: readonly string[] = ['UNUSED_OBJECT', 'URI_GLB', 'NODE_EMPTY', 'IMAGE_NPOT_DIMENSIONS'];
 
 export async function validate(bytes: Uint8Array, options: Record<string, unknown> = {}): Promise<ValidatorSummary> {
-  const report: any = await validateBytes(bytes, { maxIssues: 0, ...options });
-  const msgs: any[] = report.issues.messages;
-  const codes = (sev: number) => [...new Set(msgs.filter((m) => m.severity === sev).map((m) => m.code as string))].sort();
+  const report = await validateBytes(bytes, { maxIssues: 0, ...options });
+  const msgs = report.issues.messages;
+  const codes = (sev: number) => [...new Set(msgs.filter((m) => m.severity === sev).map((m) => m.code))].sort();
   return {
     errors: report.issues.numErrors,
     warnings: report.issues.numWarnings,

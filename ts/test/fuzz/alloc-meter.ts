@@ -44,7 +44,7 @@ export function installAllocMeter(): void {
           allocated += this.byteLength;
         }
       }
-      static [Symbol.hasInstance](x: unknown): boolean {
+      static override [Symbol.hasInstance](x: unknown): boolean {
         return x instanceof Original;
       }
     };

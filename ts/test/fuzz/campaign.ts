@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { manifest, read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import type { Md5Mesh } from '../../src/base/model.js';
@@ -70,23 +71,53 @@ let cached: TargetSeeds[] | undefined;
 
 /** Seeds per target (computed once per process). */
 export function targetSeeds(): TargetSeeds[] {
-  if (cached) return cached;
+  if (!cached) {
+    const steps = seedSteps();
+    let step;
+    while (!(step = steps.next()).done);
+    cached = step.value;
+  }
+  return cached;
+}
+
+/** `targetSeeds()`, the event loop turned every 100 ms or so while they are worked out (a few seconds: helpers/loop-turn.ts). */
+export async function targetSeedsTurning(): Promise<TargetSeeds[]> {
+  if (!cached) {
+    const steps = seedSteps();
+    let step;
+    while (!(step = steps.next()).done) await turnIfHeld();
+    cached ??= step.value;
+  }
+  return cached;
+}
+
+/** Works the seeds out, one file's structure per step. */
+function* seedSteps(): Generator<void, TargetSeeds[]> {
   const files = corpus();
-  cached = TARGETS.map((target) => {
-    const seed = ({ name, bytes }: File): Seed => ({ name, bytes, structure: target.structure(bytes) });
+  const all: TargetSeeds[] = [];
+  for (const target of TARGETS) {
     const mine = (f: File) => target.formats.includes(f.format) && (target.seedFilter?.(f.name) ?? true);
-    const own = [...(target.seeds ? target.seeds(files) : files.filter(mine)), ...(target.extraSeeds?.() ?? []).map((x) => ({ ...x, format: 'fixture' }))].map(seed);
+    const seeds = function* (from: readonly Pick<File, 'name' | 'bytes'>[]): Generator<void, Seed[]> {
+      const out: Seed[] = [];
+      for (const { name, bytes } of from) {
+        out.push({ name, bytes, structure: target.structure(bytes) });
+        yield;
+      }
+      return out;
+    };
+    const own = yield* seeds([...(target.seeds ? target.seeds(files) : files.filter(mine)), ...(target.extraSeeds?.() ?? [])]);
     if (own.length === 0) throw new Error(`no seeds for ${target.name} in ${SHARED_MODELS}`);
-    const foreign = files.filter((f) => !mine(f)).map(seed);
-    return { target, own, foreign };
-  });
+    const foreign = yield* seeds(files.filter((f) => !mine(f)));
+    all.push({ target, own, foreign });
+  }
   // Fuzzed anims are attached to the mesh their seed belongs to (MANIFEST "pairs with X"), each mesh parsed once.
   const meshes = new Map<string, Md5Mesh>();
   for (const { anim, mesh } of realAnimPairs()) {
     if (!meshes.has(mesh.path)) meshes.set(mesh.path, parseMd5Mesh(read(mesh.absPath)));
     setPairedMesh(anim.path, meshes.get(mesh.path)!);
+    yield;
   }
-  return cached;
+  return all;
 }
 
 export function emptyStats(): TargetStats {
@@ -155,8 +186,24 @@ export function makeInput(seed: number, index: number, only?: readonly string[])
 }
 
 export function runCampaign(o: CampaignOptions): CampaignResult {
-  const stats: Record<string, TargetStats> = {};
-  const violations: Violation[] = [];
+  const result: CampaignResult = { stats: {}, violations: [] };
+  for (const _ of campaignSteps(o, result));
+  return result;
+}
+
+/**
+ * `runCampaign`, the same inputs in the same order, with the event loop turned every 100 ms or so: how a test runs a
+ * campaign (a test worker's loop must not be held for long: helpers/loop-turn.ts); scripts/fuzz.mjs's workers do not need it.
+ */
+export async function runCampaignTurning(o: CampaignOptions): Promise<CampaignResult> {
+  await targetSeedsTurning();
+  const result: CampaignResult = { stats: {}, violations: [] };
+  for (const _ of campaignSteps(o, result)) await turnIfHeld();
+  return result;
+}
+
+/** The campaign into `result`, one input per step. */
+function* campaignSteps(o: CampaignOptions, { stats, violations }: CampaignResult): Generator<void> {
   for (let i = o.start; i < o.start + o.count; i++) {
     const { ts, rng, from, ops, bytes } = makeInput(o.seed, i, o.only);
     const name = ts.target.name;
@@ -170,8 +217,8 @@ export function runCampaign(o: CampaignOptions): CampaignResult {
     record(st, out, bytes.length, ts.target);
     if (out.violation) violations.push({ target: name, seed: o.seed, index: i, from, ops, ...out.violation, bytes });
     o.onInput?.(i);
+    yield;
   }
-  return { stats, violations };
 }
 
 /** What "slowest" ranks by: ms per byte, with 1000 bytes of fixed cost so that tiny inputs do not dominate. */
@@ -211,8 +258,21 @@ export function mergeStats(into: Record<string, TargetStats>, from: Record<strin
  * Returns the stats and violations like a campaign.
  */
 export function truncationSweep(step = 1, only?: readonly string[]): CampaignResult {
-  const stats: Record<string, TargetStats> = {};
-  const violations: Violation[] = [];
+  const result: CampaignResult = { stats: {}, violations: [] };
+  for (const _ of sweepSteps(step, only, result));
+  return result;
+}
+
+/** `truncationSweep`, the same cuts in the same order, with the event loop turned every 100 ms or so (as `runCampaignTurning`). */
+export async function truncationSweepTurning(step = 1, only?: readonly string[]): Promise<CampaignResult> {
+  await targetSeedsTurning();
+  const result: CampaignResult = { stats: {}, violations: [] };
+  for (const _ of sweepSteps(step, only, result)) await turnIfHeld();
+  return result;
+}
+
+/** The sweep into `result`, one cut per step. */
+function* sweepSteps(step: number, only: readonly string[] | undefined, { stats, violations }: CampaignResult): Generator<void> {
   const rng = new Rng(1);
   for (const ts of targetSeeds().filter((t) => !only || only.includes(t.target.name))) {
     const st = (stats[ts.target.name] ??= emptyStats());
@@ -223,8 +283,8 @@ export function truncationSweep(step = 1, only?: readonly string[]): CampaignRes
         const out = checkInput(ts.target, bytes, rng, { chunks: k % 16 === 0 });
         record(st, out, bytes.length, ts.target);
         if (out.violation) violations.push({ target: ts.target.name, seed: -1, index: k, from: s.name, ops: [`truncate@${bs[k]}`], ...out.violation, bytes: bytes.slice() });
+        yield;
       }
     }
   }
-  return { stats, violations };
 }

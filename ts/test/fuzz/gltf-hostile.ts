@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GltfResourceRequest } from '../../src/import/gltf-resources.js';
 import { gltfFileReader } from '../../src/load/gltf-files.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
 import { emptyStats, record, type CampaignResult, type TargetStats, type Violation } from './campaign.js';
 import { checkGltfInput, GLTF_TARGET_STATS } from './gltf-target.js';
@@ -198,6 +199,7 @@ export async function runHostileGltfCampaign(o: HostileGltfOptions): Promise<Cam
     record(stats[o.kind], out, input.bytes.length, GLTF_TARGET_STATS);
     if (out.violation) violations.push({ target: o.kind, seed: o.seed, index: i, from: input.from, ops: input.ops, ...out.violation, bytes: input.bytes });
     o.onInput?.(i);
+    await turnIfHeld(); // the loop turns between inputs however few of them wait on I/O (helpers/loop-turn.ts)
   }
   return { stats, violations };
 }

@@ -39,6 +39,7 @@ import { importGltf } from '../../src/import/gltf-md3.js';
 import { gltfToPlayer, pickFrames } from '../../src/import/gltf-player.js';
 import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { writeMd3 } from '../../src/write/md3.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { manifest } from '../helpers/models.js';
 import { meteredAsync } from './alloc-meter.js';
 import type { MemoryBound } from './bounds.js';
@@ -541,6 +542,7 @@ export async function runGltfCampaign(o: GltfCampaignOptions): Promise<CampaignR
     record(stats.gltf, out, bytes.length, GLTF_TARGET_STATS);
     if (out.violation) violations.push({ target: 'gltf', seed: o.seed, index: i, from, ops, ...out.violation, bytes });
     o.onInput?.(i);
+    await turnIfHeld(); // an import awaits only promises already settled: the loop turns here (helpers/loop-turn.ts)
   }
   return { stats, violations };
 }

@@ -8,11 +8,13 @@ import './alloc-meter-install.js';
 import { describe, expect, test } from 'vitest';
 import { importGltf } from '../../src/import/gltf-md3.js';
 import { gltfToPlayer } from '../../src/import/gltf-player.js';
+import { loopTurn } from '../helpers/loop-turn.js';
 import { checkGltfInput, gltfSeeds, runGltfCampaign } from './gltf-target.js';
 
 describe('glTF import fuzzer, fixed input count', () => {
   test('every seed imports', async () => {
     for (const s of await gltfSeeds()) {
+      await loopTurn(); // an import awaits only promises already settled: the loop turns here (helpers/loop-turn.ts)
       const out = await checkGltfInput(s.bytes, s.resources);
       expect([s.name, out.code, out.violation]).toEqual([s.name, 'OK', undefined]);
     }

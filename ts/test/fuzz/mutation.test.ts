@@ -6,7 +6,7 @@
  * fuzz` holds each parse to its time bound; a test on a busy machine must not fail for being slow).
  */
 import { describe, expect, test } from 'vitest';
-import { CAMPAIGN_CADENCE, runCampaign, truncationSweep, type CampaignResult } from './campaign.js';
+import { CAMPAIGN_CADENCE, runCampaignTurning, truncationSweepTurning, type CampaignResult } from './campaign.js';
 import { TARGETS } from './targets.js';
 
 /** A readable failure: the first few violations with how to reproduce them. */
@@ -15,11 +15,11 @@ function violationsOf(r: CampaignResult): string[] {
 }
 
 describe('mutation fuzzer, fixed input count', () => {
-  test('mutated real files: a model or a typed error, within bounds, the same in chunks, usable', () => {
+  test('mutated real files: a model or a typed error, within bounds, the same in chunks, usable', async () => {
     // A fixed number of inputs (input i goes to target i mod the target count: 1,100 each), whatever the machine's
     // speed; the seed fixed so a red run is reproducible: `node scripts/fuzz.mjs --seed 20260601 --inputs COUNT`.
     const count = 1100 * TARGETS.length;
-    const r = runCampaign({ seed: 20260601, start: 0, count, ...CAMPAIGN_CADENCE });
+    const r = await runCampaignTurning({ seed: 20260601, start: 0, count, ...CAMPAIGN_CADENCE });
     expect(violationsOf(r)).toEqual([]);
     for (const t of TARGETS) {
       const s = r.stats[t.name];
@@ -31,8 +31,8 @@ describe('mutation fuzzer, fixed input count', () => {
     }
   });
 
-  test('every real file cut at its block boundaries (every 5th boundary here; all of them in npm run fuzz)', () => {
-    const r = truncationSweep(5);
+  test('every real file cut at its block boundaries (every 5th boundary here; all of them in npm run fuzz)', async () => {
+    const r = await truncationSweepTurning(5);
     expect(violationsOf(r)).toEqual([]);
     for (const t of TARGETS) expect(r.stats[t.name].inputs, t.name).toBeGreaterThan(20);
   });

@@ -45,7 +45,7 @@ export class Rng {
     return this.unit() < p;
   }
 
-  pick<T>(items: readonly T[]): T {
+  pick<T>(items: ArrayLike<T>): T {
     return items[this.below(items.length)];
   }
 

@@ -6,15 +6,15 @@
  */
 import './alloc-meter-install.js';
 import { describe, expect, test } from 'vitest';
-import { CAMPAIGN_CADENCE, runCampaign, type CampaignResult } from './campaign.js';
+import { CAMPAIGN_CADENCE, runCampaignTurning, type CampaignResult } from './campaign.js';
 import { runHostileGltfCampaign } from './gltf-hostile.js';
 
 const violationsOf = (r: CampaignResult) => r.violations.slice(0, 5).map((v) => `${v.kind} in ${v.target}, input ${v.index} of seed ${v.seed} (${v.from}; ${v.ops.join(' ')}): ${v.detail}`);
 
 describe('issue 27 classes, fixed input counts', () => {
-  test('inflation and names: 3,000 mutated inputs each', () => {
+  test('inflation and names: 3,000 mutated inputs each', async () => {
     // `node scripts/fuzz.mjs --only inflation,names --seed 20260627 --inputs 6000` reproduces any failure
-    const r = runCampaign({ seed: 20260627, start: 0, count: 6000, only: ['inflation', 'names'], ...CAMPAIGN_CADENCE });
+    const r = await runCampaignTurning({ seed: 20260627, start: 0, count: 6000, only: ['inflation', 'names'], ...CAMPAIGN_CADENCE });
     expect(violationsOf(r)).toEqual([]);
     for (const name of ['inflation', 'names']) {
       const s = r.stats[name];

@@ -3,8 +3,10 @@
  * hostile ones (sizes and CRCs that lie, overlapping entries, unsafe names, bytes before the archive, truncation),
  * each built from explicit fields so a test states exactly what is wrong. Deflate is node:zlib's.
  */
-import { deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync } from 'node:zlib';
 import { crc32Update } from '../../src/base/crc32.js';
+import { turnIfHeld } from './loop-turn.js';
 
 export interface ZipEntryInput {
   name: string;
@@ -69,6 +71,23 @@ function le(fields: [number, 2 | 4 | 8][]): Uint8Array {
 export function crc32(b: Uint8Array): number {
   return crc32Update(0, b);
 }
+
+/**
+ * The entries with their CRCs and (method 8) their deflated bytes worked out ahead, the deflating on zlib's thread
+ * pool: `makeZip` of the result writes what `makeZip` of the input writes, without holding the test worker's event
+ * loop for a corpus' worth of deflating (helpers/loop-turn.ts). One entry at a time, so as not to load every core.
+ */
+export async function packedEntries(entries: readonly ZipEntryInput[]): Promise<ZipEntryInput[]> {
+  const packed: ZipEntryInput[] = [];
+  for (const e of entries) {
+    const method = e.method ?? 8;
+    const raw = e.raw ?? (method === 8 ? new Uint8Array(await deflateRawAsync(e.data, { level: 9 })) : undefined);
+    packed.push({ ...e, crc: e.crc ?? crc32(e.data), ...(raw ? { raw } : {}) });
+    await turnIfHeld();
+  }
+  return packed;
+}
+const deflateRawAsync = promisify(deflateRaw);
 
 export function makeZip(entries: readonly ZipEntryInput[], options: ZipOptions = {}): Uint8Array {
   const out = new Out();

@@ -11,7 +11,7 @@ import { decodeDds, readDdsHeader } from '../../src/images/dds.js';
 import { detectImageFormat } from '../../src/images/detect.js';
 import { ddsFixtures } from '../../../fixtures/generate-dds.mjs';
 import { firstDifference } from './compare.js';
-import { isPillowImage, pillowDecodeBytes, type PillowImage } from './pillow.js';
+import { isPillowImage, pillowDecodeBytes, pillowError, type PillowImage } from './pillow.js';
 
 interface Fixture {
   name: string;
@@ -26,13 +26,13 @@ interface Fixture {
 }
 
 const fixtures = ddsFixtures() as Fixture[];
-const pillow = pillowDecodeBytes({
+const pillow = await pillowDecodeBytes({
   ...Object.fromEntries(fixtures.filter((f) => f.pillow).map((f) => [f.name, f.bytes])),
   ...Object.fromEntries(fixtures.filter((f) => f.twin).map((f) => [`twin-${f.name}`, f.twin!])),
 });
 const reference = (key: string): PillowImage => {
   const p = pillow[key];
-  if (!isPillowImage(p)) throw new Error(`Pillow refused ${key}: ${JSON.stringify(p)}`);
+  if (!isPillowImage(p)) throw new Error(`Pillow refused ${key}: ${pillowError(p)}`);
   return p;
 };
 

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeImage, readImageInfo } from '../../src/images/decode.js';
 import { imageFixtures } from '../../../fixtures/generate-images.mjs';
 import { firstDifference } from './compare.js';
-import { isPillowImage, pillowDecodeBytes, type PillowImage } from './pillow.js';
+import { isPillowImage, pillowDecodeBytes, pillowError, type PillowImage } from './pillow.js';
 
 interface Fixture {
   name: string;
@@ -21,7 +21,7 @@ interface Fixture {
 }
 
 const fixtures = imageFixtures() as Fixture[];
-const pillow = pillowDecodeBytes(Object.fromEntries(fixtures.map((f) => [f.name, f.bytes])));
+const pillow = await pillowDecodeBytes(Object.fromEntries(fixtures.map((f) => [f.name, f.bytes])));
 
 const withoutAlpha = (rgba: Uint8Array) => rgba.filter((_, i) => (i & 3) !== 3);
 
@@ -48,7 +48,7 @@ describe('generated image fixtures', () => {
 
       const p = pillow[f.name];
       if (f.pillow === 'none') return;
-      expect(isPillowImage(p), JSON.stringify(p)).toBe(true);
+      expect(isPillowImage(p), pillowError(p)).toBe(true);
       const ref = p as PillowImage;
       expect([ref.width, ref.height]).toEqual([f.width, f.height]);
       if (f.pillow === 'exact') expect(firstDifference(img.rgba, ref.rgba, f.width)).toBe('');

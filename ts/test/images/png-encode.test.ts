@@ -7,7 +7,7 @@ import { decodeImage } from '../../src/images/decode.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { pngInfo } from '../../src/images/png-info.js';
 import { manifest, read } from '../helpers/models.js';
-import { isPillowImage, pillowDecodeBytes, pillowDecodeFiles, type PillowImage } from './pillow.js';
+import { isPillowImage, pillowDecodeBytes, pillowDecodeFiles, pillowError, type PillowImage } from './pillow.js';
 import { firstDifference } from './compare.js';
 
 const images = manifest().filter((r) => r.format === 'image');
@@ -18,7 +18,7 @@ const images = manifest().filter((r) => r.format === 'image');
  */
 const PILLOW_DECODED = ['stasis/bubbles.png', 'stasis/chamber.png', 'stasis/flowpipe.png', 'nexus6/computer.blend.jpg', 'portal/bluering.jpg'];
 
-function realRgba(): { name: string; width: number; height: number; rgba: Uint8Array }[] {
+async function realRgba(): Promise<{ name: string; width: number; height: number; rgba: Uint8Array }[]> {
   const ours = images.filter((r) => /\.(tga|pcx|bmp)$/i.test(r.path));
   const theirs = images.filter((r) => PILLOW_DECODED.some((p) => r.path.endsWith(p)));
   if (theirs.length !== PILLOW_DECODED.length) throw new Error(`corpus lacks one of ${PILLOW_DECODED}`);
@@ -27,7 +27,7 @@ function realRgba(): { name: string; width: number; height: number; rgba: Uint8A
     if (img.kind !== 'rgba') throw new Error(`${r.path} did not decode to pixels`);
     return { name: r.path, width: img.width, height: img.height, rgba: img.rgba };
   });
-  const pillow = pillowDecodeFiles(theirs.map((r) => r.absPath)).map((p, i) => {
+  const pillow = (await pillowDecodeFiles(theirs.map((r) => r.absPath))).map((p, i) => {
     if (!isPillowImage(p)) throw new Error(`${theirs[i].path}: ${p.error}`);
     return { name: theirs[i].path, width: p.width, height: p.height, rgba: p.rgba };
   });
@@ -54,18 +54,18 @@ function madeUp(): { name: string; width: number; height: number; rgba: Uint8Arr
   ];
 }
 
-describe('encodePng', () => {
-  const real = realRgba();
-  const made = madeUp();
-  const encoded: Record<string, Uint8Array> = {};
-  for (const x of [...real, ...made]) encoded[`${x.name.replace(/\W+/g, '_')}.png`] = encodePng(x.rgba, x.width, x.height);
-  const forced = Object.fromEntries(made.map((x) => [`${x.name}_rgba.png`, encodePng(x.rgba, x.width, x.height, { rgba: true })]));
-  const back = pillowDecodeBytes({ ...encoded, ...forced });
+const real = await realRgba();
+const made = madeUp();
+const encoded: Record<string, Uint8Array> = {};
+for (const x of [...real, ...made]) encoded[`${x.name.replace(/\W+/g, '_')}.png`] = encodePng(x.rgba, x.width, x.height);
+const forced = Object.fromEntries(made.map((x) => [`${x.name}_rgba.png`, encodePng(x.rgba, x.width, x.height, { rgba: true })]));
+const back = await pillowDecodeBytes({ ...encoded, ...forced });
 
+describe('encodePng', () => {
   for (const x of real) {
     test(`${x.name}: Pillow reads our PNG back pixel for pixel`, () => {
       const p = back[`${x.name.replace(/\W+/g, '_')}.png`];
-      expect(isPillowImage(p), JSON.stringify(p)).toBe(true);
+      expect(isPillowImage(p), pillowError(p)).toBe(true);
       expect([(p as PillowImage).width, (p as PillowImage).height]).toEqual([x.width, x.height]);
       expect(firstDifference((p as PillowImage).rgba, x.rgba, x.width)).toBe('');
     });
@@ -99,7 +99,7 @@ describe('encodePng', () => {
       expect([info.colorType, info.bitDepth, info.width, info.height]).toEqual([x.colorType, x.bitDepth, x.width, x.height]);
       for (const key of [`${x.name.replace(/\W+/g, '_')}.png`, `${x.name}_rgba.png`]) {
         const p = back[key];
-        expect(isPillowImage(p), JSON.stringify(p)).toBe(true);
+        expect(isPillowImage(p), pillowError(p)).toBe(true);
         expect(firstDifference((p as PillowImage).rgba, x.rgba, x.width), key).toBe('');
       }
       expect(pngInfo(forced[`${x.name}_rgba.png`]).colorType).toBe(6);

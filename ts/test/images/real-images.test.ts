@@ -15,17 +15,17 @@ import { jpegInfo } from '../../src/images/jpeg-info.js';
 import { pngInfo } from '../../src/images/png-info.js';
 import { manifest, read } from '../helpers/models.js';
 import { firstDifference } from './compare.js';
-import { isPillowImage, pillowDecodeFiles, type PillowImage } from './pillow.js';
+import { isPillowImage, pillowDecodeFiles, pillowError, type PillowImage } from './pillow.js';
 
 const images = manifest().filter((r) => r.format === 'image');
-const pillow = new Map(pillowDecodeFiles(images.map((r) => r.absPath)).map((p, i) => [images[i].path, p]));
+const pillow = new Map((await pillowDecodeFiles(images.map((r) => r.absPath))).map((p, i) => [images[i].path, p]));
 const formats = new Map(images.map((r) => [r.path, detectImageFormat(read(r.absPath), r.path)]));
 const decoded = images.filter((r) => ['tga', 'pcx', 'bmp', 'dds'].includes(formats.get(r.path) ?? ''));
 const passed = images.filter((r) => ['png', 'jpeg'].includes(formats.get(r.path) ?? ''));
 
 const refOf = (path: string): PillowImage => {
   const p = pillow.get(path)!;
-  expect(isPillowImage(p), JSON.stringify(p)).toBe(true);
+  expect(isPillowImage(p), pillowError(p)).toBe(true);
   return p as PillowImage;
 };
 

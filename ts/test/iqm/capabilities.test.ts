@@ -17,6 +17,7 @@ import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
 import { modelToThree } from '../../src/three/model-to-three.js';
 import { SkinnedPoserMesh } from '../../src/three/skinned-poser-mesh.js';
+import type { SkinnedClipInfo } from '../../src/three/skinned-clips.js';
 import type { SkinningMode } from '../../src/three/skinned-model.js';
 import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { ACCEPTED_WARNINGS, expectClean, validate, type ValidatorSummary } from '../export/validate.js';
@@ -159,7 +160,7 @@ describe.each(['gpu', 'exact'] as const)('IQM as three.js objects through its re
         sources.forEach(({ file, anim }, i) => {
           poser.setAnimation(file);
           const clip = three.animations[i];
-          const info = clip.userData.idtech;
+          const info = clip.userData.idtech as SkinnedClipInfo;
           mixer.stopAllAction();
           mixer.clipAction(clip).play();
           const n = info.frameCount;

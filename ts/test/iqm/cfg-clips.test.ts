@@ -52,9 +52,9 @@ function animationsOf(glb: Uint8Array) {
 }
 
 describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
-  it('convert player.iqm -o x.glb (the CLI, the model alone) writes one animation per clip the config names, at its rate', () => {
+  it('convert player.iqm -o x.glb (the CLI, the model alone) writes one animation per clip the config names, at its rate', async () => {
     const out = join(cliTemp('iqm-cfg'), 'x.glb');
-    const r = runCli('convert', shared(`actors-iqm/${MESH}`), '-o', out);
+    const r = await runCli('convert', shared(`actors-iqm/${MESH}`), '-o', out);
     expect(r.status, r.stderr).toBe(0);
     const anims = animationsOf(new Uint8Array(readFileSync(out)));
     // player.cfg's lines, read here as text: `iqmanim "NAMES" "FILE" [SPEED …]`, NAMES split on '|', files the corpus has
@@ -86,7 +86,6 @@ describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
       expect(view.clips.map((c) => [c.name, c.frameCount, c.frameRate])).toEqual(glb.map((a: any) => [a.name, a.frames, a.fps]));
       expect(playable.clips.map((c) => [c.name, c.frameCount, c.frameRate])).toEqual(glb.map((a: any) => [a.name, a.frames, a.fps]));
     } finally {
-      view.dispose?.();
       backend.dispose();
     }
   });
@@ -129,8 +128,8 @@ describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
 });
 
 describe('an animation-only IQM opened alone', () => {
-  it('inspect says what it holds: anims, frames, poses, and that it plays on a mesh', () => {
-    const r = runCli('inspect', shared('actors-iqm/player/runcycle0.iqm'), '--json');
+  it('inspect says what it holds: anims, frames, poses, and that it plays on a mesh', async () => {
+    const r = await runCli('inspect', shared('actors-iqm/player/runcycle0.iqm'), '--json');
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     const ref = readIqmReference(iqmFile('player/runcycle0.iqm').bytes);
@@ -138,11 +137,11 @@ describe('an animation-only IQM opened alone', () => {
     expect(j.animationOnly).toContain(`${ref.frameCount} frames of ${ref.poses.length} poses`);
   });
 
-  it('convert refuses it (UNKNOWN_FORMAT), naming the file and the meshes whose iqm.cfg plays it, and writes nothing', () => {
+  it('convert refuses it (UNKNOWN_FORMAT), naming the file and the meshes whose iqm.cfg plays it, and writes nothing', async () => {
     const dir = cliTemp('iqm-anim-only');
     for (const [file, mesh] of [['player/runcycle0.iqm', 'player/female/RE_Player_female.iqm'], ['janitor/arm-idle.iqm', 'janitor/janitor.iqm']]) {
       const out = join(dir, 'x.glb');
-      const r = runCli('convert', shared(`actors-iqm/${file}`), '-o', out);
+      const r = await runCli('convert', shared(`actors-iqm/${file}`), '-o', out);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`${file}: UNKNOWN_FORMAT: an animation-only`);
       expect(r.stderr).toContain(mesh.split('/').pop());

@@ -6,11 +6,11 @@
  * `node scripts/fuzz.mjs --only iqm --seed 31 --inputs 1000000` runs the same campaign longer.
  */
 import { describe, expect, test } from 'vitest';
-import { CAMPAIGN_CADENCE, runCampaign, truncationSweep } from '../fuzz/campaign.js';
+import { CAMPAIGN_CADENCE, runCampaignTurning, truncationSweepTurning } from '../fuzz/campaign.js';
 
 describe('IQM under the mutation fuzzer', () => {
-  test('4000 mutated IQMs: a checked model or a typed error, the same in chunks, usable', () => {
-    const r = runCampaign({ seed: 31, start: 0, count: 4000, ...CAMPAIGN_CADENCE, only: ['iqm'] });
+  test('4000 mutated IQMs: a checked model or a typed error, the same in chunks, usable', async () => {
+    const r = await runCampaignTurning({ seed: 31, start: 0, count: 4000, ...CAMPAIGN_CADENCE, only: ['iqm'] });
     expect(r.violations.slice(0, 3).map((v) => `${v.kind} (${v.from}; ${v.ops.join(' ')}): ${v.detail}`)).toEqual([]);
     const s = r.stats.iqm;
     expect(s.inputs).toBe(4000);
@@ -18,8 +18,8 @@ describe('IQM under the mutation fuzzer', () => {
     expect(Object.keys(s.codes).length, JSON.stringify(s.codes)).toBeGreaterThanOrEqual(4);
   });
 
-  test('every IQM of the corpus cut at every 3rd of its block boundaries', () => {
-    const r = truncationSweep(3, ['iqm']);
+  test('every IQM of the corpus cut at every 3rd of its block boundaries', async () => {
+    const r = await truncationSweepTurning(3, ['iqm']);
     expect(r.violations.slice(0, 3).map((v) => `${v.kind}: ${v.detail}`)).toEqual([]);
     expect(r.stats.iqm.inputs).toBeGreaterThan(20);
   });

@@ -3,7 +3,6 @@
  * against Md5Poser; glTF → IQM (the Khronos and bevy samples, and our own IQM → glb → IQM round trip) within
  * quantisation; iqm.cpp's blend bytes; and native assimp (`/usr/bin/assimp info`) reading every file written.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { writeIqm } from '../../src/write/iqm.js';
+import { assimpField, assimpInfo } from '../helpers/assimp.js';
 import { diagonal } from '../helpers/compare.js';
 import { read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
 import { maxDistance } from '../three/three-eval.js';
@@ -33,11 +33,11 @@ afterAll(() => {
 
 
 /** `assimp info --raw` on the bytes (no post-processing): the counts it reports; it exits non-zero on a file it cannot read. */
-function assimpCounts(bytes: Uint8Array, name: string): { vertices: number; faces: number } {
+async function assimpCountsOf(bytes: Uint8Array, name: string): Promise<{ vertices: number; faces: number }> {
   const path = join(dir, name);
   writeFileSync(path, bytes);
-  const out = execFileSync('/usr/bin/assimp', ['info', path, '--raw'], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  return { vertices: Number(/^Vertices:\s+(\d+)/m.exec(out)![1]), faces: Number(/^Faces:\s+(\d+)/m.exec(out)![1]) };
+  const info = await assimpInfo(path, '--raw');
+  return { vertices: Number(assimpField(info, 'Vertices')), faces: Number(assimpField(info, 'Faces')) };
 }
 
 describe("iqm.cpp's blend weights", () => {
@@ -57,7 +57,7 @@ describe('MD5 → IQM', () => {
   const pairs = realAnimPairs();
   const meshes = [...new Set(pairs.map((p) => p.mesh.absPath))];
   for (const meshPath of meshes) {
-    it(`${meshPath.slice(SHARED_MODELS.length + 1)}: the IQM poses as Md5Poser poses the md5anims, and assimp reads it`, () => {
+    it(`${meshPath.slice(SHARED_MODELS.length + 1)}: the IQM poses as Md5Poser poses the md5anims, and assimp reads it`, async () => {
       const mesh = parseMd5Mesh(read(meshPath));
       const anims = pairs.filter((p) => p.mesh.absPath === meshPath).slice(0, 4).map((p) => ({ name: p.anim.path.split('/').pop()!.replace('.md5anim', ''), anim: parseMd5Anim(read(p.anim.absPath)) }));
       const bytes = writeIqm(md5ToIqm(mesh, anims));
@@ -77,7 +77,7 @@ describe('MD5 → IQM', () => {
       });
       md5.dispose();
       ours.dispose();
-      expect(assimpCounts(bytes, 'md5.iqm').vertices).toBe(iqm.vertexCount);
+      expect((await assimpCountsOf(bytes, 'md5.iqm')).vertices).toBe(iqm.vertexCount);
     });
   }
 });
@@ -102,7 +102,7 @@ describe('glTF → IQM', () => {
       });
       md5.dispose();
       ours.dispose();
-      const counts = assimpCounts(out, 'gltf.iqm');
+      const counts = await assimpCountsOf(out, 'gltf.iqm');
       expect(counts.vertices).toBe(iqm.vertexCount);
       expect(counts.faces).toBe(iqm.triangleCount);
     });
@@ -124,14 +124,14 @@ describe('glTF → IQM', () => {
       for (let f = 0; f < anim.frameCount; f++) expect(maxDistance(a.poseFrame(f).positions, b.poseFrame(f).positions) / diag, `frame ${f}`).toBeLessThan(5e-5);
       a.dispose();
       b.dispose();
-      expect(assimpCounts(writeIqm(back), 'rt.iqm').faces).toBe(mesh.triangleCount);
+      expect((await assimpCountsOf(writeIqm(back), 'rt.iqm')).faces).toBe(mesh.triangleCount);
     });
   }
 
-  it('assimp reads every corpus file as written back by writeIqm', () => {
+  it('assimp reads every corpus file as written back by writeIqm', async () => {
     for (const path of ['player/male/RE_Player_male.iqm', 'janitor/janitor.iqm', 'drone/drone.iqm', 'roller/roller.iqm', 'player/mine_shoot.iqm']) {
       const m = iqmFile(path).model;
-      const counts = assimpCounts(writeIqm(m), 'corpus.iqm');
+      const counts = await assimpCountsOf(writeIqm(m), 'corpus.iqm');
       expect(counts, path).toEqual({ vertices: m.vertexCount, faces: m.triangleCount });
     }
   });

@@ -5,7 +5,7 @@
  * job as it is now.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Md2BlendJob, Md3BlendJob, PoseBackend } from '../../src/kernels/backend.js';
+import type { KernelBuffer, Md2BlendJob, Md3BlendJob, PoseBackend } from '../../src/kernels/backend.js';
 import { MD2_NORMAL_TABLE, md3DecodedNormals } from '../../src/kernels/tables.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { expectRefusalsAfterResidentRun, wasmBackends } from './_resident.js';
@@ -38,7 +38,7 @@ function md3Job(b: PoseBackend, seed: number): Md3BlendJob {
 /** The TS backend's output for the job's current inputs and scalars. */
 function expected(kind: 'md2' | 'md3', j: Md2BlendJob | Md3BlendJob): [Float32Array, Float32Array] {
   const ts = createTsBackend(), m = ts.memory;
-  const copy = <T extends Float32Array | Uint8Array | Int16Array>(make: (n: number) => { view: T }, v: T) => {
+  const copy = <T extends Float32Array | Uint8Array | Int16Array>(make: (n: number) => KernelBuffer<T>, v: T) => {
     const b = make(v.length);
     b.view.set(v);
     return b;

@@ -4,7 +4,7 @@
  * quads whole), file order without runs (a shuffled permutation) and with gaps; and a bad index never followed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PoseBackend } from '../../src/kernels/backend.js';
+import type { KernelBuffer, PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend, wasmSimdSupported } from '../../src/kernels/wasm-backend.js';
 
@@ -69,7 +69,7 @@ function swapMiddles(dest: Uint32Array, groupSizes: number[]): Uint32Array {
 
 function skin(b: PoseBackend, s: ReturnType<typeof stream>, dest: Uint32Array | null, outFloats: number): Float32Array {
   const m = b.memory;
-  const put = <T extends Float32Array | Uint32Array>(make: (n: number) => { view: T }, a: T) => { const x = make(a.length); x.view.set(a); return x; };
+  const put = <T extends Float32Array | Uint32Array>(make: (n: number) => KernelBuffer<T>, a: T) => { const x = make(a.length); x.view.set(a); return x; };
   const job = {
     matrices: put(m.f32, s.matrices),
     groupSizes: put(m.u32, s.groupSizes),

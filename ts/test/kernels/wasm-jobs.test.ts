@@ -5,14 +5,13 @@
  * block follows every swapped buffer of every job; and a job struct the generator has never seen becomes a kernel
  * with no hand edit.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KernelBuffer, Typed } from '../../src/kernels/backend.js';
 import { wasmJobKernels, type JobExports } from '../../src/kernels/wasm-jobs.js';
+import { execChild } from '../helpers/child.js';
 import { REPO } from '../helpers/models.js';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { generate } from '../../../scripts/gen-jobs.mjs';
 
 const JOBS_RS = readFileSync(join(REPO, 'crates/wasm/src/jobs.rs'), 'utf8');
@@ -108,8 +107,8 @@ function expectWords(words: Uint32Array, floats: Float32Array, fields: Field[], 
 }
 
 describe('the WASM job writers', () => {
-  it('ts/src/kernels/wasm-jobs.ts is what scripts/gen-jobs.mjs makes of jobs.rs and lib.rs', () => {
-    expect(() => execFileSync('node', [join(REPO, 'scripts/gen-jobs.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+  it('ts/src/kernels/wasm-jobs.ts is what scripts/gen-jobs.mjs makes of jobs.rs and lib.rs', async () => {
+    await expect(execChild(process.execPath, [join(REPO, 'scripts/gen-jobs.mjs'), '--check'])).resolves.toBeTypeOf('string');
   });
 
   const all = structs(JOBS_RS);

@@ -10,6 +10,7 @@ import type { Md3Model } from '../../src/base/model.js';
 import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { encodePng } from '../../src/images/png-encode.js';
+import type { ParseWarning } from '../../src/base/errors.js';
 import { resolveModelTextures } from '../../src/registry/textures.js';
 import { MaterialResolver } from '../../src/materials/index.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
@@ -133,7 +134,7 @@ describe('the glb', () => {
     const fs = game(glow);
     const model = modelNamed('models/players/level2/level2adv');
     const textures = await resolveModelTextures(fs, model, 'models/players/level2/level2.md3');
-    const warnings: { code: string; message: string }[] = [];
+    const warnings: ParseWarning[] = [];
     const glb = toGlb(model, { textures, warnings });
     expectClean([], 'alien', await validate(glb));
     const { json, bin } = readGlb(glb);

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/base/errors.js';
+import { ErrorCode, type ParseWarning } from '../../src/base/errors.js';
 import { toGlb } from '../../src/registry/gltf.js';
 import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { createBackend } from '../../src/kernels/select.js';
@@ -58,7 +58,7 @@ describe('nonsegmented (Tremulous aliens)', () => {
 
   it('the MD3 glTF exporter takes the clips as they are: 28 animations, a reversed clip keyed last frame first', () => {
     const model = alienStandIn();
-    const warnings: { code: string }[] = [];
+    const warnings: ParseWarning[] = [];
     const g = readGlb(toGlb(model, { clips: cfg.clips, warnings }));
     expect(warnings).toEqual([]);
     expect(g.json.animations.map((a: { name: string }) => a.name)).toEqual(cfg.clips.map((c) => c.name));
@@ -107,7 +107,7 @@ describe('buildable', () => {
   });
 
   it('its clips play on the real overmind.md3 (70 frames) through the glTF exporter', () => {
-    const warnings: { code: string }[] = [];
+    const warnings: ParseWarning[] = [];
     const g = readGlb(toGlb(overmind(), { clips: cfg.clips, warnings }));
     expect(warnings).toEqual([]);
     expect(g.json.animations.map((a: { name: string }) => a.name)).toEqual([...MD3_BUILDABLE_ANIMATIONS]);

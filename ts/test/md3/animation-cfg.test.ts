@@ -47,12 +47,12 @@ describe('the hand-made fixture', () => {
     const b = cfg.byName;
     expect(b.BOTH_DEATH1).toMatchObject({ firstFrame: 0, numFrames: 30, loopFrames: 0, fps: 20, frameLerpMs: 50, reversed: false });
     expect(b.TORSO_STAND2).toMatchObject({ firstFrame: 128, numFrames: 25, loopFrames: 25, fps: 15, frameLerpMs: 66 });
-    expect(b.LEGS_WALKCR.firstFrame).toBe(90);
+    expect(b.LEGS_WALKCR!.firstFrame).toBe(90);
     expect(b.LEGS_RUN).toMatchObject({ firstFrame: 115, numFrames: 12, loopFrames: 12, fps: 20, frameLerpMs: 50 });
     // The last legs frame is lower.md3's last (184 frames).
-    expect(b.LEGS_TURN.firstFrame + b.LEGS_TURN.numFrames - 1).toBe(183);
+    expect(b.LEGS_TURN!.firstFrame + b.LEGS_TURN!.numFrames - 1).toBe(183);
     // The last torso frame is upper.md3's last (153 frames).
-    expect(b.TORSO_STAND2.firstFrame + b.TORSO_STAND2.numFrames - 1).toBe(152);
+    expect(b.TORSO_STAND2!.firstFrame + b.TORSO_STAND2!.numFrames - 1).toBe(152);
   });
 
   it('no Team Arena lines: the six gestures copy TORSO_GESTURE', () => {
@@ -79,8 +79,8 @@ describe('grammar', () => {
     const ta = ['250 10 0 15', '260 10 0 15', '270 10 0 15', '280 10 0 15', '290 10 0 15', '300 10 0 15'].join('\n');
     const cfg = parseAnimationCfg(`${body}\n${ta}`);
     expect(cfg.teamArena).toBe(true);
-    expect(cfg.byName.TORSO_GETFLAG.firstFrame).toBe(250);
-    expect(cfg.byName.TORSO_NEGATIVE.firstFrame).toBe(300);
+    expect(cfg.byName.TORSO_GETFLAG!.firstFrame).toBe(250);
+    expect(cfg.byName.TORSO_NEGATIVE!.firstFrame).toBe(300);
   });
 
   it('a negative frame count plays backwards; fps 0 means 1; keywords in any case; comments of both kinds', () => {
@@ -108,7 +108,7 @@ describe('grammar', () => {
       ['TRAILING_TOKENS', 35, 3],
     ]);
     expect(cfg.footsteps).toBe('normal');
-    expect(cfg.byName.BOTH_DEATH1.loopFrames).toBe(30);
+    expect(cfg.byName.BOTH_DEATH1!.loopFrames).toBe(30);
   });
 });
 
@@ -147,7 +147,7 @@ describe('errors with line:column', () => {
   it('INDEX_OUT_OF_RANGE when a LEGS_ first frame ends up negative after the shift', () => {
     const lines = [...LINES];
     lines[14] = '100 15 15 20'; // LEGS_WALK at 100 − 63 = 37: fine
-    expect(parseAnimationCfg(lines.join('\n')).byName.LEGS_WALK.firstFrame).toBe(37);
+    expect(parseAnimationCfg(lines.join('\n')).byName.LEGS_WALK!.firstFrame).toBe(37);
     lines[14] = '50 15 15 20'; // 50 − 63 < 0
     const e = cfgError(lines.join('\n'));
     expect([e.code, e.line, e.column]).toEqual([ErrorCode.IndexOutOfRange, 15, 1]);
@@ -158,24 +158,24 @@ describe('md3ClipFrameAt (CG_RunLerpFrame frame sequence, stateless)', () => {
   const b = parseAnimationCfg(FIXTURE).byName;
 
   it('LEGS_RUN (115…126, all looping, 50 ms a frame): blend inside the clip and across the wrap', () => {
-    expect(md3ClipFrameAt(b.LEGS_RUN, 0)).toEqual({ frame1: 115, frame2: 116, t: 0 });
-    expect(md3ClipFrameAt(b.LEGS_RUN, 0.125)).toEqual({ frame1: 117, frame2: 118, t: 0.5 });
-    const wrap = md3ClipFrameAt(b.LEGS_RUN, 0.575);
+    expect(md3ClipFrameAt(b.LEGS_RUN!, 0)).toEqual({ frame1: 115, frame2: 116, t: 0 });
+    expect(md3ClipFrameAt(b.LEGS_RUN!, 0.125)).toEqual({ frame1: 117, frame2: 118, t: 0.5 });
+    const wrap = md3ClipFrameAt(b.LEGS_RUN!, 0.575);
     expect([wrap.frame1, wrap.frame2]).toEqual([126, 115]);
     expect(wrap.t).toBeCloseTo(0.5, 9);
-    expect(md3ClipFrameAt(b.LEGS_RUN, 0.6)).toEqual({ frame1: 115, frame2: 116, t: 0 });
+    expect(md3ClipFrameAt(b.LEGS_RUN!, 0.6)).toEqual({ frame1: 115, frame2: 116, t: 0 });
   });
 
   it('a clip without loop frames holds its last frame', () => {
-    expect(md3ClipFrameAt(b.BOTH_DEATH1, 1.45)).toEqual({ frame1: 29, frame2: 29, t: 0 });
-    expect(md3ClipFrameAt(b.BOTH_DEATH1, 100)).toEqual({ frame1: 29, frame2: 29, t: 0 });
-    expect(md3ClipFrameAt(b.BOTH_DEATH1, 1.4)).toMatchObject({ frame1: 28, frame2: 29 });
+    expect(md3ClipFrameAt(b.BOTH_DEATH1!, 1.45)).toEqual({ frame1: 29, frame2: 29, t: 0 });
+    expect(md3ClipFrameAt(b.BOTH_DEATH1!, 100)).toEqual({ frame1: 29, frame2: 29, t: 0 });
+    expect(md3ClipFrameAt(b.BOTH_DEATH1!, 1.4)).toMatchObject({ frame1: 28, frame2: 29 });
   });
 
   it('reversed clips run from their last frame down', () => {
     // LEGS_BACKWALK = LEGS_WALK (100…114) reversed, 50 ms a frame.
-    expect(md3ClipFrameAt(b.LEGS_BACKWALK, 0)).toEqual({ frame1: 114, frame2: 113, t: 0 });
-    expect(md3ClipFrameAt(b.LEGS_BACKWALK, 0.7)).toEqual({ frame1: 100, frame2: 114, t: 0 });
+    expect(md3ClipFrameAt(b.LEGS_BACKWALK!, 0)).toEqual({ frame1: 114, frame2: 113, t: 0 });
+    expect(md3ClipFrameAt(b.LEGS_BACKWALK!, 0.7)).toEqual({ frame1: 100, frame2: 114, t: 0 });
   });
 
   it('a partial loop repeats only the last loopFrames frames; a negative time is the first frame, NaN a RangeError', () => {

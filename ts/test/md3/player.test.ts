@@ -67,8 +67,8 @@ describe('Md3Player on human_base', () => {
   const backend = createTsBackend();
   const player = new Md3Player(backend, models, cfg);
   // LEGS_IDLE's first frame in lower.md3 and TORSO_STAND's in upper.md3, from the fixture.
-  const legsFrame = cfg.byName.LEGS_IDLE.firstFrame;
-  const torsoFrame = cfg.byName.TORSO_STAND.firstFrame;
+  const legsFrame = cfg.byName.LEGS_IDLE!.firstFrame;
+  const torsoFrame = cfg.byName.TORSO_STAND!.firstFrame;
   const pose = player.place({ legs: { frame1: legsFrame, frame2: legsFrame, t: 0 }, torso: { frame1: torsoFrame, frame2: torsoFrame, t: 0 } });
 
   it('the hand-made animation.cfg fits the real models (no FRAME_RANGE warning)', () => {
@@ -113,7 +113,7 @@ describe('Md3Player on human_base', () => {
   });
 
   it('blending the legs moves the torso along the lerp of tag_torso’s origins', () => {
-    const a = cfg.byName.LEGS_RUN.firstFrame;
+    const a = cfg.byName.LEGS_RUN!.firstFrame;
     const p = player.place({ legs: { frame1: a, frame2: a + 1, t: 0.25 }, torso: { frame1: torsoFrame, frame2: torsoFrame, t: 0 } });
     const o0 = rawTag(bytes.lower, 'tag_torso', a).origin;
     const o1 = rawTag(bytes.lower, 'tag_torso', a + 1).origin;
@@ -175,7 +175,7 @@ describe('Md3Player on human_base', () => {
 
   it('WASM poses the same vertices as TS (blended legs, turned head, moved origin)', async () => {
     const wasm = new Md3Player(await createWasmBackend('scalar'), models, cfg);
-    const input = { legs: { frame1: cfg.byName.LEGS_RUN.firstFrame, frame2: cfg.byName.LEGS_RUN.firstFrame + 1, t: 0.4 }, torso: pose.upper, headAxis: [0, 1, 0, -1, 0, 0, 0, 0, 1], origin: [3, 4, 5] };
+    const input = { legs: { frame1: cfg.byName.LEGS_RUN!.firstFrame, frame2: cfg.byName.LEGS_RUN!.firstFrame + 1, t: 0.4 }, torso: pose.upper, headAxis: [0, 1, 0, -1, 0, 0, 0, 0, 1], origin: [3, 4, 5] };
     const ts = player.pose(input);
     wasm.pose(input);
     let dp = 0, dn = 0;

@@ -7,12 +7,11 @@
  * composes with the anim's parents (RE_BuildSkeleton → CG_TransformSkeleton), so the pair must pose exactly as the
  * original pair does; composing with the mesh's parents would put the thigh under the waist twice.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../../src/base/errors.js';
 import type { Md5Anim } from '../../src/base/model.js';
 import { quatMultiply, quatRotate, recoverW, type Quat } from '../../src/base/quat.js';
 import { toGlb } from '../../src/registry/gltf.js';
@@ -27,7 +26,7 @@ import { assertAnimMatchesMesh, Md5Poser } from '../../src/pose/md5-poser.js';
 import { writeMd5Anim } from '../../src/write/md5-anim.js';
 import { gltfPositions, readGlb, yUp } from '../export/gltf-eval.js';
 import { diagonal } from '../helpers/compare.js';
-import { BIN } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 
 const DRONE = join(SHARED_MODELS, 'actors/drone');
@@ -119,7 +118,7 @@ describe('posing the made-up pair as Daemon does (through the anim\'s hierarchy)
   });
 
   it('glTF: the skeleton is the mesh\'s, the keys re-expressed under it; every frame poses as the poser does', () => {
-    const warnings: { code: string }[] = [];
+    const warnings: ParseWarning[] = [];
     const g = readGlb(toGlb(mesh, { anims: [{ name: 'forward', anim: edited }], warnings }));
     expect(warnings.map((w) => w.code)).toContain('ENGINE_LIMIT');
     const poser = new Md5Poser(createTsBackend(), mesh).setAnim(forward);
@@ -173,10 +172,10 @@ describe('posing the made-up pair as Daemon does (through the anim\'s hierarchy)
     expect(worst).toBeLessThanOrEqual(1e-3);
   });
 
-  it('the CLI converts the pair (exit 0) and reports the difference', () => {
+  it('the CLI converts the pair (exit 0) and reports the difference', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idtech-anim-mesh-'));
     writeFileSync(join(dir, 'forward.md5anim'), writeMd5Anim(edited));
-    const r = spawnSync(process.execPath, [BIN, 'convert', join(DRONE, 'mesh.md5mesh'), '--anim', join(dir, 'forward.md5anim'), '--no-textures', '-o', join(dir, 'drone.glb')], { encoding: 'utf8' });
+    const r = await runCli('convert', join(DRONE, 'mesh.md5mesh'), '--anim', join(dir, 'forward.md5anim'), '--no-textures', '-o', join(dir, 'drone.glb'));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('ENGINE_LIMIT');
     expect(r.stderr).toContain('joint 1 ("Thigh.Right") has parent -1');

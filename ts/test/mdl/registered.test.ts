@@ -61,7 +61,7 @@ describe('MDL in the registry', () => {
     expect(entry.writer?.extensions).toEqual(['.mdl']);
     const { toGlb } = await import('../../src/registry/gltf.js');
     const written = await entry.writer!.fromGltf({ bytes: toGlb(model, { name: 'wizard' }) }, { scale: 1, split: false, out: 'wizard.mdl' });
-    const back = parseMdl(written.files[0].bytes);
+    const back = parseMdl(written.files[0].bytes as Uint8Array);
     expect([back.vertexCount > 0, back.triangleCount, back.poseCount]).toEqual([true, model.triangleCount, model.poseCount]);
     expect(written.engine[0].warnings).toEqual([]);
   });
@@ -141,7 +141,7 @@ describe('a Quake game folder: id1/pak0.pak holding LibreQuake\'s progs/ and gfx
   it('openPlayable opens the dropped .mdl with its clips and its carried skin as the part\'s image', async () => {
     const row = mdlRows().find((r) => r.path.endsWith('/ogre.mdl'))!;
     const model = parseMdl(readRow(row));
-    const playable = await openPlayable([{ name: 'ogre.mdl', source: readRow(row) }], { textures: true });
+    const playable = await openPlayable([{ name: 'ogre.mdl', source: readRow(row) }]);
     expect(playable.format).toBe('mdl');
     expect(playable.clips.map((c) => c.name)).toEqual(model.clips.map((c) => c.name));
     const image = playable.materials[0].image as { width: number; height: number; rgba: Uint8Array };

@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { CHROMIUM_ARGS, chromiumPath, LOADED_MS } from '../browser/chromium.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
@@ -59,7 +58,7 @@ let server: { url: string; close(): Promise<void> };
 let nodePositions: number[];
 
 beforeAll(async () => {
-  consumer = packAndInstall();
+  consumer = await packAndInstall();
   consumer.write({
     'app/main.js': pageCode(),
     'app/index.html': HTML,

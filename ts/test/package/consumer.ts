@@ -5,11 +5,11 @@
  * locked versions without asking the registry (an offline `npm install` of a tarball cannot resolve a version range
  * from the cache alone: npm keeps tarballs there, not the registry's version lists).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
+import { execChild, runChild, type ChildResult } from '../helpers/child.js';
 import { REPO } from '../helpers/models.js';
 
 export interface Consumer {
@@ -23,8 +23,8 @@ export interface Consumer {
   packed: PackEntry;
   /** Writes files (paths relative to the project). */
   write(files: Record<string, string>): void;
-  /** Runs `node ARGS` in the project; never throws. */
-  node(args: string[]): { status: number | null; stdout: string; stderr: string };
+  /** Runs `node ARGS` in the project; never rejects. */
+  node(args: string[]): Promise<ChildResult>;
   remove(): void;
 }
 
@@ -36,7 +36,7 @@ export interface PackEntry {
   files: { path: string; size: number }[];
 }
 
-const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const npm = (args: string[], cwd: string) => execChild('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
 
 /** The folders (in REPO/node_modules) of the package's runtime dependencies and of theirs, found as Node finds them. */
 function runtimeDependencyFolders(): string[] {
@@ -69,18 +69,19 @@ function runtimeDependencyFolders(): string[] {
   return [...found];
 }
 
-export function packAndInstall(): Consumer {
+export async function packAndInstall(): Promise<Consumer> {
   const root = mkdtempSync(join(tmpdir(), 'idtech-consumer-'));
   try {
-    const [packed] = JSON.parse(npm(['pack', REPO, '--json', '--pack-destination', root], root)) as PackEntry[];
+    const [packed] = JSON.parse(await npm(['pack', REPO, '--json', '--pack-destination', root], root)) as PackEntry[];
     const dir = join(root, 'app');
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const deps = runtimeDependencyFolders().map((folder) => {
-      const [dep] = JSON.parse(npm(['pack', folder, '--json', '--ignore-scripts', '--pack-destination', root], root)) as { filename: string }[];
-      return join(root, dep.filename);
-    });
-    npm(['install', '--offline', '--no-package-lock', '--ignore-scripts', join(root, packed.filename), ...deps], dir);
+    const deps: string[] = [];
+    for (const folder of runtimeDependencyFolders()) {
+      const [dep] = JSON.parse(await npm(['pack', folder, '--json', '--ignore-scripts', '--pack-destination', root], root)) as { filename: string }[];
+      deps.push(join(root, dep.filename));
+    }
+    await npm(['install', '--offline', '--no-package-lock', '--ignore-scripts', join(root, packed.filename), ...deps], dir);
     // Node's types for the Node consumers' tsc runs, as a project that installed @types/node has them.
     mkdirSync(join(dir, 'node_modules', '@types'));
     symlinkSync(join(REPO, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'), 'dir');
@@ -95,10 +96,7 @@ export function packAndInstall(): Consumer {
           writeFileSync(join(dir, path), text);
         }
       },
-      node(args) {
-        const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8' });
-        return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-      },
+      node: (args) => runChild(process.execPath, args, { cwd: dir }),
       remove: () => rmSync(root, { recursive: true, force: true }),
     };
   } catch (e) {

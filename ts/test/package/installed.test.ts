@@ -41,8 +41,8 @@ function invalidError(): ModelParseError {
 }
 
 let consumer: Consumer;
-beforeAll(() => {
-  consumer = packAndInstall();
+beforeAll(async () => {
+  consumer = await packAndInstall();
 });
 afterAll(() => consumer?.remove());
 
@@ -94,7 +94,7 @@ describe('the packed tarball', () => {
 });
 
 describe('Node, importing the installed package', () => {
-  it('the front door, ./node and ./advanced share one copy: one ModelParseError class, loaders that stream real files', () => {
+  it('the front door, ./node and ./advanced share one copy: one ModelParseError class, loaders that stream real files', async () => {
     consumer.write({
       'esm.mjs': `
         import { readFileSync } from 'node:fs';
@@ -114,7 +114,7 @@ describe('Node, importing the installed package', () => {
           worker: import.meta.resolve('idtech-models/worker'),
         }));`,
     });
-    const r = consumer.node(['esm.mjs', DRONE, INVALID]);
+    const r = await consumer.node(['esm.mjs', DRONE, INVALID]);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
     const expected = invalidError();
@@ -130,7 +130,7 @@ describe('Node, importing the installed package', () => {
     expect(out.vertexCount).toBe(1439);
   });
 
-  it('require() from CommonJS gets the same copy as import(), on every Node that engines admits', () => {
+  it('require() from CommonJS gets the same copy as import(), on every Node that engines admits', async () => {
     consumer.write({
       'cjs.cjs': `
         const lib = require('idtech-models');
@@ -140,14 +140,14 @@ describe('Node, importing the installed package', () => {
           console.log(JSON.stringify({ sameCopy: esm.ModelParseError === lib.ModelParseError && esm.Md5Poser === lib.Md5Poser && typeof advanced.Md5MeshParser === 'function', meshes: mesh.meshes.length }));
         });`,
     });
-    const r = consumer.node(['cjs.cjs', DRONE]);
+    const r = await consumer.node(['cjs.cjs', DRONE]);
     expect(r.stderr).toBe(''); // no ExperimentalWarning either
     expect(JSON.parse(r.stdout)).toEqual({ sameCopy: true, meshes: parseMd5Mesh(read(DRONE)).meshes.length });
     expect(semver.satisfies(process.version, pkg.engines.node)).toBe(true);
   });
 
-  it('engines leaves out the Node releases whose require() cannot load ES modules (Node 18\'s behaviour, which --no-experimental-require-module reproduces)', () => {
-    const r = consumer.node(['--no-experimental-require-module', '-e', "require('idtech-models')"]);
+  it('engines leaves out the Node releases whose require() cannot load ES modules (Node 18\'s behaviour, which --no-experimental-require-module reproduces)', async () => {
+    const r = await consumer.node(['--no-experimental-require-module', '-e', "require('idtech-models')"]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('ERR_REQUIRE_ESM');
     // require(esm) is on by default from Node 20.19.0 and 22.12.0 (and in 23+); off in 18, 20.0–20.18, 21, 22.0–22.11.
@@ -155,8 +155,8 @@ describe('Node, importing the installed package', () => {
     for (const v of ['20.19.0', '22.12.0', '23.0.0', '24.11.1']) expect(semver.satisfies(v, pkg.engines.node), v).toBe(true);
   });
 
-  it('the installed bin runs the CLI (its shared chunks were packed)', () => {
-    const r = consumer.node([join(consumer.dir, 'node_modules/.bin/idtech-models'), 'inspect', DRONE, '--json']);
+  it('the installed bin runs the CLI (its shared chunks were packed)', async () => {
+    const r = await consumer.node([join(consumer.dir, 'node_modules/.bin/idtech-models'), 'inspect', DRONE, '--json']);
     expect(r.stderr).toBe('');
     const mesh = parseMd5Mesh(read(DRONE));
     expect(JSON.parse(r.stdout)).toMatchObject({ format: 'md5mesh', joints: mesh.joints.count, meshes: mesh.meshes.length, vertices: 1439 });

@@ -8,7 +8,8 @@ import { ModelWorker, type WorkerLike } from '../../src/worker/client.js';
 import type { WorkerReply, WorkerRequest } from '../../src/worker/protocol.js';
 
 /** A worker that records what it is sent and emits what the test tells it to. */
-class StandInWorker extends EventTarget implements WorkerLike {
+class StandInWorker implements WorkerLike {
+  private readonly events = new EventTarget();
   sent: WorkerRequest[] = [];
   terminated = false;
   refuseNextPost: Error | null = null;
@@ -23,16 +24,20 @@ class StandInWorker extends EventTarget implements WorkerLike {
   terminate(): void {
     this.terminated = true;
   }
+  /** The listener gets what a browser's Worker dispatches: `data` on a message, `message` on an error. */
+  addEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: { data?: unknown; message?: string }) => void): void {
+    this.events.addEventListener(type, (e) => listener(e as Event & { data?: unknown; message?: string }));
+  }
   reply(data: WorkerReply): void {
-    this.dispatchEvent(new MessageEvent('message', { data }));
+    this.events.dispatchEvent(new MessageEvent('message', { data }));
   }
   /** What a browser dispatches when a module worker's script cannot be fetched or evaluated. */
   failToLoad(): void {
-    this.dispatchEvent(new Event('error'));
+    this.events.dispatchEvent(new Event('error'));
   }
   /** An uncaught exception inside a running worker (an ErrorEvent with a message). */
   crash(message: string): void {
-    this.dispatchEvent(Object.assign(new Event('error'), { message }));
+    this.events.dispatchEvent(Object.assign(new Event('error'), { message }));
   }
 }
 
@@ -45,7 +50,8 @@ describe('ModelWorker when its script did not load', () => {
     fake.failToLoad();
     const open = await settle(w.open([{ name: 'a.md2', source: new Uint8Array(8) }]));
     expect(open.error?.message).toMatch(/^the model worker script did not load: a 404, an HTML page served in its place, or a syntax error\. Serve the package's worker script \(idtech-models\/worker/);
-    for (const call of [() => w.setClip(0), () => w.pose(0), () => w.setBackend('ts'), () => w.ready]) {
+    const calls: (() => Promise<unknown>)[] = [() => w.setClip(0), () => w.pose(0), () => w.setBackend('ts'), () => w.ready];
+    for (const call of calls) {
       expect((await settle(call())).error).toBe(open.error);
     }
     expect(fake.sent).toEqual([]); // nothing was posted to a worker that cannot answer

@@ -42,7 +42,7 @@ describe('NaN and ±Infinity are a RangeError everywhere', () => {
     ['Md3Player.clipFrameAt', (t) => player.clipFrameAt('LEGS_RUN', t)],
     ['frameAtTime', (t) => frameAtTime(anim, t)],
     ['clipBlend', (t) => clipBlend(clip, t, 10)],
-    ['md3ClipFrameAt', (t) => md3ClipFrameAt(cfg.byName.BOTH_DEATH1, t)],
+    ['md3ClipFrameAt', (t) => md3ClipFrameAt(cfg.byName.BOTH_DEATH1!, t)],
     ['clipFrameAtTime', (t) => clipFrameAtTime({ name: 'c', firstFrame: 0, frameCount: 10, frameRate: 10, closesOnLastFrame: false } as never, t)],
   ];
   for (const [name, call] of calls) {
@@ -69,7 +69,7 @@ describe('any finite time gives a frame of the clip', () => {
       }
       for (const name of ['LEGS_RUN', 'BOTH_DEATH1', 'TORSO_GESTURE'] as const) {
         const a = cfg.byName[name];
-        expect(frames(player.clipFrameAt(name, t), a.firstFrame, a.firstFrame + Math.max(0, a.numFrames - 1)), `${name} ${t}`).toBe(true);
+        expect(frames(player.clipFrameAt(name, t), a!.firstFrame, a!.firstFrame + Math.max(0, a!.numFrames - 1)), `${name} ${t}`).toBe(true);
       }
     }
     // a held clip holds its last frame, however late

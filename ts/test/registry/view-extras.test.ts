@@ -17,7 +17,7 @@ const shape = (extras?: MorphShape['extras']): MorphShape => ({
 
 async function viewOf(s: MorphShape) {
   const caps = morphCapabilities<MorphShape>({ shape: (d) => d, posing: () => ({ pose: (_a, _b, _t, out) => out.positions.set([0, 0, 0, 1, 0, 0, 0, 1, 0]) }) });
-  const set: ModelSet<MorphShape> = { format: 'x', path: 'x', origin: 'x', data: s, companions: [], files: [], warnings: [] };
+  const set: ModelSet<MorphShape> = { format: 'x', path: 'x', origin: 'x', data: s, companions: [], files: [], sideFiles: [], warnings: [] };
   return caps.view(set, createTsBackend());
 }
 

@@ -3,29 +3,29 @@
  * reports what the one-buffer parsers find; a cut file fails with the end-of-input position; the progress bar only
  * appears on a terminal and is erased. Needs dist/ (node scripts/bundle.mjs), like the other CLI tests.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { fileProgress, formatBar } from '../../src/commands/progress.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { execChild } from '../helpers/child.js';
+import { runCli } from '../helpers/cli.js';
 import { REPO } from '../helpers/models.js';
 import { lineColumn } from './_helpers.js';
 
-const BIN = join(REPO, 'bin', 'idtech-models.js');
 const dir = mkdtempSync(join(tmpdir(), 'idtech-stream-cli-'));
 const prefix = join(dir, 'gen');
 // 24 joints, 2 meshes, 3,000 frames (~ 1.9 MB of md5anim): many 64 KiB chunks, many frames per chunk.
-execFileSync(process.execPath, [join(REPO, 'fixtures/generate-md5.mjs'), prefix, '--joints', '24', '--rings', '30', '--sides', '12', '--frames', '3000', '--loose-bounds'], { stdio: 'ignore' });
+await execChild(process.execPath, [join(REPO, 'fixtures/generate-md5.mjs'), prefix, '--joints', '24', '--rings', '30', '--sides', '12', '--frames', '3000', '--loose-bounds']);
 const animBytes = new Uint8Array(readFileSync(`${prefix}.md5anim`));
 const meshBytes = new Uint8Array(readFileSync(`${prefix}.md5mesh`));
 
-const inspect = (file: string, ...flags: string[]) => spawnSync(process.execPath, [BIN, 'inspect', file, ...flags], { encoding: 'utf8' });
+const inspect = (file: string, ...flags: string[]) => runCli('inspect', file, ...flags);
 
 describe('inspect streams generated files', () => {
-  test('md5anim: the header and frame count of the one-buffer parse', () => {
-    const r = inspect(`${prefix}.md5anim`, '--json');
+  test('md5anim: the header and frame count of the one-buffer parse', async () => {
+    const r = await inspect(`${prefix}.md5anim`, '--json');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe(''); // not a terminal: no progress bar
     const anim = parseMd5Anim(animBytes);
@@ -43,8 +43,8 @@ describe('inspect streams generated files', () => {
     });
   });
 
-  test('md5mesh: per-mesh counts of the one-buffer parse', () => {
-    const r = inspect(`${prefix}.md5mesh`, '--json');
+  test('md5mesh: per-mesh counts of the one-buffer parse', async () => {
+    const r = await inspect(`${prefix}.md5mesh`, '--json');
     expect(r.status, r.stderr).toBe(0);
     const mesh = parseMd5Mesh(meshBytes);
     const j = JSON.parse(r.stdout);
@@ -55,11 +55,11 @@ describe('inspect streams generated files', () => {
     expect(j.weights).toBe(30 * 12 * 2 + 9);
   });
 
-  test('a truncated md5anim exits 1 with file:line:column of the end of input', () => {
+  test('a truncated md5anim exits 1 with file:line:column of the end of input', async () => {
     const cut = Math.floor(animBytes.length * 0.77);
     const file = join(dir, 'cut.md5anim');
     writeFileSync(file, animBytes.subarray(0, cut));
-    const r = inspect(file);
+    const r = await inspect(file);
     expect(r.status).toBe(1);
     const text = new TextDecoder('latin1').decode(animBytes.subarray(0, cut));
     const m = /^idtech-models: (.*):(\d+):(\d+): ([A-Z_]+): /.exec(r.stderr);

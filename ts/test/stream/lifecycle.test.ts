@@ -10,6 +10,7 @@ import { openMd5AnimFrames } from '../../src/formats/md5/frame-stream.js';
 import { openMd5Meshes } from '../../src/formats/md5/mesh-stream.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { parseMd5AnimStream } from '../../src/formats/md5/stream.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { FILES, readModel } from '../md5/_helpers.js';
 import { animHeaderText, chunked, enc, frameText, frameTokens, instrumentedStream, lineColumn } from './_helpers.js';
 
@@ -184,12 +185,18 @@ describe('truncation', () => {
 
   test('real rifle_view_idle.md5anim (CRLF) cut at 300 places through the frame stream', async () => {
     const text = new TextDecoder('latin1').decode(readModel(FILES.rifleIdle));
-    for (let k = 1; k <= 300; k++) await expectCutError(text, Math.floor((k * text.length) / 301), (s) => openMd5AnimFrames(s), parseMd5Anim);
+    for (let k = 1; k <= 300; k++) {
+      await turnIfHeld(); // each cut awaits only promises already settled: the loop turns here (helpers/loop-turn.ts)
+      await expectCutError(text, Math.floor((k * text.length) / 301), (s) => openMd5AnimFrames(s), parseMd5Anim);
+    }
   });
 
   test('real SimpleCube.md5mesh cut at every byte (through the mesh stream)', async () => {
     const text = new TextDecoder('latin1').decode(readModel(FILES.simpleCube));
-    for (let cut = 0; cut <= text.lastIndexOf('}'); cut++) await expectCutError(text, cut, (s) => openMd5Meshes(s), parseMd5Mesh);
+    for (let cut = 0; cut <= text.lastIndexOf('}'); cut++) {
+      await turnIfHeld();
+      await expectCutError(text, cut, (s) => openMd5Meshes(s), parseMd5Mesh);
+    }
   });
 });
 

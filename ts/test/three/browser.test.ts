@@ -12,6 +12,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, startHarness, type Harness } from '../browser/chromium.js';
 import { REPO } from '../helpers/models.js';
+// The page's window.idtechThree (three-page.ts declares it); a type-only import: nothing of the page runs here.
+import type {} from '../browser/three-page.js';
 
 const PAGE = join(REPO, 'target', 'three-page');
 

@@ -21,7 +21,6 @@ import { IdTechLoader, gameRootOf, type IdTechProgress } from '../../src/three/l
 import type { IdTechModel } from '../../src/three/model.js';
 import { materialsUnder } from './three-eval.js';
 import { modelToThree } from '../../src/three/model-to-three.js';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';

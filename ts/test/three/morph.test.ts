@@ -125,20 +125,20 @@ describe('compact morph targets', () => {
     const model = parseMd3(read(`${SHARED_MODELS}/${MD3S[0]}`)); // 60 frames, 970 + 264 vertices (MANIFEST)
     const three = await toThree(model, { name: 'launcher', mode: 'targets', quantize: true });
     const g = (three.mesh as Mesh).geometry;
-    expect(g.morphAttributes.position.length).toBe(60);
-    expect(g.morphAttributes.position[7].array).toBeInstanceOf(Int16Array);
-    expect(g.morphAttributes.normal[7].array).toBeInstanceOf(Int8Array);
-    expect(g.morphAttributes.normal[7].normalized).toBe(true);
+    expect(g.morphAttributes.position!.length).toBe(60);
+    expect(g.morphAttributes.position![7].array).toBeInstanceOf(Int16Array);
+    expect(g.morphAttributes.normal![7].array).toBeInstanceOf(Int8Array);
+    expect(g.morphAttributes.normal![7].normalized).toBe(true);
     expect(three.mesh.scale.x).toBe(1 / 64);
     // frame 7, vertex 3 of the first surface, straight from the file's records
     const r = model.surfaces[0].xyzNormals;
     const o = (7 * model.surfaces[0].vertexCount + 3) * 4;
-    expect([0, 1, 2].map((k) => g.morphAttributes.position[7].getComponent(3, k))).toEqual([r[o], r[o + 1], r[o + 2]]);
+    expect([0, 1, 2].map((k) => g.morphAttributes.position![7].getComponent(3, k))).toEqual([r[o], r[o + 1], r[o + 2]]);
     // normals: within one snorm8 step of the decoded ones
     const poser = new Md3Poser(backend, model).poseFrame(7);
     let worst = 0;
     for (let i = 0; i < poser.vertexCount; i++) {
-      for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(g.morphAttributes.normal[7].getComponent(i, k) - poser.normals[i * 3 + k]));
+      for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(g.morphAttributes.normal![7].getComponent(i, k) - poser.normals[i * 3 + k]));
     }
     expect(worst).toBeLessThanOrEqual(0.5 / 127 + 1e-6);
     poser.dispose();
@@ -148,7 +148,7 @@ describe('compact morph targets', () => {
     const model = parseMd2(read(`${SHARED_MODELS}/${MD2S[0]}`));
     const three = await toThree(model, { name: 'faerie', mode: 'targets', quantize: false });
     const g = (three.mesh as Mesh).geometry;
-    expect(g.morphAttributes.position[0].array).toBeInstanceOf(Float32Array);
+    expect(g.morphAttributes.position![0].array).toBeInstanceOf(Float32Array);
     expect(three.mesh.matrix.equals(new Matrix4())).toBe(true);
   });
 

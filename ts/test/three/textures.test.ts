@@ -17,7 +17,6 @@ import { materialsUnder } from './three-eval.js';
 import { urlFileSystem } from '../../src/vfs/browser.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
-// @ts-expect-error -- a plain .mjs script without type declarations
 import { startServer } from '../../../scripts/serve.mjs';
 import { cliTemp, runCli } from '../helpers/cli.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
@@ -50,7 +49,7 @@ describe('the adapter and the CLI show the same image', () => {
       expect(Buffer.compare(Buffer.from(map.image.data as Uint8Array), Buffer.from(pcx.rgba))).toBe(0);
 
       const out = join(tmp, `${arrow}.glb`);
-      const r = runCli('convert', join(AQ, `models/indicator/${arrow}.md2`), '-o', out);
+      const r = await runCli('convert', join(AQ, `models/indicator/${arrow}.md2`), '-o', out);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain(`→ ${pcxPath}`);
       const embedded = glbImage(out);

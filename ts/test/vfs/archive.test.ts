@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelParseError } from '../../src/base/errors.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd2Stream } from '../../src/formats/md2/stream.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
@@ -21,8 +22,8 @@ import { read } from '../helpers/models.js';
 import { crc32, makeZip } from '../helpers/zip-writer.js';
 
 let corpus: CorpusArchives;
-beforeAll(() => {
-  corpus = corpusArchives();
+beforeAll(async () => {
+  corpus = await corpusArchives();
 });
 
 const INFLATERS: Inflater[] = [fflateInflater, streamInflater, zlibInflater];
@@ -45,7 +46,7 @@ describe('every member of real archives streams back byte for byte', () => {
   for (const kind of kinds) {
     for (const inflater of INFLATERS) {
       it(`${kind} archive, ${inflater.name}`, async () => {
-        const archive = await openArchive(corpus.archives[kind], { inflater });
+        const archive = (await openArchive(corpus.archives[kind], { inflater })) as ZipArchive; // a .pk3: the zip reader
         try {
           expect(archive.directory.zip64).toBe(kind === 'zip64' || kind === 'infozip64');
           const files = await archive.list('');
@@ -96,10 +97,10 @@ describe('model parsers read members straight from file.stream()', () => {
         try {
           parseMd5Mesh(read(corpus.rows.find((r) => r.path === path)!.absPath));
         } catch (e) {
-          return e as Error;
+          return e as ModelParseError;
         }
       })()!;
-      await expect(parseMd5MeshStream((await archive.file(path))!.stream())).rejects.toMatchObject({ code: (loose as { code: string }).code, message: loose.message });
+      await expect(parseMd5MeshStream((await archive.file(path))!.stream())).rejects.toMatchObject({ code: loose.code, message: loose.message });
     } finally {
       await archive.close();
     }
@@ -143,7 +144,7 @@ describe('names and lookups', () => {
   });
 
   it('checks every chunk against the CRC the directory declares (verified against zlib for the corpus)', async () => {
-    const a = await openArchive(corpus.archives.infozip);
+    const a = (await openArchive(corpus.archives.infozip)) as ZipArchive;
     try {
       for (let i = 0; i < a.directory.count; i++) {
         const r = corpus.rows.find((x) => x.path === a.directory.names[i])!;

@@ -4,7 +4,6 @@
  * posed by our poser at every sampled frame, lie within 1e-4 × the model's diagonal of what glTF's own skinning
  * gives (ts/test/reference/gltf-pose.ts, the pipeline written plainly) — and, from an id file, of the original's pose.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,8 @@ import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { md5AnimEngineLimits, md5MeshEngineLimits } from '../../src/write/engine-limits.js';
 import { writeMd5Anim } from '../../src/write/md5-anim.js';
 import { writeMd5Mesh } from '../../src/write/md5-mesh.js';
+import { assimpInfo } from '../helpers/assimp.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { read, realAnimPairs, realMeshes, SHARED_MODELS } from '../helpers/models.js';
 
 const BOUND = 1e-4;
@@ -93,11 +94,12 @@ describe('gltfToMd5: the corpus glTF samples → md5mesh + md5anims posed within
       const poser = new Md5Poser(backend, mesh);
       const diag = diagonal(glb.pose(-1, 0));
       let worst = 0, frames = 0, animatedComponents = 0;
-      anims.forEach((anim, a) => {
+      for (const [a, anim] of anims.entries()) {
         expect(md5AnimEngineLimits(anim, mesh)).toEqual([]);
         animatedComponents += anim.componentCount;
         poser.setAnim(anim);
         for (let f = 0; f < anim.frameCount; f++, frames++) {
+          await turnIfHeld();
           poser.poseFrame(f, false);
           worst = Math.max(worst, worstDistance(poser.positions, glb.pose(a, f / fps)));
           // the frame's bounds hold the posed vertices (to float32 rounding of the bounds themselves)
@@ -107,7 +109,7 @@ describe('gltfToMd5: the corpus glTF samples → md5mesh + md5anims posed within
             expect(p[o + k]).toBeLessThanOrEqual(b[6 * f + 3 + k] + slack + worst);
           }
         }
-      });
+      }
       // flags: only components that move are animated, so fewer than 6 per joint per anim
       expect(animatedComponents).toBeGreaterThan(0);
       expect(animatedComponents).toBeLessThan(6 * mesh.joints.count * anims.length);
@@ -140,16 +142,17 @@ describe('id → glb → id: every real md5mesh (with its md5anims) through toGl
       let worstOriginal = 0;
       const exact = original.meshes.every((m) => Array.from(m.weightCount).every((c) => c <= 4));
       if (exact) worstOriginal = worstDistance(after.positions, before.positions);
-      anims.forEach((anim, a) => {
+      for (const [a, anim] of anims.entries()) {
         expect(anim.frameCount).toBe(named[a].anim.frameCount);
         before.setAnim(named[a].anim);
         after.setAnim(anim);
         for (let f = 0; f < anim.frameCount; f++) {
+          await turnIfHeld();
           after.poseFrame(f, false);
           worstGlb = Math.max(worstGlb, worstDistance(after.positions, glb.pose(a, f / fps)));
           if (exact) worstOriginal = Math.max(worstOriginal, worstDistance(after.positions, before.poseFrame(f, false).positions));
         }
-      });
+      }
       console.log(`${row.path}: ${anims.length} anims, worst ${(worstGlb / diag).toExponential(2)} × diagonal vs the glb${exact ? `, ${(worstOriginal / diag).toExponential(2)} vs the original` : ' (a vertex has > 4 weights: the glb dropped some)'}`);
       expect(worstGlb / diag).toBeLessThanOrEqual(BOUND);
       expect(worstOriginal / diag).toBeLessThanOrEqual(BOUND);
@@ -173,10 +176,8 @@ describe('gltfToMd5: what MD5 cannot hold', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idtech-md5-'));
     const file = join(dir, 'cesium.md5mesh');
     writeFileSync(file, writeMd5Mesh(r.mesh));
-    const info = spawnSync('assimp', ['info', file], { encoding: 'utf8' });
-    expect(info.status, info.stderr).toBe(0);
     const faces = r.mesh.meshes.reduce((n, m) => n + m.triangleCount, 0);
-    expect(info.stdout).toMatch(new RegExp(`Faces:\\s+${faces}\\b`));
+    expect(await assimpInfo(file)).toMatch(new RegExp(`Faces:\\s+${faces}\\b`));
   });
 });
 

@@ -14,6 +14,7 @@ import { gltfToPlayer, invertAffine } from '../../src/import/gltf-player.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { Md3Player, type Md3PlayerModels } from '../../src/pose/md3-player.js';
 import { writeMd3 } from '../../src/write/md3.js';
+import { turnIfHeld } from '../helpers/loop-turn.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 import type { Md3Model } from '../../src/base/model.js';
 
@@ -91,7 +92,8 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
       // a one-frame clip has one key: its rate is not in the glb, so it is written at 15 fps
       expect([b.numFrames, b.fps, b.reversed], a.name).toEqual([a.numFrames, a.numFrames > 1 ? a.fps : 15, false]);
       const parts = a.name.startsWith('LEGS_') ? (['lower'] as const) : a.name.startsWith('TORSO_') ? (['upper'] as const) : (['lower', 'upper'] as const);
-      cfgFrames(a).forEach((fa, k) => {
+      for (const [k, fa] of cfgFrames(a).entries()) {
+        await turnIfHeld();
         const fb = b.firstFrame + k;
         for (const p of parts) {
           steps = Math.max(steps, maxStep(original[p], fa, back[p], fb));
@@ -100,7 +102,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
           tagAxis = Math.max(tagAxis, t.axis);
         }
         // the assembled player: this clip's frame on its part(s), frame 0 of the other part's first clip on the other
-        const still = (name: 'TORSO_STAND' | 'LEGS_IDLE', c: Md3AnimationCfg) => ({ frame1: c.byName[name].firstFrame, frame2: c.byName[name].firstFrame, t: 0 });
+        const still = (name: 'TORSO_STAND' | 'LEGS_IDLE', c: Md3AnimationCfg) => ({ frame1: c.byName[name]!.firstFrame, frame2: c.byName[name]!.firstFrame, t: 0 });
         const at = (f: number) => ({ frame1: f, frame2: f, t: 0 });
         const pose = (f: number, c: Md3AnimationCfg) => ({
           legs: parts.includes('lower' as never) ? at(f) : still('LEGS_IDLE', c),
@@ -109,7 +111,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
         const p0 = a0.pose(pose(fa, cfg)).positions, p1 = a1.pose(pose(fb, ours)).positions;
         for (let v = 0; v < p0.length; v += 3) assembled = Math.max(assembled, Math.hypot(p0[v] - p1[v], p0[v + 1] - p1[v + 1], p0[v + 2] - p1[v + 2]));
         compared++;
-      });
+      }
     }
     // Each part holds exactly the file's frames its clips name: clips repeating a run of frames share it again.
     const named = (p: 'lower' | 'upper') => new Set(exported.filter((a) => !a.name.startsWith(p === 'lower' ? 'TORSO_' : 'LEGS_')).flatMap(cfgFrames)).size;
@@ -131,8 +133,8 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
     expect(mapped).toEqual(['animation 0 ("lower") is not a Quake 3 player animation name: written as BOTH_DEATH1', 'animation 1 ("upper") is not a Quake 3 player animation name: written as BOTH_DEAD1']);
     expect(result.warnings.some((w) => w.code === 'PLAYER_ANIMATION_MISSING' && /TORSO_GESTURE.*LEGS_TURN/.test(w.message))).toBe(true);
     const cfg = parseAnimationCfg(result.animationCfg);
-    expect([cfg.byName.BOTH_DEATH1.numFrames, cfg.byName.BOTH_DEAD1.numFrames]).toEqual([original.lower.frameCount, original.upper.frameCount]);
-    expect(cfg.byName.LEGS_WALKCR.firstFrame).toBe(cfg.byName.TORSO_GESTURE.firstFrame);
+    expect([cfg.byName.BOTH_DEATH1!.numFrames, cfg.byName.BOTH_DEAD1!.numFrames]).toEqual([original.lower.frameCount, original.upper.frameCount]);
+    expect(cfg.byName.LEGS_WALKCR!.firstFrame).toBe(cfg.byName.TORSO_GESTURE!.firstFrame);
     const back = { lower: parseMd3(writeMd3(result.lower)), upper: parseMd3(writeMd3(result.upper)), head: parseMd3(writeMd3(result.head)) };
     const player = new Md3Player(createTsBackend(), back, cfg);
     expect(player.warnings).toEqual([]);

@@ -4,7 +4,6 @@
  * the original file's layout, are left out). Native assimp then reads what we wrote with the same counts as the
  * original file.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -21,19 +20,12 @@ import { formatF32 } from '../../src/write/md5-text.js';
 import { goodMd2Rows } from '../md2/_helpers.js';
 import { realMd3s } from '../md3/_helpers.js';
 import { diff } from '../md5/_helpers.js';
+import { assimpCounts } from '../helpers/assimp.js';
 import { read, realAnimPairs, realMeshes } from '../helpers/models.js';
 
 const withoutWarnings = <T extends object>(m: T) => ({ ...m, warnings: undefined });
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-write-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** `assimp info` counts of a file: meshes, vertices, faces (its own reader, not ours). */
-function assimpCounts(path: string): string {
-  const r = spawnSync('assimp', ['info', path], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`assimp info ${path} failed: ${r.stderr}`);
-  const field = (name: string) => new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(r.stdout)?.[1] ?? '?';
-  return `meshes ${field('Meshes')} vertices ${field('Vertices')} faces ${field('Faces')}`;
-}
 
 let dirs = 0;
 /** A fresh folder holding `bytes` as `name` alone (assimp's MD3 reader pulls in head/upper/lower found beside it). */
@@ -45,18 +37,18 @@ function alone(name: string, bytes: Uint8Array | string): string {
 }
 
 /** assimp reads our file with the counts it reads from the original (each alone in a folder, same file name). */
-function sameForAssimp(original: string, written: Uint8Array | string): void {
+async function sameForAssimp(original: string, written: Uint8Array | string): Promise<void> {
   const name = basename(original);
-  expect(assimpCounts(alone(name, written)), original).toBe(assimpCounts(alone(name, read(original))));
+  expect(await assimpCounts(alone(name, written)), original).toBe(await assimpCounts(alone(name, read(original))));
 }
 
 describe('writeMd2: every real MD2 reads back as written', () => {
   for (const row of goodMd2Rows()) {
-    it(row.path, () => {
+    it(row.path, async () => {
       const model = parseMd2(read(row.absPath));
       const bytes = writeMd2(model);
       expect(diff(withoutWarnings(parseMd2(bytes)), withoutWarnings(model))).toBe('');
-      sameForAssimp(row.absPath, bytes);
+      await sameForAssimp(row.absPath, bytes);
     });
   }
 
@@ -74,22 +66,22 @@ describe('writeMd2: every real MD2 reads back as written', () => {
 
 describe('writeMd3: every real MD3 reads back as written', () => {
   for (const row of realMd3s()) {
-    it(row.path, () => {
+    it(row.path, async () => {
       const model = parseMd3(row.bytes);
       const bytes = writeMd3(model);
       expect(diff(withoutWarnings(parseMd3(bytes)), withoutWarnings(model))).toBe('');
-      sameForAssimp(row.absPath, bytes);
+      await sameForAssimp(row.absPath, bytes);
     });
   }
 });
 
 describe('writeMd5Mesh / writeMd5Anim: every real md5mesh and md5anim reads back bit for bit', () => {
   for (const row of realMeshes()) {
-    it(row.path, () => {
+    it(row.path, async () => {
       const mesh = parseMd5Mesh(read(row.absPath));
       const text = writeMd5Mesh(mesh);
       expect(diff(parseMd5Mesh(new TextEncoder().encode(text)), mesh)).toBe('');
-      sameForAssimp(row.absPath, text);
+      await sameForAssimp(row.absPath, text);
     });
   }
   for (const { anim: row } of realAnimPairs()) {
