@@ -30,6 +30,7 @@ import { REPO, SHARED_MODELS } from '../helpers/models.js';
 import { ModelParseError } from '../../src/base/errors.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { makeZip } from '../helpers/zip-writer.js';
+import { makePak } from '../helpers/pak-writer.js';
 import { ARTIFACTS, startHarness, type Harness } from './chromium.js';
 import { toyFile, TOY_FRAMES } from './toy-format.js';
 import { FAERIE, gameArchive, LAUNCHER, LEFT_OUT, PORTALS, viewerGame } from './viewer-game.js';
@@ -421,6 +422,25 @@ describe('the viewer in Chromium', () => {
     await openViewer('url=/viewer-test/baseq3/');
     expect((await state()).models).toBe('2');
     await expect(treeitem('pak0.pk3').getAttribute('data-kind')).resolves.toBe('archive');
+  });
+
+  it("opens a picked Quake pak0.pak: its MDLs listed as MDL, one drawn with the skin it carries through the pak's palette", async () => {
+    // LibreQuake's progs and gfx/palette.lmp (../shared/models/LibreQuake), packed here as Quake packs them
+    const lq = join(SHARED_MODELS, 'LibreQuake/lq1');
+    const models = ['ogre.mdl', 'armor.mdl', 'wizard.mdl'];
+    const pak = join(WORK, 'pak0.pak');
+    writeFileSync(pak, makePak([{ name: 'gfx/palette.lmp', data: readFileSync(join(lq, 'gfx/palette.lmp')) }, ...models.map((m) => ({ name: `progs/${m}`, data: readFileSync(join(lq, 'progs', m)) }))]));
+    await openViewer('idle');
+    await page.locator('#pick-files').setInputFiles(pak);
+    await page.waitForFunction(() => document.body.dataset.mount === 'done' && document.body.dataset.state === 'ready');
+    expect(Number((await state()).models)).toBe(models.length);
+    for (const m of models) await expect(treeitem('pak0.pak').getByRole('treeitem', { name: `progs/${m}`, exact: true }).getAttribute('data-format')).resolves.toBe('mdl');
+    await pick('progs/ogre.mdl', 'progs/ogre.mdl', 'pak0.pak');
+    const s = await state();
+    expect(s.format).toBe('mdl');
+    expect(Number(s.textured)).toBe(1); // the one mesh, with skin 0 — decoded with the pak's palette
+    expect(await page.evaluate(() => window.viewer.coverage())).toBeGreaterThan(0.01);
+    await page.locator('#view').screenshot({ path: join(ARTIFACTS, 'viewer-pak-mdl.png') });
   });
 
   it('opens files dropped on the page', async () => {
