@@ -51,7 +51,7 @@ describe('the adapter and the CLI show the same image', () => {
       const out = join(tmp, `${arrow}.glb`);
       const r = await runCli('convert', join(AQ, `models/indicator/${arrow}.md2`), '-o', out);
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stderr).toContain(`→ ${pcxPath}`);
+      expect(r.stderr.split('\n')).toContain(`  #0: ${pcxPath}`); // the skin the model names is the PCX itself (said once)
       const embedded = glbImage(out);
       expect(embedded.name).toBe(arrow);
       expect([embedded.width, embedded.height]).toEqual([map.image.width, map.image.height]);
