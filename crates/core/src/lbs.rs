@@ -12,8 +12,9 @@
 //! same floats as the scalar one, lane for lane.
 //!
 //! Safety without per-lane bounds checks: every length is checked once at entry (false, nothing written, when the
-//! shapes disagree) and every joint index is clamped into range as it is read (`validate::lbs` reports such an index
-//! as an error before the kernel runs), so an unvalidated vertex cannot read outside the matrices.
+//! shapes disagree), and joint indices either are all in range (the SIMD forms scan each block of 256 vertices'
+//! indices first; validation makes them so) or are clamped into range as they are read (`validate::lbs` reports
+//! such an index as an error before the kernel runs), so an unvalidated vertex cannot read outside the matrices.
 
 use crate::layout::LBS_MATRIX_STRIDE;
 
@@ -153,11 +154,15 @@ pub fn lbs_scalar(inp: &LbsInput, out: &mut LbsOutput, vertices: usize) {
 
 #[cfg(any(all(target_arch = "wasm32", target_feature = "simd128"), target_arch = "x86_64"))]
 mod simd {
-    //! One vector per matrix column. The weights are read as one vector (bytes widened and divided by 255 lane by
-    //! lane, the scalar form's division), those past the first ≤ 0 zeroed by a prefix mask, and each broadcast; the
-    //! weighted sum w0·m0 + w1·m1 + w2·m2 + w3·m3 and every product and difference are lane-wise, in the scalar
-    //! form's order. Every read is unchecked: `lbs_vertices` checked the lengths at entry, and joint indices are
-    //! clamped below the joint count.
+    //! One vector per matrix column. The weights are read as one vector (byte weights made floats a block at a
+    //! time, by the scalar form's division), those past the first ≤ 0 zeroed by a prefix mask, and each broadcast;
+    //! the weighted sum w0·m0 + w1·m1 + w2·m2 + w3·m3 and every product and difference are lane-wise, in the scalar
+    //! form's order. Every read is unchecked: `lbs_vertices` checked the lengths at entry, and each block of 256
+    //! vertices has its joint indices scanned (a block with one past the joints is read from a clamped copy).
+    //!
+    //! Shaped for V8 (measured against the same kernel built natively, docs/benchmarks-history.md "IQM skinning"):
+    //! one loop per case (`skin::<CASE>`, each its own function), matrix columns loaded in source order, the weight
+    //! prefix mask from a table, no clamp in the loops.
     use super::LbsInput;
     use super::LbsOutput;
     use crate::layout::LBS_MATRIX_STRIDE;
@@ -167,7 +172,7 @@ mod simd {
         use core::arch::wasm32::*;
         #[derive(Clone, Copy)]
         pub struct F(v128);
-        /// SAFETY (every pointer taker): `p` points at 4 readable floats (4 bytes for `bytes4`).
+        /// SAFETY (every pointer taker): `p` points at 4 readable floats.
         #[inline(always)]
         pub unsafe fn load(p: *const f32) -> F {
             F(v128_load(p as *const v128))
@@ -176,12 +181,13 @@ mod simd {
         pub unsafe fn store(p: *mut f32, a: F) {
             v128_store(p as *mut v128, a.0)
         }
-        /// Four bytes widened to floats and divided by 255.
+        #[repr(C, packed)]
+        struct Unaligned(v128);
+        /// A matrix column, loaded in source order: LLVM otherwise hoists a vertex's 16 column loads above its
+        /// arithmetic, and V8, which keeps wasm loads in order and places arithmetic after its inputs, spills them.
         #[inline(always)]
-        pub unsafe fn bytes4(p: *const u8) -> F {
-            let b = v128_load32_zero(p as *const u32);
-            // signed conversion (the bytes are below 2^31): one instruction, where an unsigned one is several on x86
-            F(f32x4_div(f32x4_convert_i32x4(u32x4_extend_low_u16x8(u16x8_extend_low_u8x16(b))), f32x4_splat(255.0)))
+        pub unsafe fn load_m(p: *const f32) -> F {
+            F(core::ptr::read_volatile(p as *const Unaligned).0)
         }
         #[inline(always)]
         pub fn splat(x: f32) -> F {
@@ -209,10 +215,10 @@ mod simd {
         pub fn positive(a: F) -> u32 {
             i32x4_bitmask(f32x4_gt(a.0, f32x4_splat(0.0))) as u32
         }
-        /// Lanes below `k` kept, the others 0.
+        /// `a` and the 4 lane masks at `p`.
         #[inline(always)]
-        pub fn first(a: F, k: u32) -> F {
-            F(v128_and(a.0, i32x4_lt(i32x4(0, 1, 2, 3), i32x4_splat(k as i32))))
+        pub unsafe fn and_mask(a: F, p: *const u32) -> F {
+            F(v128_and(a.0, v128_load(p as *const v128)))
         }
         #[inline(always)]
         pub fn lane0(a: F) -> F {
@@ -240,9 +246,11 @@ mod simd {
         pub fn zxy(a: F) -> F {
             F(i32x4_shuffle::<2, 0, 1, 3>(a.0, a.0))
         }
+        /// (x + y) + z of lanes 0-2. Three extracts: a shuffle whose other lanes LLVM leaves undefined is a byte
+        /// shuffle under V8, its mask rebuilt every time.
         #[inline(always)]
-        pub fn x(a: F) -> f32 {
-            f32x4_extract_lane::<0>(a.0)
+        pub fn sum3(a: F) -> f32 {
+            f32x4_extract_lane::<0>(a.0) + f32x4_extract_lane::<1>(a.0) + f32x4_extract_lane::<2>(a.0)
         }
     }
     #[cfg(target_arch = "x86_64")]
@@ -260,10 +268,8 @@ mod simd {
             _mm_storeu_ps(p, a.0)
         }
         #[inline(always)]
-        pub unsafe fn bytes4(p: *const u8) -> F {
-            let b = _mm_cvtsi32_si128((p as *const i32).read_unaligned());
-            let z = _mm_setzero_si128();
-            F(_mm_div_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(b, z), z)), _mm_set1_ps(255.0)))
+        pub unsafe fn load_m(p: *const f32) -> F {
+            load(p)
         }
         #[inline(always)]
         pub fn splat(x: f32) -> F {
@@ -290,8 +296,8 @@ mod simd {
             unsafe { _mm_movemask_ps(_mm_cmpgt_ps(a.0, _mm_setzero_ps())) as u32 }
         }
         #[inline(always)]
-        pub fn first(a: F, k: u32) -> F {
-            unsafe { F(_mm_and_ps(a.0, _mm_castsi128_ps(_mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(k as i32))))) }
+        pub unsafe fn and_mask(a: F, p: *const u32) -> F {
+            F(_mm_and_ps(a.0, _mm_loadu_ps(p as *const f32)))
         }
         #[inline(always)]
         pub fn lane0(a: F) -> F {
@@ -317,9 +323,10 @@ mod simd {
         pub fn zxy(a: F) -> F {
             F(unsafe { _mm_shuffle_ps::<0b11_01_00_10>(a.0, a.0) })
         }
+        /// (x + y) + z of lanes 0-2, lane 0 of two shuffled sums.
         #[inline(always)]
-        pub fn x(a: F) -> f32 {
-            unsafe { _mm_cvtss_f32(a.0) }
+        pub fn sum3(a: F) -> f32 {
+            unsafe { _mm_cvtss_f32(_mm_add_ps(_mm_add_ps(a.0, yzx(F(a.0)).0), zxy(F(a.0)).0)) }
         }
     }
     use v::*;
@@ -332,8 +339,7 @@ mod simd {
     /// `n` scaled to unit length (the scalar form's arithmetic: (x² + y²) + z², then 1 / sqrt), or as it is when 0.
     #[inline(always)]
     fn normalise(n: F) -> F {
-        let sq = mul(n, n);
-        let len2 = x(add(add(sq, yzx(sq)), zxy(sq))); // lane 0: (x² + y²) + z²
+        let len2 = sum3(mul(n, n)); // (x² + y²) + z²
         if len2 > 0.0 {
             mul(n, splat(1.0 / len2.sqrt()))
         } else {
@@ -362,28 +368,91 @@ mod simd {
         core::ptr::copy_nonoverlapping(t.as_ptr(), p, 4);
     }
 
+    /// Lanes kept for each `positive` bitmask: those below its first clear bit (ioquake3 stops at the first weight
+    /// ≤ 0). A table instead of a count and a compare: the unsigned lane compare is several instructions under V8.
+    const PREFIX: [[u32; 4]; 16] = {
+        let mut t = [[0u32; 4]; 16];
+        let mut bits = 0;
+        while bits < 16 {
+            let mut k = 0;
+            while k < 4 && bits >> k & 1 == 1 {
+                t[bits][k] = u32::MAX;
+                k += 1;
+            }
+            bits += 1;
+        }
+        t
+    };
+
+    /// The case a loop is built for: positions alone, positions, normals and tangents (`IqmPoser`'s two calls), or
+    /// one of normals and tangents (tested per vertex). One loop
+    /// each: the tests per vertex cost 10-20% under V8 (more values than registers), and a copy more costs module size.
+    const ANY: u8 = 0;
+    const POSITIONS: u8 = 1;
+    const ALL: u8 = 2;
+
+    /// Vertices per block: the block's indices are scanned, then read again by its skinning from L1.
+    const BLOCK: usize = 256;
+
     pub fn run(inp: &LbsInput, out: &mut LbsOutput, vertices: usize) {
+        let last = inp.matrices.len() / LBS_MATRIX_STRIDE - 1;
+        let (with_normals, with_tangents) = (!inp.normals.is_empty(), !inp.tangents.is_empty());
+        let mut clamped = [0u8; BLOCK * 4];
+        let mut widened = [0f32; BLOCK * 4];
+        let mut start = 0;
+        while start < vertices {
+            let end = (start + BLOCK).min(vertices);
+            // The block's indices, scanned for one past the joints (16 a step; validation rules them out). Such a
+            // block is skinned from a copy with every index clamped: the loops then read joint matrices unchecked.
+            let mut ix = &inp.indices[start * 4..end * 4];
+            if last < 255 && ix.iter().fold(0u8, |a, &b| a.max(b)) as usize > last {
+                for (c, &i) in clamped.iter_mut().zip(ix) {
+                    *c = i.min(last as u8);
+                }
+                ix = &clamped[..ix.len()];
+            }
+            // Byte weights: the block's made floats first (b / 255, the scalar form's division), so that every loop
+            // reads floats.
+            let w = if inp.weights_f32.is_empty() {
+                for (f, &b) in widened.iter_mut().zip(&inp.weights_u8[start * 4..end * 4]) {
+                    *f = b as f32 / 255.0;
+                }
+                &widened[..ix.len()]
+            } else {
+                &inp.weights_f32[start * 4..end * 4]
+            };
+            match (with_normals, with_tangents) {
+                (false, false) => skin::<POSITIONS>(inp, out, ix, w, start, end, vertices),
+                (true, true) => skin::<ALL>(inp, out, ix, w, start, end, vertices),
+                _ => skin::<ANY>(inp, out, ix, w, start, end, vertices),
+            }
+            start = end;
+        }
+    }
+
+    /// Skin vertices `start..end`, whose joint indices (4 each, all below the joint count) are `ix` and weights `w`.
+    #[inline(never)] // one wasm function per loop: V8 allocates registers per function
+    fn skin<const CASE: u8>(inp: &LbsInput, out: &mut LbsOutput, ix: &[u8], w: &[f32], start: usize, end: usize, vertices: usize) {
         let m = inp.matrices.as_ptr();
-        let last = (inp.matrices.len() / LBS_MATRIX_STRIDE - 1) as u32;
-        let byte = inp.weights_f32.is_empty();
-        let with_normals = !inp.normals.is_empty();
-        let with_tangents = !inp.tangents.is_empty();
-        let (ip, inn, it, ix) = (inp.positions.as_ptr(), inp.normals.as_ptr(), inp.tangents.as_ptr(), inp.indices.as_ptr());
-        let (wb, wf) = (inp.weights_u8.as_ptr(), inp.weights_f32.as_ptr());
+        let with_normals = CASE == ALL || CASE == ANY && !inp.normals.is_empty();
+        let with_tangents = CASE == ALL || CASE == ANY && !inp.tangents.is_empty();
+        let (ip, inn, it, ix) = (inp.positions.as_ptr(), inp.normals.as_ptr(), inp.tangents.as_ptr(), ix.as_ptr());
+        let wf = w.as_ptr();
         let (op, on, ot) = (out.positions.as_mut_ptr(), out.normals.as_mut_ptr(), out.tangents.as_mut_ptr());
         let id = [[1.0f32, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]];
-        for v in 0..vertices {
-            // SAFETY: `lbs_vertices` checked every input and output against `vertices`; joint offsets are clamped.
+        for v in start..end {
+            // SAFETY: `lbs_vertices` checked every input and output against `vertices`; `run` checked or clamped
+            // the joint indices.
             unsafe {
-                let w = if byte { bytes4(wb.add(v * 4)) } else { load(wf.add(v * 4)) };
-                let alive = (!positive(w)).trailing_zeros().min(4); // weights read up to the first ≤ 0
-                let c = if alive > 0 {
-                    let w = if alive < 4 { first(w, alive) } else { w };
+                let w = load(wf.add((v - start) * 4));
+                let bits = positive(w);
+                let c = if bits & 1 != 0 {
+                    let w = if bits == 15 { w } else { and_mask(w, PREFIX.as_ptr().add(bits as usize) as *const u32) };
                     let (w0, w1, w2, w3) = (lane0(w), lane1(w), lane2(w), lane3(w));
-                    let ji = (ix.add(v * 4) as *const u32).read_unaligned().to_le();
-                    let j = |k: u32| m.add(((ji >> (8 * k)) & 0xff).min(last) as usize * LBS_MATRIX_STRIDE);
+                    let x = ix.add((v - start) * 4);
+                    let j = |k: usize| m.add(*x.add(k) as usize * LBS_MATRIX_STRIDE);
                     let (j0, j1, j2, j3) = (j(0), j(1), j(2), j(3));
-                    let col = |o: usize| add(add(add(mul(w0, load(j0.add(o))), mul(w1, load(j1.add(o)))), mul(w2, load(j2.add(o)))), mul(w3, load(j3.add(o))));
+                    let col = |o: usize| add(add(add(mul(w0, load_m(j0.add(o))), mul(w1, load_m(j1.add(o)))), mul(w2, load_m(j2.add(o)))), mul(w3, load_m(j3.add(o))));
                     [col(0), col(4), col(8), col(12)]
                 } else {
                     [load(id[0].as_ptr()), load(id[1].as_ptr()), load(id[2].as_ptr()), load(id[3].as_ptr())]
@@ -392,7 +461,7 @@ mod simd {
                 let pos = add(add(add(mul(c[0], load_splat(p)), mul(c[1], load_splat(p.add(1)))), mul(c[2], load_splat(p.add(2)))), c[3]);
                 let room = v + 1 < vertices;
                 put3(op.add(v * 3), pos, room);
-                if !with_normals && !with_tangents {
+                if CASE == POSITIONS || !with_normals && !with_tangents {
                     continue;
                 }
                 let (n0, n1, n2) = (cross(c[1], c[2]), cross(c[2], c[0]), cross(c[0], c[1]));
@@ -419,22 +488,35 @@ mod tests {
 
     #[test]
     fn the_simd_form_writes_the_scalar_floats() {
-        let mut s = 7u32;
-        let (joints, v) = (5usize, 37usize);
-        let matrices: Vec<f32> = (0..joints * 16).map(|_| random(&mut s)).collect();
-        let positions: Vec<f32> = (0..v * 3).map(|_| random(&mut s) * 10.0).collect();
-        let normals: Vec<f32> = (0..v * 3).map(|_| random(&mut s)).collect();
-        let tangents: Vec<f32> = (0..v * 4).map(|_| random(&mut s)).collect();
-        let indices: Vec<u8> = (0..v * 4).map(|k| (k * 7 % 9) as u8).collect(); // some past the joints: clamped
-        let weights: Vec<u8> = (0..v * 4).map(|k| ((k * 53) % 256) as u8).collect();
-        let inp = LbsInput { matrices: &matrices, positions: &positions, normals: &normals, tangents: &tangents, indices: &indices, weights_u8: &weights, weights_f32: &[] };
-        let (mut p1, mut n1, mut t1) = (vec![0.0; v * 3], vec![0.0; v * 3], vec![0.0; v * 4]);
-        let (mut p2, mut n2, mut t2) = (vec![0.0; v * 3], vec![0.0; v * 3], vec![0.0; v * 4]);
-        assert!(lbs_skin(&inp, &mut LbsOutput { positions: &mut p1, normals: &mut n1, tangents: &mut t1 }));
-        lbs_scalar(&inp, &mut LbsOutput { positions: &mut p2, normals: &mut n2, tangents: &mut t2 }, v);
-        assert_eq!(p1, p2);
-        assert_eq!(n1, n2);
-        assert_eq!(t1, t2);
+        // every loop of the SIMD form: indices in range (no clamp) or not (clamped, in some blocks only), float or
+        // byte weights, positions alone or with normals and/or tangents, one block and several
+        for &(v, stray) in &[(37usize, 0usize), (37, 9), (700, 0), (700, 301)] {
+            for byte in [false, true] {
+                for (with_n, with_t) in [(false, false), (true, true), (true, false), (false, true)] {
+                    let mut s = 7u32;
+                    let joints = 5usize;
+                    let matrices: Vec<f32> = (0..joints * 16).map(|_| random(&mut s)).collect();
+                    let positions: Vec<f32> = (0..v * 3).map(|_| random(&mut s) * 10.0).collect();
+                    let normals: Vec<f32> = if with_n { (0..v * 3).map(|_| random(&mut s)).collect() } else { vec![] };
+                    let tangents: Vec<f32> = if with_t { (0..v * 4).map(|_| random(&mut s)).collect() } else { vec![] };
+                    // `stray` > 0: every stray-th index past the joints (clamped)
+                    let indices: Vec<u8> = (0..v * 4).map(|k| if stray > 0 && k % stray == 0 { 5 + (k % 200) as u8 } else { (k * 7 % 5) as u8 }).collect();
+                    let wb: Vec<u8> = (0..v * 4).map(|k| ((k * 53) % 256) as u8).collect();
+                    let wf: Vec<f32> = (0..v * 4).map(|k| random(&mut s) + if k % 4 == 0 { 0.5 } else { 0.0 }).collect();
+                    let (weights_u8, weights_f32): (&[u8], &[f32]) = if byte { (&wb, &[]) } else { (&[], &wf) };
+                    let inp = LbsInput { matrices: &matrices, positions: &positions, normals: &normals, tangents: &tangents, indices: &indices, weights_u8, weights_f32 };
+                    let (n_len, t_len) = (normals.len(), tangents.len());
+                    let (mut p1, mut n1, mut t1) = (vec![0.0; v * 3], vec![0.0; n_len], vec![0.0; t_len]);
+                    let (mut p2, mut n2, mut t2) = (vec![0.0; v * 3], vec![0.0; n_len], vec![0.0; t_len]);
+                    assert!(lbs_skin(&inp, &mut LbsOutput { positions: &mut p1, normals: &mut n1, tangents: &mut t1 }));
+                    lbs_scalar(&inp, &mut LbsOutput { positions: &mut p2, normals: &mut n2, tangents: &mut t2 }, v);
+                    let case = format!("{v} vertices, stray {stray}, byte {byte}, normals {with_n}, tangents {with_t}");
+                    assert_eq!(p1, p2, "{case}");
+                    assert_eq!(n1, n2, "{case}");
+                    assert_eq!(t1, t2, "{case}");
+                }
+            }
+        }
     }
 
     #[test]
