@@ -6,14 +6,12 @@
  */
 import type { GltfOptions } from '../../export/gltf.js';
 import type { FormatEntry } from '../../registry/entry.js';
-import type { TexturedModel } from '../../registry/textures.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
 import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';
-import { resolveCliTextures, wantsTextures } from '../textures.js';
-import { exportWarnings, warningLines, type FileWarning } from '../warnings.js';
+import { exportWarnings, warningLines } from '../warnings.js';
 import { baseName, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
-import { gltfOutput, report, setWarnings, withTextures } from './pipeline.js';
+import { gltfOutput, report, withTextures } from './pipeline.js';
 
 /** glTF output's options that need no file, checked before any is read. */
 export function checkGltfOutput(a: ParsedArgs, out: string): void {
@@ -27,16 +25,8 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
   checkCompanions(format, anims, formats);
   refuseIgnoredOptions(a, format, formats);
   const exportList: NonNullable<GltfOptions['warnings']> = [];
-  let options = gltfOptions(a, baseName(input.path), exportList);
   const set = await readModel(input, format, anims, formats);
-  const warnings: FileWarning[] = setWarnings(set);
-  let lines: string[] = [];
-  if (wantsTextures(a, 'convert')) {
-    const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
-    options = withTextures(options, t.textures);
-    lines = t.report;
-    warnings.push(...t.warnings);
-  }
+  const { options, lines, warnings } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
   const { files, facts } = await load(input.label, () => gltfOutput(set, format, out, options, formats, meshopt));
   const bytes = await writeOutputs(files);

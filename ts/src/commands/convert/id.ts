@@ -13,14 +13,12 @@ import { gltfFileReader } from '../../load/gltf-files.js';
 import { type GltfOptions } from '../../export/gltf.js';
 import { type FormatEntry, type WriterCapability } from '../../registry/entry.js';
 import { DEFAULT_FORMATS } from '../../registry/formats.js';
-import { type TexturedModel } from '../../registry/textures.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, load, modelInput, readModel } from '../inputs.js';
 import { writeOutputs } from '../output.js';
-import { resolveCliTextures, wantsTextures } from '../textures.js';
 import { exportWarnings, groupLines, parseWarnings, warningLines, type FileWarning } from '../warnings.js';
 import { baseName } from './gltf-options.js';
-import { gltfOutput, report, setWarnings, withTextures } from './pipeline.js';
+import { gltfOutput, report, withTextures } from './pipeline.js';
 
 /** The group heading of these options, and the outputs it names. */
 export const ID_OUTPUT = `id output (${DEFAULT_FORMATS.flatMap((f) => f.writer?.extensions ?? []).join(', ')})`;
@@ -85,15 +83,7 @@ async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly Form
     const format = await inputFormat(input, formats);
     const set = await readModel(input, format, a.options.get('--anim') ?? [], formats);
     const exportList: NonNullable<GltfOptions['warnings']> = [];
-    let options: GltfOptions = { name: baseName(input.path), warnings: exportList, quantize: false };
-    const warnings = setWarnings(set);
-    let lines: string[] = [];
-    if (wantsTextures(a, 'convert')) {
-      const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
-      options = withTextures(options, t.textures);
-      lines = t.report;
-      warnings.push(...t.warnings);
-    }
+    const { options, lines, warnings } = await withTextures(a, input, set, { name: baseName(input.path), warnings: exportList, quantize: false });
     const { files } = await load(input.label, () => gltfOutput(set, format, 'memory.glb', options, formats));
     warnings.push(...exportWarnings(input.label, exportList));
     return { bytes: files[0].bytes as Uint8Array, warnings, lines };

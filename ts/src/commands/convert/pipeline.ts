@@ -9,9 +9,11 @@ import { type ModelSet } from '../../load/model-set.js';
 import { type FormatEntry } from '../../registry/entry.js';
 import { gltfFiles, setGltfOptions } from '../../registry/gltf.js';
 import { toGlbMeshopt } from '../../registry/gltf-meshopt.js';
-import { type ModelTextures } from '../../registry/textures.js';
-import { badInput } from '../inputs.js';
+import { type TexturedModel } from '../../registry/textures.js';
+import { type ParsedArgs } from '../args.js';
+import { badInput, type ModelInput } from '../inputs.js';
 import { count, summaryLine, type OutputFile } from '../output.js';
+import { resolveCliTextures, wantsTextures } from '../textures.js';
 import { exportWarnings, parseWarnings, type FileWarning } from '../warnings.js';
 import { gltfCounts, gltfJson } from './gltf-counts.js';
 
@@ -35,8 +37,13 @@ export async function gltfOutput(set: ModelSet, entry: FormatEntry, out: string,
   return { files, facts: [count(c.meshes, 'mesh', 'meshes'), count(c.vertices, 'vertex', 'vertices'), count(c.animations, 'clip')] };
 }
 
-/** The textures as export options take them. */
-export const withTextures = (options: GltfOptions, textures: ModelTextures | undefined): GltfOptions => (textures ? { ...options, textures } : options);
+/** The set's warnings; with textures wanted (not --no-textures), the resolved textures in `options`, their report lines and warnings. */
+export async function withTextures(a: ParsedArgs, input: ModelInput, set: ModelSet, options: GltfOptions): Promise<{ options: GltfOptions; lines: string[]; warnings: FileWarning[] }> {
+  const warnings = setWarnings(set);
+  if (!wantsTextures(a, 'convert')) return { options, lines: [], warnings };
+  const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
+  return { options: { ...options, textures: t.textures }, lines: t.report, warnings: [...warnings, ...t.warnings] };
+}
 
 /** Prints the report and warning lines, then the summary line, on stderr. */
 export function report(lines: readonly string[], files: readonly OutputFile[], facts: readonly string[], bytes: number): void {
