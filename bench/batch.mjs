@@ -6,7 +6,14 @@
 // Batch: wall time of `convert batch.pk3 --all --force -o OUT` on --jobs 1 and on --jobs = every core, ROUNDS rounds
 // interleaved (1, N, then N, 1, …: a change in the machine's load falls on both alike); medians of each, models/s =
 // converted models / median wall seconds; speed-up = the ratio of the medians (1-worker / all-cores); CPU s (user +
-// sys, all threads) and peak RSS from GNU time when installed. How quiet the machine was: the 1-minute load average
+// sys, all threads) and peak RSS from GNU time when installed; the bound = cores × the 1-worker wall s ÷ the all-cores
+// run's CPU s, the speed-up those cores would give were every CPU second of that run packed onto them (a run cannot
+// end before its CPU s are done on its cores): work done beside the converting thread — V8's compiling and collecting,
+// the kernel's file work — rides on a free core under --jobs 1 but takes the other workers' cores under --jobs N.
+// Every run writes to a folder of its own, all removed at the end: ext4 without a journal (this machine's disk) skips
+// every inode freed in the last minute when it allocates one, and deleting the last run's 777 files and folders just
+// before a run cost that run 0.33 s of kernel CPU on the I/O threads (0.48 s against 0.15 s into a fresh folder). So
+// a second batch bench started within a minute of this one's end is slowed by it. How quiet the machine was: the 1-minute load average
 // before each run and the CPU seconds every other process used during it (/proc/stat); the run counts as quiet when
 // every load average was below 0.5 and the others used under 5% of the cores. `--wait-quiet` waits for that before
 // each run (below 0.5, and under 5% busy over 2 s), as the numbers in docs/benchmarks.md were taken.
@@ -14,7 +21,7 @@
 // (names and sizes only), both spawned, best of ROUNDS.
 //   node bench/batch.mjs [--quick] [--json] [--rounds N] [--wait-quiet]      (needs zip, unzip, and dist/ built)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { formatRows, isMain, ROOT, SHARED } from './lib.mjs';
@@ -23,8 +30,10 @@ const DIR = join(ROOT, 'target/bench/batch');
 const BIN = join(ROOT, 'bin/idtech-models.js');
 
 function makeArchive(copies) {
-  rmSync(DIR, { recursive: true, force: true });
+  // Not the outputs of an earlier run (removed at its end; see benchBatch): deleting them here would put their
+  // freed inodes right before this run's writes.
   mkdirSync(DIR, { recursive: true });
+  for (const name of readdirSync(DIR)) if (name !== 'out') rmSync(join(DIR, name), { recursive: true, force: true });
   const rows = readFileSync(join(SHARED, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split('\t'));
   const files = rows
     .filter(([format, path]) => ['md2', 'md3', 'md5mesh', 'md5anim', 'skin', 'cfg'].includes(format) && !/malformed|\/invalid\//.test(path) && existsSync(join(SHARED, path)))
@@ -96,8 +105,7 @@ export async function benchBatch({ quick = false, rounds: batchRounds, waitForQu
   for (let r = 0; r < runs; r++) {
     for (const jobs of r % 2 ? [...configs].reverse() : configs) {
       if (waitForQuiet) await waitQuiet(log);
-      const out = join(DIR, `out-${jobs}`);
-      rmSync(out, { recursive: true, force: true });
+      const out = join(DIR, 'out', `${Date.now()}-jobs${jobs}-round${r}`);
       const load = loadavg()[0];
       const before = cpuTimes();
       const { ms, p, cpu_s, rss_mb } = timed(process.execPath, [BIN, 'convert', archive, '--all', '--force', '--jobs', String(jobs), '-o', out, '--json']);
@@ -116,8 +124,12 @@ export async function benchBatch({ quick = false, rounds: batchRounds, waitForQu
     const rss = s.every((x) => x.rss_mb !== null) ? median(s.map((x) => x.rss_mb)) : null;
     return { jobs, models: s[0].models, runs: s.length, wall_ms: wall, min_ms: Math.min(...s.map((x) => x.wall_ms)), max_ms: Math.max(...s.map((x) => x.wall_ms)), models_per_s: s[0].models / (wall / 1000), cpu_s: cpu, rss_mb: rss };
   });
+  rmSync(join(DIR, 'out'), { recursive: true, force: true });
   const one = batch[0];
-  for (const b of batch) b.speedup = one.wall_ms / b.wall_ms;
+  for (const b of batch) {
+    b.speedup = one.wall_ms / b.wall_ms;
+    b.bound = b.jobs > 1 && b.cpu_s ? (Math.min(b.jobs, cores) * one.wall_ms) / 1000 / b.cpu_s : null;
+  }
   const all = [...samples.values()].flat();
   const quiet = {
     max_load: Math.max(...all.map((x) => x.load)),
@@ -150,8 +162,8 @@ export function formatBatchTable(r) {
   const quiet = q ? `; ${q.quiet ? 'quiet' : 'NOT quiet'}: load average ≤ ${q.max_load.toFixed(2)} before each run${q.max_others_busy === null ? '' : `, other processes ≤ ${(q.max_others_busy * 100).toFixed(1)}% of the cores during each`}` : '';
   const head = `archive: ${r.archive.members} members (${(r.archive.bytes / 1e6).toFixed(1)} MB, zip -9), ${r.archive.models} models; ${r.cores} cores${quiet}`;
   const batch = formatRows(
-    ['convert --all', 'models', 'runs', 'wall s (median)', 'min–max', 'models/s', 'speed-up', 'CPU s', 'peak RSS MB'],
-    r.batch.map((b) => [`--jobs ${b.jobs}`, String(b.models), String(b.runs), (b.wall_ms / 1000).toFixed(2), `${(b.min_ms / 1000).toFixed(2)}–${(b.max_ms / 1000).toFixed(2)}`, b.models_per_s.toFixed(1), `${b.speedup.toFixed(2)}×`, b.cpu_s?.toFixed(2) ?? '-', b.rss_mb?.toFixed(0) ?? '-']),
+    ['convert --all', 'models', 'runs', 'wall s (median)', 'min–max', 'models/s', 'speed-up', 'bound', 'CPU s', 'peak RSS MB'],
+    r.batch.map((b) => [`--jobs ${b.jobs}`, String(b.models), String(b.runs), (b.wall_ms / 1000).toFixed(2), `${(b.min_ms / 1000).toFixed(2)}–${(b.max_ms / 1000).toFixed(2)}`, b.models_per_s.toFixed(1), `${b.speedup.toFixed(2)}×`, b.bound ? `${b.bound.toFixed(2)}×` : '-', b.cpu_s?.toFixed(2) ?? '-', b.rss_mb?.toFixed(0) ?? '-']),
   );
   const ours = r.inspect[0].ms, unzip = r.inspect[1].ms;
   const list = formatRows(['listing (spawned)', 'ms'], r.inspect.map((x) => [x.command, x.ms.toFixed(1)]));

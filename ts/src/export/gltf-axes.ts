@@ -14,6 +14,12 @@ export interface Axes {
   readonly yUp: boolean;
   /** Vector (x, y, z) written into `out` at `o`. */
   vec(x: number, y: number, z: number, out: ArrayLike<number> & { [i: number]: number }, o: number): void;
+  /**
+   * Every vector of `v` (x, y, z, x, y, z …) mapped into a new Float32Array. The loop is here rather than calling
+   * `vec` per vertex: `vec` writes into every kind of array across the exporters, so where it was inlined into a
+   * per-vertex loop its stores were generic, a runtime call each (5% of a batch conversion's CPU).
+   */
+  vectors(v: ArrayLike<number>): Float32Array;
   /** Quaternion (x, y, z, w) written into `out` at `o`. */
   quat(x: number, y: number, z: number, w: number, out: ArrayLike<number> & { [i: number]: number }, o: number): void;
 }
@@ -25,6 +31,17 @@ export function axes(yUp: boolean): Axes {
       out[o] = x;
       out[o + 1] = yUp ? z : y;
       out[o + 2] = yUp ? -y : z;
+    },
+    vectors(v) {
+      const out = new Float32Array(v.length);
+      if (!yUp) out.set(v);
+      else
+        for (let i = 0; i + 2 < v.length; i += 3) {
+          out[i] = v[i];
+          out[i + 1] = v[i + 2];
+          out[i + 2] = -v[i + 1];
+        }
+      return out;
     },
     quat(x, y, z, w, out, o) {
       this.vec(x, y, z, out, o);

@@ -14,7 +14,7 @@ import { Md2Poser } from '../pose/md2-poser.js';
 import type { Md2Model } from '../base/model.js';
 import { MD2_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
-import { addMorphMesh, clipFrames, clipTimes, convertVectors, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
+import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
 import { fitGrid, MD2_GRID_STEPS, md2SourceGrid, type PositionGrid } from './gltf-quantize.js';
 import type { Axes } from './gltf-axes.js';
 
@@ -66,7 +66,7 @@ export function addMd2(ctx: ExportContext, model: Md2Model, name: string, option
 export function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame, kind: 'source' | 'box', scales: ArrayLike<number>): PositionGrid | undefined {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let f = 0; f < frameCount; f++) {
-    const p = convertVectors(axes, frame(f).positions);
+    const p = axes.vectors(frame(f).positions);
     for (let i = 0; i < p.length; i++) {
       const k = i % 3;
       if (p[i] < min[k]) min[k] = p[i];

@@ -35,18 +35,12 @@ export interface MorphMeshInput {
   shared?: { uvs: number; indices: number };
 }
 
-/** The file's vector data in glTF axes, as a new Float32Array. */
-export function convertVectors(axes: Axes, v: ArrayLike<number>): Float32Array {
-  const out = new Float32Array(v.length);
-  for (let i = 0; i < v.length; i += 3) axes.vec(v[i], v[i + 1], v[i + 2], out, i);
-  return out;
-}
-
 /** glTF requires unit normals; a zero normal (degenerate source data) becomes the up vector. */
 function unitNormals(axes: Axes, n: Float32Array): Float32Array {
-  const out = convertVectors(axes, n);
+  const out = axes.vectors(n);
   for (let i = 0; i < out.length; i += 3) {
-    const len = Math.hypot(out[i], out[i + 1], out[i + 2]);
+    const x = out[i], y = out[i + 1], z = out[i + 2];
+    const len = Math.sqrt(x * x + y * y + z * z); // not Math.hypot: a builtin call per vertex, 2.3% of a batch's CPU
     if (len > 0) {
       out[i] /= len; out[i + 1] /= len; out[i + 2] /= len;
     } else axes.vec(0, 0, 1, out, i);
@@ -76,7 +70,7 @@ export function addMorphMesh(b: GltfBuilder, axes: Axes, m: MorphMeshInput, grid
   const frames: MorphFrame[] = [];
   for (let f = 0; f < m.frameCount; f++) {
     const fr = m.frame(f);
-    frames.push({ positions: convertVectors(axes, fr.positions), normals: unitNormals(axes, fr.normals) });
+    frames.push({ positions: axes.vectors(fr.positions), normals: unitNormals(axes, fr.normals) });
   }
   const q = grid && quantized(b, frames, grid);
   const base = frames[0];

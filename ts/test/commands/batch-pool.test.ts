@@ -1,8 +1,8 @@
 /**
  * The worker pool of `convert --all` (commands/convert/batch-pool.ts) on real worker threads running small scripts
- * written here in place of the CLI: each job gets exactly one result; a worker that dies fails the job it was running
- * and the job it had been sent but not started is run by another; workers without a job are let go; a script that
- * cannot start fails every job with its error instead of hanging.
+ * written here in place of the CLI: each job gets exactly one result; a worker that dies fails the job it was
+ * converting, and the jobs it held besides (not started, or converted with the write in flight) are run by another;
+ * workers without a job are let go; a script that cannot start fails every job with its error instead of hanging.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,9 @@ import { BatchQueue } from '../../src/commands/convert/batch-queue.js';
 const dir = mkdtempSync(join(tmpdir(), 'idtech-batch-pool-'));
 
 /**
- * A worker serving jobs one at a time, as batch-worker.ts does: answers `{ id, ok, thread, input }`; a job whose path
- * is `throw` throws out of the worker when it starts, `exit` ends the thread.
+ * A worker serving jobs one at a time, as batch-worker.ts does: sends `{ started }` as it begins one, answers
+ * `{ id, ok, thread, input }`; a job whose path is `throw` throws out of the worker when it starts, `exit` ends the
+ * thread, `slow-write` answers a second later while the worker goes on to its next job (a write in flight).
  */
 const serving = join(dir, 'serving.mjs');
 writeFileSync(
@@ -29,10 +30,16 @@ const drain = async () => {
   while (waiting.length) {
     const job = waiting.shift();
     if (job === null) return parentPort.close();
+    parentPort.postMessage({ started: job.id });
+    const result = { id: job.id, ok: true, bytes: job.size, warnings: [], thread: threadId, input: workerData.input };
+    if (job.path === 'slow-write') {
+      setTimeout(() => parentPort.postMessage(result), 1000);
+      continue;
+    }
     if (job.path === 'throw') throw new Error('worker fell over on ' + job.id);
     if (job.path === 'exit') process.exit(3);
     await new Promise((r) => setTimeout(r, 2));
-    parentPort.postMessage({ id: job.id, ok: true, bytes: job.size, warnings: [], thread: threadId, input: workerData.input });
+    parentPort.postMessage(result);
   }
   busy = false;
 };
@@ -68,7 +75,7 @@ describe('batch pool', () => {
   });
 
   it('a worker that throws fails the job it ran; the job it held but had not started is run by another worker', async () => {
-    // One kind, biggest first: worker 0 is sent jobs 0 (throws) and 1, worker 1 jobs 2 and 3.
+    // One kind, biggest first: worker 0 is sent jobs 0 (throws), 1 and 2, worker 1 jobs 3, 4 and 5.
     const jobs = [job(0, 'throw'), ...Array.from({ length: 7 }, (_, i) => job(i + 1))];
     const results = byId(await runAll(jobs, 2));
     expect(results.map((r) => r.id)).toEqual(jobs.map((j) => j.id));
@@ -86,6 +93,18 @@ describe('batch pool', () => {
     expect(results[0]).toMatchObject({ ok: false });
     expect(results[0].error).toContain('exited with code 3');
     expect(results.slice(1).every((r) => r.ok)).toBe(true);
+  });
+
+  it('a worker that dies while a converted job is still being written: that job is run again by another worker', async () => {
+    // Worker 0 is sent jobs 0 (its write takes a second), 1 (exits while 0 is still being written) and 2.
+    const jobs = [job(0, 'slow-write'), job(1, 'exit'), ...Array.from({ length: 6 }, (_, i) => job(i + 2))];
+    const results = byId(await runAll(jobs, 2));
+    expect(results.map((r) => r.id)).toEqual(jobs.map((j) => j.id));
+    expect(results[1]).toMatchObject({ ok: false });
+    expect(results[1].error).toContain('exited with code 3');
+    expect(results.filter((r) => r.id !== 1).every((r) => r.ok)).toBe(true);
+    // job 0 was answered by the survivor, which also ran every job after it
+    expect(new Set(results.filter((r) => r.id !== 1).map((r) => r.thread)).size).toBe(1);
   });
 
   it('fewer jobs than workers, and none: the idle workers are let go and run() returns', async () => {

@@ -1,7 +1,7 @@
 /**
  * One job of `convert --all` (batch.ts makes them, batch-pool.ts hands them out, batch-worker.ts runs them): a catalog
- * entry read from the opened input, exported as .glb and written under OUTDIR. Plain data in and out, so it crosses a
- * worker boundary.
+ * entry read from the opened input and exported as .glb (`convertJob`), then written under OUTDIR (`writeJob`: the
+ * worker converts its next job meanwhile). Plain data in and out, so it crosses a worker boundary.
  * The output path was checked by `safeOutputPath` before the job was made; here the write is also refused when the
  * deepest existing folder on the way resolves (through a symbolic link) outside OUTDIR, and a file is written under
  * a temporary name then renamed, so an interrupted batch never leaves a partial .glb that looks up to date.
@@ -44,6 +44,9 @@ export interface BatchJob {
   skin?: string;
 }
 
+/** What a worker sends: `{ started }` as it begins converting a job, then each job's result, in the order sent. */
+export type BatchMessage = BatchResult | { started: number };
+
 export interface BatchResult {
   id: number;
   ok: boolean;
@@ -82,8 +85,17 @@ async function assertInside(out: string, outDir: string): Promise<void> {
   }
 }
 
-/** Runs one job; `resolver` (one per worker, over `fs`) keeps shader scripts and lookups across its models. */
-export async function runJob(fs: FileSystem, job: BatchJob, formats: readonly FormatEntry[], resolver?: MaterialResolver): Promise<BatchResult> {
+/** A job read and converted: the .glb to write and its warning lines. */
+export interface ConvertedJob {
+  glb: Uint8Array;
+  warnings: string[];
+}
+
+/**
+ * Reads and converts one job (the CPU of it); the failed result instead when it cannot be. `resolver` (one per
+ * worker, over `fs`) keeps shader scripts and lookups across its models.
+ */
+export async function convertJob(fs: FileSystem, job: BatchJob, formats: readonly FormatEntry[], resolver?: MaterialResolver): Promise<ConvertedJob | BatchResult> {
   try {
     const format = entryFor(job.kind, formats);
     if (!format) throw new ModelParseError(ErrorCode.UnknownFormat, `no format ${job.kind} in this build`, { offset: 0 }).inFile(job.path);
@@ -92,6 +104,16 @@ export async function runJob(fs: FileSystem, job: BatchJob, formats: readonly Fo
     const exportList: NonNullable<GltfOptions['warnings']> = [];
     const t = job.textures ? await resolveModelTextures(fs, set.data as TexturedModel, job.path, { skin: job.skin, resolver, formats }) : undefined;
     const glb = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }, formats), ...(t ? { textures: t } : {}), formats });
+    return { glb, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t, originRoot(set.origin, job.path)) : []), ...exportWarnings(set.origin, exportList)]) };
+  } catch (e) {
+    return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.origin, e) };
+  }
+}
+
+/** Writes a converted job's .glb to `job.out` (under a temporary name, then renamed); its result. */
+export async function writeJob(job: BatchJob, converted: ConvertedJob): Promise<BatchResult> {
+  const { glb, warnings } = converted;
+  try {
     await assertInside(job.out, job.outDir);
     await mkdir(dirname(job.out), { recursive: true });
     const tmp = `${job.out}.${process.pid}-${threadId}.tmp`;
@@ -102,7 +124,7 @@ export async function runJob(fs: FileSystem, job: BatchJob, formats: readonly Fo
       await rm(tmp, { force: true });
       throw new InputError(job.out, e);
     }
-    return { id: job.id, ok: true, bytes: glb.length, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t, originRoot(set.origin, job.path)) : []), ...exportWarnings(set.origin, exportList)]) };
+    return { id: job.id, ok: true, bytes: glb.length, warnings };
   } catch (e) {
     return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.origin, e) };
   }

@@ -5,21 +5,23 @@
  * - **Started first**: `startBatchPool` is called before the main thread reads the catalog, so the workers load the
  *   CLI's code and open the input while it does (a worker's start-up is a new V8 isolate, Node's bootstrap and
  *   ~0.5 MB of script).
- * - **Two jobs ahead**: each worker is sent its next job while it runs the current one, so it never waits for the
- *   main thread to be scheduled between jobs (with every core converting, the main thread is the third thread).
+ * - **Three jobs held**: the one a worker is writing, the one it converts meanwhile (batch-worker.ts) and its next,
+ *   sent while it runs the others, so it never waits for the main thread to be scheduled between jobs (with every
+ *   core converting, the main thread is the third thread).
  * - **What runs where** is the BatchQueue's (batch-queue.ts): biggest first, each kind of model at home on one worker.
  *
- * A worker that dies (out of memory …) fails the job it was running; the job it had been sent but not started is
- * put back for the others. Workers that get no job are terminated.
+ * A worker that dies (out of memory …) fails the job it was converting (its last `{ started }`); the others it held
+ * (not started, or converted but their file not yet written) are put back for the other workers. Workers that get no
+ * job are terminated.
  */
 import { Worker } from 'node:worker_threads';
 import { cliEntry } from '../entry.js';
 import { limitsForWorker } from '../limits.js';
-import { failure, type BatchJob, type BatchResult } from './batch-job.js';
+import { failure, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
 import { type BatchQueue } from './batch-queue.js';
 
-/** Jobs a worker holds at once: the one it runs and the next. */
-const AHEAD = 2;
+/** Jobs a worker holds at once: the one it writes, the one it converts and the next. */
+const AHEAD = 3;
 
 export type QueuedBatchJob = BatchJob & { size: number };
 
@@ -50,11 +52,13 @@ export function startBatchPool(input: string, threads: number, script: string | 
 
   async function run(queue: BatchQueue<QueuedBatchJob>, onResult: (r: BatchResult) => void): Promise<void> {
     const held: QueuedBatchJob[][] = workers.map(() => []);
+    /** Per worker: the id of the job it is converting (started, no result yet). */
+    const converting: (number | undefined)[] = workers.map(() => undefined);
     const alive = workers.map((_, i) => !early[i].exited);
     let lastError: unknown = early.find((s) => s.error !== undefined)?.error;
     /**
      * Sends each live worker jobs until it holds AHEAD. A worker holding none is let go once no job is left to hand
-     * out and no worker holds one it has not started (a worker that dies puts that one back).
+     * out and no worker holds one besides the one it converts (a worker that dies puts those back).
      */
     const pump = () => {
       for (let i = 0; i < workers.length; i++) {
@@ -65,7 +69,7 @@ export function startBatchPool(input: string, threads: number, script: string | 
           workers[i].postMessage(job satisfies BatchJob);
         }
       }
-      if (queue.remaining > 0 || held.some((h) => h.length > 1)) return;
+      if (queue.remaining > 0 || held.some((h, i) => h.some((j) => j.id !== converting[i]))) return;
       for (let i = 0; i < workers.length; i++) {
         if (alive[i] && held[i].length === 0) {
           alive[i] = false;
@@ -77,18 +81,24 @@ export function startBatchPool(input: string, threads: number, script: string | 
       (w, i) =>
         new Promise<void>((resolve) => {
           if (!alive[i]) return resolve();
-          w.on('message', (r: BatchResult) => {
-            held[i].shift();
-            onResult(r);
+          w.on('message', (m: BatchMessage) => {
+            if ('started' in m) {
+              converting[i] = m.started;
+              return;
+            }
+            held[i] = held[i].filter((j) => j.id !== m.id);
+            if (converting[i] === m.id) converting[i] = undefined;
+            onResult(m);
             pump();
           });
-          // Dead (out of memory …): the job it was running failed; the one it had not started goes to the others.
+          // Dead (out of memory …): the job it was converting failed; the others it held go to the other workers.
           const lost = (e: unknown) => {
             lastError = e;
             alive[i] = false;
-            const [running, ...waiting] = held[i].splice(0);
-            if (running) onResult({ id: running.id, ok: false, bytes: 0, warnings: [], ...failure(running.path, e) });
-            for (const job of waiting.reverse()) queue.putBack(job, i);
+            const jobs = held[i].splice(0);
+            const failed = jobs.find((j) => j.id === converting[i]);
+            if (failed) onResult({ id: failed.id, ok: false, bytes: 0, warnings: [], ...failure(failed.path, e) });
+            for (const job of jobs.filter((j) => j !== failed).reverse()) queue.putBack(job, i);
             pump();
           };
           w.on('error', lost);
