@@ -15,7 +15,7 @@
 
 mod jobs;
 
-use idtech_core::{batch, iqm, layout, lbs, morph, pose, skin, validate};
+use idtech_core::{iqm, layout, lbs, morph, pose, skin, validate};
 use jobs::*;
 use wasm_bindgen::prelude::*;
 
