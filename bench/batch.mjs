@@ -13,10 +13,11 @@
 // Every run writes to a folder of its own, all removed at the end: ext4 without a journal (this machine's disk) skips
 // every inode freed in the last minute when it allocates one, and deleting the last run's 777 files and folders just
 // before a run cost that run 0.33 s of kernel CPU on the I/O threads (0.48 s against 0.15 s into a fresh folder). So
-// a second batch bench started within a minute of this one's end is slowed by it. How quiet the machine was: the 1-minute load average
-// before each run and the CPU seconds every other process used during it (/proc/stat); the run counts as quiet when
-// every load average was below 0.5 and the others used under 5% of the cores. `--wait-quiet` waits for that before
-// each run (below 0.5, and under 5% busy over 2 s), as the numbers in docs/benchmarks.md were taken.
+// a second batch bench started within a minute of this one's end is slowed by it. How quiet the machine was: the
+// 1-minute load average before each run and the CPU seconds every other process used during it (/proc/stat); the run
+// counts as quiet when every load average was below 0.5 and the others used under 5% of the cores. `--wait-quiet`
+// waits for that before each run (below 0.5, and under 5% busy over 2 s), as the numbers in docs/benchmarks.md were
+// taken.
 // Inspect: `inspect batch.pk3 --json` (catalog + every model's header: frames, anims, skins) against `unzip -l`
 // (names and sizes only), both spawned, best of ROUNDS.
 //   node bench/batch.mjs [--quick] [--json] [--rounds N] [--wait-quiet]      (needs zip, unzip, and dist/ built)
@@ -24,7 +25,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { formatRows, isMain, ROOT, SHARED } from './lib.mjs';
+import { formatRows, isMain, median, ROOT, SHARED } from './lib.mjs';
 
 const DIR = join(ROOT, 'target/bench/batch');
 const BIN = join(ROOT, 'bin/idtech-models.js');
@@ -72,11 +73,6 @@ async function waitQuiet(log) {
     if (waited % 12 === 11) log(`batch: waiting for a quiet machine (load average ${loadavg()[0].toFixed(2)})…`);
   }
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /**
  * Runs a command; wall ms, and (where GNU time is installed) the CPU seconds it and its threads used and its peak

@@ -235,11 +235,12 @@ function commitOf(root) {
 export async function benchBundleSize({ root = ROOT } = {}) {
   const front = importGraph('browser.js', join(root, 'dist'));
   const apps = await appRows(root);
+  const commit = commitOf(root);
   return {
     date: new Date().toISOString(),
-    commit: commitOf(root),
+    commit,
     cli: cliRows(root),
-    dirty: commitOf(root) !== null && execFileSync('git', ['status', '--porcelain', '--', 'ts', 'scripts', 'package.json'], { cwd: root, encoding: 'utf8' }).trim() !== '',
+    dirty: commit !== null && execFileSync('git', ['status', '--porcelain', '--', 'ts', 'scripts', 'package.json'], { cwd: root, encoding: 'utf8' }).trim() !== '',
     rows: entryRows(root),
     frontDoor: { files: front.statics.length, ...sizes(join(root, 'dist'), front.statics) },
     apps: apps.rows,
@@ -258,7 +259,7 @@ export function formatBundleSizeTable(r) {
   return `${entries}\n\nApps built by a user's bundler from the packed package (gzip -9 KB: loaded at start + loaded later)\n${apps}`;
 }
 
-// --- docs/package.md: the tables between <!-- bundle-size:NAME --> and <!-- /bundle-size:NAME -->, generated ------
+// --- docs/package.md: the tables between its bundle-size:NAME markers (scripts/doc-blocks.mjs), generated ------------
 
 /** The saved runs (bench/results/bundle-size-*.json, written by --save LABEL), oldest commit first. */
 function savedRuns() {

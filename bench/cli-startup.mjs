@@ -8,20 +8,14 @@
 // --docs writes the table into docs/benchmarks.md between its cli-startup markers (with each checkout's commit).
 // The model is copied into a fresh folder, so no game folder above it is mounted: what is measured is the command's
 // start, not a texture search.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { execFileSync } from 'node:child_process';
 import { basename, join } from 'node:path';
-import { formatRows, isMain, ROOT, SHARED } from './lib.mjs';
+import { formatRows, isMain, median, ROOT, SHARED } from './lib.mjs';
 
 /** A small MD3 of the corpus (MANIFEST.tsv: watercan.md3, 2,748 bytes, one surface). */
 const MODEL = 'assimp/test/models-nonbsd/MD3/watercan.md3';
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** The script files (and their bytes) one `inspect` run loads: a module loader hook in the child counts them. */
 function loadedScripts(root, file, dir) {
@@ -45,7 +39,7 @@ export function benchCliStartup({ roots = [ROOT], runs = 20 } = {}) {
     const samples = roots.map(() => ({ wall: [], cpu: [] }));
     for (let i = 0; i < runs; i++) {
       roots.forEach((root, k) => {
-        // /usr/bin/time writes its line last on stderr; the command's own output goes to stdout
+        // the preloaded hook writes the process's CPU µs and uptime on fd 3; the command's own output is ignored
         const r = spawnSync(process.execPath, ['--require', hook, join(root, 'bin/idtech-models.js'), 'inspect', file], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
         if (r.status !== 0) throw new Error(`${root}: inspect exited with ${r.status}: ${r.stderr}`);
         const [cpuMicros, uptime] = r.output[3].trim().split(' ').map(Number);

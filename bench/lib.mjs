@@ -54,7 +54,6 @@ export function formatRows(head, body) {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-/** True when the module at `url` is the script node was started with. */
 /**
  * Best ms of each task over `rounds` rounds, the tasks interleaved within a round (a busy moment on a shared machine
  * then spoils one task of one round, not a ratio). Tasks may be async.
@@ -74,6 +73,13 @@ export async function interleavedBest(tasks, rounds) {
 /** Whether `a` starts with `ref`'s floats, bit for bit (Object.is: −0 and NaN told apart). */
 export const sameFloats = (ref, a) => a.length >= ref.length && ref.every((x, i) => Object.is(x, a[i]));
 
+/** The median of `xs` (the mean of the middle two for an even count). */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** True when the module at `url` is the script node was started with. */
 export const isMain = (url) => Boolean(process.argv[1]) && fileURLToPath(url) === process.argv[1];
 
 /**

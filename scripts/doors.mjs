@@ -11,7 +11,7 @@
 // Node and browsers loading dist/ as it is, a door is one more small file per chunk (docs/package.md "What an app
 // carries").
 import { createHash } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const IMPORT = /^import \{([^}]*)\} from "(\.\/chunk-[A-Z0-9]+\.js)";\n/gm;
 /** `import "./chunk-X.js";`: esbuild keeps the chunks' order with these; every module here is free of side effects. */
@@ -82,4 +82,3 @@ export function withDoors(outputFiles, entryFiles) {
   return files;
 }
 
-export const isDoor = (path) => /^chunk-/.test(basename(path));

@@ -71,9 +71,11 @@ async function undroppable(files: string[]): Promise<Map<string, string>> {
   return kept;
 }
 
+/** Every library module (not the CLI's or the demo's programs). */
+const library = modules(SRC).filter((f) => !PROGRAMS.test(relative(SRC, f)));
+
 describe('tree shaking', () => {
   it("no library module's top level does work a bundler must keep (calls, `new`, spreads, loops at load)", async () => {
-    const library = modules(SRC).filter((f) => !PROGRAMS.test(relative(SRC, f)));
     expect(library.length).toBeGreaterThan(150);
     const kept = await undroppable(library);
     const report = [...kept].map(([file, code]) => `${file}:\n${code.split('\n').slice(0, 4).join('\n')}`).join('\n\n');
@@ -84,7 +86,6 @@ describe('tree shaking', () => {
     const text = (f: string) => readFileSync(join(REPO, 'dist', f), 'utf8');
     const shipped = readdirSync(join(REPO, 'dist')).filter((f) => /^(chunk-[A-Z0-9]+|browser|node|advanced|advanced-node|three|write)\.js$/.test(f)).map(text).join('\n');
     const annotations = (s: string) => s.match(/@__PURE__/g)?.length ?? 0;
-    const library = modules(SRC).filter((f) => !PROGRAMS.test(relative(SRC, f)));
     expect(annotations(shipped)).toBeGreaterThanOrEqual(library.reduce((n, f) => n + annotations(readFileSync(f, 'utf8')), 0));
     // two of them, as minified: zip-directory.ts's decoder and crc32.ts's tables
     expect(shipped).toMatch(/\/\* @__PURE__ \*\/\s*new TextDecoder\("utf-8"\)/);

@@ -14,13 +14,12 @@ import { BASEFRAME_STRIDE, IQM_BIND_JOB, IQM_BIND_STRIDE, IQM_CHANNELS, IQM_SKIN
 import { validateLbs } from '../kernels/ts-iqm-kernels.js';
 import { validateAnim, validateParents, validateSkin } from '../kernels/ts-kernels.js';
 import { decodeBase64 } from '../kernels/wasm-backend.js';
-import { iqmAnimationError, iqmSkinError, iqmSkinned, iqmWeightsF32 } from '../pose/iqm-poser.js';
+import { iqmSkinError, iqmWeightsF32 } from '../pose/iqm-poser.js';
+import { BAKE_RUN_FRAMES } from '../pose/bake-runs.js';
 import { animError, skinError } from '../pose/md5-poser.js';
 import type { Md5SkinStream } from '../pose/skin-stream.js';
 import type { CompiledModule, SharedInit, SharedKernel, SharedMemory, ThreadsExports } from './shared-worker.js';
 
-/** Frames a worker poses together before skinning them block by block (as `Md5Poser.bakeFrames`). */
-const POSES_TOGETHER = 16;
 /** Each worker's stack, reserved in the shared memory (the kernels' frames are small: this is ample). */
 const STACK_BYTES = 256 * 1024;
 /** Pages the memory starts with (at least the module's own minimum: its 1 MiB stack and its data). */
@@ -169,20 +168,18 @@ export class SharedBake {
       kernel: 'skin_frames',
       layout: L,
       inputs: (['parents', 'flags', 'startIndex', 'baseframe', 'frames', 'groupSizes', 'joints', 'weights', 'dest'] as const).map((k) => [L[k], ...heap.upload(model[k])]),
-      scratch: [[L.local, J * POSE_STRIDE], [L.object, J * POSE_STRIDE], [L.matrices, POSES_TOGETHER * J * MATRIX_STRIDE]],
+      scratch: [[L.local, J * POSE_STRIDE], [L.object, J * POSE_STRIDE], [L.matrices, BAKE_RUN_FRAMES * J * MATRIX_STRIDE]],
       numbers: [[L.componentCount, model.componentCount]],
     }));
   }
 
   /**
-   * An IQM mesh and the file whose frames it plays, checked as `IqmPoser` checks them (the same errors), then copied
+   * An IQM mesh and the file whose frames it plays (paired and skinned: `BakePool.createIqm`, the one caller, checked
+   * that), checked further as `IqmPoser` checks them (the same errors), then copied
    * into a new shared memory with room for `workers` workers; the bind matrices are made there by the threads
    * module's `iqm_bind` (the floats a WASM `IqmPoser` makes), and each worker runs `iqm_skin_frames`.
    */
   static async createIqm(mesh: IqmModel, animation: IqmModel, workers: number): Promise<SharedBake> {
-    const mismatch = iqmAnimationError(mesh, animation);
-    if (mismatch) throw mismatch;
-    if (!iqmSkinned(mesh)) throw new RangeError('an IQM mesh without joints, blend indexes and weights has no frames to bake');
     const J = mesh.joints.count, V = mesh.positions!.length / 3;
     const parents = Int32Array.from(mesh.joints.parents);
     const weights = iqmWeightsF32(mesh.blendWeights!).subarray(0, V * 4);

@@ -216,7 +216,7 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
       }
       anim.anims.forEach((a) => {
         const first = Math.min(a.firstFrame, Math.max(0, anim.frameCount - 1));
-        const frames = { firstFrame: first, frameCount: Math.max(0, Math.min(a.frameCount, anim.frameCount - first)), fps: a.framerate > 0 ? a.framerate : IQM_DEFAULT_FPS, loop: a.loop };
+        const frames = { firstFrame: first, frameCount: a.frameCount, fps: a.framerate > 0 ? a.framerate : IQM_DEFAULT_FPS, loop: a.loop };
         addAnimation(b, axes, anim, frames, unique(label ? (anim.anims.length === 1 ? label : `${label}/${a.name}`) : a.name || name), jointNodes);
       });
     }

@@ -64,15 +64,21 @@ export function addMd2(ctx: ExportContext, model: Md2Model, name: string, option
  * undefined (float positions) when SHORT cannot hold it.
  */
 export function md2Grid(axes: Axes, frameCount: number, frame: (f: number) => MorphFrame, kind: 'source' | 'box', scales: ArrayLike<number>): PositionGrid | undefined {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  // The box in the file's axes, then turned: the axis map only permutes and negates, so the turned corners' per-axis
+  // extremes are exactly the box of the turned frames, without turning every frame here.
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let f = 0; f < frameCount; f++) {
-    const p = axes.vectors(frame(f).positions);
+    const p = frame(f).positions;
     for (let i = 0; i < p.length; i++) {
       const k = i % 3;
-      if (p[i] < min[k]) min[k] = p[i];
-      if (p[i] > max[k]) max[k] = p[i];
+      if (p[i] < lo[k]) lo[k] = p[i];
+      if (p[i] > hi[k]) hi[k] = p[i];
     }
   }
+  const a = [0, 0, 0], b = [0, 0, 0];
+  axes.vec(lo[0], lo[1], lo[2], a, 0);
+  axes.vec(hi[0], hi[1], hi[2], b, 0);
+  const min = a.map((x, k) => Math.min(x, b[k])), max = a.map((x, k) => Math.max(x, b[k]));
   return kind === 'box' ? fitGrid(min, max, MD2_GRID_STEPS) : md2SourceGrid(min, max, scales);
 }
 

@@ -11,7 +11,7 @@
 import type { MdlModel } from '../base/model.js';
 import { clipGroupIntervals } from '../formats/mdl/clips.js';
 import { mdlDrawVertices } from '../formats/mdl/geometry.js';
-import { MDL_FLAG_NAMES } from '../formats/mdl/limits.js';
+import { mdlEffects } from '../formats/mdl/limits.js';
 import { mdlEmbeddedMaterials } from '../materials/mdl.js';
 import { MdlPoser } from '../pose/mdl-poser.js';
 import { MDL_DEFAULT_FPS } from '../pose/timing.js';
@@ -32,10 +32,7 @@ export function mdlEmbeddedTextures(model: MdlModel, name: string): ResolvedText
   return { materials, images: new Map(), pixels };
 }
 
-/** The entity effect names of `flags` (EF_ROTATE, EF_ROCKET …). */
-export function mdlEffects(flags: number): string[] {
-  return MDL_FLAG_NAMES.filter(([bit]) => (flags & bit) !== 0).map(([, name]) => name);
-}
+export { mdlEffects };
 
 /** Key times of a clip: a clip that is exactly one frame group's poses starts each pose where the one before ends. */
 function mdlClipTimes(b: GltfBuilder, model: MdlModel, clip: ClipFrames): number {

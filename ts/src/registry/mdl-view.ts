@@ -12,7 +12,7 @@
 import type { MdlModel } from '../base/model.js';
 import { clipGroupIntervals } from '../formats/mdl/clips.js';
 import { mdlDrawVertices } from '../formats/mdl/geometry.js';
-import { MDL_FLAG_NAMES } from '../formats/mdl/limits.js';
+import { mdlEffects } from '../formats/mdl/limits.js';
 import { mdlSkinNames } from '../materials/mdl.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import { MdlPoser } from '../pose/mdl-poser.js';
@@ -54,7 +54,7 @@ const ROTATE_DEGREES_PER_SECOND = 100;
 function mdlExtras(model: MdlModel): ViewExtras {
   return {
     ...((model.flags & EF_ROTATE) !== 0 ? { spin: ROTATE_DEGREES_PER_SECOND } : {}),
-    flags: MDL_FLAG_NAMES.filter(([bit]) => (model.flags & bit) !== 0).map(([, name]) => name),
+    flags: mdlEffects(model.flags),
     skins: mdlSkinNames(model),
   };
 }

@@ -9,7 +9,7 @@ import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { MdlModel } from '../base/model.js';
 import { mdlToObj } from '../export/obj-mdl.js';
 import { mdlFormat } from '../formats/mdl/format.js';
-import { MDL_FLAG_NAMES } from '../formats/mdl/limits.js';
+import { mdlEffects } from '../formats/mdl/limits.js';
 import { mdlPlayable } from '../playable/mdl-playable.js';
 import { MdlPoser } from '../pose/mdl-poser.js';
 import { fileHead } from '../vfs/file-system.js';
@@ -35,7 +35,7 @@ export function mdlSummary(m: MdlModel): Summary {
     poses: m.poseCount,
     frameGroups: m.frames.filter((f) => f.type !== 0).map((f) => `${m.poseNames[f.firstPose]} (${f.poseCount} poses)`),
     synctype: SYNC_TYPES[m.synctype] ?? String(m.synctype),
-    flags: MDL_FLAG_NAMES.filter(([bit]) => (m.flags & bit) !== 0).map(([, name]) => name),
+    flags: mdlEffects(m.flags),
     clips: m.clips.map((c) => `${c.name} ${c.firstFrame}+${c.frameCount}`),
     ...(m.trailing ? { trailing: `${m.trailing.bytes} bytes at ${m.trailing.offset}${m.trailing.tag ? ` (${m.trailing.tag})` : ''}` } : {}),
     warnings: plainWarnings(m.warnings),

@@ -52,8 +52,11 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
       if (bytes) images.set(path, bytes);
     }
   }
-  // Each warning's file by its origin (which archive of a mounted game folder holds it), for messages.
-  const named = await Promise.all(warnings.map(async (w) => (w.path && !w.origin ? { ...w, ...originOf(await fs.file(w.path)) } : w)));
+  // Each warning's file by its origin (which archive of a mounted game folder holds it), for messages: each path
+  // looked up once, however many warnings name it.
+  const files = new Map<string, Promise<VfsFile | null>>();
+  const fileOf = (path: string) => files.get(path) ?? files.set(path, fs.file(path)).get(path)!;
+  const named = await Promise.all(warnings.map(async (w) => (w.path && !w.origin ? { ...w, ...originOf(await fileOf(w.path)) } : w)));
   return { materials: set.materials, warnings: named, images, ...(set.pixels ? { pixels: set.pixels } : {}) };
 }
 

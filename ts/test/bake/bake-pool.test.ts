@@ -17,6 +17,7 @@ import { BakePool, frameRuns } from '../../src/bake/pool.js';
 import { createBakePool } from '../../src/bake/node.js';
 import type { Md5Anim, Md5Mesh } from '../../src/base/model.js';
 import { syntheticModel } from '../../../bench/synthetic.mjs';
+import { firstDifference } from '../helpers/compare.js';
 import { read, realAnimPairs, REPO } from '../helpers/models.js';
 
 const workerUrl = join(REPO, 'dist', 'bake-worker.js');
@@ -37,14 +38,6 @@ async function singleThread(mesh: Md5Mesh, anim: Md5Anim, frames: number[], orde
 
 /** Frames out of order, with repeats and both ends. */
 const shuffledFrames = (n: number) => Array.from({ length: Math.min(2 * n, 40) }, (_, i) => (i * 7 + 3) % n).concat([0, n - 1]);
-
-/** Index of the first float that differs (−1: identical, bit for bit — NaN never occurs here). */
-function firstDifference(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  const ua = new Uint32Array(a.buffer, a.byteOffset, a.length), ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
-  for (let i = 0; i < ua.length; i++) if (ua[i] !== ub[i]) return i;
-  return -1;
-}
 
 describe('frameRuns', () => {
   it('splits a bake into contiguous runs that cover every frame once, sizes within one of each other', () => {

@@ -16,6 +16,7 @@ import { BakePool } from '../../src/bake/pool.js';
 import { createBakePool } from '../../src/bake/node.js';
 import { syntheticIqmModel } from '../../../bench/synthetic-iqm.mjs';
 import { iqmFile } from '../iqm/_corpus.js';
+import { firstDifference } from '../helpers/compare.js';
 import { REPO } from '../helpers/models.js';
 
 const workerUrl = join(REPO, 'dist', 'bake-worker.js');
@@ -30,14 +31,6 @@ async function singleThread(mesh: IqmModel, animation: IqmModel, frames: number[
   p.dispose();
   p.backend.dispose();
   return out;
-}
-
-/** Index of the first float that differs (−1: identical, bit for bit). */
-function firstDifference(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  const ua = new Uint32Array(a.buffer, a.byteOffset, a.length), ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
-  for (let i = 0; i < ua.length; i++) if (ua[i] !== ub[i]) return i;
-  return -1;
 }
 
 const shuffledFrames = (n: number) => Array.from({ length: Math.min(2 * n, 30) }, (_, i) => (i * 7 + 3) % n).concat([0, n - 1]);

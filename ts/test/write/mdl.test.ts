@@ -6,7 +6,7 @@
  * glTF grid's and the new scale's half steps, st exact, the skin pixel-equal after decoding, normals close, clips
  * kept); and native assimp reads every file written.
  */
-import { execFileSync } from 'node:child_process';
+import { assimpInfo } from '../helpers/assimp.js';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,13 +151,13 @@ describe('gltfToMdl: every real MDL through .glb and back', () => {
 
 describe('native assimp reads every file written', () => {
   const present = existsSync(ASSIMP);
-  test.skipIf(!present)(`assimp info imports each (${ASSIMP})`, () => {
+  test.skipIf(!present)(`assimp info imports each (${ASSIMP})`, async () => {
     expect(written.length).toBe(mdlRows().length + 1);
     const dir = mkdtempSync(join(tmpdir(), 'idtech-mdl-'));
     for (const w of written) {
       const path = join(dir, w.name);
       writeFileSync(path, w.bytes);
-      const out = execFileSync(ASSIMP, ['info', path], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      const out = await assimpInfo(path);
       expect(out, w.name).toMatch(/Importing file \.\.\.\s+OK/);
       const faces = Number(/Faces:\s+(\d+)/.exec(out)?.[1]);
       expect(faces, w.name).toBe(w.triangles);

@@ -69,6 +69,11 @@ export function failure(path: string, e: unknown): { code: string; error: string
   return { code: errorCode(e), error: describeInputError(e instanceof InputError ? e : new InputError(path, e)) };
 }
 
+/** A job's failed result: `e` reported against `name` (a path, or an origin `pak0.pk3:models/x.md3`). */
+export function failedResult(id: number, name: string, e: unknown): BatchResult {
+  return { id, ok: false, bytes: 0, warnings: [], ...failure(name, e) };
+}
+
 /** Refuses `out` when the deepest folder of it that exists resolves outside `outDir`. */
 async function assertInside(out: string, outDir: string): Promise<void> {
   const root = await realpath(outDir);
@@ -106,7 +111,7 @@ export async function convertJob(fs: FileSystem, job: BatchJob, formats: readonl
     const glb = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }, formats), ...(t ? { textures: t } : {}), formats });
     return { glb, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t, originRoot(set.origin, job.path)) : []), ...exportWarnings(set.origin, exportList)]) };
   } catch (e) {
-    return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.origin, e) };
+    return failedResult(job.id, job.origin, e);
   }
 }
 
@@ -126,6 +131,6 @@ export async function writeJob(job: BatchJob, converted: ConvertedJob): Promise<
     }
     return { id: job.id, ok: true, bytes: glb.length, warnings };
   } catch (e) {
-    return { id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.origin, e) };
+    return failedResult(job.id, job.origin, e);
   }
 }

@@ -17,7 +17,7 @@
 import { Worker } from 'node:worker_threads';
 import { cliEntry } from '../entry.js';
 import { limitsForWorker } from '../limits.js';
-import { failure, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
+import { failedResult, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
 import { type BatchQueue } from './batch-queue.js';
 
 /** Jobs a worker holds at once: the one it writes, the one it converts and the next. */
@@ -97,7 +97,7 @@ export function startBatchPool(input: string, threads: number, script: string | 
             alive[i] = false;
             const jobs = held[i].splice(0);
             const failed = jobs.find((j) => j.id === converting[i]);
-            if (failed) onResult({ id: failed.id, ok: false, bytes: 0, warnings: [], ...failure(failed.path, e) });
+            if (failed) onResult(failedResult(failed.id, failed.path, e));
             for (const job of jobs.filter((j) => j !== failed).reverse()) queue.putBack(job, i);
             pump();
           };
@@ -114,7 +114,7 @@ export function startBatchPool(input: string, threads: number, script: string | 
     await Promise.all(workers.map((w, i) => (held[i].length === 0 && !alive[i] ? w.terminate() : undefined)));
     await Promise.all(done);
     // Every worker gone with jobs never run (none could start): each fails with the last worker's error.
-    for (let job = queue.next(0); job; job = queue.next(0)) onResult({ id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, lastError ?? new Error('no worker could start')) });
+    for (let job = queue.next(0); job; job = queue.next(0)) onResult(failedResult(job.id, job.path, lastError ?? new Error('no worker could start')));
   }
 
   return { run, close, size: threads };

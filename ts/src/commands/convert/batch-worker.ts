@@ -19,7 +19,7 @@ import { setResourceLimits, type ResourceLimits } from '../../base/resource-limi
 import { MaterialResolver } from '../../materials/resolver.js';
 import { DEFAULT_FORMATS } from '../../registry/formats.js';
 import { openContainer } from '../inputs.js';
-import { convertJob, failure, writeJob, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
+import { convertJob, failedResult, writeJob, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
 
 export function serveBatchJobs(): void {
   const port = parentPort!;
@@ -51,7 +51,7 @@ export function serveBatchJobs(): void {
         const converted = await convertJob(fs, job, DEFAULT_FORMATS, resolver);
         result = 'glb' in converted ? writeJob(job, converted) : Promise.resolve(converted);
       } catch (e) {
-        result = Promise.resolve({ id: job.id, ok: false, bytes: 0, warnings: [], ...failure(job.path, e) });
+        result = Promise.resolve(failedResult(job.id, job.path, e));
       }
       const before = posted;
       posted = Promise.all([result, before]).then(([r]) => post(r));

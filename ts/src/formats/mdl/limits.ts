@@ -90,3 +90,8 @@ export const MDL_FLAG_NAMES: readonly [number, string][] = [
   [64, 'EF_TRACER2'],
   [128, 'EF_TRACER3'],
 ];
+
+/** The entity effect names of `flags` (EF_ROTATE, EF_ROCKET …). */
+export function mdlEffects(flags: number): string[] {
+  return MDL_FLAG_NAMES.filter(([bit]) => (flags & bit) !== 0).map(([, name]) => name);
+}
