@@ -15,7 +15,7 @@ const DIR = join(ROOT, 'target/bench/mdl');
 /** The MDL room, its poser, the backends and the archive opener, bundled from ts/src. */
 function lib() {
   return bundleSource(join(DIR, 'mdl-node.mjs'), `export { parseMdl } from './ts/src/formats/mdl/index.js';
-    export { MdlPoser } from './ts/src/pose/mdl-poser.js';
+    export { MdlPoser } from './ts/src/formats/mdl/poser.js';
     export { createBackend } from './ts/src/kernels/select.js';
     export { wasmSimdSupported } from './ts/src/kernels/wasm-backend.js';
     export { openArchive } from './ts/src/vfs/node.js';`);

@@ -14,7 +14,7 @@ export { recoverW } from './base/quat.js';
 export { Md5Tokenizer, decodeText, MAX_TOKEN_BYTES, type FloatRun, type IndexRun, type Md5TokenSink } from './text/tokenizer.js';
 export { parseDecimal, parseDecimalInto, type DecimalResult } from './text/number.js';
 // formats: push parsers, limits, format tables, detection
-export { selectFormat, formatForName, formatForBytes, hasMagic, type ModelFormat, type FolderForm, type FormatRole, type AnimationKind, type Companion, type FileWarnings } from './formats/format.js';
+export { selectFormat, formatForName, formatForBytes, hasMagic, type ModelFormat, type FolderForm, type FormatRole, type AnimationKind, type Companion, type FileWarnings } from './load/format.js';
 export { Md5AnimParser, Md5MeshParser, LIMITS as MD5_LIMITS, type Md5AnimParserOptions, type Md5MeshParserOptions } from './formats/md5/index.js';
 export { openMd5AnimFrames as openRawMd5AnimFrames, type FrameStreamOptions } from './formats/md5/frame-stream.js';
 export type { ElementReader } from './formats/md5/pull.js';
@@ -22,20 +22,20 @@ export { LIMITS as MD2_LIMITS, MD2_NORMALS, MD2_NORMAL_COUNT, Md2Parser, md2GlCo
 export { groupClips as md2GroupClips, clipNameOf as md2ClipNameOf } from './formats/md2/clips.js';
 export { MD3_LIMITS, MD3_MAX_FILE_BYTES, Md3Parser } from './formats/md3/index.js';
 export { MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, type AnimationCfgForm, type AnimationCfgOptions, type PlayerAnimationNames } from './formats/md3/animation-cfg.js';
-// MDL (Quake): the room's pieces (the format registry wires MDL into the front door, the CLI and the loaders: registry/mdl.ts)
+// MDL (Quake): the room's pieces (the format registry wires MDL into the front door, the CLI and the loaders: formats/mdl/entry.ts)
 export type { MdlModel, MdlSkin, MdlFrame, MdlTrailing, MdlVariant } from './base/model.js';
 export { parseMdl, parseMdlStream, MdlParser, mdlFormat, isMdlHead, MDL_LIMITS, MDL_FLAG_NAMES, mdlClips, frameOfPose, mdlDrawVertices, type MdlDrawVertices } from './formats/mdl/index.js';
-export { MdlPoser, type MdlPoses } from './pose/mdl-poser.js';
+export { MdlPoser, type MdlPoses } from './formats/mdl/poser.js';
 export { MDL_DEFAULT_FPS, mdlGroupBlend } from './pose/timing.js';
-export { resolveMdlMaterials, mdlEmbeddedMaterials, mdlSkinPicture, mdlSkinKey, MF_HOLEY, QUAKE_PALETTE_PATH, MDL_REPLACEMENT_EXTENSIONS, type MdlMaterialOptions, type MdlMaterialSet } from './materials/mdl.js';
-export { addMdl, mdlEmbeddedTextures, mdlEffects, type MdlExportOptions } from './export/gltf-mdl.js';
-export { mdlToObj } from './export/obj-mdl.js';
-export { mdlPlayable } from './playable/mdl-playable.js';
+export { resolveMdlMaterials, mdlEmbeddedMaterials, mdlSkinPicture, mdlSkinKey, MF_HOLEY, QUAKE_PALETTE_PATH, MDL_REPLACEMENT_EXTENSIONS, type MdlMaterialOptions, type MdlMaterialSet } from './formats/mdl/materials.js';
+export { addMdl, mdlEmbeddedTextures, mdlEffects, type MdlExportOptions } from './formats/mdl/gltf.js';
+export { mdlToObj } from './formats/mdl/obj.js';
+export { mdlPlayable } from './formats/mdl/playable.js';
 // IQM: the room's pieces (the format registry wires IQM into the front door, the CLI and the loaders)
 export {
   IqmParser, parseIqm, parseIqmStream, iqmFormat, readIqmConfig, parseFrameGroups, boundFrameGroups, iqmCompanionsBeside, iqmAcceptsCompanion,
 } from './formats/iqm/index.js';
-export { IqmPoser, IQM_DEFAULT_FPS } from './pose/iqm-poser.js';
+export { IqmPoser, IQM_DEFAULT_FPS } from './formats/iqm/poser.js';
 export * as tsIqmKernels from './kernels/ts-iqm-kernels.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';
@@ -64,10 +64,10 @@ export { alphaLook, type AlphaLook } from './materials/look.js';
 // the format registry: every format's registration, the model-set loader, what the pipeline does per format
 export { supportedFormats } from './registry/open-playable.js';
 export { DEFAULT_FORMATS, entryFor, entryOwning, readableExtensions, type RegisteredModel } from './registry/formats.js';
-export type { FormatEntry, InspectResult, Summary, GltfCapability, ObjCapability, WriterCapability, WriterOptions, WriterResult, MaterialOptions } from './registry/entry.js';
+export type { FormatEntry, InspectResult, Summary, GltfCapability, ObjCapability, WriterCapability, WriterOptions, WriterResult, MaterialOptions } from './formats/entry.js';
 export { openModelSet, detectFile, folderChildren, fileHead, type ModelSet, type ModelSetOptions } from './load/model-set.js';
 export { readingFile } from './base/errors.js';
-export type { GltfOptionUse } from './registry/entry.js';
+export type { GltfOptionUse } from './formats/entry.js';
 // images: per-format decoders and header readers behind decodeImage
 export { readImageInfo, detectImageFormat, imageFormatFromName, decodeTga, tgaInfo, decodePcx, pcxInfo, pcxPalette, decodeBmp, bmpInfo, pngInfo, jpegInfo, MAX_RGBA_BYTES } from './images/index.js';
 export { decodeQuakeSkin, quantizeQuakeSkin, parseQuakePalette, DEFAULT_QUAKE_PALETTE, QUAKE_FULLBRIGHT_FIRST, QUAKE_PALETTE_BYTES, type QuakeSkin, type QuakeSkinOptions } from './images/quake-palette.js';
@@ -105,7 +105,7 @@ export { memoryFileSystem } from './vfs/memory.js';
 
 // helpers kept off the front door (it holds at most 40 values): SIMD detection (createBackend('auto') uses it), the
 // callback form of openMd5AnimFrames, and time → frames for a playable's clip
-export { forEachMd5AnimFrame } from './pose/md5-frame-stream.js';
+export { forEachMd5AnimFrame } from './formats/md5/composed-frames.js';
 export { clipFrameAtTime } from './playable/playable.js';
 
 // bakes across cores: a pool of workers sharing one output (Node: `idtech-models/node`'s createBakePool)

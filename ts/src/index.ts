@@ -42,7 +42,7 @@ export type { ArchiveLimits } from './vfs/archive-limits.js';
 // the hot path: a backend, and the posers on it
 export { createBackend } from './kernels/select.js';
 export type { BackendChoice, BackendName, PoseBackend } from './kernels/backend.js';
-export { openMd5AnimFrames, type PosedFrameStreamOptions } from './pose/md5-frame-stream.js';
+export { openMd5AnimFrames, type PosedFrameStreamOptions } from './formats/md5/composed-frames.js';
 export { Md5Poser, type Md5PoserOptions } from './pose/md5-poser.js';
 export type { FrameBlend, MorphClip } from './pose/timing.js';
 export { Md2Poser } from './pose/md2-poser.js';
@@ -50,7 +50,7 @@ export { Md3Poser } from './pose/md3-poser.js';
 export {
   Md3Player,
   type Md3PartPose, type Md3PlayerModels, type Md3PlayerPart, type Md3PlayerPose, type Md3PlayerPoseInput, type Md3PlayerSurfaceRange,
-} from './pose/md3-player.js';
+} from './formats/md3/player.js';
 // out: OBJ, glTF
 export { toObj, type ObjOptions } from './export/obj.js';
 export { toGlb, toGltf, type GltfModel } from './registry/gltf.js';

@@ -13,7 +13,7 @@ import { open, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { ModelParseError, type ParseWarning } from '../base/errors.js';
 import { detectFile, folderChildren, openModelSet, type ModelSet } from '../load/model-set.js';
-import { type FormatEntry } from '../registry/entry.js';
+import { type FormatEntry } from '../formats/entry.js';
 import { readableExtensions } from '../registry/formats.js';
 import { type FileSystem } from '../vfs/file-system.js';
 import { ARCHIVE_FILE_EXTENSIONS } from '../vfs/game-dir.js';

@@ -10,12 +10,12 @@ import type { Md5Anim } from '../base/model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
 import { MaterialTable, type ImageFile, type TextureOptions } from './gltf-material.js';
-import type { Md2ExportOptions } from './gltf-md2.js';
-import type { Md5GltfStats, NamedMd5Anim } from './gltf-md5.js';
-import type { MdlExportOptions } from './gltf-mdl.js';
+import type { Md2ExportOptions } from '../formats/md2/gltf.js';
+import type { Md5GltfStats, NamedMd5Anim } from '../formats/md5/gltf.js';
+import type { MdlExportOptions } from '../formats/mdl/gltf.js';
 import type { GltfClip } from './gltf-morph.js';
 import type { ExportContext } from './gltf-context.js';
-import type { GltfPlayer } from './gltf-player.js';
+import type { GltfPlayer } from '../formats/md3/gltf-player.js';
 
 export type { GltfClip, GltfPlayer, NamedMd5Anim, Md5GltfStats };
 

@@ -8,7 +8,7 @@
  *
  * The formats are handed in: this room knows none of them.
  */
-import type { ModelFormat } from '../formats/format.js';
+import type { ModelFormat } from './format.js';
 import { listSkins, type SkinOffer } from '../materials/skins.js';
 import { byPath, fileHead, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 

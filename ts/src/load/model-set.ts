@@ -9,7 +9,7 @@
  */
 import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../base/errors.js';
 import type { ReadOptions } from '../base/source.js';
-import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat } from '../formats/format.js';
+import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat } from './format.js';
 import { fileHead, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export { fileHead };

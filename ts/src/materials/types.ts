@@ -72,7 +72,7 @@ export interface ResolvedImage {
   tried: string[];
   /**
    * An image held in the model file itself (an MDL's skin, decoded through the palette): `path` is then a key of
-   * the decoded pixels handed out with the materials (materials/mdl.ts), not a file of the file system.
+   * the decoded pixels handed out with the materials (formats/mdl/materials.ts), not a file of the file system.
    */
   embedded?: boolean;
 }

@@ -1,6 +1,6 @@
 /**
  * An object-space joint pose re-expressed as local poses under another hierarchy. Daemon poses an md5mesh with its
- * anim's parents (RE_BuildSkeleton), which may differ from the mesh's (formats/md5/anim-mesh-match.ts); an exporter
+ * anim's parents (RE_BuildSkeleton), which may differ from the mesh's (pose/anim-mesh-match.ts); an exporter
  * whose skeleton is the mesh's hierarchy (glTF nodes, three.js bones) needs each frame's locals under the mesh's
  * parents instead: local = parent⁻¹ · object, exact at every frame. Between frames glTF and three.js interpolate
  * these locals, which differs from interpolating the anim's own locals only for joints whose parent differs.

@@ -10,7 +10,7 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
-import { animMeshVerdict, type AnimMeshFiles } from '../formats/md5/anim-mesh-match.js';
+import { animMeshVerdict, type AnimMeshFiles } from './anim-mesh-match.js';
 import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
 import { BAKE_RUN_FRAMES, bakeInRuns } from './bake-runs.js';
@@ -22,7 +22,7 @@ export type { AnimMeshFiles };
 
 /**
  * Throws ANIM_MESH_MISMATCH (naming the anim's file and the joint) unless the anim can play on the mesh as Daemon
- * plays it (`formats/md5/anim-mesh-match.ts`: same joint count, names equal ignoring case); returns an
+ * plays it (`pose/anim-mesh-match.ts`: same joint count, names equal ignoring case); returns an
  * `ENGINE_LIMIT` warning per accepted difference (a parent, a name's letter case), which Doom 3 refuses.
  */
 export function assertAnimMatchesMesh(mesh: Md5Mesh, anim: Md5Anim, files: AnimMeshFiles = {}): ParseWarning[] {

@@ -1,7 +1,7 @@
 /** What models a file system holds (`load/catalog.ts`), among the formats this package reads unless told others. */
 import { catalogModels as catalogOf, type CatalogEntry } from '../load/catalog.js';
 import type { FileSystem } from '../vfs/file-system.js';
-import type { FormatEntry } from './entry.js';
+import type { FormatEntry } from '../formats/entry.js';
 import { DEFAULT_FORMATS } from './formats.js';
 
 export type { CatalogEntry };

@@ -8,12 +8,12 @@
  */
 import type { IqmModel, Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
-import { ownerAmong, type FormatEntry } from './entry.js';
-import { iqmEntry } from './iqm.js';
-import { md2Entry } from './md2.js';
-import { md3Entry, playerEntry } from './md3.js';
-import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from './md5.js';
-import { mdlEntry } from './mdl.js';
+import { ownerAmong, type FormatEntry } from '../formats/entry.js';
+import { iqmEntry } from '../formats/iqm/entry.js';
+import { md2Entry } from '../formats/md2/entry.js';
+import { md3Entry, playerEntry } from '../formats/md3/entry.js';
+import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from '../formats/md5/entry.js';
+import { mdlEntry } from '../formats/mdl/entry.js';
 
 /** The parsed models of the default formats (what `toGlb`, `resolveModelTextures` … take). */
 export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model } | MdlModel | IqmModel;

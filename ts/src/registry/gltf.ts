@@ -7,7 +7,7 @@
 import type { ModelSet } from '../load/model-set.js';
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
-import { ownerAmong, type FormatEntry, type ModelEntry } from './entry.js';
+import { ownerAmong, type FormatEntry, type ModelEntry } from '../formats/entry.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
 

@@ -7,11 +7,11 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byteChunks, knownSize } from '../base/source.js';
-import { formatForName } from '../formats/format.js';
+import { formatForName } from '../load/format.js';
 import { detectFile, fileHead, notAModel } from '../load/model-set.js';
 import type { ModelFile } from '../playable/playable.js';
 import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
-import type { FormatEntry } from './entry.js';
+import type { FormatEntry } from '../formats/entry.js';
 
 const slashes = (name: string) => name.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '');
 const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));

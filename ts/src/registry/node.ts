@@ -10,7 +10,7 @@ import type { Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
 import { GAME_FOLDER_MARKERS, locateGameFolder, type GameFolderPlace } from '../load/game-folder.js';
 import { openModelSet, type ModelSet, type ModelSetOptions } from '../load/model-set.js';
-import type { FormatEntry } from './entry.js';
+import type { FormatEntry } from '../formats/entry.js';
 import { DEFAULT_FORMATS } from './formats.js';
 import { resolveModelTextures, type ModelTextures, type ResolveTexturesOptions, type TexturedModel } from './textures.js';
 

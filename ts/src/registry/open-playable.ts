@@ -8,7 +8,7 @@ import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { openModelSet, type ModelSet } from '../load/model-set.js';
 import { playableMaterials } from '../playable/materials.js';
 import type { ModelFile, OpenOptions, PlayableModel } from '../playable/playable.js';
-import type { FormatEntry } from './entry.js';
+import type { FormatEntry } from '../formats/entry.js';
 import { DEFAULT_FORMATS, entryFor } from './formats.js';
 import { filesFileSystem, pickModel, sourceFile } from './model-files.js';
 import { resolveModelTextures, type TexturedModel } from './textures.js';

@@ -8,7 +8,7 @@
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FileSystem, VfsFile } from '../vfs/file-system.js';
 import { readTextureBytes } from '../load/texture-image.js';
-import { ownerAmong, type ModelEntry } from './entry.js';
+import { ownerAmong, type ModelEntry } from '../formats/entry.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
 

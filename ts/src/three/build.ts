@@ -1,6 +1,6 @@
 /**
  * A model set (`load/model-set.ts`: a model with what plays on it) as an `IdTechModel`, through its registration:
- * the entry's `view` (`registry/model-view.ts`) says what kind of model it is, and one builder per kind makes the
+ * the entry's `view` (`formats/model-view.ts`) says what kind of model it is, and one builder per kind makes the
  * three.js objects — `morphToThree` (vertex frames), `skinnedToThree` (joints), `taggedToThree` (parts hung on tags).
  * The resolved materials (the entry's `materials`, one per group in the view's order, parts one after another)
  * become three's; a group without one gets an untextured material named after what its engine looks it up by.
@@ -11,8 +11,8 @@ import type { ParseWarning } from '../base/errors.js';
 import type { PoseBackend } from '../kernels/backend.js';
 import type { ModelSet } from '../load/model-set.js';
 import type { MaterialSet } from '../materials/resolver.js';
-import type { FormatEntry } from '../registry/entry.js';
-import type { ModelView, ViewGroup } from '../registry/model-view.js';
+import type { FormatEntry } from '../formats/entry.js';
+import type { ModelView, ViewGroup } from '../formats/model-view.js';
 import { plainMaterial, threeMaterial, type MaterialOptions } from './materials.js';
 import { IdTechModel } from './model.js';
 import type { MorphMode } from './morph-mesh.js';

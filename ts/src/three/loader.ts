@@ -26,7 +26,7 @@ import type { BackendChoice, PoseBackend } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import { openModelSet } from '../load/model-set.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
-import type { FormatEntry } from '../registry/entry.js';
+import type { FormatEntry } from '../formats/entry.js';
 import { DEFAULT_FORMATS, entryFor } from '../registry/formats.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { urlFileSystem } from '../vfs/browser.js';

@@ -7,7 +7,7 @@ import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js
 import type { PoseBackend } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import type { ModelSet } from '../load/model-set.js';
-import type { FormatEntry } from '../registry/entry.js';
+import type { FormatEntry } from '../formats/entry.js';
 import { DEFAULT_FORMATS, entryOwning } from '../registry/formats.js';
 import { buildThree } from './build.js';
 import type { IdTechModel } from './model.js';

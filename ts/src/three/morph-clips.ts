@@ -11,7 +11,7 @@
  * that plays once ends on its last frame (`LoopOnce` with `clampWhenFinished` holds it).
  */
 import { AnimationClip, NumberKeyframeTrack, type KeyframeTrack } from 'three';
-import type { MorphClipView } from '../registry/model-view.js';
+import type { MorphClipView } from '../formats/model-view.js';
 
 /** What a vertex-animation clip carries in `userData.idtech`. */
 export interface MorphClipInfo {

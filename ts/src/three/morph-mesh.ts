@@ -1,5 +1,5 @@
 /**
- * A morph view (`registry/model-view.ts`: a vertex-animated model, or a part of a tagged one) as a three.js mesh,
+ * A morph view (`formats/model-view.ts`: a vertex-animated model, or a part of a tagged one) as a three.js mesh,
  * two ways, both animated by the same clips (`morph-clips.ts`: tracks on `morphTargetInfluences`, one influence per
  * model frame):
  *
@@ -16,7 +16,7 @@
  *   axes as the object's matrix), so what hangs on them is where the game draws it, between frames too.
  */
 import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Float32BufferAttribute, Int16BufferAttribute, Int8BufferAttribute, Mesh, Sphere, type Material, type Object3D } from 'three';
-import type { MorphModelView, TagView } from '../registry/model-view.js';
+import type { MorphModelView, TagView } from '../formats/model-view.js';
 import { box3, indexAttribute, uvAttribute } from './space.js';
 
 /** Floats of a placed tag: origin, then three axes. */

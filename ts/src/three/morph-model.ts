@@ -1,12 +1,12 @@
 /**
- * A morph view (`registry/model-view.ts`: an MD2, an MD3, any vertex-animated format) as three.js objects: one
+ * A morph view (`formats/model-view.ts`: an MD2, an MD3, any vertex-animated format) as three.js objects: one
  * mesh (`morph-mesh.ts`, morph targets or poser-driven) under the model's Z-up group, its tags beside it
  * (`tags.ts`), and one clip per view clip (`morph-clips.ts`) moving the mesh's influences and the tags. The
  * clips' frames, rates and loops are the view's (MD2's frame-name groups at 10 fps, a lone MD3's at 15 …).
  */
 import type { AnimationClip, Group, Material, Mesh, Object3D } from 'three';
 import type { ParseWarning } from '../base/errors.js';
-import type { MorphClipView, MorphModelView } from '../registry/model-view.js';
+import type { MorphClipView, MorphModelView } from '../formats/model-view.js';
 import { clipInfo, influenceTracks, keyTimes, morphClip } from './morph-clips.js';
 import { MorphPoserMesh, morphTargetMesh, type MorphMode } from './morph-mesh.js';
 import { distinct, reservedNames, uniqueNames } from './names.js';

@@ -1,12 +1,12 @@
 /**
- * A skinned view's joints (`registry/model-view.ts`) as three.js bones: one `Bone` per joint, parented as the view
+ * A skinned view's joints (`formats/model-view.ts`) as three.js bones: one `Bone` per joint, parented as the view
  * says, at rest in the bind pose (parent-relative translation, rotation and, where the format has one, scale), and a
  * `Skeleton` whose inverse bind matrices are the view's. Object space is the model's Z-up group (`space.ts`); a
  * skinned mesh sits there at identity and is bound with an identity bind matrix, so three's skinning, bone matrix ×
  * inverse bind, is exactly the joint's motion from its bind pose.
  */
 import { Bone, Matrix4, Skeleton } from 'three';
-import type { SkinnedModelView } from '../registry/model-view.js';
+import type { SkinnedModelView } from '../formats/model-view.js';
 import { uniqueNames } from './names.js';
 
 export interface ViewBones {

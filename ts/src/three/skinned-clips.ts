@@ -1,5 +1,5 @@
 /**
- * A skinned view's clip (`registry/model-view.ts`: every joint's parent-relative transform per key — an md5anim's
+ * A skinned view's clip (`formats/model-view.ts`: every joint's parent-relative transform per key — an md5anim's
  * frames as our kernels compose them) as an `AnimationClip`: per bone a `.position` (VectorKeyframeTrack), a
  * `.quaternion` (QuaternionKeyframeTrack) and, where the format has scale, a `.scale` track. three interpolates
  * them linearly and slerps the quaternions along the shorter arc (Quaternion.slerpFlat), in local space, before
@@ -9,7 +9,7 @@
  * (`KeyframeTrack.optimize`: lossless for linear interpolation).
  */
 import { AnimationClip, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
-import type { SkinnedClipView } from '../registry/model-view.js';
+import type { SkinnedClipView } from '../formats/model-view.js';
 
 /** What a skeletal clip carries in `userData.idtech`. */
 export interface SkinnedClipInfo {

@@ -1,5 +1,5 @@
 /**
- * A skinned view (`registry/model-view.ts`: an md5mesh with its md5anims; any skeletal format) as three.js objects:
+ * A skinned view (`formats/model-view.ts`: an md5mesh with its md5anims; any skeletal format) as three.js objects:
  * bones and a skeleton (`skeleton.ts`), one mesh whose geometry holds the view's groups back to back (a geometry
  * group and a material each), and one clip per view clip (`skinned-clips.ts`). Two ways to skin it:
  *
@@ -16,7 +16,7 @@
  */
 import { BufferAttribute, BufferGeometry, Matrix4, Sphere, SkinnedMesh, Uint16BufferAttribute, type AnimationClip, type Bone, type Group, type Material, type Skeleton } from 'three';
 import type { ParseWarning } from '../base/errors.js';
-import type { SkinnedModelView } from '../registry/model-view.js';
+import type { SkinnedModelView } from '../formats/model-view.js';
 import { distinct, reservedNames, uniqueNames } from './names.js';
 import { viewBones } from './skeleton.js';
 import { skinnedClip } from './skinned-clips.js';

@@ -8,7 +8,7 @@
  * matrices and it skins. Joint matrices that did not change since the last sync skip the work.
  */
 import { BufferAttribute, DynamicDrawUsage, Mesh, type Bone, type BufferGeometry, type Material } from 'three';
-import type { JointSkinner } from '../registry/model-view.js';
+import type { JointSkinner } from '../formats/model-view.js';
 import { boneObjectMatrices } from './bone-space.js';
 
 export class SkinnedPoserMesh extends Mesh {

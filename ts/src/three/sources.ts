@@ -12,8 +12,8 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byteChunks, type ByteSource } from '../base/source.js';
-import { formatForBytes, formatForName } from '../formats/format.js';
-import type { FormatEntry } from '../registry/entry.js';
+import { formatForBytes, formatForName } from '../load/format.js';
+import type { FormatEntry } from '../formats/entry.js';
 import { countedFile, filesFileSystem, pickModel, sourceFile } from '../registry/model-files.js';
 import type { FileSystem, VfsFile } from '../vfs/file-system.js';
 

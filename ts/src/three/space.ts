@@ -11,7 +11,7 @@
  */
 import { Box3, BufferAttribute, Group, Quaternion, Vector3 } from 'three';
 import { counterClockwise } from '../pose/winding.js';
-import type { ViewBounds } from '../registry/model-view.js';
+import type { ViewBounds } from '../formats/model-view.js';
 
 /** −90° about X: Z-up → Y-up (exact components: no cos(π/2) round-off). */
 const Z_UP_TO_Y_UP = /* @__PURE__ */ zUpToThreeUp();

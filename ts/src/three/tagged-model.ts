@@ -1,5 +1,5 @@
 /**
- * A tagged view (`registry/model-view.ts`: a Quake 3 player) as one three.js group: each part an object holding its
+ * A tagged view (`formats/model-view.ts`: a Quake 3 player) as one three.js group: each part an object holding its
  * mesh (`morph-mesh.ts`) and its tag objects (`tags.ts`), each part hung on its parent's tag object, so three's scene
  * graph composes the chain every frame (ioquake3's CG_Player chain for a player: upper on lower's `tag_torso`, head
  * on upper's `tag_head`, a weapon on upper's `tag_weapon`). A tag the parent lacks is the identity in the game
@@ -12,7 +12,7 @@
  */
 import { Object3D, type AnimationClip, type Group, type KeyframeTrack, type Material, type Mesh } from 'three';
 import type { ParseWarning } from '../base/errors.js';
-import type { MorphModelView, TaggedModelView, TaggedPartView } from '../registry/model-view.js';
+import type { MorphModelView, TaggedModelView, TaggedPartView } from '../formats/model-view.js';
 import { clipInfo, influenceTracks, keyTimes, morphClip, type MorphClipInfo } from './morph-clips.js';
 import { MorphPoserMesh, type MorphMode } from './morph-mesh.js';
 import { morphMesh, morphWarnings } from './morph-model.js';

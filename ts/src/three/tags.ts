@@ -5,7 +5,7 @@
  * model to origin + Σ p[i] · axis[i] (ioquake3 CG_PositionEntityOnTag): the rotation whose columns are the stored
  * axes. Stored axes are made orthonormal first (the view's Gram–Schmidt) so the rotation is one; mirrored axes (a
  * negative determinant, which no quaternion holds) get their third axis flipped, with a warning (the glTF exporter's
- * rule, `export/gltf-md3.ts`).
+ * rule, `formats/md3/gltf.ts`).
  *
  * Between frames three slerps the rotation; the engine lerps the axes and normalises each (R_LerpTag), which is not
  * a rotation: the two agree at every frame and differ mid-step by the lerp's shear (measured in docs/three.md).
@@ -13,7 +13,7 @@
 import { Object3D, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
 import type { ParseWarning } from '../base/errors.js';
 import { tagQuaternion } from '../pose/md3-tag.js';
-import type { TagView } from '../registry/model-view.js';
+import type { TagView } from '../formats/model-view.js';
 
 /** Floats of a placed tag: origin, then three axes. */
 const TAG_FLOATS = 12;

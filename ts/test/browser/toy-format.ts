@@ -4,8 +4,8 @@
  * its engine turns it (as Quake's EF_ROTATE items turn): its view's `extras` carry the spin and the flag's name.
  * Plain code over the registry's types, no library code: what an app's own format module would be.
  */
-import type { FormatEntry } from '../../src/registry/entry.js';
-import type { MorphModelView } from '../../src/registry/model-view.js';
+import type { FormatEntry } from '../../src/formats/entry.js';
+import type { MorphModelView } from '../../src/formats/model-view.js';
 
 interface Toy {
   format: 'toys';

@@ -9,8 +9,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { selectFormat } from '../../src/formats/format.js';
-import type { FormatEntry } from '../../src/registry/entry.js';
+import { selectFormat } from '../../src/load/format.js';
+import type { FormatEntry } from '../../src/formats/entry.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
 import { makeZip } from '../helpers/zip-writer.js';

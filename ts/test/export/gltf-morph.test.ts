@@ -8,7 +8,7 @@ import { toGlb } from '../../src/registry/gltf.js';
 import { md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { lerpTag } from '../../src/pose/md3-tag.js';
-import { Md3Player } from '../../src/pose/md3-player.js';
+import { Md3Player } from '../../src/formats/md3/player.js';
 import type { Md2Model, Md3Model } from '../../src/base/model.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
 import { Md3Poser } from '../../src/pose/md3-poser.js';

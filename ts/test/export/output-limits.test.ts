@@ -4,7 +4,7 @@
  * export bounds their sum (`maxMorphWeights`, default 2²⁶; export/gltf-morph.ts) before allocating it: an MD3 of
  * 9,000 tiny frames (made here; 80 million weights) is UNWRITABLE naming the limit, not 3.6 GB and a RangeError; a
  * real model exports under the default and is refused under a lowered one. An MD5 glTF holds a pose of every joint in
- * every frame (`maxAnimationKeys`, default 2²⁴; export/gltf-md5.ts): an md5anim of empty frames asks for far more
+ * every frame (`maxAnimationKeys`, default 2²⁴; formats/md5/gltf.ts): an md5anim of empty frames asks for far more
  * than its text.
  */
 import { afterEach, describe, expect, it } from 'vitest';

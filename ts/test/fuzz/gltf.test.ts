@@ -6,8 +6,8 @@
  */
 import './alloc-meter-install.js';
 import { describe, expect, test } from 'vitest';
-import { importGltf } from '../../src/import/gltf-md3.js';
-import { gltfToPlayer } from '../../src/import/gltf-player.js';
+import { importGltf } from '../../src/formats/md3/from-gltf.js';
+import { gltfToPlayer } from '../../src/formats/md3/player-from-gltf.js';
 import { loopTurn } from '../helpers/loop-turn.js';
 import { checkGltfInput, gltfSeeds, runGltfCampaign } from './gltf-target.js';
 

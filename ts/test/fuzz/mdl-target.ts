@@ -8,8 +8,8 @@
 import type { MdlModel } from '../../src/base/model.js';
 import { mdlDrawVertices, parseMdl } from '../../src/formats/mdl/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
-import { MdlPoser } from '../../src/pose/mdl-poser.js';
-import { writeMdl } from '../../src/write/mdl.js';
+import { MdlPoser } from '../../src/formats/mdl/poser.js';
+import { writeMdl } from '../../src/formats/mdl/write.js';
 import { buildMdl, richSpec } from '../mdl/_build.js';
 import { i32, type Field, type Structure } from './structure.js';
 import { toGlb } from '../../src/registry/gltf.js';

@@ -5,9 +5,9 @@
  */
 import type { IqmModel, Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
 import { IqmParser, parseIqm } from '../../src/formats/iqm/parser.js';
-import { IqmPoser } from '../../src/pose/iqm-poser.js';
-import { writeIqm } from '../../src/write/iqm.js';
-import { iqmToGlb } from '../../src/export/gltf-iqm.js';
+import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { writeIqm } from '../../src/formats/iqm/write.js';
+import { iqmToGlb } from '../../src/formats/iqm/gltf.js';
 import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
 import { Md3Parser, parseMd3 } from '../../src/formats/md3/index.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';

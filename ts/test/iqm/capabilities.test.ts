@@ -6,12 +6,12 @@
  */
 import { AnimationMixer, Group, SkinnedMesh } from 'three';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iqmToGlb } from '../../src/export/gltf-iqm.js';
+import { iqmToGlb } from '../../src/formats/iqm/gltf.js';
 import { readTextureBytes } from '../../src/load/texture-image.js';
 import { MaterialResolver } from '../../src/materials/resolver.js';
 import type { FileSystem } from '../../src/vfs/file-system.js';
 import type { IqmModel } from '../../src/base/model.js';
-import { iqmObj } from '../../src/export/obj-iqm.js';
+import { iqmObj } from '../../src/formats/iqm/obj.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
@@ -19,7 +19,7 @@ import { modelToThree } from '../../src/three/model-to-three.js';
 import { SkinnedPoserMesh } from '../../src/three/skinned-poser-mesh.js';
 import type { SkinnedClipInfo } from '../../src/three/skinned-clips.js';
 import type { SkinningMode } from '../../src/three/skinned-model.js';
-import { IqmPoser } from '../../src/pose/iqm-poser.js';
+import { IqmPoser } from '../../src/formats/iqm/poser.js';
 import { ACCEPTED_WARNINGS, expectClean, validate, type ValidatorSummary } from '../export/validate.js';
 import { diagonal } from '../helpers/compare.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';

@@ -15,7 +15,7 @@ import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { openModelSet } from '../../src/load/model-set.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { setGltfOptions, toGlb } from '../../src/registry/gltf.js';
-import { iqmEntry } from '../../src/registry/iqm.js';
+import { iqmEntry } from '../../src/formats/iqm/entry.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';

@@ -9,7 +9,7 @@ import type { IqmModel } from '../../src/base/model.js';
 import { IqmParser, parseIqm } from '../../src/formats/iqm/parser.js';
 import { parseIqmStream } from '../../src/formats/iqm/stream.js';
 import { iqmFormat } from '../../src/formats/iqm/format.js';
-import { writeIqm } from '../../src/write/iqm.js';
+import { writeIqm } from '../../src/formats/iqm/write.js';
 import { iqmFile, iqmFiles } from './_corpus.js';
 
 const count = (notes: string, key: string) => Number(new RegExp(`${key}=(\\d+)`).exec(notes)![1]);

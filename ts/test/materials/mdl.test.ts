@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { parseMdl } from '../../src/formats/mdl/index.js';
 import { DEFAULT_QUAKE_PALETTE } from '../../src/images/quake-palette.js';
 import { encodePng } from '../../src/images/png-encode.js';
-import { mdlSkinPicture, resolveMdlMaterials } from '../../src/materials/mdl.js';
+import { mdlSkinPicture, resolveMdlMaterials } from '../../src/formats/mdl/materials.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { readGlb } from '../export/gltf-eval.js';
 import { buildMdl, richSpec } from '../mdl/_build.js';

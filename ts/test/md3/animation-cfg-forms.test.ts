@@ -14,7 +14,7 @@ import { ErrorCode, type ParseWarning } from '../../src/base/errors.js';
 import { toGlb } from '../../src/registry/gltf.js';
 import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { createBackend } from '../../src/kernels/select.js';
-import { Md3Player } from '../../src/pose/md3-player.js';
+import { Md3Player } from '../../src/formats/md3/player.js';
 import { readAccessor, readGlb } from '../export/gltf-eval.js';
 import { FIXTURES, SHARED_MODELS } from '../helpers/models.js';
 import { expectMd3Error } from './_helpers.js';

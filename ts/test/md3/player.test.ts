@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
-import { Md3Player } from '../../src/pose/md3-player.js';
+import { Md3Player } from '../../src/formats/md3/player.js';
 import { FIXTURES, read } from '../helpers/models.js';
 import { HUMAN_BASE, rawHeader, view } from './_helpers.js';
 

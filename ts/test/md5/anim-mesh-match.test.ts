@@ -1,5 +1,5 @@
 /**
- * An md5anim against the md5mesh it plays on, as Daemon plays it (formats/md5/anim-mesh-match.ts): the issue's
+ * An md5anim against the md5mesh it plays on, as Daemon plays it (pose/anim-mesh-match.ts): the issue's
  * refused Unvanquished pairs differ from their meshes in one joint's parent ("track.shoulder.R" has parent −1 in the
  * anim, 0 in the mesh). The corpus holds no such pair (res-players_src.dpkdir has only human_bsuit's MD3s), so the
  * test makes one from the real drone: its `forward` anim with joint 1 ("Thigh.Right", parent 0 = "Waist") turned
@@ -15,15 +15,15 @@ import { ErrorCode, ModelParseError, type ParseWarning } from '../../src/base/er
 import type { Md5Anim } from '../../src/base/model.js';
 import { quatMultiply, quatRotate, recoverW, type Quat } from '../../src/base/quat.js';
 import { toGlb } from '../../src/registry/gltf.js';
-import { matchAnimToMesh } from '../../src/formats/md5/anim-mesh-match.js';
+import { matchAnimToMesh } from '../../src/pose/anim-mesh-match.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import type { ModelSet } from '../../src/load/model-set.js';
-import { md5View } from '../../src/registry/md5-view.js';
-import { md5ToIqm } from '../../src/import/md5-iqm.js';
-import { IqmPoser } from '../../src/pose/iqm-poser.js';
+import { md5View } from '../../src/formats/md5/view.js';
+import { md5ToIqm } from '../../src/formats/iqm/md5-iqm.js';
+import { IqmPoser } from '../../src/formats/iqm/poser.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../../src/pose/md5-poser.js';
-import { writeMd5Anim } from '../../src/write/md5-anim.js';
+import { writeMd5Anim } from '../../src/formats/md5/write-anim.js';
 import { gltfPositions, readGlb, yUp } from '../export/gltf-eval.js';
 import { diagonal } from '../helpers/compare.js';
 import { runCli } from '../helpers/cli.js';

@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { decode as decodePng } from 'fast-png';
 import { afterAll, describe, expect, it, test } from 'vitest';
-import { mdlToObj } from '../../src/export/obj-mdl.js';
+import { mdlToObj } from '../../src/formats/mdl/obj.js';
 import { mdlDrawVertices, parseMdl } from '../../src/formats/mdl/index.js';
 import { DEFAULT_QUAKE_PALETTE, parseQuakePalette, QUAKE_FULLBRIGHT_FIRST } from '../../src/images/quake-palette.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
-import { mdlEmbeddedMaterials, mdlSkinPicture } from '../../src/materials/mdl.js';
-import { mdlPlayable } from '../../src/playable/mdl-playable.js';
-import { MdlPoser } from '../../src/pose/mdl-poser.js';
+import { mdlEmbeddedMaterials, mdlSkinPicture } from '../../src/formats/mdl/materials.js';
+import { mdlPlayable } from '../../src/formats/mdl/playable.js';
+import { MdlPoser } from '../../src/formats/mdl/poser.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { gltfPositions, readGlb, yUp, type Gltf } from '../export/gltf-eval.js';
 import { expectClean as expectCleanIn, validate } from '../export/validate.js';

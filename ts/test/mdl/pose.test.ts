@@ -8,7 +8,7 @@ import { parseMdl } from '../../src/formats/mdl/index.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
-import { MdlPoser } from '../../src/pose/mdl-poser.js';
+import { MdlPoser } from '../../src/formats/mdl/poser.js';
 import { mdlGroupBlend } from '../../src/pose/timing.js';
 import { maxAbsDiff } from '../helpers/compare.js';
 import { referenceMdl, referenceMdlNormals, referenceMdlPositions } from '../reference/mdl.js';

@@ -1,5 +1,5 @@
 /**
- * MDL's morph view (registry/mdl-view.ts: what a renderer builds, `IdTechLoader` among them): the GL renderer's
+ * MDL's morph view (formats/mdl/view.ts: what a renderer builds, `IdTechLoader` among them): the GL renderer's
  * drawn vertices posed by the view equal the posed model vertices they come from (against the independent reference
  * decoder, first/middle/last pose, every backend); the box holds every pose and is reached; clips are the pose-name
  * groups at 10 fps, a frame group's at its own intervals.
@@ -10,7 +10,7 @@ import { parseMdl } from '../../src/formats/mdl/index.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
-import { mdlView } from '../../src/registry/mdl-view.js';
+import { mdlView } from '../../src/formats/mdl/view.js';
 import { referenceMdl, referenceMdlPositions } from '../reference/mdl.js';
 import { buildMdl, richSpec } from './_build.js';
 import { mdlRows, readRow } from './_helpers.js';

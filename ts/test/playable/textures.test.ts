@@ -11,7 +11,7 @@ import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { folderFileSystem } from '../../src/vfs/node.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
-import { Md3Player } from '../../src/pose/md3-player.js';
+import { Md3Player } from '../../src/formats/md3/player.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 
 const CASES = [

@@ -13,7 +13,7 @@ import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
 import { Md3Poser } from '../../src/pose/md3-poser.js';
-import { Md3Player } from '../../src/pose/md3-player.js';
+import { Md3Player } from '../../src/formats/md3/player.js';
 import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 

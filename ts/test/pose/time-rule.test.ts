@@ -12,7 +12,7 @@ import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { clipFrameAtTime } from '../../src/playable/playable.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
-import { Md3Player } from '../../src/pose/md3-player.js';
+import { Md3Player } from '../../src/formats/md3/player.js';
 import { Md3Poser } from '../../src/pose/md3-poser.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { clipBlend, frameAtTime, md3ClipFrameAt } from '../../src/pose/timing.js';

@@ -5,7 +5,7 @@
  * MANIFEST format that a registration claims is checked.
  */
 import { describe, expect, it } from 'vitest';
-import { formatForBytes, formatForName } from '../../src/formats/format.js';
+import { formatForBytes, formatForName } from '../../src/load/format.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { manifest, read } from '../helpers/models.js';
 

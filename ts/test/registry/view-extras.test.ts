@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import type { ModelSet } from '../../src/load/model-set.js';
-import { morphCapabilities, type MorphShape } from '../../src/registry/morph-view.js';
+import { morphCapabilities, type MorphShape } from '../../src/formats/morph-view.js';
 
 const shape = (extras?: MorphShape['extras']): MorphShape => ({
   surfaces: [{ name: 'body', vertexCount: 3, triangles: [0, 1, 2], uvs: new Float32Array(6), material: 'skin' }],

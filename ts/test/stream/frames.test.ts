@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
-import { forEachMd5AnimFrame, openMd5AnimFrames } from '../../src/pose/md5-frame-stream.js';
+import { forEachMd5AnimFrame, openMd5AnimFrames } from '../../src/formats/md5/composed-frames.js';
 import { parseMd5AnimStream } from '../../src/formats/md5/stream.js';
 import { openMd5Meshes } from '../../src/formats/md5/mesh-stream.js';
 import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../../src/base/model.js';

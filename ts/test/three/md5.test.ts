@@ -1,6 +1,6 @@
 /**
  * MD5 in three.js: the SkinnedMesh three builds from our data (the md5mesh registration's skinned view,
- * `registry/md5-view.ts`, built by `skinnedToThree`), played by three's AnimationMixer and skinned by three's
+ * `formats/md5/view.ts`, built by `skinnedToThree`), played by three's AnimationMixer and skinned by three's
  * own code (`getVertexPosition`), lands where `Md5Poser` puts every vertex — on real models, at frames and between
  * them, within 1e-4 of the model's bounding diagonal. The exact mode (our kernels skinning from three's bones) does
  * the same with every weight of a vertex, where the GPU mode keeps four.

@@ -1,5 +1,5 @@
 /**
- * MD2 and MD3 in three.js (their registrations' morph views, `registry/md2-view.ts` / `md3-view.ts`, built by
+ * MD2 and MD3 in three.js (their registrations' morph views, `formats/md2/view.ts` / `md3-view.ts`, built by
  * `morphToThree`), both ways (`morph-mesh.ts`): morph targets evaluated by three itself (`getVertexPosition`
  * applies the influences the mixer set, as its shader does), and the poser-driven mesh our kernels write — against
  * `Md2Poser` / `Md3Poser` playing the same clip at the same times (`clipBlend`), on real models. MD3 tags follow

@@ -1,5 +1,5 @@
 /**
- * A Quake 3 player in three.js (the player registration's tagged view, `registry/player-view.ts`, built by
+ * A Quake 3 player in three.js (the player registration's tagged view, `formats/md3/player-view.ts`, built by
  * `taggedToThree`): the parts hang on each other's tags through three's scene graph, moved by clips
  * named after animation.cfg. Against `Md3Player` (ioquake3's CG_Player chain on our kernels), on real players: each
  * part's placement and every vertex, at frames (where they agree to float precision) and between them (where three
@@ -12,7 +12,7 @@ import { parseAnimationCfg, type Md3AnimationName } from '../../src/formats/md3/
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createBackend } from '../../src/kernels/select.js';
-import { Md3Player } from '../../src/pose/md3-player.js';
+import { Md3Player } from '../../src/formats/md3/player.js';
 import { clipBlend, MD3_DEFAULT_FPS, type FrameBlend } from '../../src/pose/timing.js';
 import { IdTechModel } from '../../src/three/model.js';
 import type { Md3AnimationCfg } from '../../src/formats/md3/animation-cfg.js';

@@ -4,7 +4,7 @@
  */
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import type { ModelSet } from '../../src/load/model-set.js';
-import type { ModelView } from '../../src/registry/model-view.js';
+import type { ModelView } from '../../src/formats/model-view.js';
 import { entryOwning } from '../../src/registry/formats.js';
 
 /** The view of `data` (with `companions` playing on it, named) of kind `kind`; a failure when it is another kind. */

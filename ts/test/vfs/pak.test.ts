@@ -12,7 +12,7 @@ import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import { parseMd2Stream } from '../../src/formats/md2/stream.js';
 import { parseMdl, parseMdlStream } from '../../src/formats/mdl/index.js';
 import { MaterialResolver } from '../../src/materials/resolver.js';
-import { resolveMdlMaterials } from '../../src/materials/mdl.js';
+import { resolveMdlMaterials } from '../../src/formats/mdl/materials.js';
 import { openArchive as openAnywhere } from '../../src/vfs/open-archive.js';
 import type { PakArchive } from '../../src/vfs/pak-archive.js';
 import { bytesReader, type RandomAccessReader } from '../../src/vfs/reader.js';

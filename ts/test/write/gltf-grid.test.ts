@@ -1,6 +1,6 @@
 /**
  * The scale trap: MD3's grid is a fixed 1/64 unit, so a glTF model in metres lands on ~100 steps and moves in jumps
- * (import/md3-grid.ts: fewer than 256 steps along its largest extent is MD3_GRID_COARSE, naming the scale that fixes
+ * (formats/md3/grid.ts: fewer than 256 steps along its largest extent is MD3_GRID_COARSE, naming the scale that fixes
  * it). CesiumMan (the Khronos sample, in metres, ~1.5 tall) is the real case; Fox (in centimetres) is not. MD2 has
  * no such trap: each frame is quantised to its own bounds, so its bytes are the same at any scale.
  */
@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import type { Md3Model } from '../../src/base/model.js';
 import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
-import { gltfToMd2 } from '../../src/import/gltf-md2.js';
-import { gltfToMd3 } from '../../src/import/gltf-md3.js';
-import { gltfToPlayer } from '../../src/import/gltf-player.js';
+import { gltfToMd2 } from '../../src/formats/md2/from-gltf.js';
+import { gltfToMd3 } from '../../src/formats/md3/from-gltf.js';
+import { gltfToPlayer } from '../../src/formats/md3/player-from-gltf.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 
 const glb = (p: string) => ({ bytes: new Uint8Array(readFileSync(join(SHARED_MODELS, 'gltf-samples', p))) });

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
-import { gltfToMd3, packMd3Normal } from '../../src/import/gltf-md3.js';
+import { gltfToMd3, packMd3Normal } from '../../src/formats/md3/from-gltf.js';
 import { MD3_NORMAL_TABLE } from '../../src/kernels/tables.js';
-import { writeMd3 } from '../../src/write/md3.js';
+import { writeMd3 } from '../../src/formats/md3/write.js';
 import { realMd3s } from '../md3/_helpers.js';
 
 /**

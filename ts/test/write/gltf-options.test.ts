@@ -4,10 +4,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gltfToMd2 } from '../../src/import/gltf-md2.js';
-import { gltfToMd3 } from '../../src/import/gltf-md3.js';
+import { gltfToMd2 } from '../../src/formats/md2/from-gltf.js';
+import { gltfToMd3 } from '../../src/formats/md3/from-gltf.js';
 import { gltfToMd5 } from '../../src/import/gltf-md5.js';
-import { gltfToPlayer } from '../../src/import/gltf-player.js';
+import { gltfToPlayer } from '../../src/formats/md3/player-from-gltf.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 
 const fox = () => ({ bytes: read(join(SHARED_MODELS, 'gltf-samples/bevy/assets/models/animated/Fox.glb')) });

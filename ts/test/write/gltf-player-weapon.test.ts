@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Md3Model } from '../../src/base/model.js';
 import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
-import { gltfToPlayer } from '../../src/import/gltf-player.js';
+import { gltfToPlayer } from '../../src/formats/md3/player-from-gltf.js';
 import { SHARED_MODELS } from '../helpers/models.js';
 
 const BSUIT = join(SHARED_MODELS, 'res-players_src.dpkdir/models/players/human_bsuit');

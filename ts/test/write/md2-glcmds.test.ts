@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Md2GlCommands, Md2Model } from '../../src/base/model.js';
 import { md2GlCommandTriangles, parseMd2 } from '../../src/formats/md2/index.js';
-import { md2TriangleGlCommands, writeMd2 } from '../../src/write/md2.js';
-import { md2GlCommands } from '../../src/write/md2-glcmds.js';
+import { md2TriangleGlCommands, writeMd2 } from '../../src/formats/md2/write.js';
+import { md2GlCommands } from '../../src/formats/md2/write-glcmds.js';
 import { read } from '../helpers/models.js';
 import { goodMd2Rows } from '../md2/_helpers.js';
 

@@ -13,7 +13,7 @@ import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import { type GltfOptions } from '../../export/gltf.js';
 import { openModelSet } from '../../load/model-set.js';
 import { type MaterialResolver } from '../../materials/resolver.js';
-import { type FormatEntry } from '../../registry/entry.js';
+import { type FormatEntry } from '../../formats/entry.js';
 import { entryFor } from '../../registry/formats.js';
 import { setGltfOptions, toGlb } from '../../registry/gltf.js';
 import { resolveModelTextures, type TexturedModel } from '../../registry/textures.js';

@@ -4,7 +4,7 @@
  * (its registration's `gltf.uses`): an option a format would ignore is refused, never silently dropped.
  */
 import type { GltfOptions } from '../../export/gltf.js';
-import type { FormatEntry, GltfOptionUse } from '../../registry/entry.js';
+import type { FormatEntry, GltfOptionUse } from '../../formats/entry.js';
 import { given, optionValue, UsageError, type ParsedArgs } from '../args.js';
 
 /** The options that act on some formats only, and what each is in the registrations' terms. */

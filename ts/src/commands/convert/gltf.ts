@@ -5,7 +5,7 @@
  * back from the written file.
  */
 import type { GltfOptions } from '../../export/gltf.js';
-import type { FormatEntry } from '../../registry/entry.js';
+import type { FormatEntry } from '../../formats/entry.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
 import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';

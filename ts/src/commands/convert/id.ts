@@ -11,7 +11,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import type { GltfInput } from '../../import/gltf.js';
 import { gltfFileReader } from '../../load/gltf-files.js';
 import { type GltfOptions } from '../../export/gltf.js';
-import { type FormatEntry, type WriterCapability } from '../../registry/entry.js';
+import { type FormatEntry, type WriterCapability } from '../../formats/entry.js';
 import { DEFAULT_FORMATS } from '../../registry/formats.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, load, modelInput, readModel } from '../inputs.js';

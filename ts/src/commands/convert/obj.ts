@@ -7,7 +7,7 @@ import { type ParseWarning } from '../../base/errors.js';
 import { type ObjOptions } from '../../export/obj.js';
 import { type BackendChoice } from '../../kernels/backend.js';
 import { createBackend } from '../../kernels/select.js';
-import { type FormatEntry } from '../../registry/entry.js';
+import { type FormatEntry } from '../../formats/entry.js';
 import { type TexturedModel } from '../../registry/textures.js';
 import { objMaterialLibrary } from '../../export/obj-material.js';
 import { optionValue, UsageError, type ParsedArgs } from '../args.js';

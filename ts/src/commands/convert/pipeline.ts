@@ -4,9 +4,9 @@
  * input (command.ts), each worker of `--all` for each model it is sent (batch-job.ts).
  */
 import { type GltfOptions } from '../../export/gltf.js';
-import { type FileWarnings } from '../../formats/format.js';
+import { type FileWarnings } from '../../load/format.js';
 import { type ModelSet } from '../../load/model-set.js';
-import { type FormatEntry } from '../../registry/entry.js';
+import { type FormatEntry } from '../../formats/entry.js';
 import { gltfFiles, setGltfOptions } from '../../registry/gltf.js';
 import { toGlbMeshopt } from '../../registry/gltf-meshopt.js';
 import { type TexturedModel } from '../../registry/textures.js';

@@ -6,9 +6,9 @@
  * error code, not fatal: one broken member must not hide the rest.
  */
 import { ModelParseError } from '../../base/errors.js';
-import { selectFormat } from '../../formats/format.js';
+import { selectFormat } from '../../load/format.js';
 import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
-import { type FormatEntry } from '../../registry/entry.js';
+import { type FormatEntry } from '../../formats/entry.js';
 import { type FileSystem } from '../../vfs/file-system.js';
 import { openContainer } from '../inputs.js';
 

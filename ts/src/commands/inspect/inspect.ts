@@ -4,7 +4,7 @@
  * file is); `inspect ARCHIVE_OR_DIR`: the models an archive or game folder holds (archive.ts).
  */
 import { readingFile, type ParseWarning } from '../../base/errors.js';
-import { type FormatEntry, type Summary } from '../../registry/entry.js';
+import { type FormatEntry, type Summary } from '../../formats/entry.js';
 import { DEFAULT_FORMATS, readableExtensions } from '../../registry/formats.js';
 import { type TexturedModel } from '../../registry/textures.js';
 import { UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';

@@ -12,7 +12,7 @@
  *   anims, named after the file (`file/anim` for a file of several), at the anim's own rate.
  */
 import type { IqmModel } from '../../base/model.js';
-import type { Companion } from '../format.js';
+import type { Companion } from '../../load/format.js';
 import type { IqmClipDetail } from './companions.js';
 import { boundFrameGroups, parseFrameGroups } from './framegroups.js';
 import { IQM_DEFAULT_FPS } from './pairing.js';

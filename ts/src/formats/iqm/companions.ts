@@ -5,7 +5,7 @@
  * the file: `pairing.ts`). The IQM's own anims play on it too (ioquake3 and DarkPlaces read no other file).
  */
 import type { FileSystem } from '../../vfs/file-system.js';
-import type { CompanionRef } from '../format.js';
+import type { CompanionRef } from '../../load/format.js';
 import { configClips, normalisePath, readIqmConfig, type IqmCfgClip } from './iqm-cfg.js';
 
 /** What a config's clip says beyond its name and rate: which anim of the file, and its frame cuts. */

@@ -4,7 +4,7 @@
  * (md3/format.ts); the header reader stays, for `animationOnly`'s synchronous answer.
  */
 import type { IqmModel } from '../../base/model.js';
-import type { ModelFormat } from '../format.js';
+import type { ModelFormat } from '../../load/format.js';
 import { iqmAcceptsCompanion } from './pairing.js';
 import { isIqm, readIqmHeader } from './header.js';
 import { HEADER_BYTES } from './layout.js';

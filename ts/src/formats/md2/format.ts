@@ -1,6 +1,6 @@
 /** MD2's entry in the format list: a vertex-animated model, magic `IDP2`; its parser imported on the first parse (as MD3's). */
 import type { Md2Model } from '../../base/model.js';
-import { hasMagic, type ModelFormat } from '../format.js';
+import { hasMagic, type ModelFormat } from '../../load/format.js';
 
 export const md2Format: ModelFormat<Md2Model> = {
   id: 'md2',

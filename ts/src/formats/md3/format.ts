@@ -4,7 +4,7 @@
  * recognised, not every parser; one import per room, so the room stays one chunk of dist/.
  */
 import type { Md3Model } from '../../base/model.js';
-import { hasMagic, type ModelFormat } from '../format.js';
+import { hasMagic, type ModelFormat } from '../../load/format.js';
 
 export const md3Format: ModelFormat<Md3Model> = {
   id: 'md3',

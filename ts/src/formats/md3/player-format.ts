@@ -8,7 +8,7 @@
 import { readingFile } from '../../base/errors.js';
 import type { ReadOptions } from '../../base/source.js';
 import { readScriptFile } from '../../vfs/bounded-read.js';
-import type { FileWarnings, FolderForm, ModelFormat } from '../format.js';
+import type { FileWarnings, FolderForm, ModelFormat } from '../../load/format.js';
 import type { Md3AnimationCfg } from './animation-cfg.js';
 import { playerTagWarnings, type Md3PlayerData, type Md3PlayerModels } from './player-parts.js';
 

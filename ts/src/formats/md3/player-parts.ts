@@ -2,7 +2,7 @@
  * A Quake 3 player as data: lower.md3 (legs), upper.md3 (torso), head.md3 and an optional weapon, which the game
  * chains by tags (ioquake3 cg_players.c CG_Player): the torso hangs on the legs' `tag_torso`, the head on the
  * torso's `tag_head`, the weapon on the torso's `tag_weapon`. The animation.cfg that plays it is parsed by
- * `animation-cfg.ts`; posing is `pose/md3-player.ts`.
+ * `animation-cfg.ts`; posing is `formats/md3/player.ts`.
  */
 import type { ParseWarning } from '../../base/errors.js';
 import type { Md3Model } from '../../base/model.js';

@@ -13,8 +13,8 @@
 import type { ParseWarning } from '../../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
 import { byPath, type FileSystem } from '../../vfs/file-system.js';
-import type { ModelFormat } from '../format.js';
-import { animMeshMismatch } from './anim-mesh-match.js';
+import type { ModelFormat } from '../../load/format.js';
+import { animMeshMismatch } from '../../pose/anim-mesh-match.js';
 
 /**
  * Where `keyword` first stands as a whole token in MD5 text, -1 if nowhere. Quoted strings are blanked first, so a

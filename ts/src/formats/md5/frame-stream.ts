@@ -12,7 +12,7 @@
  * one is used up; nothing is queued. A frame's arrays are reused: copy what you keep.
  *
  * Frames here are raw (the file's components). Composing them into joint poses is the pose layer's job:
- * `pose/md5-frame-stream.ts` passes a per-frame step through `hooks` (`{ pose: backend }` in the public API).
+ * `formats/md5/composed-frames.ts` passes a per-frame step through `hooks` (`{ pose: backend }` in the public API).
  */
 import type { ByteSource, ReadOptions } from '../../base/source.js';
 import { Md5AnimParser, type Md5AnimHeader } from './anim.js';

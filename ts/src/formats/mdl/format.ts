@@ -1,11 +1,11 @@
 /**
- * Quake's MDL as one `ModelFormat` (formats/format.ts): what its files look like (`.mdl`; `IDPO` version 6,
+ * Quake's MDL as one `ModelFormat` (load/format.ts): what its files look like (`.mdl`; `IDPO` version 6,
  * QuakeForge's `MD16`, Hexen II's `RAPO` version 50) and how their bytes become an `MdlModel`. The registry adds
  * the capabilities (posing, export, materials) to the same object. Its room (index.ts: the parser, the header reader)
  * is imported on the first parse, as MD3's (md3/format.ts); the first bytes' test stays.
  */
 import type { MdlModel } from '../../base/model.js';
-import type { ModelFormat } from '../format.js';
+import type { ModelFormat } from '../../load/format.js';
 import { isMdlHead } from './header.js';
 
 export const mdlFormat: ModelFormat<MdlModel> = {

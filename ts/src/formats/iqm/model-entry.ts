@@ -1,0 +1,20 @@
+/**
+ * What a parsed IQM can do without reading files (its `ModelEntry`): recognised by its data, exported to glTF (a
+ * skinned mesh, its animation files as `options.anims`), its materials found (iqm.cfg, a `.skin`, shader names). A
+ * plain object literal, so a bundler drops it where unused; its id and title are the format's
+ * (`formats/iqm/format.ts`; a test holds them equal).
+ */
+import type { IqmModel } from '../../base/model.js';
+import { addIqm, type NamedIqmAnimation } from './gltf.js';
+import type { ModelEntry } from '../entry.js';
+
+export const iqmModel: ModelEntry<IqmModel> = {
+  id: 'iqm',
+  title: 'Inter-Quake Model (IQM)',
+  owns: (data): data is IqmModel => (data as IqmModel | null)?.format === 'iqm',
+  materials: (resolver, model, path, o) => resolver.iqm(model, path, o.skin ? { skin: o.skin } : {}),
+  gltf: {
+    uses: [],
+    add: (ctx, model, name, options) => addIqm(ctx, model, name, (options.anims ?? []) as unknown as NamedIqmAnimation[]).rootNodes,
+  },
+};

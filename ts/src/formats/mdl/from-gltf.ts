@@ -1,0 +1,252 @@
+/**
+ * glTF → MdlModel (write it with `writeMdl`). What becomes what:
+ *
+ * - the mesh: MDL has one, with one skin set: every triangle primitive of the default scene is merged (winding
+ *   turned back to id's clockwise, as for MD2), and primitives with other materials get GLTF_MATERIALS_MERGED.
+ * - frames: each animation sampled at `fps` (default 10, Quake's rate) from 0 to its last key, one after the other,
+ *   as single frames named `<animation><NN>` (MD2's naming, formats/md2/from-gltf.ts `md2FrameNames`, so each animation
+ *   reads back as one clip); without animations one frame, the document as it stands.
+ * - positions: one scale and origin for every frame (MDL has no per-frame ones): origin = the minimum over all
+ *   frames (id axes, after `scale`), scale = (max − min) / 255 per axis (a zero extent 1/255), each coordinate
+ *   round((p − origin) / scale); the normal index the nearest of the 162 anorms (largest dot product). A primitive
+ *   without normals gets area-weighted normals of its posed triangles.
+ * - st: texels of the skin, s = round(u · w − 0.5), t = round(v · h − 0.5): the inverse of the engine's
+ *   ((s + 0.5) / w, (t + 0.5) / h). MDL gives a vertex one st (IDPO indexes st with the vertex), so a position used
+ *   with two texture coordinates becomes two vertices — the seam split; every triangle is written facing front
+ *   (DT_FACES_FRONT), so none needs the onseam shift. Vertices equal in every frame and in st are merged.
+ * - skin: the material's base colour image (PNG; TGA, PCX, BMP), quantised to the palette (`palette`, default
+ *   LibreQuake's): each texel the nearest lit colour (indices 0–223), and the nearest fullbright (224–255) only where
+ *   the emissive image is not black (images/quake-palette.ts `quantizeQuakeSkin`), so fullbright texels come only
+ *   from what the source draws unlit. Without an image, one skin of `skinSize` (default 256 × 256) in the colour
+ *   nearest the base colour factor; a JPEG (not decoded here) gets that too, with GLTF_SKIN_NOT_DECODED.
+ * - header: flags, synctype, eye position, radius and size from the node's `extras.quake` when the glTF came from
+ *   this package's exporter; else flags and synctype 0 (or `flags`), the eye at the origin, the radius the largest
+ *   distance of a decoded position from the origin, size 0.
+ *
+ * UNWRITABLE: no triangle; more than 65,535 vertices after merging (no engine loads them: DarkPlaces' limit).
+ */
+import type { Material, Texture } from '@gltf-transform/core';
+import type { ParseWarning } from '../../base/errors.js';
+import type { MdlFrame, MdlModel } from '../../base/model.js';
+import { mdlClips } from './clips.js';
+import { MDL_LIMITS, MDL_POSE_NAME_BYTES, MDL_VERSION } from './limits.js';
+import { decodeImage } from '../../images/decode.js';
+import { decodePngRgba } from '../../images/png-decode.js';
+import { DEFAULT_QUAKE_PALETTE, quantizeQuakeSkin } from '../../images/quake-palette.js';
+import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
+import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../md2/from-gltf.js';
+import { PrimitivePoser, restPose } from '../../import/gltf-sample.js';
+import { checkSampling, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
+
+export interface GltfToMdlOptions {
+  /** Frames per second animations are sampled at (default 10, Quake's). */
+  fps?: number;
+  /** Uniform scale applied to positions (default 1). */
+  scale?: number;
+  /** The palette the skin is quantised to (768 bytes; default LibreQuake's). */
+  palette?: Uint8Array;
+  /** The skin's size when the material has no decodable image (default 256 × 256). */
+  skinSize?: { width: number; height: number };
+  /** flags and synctype to write (default: the glTF's `extras.quake`, else 0). */
+  flags?: number;
+  synctype?: number;
+  /** At most this many frames in all (default 65536). */
+  maxFrames?: number;
+  /** At most this many bytes of quantised vertices sampled before merging (default 2³¹ − 1): more is UNWRITABLE. */
+  maxBytes?: number;
+}
+
+/** modelgen.h DT_FACES_FRONT: the value modelgen writes for a triangle facing front. */
+const DT_FACES_FRONT = 0x10;
+
+interface Pixels {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+}
+
+/** A texture's pixels (PNG, or what images/decode.ts decodes), or null with a warning. */
+function texturePixels(texture: Texture | null, what: string, warnings: ParseWarning[]): Pixels | null {
+  const bytes = texture?.getImage();
+  if (!texture || !bytes) return null;
+  try {
+    if (texture.getMimeType() === 'image/png' || (bytes[0] === 0x89 && bytes[1] === 0x50)) return decodePngRgba(bytes);
+    const img = decodeImage(bytes, nameOf(texture));
+    if (img.kind === 'rgba') return img;
+    warnings.push({ code: 'GLTF_SKIN_NOT_DECODED', message: `the ${what} image "${nameOf(texture)}" is ${img.format.toUpperCase()}, which is not decoded here: the skin is the base colour factor`, offset: 0 });
+  } catch (e) {
+    warnings.push({ code: 'GLTF_SKIN_NOT_DECODED', message: `the ${what} image "${nameOf(texture)}" does not decode (${(e as Error).message}): the skin is the base colour factor`, offset: 0 });
+  }
+  return null;
+}
+
+/** The skin: the base colour image (and the emissive one) quantised to the palette, or one colour. */
+function skinOf(material: Material | null, palette: Uint8Array, options: GltfToMdlOptions, warnings: ParseWarning[]): { width: number; height: number; indices: Uint8Array } {
+  const base = texturePixels(material?.getBaseColorTexture() ?? null, 'base colour', warnings);
+  if (base) {
+    let glow = texturePixels(material?.getEmissiveTexture() ?? null, 'emissive', warnings);
+    if (glow && (glow.width !== base.width || glow.height !== base.height)) {
+      warnings.push({ code: 'GLTF_EMISSIVE_SIZE', message: `the emissive image is ${glow.width}×${glow.height}, the base colour ${base.width}×${base.height}: no fullbright texels written`, offset: 0 });
+      glow = null;
+    }
+    const factor = material?.getEmissiveFactor() ?? [0, 0, 0];
+    if (glow && factor.every((f) => f === 0)) glow = null;
+    return { width: base.width, height: base.height, indices: quantizeQuakeSkin(base.rgba, glow?.rgba ?? null, base.width, base.height, palette) };
+  }
+  const { width, height } = options.skinSize ?? { width: 256, height: 256 };
+  const c = (material?.getBaseColorFactor() ?? [1, 1, 1, 1]).map((x) => Math.round(Math.max(0, Math.min(1, x)) * 255));
+  const one = quantizeQuakeSkin(Uint8Array.of(c[0], c[1], c[2], 255), null, 1, 1, palette)[0];
+  return { width, height, indices: new Uint8Array(width * height).fill(one) };
+}
+
+/** What this package's exporter put in the mesh node's `extras.quake` (gltf-mdl.ts), where present. */
+function quakeExtras(prims: TrianglePrimitive[]): { flags?: number; synctype?: number; eyePosition?: number[]; radius?: number; size?: number } {
+  for (const p of prims) {
+    const q = (p.node.getExtras() as { quake?: Record<string, unknown> } | null)?.quake;
+    if (q && typeof q === 'object') return q as ReturnType<typeof quakeExtras>;
+  }
+  return {};
+}
+
+export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}): Promise<MdlModel> {
+  const doc = await readGltfDocument(input);
+  const fps = options.fps ?? 10;
+  const scale = options.scale ?? 1;
+  checkSampling(fps, scale);
+  const warnings: ParseWarning[] = [];
+  const prims = trianglePrimitives(sceneNodes(doc), warnings);
+  if (prims.length === 0) unwritable('no triangle primitive to import: an MDL needs at least one vertex');
+  const material = prims[0].prim.getMaterial();
+  const others = [...new Set(prims.map((p) => p.prim.getMaterial()).filter((m) => m !== material))];
+  if (others.length > 0) {
+    warnings.push({ code: 'GLTF_MATERIALS_MERGED', message: `MDL has one mesh and one skin set: the primitives' materials ${others.map((m) => JSON.stringify(nameOf(m))).join(', ')} are drawn with "${nameOf(material)}"`, offset: 0 });
+  }
+  const palette = options.palette ?? DEFAULT_QUAKE_PALETTE;
+  const skin = skinOf(material, palette, options, warnings);
+
+  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, options, 'MDL poses');
+  const F = frames.length;
+
+  // Every frame posed first: one scale and origin must hold them all.
+  const positions = new Float64Array(3 * Vg * F), normals = new Float64Array(3 * Vg * F);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const rest = restPose(sceneNodes(doc));
+  const posers = prims.map((p) => new PrimitivePoser(p.node, p.mesh, p.prim));
+  frames.forEach((frame, f) => {
+    rest.restore();
+    frame.play?.(frame.time);
+    prims.forEach((s, i) => {
+      const posed = posers[i].pose();
+      const n = s.prim.getAttribute('NORMAL') ? posed.normals : faceNormals(posed.positions, s.triangles);
+      for (let v = 0, o = 3 * (Vg * f + first[i]); v < s.vertexCount; v++, o += 3) {
+        const p = toId(posed.positions[3 * v], posed.positions[3 * v + 1], posed.positions[3 * v + 2]);
+        for (let k = 0; k < 3; k++) {
+          positions[o + k] = p[k] * scale;
+          lo[k] = Math.min(lo[k], positions[o + k]);
+          hi[k] = Math.max(hi[k], positions[o + k]);
+        }
+        normals.set(toId(n[3 * v], n[3 * v + 1], n[3 * v + 2]), o);
+      }
+    });
+  });
+  rest.restore();
+  const origin = Float32Array.from(lo);
+  const step = Float32Array.from([0, 1, 2].map((k) => (hi[k] - lo[k]) / 255));
+  for (let k = 0; k < 3; k++) {
+    if (!(Number.isFinite(origin[k]) && Number.isFinite(step[k]))) unwritable(`positions from ${lo[k]} to ${hi[k]} on axis ${k} are past MDL's float32 scale and origin`);
+    if (!(step[k] > 0)) step[k] = 1 / 255;
+  }
+  const all = new Uint8Array(4 * Vg * F);
+  for (let i = 0; i < Vg * F; i++) {
+    for (let k = 0; k < 3; k++) all[4 * i + k] = Math.max(0, Math.min(255, Math.round((positions[3 * i + k] - origin[k]) / step[k])));
+    all[4 * i + 3] = nearestMd2Normal(normals[3 * i], normals[3 * i + 1], normals[3 * i + 2]);
+  }
+
+  // st per glTF vertex: the vertex's tag, so a position used with two texture coordinates stays two vertices.
+  const st = new Int32Array(2 * Vg);
+  prims.forEach((p, i) => {
+    for (let v = 0; v < p.vertexCount; v++) {
+      st[2 * (first[i] + v)] = Math.round(p.uvs[2 * v] * skin.width - 0.5);
+      st[2 * (first[i] + v) + 1] = Math.round(p.uvs[2 * v + 1] * skin.height - 0.5);
+    }
+  });
+  const { xyzOf, kept } = mergeVertices(all, Vg, F, st);
+  const V = kept.length;
+  if (V === 0) unwritable('the triangle primitives have no vertices: an MDL needs at least one');
+  if (V >= MDL_LIMITS.darkplacesBound) unwritable(`${V} vertices (after merging those equal in every frame and in st): no engine loads ${MDL_LIMITS.darkplacesBound} or more (docs/mdl.md)`);
+
+  const frameVertices = new Uint8Array(4 * V * F);
+  const boundsMin = new Uint8Array(4 * F).fill(255), boundsMax = new Uint8Array(4 * F);
+  let radius = 0;
+  for (let f = 0; f < F; f++) {
+    for (let w = 0; w < V; w++) {
+      const src = 4 * (Vg * f + kept[w]), dst = 4 * (V * f + w);
+      frameVertices.set(all.subarray(src, src + 4), dst);
+      let r2 = 0;
+      for (let k = 0; k < 3; k++) {
+        boundsMin[4 * f + k] = Math.min(boundsMin[4 * f + k], all[src + k]);
+        boundsMax[4 * f + k] = Math.max(boundsMax[4 * f + k], all[src + k]);
+        const p = Math.fround(all[src + k] * step[k] + origin[k]);
+        r2 += p * p;
+      }
+      radius = Math.max(radius, Math.sqrt(r2));
+    }
+    boundsMin[4 * f + 3] = 0;
+  }
+  const triangleCount = prims.reduce((n, p) => n + p.triangles.length / 3, 0);
+  const indices = new Uint16Array(3 * triangleCount);
+  let c = 0;
+  prims.forEach((p, i) => {
+    for (const local of p.triangles) indices[c++] = xyzOf[first[i] + local];
+  });
+  const onseam = new Int32Array(V), vst = new Int32Array(2 * V);
+  kept.forEach((v, w) => vst.set(st.subarray(2 * v, 2 * v + 2), 2 * w));
+
+  const names = md2FrameNames(frames).map((n) => n.slice(0, MDL_POSE_NAME_BYTES));
+  const poseFrames: MdlFrame[] = names.map((_, p) => ({
+    type: 0,
+    firstPose: p,
+    poseCount: 1,
+    boundsMin: boundsMin.slice(4 * p, 4 * p + 4),
+    boundsMax: boundsMax.slice(4 * p, 4 * p + 4),
+    intervals: new Float32Array(0),
+  }));
+  const extras = quakeExtras(prims);
+  const eye = Array.isArray(extras.eyePosition) && extras.eyePosition.length === 3 ? extras.eyePosition : [0, 0, 0];
+  return {
+    format: 'mdl',
+    variant: 'IDPO',
+    version: MDL_VERSION,
+    scale: step,
+    origin,
+    radius: typeof extras.radius === 'number' ? extras.radius : radius,
+    eyePosition: Float32Array.from(eye),
+    skinWidth: skin.width,
+    skinHeight: skin.height,
+    skins: [{ type: 0, firstPicture: 0, pictureCount: 1, intervals: new Float32Array(0) }],
+    pictureCount: 1,
+    skinPixels: skin.indices,
+    vertexCount: V,
+    stCount: V,
+    onseam,
+    st: vst,
+    triangleCount,
+    facesFront: new Int32Array(triangleCount).fill(DT_FACES_FRONT),
+    triangleVertexIndices: indices,
+    triangleStIndices: indices.slice(),
+    frameCount: F,
+    frames: poseFrames,
+    poseCount: F,
+    poseNames: names,
+    poseBoundsMin: boundsMin,
+    poseBoundsMax: boundsMax,
+    frameVertices,
+    frameVerticesLow: null,
+    synctype: options.synctype ?? (typeof extras.synctype === 'number' ? extras.synctype : 0),
+    flags: options.flags ?? (typeof extras.flags === 'number' ? extras.flags : 0),
+    size: typeof extras.size === 'number' ? extras.size : 0,
+    clips: mdlClips(names),
+    trailing: null,
+    warnings,
+  };
+}
