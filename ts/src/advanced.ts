@@ -28,7 +28,7 @@ export { parseMdl, parseMdlStream, MdlParser, mdlFormat, isMdlHead, MDL_LIMITS, 
 export { MdlPoser, type MdlPoses } from './formats/mdl/poser.js';
 export { MDL_DEFAULT_FPS, mdlGroupBlend } from './pose/timing.js';
 export { resolveMdlMaterials, mdlEmbeddedMaterials, mdlSkinPicture, mdlSkinKey, MF_HOLEY, QUAKE_PALETTE_PATH, MDL_REPLACEMENT_EXTENSIONS, type MdlMaterialOptions, type MdlMaterialSet } from './formats/mdl/materials.js';
-export { addMdl, mdlEmbeddedTextures, mdlEffects, type MdlExportOptions } from './formats/mdl/gltf.js';
+export { addMdl, mdlEmbeddedTextures, mdlEffects } from './formats/mdl/gltf.js';
 export { mdlToObj } from './formats/mdl/obj.js';
 export { mdlPlayable } from './formats/mdl/playable.js';
 // IQM: the room's pieces (the format registry wires IQM into the front door, the CLI and the loaders)
@@ -53,7 +53,7 @@ export type { Md3Frames } from './pose/md3-poser.js';
 export { backToBackIndices } from './pose/morph-poser.js';
 export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
 // export: the glTF document before packing
-export { buildGltfDocument, type Md5GltfStats } from './export/gltf.js';
+export { buildGltfDocument, type Md5GltfStats, type MdlExportOptions } from './export/gltf.js';
 export { buildGltf, gltfFiles, setGltfOptions, type GltfExportOptions } from './registry/gltf.js';
 export { toGlbMeshopt } from './registry/gltf-meshopt.js';
 export type { MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it

@@ -4,7 +4,10 @@
  * resolution, which does not pick the `node` condition; docs/package.md).
  */
 export * from './index.js';
-export { fileChunks, loadMd2, loadMd3, loadMd5Anim, loadMd5Mesh } from './load/node.js';
+export { fileChunks } from './load/node.js';
+export { loadMd5Anim, loadMd5Mesh } from './formats/md5/node.js';
+export { loadMd2 } from './formats/md2/node.js';
+export { loadMd3 } from './formats/md3/node.js';
 // A player folder with its skin, and any model's textures, resolved in the game folder found above it on disk.
 export { loadPlayer, resolveTexturesOnDisk, type LoadedPlayer, type GameFolderTextures } from './registry/node.js';
 export type { GameFolderPlace } from './load/game-folder.js';

@@ -21,7 +21,10 @@ export type { GltfResourceReader, GltfResourceRequest } from './import/gltf-reso
 // a glTF holding a Quake 3 player → lower/upper/head.md3 and its animation.cfg
 export { gltfToPlayer, type GltfPlayerResult, type GltfToPlayerOptions, type PlayerCfgLine } from './formats/md3/player-from-gltf.js';
 // the target engine's limits (ioquake3, Quake 2, Doom 3) on what is written, and MD3 surfaces cut to fit them
-export { md2EngineLimits, md3EngineLimits, md5AnimEngineLimits, md5MeshEngineLimits, type WriteOptions } from './write/engine-limits.js';
+export { type WriteOptions } from './write/engine-limits.js';
+export { md2EngineLimits } from './formats/md2/write-limits.js';
+export { md3EngineLimits } from './formats/md3/write-limits.js';
+export { md5AnimEngineLimits, md5MeshEngineLimits } from './formats/md5/write-limits.js';
 export { splitMd3Surfaces, splitMd3Surface, type Md3SplitLimits } from './formats/md3/write-split.js';
 // IQM out: the writer, MD5 → IQM and glTF → IQM
 export { writeIqm } from './formats/iqm/write.js';

@@ -10,14 +10,45 @@ import type { Md5Anim } from '../base/model.js';
 import { axes } from './gltf-axes.js';
 import { GltfBuilder } from './gltf-builder.js';
 import { MaterialTable, type ImageFile, type TextureOptions } from './gltf-material.js';
-import type { Md2ExportOptions } from '../formats/md2/gltf.js';
-import type { Md5GltfStats, NamedMd5Anim } from '../formats/md5/gltf.js';
-import type { MdlExportOptions } from '../formats/mdl/gltf.js';
-import type { GltfClip } from './gltf-morph.js';
+import type { GltfClip, MorphExportOptions } from './gltf-morph.js';
 import type { ExportContext } from './gltf-context.js';
-import type { GltfPlayer } from '../formats/md3/gltf-player.js';
 
-export type { GltfClip, GltfPlayer, NamedMd5Anim, Md5GltfStats };
+export type { GltfClip };
+
+export interface Md2ExportOptions extends MorphExportOptions {
+  /** 'morph' (default): one mesh with a morph target per frame; 'nodes': one node (and mesh) per frame. */
+  md2Frames?: 'morph' | 'nodes';
+  /**
+   * The quantised position grid (with `quantize`, the default): 'source' (default) is fine enough that every frame
+   * reads back onto the file's own per-frame grid (gltf-quantize.ts `md2SourceGrid`); 'box' is 255 steps over the
+   * box every frame fits in — smaller, but coarser than the file where the model moves far across its frames.
+   */
+  md2Grid?: 'source' | 'box';
+}
+
+export interface MdlExportOptions extends MorphExportOptions {
+  /** MDL: which skin record the mesh is drawn with (the entity's skinnum; default 0). */
+  mdlSkin?: number;
+}
+
+/** An md5anim and the name its glTF animation gets (its file name without extension, by convention). */
+export interface NamedMd5Anim {
+  name: string;
+  anim: Md5Anim;
+}
+
+/** What keeping at most four influences per vertex dropped. */
+export interface InfluenceStats {
+  /** Vertices with more than 4 distinct joints, whose smallest influences were dropped. */
+  verticesLostWeight: number;
+  /** The largest share of a vertex's total bias that was dropped (0 when none was). */
+  maxLostWeight: number;
+  /** Vertices by distinct-joint count: `jointsPerVertex[k]` vertices have k + 1 joints. */
+  jointsPerVertex: number[];
+}
+
+/** MD5's skin statistics in a glTF export. */
+export type Md5GltfStats = InfluenceStats;
 
 /**
  * `clips`, `fps`, `interpolation` (MD2, MD3, MDL, player without animation.cfg), `md2Frames` (MD2) and `mdlSkin`

@@ -31,6 +31,9 @@ import type { ModelSet } from '../load/model-set.js';
 import type { MaterialResolver, MaterialSet } from '../materials/resolver.js';
 import type { PlayableModel } from '../playable/playable.js';
 import type { VfsFile } from '../vfs/file-system.js';
+import type { WrittenFile } from '../write/files.js';
+
+export type { WrittenFile };
 import type { ModelView } from './model-view.js';
 
 /** What `inspect` prints about a file: plain JSON, keys in the order the table shows them (`format` first). */
@@ -74,11 +77,6 @@ export interface GltfCapability<D> {
   uses: readonly GltfOptionUse[];
 }
 
-/** One file a writer makes (its path relative to the output's folder, or the output itself when `main`). */
-export interface WrittenFile {
-  path: string;
-  bytes: Uint8Array | string;
-}
 
 export interface WriterOptions {
   fps?: number;
@@ -154,6 +152,9 @@ export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
   /** Writing this format from glTF input. */
   writer?: WriterCapability;
 }
+
+/** A model's warnings as `inspect --json` prints them. */
+export const plainWarnings = (warnings: readonly ParseWarning[]) => warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset }));
 
 /** The capabilities a registration adds to its `ModelEntry`: what reads, inspects, plays or writes files. */
 export type FileCapabilities<D> = Omit<FormatEntry<D>, keyof ModelFormat<D> | keyof ModelEntry<D>>;

@@ -2,9 +2,9 @@
  * The morph kernels' normal decode tables, the only copies in the project (the Rust kernels receive them from here),
  * in the layouts of `crates/core/src/layout.rs`: one 4-float entry per MD2 normal index byte, and one per MD3 packed
  * lat/lng value (65536, decoded at run time from the 256 angle steps), so every kernel reads a normal with one vector
- * load. (The 162 MD2 normals themselves live in `../formats/md2/normals.ts`.)
+ * load. (The 162 MD2 normals themselves live in `quake-normals.ts`.)
  */
-import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../formats/md2/normals.js';
+import { MD2_NORMAL_COUNT, MD2_NORMALS } from './quake-normals.js';
 import type { F32, PoseBackend } from './backend.js';
 import { MD2_NORMAL_TABLE_ENTRIES, MD2_NORMAL_TABLE_STRIDE, MD3_DECODED_NORMALS_LEN, MD3_NORMAL_TABLE_LEN } from './layout.js';
 

@@ -7,7 +7,6 @@
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { shortName } from '../base/message-name.js';
 import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
-import type { IqmConfig } from '../formats/iqm/iqm-cfg.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { readScriptFile } from '../vfs/bounded-read.js';
 import { implicitLook, mtrLook, shaderLook, type ImageName, type Look } from './appearance.js';
@@ -16,7 +15,7 @@ import { loadMaterialLibrary, type MaterialLibrary } from './library.js';
 import {
   builtinImage, declKey, doom3DdsName, triedPattern, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
 } from './names.js';
-import type { IqmOptions, MaterialResolverOptions, MaterialSet, Md3Options, PlayerPart } from './resolver.js';
+import type { IqmCfgMaterials, IqmOptions, MaterialResolverOptions, MaterialSet, Md3Options, PlayerPart } from './resolver.js';
 import { md3SurfaceKey, parseSkin, skinShaderFor, type SkinFile } from './skin-file.js';
 import type { DefinitionSource, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
 
@@ -231,11 +230,9 @@ export class MaterialLookup {
     const out = new Collector();
     const folder = folderOf(modelPath);
     const cfgPath = joinPath(folder, 'iqm.cfg');
-    let cfg: IqmConfig | null = null;
-    if ((await this.probe(cfgPath)).path) {
-      // the Cubescript reader is loaded when a model has a config (a chunk of its own: the front door stays small)
-      const { readIqmConfig } = await import('../formats/iqm/iqm-cfg.js');
-      cfg = await readIqmConfig(this.fs, (await this.probe(cfgPath)).path!);
+    let cfg: IqmCfgMaterials | null = null;
+    if (options.readConfig && (await this.probe(cfgPath)).path) {
+      cfg = await options.readConfig(this.fs, (await this.probe(cfgPath)).path!);
       for (const w of cfg.warnings.filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
     }
     let skin: { file: SkinFile; path: string } | null = null;

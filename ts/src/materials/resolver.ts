@@ -17,6 +17,7 @@
  * carries").
  */
 import type { IqmModel, Md2Model, Md3Model, Md5Mesh } from '../base/model.js';
+import type { ParseWarning } from '../base/errors.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import type { MaterialLibrary } from './library.js';
 import type { MaterialLookup } from './lookup.js';
@@ -60,6 +61,18 @@ export interface IqmOptions {
   skinPath?: string;
   /** DarkPlaces' skin number: `<model path>_<N>.skin` (`player.iqm_0.skin`) is read when it exists (default 0). */
   skinNum?: number;
+  /**
+   * Reads Tesseract's `iqm.cfg` beside the model (`iqmskin`, `iqmbumpmap`, `exec`s followed): the IQM format passes
+   * its reader (formats/iqm/iqm-cfg.ts), so this floor knows no Cubescript. Without it no cfg is read.
+   */
+  readConfig?: (fs: FileSystem, path: string) => Promise<IqmCfgMaterials>;
+}
+
+/** What an `iqm.cfg` says about a model's materials (the IQM format's reader returns more). */
+export interface IqmCfgMaterials {
+  skins: readonly { mesh: string; diffuse: string; masks?: string | null; cfg: string; line: number }[];
+  bumpmaps: readonly { mesh: string; normal: string; line: number }[];
+  warnings: readonly ParseWarning[];
 }
 
 export type PlayerPart = 'lower' | 'upper' | 'head';

@@ -12,7 +12,6 @@
  * of the clip (a time whose frame count overflows a double is reduced by the clip's period first).
  */
 import type { Md5Anim } from '../base/model.js';
-import type { Md3Animation } from '../formats/md3/animation-cfg.js';
 
 /** Two frames and frame2's weight: the pose is frame1 · (1 − t) + frame2 · t (frame1 = frame2, t = 0 for one frame). */
 export interface FrameBlend {
@@ -90,8 +89,20 @@ export function clipBlend(clip: MorphClip, seconds: number, defaultFps: number):
 // clip's start, no initial lerp from the previous clip). Frame k of the clip (k = floor(time / frameLerp)) past the end wraps into the last `loopFrames` frames, or holds
 // the last frame when `loopFrames` is 0; `reversed` plays first + num − 1 − k; `flipflop` plays forwards then backwards.
 
+/** What the Quake 3 family's clip timing reads of a clip (an animation.cfg line: `formats/md3/animation-cfg.ts`). */
+export interface LerpFrameClip {
+  firstFrame: number;
+  numFrames: number;
+  /** The last `loopFrames` frames repeat; 0 = play once and hold the last frame. */
+  loopFrames: number;
+  /** The engine's milliseconds per frame. */
+  frameLerpMs: number;
+  reversed: boolean;
+  flipflop: boolean;
+}
+
 /** The model frame shown at step `k` (≥ 0) of `anim`, and whether it is held (no further frames). */
-function frameAtStep(anim: Md3Animation, k: number): { frame: number; held: boolean } {
+function frameAtStep(anim: LerpFrameClip, k: number): { frame: number; held: boolean } {
   const length = anim.flipflop ? anim.numFrames * 2 : anim.numFrames;
   let f = k;
   let held = false;
@@ -111,7 +122,7 @@ function frameAtStep(anim: Md3Animation, k: number): { frame: number; held: bool
 }
 
 /** The frame pair and blend that `anim` shows `seconds` after it started (a negative time → its first frame). */
-export function md3ClipFrameAt(anim: Md3Animation, seconds: number): FrameBlend {
+export function md3ClipFrameAt(anim: LerpFrameClip, seconds: number): FrameBlend {
   checkTime(seconds);
   if (anim.numFrames === 0) return { frame1: anim.firstFrame, frame2: anim.firstFrame, t: 0 };
   // The engine skips a clip whose frameLerp truncated to 0 ms (fps > 1000); 1 ms keeps it moving instead.

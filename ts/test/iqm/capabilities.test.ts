@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iqmToGlb } from '../../src/formats/iqm/gltf.js';
 import { readTextureBytes } from '../../src/load/texture-image.js';
 import { MaterialResolver } from '../../src/materials/resolver.js';
+import { readIqmConfigLater } from '../../src/formats/iqm/model-entry.js';
 import type { FileSystem } from '../../src/vfs/file-system.js';
 import type { IqmModel } from '../../src/base/model.js';
 import { iqmObj } from '../../src/formats/iqm/obj.js';
@@ -35,7 +36,7 @@ afterAll(() => backend.dispose());
 
 /** An IQM's textures as the registry's resolveModelTextures gives them: the resolver's `iqm()`, then each image read. */
 async function iqmTextures(fs: FileSystem, model: IqmModel, path: string) {
-  const set = await new MaterialResolver(fs).iqm(model, path);
+  const set = await new MaterialResolver(fs).iqm(model, path, { readConfig: readIqmConfigLater });
   const images = new Map<string, Uint8Array>();
   const warnings = [...set.warnings];
   for (const m of set.materials) {

@@ -10,6 +10,7 @@ import { iqmAcceptsCompanion } from '../../src/formats/iqm/pairing.js';
 import { boundFrameGroups, parseFrameGroups } from '../../src/formats/iqm/framegroups.js';
 import { clipFrames, configClips, readIqmConfig } from '../../src/formats/iqm/iqm-cfg.js';
 import { MaterialResolver } from '../../src/materials/resolver.js';
+import { readIqmConfigLater } from '../../src/formats/iqm/model-entry.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';
 import { iqmFile } from './_corpus.js';
@@ -117,7 +118,7 @@ describe('DarkPlaces .framegroups', () => {
 
 describe('IQM materials', () => {
   it("resolve a Red Eclipse player's mesh through its config: the skin, masks and bump map player.cfg gives", async () => {
-    const { materials, warnings } = await new MaterialResolver(fs()).iqm(iqmFile('player/male/RE_Player_male.iqm').model, 'player/male/RE_Player_male.iqm');
+    const { materials, warnings } = await new MaterialResolver(fs()).iqm(iqmFile('player/male/RE_Player_male.iqm').model, 'player/male/RE_Player_male.iqm', { readConfig: readIqmConfigLater });
     expect(materials).toHaveLength(1);
     expect(materials[0].diffuse!.path).toBe('player/diffuse.png');
     expect(materials[0].normal!.path).toBe('player/norm.png');

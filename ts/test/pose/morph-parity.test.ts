@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MD2_NORMALS } from '../../src/formats/md2/normals.js';
+import { MD2_NORMALS } from '../../src/kernels/quake-normals.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { Md2Poser } from '../../src/pose/md2-poser.js';
 import { Md3Poser } from '../../src/pose/md3-poser.js';

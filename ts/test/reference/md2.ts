@@ -6,7 +6,7 @@
  * dolphin.md2, whose translates are large.)
  */
 import type { Md2Model } from '../../src/base/model.js';
-import { MD2_NORMALS } from '../../src/formats/md2/normals.js';
+import { MD2_NORMALS } from '../../src/kernels/quake-normals.js';
 
 function frameChecked(model: Md2Model, frame: number): void {
   if (!Number.isInteger(frame) || frame < 0 || frame >= model.frameCount) {

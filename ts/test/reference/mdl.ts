@@ -6,7 +6,7 @@
  * against it. Positions are computed in double and rounded once to float32 (the correctly rounded value).
  * IDPO only (the variants are made up in the tests and checked field by field).
  */
-import { MD2_NORMALS } from '../../src/formats/md2/normals.js';
+import { MD2_NORMALS } from '../../src/kernels/quake-normals.js';
 
 export interface ReferenceMdl {
   skinWidth: number;

@@ -21,7 +21,7 @@ import { posedPrimitive } from '../reference/gltf-pose.js';
 import { sceneNodes, toId, trianglePrimitives } from '../../src/import/gltf-scene.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
-import { md5AnimEngineLimits, md5MeshEngineLimits } from '../../src/write/engine-limits.js';
+import { md5AnimEngineLimits, md5MeshEngineLimits } from '../../src/formats/md5/write-limits.js';
 import { writeMd5Anim } from '../../src/formats/md5/write-anim.js';
 import { writeMd5Mesh } from '../../src/formats/md5/write-mesh.js';
 import { assimpInfo } from '../helpers/assimp.js';

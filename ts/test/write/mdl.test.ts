@@ -14,7 +14,7 @@ import { describe, expect, it, test } from 'vitest';
 import { ErrorCode } from '../../src/base/errors.js';
 import type { MdlModel } from '../../src/base/model.js';
 import { readGlb } from '../export/gltf-eval.js';
-import { MD2_NORMALS } from '../../src/formats/md2/normals.js';
+import { MD2_NORMALS } from '../../src/kernels/quake-normals.js';
 import { parseMdl } from '../../src/formats/mdl/index.js';
 import { gltfToMdl } from '../../src/formats/mdl/from-gltf.js';
 import { mdlSkinPicture } from '../../src/formats/mdl/materials.js';

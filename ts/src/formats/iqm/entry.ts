@@ -13,9 +13,8 @@ import { iqmFormat } from './format.js';
 import { iqmPlayable } from './playable.js';
 import { IqmPoser } from './poser.js';
 import { fileHead } from '../../vfs/file-system.js';
-import { formatEntry, type Summary } from '../entry.js';
+import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { iqmModel } from './model-entry.js';
-import { plainWarnings } from '../md2/entry.js';
 
 const ARRAY_TYPES = ['position', 'texcoord', 'normal', 'tangent', 'blendindexes', 'blendweights', 'color'];
 const ARRAY_FORMATS = ['byte', 'ubyte', 'short', 'ushort', 'int', 'uint', 'half', 'float', 'double'];
@@ -92,7 +91,7 @@ export const iqmEntry = /* @__PURE__ */ formatEntry(iqmFormat, iqmModel, {
   },
   writer: {
     extensions: ['.iqm'],
-    fromGltf: async (gltf, options) => (await import('../../registry/writers.js')).iqmFromGltf(gltf, options),
+    fromGltf: async (gltf, options) => (await import('./writer.js')).iqmFromGltf(gltf, options),
   },
   view: async (set, backend) => (await import('./view.js')).iqmView(set, backend),
 });

@@ -7,12 +7,16 @@
 import type { IqmModel } from '../../base/model.js';
 import { addIqm, type NamedIqmAnimation } from './gltf.js';
 import type { ModelEntry } from '../entry.js';
+import type { FileSystem } from '../../vfs/file-system.js';
+
+/** The Cubescript reader, loaded when a model has a config (a chunk of its own: the front door stays small). */
+export const readIqmConfigLater = async (fs: FileSystem, path: string) => (await import('./iqm-cfg.js')).readIqmConfig(fs, path);
 
 export const iqmModel: ModelEntry<IqmModel> = {
   id: 'iqm',
   title: 'Inter-Quake Model (IQM)',
   owns: (data): data is IqmModel => (data as IqmModel | null)?.format === 'iqm',
-  materials: (resolver, model, path, o) => resolver.iqm(model, path, o.skin ? { skin: o.skin } : {}),
+  materials: (resolver, model, path, o) => resolver.iqm(model, path, { ...(o.skin ? { skin: o.skin } : {}), readConfig: readIqmConfigLater }),
   gltf: {
     uses: [],
     add: (ctx, model, name, options) => addIqm(ctx, model, name, (options.anims ?? []) as unknown as NamedIqmAnimation[]).rootNodes,

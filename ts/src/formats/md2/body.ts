@@ -14,7 +14,7 @@ import { decodeGlCommands } from './glcmds.js';
 import { HEADER_FIELD, fail, type Md2Header } from './header.js';
 import { hostOrder, hostOrderCopy, latin1Field } from '../../base/binary.js';
 import { LIMITS, MD2_FRAME_HEADER_BYTES, MD2_FRAME_NAME_BYTES, MD2_TRIANGLE_BYTES, MD2_VERTEX_BYTES } from './limits.js';
-import { MD2_NORMAL_COUNT } from './normals.js';
+import { MD2_NORMAL_COUNT } from '../../kernels/quake-normals.js';
 
 /** The last entry of the normal table: where an index past it is clamped (as the morph kernels and assimp do). */
 const LAST_NORMAL = MD2_NORMAL_COUNT - 1;

@@ -8,12 +8,10 @@ import { md2Format } from './format.js';
 import { fileHead } from '../../vfs/file-system.js';
 import { md2ToObj } from '../../export/obj-morph.js';
 import { Md2Poser } from '../../pose/md2-poser.js';
-import { md2Playable } from '../../playable/morph-playable.js';
-import { formatEntry, type Summary } from '../entry.js';
+import { md2Playable } from './playable.js';
+import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { md2Model } from './model-entry.js';
 
-/** Every warning as plain data (`inspect` groups them for the table; `--json` keeps them all). */
-export const plainWarnings = (warnings: readonly ParseWarning[]) => warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset }));
 
 /** What `inspect` prints for an MD2. */
 export function md2Summary(m: Md2Model): Summary {
@@ -48,7 +46,7 @@ export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
     return readMd2Header(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
   playable: async (set) => md2Playable(set.data, fileName(set.path)),
-  view: async (set, backend) => (await import('../../registry/views.js')).md2View(set.data, backend),
+  view: async (set, backend) => (await import('./view.js')).md2View(set.data, backend),
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     async write(set, o) {
@@ -68,6 +66,6 @@ export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
     // Quake 2's server rate
     defaultFps: 10,
     refuses: { '--split': '--split cuts MD3 surfaces; an MD2 has one mesh and cannot be split' },
-    fromGltf: async (gltf, options) => (await import('../../registry/writers.js')).md2FromGltf(gltf, options),
+    fromGltf: async (gltf, options) => (await import('./writer.js')).md2FromGltf(gltf, options),
   },
 });

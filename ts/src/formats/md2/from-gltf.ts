@@ -37,7 +37,7 @@ import type { ParseWarning } from '../../base/errors.js';
 import type { Md2Model } from '../../base/model.js';
 import { groupClips } from './clips.js';
 import { LIMITS, MD2_FRAME_NAME_BYTES } from './limits.js';
-import { MD2_NORMAL_COUNT, MD2_NORMALS } from './normals.js';
+import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../../kernels/quake-normals.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { PrimitivePoser, restPose, WorldMatrices } from '../../import/gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from '../../import/gltf-textures.js';

@@ -17,17 +17,8 @@ import type { ExportContext } from '../../export/gltf-context.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from '../../export/gltf-morph.js';
 import { fitGrid, MD2_GRID_STEPS, md2SourceGrid, type PositionGrid } from '../../export/gltf-quantize.js';
 import type { Axes } from '../../export/gltf-axes.js';
+import type { Md2ExportOptions } from '../../export/gltf.js';
 
-export interface Md2ExportOptions extends MorphExportOptions {
-  /** 'morph' (default): one mesh with a morph target per frame; 'nodes': one node (and mesh) per frame. */
-  md2Frames?: 'morph' | 'nodes';
-  /**
-   * The quantised position grid (with `quantize`, the default): 'source' (default) is fine enough that every frame
-   * reads back onto the file's own per-frame grid (gltf-quantize.ts `md2SourceGrid`); 'box' is 255 steps over the
-   * box every frame fits in — smaller, but coarser than the file where the model moves far across its frames.
-   */
-  md2Grid?: 'source' | 'box';
-}
 
 /** Frame f of the model, un-welded (vertex i takes file vertex sourceVertex[i]), decoded by an `Md2Poser` (or an `MdlPoser`). */
 export function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: number) => MorphFrame {

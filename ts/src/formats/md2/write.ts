@@ -20,7 +20,8 @@ import {
   MD2_TRIANGLE_BYTES,
   MD2_VERTEX_BYTES,
 } from './limits.js';
-import { md2EngineLimits, refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { md2EngineLimits } from './write-limits.js';
 import { glcmdSt, md2GlCommands } from './write-glcmds.js';
 import { ByteOut, need } from '../../write/out.js';
 

@@ -11,12 +11,11 @@ import type { Md3PlayerData } from './player-parts.js';
 import { fileHead } from '../../vfs/file-system.js';
 import { md3ToObj } from '../../export/obj-morph.js';
 import { Md3Poser } from '../../pose/md3-poser.js';
-import { md3Playable } from '../../playable/morph-playable.js';
+import { md3Playable } from './playable.js';
 import { playerPlayable } from './player-playable.js';
 import type { ModelFormat } from '../../load/format.js';
-import { formatEntry, type Summary } from '../entry.js';
+import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { md3Model, playerModel, type PlayerLike } from './model-entry.js';
-import { plainWarnings } from '../md2/entry.js';
 
 /** What `inspect` prints for an MD3. */
 export function md3Summary(m: Md3Model): Summary {
@@ -56,7 +55,7 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
   },
   playable: async (set) => md3Playable(set.data),
   async view(set, backend) {
-    const { md3View, md3Clips } = await import('../../registry/views.js');
+    const { md3View, md3Clips } = await import('./view.js');
     return md3View(set.data, backend, md3Clips(set.data));
   },
   obj: {
@@ -76,7 +75,7 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
   writer: {
     extensions: ['.md3'],
     defaultFps: 15,
-    fromGltf: async (gltf, options) => (await import('../../registry/writers.js')).md3FromGltf(gltf, options),
+    fromGltf: async (gltf, options) => (await import('./writer.js')).md3FromGltf(gltf, options),
   },
 });
 
@@ -84,13 +83,13 @@ const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
 export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
   playable: async (set) => playerPlayable(set.data as Md3PlayerData),
-  view: async (set, backend) => (await import('../../registry/views.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
+  view: async (set, backend) => (await import('./player-view.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
   writer: {
     extensions: [],
     folderFlag: {
       name: '--player',
       help: "IN holds a Quake 3 player (nodes lower, upper, head, as convert writes one): write OUTDIR/lower.md3, upper.md3, head.md3 and animation.cfg, -o naming OUTDIR. Animations named as Quake 3's (LEGS_WALK, TORSO_STAND, BOTH_DEATH1…) fill their slots; others take the free slots in order. Without --fps each is sampled at its own key rate.",
     },
-    fromGltf: async (gltf, options) => (await import('../../registry/writers.js')).playerFromGltf(gltf, options),
+    fromGltf: async (gltf, options) => (await import('./writer.js')).playerFromGltf(gltf, options),
   },
 });

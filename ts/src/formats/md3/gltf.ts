@@ -12,7 +12,7 @@
  * one clip of every frame) at 15 frames per second. Materials are named after the surface's first shader, or
  * the surface name when it has none (player models take their skins from .skin files).
  */
-import { groupClips } from '../md2/clips.js';
+import { groupClips } from '../../base/frame-clips.js';
 import { lerpTag, TAG_FLOATS, tagQuaternion } from '../../pose/md3-tag.js';
 import { Md3Poser } from '../../pose/md3-poser.js';
 import type { Md3Model } from '../../base/model.js';

@@ -6,7 +6,7 @@
  * 15 fps, looping; a player part takes its clips from the player (`player-view.ts`).
  */
 import type { Md3Model } from '../../base/model.js';
-import { groupClips } from '../md2/clips.js';
+import { groupClips } from '../../base/frame-clips.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { lerpTag } from '../../pose/md3-tag.js';
 import { Md3Poser } from '../../pose/md3-poser.js';

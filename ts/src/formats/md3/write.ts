@@ -21,7 +21,8 @@ import {
   TRIANGLE_BYTES,
   XYZ_NORMAL_BYTES,
 } from './layout.js';
-import { md3EngineLimits, refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { md3EngineLimits } from './write-limits.js';
 import { ByteOut, need } from '../../write/out.js';
 
 function surfaceBytes(s: Md3Surface, frames: number): number {

@@ -9,16 +9,10 @@
  */
 import { quatConjugate, quatMultiply, quatRotate, quatUnit, type Quat } from '../../base/quat.js';
 import type { Md5Mesh } from '../../base/model.js';
+import type { InfluenceStats } from '../../export/gltf.js';
 
-/** What keeping at most four influences per vertex dropped. */
-export interface InfluenceStats {
-  /** Vertices with more than 4 distinct joints, whose smallest influences were dropped. */
-  verticesLostWeight: number;
-  /** The largest share of a vertex's total bias that was dropped (0 when none was). */
-  maxLostWeight: number;
-  /** Vertices by distinct-joint count: `jointsPerVertex[k]` vertices have k + 1 joints. */
-  jointsPerVertex: number[];
-}
+export type { InfluenceStats };
+
 
 /** Influences a vertex keeps (glTF JOINTS_0 / WEIGHTS_0, three.js skinIndex / skinWeight). */
 export const MAX_INFLUENCES = 4;

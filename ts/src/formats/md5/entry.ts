@@ -70,7 +70,7 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     return { summary, materialsOf };
   },
   playable: async (set) => md5Playable(set.data, anims(set)),
-  view: async (set, backend) => (await import('../../registry/views.js')).md5View(set, backend),
+  view: async (set, backend) => (await import('./view.js')).md5View(set, backend),
   obj: {
     frames: (set) => (set.companions[0] ? { count: (set.companions[0].data as Md5Anim).frameCount, of: set.companions[0].path } : null),
     async write(set, o) {
@@ -97,7 +97,7 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     // is read as a whole number
     refuses: { '--split': '--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to' },
     checkFps: (fps) => (Number.isInteger(fps) ? null : `--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`),
-    fromGltf: async (gltf, options) => (await import('../../registry/writers.js')).md5FromGltf(gltf, options),
+    fromGltf: async (gltf, options) => (await import('./writer.js')).md5FromGltf(gltf, options),
   },
 });
 

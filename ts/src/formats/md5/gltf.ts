@@ -23,18 +23,16 @@ import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import { quatConjugate, quatMultiply, quatRotate, quatUnit, type Quat } from '../../base/quat.js';
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
 import { POSE_STRIDE } from '../../kernels/layout.js';
-import { bindJoints, MAX_INFLUENCES, vertexInfluences, type InfluenceStats } from './bind.js';
+import { bindJoints, MAX_INFLUENCES, vertexInfluences } from './bind.js';
+import type { InfluenceStats, NamedMd5Anim } from '../../export/gltf.js';
+
+export type { NamedMd5Anim };
 import { assertAnimMatchesMesh, Md5Poser } from '../../pose/md5-poser.js';
 import { counterClockwise } from '../../pose/winding.js';
 import type { Axes } from '../../export/gltf-axes.js';
 import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
 
-/** An md5anim and the name its glTF animation gets (its file name without extension, by convention). */
-export interface NamedMd5Anim {
-  name: string;
-  anim: Md5Anim;
-}
 
 /** Column-major 4×4 inverse of the rigid transform (R(q), t), [Rᵀ | −Rᵀt], written into `out` at `o`. */
 function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void {
@@ -55,10 +53,9 @@ function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void 
 }
 
 /** What the four-influence limit dropped (formats/md5/bind.ts `vertexInfluences`). */
-export type Md5GltfStats = InfluenceStats;
 
 /** Adds the model to the builder; returns the nodes to put at the scene root and what was measured. */
-export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: Md5GltfStats } {
+export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: InfluenceStats } {
   const { builder: b, axes } = ctx;
   const n = mesh.joints.count;
   for (const { name, anim } of anims) {
@@ -122,7 +119,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
   const bindNormals = poser.normals.slice();
   poser.dispose();
 
-  const stats: Md5GltfStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
+  const stats: InfluenceStats = { verticesLostWeight: 0, maxLostWeight: 0, jointsPerVertex: [] };
   const meshNodes: number[] = [];
   let zeroNormals = 0, nonPositive = 0;
   mesh.meshes.forEach((part, i) => {

@@ -4,7 +4,8 @@
  * yields the header and then one frame block at a time, so a caller writing to a file never holds the whole text.
  */
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
-import { md5AnimEngineLimits, refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { md5AnimEngineLimits } from './write-limits.js';
 import { formatF32, md5Header, positional, quoted, triple } from './write-text.js';
 import { need, unwritable } from '../../write/out.js';
 

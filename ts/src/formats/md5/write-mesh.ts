@@ -5,7 +5,8 @@
  * stored w is positive is written as its negation, the same rotation.
  */
 import type { Md5Mesh } from '../../base/model.js';
-import { md5MeshEngineLimits, refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { refuseEngineLimits, type WriteOptions } from '../../write/engine-limits.js';
+import { md5MeshEngineLimits } from './write-limits.js';
 import { formatF32, md5Header, quoted, triple } from './write-text.js';
 import { need } from '../../write/out.js';
 

@@ -13,9 +13,8 @@ import { mdlEffects } from './limits.js';
 import { mdlPlayable } from './playable.js';
 import { MdlPoser } from './poser.js';
 import { fileHead } from '../../vfs/file-system.js';
-import { formatEntry, type Summary } from '../entry.js';
+import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { mdlModel } from './model-entry.js';
-import { plainWarnings } from '../md2/entry.js';
 
 const SYNC_TYPES = ['sync', 'rand'];
 
@@ -59,7 +58,7 @@ export const mdlEntry = /* @__PURE__ */ formatEntry(mdlFormat, mdlModel, {
     return readMdlHeader(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
   playable: async (set) => mdlPlayable(set.data, fileName(set.path)),
-  view: async (set, backend) => (await import('../../registry/views.js')).mdlView(set.data, backend),
+  view: async (set, backend) => (await import('./view.js')).mdlView(set.data, backend),
   obj: {
     // Numbered over the stored poses (a frame group's poses one by one), as `--frame N` says in the CLI.
     frames: (set) => ({ count: set.data.poseCount, of: set.path }),
@@ -79,6 +78,6 @@ export const mdlEntry = /* @__PURE__ */ formatEntry(mdlFormat, mdlModel, {
     // Quake's frame rate: a monster's think is 0.1 s a frame
     defaultFps: 10,
     refuses: { '--split': '--split cuts MD3 surfaces; an MDL has one mesh and cannot be split' },
-    fromGltf: async (gltf, options) => (await import('../../registry/writers.js')).mdlFromGltf(gltf, options),
+    fromGltf: async (gltf, options) => (await import('./writer.js')).mdlFromGltf(gltf, options),
   },
 });

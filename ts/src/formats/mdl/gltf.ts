@@ -20,11 +20,8 @@ import type { ExportContext } from '../../export/gltf-context.js';
 import { frameGetter, md2Grid } from '../md2/gltf.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions } from '../../export/gltf-morph.js';
 import type { ResolvedTextures } from '../../export/textures.js';
+import type { MdlExportOptions } from '../../export/gltf.js';
 
-export interface MdlExportOptions extends MorphExportOptions {
-  /** MDL: which skin record the mesh is drawn with (the entity's skinnum; default 0). */
-  mdlSkin?: number;
-}
 
 /** The embedded skins as textures (LibreQuake's palette), for a model exported without resolved textures. */
 export function mdlEmbeddedTextures(model: MdlModel, name: string): ResolvedTextures {

@@ -49,7 +49,7 @@ export const MDL_VERTEX_BYTES = 4;
 /** daliasgroup_t: numframes, bboxmin, bboxmax. */
 export const MDL_FRAME_GROUP_BYTES = 12;
 
-/** anorms.h's NUMVERTEXNORMALS: lightnormalindex names one of these (the table MD2 shares: formats/md2/normals.ts). */
+/** anorms.h's NUMVERTEXNORMALS: lightnormalindex names one of these (the table MD2 shares: kernels/quake-normals.ts). */
 export const MDL_NORMAL_COUNT = 162;
 
 /** Little-endian int32 of the four magic bytes. */

@@ -1,0 +1,25 @@
+/**
+ * glTF → MD2: the registration's `writer.fromGltf`, loaded on first use (it pulls in glTF Transform).
+ */
+import { besideOut, count } from '../../write/files.js';
+import { md2EngineLimits } from './write-limits.js';
+import { gltfToMd2 } from './from-gltf.js';
+import { md2GlCommands } from './write-glcmds.js';
+import { writeMd2 } from './write.js';
+import type { GltfInput } from '../../import/gltf.js';
+import type { WriterOptions, WriterResult } from '../entry.js';
+
+export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
+  const imported = await gltfToMd2(gltf, { fps: o.fps ?? 10, scale: o.scale, texturePath: o.texturePath });
+  const gl = md2GlCommands(imported);
+  const model = { ...imported, glCommands: gl };
+  const bytes = writeMd2(model);
+  // What we would write, read back by our parser: its ENGINE_LIMIT warnings say which Quake 2 limit it goes past.
+  return {
+    files: [{ path: o.out, bytes }, ...besideOut(o.out, imported.textures)],
+    engine: [{ file: o.out, warnings: md2EngineLimits(bytes) }],
+    warnings: model.warnings,
+    facts: [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl.commandCount, 'glcmd strip/fan', 'glcmd strips/fans')],
+    refusal: 'Quake 2 will not load it (--validate)',
+  };
+}
