@@ -73,7 +73,8 @@ const wasmGlueWithoutUrl = {
 const noWriters = {
   name: 'no-writers-in-standalone-scripts',
   setup(b) {
-    b.onResolve({ filter: /^\.\/writers\.js$/ }, (args) => (/[\\/]registry$/.test(args.resolveDir) ? { path: 'writers', namespace: 'no-writers' } : undefined));
+    // each format's writer (formats/<format>/writer.ts), which its registration imports on first use
+    b.onResolve({ filter: /^\.\/writer\.js$/ }, (args) => (/[\\/]formats[\\/][^\\/]+$/.test(args.resolveDir) ? { path: 'writer', namespace: 'no-writers' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'no-writers' }, () => ({
       contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse, iqmFromGltf = refuse, mdlFromGltf = refuse;",
       loader: 'js',

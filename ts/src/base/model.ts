@@ -43,6 +43,13 @@ export interface Md5MeshPart {
   weightPositions: Float32Array;
 }
 
+/**
+ * The most joints an md5mesh or md5anim may declare here: joints are allocated at the declared count, so this bounds
+ * that memory (Doom 3 has no limit: docs/limits.md). The MD5 readers refuse more, and the glTF import refuses to make
+ * more (what it writes must read back).
+ */
+export const MD5_MAX_JOINTS = 4096;
+
 export interface Md5Mesh {
   format: 'md5mesh';
   version: number;

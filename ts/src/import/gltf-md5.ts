@@ -26,10 +26,9 @@
  */
 import type { Node } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
-import type { Md5Anim, Md5Mesh, Md5MeshPart } from '../base/model.js';
+import { MD5_MAX_JOINTS, type Md5Anim, type Md5Mesh, type Md5MeshPart } from '../base/model.js';
 import { MAT4_IDENTITY, mat4Multiply, nonRigidity, rigidMatrix, rigidPart, type Rigid } from '../base/mat4.js';
 import { quatConjugate, quatMultiply, quatNormalize, quatRotate, recoverW, type Quat } from '../base/quat.js';
-import { LIMITS as MD5_LIMITS } from '../formats/md5/limits.js';
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { evenKeyRate, invertMatrix, PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
@@ -238,7 +237,7 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     if (![...bind.q, ...bind.t].every(Number.isFinite)) unwritable(`joint ${joints.length} ("${name}"): its bind transform is not finite in float32 (${bind.t.join(' ')})`);
     joints.push({ node: n, name, parent: parent < 0 ? rootParent : parent, offset: mat4Multiply(ibm, rigidMatrix(B)), bind });
   }
-  if (joints.length > MD5_LIMITS.maxJoints) unwritable(`${joints.length} joints: more than the ${MD5_LIMITS.maxJoints} an md5mesh may declare here (docs/limits.md)`);
+  if (joints.length > MD5_MAX_JOINTS) unwritable(`${joints.length} joints: more than the ${MD5_MAX_JOINTS} an md5mesh may declare here (docs/limits.md)`);
 
   const mesh: Md5Mesh = {
     format: 'md5mesh',

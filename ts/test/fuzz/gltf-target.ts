@@ -35,7 +35,7 @@ import type { GltfResourceReader } from '../../src/import/gltf-resources.js';
 import { writeMd2 } from '../../src/formats/md2/write.js';
 import { writeMd5Anim } from '../../src/formats/md5/write-anim.js';
 import { writeMd5Mesh } from '../../src/formats/md5/write-mesh.js';
-import { importGltf } from '../../src/formats/md3/from-gltf.js';
+import { importGltf } from '../../src/registry/import-gltf.js';
 import { gltfToPlayer, pickFrames } from '../../src/formats/md3/player-from-gltf.js';
 import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { writeMd3 } from '../../src/formats/md3/write.js';

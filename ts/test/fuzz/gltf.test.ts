@@ -6,7 +6,7 @@
  */
 import './alloc-meter-install.js';
 import { describe, expect, test } from 'vitest';
-import { importGltf } from '../../src/formats/md3/from-gltf.js';
+import { importGltf } from '../../src/registry/import-gltf.js';
 import { gltfToPlayer } from '../../src/formats/md3/player-from-gltf.js';
 import { loopTurn } from '../helpers/loop-turn.js';
 import { checkGltfInput, gltfSeeds, runGltfCampaign } from './gltf-target.js';

@@ -5,7 +5,7 @@
  * READ_FAILED; a buffer shorter than its byteLength TRUNCATED; a GLB's external files go through the same reader.
  */
 import { describe, expect, it } from 'vitest';
-import { importGltf } from '../../src/formats/md3/from-gltf.js';
+import { importGltf } from '../../src/registry/import-gltf.js';
 import { gltfResourcePath, type GltfResourceRequest } from '../../src/import/gltf-resources.js';
 import { glb, triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
 import { failure } from '../helpers/failure.js';

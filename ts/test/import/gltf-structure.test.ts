@@ -7,7 +7,7 @@
 import { Node } from '@gltf-transform/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
-import { importGltf } from '../../src/formats/md3/from-gltf.js';
+import { importGltf } from '../../src/registry/import-gltf.js';
 import { readGltfDocument } from '../../src/import/gltf.js';
 import { sceneNodes } from '../../src/import/gltf-scene.js';
 import { sampleChannel } from '../../src/import/gltf-sample.js';

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importGltf } from '../../src/formats/md3/from-gltf.js';
+import { importGltf } from '../../src/registry/import-gltf.js';
 import { gltfFileReader } from '../../src/load/gltf-files.js';
 import { readRegularFile } from '../../src/load/regular-file.js';
 import { triangleBin, triangleGltf } from '../helpers/gltf-gen.js';

@@ -4,7 +4,7 @@ import { toGlb } from '../../src/registry/gltf.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
-import { importGltf } from '../../src/formats/md3/from-gltf.js';
+import { importGltf } from '../../src/registry/import-gltf.js';
 import { writeMd2 } from '../../src/formats/md2/write.js';
 import { writeMd3 } from '../../src/formats/md3/write.js';
 import { writeMd5Mesh } from '../../src/formats/md5/write-mesh.js';

@@ -6,7 +6,7 @@ import type { ParseWarning } from '../../base/errors.js';
 import type { Md3Model } from '../../base/model.js';
 import { besideOut, count, join, noMesh } from '../../write/files.js';
 import { md3EngineLimits } from './write-limits.js';
-import { importGltf } from './from-gltf.js';
+import { gltfToMd3 } from './from-gltf.js';
 import { gltfToPlayer } from './player-from-gltf.js';
 import { writeMd3 } from './write.js';
 import { splitMd3Surfaces } from './write-split.js';
@@ -21,7 +21,7 @@ function prepareMd3(imported: Md3Model, split: boolean) {
 }
 
 export async function md3FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
-  const imported = await importGltf(gltf, { format: 'md3', fps: o.fps ?? 15, scale: o.scale, texturePath: o.texturePath });
+  const imported = await gltfToMd3(gltf, { fps: o.fps ?? 15, scale: o.scale, texturePath: o.texturePath });
   if (imported.surfaces.length === 0) throw noMesh();
   const { model, md3, engine } = prepareMd3(imported, o.split);
   const vertices = model.surfaces.reduce((n, s) => n + s.vertexCount, 0);

@@ -12,12 +12,13 @@
  * (`parser-base.ts` jointCount), so `maxJoints` still bounds memory (docs/limits.md says what lifting it needs).
  */
 import { MAX_TOKEN_BYTES } from '../../text/tokenizer.js';
+import { MD5_MAX_JOINTS } from '../../base/model.js';
 
 export const LIMITS = {
   /** Longest single token (word, number or quoted string), in bytes → TOKEN_TOO_LONG. */
   maxTokenBytes: MAX_TOKEN_BYTES,
   /** md5mesh `numJoints` and md5anim `numJoints`. */
-  maxJoints: 4096,
+  maxJoints: MD5_MAX_JOINTS,
   /** md5mesh `numMeshes`: Doom 3 refuses only `num < 0`; the int32 it parses is the only ceiling. */
   maxMeshes: 0x7fffffff,
   /** `numverts` per mesh block (ParseMesh: `count < 0` → "Invalid size"; no upper bound). */

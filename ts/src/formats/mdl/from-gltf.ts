@@ -34,7 +34,7 @@ import { decodeImage } from '../../images/decode.js';
 import { decodePngRgba } from '../../images/png-decode.js';
 import { DEFAULT_QUAKE_PALETTE, quantizeQuakeSkin } from '../../images/quake-palette.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
-import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../md2/from-gltf.js';
+import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose } from '../../import/gltf-sample.js';
 import { checkSampling, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
 

@@ -17,7 +17,7 @@ import { MdlPoser } from './poser.js';
 import { MDL_DEFAULT_FPS } from '../../pose/timing.js';
 import type { GltfBuilder } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
-import { frameGetter, md2Grid } from '../md2/gltf.js';
+import { frameGetter, md2Grid } from '../../export/quake-grid.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions } from '../../export/gltf-morph.js';
 import type { ResolvedTextures } from '../../export/textures.js';
 import type { MdlExportOptions } from '../../export/gltf.js';
