@@ -34,7 +34,7 @@ import type { VfsFile } from '../vfs/file-system.js';
 import type { WrittenFile } from '../write/files.js';
 
 export type { WrittenFile };
-import type { ModelView } from './model-view.js';
+import { withClipNames, type ModelView } from './model-view.js';
 
 /** What `inspect` prints about a file: plain JSON, keys in the order the table shows them (`format` first). */
 export type Summary = Record<string, unknown>;
@@ -161,7 +161,9 @@ export type FileCapabilities<D> = Omit<FormatEntry<D>, keyof ModelFormat<D> | ke
 
 /** A format's registration: its first door (whose id and title it keeps), its `ModelEntry`'s functions, and its file capabilities. */
 export function formatEntry<D>(format: ModelFormat<D>, model: ModelEntry<D>, capabilities: FileCapabilities<D> = {}): FormatEntry<D> {
-  return { ...model, ...format, ...capabilities };
+  const { view } = capabilities;
+  // one clip name for one clip, whoever draws it (the viewer's list, three's clips): named here, once, for every format
+  return { ...model, ...format, ...capabilities, ...(view ? { view: async (set, backend) => withClipNames(await view(set, backend)) } : {}) };
 }
 
 /** The entry whose data `data` is (a parsed model), among `entries`; a TypeError naming what it got otherwise. */

@@ -259,3 +259,26 @@ export function gridOver(bounds: ViewBounds | null): { step: number; offset: Vec
   const half = Math.max(...[0, 1, 2].map((k) => (bounds.max[k] - bounds.min[k]) / 2));
   return { step: half > 0 ? half / 32767 : 1, offset };
 }
+
+/**
+ * Clip names as every consumer shows them — the viewer's clip list, three.js's `AnimationClip`s, the glTF export's
+ * animations: an empty name (frames named by digits alone, Quake's `progs/dog.mdl`, Tremulous' buildables) becomes
+ * `clip<i>` (`anim<i>` for a skinned view's, as the glTF export names a bare md5anim), a repeated one `name_2`.
+ */
+export function distinctClipNames(names: readonly string[], fallback: string): string[] {
+  const seen = new Set<string>();
+  return names.map((raw, i) => {
+    const base = raw || `${fallback}${i}`;
+    let name = base;
+    for (let k = 2; seen.has(name); k++) name = `${base}_${k}`;
+    seen.add(name);
+    return name;
+  });
+}
+
+/** `view` with its clips named as {@link distinctClipNames} names them (the same object when they already are). */
+export function withClipNames<V extends ModelView>(view: V): V {
+  const names = distinctClipNames(view.clips.map((c) => c.name), view.kind === 'skinned' ? 'anim' : 'clip');
+  if (names.every((n, i) => n === view.clips[i].name)) return view;
+  return { ...view, clips: view.clips.map((c, i) => ({ ...c, name: names[i] })) };
+}

@@ -16,17 +16,8 @@ export function reservedNames(modelName: string): Set<string> {
   return new Set([modelName, `${modelName}_zup`]);
 }
 
-/** Distinct names, as given (clip names are never parsed by PropertyBinding): `run`, `run_2`. */
-export function distinct(names: readonly string[], fallback: string): string[] {
-  const seen = new Set<string>();
-  return names.map((raw, i) => {
-    const base = raw || `${fallback}${i}`;
-    let name = base;
-    for (let k = 2; seen.has(name); k++) name = `${base}_${k}`;
-    seen.add(name);
-    return name;
-  });
-}
+/** Distinct clip names, as the view gives them (clip names are never parsed by PropertyBinding): `run`, `run_2`. */
+export { distinctClipNames as distinct } from '../formats/model-view.js';
 
 /** Sanitised, non-empty, unique names (`fallback0`, `name_2`, …), in input order; `taken` holds names already used. */
 export function uniqueNames(names: readonly string[], fallback: string, taken: Set<string> = new Set()): string[] {
