@@ -97,7 +97,7 @@ export const APPS = [
     id: 'md3-poser', imports: 'parseMd3, Md3Poser, createBackend',
     code: "import { createBackend, Md3Poser, parseMd3 } from 'idtech-models';\n" + PRELUDE + "const poser = new Md3Poser(await createBackend('auto'), parseMd3(bytes)).poseBlend(0, 1, 0.5);\nconsole.log(poser.positions);",
   },
-  { id: 'md3-glb', imports: 'parseMd3, toGlb', code: "import { parseMd3, toGlb } from 'idtech-models';\n" + PRELUDE + 'console.log(toGlb(parseMd3(bytes)).byteLength);' },
+  { id: 'md3-glb', imports: 'parseMd3, toGlb', code: "import { parseMd3, toGlb } from 'idtech-models';\n" + PRELUDE + 'console.log((await toGlb(parseMd3(bytes))).byteLength);' },
   { id: 'playable', imports: 'openPlayable', code: "import { openPlayable } from 'idtech-models';\n" + PRELUDE + "console.log(await openPlayable([{ name: location.hash.slice(1), source: bytes }]));" },
   { id: 'everything', imports: '* as lib', code: "import * as lib from 'idtech-models';\nconsole.log(lib);" },
 ];

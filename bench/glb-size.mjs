@@ -19,8 +19,8 @@ export async function benchGlbSize() {
     for (const path of sharedFiles(format)) {
       const bytes = new Uint8Array(readFileSync(join(SHARED, path)));
       const model = parse(bytes);
-      const float = toGlb(model, { quantize: false }).byteLength;
-      const quantized = toGlb(model).byteLength;
+      const float = (await toGlb(model, { quantize: false })).byteLength;
+      const quantized = (await toGlb(model)).byteLength;
       const meshopt = (await toGlbMeshopt(model)).byteLength;
       const reorder = (await toGlbMeshopt(model, { reorder: true })).byteLength;
       rows.push({ model: path, frames: model.frameCount, source_bytes: bytes.byteLength, float_bytes: float, quantized_bytes: quantized, meshopt_bytes: meshopt, reorder_bytes: reorder, float_ratio: float / bytes.byteLength, quantized_ratio: quantized / bytes.byteLength, meshopt_ratio: meshopt / bytes.byteLength, reorder_ratio: reorder / bytes.byteLength });

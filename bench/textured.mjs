@@ -1,5 +1,5 @@
 // Textured export: what resolving and embedding textures adds to a .glb export, on real models.
-//   untextured_ms  toGlb(model) + writeFile                     (materials named after shaders, no images)
+//   untextured_ms  await toGlb(model) + writeFile                     (materials named after shaders, no images)
 //   textured_ms    resolve (new MaterialResolver: skins, every shader script) + read the images + toGlb with
 //                  them (TGA/PCX/BMP decoded and re-encoded as PNG, JPEG/PNG passed through) + writeFile
 //   ratio          textured / untextured, both measured in the same run
@@ -40,8 +40,8 @@ export async function benchTextured({ quick = false } = {}) {
   const out = join(outDir, 'textured.glb');
   const rows = [];
   for (const c of cases) {
-    const untextured = () => writeFileSync(out, toGlb(c.model));
-    const textured = async () => writeFileSync(out, toGlb(c.model, { textures: await resolveModelTextures(c.fs, c.model, c.path) }));
+    const untextured = async () => writeFileSync(out, await toGlb(c.model));
+    const textured = async () => writeFileSync(out, await toGlb(c.model, { textures: await resolveModelTextures(c.fs, c.model, c.path) }));
     const best = await bestMedians(quick ? 2 : 4, { time: quick ? 150 : 400, warmupTime: 50, iterations: 5, warmupIterations: 1 }, (b) => {
       b.add('untextured', untextured);
       b.add('textured', textured);
@@ -52,8 +52,8 @@ export async function benchTextured({ quick = false } = {}) {
       untextured_ms: best.get('untextured'),
       textured_ms: best.get('textured'),
       ratio: best.get('textured') / best.get('untextured'),
-      untextured_bytes: toGlb(c.model).byteLength,
-      textured_bytes: toGlb(c.model, { textures: t }).byteLength,
+      untextured_bytes: (await toGlb(c.model)).byteLength,
+      textured_bytes: (await toGlb(c.model, { textures: t })).byteLength,
       images: t.images.size,
     });
   }

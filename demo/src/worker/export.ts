@@ -19,7 +19,7 @@ export async function exportModel(open: OpenModel, target: string, formats: read
   const gltfWarnings: ParseWarning[] = [];
   if (target === 'glb') {
     progress(0.4, 'writing the .glb');
-    const bytes = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name, textures, warnings: gltfWarnings }, formats), formats });
+    const bytes = await toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name, textures, warnings: gltfWarnings }, formats), formats });
     return { name: `${name}.glb`, bytes, mimeType: 'model/gltf-binary', facts: [], warnings: gltfWarnings.map((w) => `${w.code}: ${w.message}`) };
   }
   const to = formats.find((f) => f.id === target);
@@ -27,7 +27,7 @@ export async function exportModel(open: OpenModel, target: string, formats: read
   if (!to || !writer || writer.extensions.length === 0) throw new Error(`no writer for ${target}`);
   progress(0.25, 'exporting to glTF');
   // as `convert IN -o OUT.<id>` does: the model through glTF in memory, float32 (the writers re-quantise)
-  const glb = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name, textures, quantize: false, warnings: gltfWarnings }, formats), formats });
+  const glb = await toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name, textures, quantize: false, warnings: gltfWarnings }, formats), formats });
   progress(0.5, `loading the ${to.title} writer`);
   const out = `${name}${writer.extensions[0]}`;
   const result = await writer.fromGltf({ bytes: glb, resources: {} }, { fps: writer.defaultFps, scale: 1, split: false, out });

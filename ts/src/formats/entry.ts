@@ -70,9 +70,15 @@ export interface ObjCapability<D> {
 /** What the glTF export options act on, for formats that take them (the CLI refuses an option a format ignores). */
 export type GltfOptionUse = 'clips' | 'fps' | 'step' | 'frameNodes' | 'md2Grid' | 'quantize';
 
+/** Adds a model's nodes, meshes and animations to a glTF document (the set's companions as `options.anims`); the scene's roots. */
+export type GltfAdd<D> = (ctx: ExportContext, data: D, name: string, options: GltfOptions, result: GltfResult) => number[];
+
 export interface GltfCapability<D> {
-  /** Adds the model's nodes, meshes and animations (the set's companions as `options.anims`); the scene's roots. */
-  add(ctx: ExportContext, data: D, name: string, options: GltfOptions, result: GltfResult): number[];
+  /**
+   * The format's exporter, loaded on first use (`import('./gltf.js')`): an app carries a format's exporter, its
+   * kernels and codecs only when it exports that format.
+   */
+  load(): Promise<GltfAdd<D>>;
   /** The options it acts on besides the common ones. */
   uses: readonly GltfOptionUse[];
 }

@@ -12,7 +12,7 @@ import type { GltfAnimation } from '../export/gltf-builder.js';
 import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphFrame } from '../export/gltf-morph.js';
 import { fmt, objFace, objHeader, objUseMaterial, objVector } from '../export/obj.js';
 import { concatUvs, partsBackToBack, type Clip, type PlayableModel } from '../playable/playable.js';
-import type { FormatEntry } from './entry.js';
+import type { FormatEntry, GltfAdd } from './entry.js';
 import { growBounds, gridOver, loopingFrames, type MorphModelView, type ViewBounds, type ViewExtras } from './model-view.js';
 
 export interface MorphViewSurface {
@@ -100,7 +100,8 @@ export function morphCapabilities<D>(view: MorphView<D>): Required<Pick<FormatEn
     view: async (set, backend) => shapeView(view.shape(set.data), view.posing(set.data, backend)),
     gltf: {
       uses: ['clips', 'fps', 'step'],
-      add(ctx, data, name, options) {
+      // the shape's own code is the exporter: nothing to load
+      load: async (): Promise<GltfAdd<D>> => (ctx, data, name, options) => {
         const shape = view.shape(data);
         const posing = view.posing(data, ctx.backend);
         try {

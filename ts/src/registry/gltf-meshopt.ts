@@ -4,5 +4,5 @@ import { buildGltf, type GltfExportOptions, type GltfModel } from './gltf.js';
 
 /** The model as one `.glb` with EXT_meshopt_compression (on top of the default KHR_mesh_quantization). */
 export async function toGlbMeshopt(model: GltfModel, options: MeshoptOptions & GltfExportOptions = {}): Promise<Uint8Array> {
-  return meshoptGlb(buildGltf(model, options), options);
+  return meshoptGlb(await buildGltf(model, options), options);
 }

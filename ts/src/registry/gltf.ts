@@ -2,60 +2,58 @@
  * glTF export of any registered format: `toGlb(model, options)` → one `.glb` file's bytes, `toGltf(model, options)`
  * → `.gltf` JSON text + the `.bin` it points at, `gltfFiles(model, outName, options)` → the files to write for an
  * output name ending in `.glb` or `.gltf` (`gltf-meshopt.ts`: `toGlbMeshopt`, with EXT_meshopt_compression). The model's format is
- * found by its data (`FormatEntry.owns`); its exporter is the registration's `gltf.add`.
+ * found by its data (`FormatEntry.owns`) among the formats (`DEFAULT_FORMATS` unless given); its exporter is the
+ * registration's `gltf`, loaded on first use — so all of these are async, and an app carries only the exporters of
+ * the formats it exports.
  */
 import type { ModelSet } from '../load/model-set.js';
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
-import { ownerAmong, type FormatEntry, type ModelEntry } from '../formats/entry.js';
-import type { RegisteredModel } from './formats.js';
-import { DEFAULT_MODELS } from './models.js';
+import { ownerAmong, type FormatEntry, type GltfAdd, type ModelEntry } from '../formats/entry.js';
+import { DEFAULT_FORMATS, type RegisteredModel } from './formats.js';
 
 /** What `toGlb` / `toGltf` accept: a parsed model of a registered format (an md5mesh's anims in the options). */
 export type GltfModel = RegisteredModel;
 
 export interface GltfExportOptions extends GltfOptions {
-  /**
-   * The formats to find the model's exporter among (default: every format this package reads; registrations, or their
-   * `ModelEntry`s).
-   */
+  /** The formats to find the model's exporter among (default: every format this package reads, `DEFAULT_FORMATS`). */
   formats?: readonly ModelEntry[];
 }
 
-function exporterOf(model: unknown, formats: readonly ModelEntry[] = DEFAULT_MODELS): ModelEntry {
+/** The exporter of `model`'s format, loaded. */
+async function exporterOf(model: unknown, formats: readonly ModelEntry[] = DEFAULT_FORMATS): Promise<GltfAdd<unknown>> {
   const entry = ownerAmong(model, formats);
   if (!entry.gltf) throw new TypeError(`${entry.title}: no glTF export for this format`);
-  return entry;
+  return entry.gltf.load();
 }
 
 /** Builds the glTF document for a model; `toGlb` / `toGltf` serialise it. */
-export function buildGltf(model: GltfModel, options: GltfExportOptions = {}): GltfResult {
-  const entry = exporterOf(model, options.formats);
-  return buildGltfDocument((ctx, result) => entry.gltf!.add(ctx, model, options.name ?? 'model', options, result), options);
+export async function buildGltf(model: GltfModel, options: GltfExportOptions = {}): Promise<GltfResult> {
+  const add = await exporterOf(model, options.formats);
+  return buildGltfDocument((ctx, result) => add(ctx, model, options.name ?? 'model', options, result), options);
 }
 
 /**
  * A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims — or
- * as its registration's `gltfOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes; pass the
- * registrations, `DEFAULT_FORMATS`, for that: the default `ModelEntry`s read no files).
+ * as its registration's `gltfOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes).
  */
-export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly ModelEntry[] = DEFAULT_MODELS): GltfOptions {
+export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly ModelEntry[] = DEFAULT_FORMATS): GltfOptions {
   const own = (formats.find((f) => f.owns(set.data)) as FormatEntry | undefined)?.gltfOptions;
   if (own) return own(set, options);
   return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never })) } : options;
 }
 
 /** The model as one binary glTF (`.glb`) file. */
-export function toGlb(model: GltfModel, options: GltfExportOptions = {}): Uint8Array {
-  return buildGltf(model, options).builder.glb();
+export async function toGlb(model: GltfModel, options: GltfExportOptions = {}): Promise<Uint8Array> {
+  return (await buildGltf(model, options)).builder.glb();
 }
 
 /**
  * The model as `.gltf` JSON text whose buffer is the separate file `binUri` (default `model.bin`); with
  * `imageFilePrefix`, `images` are the texture files it refers to (else textures are in the buffer).
  */
-export function toGltf(model: GltfModel, options: GltfExportOptions & { binUri?: string } = {}): { json: string; bin: Uint8Array; images: ImageFile[] } {
-  const result = buildGltf(model, options);
+export async function toGltf(model: GltfModel, options: GltfExportOptions & { binUri?: string } = {}): Promise<{ json: string; bin: Uint8Array; images: ImageFile[] }> {
+  const result = await buildGltf(model, options);
   return { ...result.builder.gltf(options.binUri ?? 'model.bin'), images: result.imageFiles };
 }
 
@@ -64,6 +62,7 @@ export function toGltf(model: GltfModel, options: GltfExportOptions & { binUri?:
  * the texture images as `x_<image>.png`/`.jpg` (next to it, referenced by name). Throws a RangeError for any other
  * extension.
  */
-export function gltfFiles(model: GltfModel, outPath: string, options: GltfExportOptions = {}): { path: string; bytes: Uint8Array }[] {
-  return gltfFilesOf((o) => buildGltf(model, o), outPath, options);
+export async function gltfFiles(model: GltfModel, outPath: string, options: GltfExportOptions = {}): Promise<{ path: string; bytes: Uint8Array }[]> {
+  const add = await exporterOf(model, options.formats);
+  return gltfFilesOf((o) => buildGltfDocument((ctx, result) => add(ctx, model, o.name ?? 'model', o, result), o), outPath, options);
 }

@@ -395,7 +395,7 @@ describe('the viewer in Chromium', () => {
     // the CLI's way (convert IN -o OUT.md3): the model through glTF in memory, float32, with its textures; the writer at its default rate
     const { set } = await nodeModel(archive, entryAt(FAERIE));
     const textures = await resolveModelTextures(archive, set.data as TexturedModel, set.path, {});
-    const glb = toGlb(set.data as TexturedModel, setGltfOptions(set, { name: 'faerie', textures, quantize: false, warnings: [] }));
+    const glb = await toGlb(set.data as TexturedModel, setGltfOptions(set, { name: 'faerie', textures, quantize: false, warnings: [] }));
     const writer = entryFor('md3')!.writer!;
     const want = await writer.fromGltf({ bytes: glb, resources: {} }, { fps: writer.defaultFps, scale: 1, split: false, out: 'faerie.md3' });
     expect(Buffer.from(out.bytes).equals(Buffer.from(want.files[0].bytes as Uint8Array))).toBe(true);

@@ -37,7 +37,7 @@ describe('a DDS skin in a .glb', () => {
       expect(textures.materials.map((m) => m.diffuse?.path)).toEqual(['drone/skin.dds', 'drone/skin.dds']);
       expect(textures.materials[0].others[0].tried).toEqual(['drone/mask.dds', 'drone/mask.jpg']); // "<dds>mask.jpg": no mask.dds here
       const warnings: ParseWarning[] = [];
-      const glb = toGlb(mesh, { textures, warnings, name: 'drone' });
+      const glb = await toGlb(mesh, { textures, warnings, name: 'drone' });
       expectClean(results, `drone + ${dds}`, await validate(glb));
       const { json, bin } = readGlb(glb);
       const mat = json.materials.find((x: any) => x.extras?.image === 'drone/skin.dds');

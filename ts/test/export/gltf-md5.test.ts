@@ -73,7 +73,7 @@ describe('every real md5mesh, bind pose', () => {
   for (const row of realMeshes()) {
     it(`${row.path}: validator 0 errors; the glTF at rest is the poser's bind pose`, async () => {
       const mesh = parseMd5Mesh(read(row.absPath));
-      const glb = toGlb(mesh, { name: baseName(row.path) });
+      const glb = await toGlb(mesh, { name: baseName(row.path) });
       expectClean(row.path, await validate(glb));
 
       const poser = new Md5Poser(createTsBackend(), mesh);
@@ -92,7 +92,7 @@ describe('every real md5mesh with each of its md5anims', () => {
     it(`${pair.anim.path}: validator 0 errors; every frame and every half frame equals the poser's`, async () => {
       const mesh = parseMd5Mesh(read(pair.mesh.absPath));
       const anim = parseMd5Anim(read(pair.anim.absPath));
-      const glb = toGlb(mesh, { anims: [{ name: baseName(pair.anim.path), anim }] });
+      const glb = await toGlb(mesh, { anims: [{ name: baseName(pair.anim.path), anim }] });
       expectClean(`${pair.mesh.path} + ${baseName(pair.anim.path)}`, await validate(glb));
 
       const g = readGlb(glb);
@@ -127,7 +127,7 @@ describe('every real md5mesh with each of its md5anims', () => {
     for (const [meshPath, pairs] of byMesh) {
       const mesh = parseMd5Mesh(read(pairs[0].mesh.absPath));
       const anims = pairs.map((p) => ({ name: baseName(p.anim.path), anim: parseMd5Anim(read(p.anim.absPath)) }));
-      const glb = toGlb(mesh, { anims });
+      const glb = await toGlb(mesh, { anims });
       expectClean(`${meshPath} + all ${anims.length} anims`, await validate(glb));
       const g = readGlb(glb);
       expect(g.json.animations.map((a: any) => a.name)).toEqual(anims.map((a) => a.name));
@@ -145,9 +145,9 @@ describe('every real md5mesh with each of its md5anims', () => {
 describe('mapping details', () => {
   const cube = () => parseMd5Mesh(read(realMeshes().find((r) => r.path.endsWith('SimpleCube.md5mesh'))!.absPath));
 
-  it('faces wind counter-clockwise seen from outside: a closed mesh has positive signed volume', () => {
+  it('faces wind counter-clockwise seen from outside: a closed mesh has positive signed volume', async () => {
     // SimpleCube is closed; docs/real-data.md measured its file-order signed volume as negative (clockwise)
-    const g = readGlb(toGlb(cube()));
+    const g = readGlb(await toGlb(cube()));
     const p = readAccessor(g, g.json.meshes[0].primitives[0].attributes.POSITION).values;
     const idx = readAccessor(g, g.json.meshes[0].primitives[0].indices).values;
     let vol = 0;
@@ -158,8 +158,8 @@ describe('mapping details', () => {
     expect(vol).toBeGreaterThan(0);
   });
 
-  it('normals point out of the closed cube (outward: dot with the offset from the centre > 0)', () => {
-    const g = readGlb(toGlb(cube()));
+  it('normals point out of the closed cube (outward: dot with the offset from the centre > 0)', async () => {
+    const g = readGlb(await toGlb(cube()));
     const prim = g.json.meshes[0].primitives[0];
     const p = readAccessor(g, prim.attributes.POSITION).values;
     const n = readAccessor(g, prim.attributes.NORMAL).values;
@@ -170,14 +170,14 @@ describe('mapping details', () => {
     }
   });
 
-  it("texture coordinates are the file's (Doom 3's t grows downward, as glTF's does)", () => {
+  it("texture coordinates are the file's (Doom 3's t grows downward, as glTF's does)", async () => {
     const mesh = cube();
-    const g = readGlb(toGlb(mesh));
+    const g = readGlb(await toGlb(mesh));
     const uv = readAccessor(g, g.json.meshes[0].primitives[0].attributes.TEXCOORD_0).values;
     expect(Array.from(uv)).toEqual(Array.from(mesh.meshes[0].uvs));
   });
 
-  it('Y up: the glTF bind box is the file box with (x, y, z) → (x, z, −y); yUp: false keeps Z up', () => {
+  it('Y up: the glTF bind box is the file box with (x, y, z) → (x, z, −y); yUp: false keeps Z up', async () => {
     const mesh = cube();
     const poser = new Md5Poser(createTsBackend(), mesh);
     poser.poseBind();
@@ -187,7 +187,7 @@ describe('mapping details', () => {
       return [lo, hi];
     });
     const idBox = box(poser.positions);
-    const up = readGlb(toGlb(mesh)), keep = readGlb(toGlb(mesh, { yUp: false }));
+    const up = readGlb(await toGlb(mesh)), keep = readGlb(await toGlb(mesh, { yUp: false }));
     const acc = (g: Gltf) => g.json.accessors[g.json.meshes[0].primitives[0].attributes.POSITION];
     expect(acc(up).min).toEqual([idBox[0][0], idBox[2][0], -idBox[1][1]].map(Math.fround));
     expect(acc(up).max).toEqual([idBox[0][1], idBox[2][1], -idBox[1][0]].map(Math.fround));
@@ -197,13 +197,13 @@ describe('mapping details', () => {
   it('materials are named after the shaders; a texture folder turns them into image URIs', async () => {
     const row = realMeshes().find((r) => r.path.endsWith('rifle_view.md5mesh'))!;
     const mesh = parseMd5Mesh(read(row.absPath));
-    const plain = readGlb(toGlb(mesh)).json;
+    const plain = readGlb(await toGlb(mesh)).json;
     // shaders from the MANIFEST: models/weapons/rifle/rifle, models/weapons/hand, models/weapons/hand
     expect(plain.materials.map((m: any) => m.name)).toEqual(['models/weapons/rifle/rifle', 'models/weapons/hand']);
     expect(plain.meshes.map((m: any) => m.primitives[0].material)).toEqual([0, 1, 1]);
     expect(plain.images).toBeUndefined();
-    expect(readGlb(toGlb(mesh, { textureFolder: 'tex/', textureExtension: '.jpg' })).json.images.map((i: any) => i.uri)).toEqual(['tex/rifle.jpg', 'tex/hand.jpg']);
-    const glb = toGlb(mesh, { textureFolder: 'textures/rifle' });
+    expect(readGlb(await toGlb(mesh, { textureFolder: 'tex/', textureExtension: '.jpg' })).json.images.map((i: any) => i.uri)).toEqual(['tex/rifle.jpg', 'tex/hand.jpg']);
+    const glb = await toGlb(mesh, { textureFolder: 'textures/rifle' });
     const textured = readGlb(glb).json;
     expect(textured.images.map((i: any) => i.uri)).toEqual(['textures/rifle/rifle.png', 'textures/rifle/hand.png']);
     expect(textured.materials[1].pbrMetallicRoughness.baseColorTexture.index).toBe(1);
@@ -216,19 +216,19 @@ describe('mapping details', () => {
     const row = realAnimPairs()[0];
     const mesh = parseMd5Mesh(read(row.mesh.absPath));
     const anims = [{ name: 'a', anim: parseMd5Anim(read(row.anim.absPath)) }];
-    const files = gltfFiles(mesh, 'out/drone.gltf', { anims });
+    const files = await gltfFiles(mesh, 'out/drone.gltf', { anims });
     expect(files.map((f) => f.path)).toEqual(['out/drone.gltf', 'out/drone.bin']);
     const json = JSON.parse(new TextDecoder().decode(files[0].bytes));
     expect(json.buffers).toEqual([{ byteLength: files[1].bytes.byteLength, uri: 'drone.bin' }]);
     const s = await validate(files[0].bytes, { externalResourceFunction: (uri: string) => (uri === 'drone.bin' ? Promise.resolve(files[1].bytes) : Promise.reject(new Error(uri))) });
     expectClean(`${row.mesh.path} as .gltf + .bin`, s);
     // same bytes as the GLB's BIN chunk
-    expect(Array.from(readGlb(toGlb(mesh, { anims })).bin)).toEqual(Array.from(files[1].bytes));
-    expect(toGltf(mesh).json).toContain('"uri": "model.bin"');
-    expect(() => gltfFiles(mesh, 'x.obj')).toThrow(RangeError);
+    expect(Array.from(readGlb(await toGlb(mesh, { anims })).bin)).toEqual(Array.from(files[1].bytes));
+    expect((await toGltf(mesh)).json).toContain('"uri": "model.bin"');
+    await expect(gltfFiles(mesh, 'x.obj')).rejects.toThrow(RangeError);
   });
 
-  it('an anim of another skeleton is ANIM_MESH_MISMATCH', () => {
+  it('an anim of another skeleton is ANIM_MESH_MISMATCH', async () => {
     const pairs = realAnimPairs();
     const rifle = pairs.find((p) => p.mesh.path.endsWith('rifle_view.md5mesh'))!;
     const drone = pairs.find((p) => p.mesh.path.endsWith('drone/mesh.md5mesh'))!;
@@ -236,7 +236,7 @@ describe('mapping details', () => {
     const anim = parseMd5Anim(read(drone.anim.absPath));
     let err: unknown;
     try {
-      toGlb(mesh, { anims: [{ name: 'x', anim }] });
+      await toGlb(mesh, { anims: [{ name: 'x', anim }] });
     } catch (e) {
       err = e;
     }
@@ -261,7 +261,7 @@ describe('more than 4 joints per vertex (hand-written md5mesh)', () => {
   it('keeps the 4 largest merged influences, renormalised, and reports the vertex', async () => {
     const mesh = parseMd5Mesh(new TextEncoder().encode(text));
     const warnings: { code: string; message: string }[] = [];
-    const r = buildGltf(mesh, { warnings: warnings as never });
+    const r = await buildGltf(mesh, { warnings: warnings as never });
     expect(r.md5).toEqual({ verticesLostWeight: 1, maxLostWeight: expect.closeTo(0.1, 6), jointsPerVertex: [2, 0, 0, 0, 0, 1] });
     expect(warnings.map((x) => x.code)).toEqual(['WEIGHTS_DROPPED']);
     const g = readGlb(r.builder.glb());

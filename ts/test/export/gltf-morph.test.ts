@@ -92,7 +92,7 @@ describe('every real MD2', () => {
   for (const row of real('md2')) {
     it(`${row.path}: morph targets, one animation per clip; validator 0 errors; every key and half key equals Md2Poser`, async () => {
       const model = parseMd2(read(row.absPath));
-      const glb = toGlb(model, { name: baseName(row.path) });
+      const glb = await toGlb(model, { name: baseName(row.path) });
       expectClean(`${row.path} (morph targets)`, await validate(glb));
       const g = readGlb(glb);
       const grid = md2Grid(model);
@@ -130,7 +130,7 @@ describe('every real MD2', () => {
 
     it(`${row.path}: md2Frames 'nodes' shows exactly the clip's frame at each key; validator 0 errors`, async () => {
       const model = parseMd2(read(row.absPath));
-      const glb = toGlb(model, { md2Frames: 'nodes', interpolation: 'STEP' });
+      const glb = await toGlb(model, { md2Frames: 'nodes', interpolation: 'STEP' });
       expectClean(`${row.path} (node per frame)`, await validate(glb));
       const g = readGlb(glb);
       const grid = md2Grid(model);
@@ -169,7 +169,7 @@ describe('every real MD3', () => {
   for (const row of real('md3')) {
     it(`${row.path}: a mesh per surface, tags as nodes; validator 0 errors; every key and half key equals Md3Poser`, async () => {
       const model = parseMd3(read(row.absPath));
-      const glb = toGlb(model, { name: baseName(row.path) });
+      const glb = await toGlb(model, { name: baseName(row.path) });
       expectClean(row.path, await validate(glb));
       const g = readGlb(glb);
       expect(g.json.meshes.map((m: any) => m.name)).toEqual(model.surfaces.map((s) => s.name));
@@ -215,7 +215,7 @@ describe('a Quake 3 player assembly (Tremulous human_base)', () => {
 
   it('head on upper on lower by tags; "lower" and "upper" played together equal Md3Player; validator 0 errors', async () => {
     const player = new Md3Player(createTsBackend(), models());
-    const glb = toGlb({ models: player.models }, { name: 'human_base' });
+    const glb = await toGlb({ models: player.models }, { name: 'human_base' });
     expectClean('human_base player (lower + upper + head)', await validate(glb));
     const g = readGlb(glb);
     expect(g.json.animations.map((a: any) => a.name)).toEqual(['lower', 'upper']);
@@ -243,7 +243,7 @@ describe('a Quake 3 player assembly (Tremulous human_base)', () => {
     ];
     const cfg = parseAnimationCfg(`sex m\n${lines.join('\n')}\n`);
     const player = new Md3Player(createTsBackend(), models(), cfg);
-    const glb = toGlb(player); // a player is a { models, animations }
+    const glb = await toGlb(player); // a player is a { models, animations }
     expectClean('human_base player with animation.cfg', await validate(glb));
     const g = readGlb(glb);
     const byName = new Map<string, any>(g.json.animations.map((a: any) => [a.name, a]));
@@ -275,7 +275,7 @@ describe('morph options', () => {
     const model = faerie();
     const warnings: { code: string }[] = [];
     // float output (quantize: false): the poser's frame to 1e-4 of the diagonal
-    const glb = toGlb(model, { clips: [{ name: 'two', firstFrame: 40, frameCount: 2, fps: 5 }, { name: 'bad', firstFrame: 197, frameCount: 5 }], interpolation: 'STEP', quantize: false, warnings: warnings as never });
+    const glb = await toGlb(model, { clips: [{ name: 'two', firstFrame: 40, frameCount: 2, fps: 5 }, { name: 'bad', firstFrame: 197, frameCount: 5 }], interpolation: 'STEP', quantize: false, warnings: warnings as never });
     expect(warnings.map((w) => w.code)).toEqual(['CLIP_RANGE']);
     const g = readGlb(glb);
     expect(g.json.animations).toHaveLength(1);
@@ -288,9 +288,9 @@ describe('morph options', () => {
     expectClean('faerie.md2 custom clips, STEP', await validate(glb));
   });
 
-  it('skins name the material; a texture folder makes the image URI', () => {
+  it('skins name the material; a texture folder makes the image URI', async () => {
     const dolphin = parseMd2(read(real('md2').find((r) => r.path.endsWith('dolphin.md2'))!.absPath));
-    const json = readGlb(toGlb(dolphin, { textureFolder: 'tex' })).json;
+    const json = readGlb(await toGlb(dolphin, { textureFolder: 'tex' })).json;
     // MANIFEST: skins=settings/elias1/desktop/frames/dolphin_f.bmp
     expect(json.materials[0].name).toBe('settings/elias1/desktop/frames/dolphin_f.bmp');
     expect(json.images[0].uri).toBe('tex/dolphin_f.png');

@@ -110,7 +110,7 @@ describe('three.js GLTFLoader plays the quantised glb onto the posers\' frames',
   for (const row of [...animated('md2'), ...animated('md3')]) {
     it(`${row.path}: keys and half keys of every clip (first 6 keys each) within the grid bound`, async () => {
       const model = parse(row.path, row.bytes);
-      const worst = await playedByThree(model, toGlb(model));
+      const worst = await playedByThree(model, await toGlb(model));
       console.log(`${row.path}: worst ${worst.toFixed(3)} × (grid bound + 1e-5 × diagonal)`);
     });
   }
@@ -128,7 +128,7 @@ describe('EXT_meshopt_compression (toGlbMeshopt)', () => {
       expect(json.extensionsRequired).toEqual(['KHR_mesh_quantization', 'EXT_meshopt_compression']);
       expect(json.buffers[1].extensions.EXT_meshopt_compression.fallback).toBe(true);
       expect(json.bufferViews.filter((v: any) => v.extensions).length).toBeGreaterThan(0);
-      expect(glb.byteLength).toBeLessThan(toGlb(model).byteLength);
+      expect(glb.byteLength).toBeLessThan((await toGlb(model)).byteLength);
       expect(await playedByThree(model, glb)).toBeLessThanOrEqual(1);
     });
   }
@@ -148,7 +148,7 @@ describe('EXT_meshopt_compression pays or is left out', () => {
   it('every MD2/MD3: never larger than the quantised glb; a 516-byte grass.md3 is that glb, byte for byte; byte weights encoded as 4-byte elements', async () => {
     for (const r of manifest().filter((r) => (r.format === 'md2' || r.format === 'md3') && !/malformed|invalid/.test(r.path))) {
       const model = parse(r.path, read(r.absPath));
-      const plain = toGlb(model), glb = await toGlbMeshopt(model);
+      const plain = await toGlb(model), glb = await toGlbMeshopt(model);
       expect(glb.byteLength, r.path).toBeLessThanOrEqual(plain.byteLength);
       if (r.path.endsWith('grass.md3')) expect(glb).toEqual(plain);
       if (model.frameCount > 1 && glb !== plain) {
@@ -170,7 +170,7 @@ describe('EXT_meshopt_compression with reorder (toGlbMeshopt { reorder: true })'
       const report = await validate(glb);
       expect(report.errors, report.sample.join('\n')).toBe(0);
       expect(glb.byteLength).toBeLessThan((await toGlbMeshopt(model)).byteLength);
-      const plain = readGlb(toGlb(model));
+      const plain = readGlb(await toGlb(model));
       const json = readGlb(glb).json;
       const gltf = await loadThree(glb);
       const meshes: Mesh[] = [];
@@ -209,10 +209,10 @@ describe('normals', () => {
   const bound = Math.asin(Math.sqrt(3) / (254 * NORMAL_MIN_SCALE));
 
   for (const row of [...animated('md2'), ...animated('md3')]) {
-    it(`${row.path}: every frame's normals within ${((bound * 180) / Math.PI).toFixed(2)}° of the poser's`, () => {
+    it(`${row.path}: every frame's normals within ${((bound * 180) / Math.PI).toFixed(2)}° of the poser's`, async () => {
       const model = parse(row.path, row.bytes);
       const frame = poserFrames(model);
-      const g = readGlb(toGlb(model));
+      const g = readGlb(await toGlb(model));
       let worst = 0;
       for (let f = 0; f < model.frameCount; f++) {
         const want = frame(f).normals;
@@ -228,10 +228,10 @@ describe('normals', () => {
 });
 
 describe('MD3 positions are the file\'s int16 values', () => {
-  it('overmind.md3: each surface\'s base POSITION holds frame 0\'s stored x, z, −y; the node scale is 1/64', () => {
+  it('overmind.md3: each surface\'s base POSITION holds frame 0\'s stored x, z, −y; the node scale is 1/64', async () => {
     const row = animated('md3').find((r) => r.path.endsWith('overmind.md3'))!;
     const model = parseMd3(row.bytes);
-    const g = readGlb(toGlb(model));
+    const g = readGlb(await toGlb(model));
     model.surfaces.forEach((s, i) => {
       const node = g.json.nodes.find((n: any) => n.mesh === i);
       expect(node.scale).toEqual([1 / 64, 1 / 64, 1 / 64]);
@@ -246,12 +246,12 @@ describe('MD3 positions are the file\'s int16 values', () => {
   });
 });
 
-describe('quantize: false', () => {
+describe('quantize: false', async () => {
   for (const name of ['faerie.md2', 'overmind.md3']) {
-    it(`${name}: float32 positions, normals and weights, no extension; the quantised file is under half its size`, () => {
+    it(`${name}: float32 positions, normals and weights, no extension; the quantised file is under half its size`, async () => {
       const row = [...animated('md2'), ...animated('md3')].find((r) => r.path.endsWith(name))!;
       const model = parse(row.path, row.bytes);
-      const float = toGlb(model, { quantize: false });
+      const float = await toGlb(model, { quantize: false });
       const g = readGlb(float);
       expect(g.json.extensionsUsed).toBeUndefined();
       const types = new Set<number>();
@@ -261,7 +261,7 @@ describe('quantize: false', () => {
       }
       for (const a of g.json.animations) for (const s of a.samplers) types.add(g.json.accessors[s.output].componentType);
       expect([...types]).toEqual([5126]);
-      const quantized = toGlb(model);
+      const quantized = await toGlb(model);
       expect(readGlb(quantized).json.extensionsRequired).toEqual(['KHR_mesh_quantization']);
       expect(quantized.byteLength).toBeLessThan(float.byteLength / 2);
     });

@@ -21,7 +21,7 @@ async function exported(c: Case) {
   const textures = await resolveModelTextures(sharedFileSystem(c.root), model, c.path, { skin: c.skin });
   resolved.set(c, textures);
   const warnings: any[] = [];
-  const glb = toGlb(model, { textures, warnings, name: c.path });
+  const glb = await toGlb(model, { textures, warnings, name: c.path });
   return { model, textures, glb, warnings, ...readGlb(glb) };
 }
 
@@ -96,7 +96,7 @@ describe('render states follow the shader', () => {
     const model = parse(c);
     const textures = await resolveModelTextures(sharedFileSystem(c.root), model, c.path);
     const warnings: any[] = [];
-    const glb = toGlb(model, { textures: { materials: textures.materials, images: new Map() }, warnings });
+    const glb = await toGlb(model, { textures: { materials: textures.materials, images: new Map() }, warnings });
     const { json } = readGlb(glb);
     expect(json.images).toBeUndefined();
     expect(json.materials[0].pbrMetallicRoughness.baseColorTexture).toBeUndefined();
@@ -110,7 +110,7 @@ describe('render states follow the shader', () => {
     const textures = await resolveModelTextures(sharedFileSystem(c.root), model, c.path);
     const broken = new Map([...textures.images].map(([path, bytes]) => [path, bytes.subarray(0, 40)]));
     const warnings: any[] = [];
-    const glb = toGlb(model, { textures: { materials: textures.materials, images: broken }, warnings });
+    const glb = await toGlb(model, { textures: { materials: textures.materials, images: broken }, warnings });
     expect(readGlb(glb).json.images).toBeUndefined();
     expect(warnings.map((w) => w.code)).toEqual(['TEXTURE_DECODE_FAILED']);
     expect(warnings[0].message).toMatch(/^models\/indicator\/arrow_blue\.pcx: /);
@@ -121,7 +121,7 @@ describe('render states follow the shader', () => {
     const c = TEXTURED[0];
     const model = parse(c);
     const textures = await resolveModelTextures(sharedFileSystem(c.root), model, c.path);
-    const files = gltfFiles(model, 'out/stasis.gltf', { textures });
+    const files = await gltfFiles(model, 'out/stasis.gltf', { textures });
     const json = JSON.parse(new TextDecoder().decode(files[0].bytes));
     const uris = json.images.map((i: any) => i.uri);
     expect(files.slice(2).map((f) => f.path)).toEqual(uris.map((u: string) => `out/${u}`));
@@ -129,7 +129,7 @@ describe('render states follow the shader', () => {
     // JPEGs keep their bytes and extension; computer's additive third stage is its emissive image.
     const computer = TEXTURED[3];
     const cModel = parse(computer);
-    const cJson = JSON.parse(new TextDecoder().decode(gltfFiles(cModel, 'out/computer.gltf', { textures: await resolveModelTextures(sharedFileSystem(computer.root), cModel, computer.path) })[0].bytes));
+    const cJson = JSON.parse(new TextDecoder().decode((await gltfFiles(cModel, 'out/computer.gltf', { textures: await resolveModelTextures(sharedFileSystem(computer.root), cModel, computer.path) }))[0].bytes));
     expect(cJson.images.map((i: any) => i.uri)).toEqual(['computer_computer.jpg', 'computer_computer.blend.jpg']);
     expect(cJson.materials[0].emissiveTexture.index).toBe(1);
   });

@@ -1,6 +1,6 @@
 /**
  * `loadPlayer(dir, { skin })` (Node): a real Quake 3 player folder → its parts, animation.cfg and skin resolved in
- * the game folder found above it, ready for `toGlb(player, { textures: player.materials })`.
+ * the game folder found above it, ready for `await toGlb(player, { textures: player.materials })`.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ describe('loadPlayer', () => {
     expect(player.materials.place).toEqual({ gameDir: SHARED_MODELS, path: 'models/players/human_bsuit', archive: null, how: 'found' });
     expect(player.materials.materials.map((m) => [m.part, m.diffuse?.path])).toEqual(['lower', 'upper', 'head'].map((p) => [p, 'models/players/human_bsuit/human_bsuit.jpg']));
     expect([...player.materials.images.keys()]).toEqual(['models/players/human_bsuit/human_bsuit.jpg']);
-    const glb = toGlb(player, { textures: player.materials });
+    const glb = await toGlb(player, { textures: player.materials });
     expectClean([], 'bsuit', await validate(glb));
     const { json } = readGlb(glb);
     expect(json.materials.filter((m: any) => m.pbrMetallicRoughness.baseColorTexture).length).toBe(1); // one shared look
@@ -33,7 +33,7 @@ describe('loadPlayer', () => {
     const player = await loadPlayer(BSUIT);
     const textures = await resolveTexturesOnDisk(join(BSUIT, 'head.md3'), player.head, { skin: 'default' });
     expect(textures.materials.map((m) => m.diffuse?.path)).toEqual(['models/players/human_bsuit/human_bsuit.jpg']);
-    const { json } = readGlb(toGlb(player.head, { textures, name: 'head' }));
+    const { json } = readGlb(await toGlb(player.head, { textures, name: 'head' }));
     expect(json.images).toHaveLength(1);
   });
 

@@ -14,7 +14,7 @@ import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
-import { refusal } from '../helpers/failure.js';
+import { refusal, failure } from '../helpers/failure.js';
 
 afterEach(() => resetResourceLimits());
 
@@ -52,22 +52,22 @@ function md3(frames: number): Uint8Array {
 
 
 describe('maxMorphWeights', () => {
-  it('an MD3 of 9,000 frames (216 KB) is UNWRITABLE before its 81 million weights are allocated', () => {
+  it('an MD3 of 9,000 frames (216 KB) is UNWRITABLE before its 81 million weights are allocated', async () => {
     const model = parseMd3(md3(9000));
     expect(model.frameCount).toBe(9000);
     const before = process.memoryUsage().arrayBuffers;
-    const e = refusal(() => toGlb(model));
+    const e = await failure(toGlb(model));
     expect([e.code, e.detail]).toEqual(['UNWRITABLE', expect.stringMatching(/^the animations' morph weights reach \d+ \(this clip: \d+ keyframes × \d+ targets\): over the limit maxMorphWeights = 67108864 /)]);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 << 20);
   });
 
-  it('faerie.md2 (198 frames in 16 clips over 198 targets: 39,204 weights) exports under the default and at 39,204, not at 39,203', () => {
+  it('faerie.md2 (198 frames in 16 clips over 198 targets: 39,204 weights) exports under the default and at 39,204, not at 39,203', async () => {
     const faerie = parseMd2(read(`${SHARED_MODELS}/assimp/test/models/MD2/faerie.md2`));
-    expect(toGlb(faerie).length).toBeGreaterThan(0);
+    expect((await toGlb(faerie)).length).toBeGreaterThan(0);
     setResourceLimits({ maxMorphWeights: 39_204 });
-    expect(toGlb(faerie).length).toBeGreaterThan(0);
+    expect((await toGlb(faerie)).length).toBeGreaterThan(0);
     setResourceLimits({ maxMorphWeights: 39_203 });
-    expect(refusal(() => toGlb(faerie)).detail).toMatch(/morph weights reach 39204 .*over the limit maxMorphWeights = 39203 /);
+    expect((await failure(toGlb(faerie))).detail).toMatch(/morph weights reach 39204 .*over the limit maxMorphWeights = 39203 /);
   });
 });
 
@@ -87,17 +87,17 @@ describe('maxAnimationKeys', () => {
     return parseMd5Anim(lines.join('\n'));
   }
 
-  it('an md5anim of 700,000 empty frames (17 MB of text, 18.9 million joint poses) is UNWRITABLE before any pose is composed', () => {
+  it('an md5anim of 700,000 empty frames (17 MB of text, 18.9 million joint poses) is UNWRITABLE before any pose is composed', async () => {
     const anim = emptyFrames(700_000);
-    const e = refusal(() => toGlb(mesh, { anims: [{ name: 'long', anim }] }));
+    const e = await failure(toGlb(mesh, { anims: [{ name: 'long', anim }] }));
     expect([e.code, e.detail]).toEqual(['UNWRITABLE', `1 anim(s) of 700000 frames in all × ${mesh.joints.count} joints are ${700_000 * mesh.joints.count} joint poses: over the limit maxAnimationKeys = 16777216 (raise it with --limit maxAnimationKeys=N, or the maxAnimationKeys option)`]);
   });
 
-  it('the drone with its real anims exports under the default, and not under one pose fewer', () => {
+  it('the drone with its real anims exports under the default, and not under one pose fewer', async () => {
     const anims = ['forward', 'idle'].map((n) => ({ name: n, anim: parseMd5Anim(read(`${SHARED_MODELS}/actors/drone/${n}.md5anim`)) }));
     const keys = anims.reduce((k, a) => k + a.anim.frameCount * mesh.joints.count, 0);
-    expect(toGlb(mesh, { anims }).length).toBeGreaterThan(0);
+    expect((await toGlb(mesh, { anims })).length).toBeGreaterThan(0);
     setResourceLimits({ maxAnimationKeys: keys - 1 });
-    expect(refusal(() => toGlb(mesh, { anims })).detail).toMatch(new RegExp(`are ${keys} joint poses: over the limit maxAnimationKeys = ${keys - 1} `));
+    expect((await failure(toGlb(mesh, { anims }))).detail).toMatch(new RegExp(`are ${keys} joint poses: over the limit maxAnimationKeys = ${keys - 1} `));
   });
 });

@@ -19,11 +19,12 @@
  * lengths as its counts).
  */
 import './alloc-meter-install.js';
+import { toGlbNow } from '../helpers/glb-now.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import type { Md3Model } from '../../src/base/model.js';
-import { toGlb } from '../../src/registry/gltf.js';
+
 import { toGlbMeshopt } from '../../src/registry/gltf-meshopt.js';
 import { parseMd2 } from '../../src/formats/md2/index.js';
 import { parseMd3 } from '../../src/formats/md3/index.js';
@@ -195,7 +196,7 @@ function playerGlb(rows: ReturnType<typeof manifest>): Uint8Array {
   };
   const both = ['0 2 0 10', '1 1 0 10', '0 2 0 10', '1 1 0 10', '0 2 0 10', '1 1 0 10'];
   const cfg = [...both, ...Array(7).fill('2 2 0 10'), ...Array(12).fill('4 2 2 10')].join('\n');
-  return toGlb({ models: { lower: part('lower'), upper: part('upper'), head: part('head') }, animations: parseAnimationCfg(cfg) });
+  return toGlbNow({ models: { lower: part('lower'), upper: part('upper'), head: part('head') }, animations: parseAnimationCfg(cfg) });
 }
 
 let seedsCache: Promise<GltfSeed[]> | undefined;
@@ -229,7 +230,7 @@ export function gltfSeeds(): Promise<GltfSeed[]> {
       .map(({ r }) => parseMd3(new Uint8Array(readFileSync(r.absPath))))
       .find((m) => m.frameCount > 1 && m.tagCount > 0 && m.surfaces.length > 0);
     if (md3) {
-      out.push({ name: 'generated:md3.glb', bytes: toGlb(md3), resources: {} });
+      out.push({ name: 'generated:md3.glb', bytes: toGlbNow(md3), resources: {} });
       out.push({ name: 'generated:md3-meshopt.glb', bytes: await toGlbMeshopt(md3), resources: {} });
     }
     out.push({ name: 'generated:player.glb', bytes: playerGlb(rows), resources: {} });

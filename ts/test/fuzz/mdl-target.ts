@@ -5,6 +5,7 @@
  * count inflation hit the type words and group counts; an accepted model is re-checked independently, then drawn
  * (onseam vertices), posed, exported to glTF and written back.
  */
+import { toGlbNow } from '../helpers/glb-now.js';
 import type { MdlModel } from '../../src/base/model.js';
 import { mdlDrawVertices, parseMdl } from '../../src/formats/mdl/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
@@ -12,7 +13,7 @@ import { MdlPoser } from '../../src/formats/mdl/poser.js';
 import { writeMdl } from '../../src/formats/mdl/write.js';
 import { buildMdl, richSpec } from '../mdl/_build.js';
 import { i32, type Field, type Structure } from './structure.js';
-import { toGlb } from '../../src/registry/gltf.js';
+
 
 const lengthIs = (name: string, a: { length: number }, n: number) => (a.length === n ? '' : `${name}.length ${a.length}, want ${n}`);
 
@@ -63,7 +64,7 @@ export function useMdl(model: unknown): void {
   if (m.frames.length > 0) poser.poseFrameTime(m.frames.length - 1, 0.35);
   poser.dispose();
   // The glTF export decodes every pose and skin: only for models of reasonable size (the budget is better spent on inputs).
-  if (m.vertexCount * m.poseCount < 1 << 14 && m.skinPixels.length < 1 << 18) toGlb(m);
+  if (m.vertexCount * m.poseCount < 1 << 14 && m.skinPixels.length < 1 << 18) toGlbNow(m);
   const again = parseMdl(writeMdl(m));
   if (again.poseCount !== m.poseCount || again.vertexCount !== m.vertexCount) throw new Error('writeMdl did not read back the same counts');
 }

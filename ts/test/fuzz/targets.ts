@@ -3,6 +3,7 @@
  * real files seed it, a one-shot parse, optionally a push parser (for chunk-split checks), a structure scan (where
  * the counts, offsets and block boundaries are), an independent check of what it accepts, and its memory bound.
  */
+import { toGlbNow } from '../helpers/glb-now.js';
 import type { IqmModel, Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
 import { IqmParser, parseIqm } from '../../src/formats/iqm/parser.js';
 import { IqmPoser } from '../../src/formats/iqm/poser.js';
@@ -16,7 +17,7 @@ import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { toObj } from '../../src/export/obj.js';
-import { toGlb, type GltfModel } from '../../src/registry/gltf.js';
+import { type GltfModel } from '../../src/registry/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
@@ -275,7 +276,7 @@ function poseMesh(model: unknown): void {
   poser.poseBind();
   toObj(model as Md5Mesh, { positions: poser.positions, normals: poser.normals });
   poser.dispose();
-  toGlb(model as GltfModel);
+  toGlbNow(model as GltfModel);
 }
 
 /** The mesh each real anim belongs to (parsed once), to attach fuzzed anims to. */
@@ -307,7 +308,7 @@ function poseAnim(model: unknown, seedName: string): void {
 function poseMd2(model: unknown): void {
   const m = model as Md2Model;
   md2Unwelded(m);
-  toGlb(m);
+  toGlbNow(m);
   if (m.frameCount === 0) return;
   const poser = new Md2Poser(tsBackend, m);
   poser.poseFrame(m.frameCount - 1);
@@ -317,7 +318,7 @@ function poseMd2(model: unknown): void {
 /** Export an accepted MD3 to glTF and pose its last frame (all surfaces). */
 function poseMd3(model: unknown): void {
   const m = model as Md3Model;
-  toGlb(m);
+  toGlbNow(m);
   const poser = new Md3Poser(tsBackend, m);
   if (m.frameCount > 0) poser.poseFrame(m.frameCount - 1);
   poser.dispose();

@@ -75,7 +75,7 @@ describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
 
   it('the three.js view and the playable of the model opened alone have the same clips as the glTF: names, frames, rates', async () => {
     const set = await openModelSet(fs(), MESH, { formats: DEFAULT_FORMATS });
-    const glb = animationsOf(toGlb(set.data as never, setGltfOptions(set, {}, DEFAULT_FORMATS)));
+    const glb = animationsOf(await toGlb(set.data as never, setGltfOptions(set, {}, DEFAULT_FORMATS)));
     const clips = configClips(await readIqmConfig(fs(), 'player/male/iqm.cfg'));
     expect(glb).toHaveLength(clips.length);
     const backend = createTsBackend();
@@ -104,7 +104,7 @@ describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
       { path: 'm/iqm.cfg', bytes: new TextEncoder().encode(cfg) },
     ]);
     const set = await openModelSet(mem, 'm/mesh.iqm', { formats: DEFAULT_FORMATS });
-    const anims = animationsOf(toGlb(set.data as never, setGltfOptions(set, { yUp: false }, DEFAULT_FORMATS)));
+    const anims = animationsOf(await toGlb(set.data as never, setGltfOptions(set, { yUp: false }, DEFAULT_FORMATS)));
     const ref = readIqmReference(run.bytes);
     const { first, count } = ref.anims[0];
     const want = [tesseractCut(first, count, 2, 5), tesseractCut(first, count, -3, -1), tesseractCut(first, count, 40, 0)];
@@ -115,7 +115,7 @@ describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
       ['past the end', 19, 1, 12],
     ]);
     // key 0 of the first clip holds stored frame 2: the root's translation decoded from the file by the reference reader
-    const { json, bin } = readGlb(toGlb(set.data as never, setGltfOptions(set, { yUp: false }, DEFAULT_FORMATS)));
+    const { json, bin } = readGlb(await toGlb(set.data as never, setGltfOptions(set, { yUp: false }, DEFAULT_FORMATS)));
     const channel = json.animations[0].channels.find((c: any) => c.target.path === 'translation' && json.nodes[c.target.node].name === json.nodes[json.skins[0].joints[0]].name);
     const acc = json.accessors[json.animations[0].samplers[channel.sampler].output];
     const view = json.bufferViews[acc.bufferView];

@@ -66,7 +66,7 @@ describe('resolveMdlMaterials', () => {
     const fs = memoryFileSystem([{ path: 'progs/thing.mdl_0_glow.png', bytes: png }, { path: 'gfx/palette.lmp', bytes: DEFAULT_QUAKE_PALETTE }, { path: 'progs/thing.mdl_0.png', bytes: png }]);
     const textures = await resolveModelTextures(fs, model, path);
     expect([...textures.images.keys()].sort()).toEqual(['progs/thing.mdl_0.png', 'progs/thing.mdl_0_glow.png']);
-    const g = readGlb(toGlb(model, { name: 'thing', textures }));
+    const g = readGlb(await toGlb(model, { name: 'thing', textures }));
     const mat = g.json.materials[0];
     expect(g.json.images.length).toBe(2);
     expect(mat.emissiveTexture).toBeDefined();
@@ -76,13 +76,13 @@ describe('resolveMdlMaterials', () => {
     const skin1 = await resolveModelTextures(fs, model, path, { skin: 'skin1' });
     expect(skin1.materials.map((m) => [m.index, m.diffuse?.path])).toEqual([[0, `${path}/skin1_0`]]);
     expect([...(skin1.pixels?.keys() ?? [])]).toEqual([`${path}/skin1_0`, `${path}/skin1_0_glow`]); // its fullbrights as the glow
-    const g1 = readGlb(toGlb(model, { name: 'thing', textures: skin1 }));
+    const g1 = readGlb(await toGlb(model, { name: 'thing', textures: skin1 }));
     expect(g1.json.materials[0].name).toBe(`${path}/skin1_0`);
     // a skin the model does not carry: a warning naming the ones it does, and record 0 shown
     const missing = await resolveModelTextures(fs, model, path, { skin: 'skin9' });
     expect(missing.warnings.map((w) => w.code)).toContain('SKIN_NOT_FOUND');
     expect(missing.materials.map((m) => m.diffuse?.path)).toEqual(['progs/thing.mdl_0.png']);
     // without textures, the exporter's mdlSkin picks among the carried skins
-    expect(readGlb(toGlb(model, { name: 'thing', mdlSkin: 1 })).json.materials[0].name).toBe('thing/skin1_0'); // named after the model given
+    expect(readGlb(await toGlb(model, { name: 'thing', mdlSkin: 1 })).json.materials[0].name).toBe('thing/skin1_0'); // named after the model given
   });
 });

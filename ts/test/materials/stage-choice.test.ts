@@ -135,7 +135,7 @@ describe('the glb', () => {
     const model = modelNamed('models/players/level2/level2adv');
     const textures = await resolveModelTextures(fs, model, 'models/players/level2/level2.md3');
     const warnings: ParseWarning[] = [];
-    const glb = toGlb(model, { textures, warnings });
+    const glb = await toGlb(model, { textures, warnings });
     expectClean([], 'alien', await validate(glb));
     const { json, bin } = readGlb(glb);
     const bytesOf = (texture: number) => {

@@ -55,7 +55,7 @@ describe('num_st past 2048: Quake 2 bounds num_xyz by MAX_VERTS, never num_st', 
   test('the glTF exporter and the morph poser take a num_st 5982 model: one glTF vertex per st, texcoords as un-welded', async () => {
     const m = parseMd2(seamed({ st: 5982 }).bytes);
     const u = md2Unwelded(m);
-    const glb = toGlb(m);
+    const glb = await toGlb(m);
     const summary = await validate(glb);
     expect(summary.errors, summary.sample.join('\n')).toBe(0);
     const g = readGlb(glb);

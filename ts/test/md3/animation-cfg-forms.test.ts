@@ -56,10 +56,10 @@ describe('nonsegmented (Tremulous aliens)', () => {
     expect(last).toBe(alienStandIn().frameCount);
   });
 
-  it('the MD3 glTF exporter takes the clips as they are: 28 animations, a reversed clip keyed last frame first', () => {
+  it('the MD3 glTF exporter takes the clips as they are: 28 animations, a reversed clip keyed last frame first', async () => {
     const model = alienStandIn();
     const warnings: ParseWarning[] = [];
-    const g = readGlb(toGlb(model, { clips: cfg.clips, warnings }));
+    const g = readGlb(await toGlb(model, { clips: cfg.clips, warnings }));
     expect(warnings).toEqual([]);
     expect(g.json.animations.map((a: { name: string }) => a.name)).toEqual(cfg.clips.map((c) => c.name));
     // One-hot weights per key (the hot target is the frame, shifted by one when frame 0 is the base): ATTACK3 runs
@@ -106,9 +106,9 @@ describe('buildable', () => {
     expect(cfg.teamArena).toBe(false);
   });
 
-  it('its clips play on the real overmind.md3 (70 frames) through the glTF exporter', () => {
+  it('its clips play on the real overmind.md3 (70 frames) through the glTF exporter', async () => {
     const warnings: ParseWarning[] = [];
-    const g = readGlb(toGlb(overmind(), { clips: cfg.clips, warnings }));
+    const g = readGlb(await toGlb(overmind(), { clips: cfg.clips, warnings }));
     expect(warnings).toEqual([]);
     expect(g.json.animations.map((a: { name: string }) => a.name)).toEqual([...MD3_BUILDABLE_ANIMATIONS]);
   });

@@ -117,9 +117,9 @@ describe('posing the made-up pair as Daemon does (through the anim\'s hierarchy)
     b.dispose();
   });
 
-  it('glTF: the skeleton is the mesh\'s, the keys re-expressed under it; every frame poses as the poser does', () => {
+  it('glTF: the skeleton is the mesh\'s, the keys re-expressed under it; every frame poses as the poser does', async () => {
     const warnings: ParseWarning[] = [];
-    const g = readGlb(toGlb(mesh, { anims: [{ name: 'forward', anim: edited }], warnings }));
+    const g = readGlb(await toGlb(mesh, { anims: [{ name: 'forward', anim: edited }], warnings }));
     expect(warnings.map((w) => w.code)).toContain('ENGINE_LIMIT');
     const poser = new Md5Poser(createTsBackend(), mesh).setAnim(forward);
     for (let f = 0; f < forward.frameCount; f++) {

@@ -87,7 +87,7 @@ describe('every real MDL', () => {
       }
 
       const name = baseName(row.path);
-      const glb = toGlb(model, { name });
+      const glb = await toGlb(model, { name });
       expectCleanIn(results, row.path, await validate(glb));
       const g = readGlb(glb);
       const node = g.json.nodes.find((n: any) => n.mesh !== undefined);

@@ -217,9 +217,9 @@ describe('hostile and odd headers', () => {
     expect(m.warnings.map((w) => w.code)).toEqual(['NON_FINITE', 'NON_FINITE', 'NON_FINITE', 'ENGINE_LIMIT']);
   });
 
-  test('a skin of no texel exports untextured (fuzz finding: encodePng of 0 × 128)', () => {
+  test('a skin of no texel exports untextured (fuzz finding: encodePng of 0 × 128)', async () => {
     const m = parseMdl(buildMdl(richSpec({ skinWidth: 0, skins: [{ pixels: new Uint8Array(0) }] })));
-    const g = readGlb(toGlb(m));
+    const g = readGlb(await toGlb(m));
     expect(g.json.images).toBeUndefined();
     expect(m.warnings.map((w) => w.code)).toEqual(['ENGINE_LIMIT']);
   });

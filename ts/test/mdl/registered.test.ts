@@ -60,7 +60,7 @@ describe('MDL in the registry', () => {
     const entry = entryFor('mdl')!;
     expect(entry.writer?.extensions).toEqual(['.mdl']);
     const { toGlb } = await import('../../src/registry/gltf.js');
-    const written = await entry.writer!.fromGltf({ bytes: toGlb(model, { name: 'wizard' }) }, { scale: 1, split: false, out: 'wizard.mdl' });
+    const written = await entry.writer!.fromGltf({ bytes: await toGlb(model, { name: 'wizard' }) }, { scale: 1, split: false, out: 'wizard.mdl' });
     const back = parseMdl(written.files[0].bytes as Uint8Array);
     expect([back.vertexCount > 0, back.triangleCount, back.poseCount]).toEqual([true, model.triangleCount, model.poseCount]);
     expect(written.engine[0].warnings).toEqual([]);

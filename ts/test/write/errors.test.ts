@@ -43,7 +43,7 @@ describe('writer errors', () => {
 
   it('glTF import: bytes that are not glTF are UNSUPPORTED; a vertex past MD3\'s ±512 units is UNWRITABLE, named', async () => {
     expect((await caught(() => importGltf({ bytes: new Uint8Array([1, 2, 3, 4, 5]) }, { format: 'md3' }))).code).toBe('UNSUPPORTED');
-    const glb = toGlb(md3());
+    const glb = await toGlb(md3());
     const e = await caught(() => importGltf({ bytes: glb }, { format: 'md3', scale: 1000 }));
     expect(e.code).toBe('UNWRITABLE');
     expect(e.detail).toMatch(/surface \d+ \(".*"\) frame 0 vertex \d+: .* outside MD3's ±512 units/);

@@ -53,7 +53,7 @@ describe('MD3_GRID_COARSE', () => {
   it('a player: one warning, for its smallest part (here the head of human_bsuit shrunk to metres)', async () => {
     const dir = join(SHARED_MODELS, 'res-players_src.dpkdir/models/players/human_bsuit');
     const part = (f: string) => parseMd3(new Uint8Array(readFileSync(join(dir, f))));
-    const r = await gltfToPlayer({ bytes: toGlb({ models: { lower: part('lower.md3'), upper: part('upper.md3'), head: part('head.md3') } }) }, { scale: 1 / 40, fps: 1 });
+    const r = await gltfToPlayer({ bytes: await toGlb({ models: { lower: part('lower.md3'), upper: part('upper.md3'), head: part('head.md3') } }) }, { scale: 1 / 40, fps: 1 });
     const coarse = r.warnings.filter((w) => w.code === 'MD3_GRID_COARSE');
     expect(coarse).toHaveLength(1);
     expect(coarse[0].message).toMatch(/^head spans /);

@@ -69,7 +69,7 @@ describe('gltfToMd2: id MD2 → our glb → MD2 within the two quantisations', (
 
   /** model → glb (quantised on the default grid or the box's, or float) → MD2 → parsed, checked against `model`; the MD2 bytes. */
   async function roundTrip(model: Md2Model, mode: 'source' | 'box' | 'float'): Promise<Uint8Array> {
-    const glb = toGlb(model, mode === 'float' ? { quantize: false } : { md2Grid: mode });
+    const glb = await toGlb(model, mode === 'float' ? { quantize: false } : { md2Grid: mode });
     const imported = await gltfToMd2({ bytes: glb }, { skinSize: { width: model.skinWidth, height: model.skinHeight } });
     const bytes = writeMd2(imported);
     const back = parseMd2(bytes);

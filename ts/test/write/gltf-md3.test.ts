@@ -29,7 +29,7 @@ describe('gltfToMd3: id MD3 → our glb → MD3 within the format\'s quantisatio
   for (const row of realMd3s()) {
     it(row.path, async () => {
       const model = parseMd3(row.bytes);
-      const back = parseMd3(writeMd3(await gltfToMd3({ bytes: toGlb(model) })));
+      const back = parseMd3(writeMd3(await gltfToMd3({ bytes: await toGlb(model) })));
       expect(back.frameCount).toBe(model.frameCount);
       const kept = model.surfaces.filter((s) => s.vertexCount > 0 && s.triangleCount > 0);
       expect(back.surfaces.map((s) => s.name)).toEqual(kept.map((s) => s.name));

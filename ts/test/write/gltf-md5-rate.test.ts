@@ -35,7 +35,7 @@ describe('glTF → md5anim at the glTF\'s own key rate', () => {
   it('an md5anim at 60 fps with 601 frames comes back with 601 frames at 60 fps (it came back with 241 at 24)', async () => {
     const anim = longer(idle, 100);
     expect([anim.frameRate, anim.frameCount]).toEqual([60, 601]);
-    const r = await gltfToMd5({ bytes: toGlb(rifle, { anims: [{ name: 'idle', anim }] }) });
+    const r = await gltfToMd5({ bytes: await toGlb(rifle, { anims: [{ name: 'idle', anim }] }) });
     expect(r.anims.map((a) => [a.anim.frameRate, a.anim.frameCount])).toEqual([[60, 601]]);
     expect(r.warnings.map((w) => w.code)).not.toContain('GLTF_RESAMPLED');
   });
@@ -44,12 +44,12 @@ describe('glTF → md5anim at the glTF\'s own key rate', () => {
     const drone = parseMd5Mesh(read(join(DRONE, 'mesh.md5mesh')));
     for (const [mesh, dir, names] of [[drone, DRONE, ['death', 'forward', 'idle']], [rifle, RIFLE, ['rifle_view_idle', 'rifle_view_reload']]] as const) {
       const anims = names.map((name) => ({ name, anim: parseMd5Anim(read(join(dir, `${name}.md5anim`))) }));
-      const r = await gltfToMd5({ bytes: toGlb(mesh, { anims }) });
+      const r = await gltfToMd5({ bytes: await toGlb(mesh, { anims }) });
       expect(r.anims.map((a) => [a.name, a.anim.frameRate, a.anim.frameCount])).toEqual(anims.map((a) => [a.name, a.anim.frameRate, a.anim.frameCount]));
     }
     // asked for, a rate is still a rate: forward (12 frames at 24, 11/24 s) at 48
     const forward = parseMd5Anim(read(join(DRONE, 'forward.md5anim')));
-    const at48 = await gltfToMd5({ bytes: toGlb(drone, { anims: [{ name: 'forward', anim: forward }] }) }, { fps: 48 });
+    const at48 = await gltfToMd5({ bytes: await toGlb(drone, { anims: [{ name: 'forward', anim: forward }] }) }, { fps: 48 });
     expect([at48.anims[0].anim.frameRate, at48.anims[0].anim.frameCount]).toEqual([48, 23]);
   });
 

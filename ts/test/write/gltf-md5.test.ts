@@ -125,7 +125,7 @@ describe('id → glb → id: every real md5mesh (with its md5anims) through toGl
     it(row.path, async () => {
       const original = parseMd5Mesh(read(row.absPath));
       const named = pairs.filter((p) => p.mesh.path === row.path).map((p) => ({ name: p.anim.path.replace(/^.*\/|\.md5anim$/g, ''), anim: parseMd5Anim(read(p.anim.absPath)) }));
-      const glbBytes = toGlb(original, { anims: named });
+      const glbBytes = await toGlb(original, { anims: named });
       const fps = named[0]?.anim.frameRate ?? 24;
       const imported = await gltfToMd5({ bytes: glbBytes }, { fps });
       const { mesh, anims } = throughText(imported.mesh, imported.anims);

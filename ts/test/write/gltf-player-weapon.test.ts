@@ -26,14 +26,14 @@ function handsAndWeapons(): Md3Model {
 
 describe('gltfToPlayer and nodes named weapon', () => {
   it('surfaces named weapon are kept; no warning about them', async () => {
-    const glb = toGlb({ models: { lower: part('lower.md3'), upper: handsAndWeapons(), head: part('head.md3') } });
+    const glb = await toGlb({ models: { lower: part('lower.md3'), upper: handsAndWeapons(), head: part('head.md3') } });
     const r = await gltfToPlayer({ bytes: glb });
     expect(r.upper.surfaces.map((s) => s.name)).toEqual(['hands', 'weapon', 'weapon']);
     expect(r.warnings.map((w) => w.code)).not.toContain('PLAYER_WEAPON_SKIPPED');
   });
 
   it('the weapon attachment on tag_weapon is left out, with one warning saying so; the surfaces named weapon stay', async () => {
-    const glb = toGlb({ models: { lower: part('lower.md3'), upper: handsAndWeapons(), head: part('head.md3'), weapon: rifle } });
+    const glb = await toGlb({ models: { lower: part('lower.md3'), upper: handsAndWeapons(), head: part('head.md3'), weapon: rifle } });
     const r = await gltfToPlayer({ bytes: glb });
     expect(r.upper.surfaces.map((s) => s.name)).toEqual(['hands', 'weapon', 'weapon']);
     expect(r.upper.surfaces[1].vertexCount).toBe(part('upper.md3').surfaces[0].vertexCount);

@@ -60,7 +60,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
   const cfg = parseAnimationCfg(read('animation.cfg'));
 
   it('human_bsuit: same clips, surfaces and tags; vertices within one 1/64 step at every frame the cfg names; the assembled player within ASSEMBLED_BOUND', async () => {
-    const result = await gltfToPlayer({ bytes: toGlb({ models: original, animations: cfg }) });
+    const result = await gltfToPlayer({ bytes: await toGlb({ models: original, animations: cfg }) });
     const back: Md3PlayerModels = {
       lower: parseMd3(writeMd3(result.lower)),
       upper: parseMd3(writeMd3(result.upper)),
@@ -128,7 +128,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
 
   it('animations not named as Quake 3\'s take the free slots in order, with a warning; missing ones play one frame', async () => {
     // without an animation.cfg the exporter writes two animations, "lower" and "upper", each every frame of its part
-    const result = await gltfToPlayer({ bytes: toGlb({ models: original }) }, { fps: 15 });
+    const result = await gltfToPlayer({ bytes: await toGlb({ models: original }) }, { fps: 15 });
     const mapped = result.warnings.filter((w) => w.code === 'PLAYER_ANIMATION_MAPPED').map((w) => w.message);
     expect(mapped).toEqual(['animation 0 ("lower") is not a Quake 3 player animation name: written as BOTH_DEATH1', 'animation 1 ("upper") is not a Quake 3 player animation name: written as BOTH_DEAD1']);
     expect(result.warnings.some((w) => w.code === 'PLAYER_ANIMATION_MISSING' && /TORSO_GESTURE.*LEGS_TURN/.test(w.message))).toBe(true);
@@ -142,7 +142,7 @@ describe('gltfToPlayer: a Quake 3 player → our glb → lower/upper/head.md3 + 
   });
 
   it('a glTF without lower, upper and head nodes is UNWRITABLE, naming them', async () => {
-    const glb = toGlb(original.head);
+    const glb = await toGlb(original.head);
     await expect(gltfToPlayer({ bytes: glb })).rejects.toThrow(/no node named lower, upper/);
   });
 

@@ -99,7 +99,7 @@ describe('gltfToMdl: every real MDL through .glb and back', () => {
   for (const row of mdlRows()) {
     it(`${row.path}: within the format's quantisation; the skin pixel for pixel; clips kept`, async () => {
       const model = parseMdl(readRow(row));
-      const glb = toGlb(model, { name: row.path.split('/').pop() });
+      const glb = await toGlb(model, { name: row.path.split('/').pop() });
       const step = readGlb(glb).json.nodes.find((n: { mesh?: number }) => n.mesh !== undefined).scale[0];
       const back = await gltfToMdl({ bytes: glb });
       expect(back.warnings).toEqual([]);
@@ -139,7 +139,7 @@ describe('gltfToMdl: every real MDL through .glb and back', () => {
 
   test('made-up: frame groups and onseam vertices come back as single frames and split vertices', async () => {
     const model = parseMdl(buildMdl(richSpec()));
-    const back = await gltfToMdl({ bytes: toGlb(model, { name: 'rich' }) });
+    const back = await gltfToMdl({ bytes: await toGlb(model, { name: 'rich' }) });
     expect(back.poseCount).toBe(4);
     expect(back.clips).toEqual([{ name: 'stand', firstFrame: 0, frameCount: 1 }, { name: 'wave', firstFrame: 1, frameCount: 3 }]);
     // vertices 1 and 3 are drawn twice (front and shifted back texels): each becomes two MDL vertices

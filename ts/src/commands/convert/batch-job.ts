@@ -108,7 +108,7 @@ export async function convertJob(fs: FileSystem, job: BatchJob, formats: readonl
     const set = await openModelSet(fs, job.path, { formats, format: format.folder ? undefined : format, companions: format.companionsByDefault ? 'beside' : job.anims, onMismatch: 'skip' });
     const exportList: NonNullable<GltfOptions['warnings']> = [];
     const t = job.textures ? await resolveModelTextures(fs, set.data as TexturedModel, job.path, { skin: job.skin, resolver, formats }) : undefined;
-    const glb = toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }, formats), ...(t ? { textures: t } : {}), formats });
+    const glb = await toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }, formats), ...(t ? { textures: t } : {}), formats });
     return { glb, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t, originRoot(set.origin, job.path)) : []), ...exportWarnings(set.origin, exportList)]) };
   } catch (e) {
     return failedResult(job.id, job.origin, e);

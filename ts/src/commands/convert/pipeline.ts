@@ -32,7 +32,7 @@ export interface GltfOutput {
 export async function gltfOutput(set: ModelSet, entry: FormatEntry, out: string, options: GltfOptions, formats: readonly FormatEntry[], meshopt?: { reorder: boolean }): Promise<GltfOutput> {
   if (!entry.gltf) throw badInput(set.origin, `${entry.title}: no glTF export for this format`);
   const o = { ...setGltfOptions(set, options, formats), formats };
-  const files: OutputFile[] = meshopt ? [{ path: out, bytes: await toGlbMeshopt(set.data as never, { ...o, reorder: meshopt.reorder }) }] : gltfFiles(set.data as never, out, o);
+  const files: OutputFile[] = meshopt ? [{ path: out, bytes: await toGlbMeshopt(set.data as never, { ...o, reorder: meshopt.reorder }) }] : await gltfFiles(set.data as never, out, o);
   const c = gltfCounts(gltfJson(files[0].bytes as Uint8Array));
   return { files, facts: [count(c.meshes, 'mesh', 'meshes'), count(c.vertices, 'vertex', 'vertices'), count(c.animations, 'clip')] };
 }

@@ -7,11 +7,8 @@
 import type { IqmModel } from '../../base/model.js';
 import type { GltfOptions } from '../../export/gltf.js';
 import type { NamedIqmAnimation } from './gltf.js';
-import { iqmToObj } from './obj.js';
 import { iqmClips } from './clips.js';
 import { iqmFormat } from './format.js';
-import { iqmPlayable } from './playable.js';
-import { IqmPoser } from './poser.js';
 import { fileHead } from '../../vfs/file-system.js';
 import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { iqmModel } from './model-entry.js';
@@ -44,7 +41,6 @@ function iqmSummary(m: IqmModel): Summary {
   };
 }
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const iqmEntry = /* @__PURE__ */ formatEntry(iqmFormat, iqmModel, {
   // An IQM is bounded by its header's counts, each checked against the file before anything is allocated.
@@ -58,7 +54,7 @@ export const iqmEntry = /* @__PURE__ */ formatEntry(iqmFormat, iqmModel, {
     const b = await fileHead(file, IQM_HEADER_BYTES);
     return readIqmHeader(b, b.length).numFrames;
   },
-  playable: async (set) => iqmPlayable(set),
+  playable: async (set) => (await import('./playable.js')).iqmPlayable(set),
   // one glTF animation per clip, as the playable and the view have them (an iqm.cfg's names, cuts and rates)
   gltfOptions(set, options) {
     const clips = iqmClips(set);
@@ -72,22 +68,7 @@ export const iqmEntry = /* @__PURE__ */ formatEntry(iqmFormat, iqmModel, {
       const file = (set.companions[0]?.data as IqmModel | undefined) ?? set.data;
       return file.frameCount > 0 ? { count: file.frameCount, of: set.companions[0]?.path ?? set.path } : null;
     },
-    async write(set, o) {
-      const model = set.data;
-      const animation = set.companions[0]?.data as IqmModel | undefined;
-      const poser = new IqmPoser(o.backend, model);
-      try {
-        if (o.frame !== undefined) {
-          if (animation) poser.setAnimation(animation);
-          poser.poseFrame(o.frame);
-        } else poser.bindPose();
-        const what = o.frame === undefined ? `${set.path} in its bind pose` : `${set.path} frame ${o.frame}${animation ? ` of ${set.companions[0].path}` : ''}`;
-        const text = iqmToObj(model, { positions: poser.positions, normals: poser.normals.length ? poser.normals : undefined, yUp: o.yUp, comment: o.comment(what), materials: o.materials });
-        return { text, facts: [count(model.meshes.length, 'mesh', 'meshes'), count(poser.vertexCount, 'vertex', 'vertices'), o.frame === undefined ? 'bind pose' : `frame ${o.frame}`] };
-      } finally {
-        poser.dispose();
-      }
-    },
+    write: async (set, o) => (await import('./obj-frame.js')).writeObjFrame(set, o),
   },
   writer: {
     extensions: ['.iqm'],

@@ -5,7 +5,7 @@
  * (`formats/iqm/format.ts`; a test holds them equal).
  */
 import type { IqmModel } from '../../base/model.js';
-import { addIqm, type NamedIqmAnimation } from './gltf.js';
+import type { NamedIqmAnimation } from './gltf.js';
 import type { ModelEntry } from '../entry.js';
 import type { FileSystem } from '../../vfs/file-system.js';
 
@@ -19,6 +19,9 @@ export const iqmModel: ModelEntry<IqmModel> = {
   materials: (resolver, model, path, o) => resolver.iqm(model, path, { ...(o.skin ? { skin: o.skin } : {}), readConfig: readIqmConfigLater }),
   gltf: {
     uses: [],
-    add: (ctx, model, name, options) => addIqm(ctx, model, name, (options.anims ?? []) as unknown as NamedIqmAnimation[]).rootNodes,
+    load: async () => {
+      const { addIqm } = await import('./gltf.js');
+      return (ctx, model, name, options) => addIqm(ctx, model, name, (options.anims ?? []) as unknown as NamedIqmAnimation[]).rootNodes;
+    },
   },
 };

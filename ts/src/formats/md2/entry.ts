@@ -6,9 +6,6 @@ import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors
 import type { Md2Model } from '../../base/model.js';
 import { md2Format } from './format.js';
 import { fileHead } from '../../vfs/file-system.js';
-import { md2ToObj } from '../../export/obj-morph.js';
-import { Md2Poser } from '../../pose/md2-poser.js';
-import { md2Playable } from './playable.js';
 import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { md2Model } from './model-entry.js';
 
@@ -45,21 +42,11 @@ export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
     if (b.length < MD2_HEADER_BYTES) throw new ModelParseError(ErrorCode.Truncated, `input ended inside the ${MD2_HEADER_BYTES}-byte header`, { offset: b.length });
     return readMd2Header(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
-  playable: async (set) => md2Playable(set.data, fileName(set.path)),
+  playable: async (set) => (await import('./playable.js')).md2Playable(set.data, fileName(set.path)),
   view: async (set, backend) => (await import('./view.js')).md2View(set.data, backend),
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
-    async write(set, o) {
-      const model = set.data;
-      const frame = o.frame ?? 0;
-      const poser = new Md2Poser(o.backend, model).poseFrame(frame);
-      try {
-        const text = md2ToObj(model, { positions: poser.positions, yUp: o.yUp, comment: o.comment(`${set.path} frame ${frame}`), materials: o.materials });
-        return { text, facts: ['1 mesh', `${poser.vertexCount} ${poser.vertexCount === 1 ? 'vertex' : 'vertices'}`, `frame ${frame}`] };
-      } finally {
-        poser.dispose();
-      }
-    },
+    write: async (set, o) => (await import('./obj.js')).writeObjFrame(set, o),
   },
   writer: {
     extensions: ['.md2'],

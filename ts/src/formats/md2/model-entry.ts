@@ -4,7 +4,6 @@
  * where unused; its id and title are the format's (`formats/md2/format.ts`; a test holds them equal).
  */
 import type { Md2Model } from '../../base/model.js';
-import { addMd2 } from './gltf.js';
 import type { ModelEntry } from '../entry.js';
 
 export const md2Model: ModelEntry<Md2Model> = {
@@ -14,6 +13,9 @@ export const md2Model: ModelEntry<Md2Model> = {
   materials: (resolver, model, path) => resolver.md2(model, path),
   gltf: {
     uses: ['clips', 'fps', 'step', 'frameNodes', 'md2Grid', 'quantize'],
-    add: (ctx, model, name, options) => addMd2(ctx, model, name, options).rootNodes,
+    load: async () => {
+      const { addMd2 } = await import('./gltf.js');
+      return (ctx, model, name, options) => addMd2(ctx, model, name, options).rootNodes;
+    },
   },
 };

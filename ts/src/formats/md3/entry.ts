@@ -9,10 +9,6 @@ import { md3Format } from './format.js';
 import { md3PlayerFormat } from './player-format.js';
 import type { Md3PlayerData } from './player-parts.js';
 import { fileHead } from '../../vfs/file-system.js';
-import { md3ToObj } from '../../export/obj-morph.js';
-import { Md3Poser } from '../../pose/md3-poser.js';
-import { md3Playable } from './playable.js';
-import { playerPlayable } from './player-playable.js';
 import type { ModelFormat } from '../../load/format.js';
 import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { md3Model, playerModel, type PlayerLike } from './model-entry.js';
@@ -40,7 +36,6 @@ export function md3Summary(m: Md3Model): Summary {
   };
 }
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
   async inspect(source, options) {
@@ -53,24 +48,14 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
     const b = await fileHead(file, MD3_HEADER_BYTES);
     return readMd3Header(b, b.length).numFrames;
   },
-  playable: async (set) => md3Playable(set.data),
+  playable: async (set) => (await import('./playable.js')).md3Playable(set.data),
   async view(set, backend) {
     const { md3View, md3Clips } = await import('./view.js');
     return md3View(set.data, backend, md3Clips(set.data));
   },
   obj: {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
-    async write(set, o) {
-      const model = set.data;
-      const frame = o.frame ?? 0;
-      const poser = new Md3Poser(o.backend, model).poseFrame(frame);
-      try {
-        const text = md3ToObj(model, { positions: poser.positions, normals: poser.normals, yUp: o.yUp, comment: o.comment(`${set.path} frame ${frame}`), materials: o.materials });
-        return { text, facts: [count(model.surfaces.length, 'mesh', 'meshes'), count(poser.vertexCount, 'vertex', 'vertices'), `frame ${frame}`] };
-      } finally {
-        poser.dispose();
-      }
-    },
+    write: async (set, o) => (await import('./obj.js')).writeObjFrame(set, o),
   },
   writer: {
     extensions: ['.md3'],
@@ -82,7 +67,7 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
 const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
 export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
-  playable: async (set) => playerPlayable(set.data as Md3PlayerData),
+  playable: async (set) => (await import('./player-playable.js')).playerPlayable(set.data as Md3PlayerData),
   view: async (set, backend) => (await import('./player-view.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
   writer: {
     extensions: [],

@@ -5,8 +5,6 @@
  * `player-format.ts`; a test holds them equal).
  */
 import type { Md3Model } from '../../base/model.js';
-import { addMd3 } from './gltf.js';
-import { addPlayer } from './gltf-player.js';
 import type { Md3PlayerData, Md3PlayerModels } from './player-parts.js';
 import type { ModelEntry } from '../entry.js';
 
@@ -17,7 +15,10 @@ export const md3Model: ModelEntry<Md3Model> = {
   materials: (resolver, model, path, o) => resolver.md3(model, path, o.skin ? { skin: o.skin } : {}),
   gltf: {
     uses: ['clips', 'fps', 'step', 'quantize'],
-    add: (ctx, model, name, options) => addMd3(ctx, model, name, options).rootNodes,
+    load: async () => {
+      const { addMd3 } = await import('./gltf.js');
+      return (ctx, model, name, options) => addMd3(ctx, model, name, options).rootNodes;
+    },
   },
 };
 
@@ -40,6 +41,9 @@ export const playerModel: ModelEntry<PlayerLike> = {
   },
   gltf: {
     uses: ['fps', 'step', 'quantize'],
-    add: (ctx, player, name, options) => addPlayer(ctx, 'models' in player ? player : { models: player }, name, options).rootNodes,
+    load: async () => {
+      const { addPlayer } = await import('./gltf-player.js');
+      return (ctx, player, name, options) => addPlayer(ctx, 'models' in player ? player : { models: player }, name, options).rootNodes;
+    },
   },
 };

@@ -10,9 +10,6 @@ import type { Md5AnimHeader } from './anim.js';
 import { md5AnimFormat, md5CameraFormat, md5MeshFormat } from './format.js';
 import type { Md5MeshHeader } from './mesh.js';
 import type { ModelSet } from '../../load/model-set.js';
-import { toObj } from '../../export/obj.js';
-import { Md5Poser } from '../../pose/md5-poser.js';
-import { md5Playable } from './playable.js';
 import { formatEntry, type Summary } from '../entry.js';
 import { md5AnimModel, md5CameraModel, md5MeshModel } from './model-entry.js';
 
@@ -69,27 +66,11 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     const materialsOf = { format: 'md5mesh', meshes: meshes.map(({ name, shader }) => ({ name, shader })) } as unknown as Md5Mesh;
     return { summary, materialsOf };
   },
-  playable: async (set) => md5Playable(set.data, anims(set)),
+  playable: async (set) => (await import('./playable.js')).md5Playable(set.data, anims(set)),
   view: async (set, backend) => (await import('./view.js')).md5View(set, backend),
   obj: {
     frames: (set) => (set.companions[0] ? { count: (set.companions[0].data as Md5Anim).frameCount, of: set.companions[0].path } : null),
-    async write(set, o) {
-      const mesh = set.data;
-      const anim = set.companions[0];
-      const poser = new Md5Poser(o.backend, mesh);
-      try {
-        if (anim) {
-          poser.setAnim(anim.data as Md5Anim);
-          poser.poseFrame(o.frame ?? 0);
-        } else poser.poseBind();
-        const what = anim ? `${set.path} posed by ${anim.path} frame ${o.frame ?? 0}` : `${set.path} in its bind pose`;
-        const text = toObj(mesh, { positions: poser.positions, normals: poser.normals, yUp: o.yUp, comment: o.comment(what), materials: o.materials });
-        const pose = anim ? `frame ${o.frame ?? 0} of ${anim.path}` : 'bind pose';
-        return { text, facts: [`${mesh.meshes.length} ${mesh.meshes.length === 1 ? 'mesh' : 'meshes'}`, `${poser.vertexCount} ${poser.vertexCount === 1 ? 'vertex' : 'vertices'}`, pose] };
-      } finally {
-        poser.dispose();
-      }
-    },
+    write: async (set, o) => (await import('./obj.js')).writeObjFrame(set, o),
   },
   writer: {
     extensions: ['.md5mesh'],

@@ -5,7 +5,6 @@
  * are the formats' (`formats/md5/format.ts`; a test holds them equal).
  */
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
-import { addMd5 } from './gltf.js';
 import type { ModelEntry } from '../entry.js';
 
 export const md5MeshModel: ModelEntry<Md5Mesh> = {
@@ -15,11 +14,14 @@ export const md5MeshModel: ModelEntry<Md5Mesh> = {
   materials: (resolver, mesh, path) => resolver.md5(mesh, path),
   gltf: {
     uses: [],
-    add(ctx, mesh, _name, options, result) {
-      const list = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
-      const out = addMd5(ctx, mesh, list);
-      result.md5 = out.stats;
-      return out.rootNodes;
+    load: async () => {
+      const { addMd5 } = await import('./gltf.js');
+      return (ctx, mesh, _name, options, result) => {
+        const list = (options.anims ?? []).map((a, i) => ('anim' in a ? a : { name: `anim${i}`, anim: a }));
+        const out = addMd5(ctx, mesh, list);
+        result.md5 = out.stats;
+        return out.rootNodes;
+      };
     },
   },
 };
@@ -30,8 +32,8 @@ export const md5AnimModel: ModelEntry<Md5Anim> = {
   owns: (data): data is Md5Anim => (data as Md5Anim | null)?.format === 'md5anim',
 };
 
-export const md5CameraModel: ModelEntry<never> = {
+export const md5CameraModel: ModelEntry<unknown> = {
   id: 'md5camera',
   title: 'Doom 3 camera path (md5camera)',
-  owns: (_data): _data is never => false,
+  owns: (_data): _data is unknown => false,
 };

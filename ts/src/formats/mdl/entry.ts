@@ -7,11 +7,8 @@
  */
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import type { MdlModel } from '../../base/model.js';
-import { mdlToObj } from './obj.js';
 import { mdlFormat } from './format.js';
 import { mdlEffects } from './limits.js';
-import { mdlPlayable } from './playable.js';
-import { MdlPoser } from './poser.js';
 import { fileHead } from '../../vfs/file-system.js';
 import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { mdlModel } from './model-entry.js';
@@ -57,21 +54,12 @@ export const mdlEntry = /* @__PURE__ */ formatEntry(mdlFormat, mdlModel, {
     // numframes counts frame records (a group is one); its poses are known only from the frames themselves.
     return readMdlHeader(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
-  playable: async (set) => mdlPlayable(set.data, fileName(set.path)),
+  playable: async (set) => (await import('./playable.js')).mdlPlayable(set.data, fileName(set.path)),
   view: async (set, backend) => (await import('./view.js')).mdlView(set.data, backend),
   obj: {
     // Numbered over the stored poses (a frame group's poses one by one), as `--frame N` says in the CLI.
     frames: (set) => ({ count: set.data.poseCount, of: set.path }),
-    async write(set, o) {
-      const frame = o.frame ?? 0;
-      const poser = new MdlPoser(o.backend, set.data).poseFrame(frame);
-      try {
-        const text = mdlToObj(set.data, { positions: poser.positions, normals: poser.normals, yUp: o.yUp, comment: o.comment(`${set.path} pose ${frame}`), materials: o.materials });
-        return { text, facts: ['1 mesh', `${set.data.vertexCount} ${set.data.vertexCount === 1 ? 'vertex' : 'vertices'}`, `pose ${frame}`] };
-      } finally {
-        poser.dispose();
-      }
-    },
+    write: async (set, o) => (await import('./obj-frame.js')).writeObjFrame(set, o),
   },
   writer: {
     extensions: ['.mdl'],

@@ -22,6 +22,7 @@ import type { FileSystem } from '../../vfs/file-system.js';
 import { implicitLook } from '../../materials/appearance.js';
 import { joinPath } from '../../materials/names.js';
 import type { EmbeddedPixels, MaterialWarning, ResolvedImage, ResolvedMaterial } from '../../materials/types.js';
+import type { MaterialResolver, MaterialSet } from '../../materials/resolver.js';
 
 /** flags bit of MarkV / QuakeSpasm-Spiked / Ironwail: palette index 255 drawn transparent. */
 export const MF_HOLEY = 1 << 14;
@@ -185,4 +186,24 @@ export async function resolveMdlMaterials(fs: FileSystem | null, model: SkinSour
     }
   }
   return { materials: embedded.materials, warnings, pixels: embedded.pixels, palettePath };
+}
+
+/**
+ * The skin a drawing shows: record `skinN` of the file (the names the view's `extras.skins` offers; `--skin skin1`),
+ * record 0 when none is asked for — as the engine draws `self.skin`, 0 unless QuakeC sets it. Its material comes
+ * at index 0, the view's one group; the glTF exporter's `mdlSkin` picks among the carried skins when no textures are
+ * handed in.
+ */
+export async function shownSkin(fs: MaterialResolver['fs'], model: MdlModel, path: string, skin: string | undefined): Promise<MaterialSet> {
+  const set = await resolveMdlMaterials(fs, model, path);
+  const names = mdlSkinNames(model);
+  let record = skin === undefined ? 0 : names.indexOf(skin);
+  if (record < 0) {
+    set.warnings.push({ code: 'SKIN_NOT_FOUND', message: `skin ${skin}: the model carries ${names.length ? names.join(', ') : 'no skin'}; showing ${names[0] ?? 'none'}`, path });
+    record = 0;
+  }
+  const shown = set.materials.filter((m) => m.index === record).map((m) => ({ ...m, index: 0 }));
+  const used = new Set(shown.flatMap((m) => [m.diffuse?.path, m.emissive?.path]));
+  const pixels = new Map([...set.pixels].filter(([key]) => used.has(key)));
+  return { materials: shown, warnings: set.warnings, pixels };
 }
