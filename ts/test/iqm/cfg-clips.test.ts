@@ -73,6 +73,14 @@ describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
     expect([by('run forward').fps, by('sprint').fps, by('boost backward').fps]).toEqual([35, 45, 10]);
   });
 
+  it('a model set exported with the default formats keeps its cfg clips (the viewer exported without a list and lost them)', async () => {
+    const set = await openModelSet(fs(), MESH, { formats: DEFAULT_FORMATS });
+    const given = animationsOf(await toGlb(set.data as never, setGltfOptions(set, {}, DEFAULT_FORMATS)));
+    const byDefault = animationsOf(await toGlb(set.data as never, setGltfOptions(set, {})));
+    expect(byDefault.length).toBeGreaterThan(1);
+    expect(byDefault).toEqual(given);
+  });
+
   it('the three.js view and the playable of the model opened alone have the same clips as the glTF: names, frames, rates', async () => {
     const set = await openModelSet(fs(), MESH, { formats: DEFAULT_FORMATS });
     const glb = animationsOf(await toGlb(set.data as never, setGltfOptions(set, {}, DEFAULT_FORMATS)));
