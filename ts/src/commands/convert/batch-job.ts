@@ -44,8 +44,11 @@ export interface BatchJob {
   skin?: string;
 }
 
-/** What a worker sends: `{ started }` as it begins converting a job, then each job's result, in the order sent. */
-export type BatchMessage = BatchResult | { started: number };
+/**
+ * What a worker sends: `{ ready }` once it listens (the pool sends nothing before: a message that comes before the
+ * listener is lost), `{ started }` as it begins converting a job, then each job's result, in the order sent.
+ */
+export type BatchMessage = BatchResult | { started: number } | { ready: true };
 
 export interface BatchResult {
   id: number;
