@@ -54,7 +54,7 @@ export interface BatchBudget {
   heapMb: number;
 }
 
-export const DEFAULT_BATCH_BUDGET: Readonly<BatchBudget> = Object.freeze({ seconds: 300, heapMb: 2048 });
+export const DEFAULT_BATCH_BUDGET: Readonly<BatchBudget> = Object.freeze({ seconds: 300, heapMb: 1024 });
 
 /** What the pool sends a worker before any job. */
 export interface BatchWorkerInit {
