@@ -266,8 +266,9 @@ export function startBatchPool(input: string, threads: number, options: BatchPoo
       lastReason = deathText(s, code, signal);
       if (failed) onResult(deathResult(failed, s, code, signal, budget));
       for (const job of jobs.filter((j) => j !== failed).reverse()) queue.putBack(job, i);
-      // Its model failed, not the worker's start: a new worker takes its place (at most one per failed job).
-      if (failed && i >= 0) slots[i] = spawn();
+      // Its model failed, not the worker's start: a new worker takes its place (at most one per failed job), when
+      // there is work left for it.
+      if (failed && i >= 0 && queue.remaining > 0) slots[i] = spawn();
       pump();
     };
 
