@@ -27,12 +27,13 @@
  * Workers that get no job are ended. A worker's stderr is kept (its last 8 KB), never printed: it names the reason.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode } from '../../base/errors.js';
 import { type ResourceLimits } from '../../base/resource-limits.js';
 import { cliEntry, SERVE_BATCH_JOBS } from '../entry.js';
 import { limitsForWorker } from '../limits.js';
-import { type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
+import { tempOutput, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
 import { type BatchQueue } from './batch-queue.js';
 
 /** Jobs a worker holds at once: the one it writes, the one it converts and the next. */
@@ -264,6 +265,8 @@ export function startBatchPool(input: string, threads: number, options: BatchPoo
       const failed = jobs.find((j) => j.id === s.converting);
       if (s.released && jobs.length === 0) return pump();
       lastReason = deathText(s, code, signal);
+      // A write it had in flight is done again by another worker: its temporary file (if any) goes.
+      for (const job of jobs) void rm(tempOutput(job.out, s.child.pid ?? 0, 0), { force: true }).catch(() => {});
       if (failed) onResult(deathResult(failed, s, code, signal, budget));
       for (const job of jobs.filter((j) => j !== failed).reverse()) queue.putBack(job, i);
       // Its model failed, not the worker's start: a new worker takes its place (at most one per failed job), when
