@@ -58,7 +58,6 @@ function serve({ input, limits }: BatchWorkerInit, post: (m: BatchMessage) => vo
         process.exit(0); // every result was received: the pool sends null only to a worker holding no job
       }
       post({ started: job.id });
-      // eslint-disable-next-line no-empty
       if (hang !== undefined && job.path === hang) for (;;) {}
       let result: Promise<BatchResult>;
       try {
