@@ -5,9 +5,12 @@
 // docs/security.md quotes the table): each input is converted under /usr/bin/time -v and the line printed is its
 // size, the exit status, the error code of the first stderr line and the maximum resident set size. With --lifted
 // the same inputs run again with the limit that stopped each one raised, to show what it held back (these runs can
-// take gigabytes: run them on a machine with room).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// take gigabytes: run them on a machine with room). After the table, `convert --all` over .pak files holding a
+// hostile model beside a normal one (the batch's budgets, issue 36): the summary line, the failed rows' codes, the
+// wall time and the peak RSS of the batch's processes together (the CLI and its workers, sampled from /proc every
+// 50 ms) and of the largest one. `--batch-only` runs only those.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +20,7 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(REPO, 'bin', 'idtech-models.js');
 const MODELS = join(REPO, '..', 'shared', 'models');
 const lifted = process.argv.includes('--lifted');
+const batchOnly = process.argv.includes('--batch-only');
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-hostile-memory-'));
 
 // --- a minimal zip writer (deflate, sizes and CRC right): enough for these inputs ---------------------------------
@@ -198,9 +202,9 @@ function run(c, limits) {
   return { status: r.status, code, rss };
 }
 
-console.log(`| input | size | exit | answer | peak RSS |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
-console.log(`|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
-for (const c of cases) {
+if (!batchOnly) console.log(`| input | size | exit | answer | peak RSS |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
+if (!batchOnly) console.log(`|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
+for (const c of batchOnly ? [] : cases) {
   const d = run(c, []);
   let row = `| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${d.status} | ${d.code} | ${mib(d.rss)} |`;
   if (lifted && c.raise.length) {
@@ -212,3 +216,91 @@ for (const c of cases) {
   }
   console.log(row);
 }
+
+// --- convert --all: a hostile model beside a normal one (the batch's budgets, batch-pool.ts) ----------------------
+/** A Quake .pak (id's PACK: a 56-byte name, offset and size per member), members stored as they are. */
+function pak(entries) {
+  const dirAt = 12 + entries.reduce((n, e) => n + e.data.length, 0);
+  const head = Buffer.alloc(12);
+  head.write('PACK', 0);
+  head.writeInt32LE(dirAt, 4);
+  head.writeInt32LE(64 * entries.length, 8);
+  const dir = Buffer.alloc(64 * entries.length);
+  let at = 12;
+  entries.forEach((e, i) => {
+    dir.write(e.name, 64 * i, 'latin1');
+    dir.writeInt32LE(at, 64 * i + 56);
+    dir.writeInt32LE(e.data.length, 64 * i + 60);
+    at += e.data.length;
+  });
+  return Buffer.concat([head, ...entries.map((e) => e.data), dir]);
+}
+/** An md5mesh of `count` one-triangle meshes on one joint, each on `shader`: ~200 bytes of text a mesh. */
+function manyMeshes(count, shader = 'm') {
+  const mesh = `mesh {\n shader "${shader}"\n numverts 3\n vert 0 ( 0 0 ) 0 1\n vert 1 ( 1 0 ) 1 1\n vert 2 ( 0 1 ) 2 1\n numtris 1\n tri 0 0 1 2\n numweights 3\n weight 0 0 1 ( 0 0 0 )\n weight 1 0 1 ( 1 0 0 )\n weight 2 0 1 ( 0 1 0 )\n}\n`;
+  return Buffer.from(`MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes ${count}\njoints {\n "root" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n${mesh.repeat(count)}`);
+}
+
+const batchCases = [];
+batchCases.push({ what: '.pak of a 6 KB MD3 alone (baseline)', input: file('batch/plain.pak', pak([{ name: 'models/x/x.md3', data: small }])), args: ['--no-textures'] });
+batchCases.push({
+  what: '.pak: a 6 KB MD3 and an md5mesh of 200,000 one-triangle meshes (40 MB of text; the export holds objects per mesh: heap, not bytes)',
+  input: file('batch/huge.pak', pak([{ name: 'models/x/x.md3', data: small }, { name: 'models/m/many.md5mesh', data: manyMeshes(200_000) }])),
+  args: ['--no-textures'],
+});
+batchCases.push({
+  what: '.pak: a 6 KB MD3 and an md5mesh of 50,000 meshes on one missing shader (slow: each mesh is added to the one warning\'s list of users by a scan of it), --model-timeout 20',
+  input: file('batch/slow.pak', pak([{ name: 'models/x/x.md3', data: small }, { name: 'models/m/slow.md5mesh', data: manyMeshes(50_000, 'models/nothing/here') }])),
+  args: ['--model-timeout', '20'],
+});
+
+/** KB of resident memory of `pid` and of each process below it (Linux /proc), or null when it is gone. */
+function treeRss(pid) {
+  const status = `/proc/${pid}/status`;
+  if (!existsSync(status)) return null;
+  let own = 0;
+  try {
+    own = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(status, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return null;
+  }
+  let kids = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {}
+  const below = kids.map(treeRss).filter(Boolean);
+  return { total: own + below.reduce((n, b) => n + b.total, 0), largest: Math.max(own, ...below.map((b) => b.largest)) };
+}
+
+function runBatch(c) {
+  return new Promise((resolve) => {
+    const out = join(tmp, 'batch-out', c.input.split('/').pop());
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, 'convert', c.input, '--all', '--jobs', '1', ...c.args, '-o', out, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '', peak = 0, largest = 0;
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    const sample = setInterval(() => {
+      const r = treeRss(child.pid);
+      if (r) (peak = Math.max(peak, r.total)), (largest = Math.max(largest, r.largest));
+    }, 50);
+    child.on('close', (status) => {
+      clearInterval(sample);
+      const seconds = (performance.now() - started) / 1000;
+      let failed = '';
+      try {
+        failed = JSON.parse(stdout).models.filter((m) => m.status === 'failed').map((m) => `${m.path}: ${m.code}`).join(', ');
+      } catch {}
+      resolve({ status, seconds, peak, largest, summary: stderr.trim().split('\n').pop(), failed });
+    });
+  });
+}
+
+console.log('\n`convert PAK --all --jobs 1` (default budgets unless the input says otherwise):\n');
+console.log('| input | size | exit | failed | summary | wall | peak RSS, all processes | largest process |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const c of batchCases) {
+  const r = await runBatch(c);
+  console.log(`| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${r.status} | ${r.failed || '—'} | ${r.summary} | ${r.seconds.toFixed(1)} s | ${mib(r.peak)} | ${mib(r.largest)} |`);
+}
+

@@ -2,8 +2,11 @@
  * Where an output for an inner archive path may be written: always strictly inside the output folder. Pure string
  * work (no file system), the same in Node and the browser, for the CLI's `convert … --all -o OUTDIR`, which mirrors
  * inner paths. Refused (UNSAFE_PATH), whatever the platform the archive was made on or the output is written on:
- * absolute paths ('/x', '\x', UNC '\\host\x'), drive letters ('C:x'), '..' segments, NUL and control characters,
- * ':' anywhere (a drive or an NTFS alternate stream), Windows device names (CON, NUL, COM1 … with any extension),
+ * absolute paths ('/x', '\x', UNC '\\host\x'), drive letters ('C:x'), '..' segments, NUL and control characters
+ * (C0, DEL and C1: U+0000–U+001F, U+007F–U+009F), the invisible bidirectional formatting characters (U+202A–U+202E,
+ * U+2066–U+2069, U+200E, U+200F, U+061C: a .glb named 'a\u202Egnp.glb' is listed as 'ablg.png', its name lying about
+ * its type), ':' anywhere (a drive or an NTFS alternate stream), Windows device names (CON, NUL, COM1 … with any
+ * extension),
  * and segments ending in '.' or ' ' (Windows silently drops them, so 'a.' would become 'a'). '.' and empty segments
  * are dropped, '\' is a separator. It cannot see symbolic links already inside the output folder: the caller
  * creates folders itself and does not follow links it did not make.
@@ -12,13 +15,19 @@ import { ErrorCode, ModelParseError } from '../base/errors.js';
 
 const DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
+/** Refused in a name: C0, DEL, C1, and the bidirectional formatting characters (marks, embeddings, overrides, isolates). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** The name in quotes, as JSON writes it, with the characters JSON leaves raw (DEL, C1, bidi) escaped too. */
+const quoted = (inner: string) => JSON.stringify(inner).replace(new RegExp(CONTROL.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 function unsafe(inner: string, why: string): ModelParseError {
-  return new ModelParseError(ErrorCode.UnsafePath, `${JSON.stringify(inner)}: ${why}`, { offset: 0 });
+  return new ModelParseError(ErrorCode.UnsafePath, `${quoted(inner)}: ${why}`, { offset: 0 });
 }
 
 /** The inner path's safe relative form ('/'-separated, no '.' or empty segments), or UNSAFE_PATH. */
 export function safeRelativePath(inner: string): string {
-  if (/[\x00-\x1f]/.test(inner)) throw unsafe(inner, 'a control character or NUL');
+  if (CONTROL.test(inner)) throw unsafe(inner, 'a control character, NUL or bidirectional formatting character');
   const p = inner.replace(/\\/g, '/');
   if (p.startsWith('/')) throw unsafe(inner, 'an absolute path');
   if (p.includes(':')) throw unsafe(inner, 'a drive letter or a colon');
