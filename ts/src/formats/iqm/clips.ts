@@ -12,6 +12,7 @@
  *   anims, named after the file (`file/anim` for a file of several), at the anim's own rate.
  */
 import type { IqmModel } from '../../base/model.js';
+import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import type { Companion } from '../format.js';
 import type { IqmClipDetail } from './companions.js';
 import { boundFrameGroups, parseFrameGroups } from './framegroups.js';
@@ -45,7 +46,7 @@ export interface IqmClip {
 export interface IqmClipInput {
   data: IqmModel;
   companions: readonly Companion[];
-  sideFiles: readonly { path: string; bytes: Uint8Array }[];
+  sideFiles: readonly { path: string; origin?: string; bytes: Uint8Array }[];
 }
 
 /** An anim's frames clamped to the file's stored frames (at least one). */
@@ -69,7 +70,10 @@ export function iqmClips(set: IqmClipInput): IqmClip[] {
   const clips: IqmClip[] = [];
   const groupsFile = set.sideFiles.find((f) => f.path.toLowerCase().endsWith('.framegroups'));
   if (groupsFile && model.frameCount > 0) {
-    const { groups } = parseFrameGroups(new TextDecoder('latin1').decode(groupsFile.bytes));
+    // bounded before the groups are made: each is an animation of every joint in every door
+    const max = resourceLimits().maxAnimationClips;
+    const { groups, complete } = parseFrameGroups(groupsFile.bytes, { maxGroups: max });
+    if (!complete) throw overLimit(`more than ${max} frame groups`, 'maxAnimationClips', max).inFile(groupsFile.origin ?? groupsFile.path);
     boundFrameGroups(groups, model.frameCount).forEach((g, i) => {
       // Xonotic writes a clip's name as the line's comment; DarkPlaces itself names it groupified_<i>_anim
       const name = g.name === `groupified_${i}_anim` && g.comment ? g.comment : g.name;
