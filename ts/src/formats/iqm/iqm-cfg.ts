@@ -202,12 +202,21 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string, options: Iq
     resolved.set(n, found);
     return found;
   };
-  /** Whether a path (normalised) is out of the root from wherever it is looked up: the model's folder, the folders above it, the root. */
-  const outOfRoot = (joined: string) =>
-    joined.startsWith('/') ? !isUnderRoot(root, joined) : !isUnderRoot(root, joined) && !bases.some((b) => isUnderRoot(root, b ? `${b}/${joined}` : joined));
+  /**
+   * Whether `name`, looked up as `joined` (normalised), leads out of the root: an absolute path out of it; a `..`
+   * that climbs past it (from the model's folder, or from the root for `exec`); or a path under no folder it is
+   * looked up from (the model's folder, the folders above it, the root).
+   */
+  const outOfRoot = (name: string, joined: string, fromRoot: boolean) => {
+    if (joined.startsWith('/')) return !isUnderRoot(root, joined);
+    if (joined === '..' || joined.startsWith('../')) return true;
+    const climbs = /(^|[\\/])\.\.([\\/]|$)/.test(name);
+    if (climbs && !fromRoot && !isUnderRoot(root, joined)) return true;
+    return !isUnderRoot(root, joined) && !bases.some((b) => isUnderRoot(root, b ? `${b}/${joined}` : joined));
+  };
   /** Whether `name` (`joined`: as it is looked up) is not followed: UNSAFE_PATH, or a name past MAXSTRLEN; warned. */
-  const refused = (what: string, name: string, joined: string, cfg: string, line: number): boolean => {
-    const problem = scriptPathProblem(name) ?? (outOfRoot(joined) ? `leads out of the game's root (${root || 'the file system\'s root'})` : null);
+  const refused = (what: string, name: string, joined: string, cfg: string, line: number, fromRoot = false): boolean => {
+    const problem = scriptPathProblem(name) ?? (outOfRoot(name, joined, fromRoot) ? `leads out of the game's root (${root || 'the file system\'s root'})` : null);
     if (problem) {
       warn(ErrorCode.UnsafePath, `${what} ${JSON.stringify(name.slice(0, 64))}: ${problem}; not read`, cfg, line);
       return true;
@@ -349,7 +358,7 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string, options: Iq
         if (!args[0]) break;
         const name = args[0].text;
         const joined = normalisePath(name);
-        if (refused('exec', name, joined, cfg, c.line)) break;
+        if (refused('exec', name, joined, cfg, c.line, true)) break;
         const target = await resolve(joined);
         if (target === null) warn('IQM_CFG_MISSING', `exec ${JSON.stringify(name)}: not in the file system`, cfg, c.line);
         else if (depth >= MAX_EXEC_DEPTH || read.has(target.toLowerCase())) warn('IQM_CFG_EXEC', `exec ${JSON.stringify(name)} skipped (already read, or ${MAX_EXEC_DEPTH} configs deep)`, cfg, c.line);
