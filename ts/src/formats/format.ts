@@ -53,6 +53,8 @@ export interface Companion<A = unknown> {
 export interface CompanionSearch {
   root?: string;
   signal?: AbortSignal;
+  /** Where what the lookup refused is told (a config's path out of the root: UNSAFE_PATH), by the file that named it. */
+  onWarning?(file: string, warning: ParseWarning): void;
 }
 
 /**

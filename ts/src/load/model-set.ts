@@ -150,7 +150,9 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
 
   const named = options.companions;
   const beside = named === 'beside' || (format.companionsByDefault === true && (named === undefined || named.length === 0));
-  const wanted = beside ? ((await format.companionsBeside?.(fs, file.path, { root: options.root, signal })) ?? []) : ((named as readonly CompanionRef[] | undefined) ?? []);
+  // what the lookup refused (a config's path out of the root) is told by the file that named it
+  const onWarning = (from: string, w: ParseWarning) => set.warnings.push({ file: from, warnings: [w], unpositioned: true });
+  const wanted = beside ? ((await format.companionsBeside?.(fs, file.path, { root: options.root, signal, onWarning })) ?? []) : ((named as readonly CompanionRef[] | undefined) ?? []);
   // a file named by several references is read once; one that did not fit is left out of every one
   const read = new Map<string, { file: VfsFile; data: unknown } | null>();
   for (const ref of wanted) {

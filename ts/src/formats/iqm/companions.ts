@@ -7,7 +7,7 @@
  * Everything is read under the game's root (`root`: the game folder a loose model sits in, or its own folder when it
  * sits in none; the file system's root for an archive or a mounted folder): a config's paths never lead out of it.
  */
-import { ModelParseError } from '../../base/errors.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
 import type { FileSystem } from '../../vfs/file-system.js';
 import { defaultModelRoot, isUnderRoot } from '../../vfs/safe-path.js';
 import type { CompanionRef } from '../format.js';
@@ -20,6 +20,8 @@ export type IqmClipDetail = Pick<IqmCfgClip, 'anim' | 'startOffset' | 'endOffset
 export interface IqmCompanionOptions {
   root?: string;
   signal?: AbortSignal;
+  /** Told each path the config names out of the root (UNSAFE_PATH), by the config read first. */
+  onWarning?(file: string, warning: ParseWarning): void;
 }
 
 const folderOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -73,6 +75,7 @@ export async function iqmCompanionsBeside(fs: FileSystem, path: string, options:
   const cfgFile = await fs.file(cfgPath);
   if (!cfgFile) return [];
   const config = await readIqmConfig(fs, cfgFile.path, { root, signal: options.signal });
+  for (const w of config.warnings) if (w.code === ErrorCode.UnsafePath) options.onWarning?.(cfgFile.origin, w);
   const self = normalisePath(path).toLowerCase();
   if (config.loads.length && !config.loads.some((l) => l.file.toLowerCase() === self)) return [];
   return configClips(config)
