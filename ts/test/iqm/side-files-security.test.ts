@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelParseError } from '../../src/base/errors.js';
-import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
+import { DEFAULT_RESOURCE_LIMITS, resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import { iqmClips } from '../../src/formats/iqm/clips.js';
 import { iqmCompanionsBeside, iqmMeshesPlaying } from '../../src/formats/iqm/companions.js';
 import { cubeCommands, cubeScript } from '../../src/formats/iqm/cubescript.js';
@@ -22,6 +22,7 @@ import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import type { FileSystem, VfsFile } from '../../src/vfs/file-system.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { isUnderRoot } from '../../src/vfs/safe-path.js';
+import { sharedFileSystem } from '../helpers/shared-fs.js';
 import { iqmFile } from './_corpus.js';
 
 afterEach(() => resetResourceLimits());
@@ -254,5 +255,23 @@ describe("one model's bad config fails that model in the catalog, not the catalo
       ['models/bad/turret.iqm', 'RESOURCE_LIMIT'],
       ['models/good/turret.iqm', null],
     ]);
+  });
+});
+
+describe('the defaults let every real config through', () => {
+  it("the corpus's iqm.cfgs name at most 127 clips (maxAnimationClips 4096: 32× room) and are at most 7 KB (maxScriptBytes 8 MiB: 1,200× room)", async () => {
+    const fs = sharedFileSystem('actors-iqm');
+    let most = { clips: 0, cfg: '' };
+    let largest = 0;
+    for (const f of await fs.list('', ['iqm.cfg'])) {
+      const c = await readIqmConfig(fs, f.path);
+      const clips = configClips(c).length;
+      if (clips > most.clips) most = { clips, cfg: f.path };
+      for (const p of c.cfgs) largest = Math.max(largest, (await fs.file(p))!.size);
+    }
+    expect(most.clips).toBeGreaterThan(0);
+    expect(most.clips * 32).toBeLessThanOrEqual(DEFAULT_RESOURCE_LIMITS.maxAnimationClips);
+    expect(largest * 1200).toBeLessThanOrEqual(DEFAULT_RESOURCE_LIMITS.maxScriptBytes);
+    console.log(`most clips: ${most.clips} (${most.cfg}); largest config ${largest} bytes`);
   });
 });
