@@ -157,6 +157,13 @@ describe('side files are read with a bound, checked before a byte is read', () =
     expect([groups.length, complete, groups[39_999].line]).toEqual([40_000, true, 40_000]);
   });
 
+  it("parseFrameGroups never makes the bytes one string: a 1 MB name is cut at DarkPlaces' 16,383 characters", () => {
+    const bytes = new Uint8Array(1 << 20).fill(0x61);
+    bytes.set(text('0 1 20 1 '));
+    const { groups } = parseFrameGroups(bytes);
+    expect([groups.length, groups[0].name.length]).toEqual([1, 16383]);
+  });
+
   it('gfx/palette.lmp: its first 768 bytes only, however large it says it is', async () => {
     const served = { bytes: 0 };
     const mdl = { skins: [], skinWidth: 0, skinHeight: 0, pictureCount: 0, skinPixels: new Uint8Array(0), flags: 0 };

@@ -32,38 +32,50 @@ interface Tok {
   offset: number;
 }
 
-function* tokens(text: string): Generator<Tok> {
+/**
+ * DarkPlaces' longest token (COM_ParseToken_Simple copies at most `sizeof(com_token) - 1` characters, com_token
+ * being MAX_INPUTLINE = 16384 bytes): the rest of a longer one is skipped, as the engine skips it.
+ */
+const MAX_TOKEN = 16383;
+
+/** The tokens of `src`, a string or Latin-1 bytes: bytes are never made one string (600 MB would pass V8's longest). */
+function* tokens(src: string | Uint8Array): Generator<Tok> {
+  const code = typeof src === 'string' ? (k: number) => src.charCodeAt(k) : (k: number) => (k < src.length ? src[k] : NaN);
+  const slice = (a: number, b: number) => {
+    const end = Math.min(b, a + MAX_TOKEN);
+    return typeof src === 'string' ? src.slice(a, end) : latin1(src.subarray(a, end));
+  };
   let i = 0;
   let line = 1;
-  const n = text.length;
+  const n = src.length;
   while (i < n) {
-    const c = text.charCodeAt(i);
+    const c = code(i);
     if (c === 10) {
       yield { text: '\n', line, offset: i };
       line++;
       i++;
     } else if (c <= 32) {
       i++;
-    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+    } else if (c === 47 && code(i + 1) === 47) {
       const start = i;
-      while (i < n && text.charCodeAt(i) !== 10) i++;
-      yield { text: text.slice(start, i), line, offset: start }; // a comment, marked by its '//'
-    } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      while (i < n && code(i) !== 10) i++;
+      yield { text: slice(start, i), line, offset: start }; // a comment, marked by its '//'
+    } else if (c === 47 && code(i + 1) === 42) {
       i += 2;
-      while (i < n && !(text.charCodeAt(i) === 42 && text.charCodeAt(i + 1) === 47)) {
-        if (text.charCodeAt(i) === 10) line++;
+      while (i < n && !(code(i) === 42 && code(i + 1) === 47)) {
+        if (code(i) === 10) line++;
         i++;
       }
       i += 2;
     } else if (c === 34) {
       const start = ++i;
-      while (i < n && text.charCodeAt(i) !== 34) i++;
-      yield { text: text.slice(start, i), line, offset: start - 1 };
+      while (i < n && code(i) !== 34) i++;
+      yield { text: slice(start, i), line, offset: start - 1 };
       i++;
     } else {
       const start = i;
-      while (i < n && text.charCodeAt(i) > 32) i++;
-      yield { text: text.slice(start, i), line, offset: start };
+      while (i < n && code(i) > 32) i++;
+      yield { text: slice(start, i), line, offset: start };
     }
   }
 }
@@ -91,11 +103,11 @@ export interface FrameGroupsParse {
 
 /**
  * The groups as written (before bounding to a model's frames), at most `maxGroups` + 1 of them (default: every one).
- * Bytes are read whole as Latin-1 (a byte per character, as the engine's C strings): before issue 36 a Uint8Array
- * was spread into `String.fromCharCode` (a RangeError past ~120 KB) and cut at 256 KB.
+ * Bytes are read whole as Latin-1 (a byte per character, as the engine's C strings), a token at a time (a token
+ * longer than DarkPlaces' 16,383 characters is cut as the engine cuts it): before issue 36 a Uint8Array was spread
+ * into `String.fromCharCode` (a RangeError past ~120 KB) and cut at 256 KB.
  */
 export function parseFrameGroups(input: string | Uint8Array, options: { maxGroups?: number } = {}): FrameGroupsParse {
-  const text = typeof input === 'string' ? input : latin1(input);
   const maxGroups = options.maxGroups ?? Infinity;
   const warnings: ParseWarning[] = [];
   const groups: IqmFrameGroup[] = [];
@@ -122,7 +134,7 @@ export function parseFrameGroups(input: string | Uint8Array, options: { maxGroup
     words = [];
     comment = '';
   };
-  for (const t of tokens(text)) {
+  for (const t of tokens(input)) {
     if (t.text === '\n') {
       flush();
       if (groups.length > maxGroups) break;

@@ -128,6 +128,8 @@ const MAX_EXEC_DEPTH = 16;
  * name)` in setanim cuts a longer one): a name past it is not looked up (it is a megabyte of folders to walk).
  */
 const MAXSTRLEN = 260;
+/** V8's longest string (2²⁹ − 24 characters on 64-bit platforms). */
+const MAX_TEXT = 2 ** 29 - 24;
 /** Warnings kept per config; the rest are counted in one (a warning per line of a huge config is memory). */
 const MAX_WARNINGS = 100;
 
@@ -333,6 +335,8 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string, options: Iq
         throw new ModelParseError(ErrorCode.ReadFailed, `cannot read it: ${(e as Error)?.message ?? String(e)}`, { offset: 0 });
       }
     });
+    // a config is run as one string: past V8's longest (maxScriptBytes raised that far) it is refused, typed
+    if (bytes.length > MAX_TEXT) throw new ModelParseError(ErrorCode.ResourceLimit, `${bytes.length} bytes: more than a config can be read as text (${MAX_TEXT} characters, the longest string the runtime makes)`, { offset: 0 }).inFile(file.origin);
     const script = cubeScript(latin1(bytes));
     stack.push({ commands: script.cursor(), script, cfg: file.path, depth, dynamic: false });
   };
