@@ -20,8 +20,9 @@
  *
  * Paths: Tesseract resolves them from the game's data root; a FileSystem may be mounted below it (the actors folder
  * itself), so a root path is looked up as written, then with its leading folders dropped one at a time
- * (`actors/player/player.cfg` → `player/player.cfg`). Lookups ignore case (the FileSystem's). Never throws: what is
- * missing or not understood is a warning.
+ * (`actors/player/player.cfg` → `player/player.cfg`). Lookups ignore case (the FileSystem's). Every lookup stays
+ * under the game's root (`IqmConfigOptions.root`): a path out of it is UNSAFE_PATH, a warning (docs/security.md,
+ * "An IQM's side files"). What is missing or not understood is a warning; `readIqmConfig` says what it throws.
  */
 import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../../base/errors.js';
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';
@@ -237,10 +238,10 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string, options: Iq
     return { file: found ?? joined, found: found !== null };
   };
   /** A texture relative to the model's folder, as the FileSystem holds it when it does (the resolver tries other extensions). */
-  const imageOf = async (name: string, cfg: string, line: number): Promise<string | null> => {
+  const imageOf = async (what: string, name: string, cfg: string, line: number): Promise<string | null> => {
     const bare = stripTextureCommand(name);
     const joined = join(dir, bare);
-    if (refused('iqmskin', bare, joined, cfg, line)) return null;
+    if (refused(what, bare, joined, cfg, line)) return null;
     return (await resolve(joined)) ?? joined;
   };
   const num = (w: CubeWord | undefined, fallback = 0) => {
@@ -374,7 +375,9 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string, options: Iq
       }
       case 'iqmdir':
         if (args[0]) {
-          if (scriptPathProblem(args[0].text)) warn(ErrorCode.UnsafePath, `iqmdir ${JSON.stringify(args[0].text.slice(0, 64))}: ${scriptPathProblem(args[0].text)}; not used`, cfg, c.line);
+          const problem = scriptPathProblem(args[0].text);
+          if (problem) warn(ErrorCode.UnsafePath, `iqmdir ${JSON.stringify(args[0].text.slice(0, 64))}: ${problem}; not used`, cfg, c.line);
+          else if (args[0].text.length > MAXSTRLEN) warn('IQM_CFG_MISSING', `iqmdir: a name of ${args[0].text.length} characters (Tesseract's MAXSTRLEN is ${MAXSTRLEN}); not used`, cfg, c.line);
           else dir = normalisePath(args[0].text);
         }
         break;
@@ -420,13 +423,13 @@ export async function readIqmConfig(fs: FileSystem, cfgPath: string, options: Iq
       case 'iqmskin':
         if (args.length >= 2) {
           const masks = args[2] ? stripTextureCommand(args[2].text) : '';
-          const diffuse = await imageOf(args[1].text, cfg, c.line);
-          if (diffuse !== null) config.skins.push({ mesh: args[0].text, diffuse, masks: masks ? await imageOf(masks, cfg, c.line) : null, cfg, line: c.line });
+          const diffuse = await imageOf('iqmskin', args[1].text, cfg, c.line);
+          if (diffuse !== null) config.skins.push({ mesh: args[0].text, diffuse, masks: masks ? await imageOf('iqmskin', masks, cfg, c.line) : null, cfg, line: c.line });
         }
         break;
       case 'iqmbumpmap':
         if (args.length >= 2) {
-          const normal = await imageOf(args[1].text, cfg, c.line);
+          const normal = await imageOf('iqmbumpmap', args[1].text, cfg, c.line);
           if (normal !== null) config.bumpmaps.push({ mesh: args[0].text, normal, cfg, line: c.line });
         }
         break;
