@@ -112,8 +112,8 @@ export interface ModelFormat<M = unknown> {
    */
   animationOnly?(head: Uint8Array): boolean;
   /**
-   * The models such an animation-only file plays on, as the engine's configs pair them (the `iqm.cfg`s at and below
-   * its folder's parent whose `iqmanim` lines name it): what the refusal to open it alone names.
+   * The models such an animation-only file plays on, as the engine's configs pair them (the `iqm.cfg`s in its folder
+   * and below, under the root, whose `iqmanim` lines name it): what the refusal to open it alone names.
    */
   playedBy?(fs: FileSystem, path: string, options?: CompanionSearch): Promise<string[]>;
   /**
