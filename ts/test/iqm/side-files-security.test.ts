@@ -196,6 +196,11 @@ describe('clips a side file names are bounded by maxAnimationClips before they a
     expect([clips.length, clips[0].name, clips[1].name, clips[3999].name, new Set(clips.map((c) => c.name)).size]).toEqual([4000, 'same', 'same (2)', 'same (4000)', 4000]);
   });
 
+  it('names made distinct in one pass, whatever names the file already holds: a, a (2), a, a → a, a (2), a (3), a (4)', () => {
+    const clips = iqmClips({ data: TURRET().model, companions: [], sideFiles: [{ path: 'm/turret.iqm.framegroups', bytes: text('0 1 20 1 a\n0 1 20 1 "a (2)"\n0 1 20 1 a\n0 1 20 1 a\n') }] });
+    expect(clips.map((c) => c.name)).toEqual(['a', 'a (2)', 'a (3)', 'a (4)']);
+  });
+
   it('an iqm.cfg naming more clips than the bound: RESOURCE_LIMIT naming the config; under it, each name a variant counted once', async () => {
     setResourceLimits({ maxAnimationClips: 100 });
     const cfg = (n: number) => text(`iqmload "turret.iqm"\n${'iqmanim "idle" "turret.iqm"\n'.repeat(n)}`);
