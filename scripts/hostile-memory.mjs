@@ -10,17 +10,18 @@
 // wall time and the peak RSS of the batch's processes together (the CLI and its workers, sampled from /proc every
 // 50 ms) and of the largest one. `--batch-only` runs only those.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(REPO, 'bin', 'idtech-models.js');
+const BIN = process.env.IDTECH_BIN ?? join(REPO, 'bin', 'idtech-models.js'); // IDTECH_BIN: another build, to compare
 const MODELS = join(REPO, '..', 'shared', 'models');
 const lifted = process.argv.includes('--lifted');
 const batchOnly = process.argv.includes('--batch-only');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7); // run the inputs whose description matches this pattern
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-hostile-memory-'));
 
 // --- a minimal zip writer (deflate, sizes and CRC right): enough for these inputs ---------------------------------
@@ -188,25 +189,99 @@ cases.push({
   cases.push({ what: '.gltf: a buffer linked to /dev/zero', input: file('zero/in.gltf', Buffer.from(JSON.stringify(g))), args: [], out: 'x.md3', raise: [] });
 }
 
-const size = (input) => statSync(input.split(':')[0]).size; // an archive member: the archive's size
+// --- issue 36 (items 1, 2, 6, 7): IQM side files (iqm.cfg, .framegroups) and Quake's gfx/palette.lmp ------------------
+{
+  const mine = cases.length;
+  const turret = readFileSync(join(MODELS, 'actors-iqm/turret/sphere/turret_sphere.iqm')); // 1 mesh, 3 joints, 4 frames
+  const animOnly = readFileSync(join(MODELS, 'actors-iqm/player/runcycle0.iqm')); // poses, no meshes
+  /** A folder `name` holding the turret as m/turret.iqm with `cfg` as its iqm.cfg (and `extra` files); the model's path. */
+  const iqmWith = (name, cfg, extra = {}) => {
+    const model = file(`${name}/m/turret.iqm`, turret);
+    if (cfg !== null) file(`${name}/m/iqm.cfg`, cfg);
+    for (const [p, bytes] of Object.entries(extra)) file(`${name}/${p}`, bytes);
+    return model;
+  };
+  const sparse = (p, bytes) => {
+    const f = file(p, Buffer.alloc(0));
+    truncateSync(f, bytes);
+    return f;
+  };
+  const nestedIf = (n, inner = 'iqmanim "idle" "turret.iqm"') => `iqmload "turret.iqm"\n${'if 1 [\n'.repeat(n)}${inner}\n${']\n'.repeat(n)}`;
+  const look = /UNSAFE_PATH|UNKNOWN_FORMAT|RESOURCE_LIMIT|RangeError|FATAL|converted \d+[^;]*failed \d+|wrote/;
+  cases.push({ what: 'iqm.cfg: exec "/etc/passwd"', input: iqmWith('cfg-passwd', 'iqmload "turret.iqm"\nexec "/etc/passwd"\n'), args: [], raise: [], look });
+  cases.push({ what: 'iqm.cfg: iqmanim "../outside/x.iqm"', input: iqmWith('cfg-outside', 'iqmload "turret.iqm"\niqmanim "stolen" "../outside/x.iqm"\n', { 'outside/x.iqm': turret }), args: [], raise: [], look });
+  {
+    // an animation-only IQM in a folder under another: its parent holds a hostile iqm.cfg
+    file('anim-parent/iqm.cfg', nestedIf(4000));
+    cases.push({ what: 'animation-only IQM in a subfolder, a hostile iqm.cfg in its parent', input: file('anim-parent/sub/run.iqm', animOnly), args: [], raise: [] });
+  }
+  {
+    const model = iqmWith('fg-sparse', null);
+    sparse('fg-sparse/m/turret.iqm.framegroups', 600 << 20);
+    cases.push({ what: 'sparse 600 MB .framegroups', input: model, args: [], raise: ['maxScriptBytes=1G'] });
+  }
+  {
+    const model = iqmWith('cfg-sparse', null);
+    sparse('cfg-sparse/m/iqm.cfg', 600 << 20);
+    cases.push({ what: 'sparse 600 MB iqm.cfg', input: model, args: [], raise: ['maxScriptBytes=1G'] });
+  }
+  {
+    const model = iqmWith('fg-many', null, { 'm/turret.iqm.framegroups': Buffer.from('0 1\n'.repeat(200_000)) });
+    cases.push({ what: '.framegroups: 200,000 groups', input: model, args: [], raise: ['maxAnimationClips=Infinity'] });
+  }
+  {
+    const model = iqmWith('fg-same', null, { 'm/turret.iqm.framegroups': Buffer.from('0 1 20 1 same\n'.repeat(5_000)) });
+    cases.push({ what: '.framegroups: 5,000 groups of one name', input: model, args: [], raise: ['maxAnimationClips=Infinity'] });
+  }
+  cases.push({ what: 'iqm.cfg: 4,000 nested `if 1 [`', input: iqmWith('cfg-if', nestedIf(4000)), args: [], raise: [] });
+  cases.push({ what: 'iqm.cfg: 20,000 nested `(!`', input: iqmWith('cfg-not', `iqmload "turret.iqm"\nif ${'(! '.repeat(20000)}1${')'.repeat(20000)} [ iqmanim "idle" "turret.iqm" ]\n`), args: [], raise: [] });
+  cases.push({ what: 'iqm.cfg: 2.5 MB of padding 1,000 `if 1 [` deep', input: iqmWith('cfg-pad', nestedIf(1000, `${' '.repeat(2_500_000)}iqmanim "idle" "turret.iqm"`)), args: [], raise: [] });
+  {
+    const mdl = readFileSync(join(MODELS, 'LibreQuake/lq1/progs/wizard.mdl'));
+    file('pal/progs/wizard.mdl', mdl);
+    sparse('pal/gfx/palette.lmp', 1536 << 20);
+    cases.push({ what: 'sparse 1.5 GB gfx/palette.lmp beside an MDL', input: join(tmp, 'pal/progs/wizard.mdl'), args: [], textures: true, raise: [] });
+  }
+  {
+    // a game folder of two models, one with a hostile iqm.cfg: inspect DIR and convert DIR --all
+    file('cfg-dir/models/good/turret.iqm', turret);
+    file('cfg-dir/models/bad/turret.iqm', turret);
+    file('cfg-dir/models/bad/iqm.cfg', nestedIf(4000));
+    cases.push({ what: 'inspect DIR: one of two models with 4,000 nested `if 1 [`', input: join(tmp, 'cfg-dir'), argv: ['inspect', join(tmp, 'cfg-dir')], raise: [] });
+    cases.push({ what: 'convert DIR --all: the same folder', input: join(tmp, 'cfg-dir'), argv: ['convert', join(tmp, 'cfg-dir'), '--all', '--no-textures', '--force', '-o', join(tmp, 'out-all')], raise: [] });
+  }
+  for (const c of cases.slice(mine)) c.look ??= look;
+}
+
+const size = (input) => {
+  const s = statSync(input.split(':')[0]);
+  if (!s.isDirectory()) return s.size; // an archive member: the archive's size
+  let n = 0;
+  for (const e of readdirSync(input, { recursive: true, withFileTypes: true })) if (e.isFile()) n += statSync(join(e.parentPath ?? e.path, e.name)).blocks * 512;
+  return n;
+};
 const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
 function run(c, limits) {
   const out = join(tmp, 'out', c.out ?? 'x.glb');
   mkdirSync(dirname(out), { recursive: true });
   // textures are resolved only where the input is about them (the TGA); id output from glTF resolves none
-  const args = [BIN, 'convert', c.input, ...c.args, ...limits.flatMap((l) => ['--limit', l]), ...(c.out || c.textures ? [] : ['--no-textures']), '-o', out];
-  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const limitArgs = limits.flatMap((l) => ['--limit', l]);
+  const args = c.argv ? [BIN, ...c.argv, ...limitArgs] : [BIN, 'convert', c.input, ...c.args, ...limitArgs, ...(c.out || c.textures ? [] : ['--no-textures']), '-o', out];
+  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 600_000 });
   const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? 0);
-  const first = r.stderr.split('\n').find((l) => l.startsWith('idtech-models:') || /warning|wrote/.test(l)) ?? '';
-  const code = /\b([A-Z][A-Z_]{4,})\b/.exec(first)?.[1] ?? (r.status === 0 ? 'written' : '?');
-  return { status: r.status, code, rss };
+  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
+  const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : NaN;
+  const first = r.stderr.split('\n').find((l) => l.startsWith('idtech-models:') || /warning|wrote|FATAL|RangeError/.test(l)) ?? '';
+  const looked = c.look?.exec(r.stderr)?.[0]; // a case's own answer (a warning among the model's others), when it has one
+  const code = looked ?? /\b([A-Z][A-Za-z_]{4,}(?:Error)?)\b/.exec(first.replace(/^idtech-models:\s*/, ''))?.[1] ?? (r.status === 0 ? 'written' : '?');
+  return { status: r.status, code, rss, seconds };
 }
 
-if (!batchOnly) console.log(`| input | size | exit | answer | peak RSS |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
-if (!batchOnly) console.log(`|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
-for (const c of batchOnly ? [] : cases) {
+if (!batchOnly) console.log(`| input | size | exit | answer | peak RSS | time |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
+if (!batchOnly) console.log(`|---|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
+for (const c of batchOnly ? [] : cases.filter((x) => !only || new RegExp(only).test(x.what))) {
   const d = run(c, []);
-  let row = `| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${d.status} | ${d.code} | ${mib(d.rss)} |`;
+  let row = `| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${d.status} | ${d.code} | ${mib(d.rss)} | ${d.seconds.toFixed(1)} s |`;
   if (lifted && c.raise.length) {
     // the limit that answered raised: the next one answers (or the input is read as before the limits existed)
     for (const raise of [c.raise, ...(c.raiseAll ? [c.raiseAll] : [])]) {
@@ -304,3 +379,4 @@ for (const c of batchCases) {
   console.log(`| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${r.status} | ${r.failed || '—'} | ${r.summary} | ${r.seconds.toFixed(1)} s | ${mib(r.peak)} | ${mib(r.largest)} |`);
 }
 
+rmSync(tmp, { recursive: true, force: true }); // the inputs made here (sparse files among them) go with the run

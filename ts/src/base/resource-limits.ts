@@ -22,7 +22,7 @@ export interface ResourceLimits {
   maxMemberBytes: number;
   /** Decoded images (TGA, PCX, BMP): the most pixels one image may decode to (4 bytes each). */
   maxImagePixels: number;
-  /** Shader scripts, .mtr, .skin, animation.cfg, md5.cfg: the largest such file read. */
+  /** Shader scripts, .mtr, .skin, animation.cfg, md5.cfg, an IQM's iqm.cfg and .framegroups: the largest such file read. */
   maxScriptBytes: number;
   /** glTF: the most nodes a document may have. */
   maxGltfNodes: number;
@@ -41,6 +41,12 @@ export interface ResourceLimits {
    * of two million empty frames for a 27-joint mesh took 7 GB to export.
    */
   maxAnimationKeys: number;
+  /**
+   * IQM: the most clips one model's side files may name — an `iqm.cfg`'s `iqmanim` names (through its `exec`s) or a
+   * `.framegroups` file's groups. Each clip is an animation of every joint in every door (glTF, view, playable): an
+   * 800 KB `.framegroups` of 200,000 one-frame groups made 200,000 glTF animations and took 1.2 GB.
+   */
+  maxAnimationClips: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -60,6 +66,7 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxGltfFileBytes: 256 * 1024 * 1024,
     maxMorphWeights: 1 << 26,
     maxAnimationKeys: 1 << 24,
+    maxAnimationClips: 4096,
   });
 }
 

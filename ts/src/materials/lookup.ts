@@ -235,8 +235,14 @@ export class MaterialLookup {
     if ((await this.probe(cfgPath)).path) {
       // the Cubescript reader is loaded when a model has a config (a chunk of its own: the front door stays small)
       const { readIqmConfig } = await import('../formats/iqm/iqm-cfg.js');
-      cfg = await readIqmConfig(this.fs, (await this.probe(cfgPath)).path!);
-      for (const w of cfg.warnings.filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
+      try {
+        cfg = await readIqmConfig(this.fs, (await this.probe(cfgPath)).path!);
+      } catch (e) {
+        if (!(e instanceof ModelParseError)) throw e;
+        // a config that cannot be read (over maxScriptBytes): the model's own materials, as without one
+        out.once(`cfg:${cfgPath}`, { code: e.code, message: e.message, path: cfgPath });
+      }
+      for (const w of (cfg?.warnings ?? []).filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
     }
     let skin: { file: SkinFile; path: string } | null = null;
     if (options.skin || options.skinPath) skin = await this.md3Skin(modelPath, options, out);

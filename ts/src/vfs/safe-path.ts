@@ -51,3 +51,53 @@ export function safeOutputPath(outputDir: string, inner: string): string {
   const sep = outputDir.includes('\\') && !outputDir.includes('/') ? '\\' : '/';
   return `${outputDir.replace(/[\\/]+$/, '')}${sep}${sep === '\\' ? rel.replace(/\//g, '\\') : rel}`;
 }
+
+/**
+ * Paths a script names inside a game (a Tesseract `iqm.cfg`'s `exec`, `iqmload`, `iqmanim`, `iqmdir`, textures): why
+ * one may be followed nowhere, or null. A control character or NUL, an absolute path ('/x', '\x', '\\host\x') or a
+ * drive letter ('C:x') — the engine looks them up from its data folders only; a game file's name never is one.
+ */
+export function scriptPathProblem(path: string): string | null {
+  if (/[\x00-\x1f]/.test(path)) return 'a control character or NUL';
+  const p = path.replace(/\\/g, '/');
+  if (p.startsWith('/')) return 'an absolute path';
+  if (/^[A-Za-z]:/.test(p)) return 'a drive letter';
+  return null;
+}
+
+/** A path's segments ('\' a separator, '.' and empty ones dropped, '..' taking one back, a leading '..' kept) and whether it is absolute. */
+function segmentsOf(path: string): { absolute: boolean; segments: string[] } {
+  const p = path.replace(/\\/g, '/');
+  const segments: string[] = [];
+  for (const s of p.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s === '..' && segments.length && segments[segments.length - 1] !== '..') segments.pop();
+    else segments.push(s);
+  }
+  return { absolute: p.startsWith('/'), segments };
+}
+
+/**
+ * Whether `path` is `root` or lies under it, once both are normalised ('..' taken back, case ignored, as the game
+ * file systems look names up): a path that climbs out of `root` by `..`, or an absolute path under a relative root,
+ * is not. `root` '' is a file system's root: every relative path that does not start by climbing.
+ */
+export function isUnderRoot(root: string, path: string): boolean {
+  const r = segmentsOf(root);
+  const p = segmentsOf(path);
+  if (r.absolute !== p.absolute || p.segments.length < r.segments.length) return false;
+  for (let i = 0; i < r.segments.length; i++) if (r.segments[i].toLowerCase() !== p.segments[i].toLowerCase()) return false;
+  return !p.segments.slice(r.segments.length).includes('..');
+}
+
+/**
+ * The root a model's side files are confined to when its caller names none: the file system's root for a relative
+ * path (an archive, a mounted game folder), else — a path from the disk's root, or one climbing above the working
+ * folder — the model's own folder.
+ */
+export function defaultModelRoot(modelPath: string): string {
+  const { absolute, segments } = segmentsOf(modelPath);
+  if (!absolute && segments[0] !== '..') return '';
+  const folder = segments.slice(0, -1).join('/');
+  return absolute ? `/${folder}` : folder;
+}

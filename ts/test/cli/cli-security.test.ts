@@ -6,7 +6,7 @@
  * is written for a refused input, and no line printed holds a control character (other than the line feed).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
@@ -168,5 +168,87 @@ describe('inflation bombs and --limit', () => {
       const r = await runCli('inspect', shared('distrib/baseaq/pak0/models/indicator/arrow_blue.md2'), '--limit', bad);
       expect([r.status, r.stderr.split('\n')[0]], bad).toEqual([2, expect.stringMatching(/^idtech-models: --limit /)]);
     }
+  });
+});
+
+describe("an IQM's side files (iqm.cfg, .framegroups) stay under the game root and are read with bounds (issue 36)", () => {
+  const turret = () => readFileSync(shared('actors-iqm/turret/sphere/turret_sphere.iqm')); // 1 mesh, 3 joints, 4 frames
+  const nested = (n: number) => `iqmload "turret.iqm"\n${'if 1 [\n'.repeat(n)}iqmanim "deep" "turret.iqm"\n${']\n'.repeat(n)}`;
+  const glbAnimations = (path: string) => {
+    const glb = readFileSync(path);
+    const len = glb.readUInt32LE(12);
+    return (JSON.parse(glb.subarray(20, 20 + len).toString()).animations ?? []).map((a: { name: string }) => a.name);
+  };
+
+  it('exec "/etc/passwd" and iqmanim "../outside/x.iqm" in a loose model\'s iqm.cfg: UNSAFE_PATH warnings, the model converts without them', async () => {
+    const d = fresh('iqm-cfg-paths');
+    mkdirSync(join(d, 'm'));
+    mkdirSync(join(d, 'outside'));
+    writeFileSync(join(d, 'm', 'turret.iqm'), turret());
+    writeFileSync(join(d, 'outside', 'x.iqm'), turret());
+    writeFileSync(join(d, 'm', 'iqm.cfg'), 'iqmload "turret.iqm"\nexec "/etc/passwd"\niqmanim "stolen" "../outside/x.iqm"\niqmanim "own" "turret.iqm"\n');
+    const out = join(d, 'x.glb');
+    const r = await runCli('convert', join(d, 'm', 'turret.iqm'), '--no-textures', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('UNSAFE_PATH: ');
+    expect(r.stderr).toContain('exec "/etc/passwd": an absolute path; not read');
+    expect(r.stderr).toMatch(/iqmanim "\.\.\/outside\/x\.iqm": leads out of the game's root \(.*\/m\); not read/);
+    expect(r.stderr).not.toContain('root:');
+    expect(glbAnimations(out)).not.toContain('stolen');
+  });
+
+  it('a sparse 600 MB .framegroups or iqm.cfg: RESOURCE_LIMIT naming it and maxScriptBytes, exit 1, nothing written (the process used to abort)', async () => {
+    for (const side of ['turret.iqm.framegroups', 'iqm.cfg']) {
+      const d = fresh('iqm-side-sparse');
+      writeFileSync(join(d, 'turret.iqm'), turret());
+      writeFileSync(join(d, side), '');
+      truncateSync(join(d, side), 600 << 20);
+      const out = join(d, 'x.glb');
+      const r = await runCli('convert', join(d, 'turret.iqm'), '--no-textures', '-o', out);
+      expect([r.status, r.stderr]).toEqual([1, expect.stringContaining(`${side}:byte 0: RESOURCE_LIMIT: `)]);
+      expect(r.stderr).toContain('over the limit maxScriptBytes = 8388608');
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it("an animation-only IQM in a subfolder of a folder holding a hostile iqm.cfg: refused UNKNOWN_FORMAT, the parent's config not read", async () => {
+    const d = fresh('iqm-anim-only');
+    mkdirSync(join(d, 'sub'));
+    writeFileSync(join(d, 'iqm.cfg'), nested(4000).replace('turret.iqm', 'sub/run.iqm'));
+    writeFileSync(join(d, 'sub', 'run.iqm'), readFileSync(shared('actors-iqm/player/runcycle0.iqm')));
+    const r = await runCli('convert', join(d, 'sub', 'run.iqm'), '-o', join(d, 'x.glb'));
+    expect([r.status, r.stderr]).toEqual([1, expect.stringContaining('run.iqm: UNKNOWN_FORMAT: an animation-only Inter-Quake Model (IQM)')]);
+    expect(r.stderr).toContain('no model beside it names it');
+  });
+
+  it('a game folder where one model has 4,000 nested `if 1 [` and another a 600 MB iqm.cfg: inspect lists all, convert --all converts the rest', async () => {
+    const d = fresh('iqm-cfg-dir');
+    for (const m of ['good', 'deep', 'huge']) {
+      mkdirSync(join(d, 'models', m), { recursive: true });
+      writeFileSync(join(d, 'models', m, 'turret.iqm'), turret());
+    }
+    writeFileSync(join(d, 'models', 'deep', 'anim.iqm'), turret()); // played by the deep one's config: no model of its own
+    writeFileSync(join(d, 'models', 'deep', 'iqm.cfg'), nested(4000).replace('"deep" "turret.iqm"', '"deep" "anim.iqm"'));
+    writeFileSync(join(d, 'models', 'huge', 'iqm.cfg'), '');
+    truncateSync(join(d, 'models', 'huge', 'iqm.cfg'), 600 << 20);
+    const listed = await runCli('inspect', d, '--json');
+    expect(listed.status, listed.stderr).toBe(0);
+    const models = JSON.parse(listed.stdout).models as { path: string; error?: string }[];
+    expect(models.map((m) => [m.path, m.error?.split(':')[0] ?? null])).toEqual([
+      ['models/deep/turret.iqm', null],
+      ['models/good/turret.iqm', null],
+      ['models/huge/turret.iqm', 'RESOURCE_LIMIT'],
+    ]);
+    const out = join(d, 'out');
+    const r = await runCli('convert', d, '--all', '--no-textures', '-o', out, '--json');
+    expect(r.status, r.stderr).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(j.models.map((m: { path: string; code?: string }) => [m.path, m.code ?? null])).toEqual([
+      ['models/deep/turret.iqm', null],
+      ['models/good/turret.iqm', null],
+      ['models/huge/turret.iqm', 'RESOURCE_LIMIT'],
+    ]);
+    expect(j.converted).toBe(2);
+    expect(glbAnimations(join(out, 'models', 'deep', 'turret.glb'))).toEqual(['Shoot', 'deep']); // its own anim, then the config's
   });
 });
