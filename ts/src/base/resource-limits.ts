@@ -41,6 +41,14 @@ export interface ResourceLimits {
    * of two million empty frames for a 27-joint mesh took 7 GB to export.
    */
   maxAnimationKeys: number;
+  // ——— issue 36 (IQM, MDL, MD2): amplification by the exports of MDL and MD2 ———
+  /**
+   * glTF export of MDL and MD2: the most drawn vertices × frames (each a decoded position and normal per morph
+   * target) one export holds, where the drawn vertices are more than twice the vertices the file stores. MDL's and
+   * MD2's triangles may name a texture coordinate apart from the position, so one stored vertex can be drawn once
+   * per st it is paired with: a 517 KB Hexen II model of 1 vertex, 20,000 st and 2,000 poses asked for 40 million.
+   */
+  maxMorphVertices: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -60,6 +68,8 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxGltfFileBytes: 256 * 1024 * 1024,
     maxMorphWeights: 1 << 26,
     maxAnimationKeys: 1 << 24,
+    // issue 36
+    maxMorphVertices: 1 << 22,
   });
 }
 
