@@ -49,6 +49,12 @@ export interface ResourceLimits {
    * per st it is paired with: a 517 KB Hexen II model of 1 vertex, 20,000 st and 2,000 poses asked for 40 million.
    */
   maxMorphVertices: number;
+  /**
+   * glTF export of IQM: the most animations one glTF holds. An IQM anim record is 20 bytes of the file, a glTF
+   * animation ~8 KB of the exporter's memory (its accessors, buffer views and JSON) whatever its frames: 140,000 anims
+   * of 2 frames took 955 MiB.
+   */
+  maxGltfAnimations: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -70,6 +76,7 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxAnimationKeys: 1 << 24,
     // issue 36
     maxMorphVertices: 1 << 22,
+    maxGltfAnimations: 1 << 14,
   });
 }
 

@@ -205,6 +205,9 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
   // ——— animations ———
   if (J > 0) {
     const planned = plannedAnimations(sources, name, J, ctx.warnings);
+    // each glTF animation is some 8 KB of accessors, views and JSON, however few its frames (an anim record: 20 bytes)
+    const maxAnimations = resourceLimits().maxGltfAnimations;
+    if (planned.length > maxAnimations) throw overLimit(`${planned.length} animations`, 'maxGltfAnimations', maxAnimations, 0, ErrorCode.Unwritable);
     // every frame's pose of every joint is written: bounded before any is decoded (docs/security.md), as MD5's
     const keys = planned.reduce((k, a) => k + a.frames.frameCount * J, 0);
     const maxKeys = resourceLimits().maxAnimationKeys;

@@ -15,6 +15,11 @@ import { iqmToGlb } from '../../src/export/gltf-iqm.js';
 import { TakenRanges } from '../../src/formats/iqm/taken-ranges.js';
 import { buildIqm, customArrayNames, fewPoses, manyExtensions, sameNameAnims, zeroChannelFrames } from '../../../fixtures/generate-iqm.mjs';
 import { refusal } from '../helpers/failure.js';
+import { openModelSet } from '../../src/load/model-set.js';
+import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
+import { DEFAULT_RESOURCE_LIMITS } from '../../src/base/resource-limits.js';
+import { sharedFileSystem } from '../helpers/shared-fs.js';
+import { iqmFiles } from './_corpus.js';
 
 afterEach(() => resetResourceLimits());
 
@@ -74,6 +79,37 @@ describe('the glTF export checks maxAnimationKeys', () => {
     setResourceLimits({ maxAnimationKeys: 11 });
     const e = refusal(() => iqmToGlb(model));
     expect([e.code, e.detail]).toEqual(['UNWRITABLE', '6 animation(s) of 12 frames in all × 1 joints are 12 joint poses: over the limit maxAnimationKeys = 11 (raise it with --limit maxAnimationKeys=N, or the maxAnimationKeys option)']);
+  });
+});
+
+describe('the glTF export checks maxGltfAnimations', () => {
+  it('140,000 anims (a 2.7 MB file; 955 MiB to export) are UNWRITABLE before any animation is built; 6 are written at 6, refused at 5', () => {
+    const e = refusal(() => iqmToGlb(parseIqm(sameNameAnims(140000))));
+    expect([e.code, e.detail]).toEqual(['UNWRITABLE', '140000 animations: over the limit maxGltfAnimations = 16384 (raise it with --limit maxGltfAnimations=N, or the maxGltfAnimations option)']);
+    const model = parseIqm(sameNameAnims(6));
+    setResourceLimits({ maxGltfAnimations: 6 });
+    expect(glbJson(iqmToGlb(model)).animations).toHaveLength(6);
+    setResourceLimits({ maxGltfAnimations: 5 });
+    expect(refusal(() => iqmToGlb(model)).detail).toMatch(/^6 animations: over the limit maxGltfAnimations = 5 /);
+  });
+});
+
+describe('the real models', () => {
+  it('every corpus IQM opened with its companions makes at most 127 clips (Red Eclipse\'s female player: its iqm.cfg\'s): ≥ 120× room under maxGltfAnimations; its frames of no channels ≥ 2,000× under maxAnimationKeys', async () => {
+    const fs = sharedFileSystem('actors-iqm');
+    let most = { clips: 0, path: '' }, zero = 0;
+    for (const f of iqmFiles()) {
+      if (f.model.frameChannels === 0) zero = Math.max(zero, f.model.frameCount * Math.max(1, f.model.poses.count));
+      if (f.model.meshes.length === 0) continue; // animation-only: opened through the mesh that plays it
+      const set = await openModelSet(fs, f.path, { formats: DEFAULT_FORMATS });
+      const n = iqmClips(set as never).length;
+      if (n > most.clips) most = { clips: n, path: f.path };
+    }
+    console.log(`most clips of a corpus IQM: ${most.clips} (${most.path}); frames of no channels: at most ${zero} joint poses`);
+    expect(most).toEqual({ clips: 127, path: 'player/female/RE_Player_female.iqm' });
+    expect(most.clips * 120).toBeLessThanOrEqual(DEFAULT_RESOURCE_LIMITS.maxGltfAnimations);
+    expect(zero).toBe(119 * 31);
+    expect(zero * 2000).toBeLessThanOrEqual(DEFAULT_RESOURCE_LIMITS.maxAnimationKeys);
   });
 });
 
