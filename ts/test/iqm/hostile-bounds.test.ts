@@ -20,6 +20,9 @@ import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { DEFAULT_RESOURCE_LIMITS } from '../../src/base/resource-limits.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';
 import { iqmFiles } from './_corpus.js';
+import { memoryFileSystem } from '../../src/vfs/memory.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { iqmEntry } from '../../src/registry/iqm.js';
 
 afterEach(() => resetResourceLimits());
 
@@ -110,6 +113,34 @@ describe('the real models', () => {
     expect(most.clips * 120).toBeLessThanOrEqual(DEFAULT_RESOURCE_LIMITS.maxGltfAnimations);
     expect(zero).toBe(119 * 31);
     expect(zero * 2000).toBeLessThanOrEqual(DEFAULT_RESOURCE_LIMITS.maxAnimationKeys);
+  });
+});
+
+describe('the three.js view', () => {
+  const viewOf = async (files: { path: string; bytes: Uint8Array }[]) => {
+    const set = await openModelSet(memoryFileSystem(files), 'm.iqm', { formats: DEFAULT_FORMATS });
+    const backend = createTsBackend();
+    try {
+      const view = await iqmEntry.view!(set as never, backend);
+      if (view.kind !== 'skinned') throw new Error(view.kind);
+      return view;
+    } finally {
+      backend.dispose();
+    }
+  };
+
+  it('bounds its clips\' keys ((frames + 1) × joints) by maxAnimationKeys before making any', async () => {
+    const files = [{ path: 'm.iqm', bytes: sameNameAnims(6) }]; // 6 clips of 2 frames and the first again, 1 joint: 18 keys
+    setResourceLimits({ maxAnimationKeys: 18 });
+    expect((await viewOf(files)).clips).toHaveLength(6);
+    setResourceLimits({ maxAnimationKeys: 17 });
+    const e = await viewOf(files).then(() => null, (x) => x);
+    expect([e?.code, e?.detail]).toEqual(['RESOURCE_LIMIT', '6 clip(s) of 18 keys in all × 1 joints are 18 joint poses: over the limit maxAnimationKeys = 17 (raise it with --limit maxAnimationKeys=N, or the maxAnimationKeys option)']);
+  });
+
+  it('a .framegroups over a file of 1 pose for 3 joints: no clip, no NaN', async () => {
+    const view = await viewOf([{ path: 'm.iqm', bytes: fewPoses() }, { path: 'm.iqm.framegroups', bytes: new TextEncoder().encode('0 2 10 1 // all\n') }]);
+    expect(view.clips).toEqual([]);
   });
 });
 
