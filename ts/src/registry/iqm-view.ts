@@ -87,7 +87,9 @@ export function iqmView(set: ModelSet<IqmModel>, backend: PoseBackend): SkinnedM
     if (poser.skinned) {
       for (const file of new Set(sources.map((s) => s.file))) {
         poser.setAnimation(file);
-        for (let f = 0; f < file.frameCount; f++) bounds = growBounds(bounds, poser.poseFrame(f).positions);
+        // frames of no channels are all the same pose (every mask empty): one is their box
+        const distinct = file.frameChannels === 0 ? Math.min(1, file.frameCount) : file.frameCount;
+        for (let f = 0; f < distinct; f++) bounds = growBounds(bounds, poser.poseFrame(f).positions);
       }
       poser.setAnimation(null);
     }

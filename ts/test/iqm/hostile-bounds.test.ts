@@ -6,7 +6,7 @@
  * apart with a Map; a clip asking for frames or poses the file lacks is clamped or left out with a warning, never
  * written as NaN keys.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import type { ParseWarning } from '../../src/base/errors.js';
 import { parseIqm } from '../../src/formats/iqm/parser.js';
@@ -23,6 +23,7 @@ import { iqmFiles } from './_corpus.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { iqmEntry } from '../../src/registry/iqm.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 
 afterEach(() => resetResourceLimits());
 
@@ -136,6 +137,18 @@ describe('the three.js view', () => {
     setResourceLimits({ maxAnimationKeys: 17 });
     const e = await viewOf(files).then(() => null, (x) => x);
     expect([e?.code, e?.detail]).toEqual(['RESOURCE_LIMIT', '6 clip(s) of 18 keys in all × 1 joints are 18 joint poses: over the limit maxAnimationKeys = 17 (raise it with --limit maxAnimationKeys=N, or the maxAnimationKeys option)']);
+  });
+
+  it('frames of no channels are one pose: the view\'s box poses one of 100,000, not each', async () => {
+    const poseFrame = vi.spyOn(IqmPoser.prototype, 'poseFrame');
+    try {
+      const view = await viewOf([{ path: 'm.iqm', bytes: zeroChannelFrames(100000) }]);
+      expect(poseFrame).toHaveBeenCalledTimes(1);
+      expect(view.bounds).toEqual({ min: [0, 0, 0], max: [1, 1, 0] });
+      expect(view.clips[0].frameCount).toBe(100000);
+    } finally {
+      poseFrame.mockRestore();
+    }
   });
 
   it('a .framegroups over a file of 1 pose for 3 joints: no clip, no NaN', async () => {
