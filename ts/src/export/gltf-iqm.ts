@@ -209,7 +209,7 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
     const maxAnimations = resourceLimits().maxGltfAnimations;
     if (planned.length > maxAnimations) throw overLimit(`${planned.length} animations`, 'maxGltfAnimations', maxAnimations, 0, ErrorCode.Unwritable);
     // every frame's pose of every joint is written: bounded before any is decoded (docs/security.md), as MD5's
-    const keys = planned.reduce((k, a) => k + a.frames.frameCount * J, 0);
+    const keys = planned.reduce((k, a) => k + keyCount(a.file, a.frames.frameCount) * J, 0);
     const maxKeys = resourceLimits().maxAnimationKeys;
     if (keys > maxKeys) throw overLimit(`${planned.length} animation(s) of ${keys / J} frames in all × ${J} joints are ${keys} joint poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
     for (const a of planned) addAnimation(b, axes, a.file, a.frames, a.title, jointNodes);
@@ -283,14 +283,25 @@ function plannedAnimations(sources: ReturnType<typeof animationSources>, name: s
   return out;
 }
 
+/**
+ * The keys an animation of `frames` frames of `file` is written with: one a frame; frames of no channels are all one
+ * pose (every channel mask empty), written as the first and last keys only — a 542-byte file of 2²⁴ of them took
+ * 1.8 GB and 48 s to write key by key.
+ */
+function keyCount(file: IqmModel, frames: number): number {
+  return file.frameChannels === 0 ? Math.min(frames, 2) : frames;
+}
+
 /** Frames of `file` (inside its stored frames: `plannedAnimations`) → one glTF animation over `jointNodes`. */
 function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, frames: Frames, title: string, jointNodes: number[]): void {
   const J = jointNodes.length;
   const first = frames.firstFrame;
-  const count = frames.frameCount;
+  const count = keyCount(file, frames.frameCount);
   const fps = frames.fps;
   const times = new Float32Array(count);
   for (let f = 0; f < count; f++) times[f] = f / fps;
+  // frames of no channels: the first and last keys of one pose hold it as long as every frame would
+  if (count < frames.frameCount) times[count - 1] = (frames.frameCount - 1) / fps;
   const translations = Array.from({ length: J }, () => new Float32Array(count * 3));
   const rotations = Array.from({ length: J }, () => new Float32Array(count * 4));
   const scales = Array.from({ length: J }, () => new Float32Array(count * 3));
@@ -311,7 +322,7 @@ function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, frames: Frames
     }
   }
   const input = b.accessor(times, 'SCALAR', { bounds: true });
-  const animation: GltfAnimation = { name: title, channels: [], samplers: [], extras: { framerate: fps, loop: frames.loop, firstFrame: first, frameCount: count } };
+  const animation: GltfAnimation = { name: title, channels: [], samplers: [], extras: { framerate: fps, loop: frames.loop, firstFrame: first, frameCount: frames.frameCount } };
   for (let j = 0; j < J; j++) {
     const channels: ['translation' | 'rotation' | 'scale', Float32Array, 'VEC3' | 'VEC4'][] = [['translation', translations[j], 'VEC3'], ['rotation', rotations[j], 'VEC4']];
     if (scaled[j]) channels.push(['scale', scales[j], 'VEC3']);

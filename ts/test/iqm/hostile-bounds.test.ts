@@ -86,6 +86,19 @@ describe('the glTF export checks maxAnimationKeys', () => {
   });
 });
 
+describe('the glTF export of frames of no channels', () => {
+  it('100,000 frames of one pose are written as its first and last keys, counted as 2 against maxAnimationKeys', () => {
+    const model = parseIqm(zeroChannelFrames(100000));
+    setResourceLimits({ maxAnimationKeys: 2 });
+    const glb = iqmToGlb(model);
+    const doc = glbJson(glb) as ReturnType<typeof glbJson> & { animations: { extras: { frameCount: number } }[] };
+    const input = doc.accessors[(doc.animations[0].samplers[0] as unknown as { input: number }).input];
+    expect([input.count, input.min, input.max]).toEqual([2, [0], [Math.fround(99999 / 10)]]);
+    expect(doc.animations[0].extras.frameCount).toBe(100000);
+    expect(animationFloats(glb).every(Number.isFinite)).toBe(true);
+  });
+});
+
 describe('the glTF export checks maxGltfAnimations', () => {
   it('140,000 anims (a 2.7 MB file; 955 MiB to export) are UNWRITABLE before any animation is built; 6 are written at 6, refused at 5', () => {
     const e = refusal(() => iqmToGlb(parseIqm(sameNameAnims(140000))));
