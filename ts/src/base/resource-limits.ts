@@ -75,7 +75,7 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxMorphWeights: 1 << 26,
     maxAnimationKeys: 1 << 24,
     // issue 36
-    maxMorphVertices: 1 << 22,
+    maxMorphVertices: 1 << 21,
     maxGltfAnimations: 1 << 14,
   });
 }
