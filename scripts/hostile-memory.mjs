@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node scripts/hostile-memory.mjs [--lifted]
+// node scripts/hostile-memory.mjs [--lifted] [--timeout S] [--only=REGEX] [--batch-only]
 //
 // Peak memory of the built CLI (dist/) against the size of hostile inputs made here, in a temp folder (issue 27;
 // docs/security.md quotes the table): each input is converted under /usr/bin/time -v and the line printed is its
@@ -22,6 +22,8 @@ const MODELS = join(REPO, '..', 'shared', 'models');
 const lifted = process.argv.includes('--lifted');
 const batchOnly = process.argv.includes('--batch-only');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7); // run the inputs whose description matches this pattern
+const timeoutAt = process.argv.indexOf('--timeout');
+const timeoutSeconds = timeoutAt >= 0 ? Number(process.argv[timeoutAt + 1]) : 0; // --timeout S: each run killed after S seconds
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-hostile-memory-'));
 
 // --- a minimal zip writer (deflate, sizes and CRC right): enough for these inputs ---------------------------------
@@ -253,6 +255,24 @@ cases.push({
   for (const c of cases.slice(mine)) c.look ??= look;
 }
 
+// --- issue 36: IQM, MDL and MD2 inputs that claimed memory or time without bound (fixtures/generate-iqm.mjs,
+// fixtures/generate-unwelded.mjs) --------------------------------------------------------------------------------
+{
+  const iqm = await import('../fixtures/generate-iqm.mjs');
+  const { md2ManySt, rapoManySt } = await import('../fixtures/generate-unwelded.mjs');
+  cases.push({ what: 'IQM: 2³² − 1 frames of no channels', input: file('iqm/zero-channels.iqm', iqm.zeroChannelFrames()), args: [], raise: ['maxAnimationKeys=Infinity'] });
+  cases.push({ what: 'RAPO MDL: 1 vertex, 20,000 st, 2,000 poses', input: file('mdl/rapo.mdl', rapoManySt()), args: [], raise: ['maxMorphVertices=Infinity'] });
+  cases.push({ what: 'MD2: 1 vertex, 30,000 st, 3,000 frames', input: file('md2/many-st.md2', md2ManySt()), args: [], raise: ['maxMorphVertices=Infinity'] });
+  cases.push({ what: 'IQM: 80,000 extensions', input: file('iqm/extensions.iqm', iqm.manyExtensions(80000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 10,000 custom arrays named into 300 KB of NUL-free text', input: file('iqm/names300.iqm', iqm.customArrayNames(10000, 300000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 10,000 custom arrays named into 900 KB of NUL-free text', input: file('iqm/names900.iqm', iqm.customArrayNames(10000, 900000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 10,000 anims of one name', input: file('iqm/same-name.iqm', iqm.sameNameAnims(10000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 140,000 anims', input: file('iqm/many-anims.iqm', iqm.sameNameAnims(140000)), args: [], raise: ['maxGltfAnimations=Infinity'] });
+  const fg = file('iqm/few-poses/m.iqm', iqm.fewPoses());
+  file('iqm/few-poses/m.iqm.framegroups', Buffer.from('0 2 10 1 // all\n'));
+  cases.push({ what: 'IQM: 3 joints, 1 pose, a .framegroups over its frames', input: fg, args: [], raise: [] });
+}
+
 const size = (input) => {
   const s = statSync(input.split(':')[0]);
   if (!s.isDirectory()) return s.size; // an archive member: the archive's size
@@ -267,7 +287,9 @@ function run(c, limits) {
   // textures are resolved only where the input is about them (the TGA); id output from glTF resolves none
   const limitArgs = limits.flatMap((l) => ['--limit', l]);
   const args = c.argv ? [BIN, ...c.argv, ...limitArgs] : [BIN, 'convert', c.input, ...c.args, ...limitArgs, ...(c.out || c.textures ? [] : ['--no-textures']), '-o', out];
-  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 600_000 });
+  // --timeout S: each run is killed after S seconds (then its exit is 124 or 137 and its peak the peak until then)
+  const limit = timeoutSeconds ? ['timeout', '--kill-after=5', String(timeoutSeconds)] : [];
+  const r = spawnSync('/usr/bin/time', ['-v', ...limit, process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 600_000 });
   const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? 0);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
   const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : NaN;

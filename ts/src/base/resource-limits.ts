@@ -47,6 +47,20 @@ export interface ResourceLimits {
    * 800 KB `.framegroups` of 200,000 one-frame groups made 200,000 glTF animations and took 1.2 GB.
    */
   maxAnimationClips: number;
+  // ——— issue 36 (IQM, MDL, MD2): amplification by the exports of MDL and MD2 ———
+  /**
+   * glTF export of MDL and MD2: the most drawn vertices × frames (each a decoded position and normal per morph
+   * target) one export holds, where the drawn vertices are more than twice the vertices the file stores. MDL's and
+   * MD2's triangles may name a texture coordinate apart from the position, so one stored vertex can be drawn once
+   * per st it is paired with: a 517 KB Hexen II model of 1 vertex, 20,000 st and 2,000 poses asked for 40 million.
+   */
+  maxMorphVertices: number;
+  /**
+   * glTF export of IQM: the most animations one glTF holds. An IQM anim record is 20 bytes of the file, a glTF
+   * animation ~8 KB of the exporter's memory (its accessors, buffer views and JSON) whatever its frames: 140,000 anims
+   * of 2 frames took 955 MiB.
+   */
+  maxGltfAnimations: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -67,6 +81,9 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxMorphWeights: 1 << 26,
     maxAnimationKeys: 1 << 24,
     maxAnimationClips: 4096,
+    // issue 36
+    maxMorphVertices: 1 << 21,
+    maxGltfAnimations: 1 << 14,
   });
 }
 

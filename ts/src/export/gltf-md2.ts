@@ -14,7 +14,7 @@ import { Md2Poser } from '../pose/md2-poser.js';
 import type { Md2Model } from '../base/model.js';
 import { MD2_DEFAULT_FPS } from '../pose/timing.js';
 import type { ExportContext } from './gltf-context.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
+import { addMorphMesh, boundMorphVertices, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from './gltf-morph.js';
 import { fitGrid, MD2_GRID_STEPS, md2SourceGrid, type PositionGrid } from './gltf-quantize.js';
 import type { Axes } from './gltf-axes.js';
 
@@ -48,8 +48,8 @@ export function frameGetter(poser: Md2Poser, sourceVertex: Uint16Array): (f: num
 }
 
 export function addMd2(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions): { rootNodes: number[] } {
-  const b = ctx.builder;
   const un = md2Unwelded(model);
+  boundMorphVertices('the model', un.sourceVertex.length, model.vertexCount, model.frameCount);
   const poser = new Md2Poser(ctx.backend, model);
   try {
     return addFrames(ctx, model, name, options, un, frameGetter(poser, un.sourceVertex));

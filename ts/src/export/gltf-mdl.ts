@@ -18,7 +18,7 @@ import { MDL_DEFAULT_FPS } from '../pose/timing.js';
 import type { GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
 import { frameGetter, md2Grid } from './gltf-md2.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions } from './gltf-morph.js';
+import { addMorphMesh, boundMorphVertices, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions } from './gltf-morph.js';
 import type { ResolvedTextures } from './textures.js';
 
 export interface MdlExportOptions extends MorphExportOptions {
@@ -51,6 +51,7 @@ export function addMdl(ctx: ExportContext, model: MdlModel, name: string, option
     ctx.warnings.push({ code: 'EMPTY_MESH', message: 'the model has no triangles: nothing to export', offset: 0 });
     return { rootNodes: [] };
   }
+  boundMorphVertices('the model', vertexCount, model.vertexCount, model.poseCount);
   const skin = options.mdlSkin ?? 0;
   // Without resolved textures (a game folder's replacement skins), the skins the file carries, decoded.
   ctx.materials.carry(() => mdlEmbeddedTextures(model, name));

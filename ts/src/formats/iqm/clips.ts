@@ -70,7 +70,9 @@ export function iqmClips(set: IqmClipInput): IqmClip[] {
   const model = set.data;
   const clips: IqmClip[] = [];
   const groupsFile = set.sideFiles.find((f) => f.path.toLowerCase().endsWith('.framegroups'));
-  if (groupsFile && model.frameCount > 0) {
+  // the model's frames play only where its poses are its joints (a file of 1 pose for 3 joints has no frames of them)
+  const ownFrames = model.frameCount > 0 && model.poses.count === model.joints.count;
+  if (groupsFile && ownFrames) {
     // bounded before the groups are made: each is an animation of every joint in every door
     const max = resourceLimits().maxAnimationClips;
     const { groups, complete } = parseFrameGroups(groupsFile.bytes, { maxGroups: max });
@@ -80,12 +82,12 @@ export function iqmClips(set: IqmClipInput): IqmClip[] {
       const name = g.name === `groupified_${i}_anim` && g.comment ? g.comment : g.name;
       clips.push({ name, file: model, firstFrame: g.firstFrame, frameCount: g.frameCount, fps: g.fps, loop: g.loop });
     });
-  } else if (model.frameCount > 0 && model.poses.count === model.joints.count) clips.push(...ownClips(model, ''));
+  } else if (ownFrames) for (const c of ownClips(model, '')) clips.push(c); // not push(...): 140,000 anims are too many arguments
   for (const c of set.companions) {
     const file = c.data as IqmModel;
     const detail = c.detail as IqmClipDetail | undefined;
     if (!detail) {
-      clips.push(...ownClips(file, c.name));
+      for (const clip of ownClips(file, c.name)) clips.push(clip);
       continue;
     }
     const anim = (detail.anim ? file.anims.find((a) => a.name === detail.anim) : undefined) ?? file.anims[0];
