@@ -6,3 +6,5 @@ export { TARGETS } from './targets.js';
 export { memoryLimit, timeLimitMs } from './bounds.js';
 export { makeGltfInput, runGltfCampaign } from './gltf-target.js';
 export { makeHostileGltfInput, runHostileGltfCampaign } from './gltf-hostile.js';
+export { COVERAGE_TARGETS, CORPUS_DIR, coverageSeeds, keepCorpus, keptCorpus, runCoverage, trimKept } from './coverage.js';
+export { bundleFilter } from './coverage-meter.js';
