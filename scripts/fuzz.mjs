@@ -2,6 +2,8 @@
 // npm run fuzz [-- --inputs N] [--seed S] [--workers W] [--only md5mesh,md2,mdl,pak] [--no-sweep] [--minimize]
 // npm run fuzz -- --only gltf [--inputs N] [--seed S] [--workers W]   (the glTF import: asynchronous, run on its own)
 // npm run fuzz -- --only gltf-files (or gltf-deep)   (generated hostile glTFs, ts/test/fuzz/gltf-hostile.ts: likewise alone)
+// npm run fuzz -- --only iqm-cfg (or framegroups) [--edge]   (grammar-aware, generated: ts/test/fuzz/grammar.ts; likewise
+//   alone; --edge adds issue 36's own sizes as a fourth scale tier)
 // npm run fuzz -- --coverage mdl [--runs N] [--seed S] [--save]   (coverage-guided, ts/test/fuzz/coverage.ts: one of
 //   md2, md3, mdl, iqm, pak, zip, in this thread; --save re-chooses the kept corpus in fixtures/fuzz-corpus/<target>/)
 //
@@ -24,7 +26,9 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LIB = join(REPO, 'target', 'fuzz', 'lib', 'fuzz-lib.mjs');
 const OUT = join(REPO, 'target', 'fuzz');
 /** The asynchronous campaigns, each run alone (`--only NAME`). */
-const ASYNC = ['gltf', 'gltf-files', 'gltf-deep'];
+const ASYNC = ['gltf', 'gltf-files', 'gltf-deep', 'iqm-cfg', 'framegroups'];
+/** Of those, the grammar-aware campaigns (ts/test/fuzz/grammar.ts), whose step counts read the bundle's coverage. */
+const GRAMMAR = ['iqm-cfg', 'framegroups'];
 
 if (isMainThread) await main();
 else await worker();
@@ -47,6 +51,7 @@ function args() {
     coverage: get('coverage', ''),
     runs: Number(get('runs', '20000')),
     save: a.includes('--save'),
+    edge: a.includes('--edge'),
   };
 }
 
@@ -98,7 +103,7 @@ async function main() {
   const progress = new Int32Array(new SharedArrayBuffer(4 * o.workers));
 
   const hang = async (index, kind, detail) => {
-    const made = gltf === 'gltf' ? await lib.makeGltfInput(o.seed, index) : gltf ? lib.makeHostileGltfInput(gltf, o.seed, index) : null;
+    const made = gltf === 'gltf' ? await lib.makeGltfInput(o.seed, index) : GRAMMAR.includes(gltf) ? lib.makeGrammarInput(gltf, o.seed, index, o.edge) : gltf ? lib.makeHostileGltfInput(gltf, o.seed, index) : null;
     const input = made ? { ...made, ts: { target: { name: gltf } } } : lib.makeInput(o.seed, index, o.only);
     return { target: input.ts.target.name, seed: o.seed, index, from: input.from, ops: input.ops, kind, detail, bytes: input.bytes };
   };
@@ -108,7 +113,7 @@ async function main() {
     let w = null;
     while (slices.length) {
       const [start, count] = slices.shift();
-      w ??= new Worker(fileURLToPath(import.meta.url), { workerData: { lib: LIB, seed: o.seed, only: o.only, progress, slot, gltf } });
+      w ??= new Worker(fileURLToPath(import.meta.url), { workerData: { lib: LIB, seed: o.seed, only: o.only, progress, slot, gltf, edge: o.edge } });
       const r = await runSlice(w, slot, start, count);
       lib.mergeStats(stats, r.stats);
       violations.push(...r.violations);
@@ -248,14 +253,16 @@ async function coverage(lib, o) {
 }
 
 async function worker() {
-  const { lib: path, seed, only, progress, slot, gltf } = workerData;
+  const { lib: path, seed, only, progress, slot, gltf, edge } = workerData;
   const lib = await import(pathToFileURL(path).href);
   parentPort.on('message', async ({ start, count }) => {
     if (gltf) {
       const onInput = (i) => Atomics.store(progress, slot, i + 1);
       const r = gltf === 'gltf'
         ? await lib.runGltfCampaign({ seed, start, count, timed: true, useEvery: lib.CAMPAIGN_CADENCE.useEvery, onInput })
-        : await lib.runHostileGltfCampaign({ kind: gltf, seed, start, count, timed: true, onInput });
+        : GRAMMAR.includes(gltf)
+          ? await lib.runGrammarCampaign({ kind: gltf, seed, start, count, timed: true, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8')) })
+          : await lib.runHostileGltfCampaign({ kind: gltf, seed, start, count, timed: true, onInput });
       parentPort.postMessage(r);
       return;
     }

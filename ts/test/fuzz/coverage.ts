@@ -25,6 +25,7 @@ import { turnIfHeld } from '../helpers/loop-turn.js';
 import { emptyStats, record, type TargetStats, type Violation } from './campaign.js';
 import { CoverageMeter, type CodeFilter } from './coverage-meter.js';
 import { checkInput } from './invariant.js';
+import { md5AnimText, MD5MESH } from './md5-seed.js';
 import { mdlExtraSeeds } from './mdl-target.js';
 import { mutate, type Seed } from './mutate.js';
 import { Rng } from './rng.js';
@@ -43,58 +44,6 @@ type Named = { name: string; bytes: Uint8Array };
 
 const text = (s: string) => new TextEncoder().encode(s);
 
-/** A one-joint, one-triangle md5mesh and a two-frame md5anim: the IQM seeds go through md5ToIqm + writeIqm. */
-const MD5MESH = `MD5Version 10
-commandline ""
-numJoints 2
-numMeshes 1
-joints {
-  "root" -1 ( 0 0 0 ) ( 0 0 0 )
-  "tip" 0 ( 0 0 1 ) ( 0 0 0.7071 )
-}
-mesh {
-  shader "skin"
-  numverts 3
-  vert 0 ( 0 0 ) 0 1
-  vert 1 ( 1 0 ) 1 2
-  vert 2 ( 0 1 ) 3 1
-  numtris 1
-  tri 0 0 1 2
-  numweights 4
-  weight 0 0 1 ( 0 0 0 )
-  weight 1 0 0.5 ( 1 0 0 )
-  weight 2 1 0.5 ( 1 0 -1 )
-  weight 3 1 1 ( 0 1 -1 )
-}
-`;
-const MD5ANIM = `MD5Version 10
-commandline ""
-numFrames 2
-numJoints 2
-frameRate 24
-numAnimatedComponents 7
-hierarchy {
-  "root" -1 63 0
-  "tip" 0 32 6
-}
-bounds {
-  ( -1 -1 -1 ) ( 2 2 2 )
-  ( -1 -1 -1 ) ( 2 2 2 )
-}
-baseframe {
-  ( 0 0 0 ) ( 0 0 0 )
-  ( 0 0 1 ) ( 0 0 0.7071 )
-}
-frame 0 {
-  0 0 0 0 0 0
-  0.5
-}
-frame 1 {
-  0 0 1 0 0 0.1
-  0.3
-}
-`;
-
 /** Generated seeds of each target (small: the campaign runs thousands of them a second). */
 export async function coverageSeeds(target: CoverageTargetName): Promise<Named[]> {
   const md2 = (): Named[] => [
@@ -107,7 +56,7 @@ export async function coverageSeeds(target: CoverageTargetName): Promise<Named[]
   };
   const iqm = (): Named[] => {
     const mesh = parseMd5Mesh(text(MD5MESH));
-    const anim = parseMd5Anim(text(MD5ANIM));
+    const anim = parseMd5Anim(text(md5AnimText(2)));
     return [
       { name: 'gen:two-joints.iqm', bytes: writeIqm(md5ToIqm(mesh, [])) },
       { name: 'gen:two-joints-anim.iqm', bytes: writeIqm(md5ToIqm(mesh, [{ name: 'wave', anim }])) },

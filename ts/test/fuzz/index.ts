@@ -8,3 +8,4 @@ export { makeGltfInput, runGltfCampaign } from './gltf-target.js';
 export { makeHostileGltfInput, runHostileGltfCampaign } from './gltf-hostile.js';
 export { COVERAGE_TARGETS, CORPUS_DIR, coverageSeeds, keepCorpus, keptCorpus, runCoverage, trimKept } from './coverage.js';
 export { bundleFilter } from './coverage-meter.js';
+export { checkGrammarInput, GRAMMAR_KINDS, makeGrammarInput, runGrammarCampaign } from './grammar.js';
