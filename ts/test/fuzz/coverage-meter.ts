@@ -30,12 +30,12 @@ export const LIBRARY_MODULES: CodeFilter = (url) => (/\/ts\/src\//.test(url) ? (
 
 /**
  * Library code inside an esbuild bundle (scripts/fuzz.mjs): esbuild marks each module's start with a `// path` comment
- * line, so the library is the ranges that follow a `// ts/src/…` marker up to the next marker.
+ * line, so the library is the ranges that follow a `// ts/src/…` marker (or one `counts` matches) up to the next marker.
  */
-export function bundleFilter(bundleUrl: string, bundleText: string): CodeFilter {
+export function bundleFilter(bundleUrl: string, bundleText: string, counts: RegExp = /ts\/src\//): CodeFilter {
   const marks: { at: number; lib: boolean }[] = [];
   const re = /^\/\/ (\S+\.[cm]?[jt]s)$/gm;
-  for (let m; (m = re.exec(bundleText)); ) marks.push({ at: m.index, lib: m[1].includes('ts/src/') });
+  for (let m; (m = re.exec(bundleText)); ) marks.push({ at: m.index, lib: counts.test(m[1]) });
   const inLib = (offset: number) => {
     let lo = 0, hi = marks.length - 1, found = -1;
     while (lo <= hi) {

@@ -9,3 +9,5 @@ export { makeHostileGltfInput, runHostileGltfCampaign } from './gltf-hostile.js'
 export { COVERAGE_TARGETS, CORPUS_DIR, coverageSeeds, keepCorpus, keptCorpus, runCoverage, trimKept } from './coverage.js';
 export { bundleFilter } from './coverage-meter.js';
 export { checkGrammarInput, GRAMMAR_KINDS, makeGrammarInput, runGrammarCampaign } from './grammar.js';
+export { checkWriterInput, makeWriterInput, runWriterCampaign } from './gltf-writers.js';
+export { WRITER_FORMATS } from './gltf-writers.js';
