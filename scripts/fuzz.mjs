@@ -6,6 +6,8 @@
 //   alone; --edge adds issue 36's own sizes as a fourth scale tier)
 // npm run fuzz -- --only gltf-writers [--edge]   (hostile glTF converted to each id format with the default options and
 //   written: ts/test/fuzz/gltf-writers.ts; likewise alone)
+// npm run fuzz -- --only batch [--edge]   (convert --all's per-model conversion with a hostile member beside good ones:
+//   ts/test/fuzz/batch-member.ts; likewise alone)
 // npm run fuzz -- --coverage mdl [--runs N] [--seed S] [--save]   (coverage-guided, ts/test/fuzz/coverage.ts: one of
 //   md2, md3, mdl, iqm, pak, zip, in this thread; --save re-chooses the kept corpus in fixtures/fuzz-corpus/<target>/)
 //
@@ -28,7 +30,7 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LIB = join(REPO, 'target', 'fuzz', 'lib', 'fuzz-lib.mjs');
 const OUT = join(REPO, 'target', 'fuzz');
 /** The asynchronous campaigns, each run alone (`--only NAME`). */
-const ASYNC = ['gltf', 'gltf-files', 'gltf-deep', 'iqm-cfg', 'framegroups', 'gltf-writers'];
+const ASYNC = ['gltf', 'gltf-files', 'gltf-deep', 'iqm-cfg', 'framegroups', 'gltf-writers', 'batch'];
 /** Of those, the grammar-aware campaigns (ts/test/fuzz/grammar.ts), whose step counts read the bundle's coverage. */
 const GRAMMAR = ['iqm-cfg', 'framegroups'];
 
@@ -105,7 +107,7 @@ async function main() {
   const progress = new Int32Array(new SharedArrayBuffer(4 * o.workers));
 
   const hang = async (index, kind, detail) => {
-    const made = gltf === 'gltf' ? await lib.makeGltfInput(o.seed, index) : GRAMMAR.includes(gltf) ? lib.makeGrammarInput(gltf, o.seed, index, o.edge) : gltf === 'gltf-writers' ? lib.makeWriterInput(o.seed, index, o.edge) : gltf ? lib.makeHostileGltfInput(gltf, o.seed, index) : null;
+    const made = gltf === 'gltf' ? await lib.makeGltfInput(o.seed, index) : GRAMMAR.includes(gltf) ? lib.makeGrammarInput(gltf, o.seed, index, o.edge) : gltf === 'gltf-writers' ? lib.makeWriterInput(o.seed, index, o.edge) : gltf === 'batch' ? { ...lib.makeBatchInput(o.seed, index, o.edge), bytes: new Uint8Array(0) } : gltf ? lib.makeHostileGltfInput(gltf, o.seed, index) : null;
     const input = made ? { ...made, ts: { target: { name: gltf } } } : lib.makeInput(o.seed, index, o.only);
     return { target: input.ts.target.name, seed: o.seed, index, from: input.from, ops: input.ops, kind, detail, bytes: input.bytes };
   };
@@ -264,6 +266,8 @@ async function worker() {
         ? await lib.runGltfCampaign({ seed, start, count, timed: true, useEvery: lib.CAMPAIGN_CADENCE.useEvery, onInput })
         : GRAMMAR.includes(gltf)
           ? await lib.runGrammarCampaign({ kind: gltf, seed, start, count, timed: true, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8')) })
+          : gltf === 'batch'
+            ? await lib.runBatchCampaign({ seed, start, count, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8')) })
           : gltf === 'gltf-writers'
             ? await lib.runWriterCampaign({ seed, start, count, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8'), /ts\/src\/|node_modules\/@gltf-transform\//) })
             : await lib.runHostileGltfCampaign({ kind: gltf, seed, start, count, timed: true, onInput });

@@ -171,7 +171,7 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
   const pick = (values: number[]) => values[tier];
 
   // the mesh: a triangle, or V zero-filled vertices for `long`
-  const V = shape === 'long' ? pick([3, 300, 2000, 30000]) : shape === 'morph' ? pick([3, 300, 24000, 30000]) : 3;
+  const V = shape === 'long' ? pick([3, 300, 1000, 30000]) : shape === 'morph' ? pick([3, 300, 24000, 30000]) : 3;
   const positions = V === 3 ? d.accessor('VEC3', 5126, 3, new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), { min: [0, 0, 0], max: [1, 1, 0] }) : d.accessor('VEC3', 5126, V, undefined, { min: [0, 0, 0], max: [0, 0, 0] });
   const uv = d.accessor('VEC2', 5126, V);
   const prim: Record<string, unknown> = { attributes: { POSITION: positions, TEXCOORD_0: uv }, mode: 4, material: 0 };
@@ -194,15 +194,15 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
       break;
     }
     case 'long': {
-      const T = pick([1, 100, 200, 1e6]);
+      const T = pick([1, 100, 100, 1e6]);
       const out = d.accessor('VEC3', 5126, 2, new Float32Array([0, 0, 0, 1, 2, 3]));
       d.json.animations.push({ name: 'long', channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }], samplers: [{ input: seconds(T), output: out }] });
       ops.push(`${V} vertices moved for ${T} s`);
       break;
     }
     case 'joints': {
-      const J = pick([2, 100, 300, 10000]);
-      const T = pick([1, 100, 100, 10000]);
+      const J = pick([2, 100, 200, 10000]);
+      const T = pick([1, 100, 50, 10000]);
       // a root with J − 1 children (a chain that long is refused by the import's depth bound)
       const first = d.json.nodes.length;
       for (let j = 0; j < J; j++) d.json.nodes.push({ name: `j${j}`, translation: [0, 0, 0.01], ...(j === 0 && J > 1 ? { children: Array.from({ length: J - 1 }, (_, k) => first + k + 1) } : {}) });
@@ -218,12 +218,14 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
     }
     case 'morph': {
       const K = pick([1, 100, 1000, 50000]);
-      const T = pick([1, 1, 1, 1]);
       prim.targets = Array.from({ length: K }, () => ({ POSITION: positions }));
       mesh.weights = new Array(K).fill(0);
-      const out = d.accessor('SCALAR', 5126, 2 * K);
-      d.json.animations.push({ name: 'morph', channels: [{ sampler: 0, target: { node: 0, path: 'weights' } }], samplers: [{ input: seconds(T), output: out }] });
-      ops.push(`${K} morph targets on one accessor of ${V} vertices, weights animated for ${T} s`);
+      // the weights animated over 1 s, or (large tiers) one key: a single frame, whose cost is all in the targets
+      const keys = tier < 2 ? 2 : 1;
+      const input = keys === 2 ? seconds(1) : d.accessor('SCALAR', 5126, 1, new Float32Array([0]), { min: [0], max: [0] });
+      const out = d.accessor('SCALAR', 5126, keys * K);
+      d.json.animations.push({ name: 'morph', channels: [{ sampler: 0, target: { node: 0, path: 'weights' } }], samplers: [{ input, output: out }] });
+      ops.push(`${K} morph targets on one accessor of ${V} vertices, weights ${keys === 2 ? 'animated for 1 s' : 'keyed once'}`);
       break;
     }
   }

@@ -11,3 +11,4 @@ export { bundleFilter } from './coverage-meter.js';
 export { checkGrammarInput, GRAMMAR_KINDS, makeGrammarInput, runGrammarCampaign } from './grammar.js';
 export { checkWriterInput, makeWriterInput, runWriterCampaign } from './gltf-writers.js';
 export { WRITER_FORMATS } from './gltf-writers.js';
+export { checkBatchInput, makeBatchInput, runBatchCampaign } from './batch-member.js';
