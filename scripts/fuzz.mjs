@@ -269,7 +269,7 @@ async function worker() {
           : gltf === 'batch'
             ? await lib.runBatchCampaign({ seed, start, count, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8')) })
           : gltf === 'gltf-writers'
-            ? await lib.runWriterCampaign({ seed, start, count, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8'), /ts\/src\/|node_modules\/@gltf-transform\//) })
+            ? await lib.runWriterCampaign({ seed, start, count, edge, timed: true, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8'), /ts\/src\/|node_modules\/@gltf-transform\//) })
             : await lib.runHostileGltfCampaign({ kind: gltf, seed, start, count, timed: true, onInput });
       parentPort.postMessage(r);
       return;

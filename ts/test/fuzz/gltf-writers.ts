@@ -14,7 +14,7 @@
  * Invariant: a written model or a ModelParseError with a documented code — nothing else thrown; typed arrays made
  * while converting and writing within WRITER_MEMORY_BOUND (the run is stopped at 1.25 × the bound, before the array
  * that would pass it is made: alloc-meter.ts `AllocationCapExceeded`, reported as a memory violation); library blocks
- * executed within WRITER_STEP_BOUND of the bytes read and written.
+ * executed within WRITER_STEP_BOUND of the bytes read and written and the vertices and nodes of every frame sampled.
  */
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import { importGltf } from '../../src/import/gltf-md3.js';
@@ -51,12 +51,15 @@ export const WRITER_MEMORY_BOUND: MemoryBound = { perByte: 0, constant: 256 << 2
 const writerLimit = (n: number) => WRITER_MEMORY_BOUND.perByte * n + WRITER_MEMORY_BOUND.constant;
 
 /**
- * Library blocks a conversion may execute per byte read or written (V8's block counts: a deterministic step count,
- * coverage-meter.ts), plus a constant: sampling a frame is a few blocks per vertex and joint, writing it a few per
- * byte; work per frame that grows with something neither read nor written (every morph target's weight on every
- * vertex, though the file names one accessor K times) passes it.
+ * Library (and glTF Transform) blocks a conversion may execute (V8's block counts: a deterministic step count,
+ * coverage-meter.ts) per unit of what it reads, samples and writes — a byte read, a byte written, a vertex or a node
+ * of a sampled frame — plus a constant. Sampling a vertex is tens of blocks (an MD2 normal's nearest of 162: ~200),
+ * a joint of an IQM frame ~350 (measured); work that grows with something none of these count (every morph target's weight on
+ * every vertex, a node's world matrix climbing its parents again for each frame and joint) passes it.
  */
-export const WRITER_STEP_BOUND = { perByte: 200, constant: 2_000_000 };
+export const WRITER_STEP_BOUND = { perUnit: 400, constant: 2_000_000 };
+/** Time per conversion in `npm run fuzz` (never in a test): the 10 s scripts/hostile-memory.mjs holds the CLI to. */
+export const WRITER_TIME_MS = 10_000;
 
 // --- building the documents ----------------------------------------------------------------------------------------
 
@@ -155,6 +158,9 @@ class Doc {
 
 export interface WriterInput {
   format: WriterFormat;
+  /** The document's nodes (joints included) and vertices: what a sampled frame may visit. */
+  nodes: number;
+  vertices: number;
   from: string;
   ops: string[];
   bytes: Uint8Array;
@@ -171,7 +177,11 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
   const pick = (values: number[]) => values[tier];
 
   // the mesh: a triangle, or V zero-filled vertices for `long`
-  const V = shape === 'long' ? pick([3, 300, 1000, 30000]) : shape === 'morph' ? pick([3, 300, 24000, 30000]) : 3;
+  // Tier 2 is sized per format where the unfixed code fails slowly: what stores every joint of every frame (md5,
+  // iqm) gets the joints and time that fail it at once by memory, the others a size they convert in a second or two;
+  // the morph targets' bytes are made one target at a time, so only iqm (the quickest) gets the failing size.
+  const stores = format === 'md5' || format === 'iqm';
+  const V = shape === 'long' ? pick([3, 300, 1000, 30000]) : shape === 'morph' ? pick([3, 300, format === 'iqm' ? 24000 : 3000, 30000]) : 3;
   const positions = V === 3 ? d.accessor('VEC3', 5126, 3, new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), { min: [0, 0, 0], max: [1, 1, 0] }) : d.accessor('VEC3', 5126, V, undefined, { min: [0, 0, 0], max: [0, 0, 0] });
   const uv = d.accessor('VEC2', 5126, V);
   const prim: Record<string, unknown> = { attributes: { POSITION: positions, TEXCOORD_0: uv }, mode: 4, material: 0 };
@@ -201,8 +211,8 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
       break;
     }
     case 'joints': {
-      const J = pick([2, 100, 200, 10000]);
-      const T = pick([1, 100, 50, 10000]);
+      const J = pick([2, 100, stores ? 1000 : 200, 10000]);
+      const T = pick([1, 100, stores ? 1000 : 50, 10000]);
       // a root with J − 1 children (a chain that long is refused by the import's depth bound)
       const first = d.json.nodes.length;
       for (let j = 0; j < J; j++) d.json.nodes.push({ name: `j${j}`, translation: [0, 0, 0.01], ...(j === 0 && J > 1 ? { children: Array.from({ length: J - 1 }, (_, k) => first + k + 1) } : {}) });
@@ -217,7 +227,7 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
       break;
     }
     case 'morph': {
-      const K = pick([1, 100, 1000, 50000]);
+      const K = pick([1, 100, format === 'iqm' ? 1000 : 100, 50000]);
       prim.targets = Array.from({ length: K }, () => ({ POSITION: positions }));
       mesh.weights = new Array(K).fill(0);
       // the weights animated over 1 s, or (large tiers) one key: a single frame, whose cost is all in the targets
@@ -229,27 +239,43 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
       break;
     }
   }
-  return { format, from: 'generated', ops, bytes: d.bytes() };
+  return { format, nodes: d.json.nodes.length, vertices: V, from: 'generated', ops, bytes: d.bytes() };
 }
 
 // --- converting, writing, checking ---------------------------------------------------------------------------------
 
+/** What a conversion made: the bytes written, and the sampled model's size — frames × (vertices + the document's nodes). */
+interface Written {
+  bytes: number;
+  frames: number;
+  vertices: number;
+}
+
 /** The conversion `convert` makes to `format`, with its default options, and the writing of what it made. */
-async function convertAndWrite(format: WriterFormat, bytes: Uint8Array): Promise<number> {
+async function convertAndWrite(format: WriterFormat, bytes: Uint8Array): Promise<Written> {
   const input = { bytes };
   switch (format) {
-    case 'md3':
-      return writeMd3(await importGltf(input, { format: 'md3' })).length;
-    case 'md2':
-      return writeMd2(await importGltf(input, { format: 'md2' })).length;
+    case 'md3': {
+      const m = await importGltf(input, { format: 'md3' });
+      return { bytes: writeMd3(m).length, frames: m.frameCount, vertices: m.surfaces.reduce((a, s) => a + s.vertexCount, 0) };
+    }
+    case 'md2': {
+      const m = await importGltf(input, { format: 'md2' });
+      return { bytes: writeMd2(m).length, frames: m.frameCount, vertices: m.vertexCount };
+    }
     case 'md5': {
       const { mesh, anims } = await importGltf(input, { format: 'md5' });
-      return writeMd5Mesh(mesh).length + anims.reduce((a, x) => a + writeMd5Anim(x.anim, { mesh }).length, 0);
+      const written = writeMd5Mesh(mesh).length + anims.reduce((a, x) => a + writeMd5Anim(x.anim, { mesh }).length, 0);
+      return { bytes: written, frames: anims.reduce((a, x) => a + x.anim.frameCount, 0), vertices: mesh.meshes.reduce((a, p) => a + p.vertexCount, 0) };
     }
-    case 'mdl':
-      return writeMdl(await gltfToMdl(input)).length;
-    case 'iqm':
-      return writeIqm((await gltfToIqm(input)).model).length;
+    case 'mdl': {
+      const m = await gltfToMdl(input);
+      return { bytes: writeMdl(m).length, frames: m.poseCount, vertices: m.vertexCount };
+    }
+    case 'iqm': {
+      const m = (await gltfToIqm(input)).model;
+      return { bytes: writeIqm(m).length, frames: m.frameCount, vertices: m.vertexCount };
+    }
   }
 }
 
@@ -262,7 +288,7 @@ const WORKING_MODULES: CodeFilter = (url) => (/\/ts\/src\/|\/node_modules\/@gltf
 /** The step meter of this process (one inspector session; created on first use). */
 let meter: CoverageMeter | undefined;
 
-export async function checkWriterInput(input: WriterInput, filter: CodeFilter = WORKING_MODULES): Promise<Outcome & { steps: number }> {
+export async function checkWriterInput(input: WriterInput, filter: CodeFilter = WORKING_MODULES, timed = false): Promise<Outcome & { steps: number }> {
   meter ??= new CoverageMeter(filter);
   const n = input.bytes.length;
   const limit = writerLimit(n);
@@ -279,9 +305,11 @@ export async function checkWriterInput(input: WriterInput, filter: CodeFilter = 
     if (!CODES.has(run.error.code)) return fail('bad-error', `undocumented code ${run.error.code}`);
   }
   if (run.bytes > limit) return fail('memory', `${run.bytes} typed-array bytes for ${n} input bytes (limit ${limit})`);
-  const io = n + (run.value ?? 0);
-  const stepLimit = WRITER_STEP_BOUND.perByte * io + WRITER_STEP_BOUND.constant;
-  if (steps > stepLimit) return fail('steps', `${steps} library blocks executed for ${n} bytes read and ${io - n} written (bound ${stepLimit})`);
+  const w = run.value ?? { bytes: 0, frames: 0, vertices: 0 };
+  const units = n + w.bytes + w.frames * (Math.max(w.vertices, input.vertices) + input.nodes);
+  const stepLimit = WRITER_STEP_BOUND.perUnit * units + WRITER_STEP_BOUND.constant;
+  if (steps > stepLimit) return fail('steps', `${steps} library blocks executed for ${n} bytes read, ${w.bytes} written, ${w.frames} frames × (${Math.max(w.vertices, input.vertices)} vertices + ${input.nodes} nodes) sampled (bound ${stepLimit})`);
+  if (timed && out.ms > WRITER_TIME_MS) return fail('slow', `${out.ms.toFixed(0)} ms (limit ${WRITER_TIME_MS} ms)`);
   return out;
 }
 
@@ -293,6 +321,8 @@ export interface WriterCampaignOptions {
   count: number;
   edge?: boolean;
   filter?: CodeFilter;
+  /** Hold each conversion to WRITER_TIME_MS (scripts/fuzz.mjs only; never in a test). */
+  timed?: boolean;
   onInput?: (index: number) => void;
 }
 
@@ -302,7 +332,7 @@ export async function runWriterCampaign(o: WriterCampaignOptions): Promise<Campa
   const violations: Violation[] = [];
   for (let i = o.start; i < o.start + o.count; i++) {
     const input = makeWriterInput(o.seed, i, o.edge);
-    const out = await checkWriterInput(input, o.filter);
+    const out = await checkWriterInput(input, o.filter, o.timed);
     const name = `gltf-writers:${input.format}`;
     record((stats[name] ??= emptyStats()), out, input.bytes.length, STATS_TARGET);
     if (out.violation) violations.push({ target: name, seed: o.seed, index: i, from: input.from, ops: input.ops, ...out.violation, bytes: input.bytes });
