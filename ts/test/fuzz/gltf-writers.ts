@@ -179,9 +179,11 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
   // the mesh: a triangle, or V zero-filled vertices for `long`
   // Tier 2 is sized per format where the unfixed code fails slowly: what stores every joint of every frame (md5,
   // iqm) gets the joints and time that fail it at once by memory, the others a size they convert in a second or two;
-  // the morph targets' bytes are made one target at a time, so only iqm (the quickest) gets the failing size.
+  // a long animation fails md3 and mdl at once (their frames are allocated up front), md2 only after 27 s of sampling
+  // (one frame at a time), so md2 gets a size it converts; the morph targets' bytes are made one target at a time, so
+  // only iqm (the quickest) gets the failing size.
   const stores = format === 'md5' || format === 'iqm';
-  const V = shape === 'long' ? pick([3, 300, 1000, 30000]) : shape === 'morph' ? pick([3, 300, format === 'iqm' ? 24000 : 3000, 30000]) : 3;
+  const V = shape === 'long' ? pick([3, 300, format === 'md2' ? 1000 : 6000, 30000]) : shape === 'morph' ? pick([3, 300, format === 'iqm' ? 24000 : 3000, 30000]) : 3;
   const positions = V === 3 ? d.accessor('VEC3', 5126, 3, new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), { min: [0, 0, 0], max: [1, 1, 0] }) : d.accessor('VEC3', 5126, V, undefined, { min: [0, 0, 0], max: [0, 0, 0] });
   const uv = d.accessor('VEC2', 5126, V);
   const prim: Record<string, unknown> = { attributes: { POSITION: positions, TEXCOORD_0: uv }, mode: 4, material: 0 };
@@ -204,7 +206,7 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
       break;
     }
     case 'long': {
-      const T = pick([1, 100, 100, 1e6]);
+      const T = pick([1, 100, format === 'md2' ? 100 : 1000, 1e6]);
       const out = d.accessor('VEC3', 5126, 2, new Float32Array([0, 0, 0, 1, 2, 3]));
       d.json.animations.push({ name: 'long', channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }], samplers: [{ input: seconds(T), output: out }] });
       ops.push(`${V} vertices moved for ${T} s`);
