@@ -183,7 +183,7 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
   // (one frame at a time), so md2 gets a size it converts; the morph targets' bytes are made one target at a time, so
   // only iqm (the quickest) gets the failing size.
   const stores = format === 'md5' || format === 'iqm';
-  const V = shape === 'long' ? pick([3, 300, format === 'md2' ? 1000 : 6000, 30000]) : shape === 'morph' ? pick([3, 300, format === 'iqm' ? 24000 : 3000, 30000]) : 3;
+  const V = shape === 'long' ? pick([3, 200, format === 'md2' ? 1000 : 6000, 30000]) : shape === 'morph' ? pick([3, 300, format === 'iqm' ? 24000 : 3000, 30000]) : 3;
   const positions = V === 3 ? d.accessor('VEC3', 5126, 3, new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), { min: [0, 0, 0], max: [1, 1, 0] }) : d.accessor('VEC3', 5126, V, undefined, { min: [0, 0, 0], max: [0, 0, 0] });
   const uv = d.accessor('VEC2', 5126, V);
   const prim: Record<string, unknown> = { attributes: { POSITION: positions, TEXCOORD_0: uv }, mode: 4, material: 0 };
@@ -206,15 +206,15 @@ export function makeWriterInput(seed: number, index: number, edge = false): Writ
       break;
     }
     case 'long': {
-      const T = pick([1, 100, format === 'md2' ? 100 : 1000, 1e6]);
+      const T = pick([1, 30, format === 'md2' ? 100 : 1000, 1e6]);
       const out = d.accessor('VEC3', 5126, 2, new Float32Array([0, 0, 0, 1, 2, 3]));
       d.json.animations.push({ name: 'long', channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }], samplers: [{ input: seconds(T), output: out }] });
       ops.push(`${V} vertices moved for ${T} s`);
       break;
     }
     case 'joints': {
-      const J = pick([2, 100, stores ? 1000 : 200, 10000]);
-      const T = pick([1, 100, stores ? 1000 : 50, 10000]);
+      const J = pick([2, 50, stores ? 1000 : 200, 10000]);
+      const T = pick([1, 30, stores ? 1000 : 50, 10000]);
       // a root with J − 1 children (a chain that long is refused by the import's depth bound)
       const first = d.json.nodes.length;
       for (let j = 0; j < J; j++) d.json.nodes.push({ name: `j${j}`, translation: [0, 0, 0.01], ...(j === 0 && J > 1 ? { children: Array.from({ length: J - 1 }, (_, k) => first + k + 1) } : {}) });
