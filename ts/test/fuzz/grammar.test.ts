@@ -11,7 +11,7 @@
 import { describe, expect, test } from 'vitest';
 import { runGrammarCampaign, type GrammarKind } from './grammar.js';
 
-/** Inputs per campaign: four rounds of the three scales' shapes (a few seconds each on an idle machine). */
+/** Inputs per campaign: every shape at each of the three scales, four times over. */
 const COUNTS: Record<GrammarKind, number> = { 'iqm-cfg': 72, framegroups: 48 };
 
 describe('grammar-aware campaigns (issue 36), fixed input counts', () => {
