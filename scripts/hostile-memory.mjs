@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
+import { longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb } from '../fixtures/generate-hostile-gltf.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(REPO, 'bin', 'idtech-models.js');
@@ -183,6 +184,25 @@ cases.push({
   g.buffers[0] = { uri: 'zero.bin', byteLength: 36 };
   cases.push({ what: '.gltf: a buffer linked to /dev/zero', input: file('zero/in.gltf', Buffer.from(JSON.stringify(g))), args: [], out: 'x.md3', raise: [] });
 }
+// glTF → id formats (issue 36 item 8): what one glb may make an import decode, copy or sample
+{
+  const glb = file('png-skin.glb', pngBombGlb({ side: 24000 }));
+  cases.push({ what: '.glb → .mdl: a 1-bit PNG skin of 24,000² (2.3 GB as RGBA)', input: glb, args: [], out: 'x.mdl', raise: [] });
+}
+{
+  const glb = file('long.glb', longAnimationGlb({ vertices: 4095, seconds: 4360 }));
+  cases.push({ what: '.glb → .md3: 4,095 vertices, a 2-key animation over 4,360 s (a 2 GB MD3)', input: glb, args: [], out: 'x.md3', raise: ['maxImportBytes=Infinity'] });
+}
+{
+  const glb = file('skeleton.glb', skeletonGlb({ joints: 680, seconds: 2730 }));
+  cases.push({ what: '.glb → .md5mesh: 680 joints, a 2-key animation over 2,730 s', input: glb, args: [], out: 'x.md5mesh', raise: ['maxImportBytes=Infinity'] });
+  cases.push({ what: '.glb → .iqm: the same 680 joints over 2,730 s', input: glb, args: [], out: 'x.iqm', raise: ['maxImportBytes=Infinity'] });
+}
+{
+  const glb = file('morph.glb', morphGlb({ targets: 50000, vertices: 3072 }));
+  cases.push({ what: '.glb → .md3: 50,000 morph targets naming one 3,072-vertex accessor', input: glb, args: [], out: 'x.md3', raise: ['maxMorphTargetVertices=Infinity'] });
+  cases.push({ what: '.glb → .md2: the same 50,000 morph targets', input: glb, args: [], out: 'x.md2', raise: ['maxMorphTargetVertices=Infinity'] });
+}
 
 const size = (input) => statSync(input.split(':')[0]).size; // an archive member: the archive's size
 const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
@@ -193,16 +213,17 @@ function run(c, limits) {
   const args = [BIN, 'convert', c.input, ...c.args, ...limits.flatMap((l) => ['--limit', l]), ...(c.out || c.textures ? [] : ['--no-textures']), '-o', out];
   const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? 0);
+  const seconds = (/Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(r.stderr)?.[1] ?? '0').split(':').reduce((t, x) => 60 * t + Number(x), 0);
   const first = r.stderr.split('\n').find((l) => l.startsWith('idtech-models:') || /warning|wrote/.test(l)) ?? '';
   const code = /\b([A-Z][A-Z_]{4,})\b/.exec(first)?.[1] ?? (r.status === 0 ? 'written' : '?');
-  return { status: r.status, code, rss };
+  return { status: r.status, code, rss, seconds };
 }
 
-console.log(`| input | size | exit | answer | peak RSS |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
-console.log(`|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
+console.log(`| input | size | exit | answer | peak RSS | time |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
+console.log(`|---|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
 for (const c of cases) {
   const d = run(c, []);
-  let row = `| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${d.status} | ${d.code} | ${mib(d.rss)} |`;
+  let row = `| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${d.status} | ${d.code} | ${mib(d.rss)} | ${d.seconds.toFixed(1)} s |`;
   if (lifted && c.raise.length) {
     // the limit that answered raised: the next one answers (or the input is read as before the limits existed)
     for (const raise of [c.raise, ...(c.raiseAll ? [c.raiseAll] : [])]) {
