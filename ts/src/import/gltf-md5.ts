@@ -145,7 +145,9 @@ export function md5QuaternionXyz(q: Quat): [number, number, number] {
       for (let j = -NUDGE; j <= NUDGE; j++) {
         c[b] = ulpStep(r[b], j);
         const fix = Math.fround((n[free] < 0 ? -1 : 1) * Math.sqrt(Math.max(0, 1 - c[a] * c[a] - c[b] * c[b] - n[3] * n[3])));
-        for (const base of [r[free], fix]) {
+        // the cube of NUDGE steps around r is the same for every free component: tried once (free 0), as a triple
+        // tried again cannot be strictly nearer than the best so far — the answer is the same, a third fewer tries
+        for (const base of free === 0 ? [r[free], fix] : [fix]) {
           for (let k = -NUDGE; k <= NUDGE; k++) {
             c[free] = ulpStep(base, k);
             tryTriple();
@@ -382,6 +384,17 @@ function sampleAnim(
   const local = new Float64Array(F * J * 6);
   const bounds = new Float32Array(F * 6);
   let worstScale = 0;
+  // each joint's last rotation and the x y z written for it: a joint that does not turn between frames is searched
+  // once (md5QuaternionXyz near a half turn tries ~1,400 triples), not once a frame
+  const lastQ = new Float64Array(4 * J).fill(NaN), lastXyz = new Float64Array(3 * J);
+  const xyzOf = (i: number, q: Quat): Float64Array => {
+    const o = 4 * i;
+    if (lastQ[o] !== q[0] || lastQ[o + 1] !== q[1] || lastQ[o + 2] !== q[2] || lastQ[o + 3] !== q[3]) {
+      lastQ.set(q, o);
+      lastXyz.set(md5QuaternionXyz(q), 3 * i);
+    }
+    return lastXyz.subarray(3 * i, 3 * i + 3);
+  };
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
@@ -402,7 +415,7 @@ function sampleAnim(
         t = quatRotate(inv, [t[0] - parent.t[0], t[1] - parent.t[1], t[2] - parent.t[2]]);
         q = quatMultiply(inv, q);
       }
-      const values = [t[0], t[1], t[2], ...md5QuaternionXyz(quatNormalize(q))];
+      const values = [t[0], t[1], t[2], ...xyzOf(i, quatNormalize(q))];
       if (!values.every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s) joint ${i} ("${j.name}"): its transform is not finite in float32 (${values.join(' ')})`);
       local.set(values, (f * J + i) * 6);
     });

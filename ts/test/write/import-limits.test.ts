@@ -92,6 +92,14 @@ describe('morph targets × vertices: counted before they are read, whatever acce
     expect((await failure(gltfToMd2({ bytes }))).detail).toBe(want);
   });
 
+  it('a mesh shown by many nodes: one frame of every node\'s copy counted (maxImportBytes) before any is copied', async () => {
+    // 10 nodes of a 30-vertex, 10-triangle mesh: the fifth makes 4 · 150 + 12 · 50 = 1,200 bytes
+    const bytes = morphGlb({ targets: 1, vertices: 30, nodes: 10 });
+    const e = await failure(gltfToMd3({ bytes, limits: { maxImportBytes: 1000 } }));
+    expect([e.code, e.detail]).toEqual(['UNWRITABLE', `one frame of 150 vertices and 50 triangles (every mesh node's primitives, at least 4 and 12 bytes each) are 1200 bytes to sample: over the limit maxImportBytes = 1000 ${raise('maxImportBytes')}`]);
+    expect((await gltfToMd3({ bytes })).surfaces).toHaveLength(10);
+  });
+
   it('each node showing the mesh counts again (each node copies its targets)', async () => {
     const bytes = morphGlb({ targets: 10, vertices: 3, nodes: 3 });
     expect((await gltfToMd3({ bytes, limits: { maxMorphTargetVertices: 90 } })).surfaces).toHaveLength(3);
