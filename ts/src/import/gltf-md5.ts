@@ -109,6 +109,21 @@ function rotationGap(q: Quat, x: number, y: number, z: number, w: number): numbe
   return Math.hypot(vx, vy, vz) / Math.hypot(x, y, z, w);
 }
 
+/**
+ * rotationGap² without Math.hypot's care (its scaling costs most of a search): the same sums in plain arithmetic,
+ * within a few ulps of it (every term a square, and nothing near overflow; an underflow only makes it smaller).
+ * A triple whose rough gap² is past the best gap² by more than {@link ROUGH_MARGIN} cannot be nearer, and is passed
+ * over without the exact gap; any other gets the exact one, so the search's answer is unchanged.
+ */
+function roughGap2(q: Quat, x: number, y: number, z: number, w: number): number {
+  const a = q[0], b = q[1], c = q[2], d = q[3];
+  const vx = d * x - w * a - (b * z - c * y);
+  const vy = d * y - w * b - (c * x - a * z);
+  const vz = d * z - w * c - (a * y - b * x);
+  return (vx * vx + vy * vy + vz * vz) / (x * x + y * y + z * z + w * w);
+}
+const ROUGH_MARGIN = 1e-9;
+
 /** Below this |w| the float32 rounding of x y z moves the recovered w by more than 1e-6: search their neighbours. */
 const SMALL_W = 0.05;
 /** How many float32 steps either way a component may move in that search. */
@@ -132,7 +147,9 @@ export function md5QuaternionXyz(q: Quat): [number, number, number] {
   let gap = rotationGap(n, r[0], r[1], r[2], recoverW(r[0], r[1], r[2]));
   const c = [0, 0, 0];
   const tryTriple = () => {
-    const g = rotationGap(n, c[0], c[1], c[2], recoverW(c[0], c[1], c[2]));
+    const w = recoverW(c[0], c[1], c[2]);
+    if (roughGap2(n, c[0], c[1], c[2], w) > gap * gap * (1 + ROUGH_MARGIN)) return;
+    const g = rotationGap(n, c[0], c[1], c[2], w);
     if (g < gap) {
       gap = g;
       best = [c[0], c[1], c[2]];
@@ -147,7 +164,8 @@ export function md5QuaternionXyz(q: Quat): [number, number, number] {
         const fix = Math.fround((n[free] < 0 ? -1 : 1) * Math.sqrt(Math.max(0, 1 - c[a] * c[a] - c[b] * c[b] - n[3] * n[3])));
         // the cube of NUDGE steps around r is the same for every free component: tried once (free 0), as a triple
         // tried again cannot be strictly nearer than the best so far — the answer is the same, a third fewer tries
-        for (const base of free === 0 ? [r[free], fix] : [fix]) {
+        for (let pass = free === 0 ? 0 : 1; pass < 2; pass++) {
+          const base = pass === 0 ? r[free] : fix;
           for (let k = -NUDGE; k <= NUDGE; k++) {
             c[free] = ulpStep(base, k);
             tryTriple();
