@@ -404,10 +404,12 @@ function sampleAnim(
   let worstScale = 0;
   // each joint's last rotation and the x y z written for it: a joint that does not turn between frames is searched
   // once (md5QuaternionXyz near a half turn tries ~1,400 triples), not once a frame
-  const lastQ = new Float64Array(4 * J).fill(NaN), lastXyz = new Float64Array(3 * J);
+  const lastQ = new Float64Array(4 * J), lastXyz = new Float64Array(3 * J), known = new Uint8Array(J);
   const xyzOf = (i: number, q: Quat): Float64Array => {
     const o = 4 * i;
-    if (lastQ[o] !== q[0] || lastQ[o + 1] !== q[1] || lastQ[o + 2] !== q[2] || lastQ[o + 3] !== q[3]) {
+    // Object.is: -0 is not 0 here (its sign can reach the x y z written), and NaN is NaN (the same answer again)
+    if (!known[i] || !Object.is(lastQ[o], q[0]) || !Object.is(lastQ[o + 1], q[1]) || !Object.is(lastQ[o + 2], q[2]) || !Object.is(lastQ[o + 3], q[3])) {
+      known[i] = 1;
       lastQ.set(q, o);
       lastXyz.set(md5QuaternionXyz(q), 3 * i);
     }
