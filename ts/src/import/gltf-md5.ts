@@ -57,6 +57,11 @@ export interface GltfToMd5Options extends ImportTextureOptions {
    * sampled: 680 joints over 2,730 s asked for 45 million joint poses.
    */
   maxBytes?: number;
+  /**
+   * Bytes counted per joint per frame against `maxBytes` (default 48: the md5anim's poses). @internal gltfToIqm
+   * counts what md5ToIqm holds besides (every channel of every frame in float64).
+   */
+  jointBytes?: number;
 }
 
 /** An animation of the glTF as an md5anim, and the name it came with (made safe for a file name). */
@@ -293,7 +298,8 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   const sampled = animations.length ? frames.length : 0;
   // counted before the loop: joints × frames (each joint's pose) and vertices × frames (posed for the bounds)
   const vertexCount = prims.reduce((n, p) => n + p.vertexCount, 0);
-  checkImportBytes(`${sampled} frames of ${joints.length} joints (48 bytes each) and ${vertexCount} vertices (4 bytes each)`, sampled * (48 * joints.length + 4 * vertexCount), bounds.maxBytes);
+  const jointBytes = options.jointBytes ?? 48;
+  checkImportBytes(`${sampled} frames of ${joints.length} joints (${jointBytes} bytes each) and ${vertexCount} vertices (4 bytes each)`, sampled * (jointBytes * joints.length + 4 * vertexCount), bounds.maxBytes);
   const drivesWeights = animations.some((a) => a.listChannels().some((c) => c.getTargetPath() === 'weights'));
   if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });
 
