@@ -5,14 +5,16 @@
  * a 71 KB glb whose skin is a 24,000² PNG, a 50 KB glb whose 2-key animation spans 4,360 s, 680 joints over 2,730 s,
  * 50,000 morph targets naming one accessor.
  */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recoverW } from '../../src/base/quat.js';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
 import { decodePngRgba } from '../../src/images/png-decode.js';
 import { pngSize } from '../../src/images/png-info.js';
 import { gltfToIqm } from '../../src/import/gltf-iqm.js';
 import { gltfToMd2 } from '../../src/import/gltf-md2.js';
 import { gltfToMd3 } from '../../src/import/gltf-md3.js';
-import { gltfToMd5 } from '../../src/import/gltf-md5.js';
+import { gltfToMd5, md5QuaternionXyz } from '../../src/import/gltf-md5.js';
 import { gltfToMdl } from '../../src/import/gltf-mdl.js';
 import { longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb, zeroPng } from '../../../fixtures/generate-hostile-gltf.mjs';
 import { failure, refusal } from '../helpers/failure.js';
@@ -106,5 +108,63 @@ describe('morph targets × vertices: counted before they are read, whatever acce
     expect((await gltfToMd3({ bytes, limits: { maxMorphTargetVertices: 90 } })).surfaces).toHaveLength(3);
     const e = await failure(gltfToMd3({ bytes, limits: { maxMorphTargetVertices: 89 } }));
     expect([e.code, e.detail]).toEqual(['UNWRITABLE', `mesh "blob" primitive 0: 10 morph targets × 3 vertices make 90 morph target vertices in all: over the limit maxMorphTargetVertices = 89 ${raise('maxMorphTargetVertices')}`]);
+  });
+});
+
+describe('the MD5 import near a half turn: faster, the same answer', () => {
+  /** md5QuaternionXyz as it was before issue 36: every triple of the search tried, each with its exact gap. */
+  function everyTriple(q: [number, number, number, number]): [number, number, number] {
+    const n = q[3] > 0 ? q.map((v) => -v) : q;
+    const f32 = new Float32Array(1), bits = new Int32Array(f32.buffer);
+    const step = (v: number, s: number) => {
+      if (s === 0) return v;
+      f32[0] = v;
+      if (v === 0) return s > 0 ? 1.401298464324817e-45 * s : -1.401298464324817e-45 * -s;
+      bits[0] += v > 0 ? s : -s;
+      return f32[0];
+    };
+    const gapOf = (x: number, y: number, z: number, w: number) => {
+      const [a, b, c, d] = n;
+      return Math.hypot(d * x - w * a - (b * z - c * y), d * y - w * b - (c * x - a * z), d * z - w * c - (a * y - b * x)) / Math.hypot(x, y, z, w);
+    };
+    const r: [number, number, number] = [Math.fround(n[0]), Math.fround(n[1]), Math.fround(n[2])];
+    if (Math.abs(n[3]) >= 0.05) return r;
+    let best = r, gap = gapOf(r[0], r[1], r[2], recoverW(r[0], r[1], r[2]));
+    const c = [0, 0, 0];
+    for (let free = 0; free < 3; free++) {
+      const [a, b] = [(free + 1) % 3, (free + 2) % 3];
+      for (let i = -3; i <= 3; i++) {
+        c[a] = step(r[a], i);
+        for (let j = -3; j <= 3; j++) {
+          c[b] = step(r[b], j);
+          const fix = Math.fround((n[free] < 0 ? -1 : 1) * Math.sqrt(Math.max(0, 1 - c[a] * c[a] - c[b] * c[b] - n[3] * n[3])));
+          for (const base of [r[free], fix]) {
+            for (let k = -3; k <= 3; k++) {
+              c[free] = step(base, k);
+              const g = gapOf(c[0], c[1], c[2], recoverW(c[0], c[1], c[2]));
+              if (g < gap) (gap = g), (best = [c[0], c[1], c[2]]);
+            }
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  it('md5QuaternionXyz gives the triple trying every one gives, bit for bit, on 3,000 rotations near a half turn', () => {
+    fc.assert(
+      fc.property(fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true })), ([x, y, z, w]) => {
+        const len = Math.hypot(x, y, z, w);
+        fc.pre(len > 0.1);
+        const q: [number, number, number, number] = [x / len, y / len, z / len, w / len];
+        expect(md5QuaternionXyz(q).map((v) => Object.is(v, -0) ? '-0' : v)).toEqual(everyTriple(q).map((v) => Object.is(v, -0) ? '-0' : v));
+      }),
+      { numRuns: 3000, seed: 36 },
+    );
+  });
+
+  it('a skeleton every joint of which turns at a half turn samples every frame', async () => {
+    const { anims, mesh } = await gltfToMd5({ bytes: skeletonGlb({ joints: 8, seconds: 1, halfTurn: true }) }, { fps: 24 });
+    expect([mesh.joints.count, anims[0].anim.frameCount]).toEqual([8, 25]);
   });
 });
