@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 
+import { longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb } from '../fixtures/generate-hostile-gltf.mjs';
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = process.env.IDTECH_BIN ?? join(REPO, 'bin', 'idtech-models.js'); // IDTECH_BIN: another build, to compare
 const MODELS = join(REPO, '..', 'shared', 'models');
@@ -271,6 +272,26 @@ cases.push({
   const fg = file('iqm/few-poses/m.iqm', iqm.fewPoses());
   file('iqm/few-poses/m.iqm.framegroups', Buffer.from('0 2 10 1 // all\n'));
   cases.push({ what: 'IQM: 3 joints, 1 pose, a .framegroups over its frames', input: fg, args: [], raise: [] });
+}
+
+// glTF → id formats (issue 36 item 8): what one glb may make an import decode, copy or sample
+{
+  const glb = file('png-skin.glb', pngBombGlb({ side: 24000 }));
+  cases.push({ what: '.glb → .mdl: a 1-bit PNG skin of 24,000² (2.3 GB as RGBA)', input: glb, args: [], out: 'x.mdl', raise: [] });
+}
+{
+  const glb = file('long.glb', longAnimationGlb({ vertices: 4095, seconds: 4360 }));
+  cases.push({ what: '.glb → .md3: 4,095 vertices, a 2-key animation over 4,360 s (a 2 GB MD3)', input: glb, args: [], out: 'x.md3', raise: ['maxImportBytes=Infinity'] });
+}
+{
+  const glb = file('skeleton.glb', skeletonGlb({ joints: 680, seconds: 2730 }));
+  cases.push({ what: '.glb → .md5mesh: 680 joints, a 2-key animation over 2,730 s', input: glb, args: [], out: 'x.md5mesh', raise: ['maxImportBytes=Infinity'] });
+  cases.push({ what: '.glb → .iqm: the same 680 joints over 2,730 s', input: glb, args: [], out: 'x.iqm', raise: ['maxImportBytes=Infinity'] });
+}
+{
+  const glb = file('morph.glb', morphGlb({ targets: 50000, vertices: 3072 }));
+  cases.push({ what: '.glb → .md3: 50,000 morph targets naming one 3,072-vertex accessor', input: glb, args: [], out: 'x.md3', raise: ['maxMorphTargetVertices=Infinity'] });
+  cases.push({ what: '.glb → .md2: the same 50,000 morph targets', input: glb, args: [], out: 'x.md2', raise: ['maxMorphTargetVertices=Infinity'] });
 }
 
 const size = (input) => {

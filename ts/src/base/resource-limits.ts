@@ -61,6 +61,28 @@ export interface ResourceLimits {
    * of 2 frames took 955 MiB.
    */
   maxGltfAnimations: number;
+
+  // ——— glTF → id formats (import/ → write/: MD3, MD2, MDL, MD5, IQM; issue 36). What one glTF may make an import
+  // sample, counted before the loop or the copy each guards. A per-call option wins: `maxFrames` / `maxBytes` of
+  // the import's options, or `importGltf({ bytes, limits: { … } })` for all three. ———
+  /**
+   * glTF import: the most frames sampled from a glTF's animations in all (each ⌊duration × rate⌋ + 1), counted before
+   * any is sampled: two keys 4,360 s apart are 65,401 frames at 15 fps, whatever the file's size.
+   */
+  maxImportFrames: number;
+  /**
+   * glTF import: the most bytes the sampled frames take in the model being built, counted before any is sampled
+   * (per frame: MD3 56 + 112 per tag + 8 per vertex; MD2 4 per vertex; MDL 52 per vertex, every frame posed before its
+   * one grid is chosen; MD5 48 per joint and 4 per vertex posed for the bounds, IQM 128 per joint: its float64 channels too). 4,095 vertices moved over
+   * 4,360 s asked for a 2 GB MD3 (6 GB to build) from a 50 KB glb.
+   */
+  maxImportBytes: number;
+  /**
+   * glTF import: the most morph target vertices (targets × vertices, over every primitive of every mesh node) an
+   * import reads, each copied as 24 bytes and weighed each frame: counted before any is copied, whatever accessors
+   * the targets share (50,000 targets naming one 3,072-vertex accessor asked for 1.8 GB).
+   */
+  maxMorphTargetVertices: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -84,6 +106,10 @@ function defaultLimits(): Readonly<ResourceLimits> {
     // issue 36
     maxMorphVertices: 1 << 21,
     maxGltfAnimations: 1 << 14,
+    // glTF → id formats (see the interface)
+    maxImportFrames: 65536,
+    maxImportBytes: 64 * 1024 * 1024,
+    maxMorphTargetVertices: 1 << 22,
   });
 }
 

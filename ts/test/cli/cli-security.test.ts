@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';
 import { makeZip } from '../helpers/zip-writer.js';
+import { longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb } from '../../../fixtures/generate-hostile-gltf.mjs';
 
 const tmp = cliTemp('cli-security');
 let n = 0;
@@ -250,5 +251,51 @@ describe("an IQM's side files (iqm.cfg, .framegroups) stay under the game root a
     ]);
     expect(j.converted).toBe(2);
     expect(glbAnimations(join(out, 'models', 'deep', 'turret.glb'))).toEqual(['Shoot', 'deep']); // its own anim, then the config's
+describe('glTF → id formats: what an import samples is bounded before it is decoded, copied or sampled (issue 36)', () => {
+  const limit = (name: string) => `over the limit ${name} = \\d+ \\(raise it with --limit ${name}=N`;
+  it('each hostile glb (generated) is refused in one typed line naming the file and the limit, and nothing is written', async () => {
+    const d = fresh('import-bounds');
+    const cases: [string, Uint8Array, string, RegExp][] = [
+      ['long.glb', longAnimationGlb(), 'x.md3', new RegExp(`^idtech-models: .*long\\.glb:byte 0: UNWRITABLE: 65401 frames of 1 surfaces and 0 tags of MD3 are 2146199216 bytes to sample: ${limit('maxImportBytes')}`)],
+      ['skeleton.glb', skeletonGlb(), 'x.md5mesh', new RegExp(`^idtech-models: .*skeleton\\.glb:byte 0: UNWRITABLE: 65521 frames of 680 joints .* ${limit('maxImportBytes')}`)],
+      ['skeleton.glb', skeletonGlb(), 'x.iqm', new RegExp(`^idtech-models: .*skeleton\\.glb:byte 0: UNWRITABLE: 65521 frames of 680 joints .* ${limit('maxImportBytes')}`)],
+      ['morph.glb', morphGlb(), 'x.md3', new RegExp(`^idtech-models: .*morph\\.glb:byte 0: UNWRITABLE: mesh 0 primitive 0: 50000 morph targets × 3072 vertices .* ${limit('maxMorphTargetVertices')}`)],
+      ['morph.glb', morphGlb(), 'x.md2', new RegExp(`^idtech-models: .*morph\\.glb:byte 0: UNWRITABLE: mesh 0 primitive 0: 50000 morph targets .* ${limit('maxMorphTargetVertices')}`)],
+    ];
+    for (const [name, bytes, out, want] of cases) {
+      const input = join(d, name);
+      writeFileSync(input, bytes);
+      const r = await runCli('convert', input, '-o', join(d, out));
+      expect([r.status, r.stderr.trim().split('\n')], `${name} → ${out}`).toEqual([1, [expect.stringMatching(want)]]);
+    }
+    expect(readdirSync(d).sort()).toEqual(['long.glb', 'morph.glb', 'skeleton.glb']);
+  });
+
+  it("a 35 KB glb whose skin is a 16,384² PNG → MDL: not decoded (the warning names maxImagePixels), the MDL written with the factor's skin", async () => {
+    const d = fresh('png-skin');
+    writeFileSync(join(d, 'skin.glb'), pngBombGlb({ side: 16384 }));
+    const r = await runCli('convert', join(d, 'skin.glb'), '-o', join(d, 'x.mdl'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`warning GLTF_SKIN_NOT_DECODED: the base colour image "bomb" does not decode \\(RESOURCE_LIMIT: the PNG is 16384×16384, 268435456 pixels: ${limit('maxImagePixels')}`));
+    expect(r.stdout + r.stderr).toMatch(/skin 256×256/);
+  });
+
+  it('--limit raises or lowers each bound: maxImportBytes, maxImportFrames, maxMorphTargetVertices', async () => {
+    const d = fresh('import-limit');
+    const input = join(d, 'short.glb');
+    // 30 vertices over 10 s: 151 frames at 15 fps, 151 · (56 + 8 · 30) = 44,696 bytes of MD3
+    writeFileSync(input, longAnimationGlb({ vertices: 30, seconds: 10 }));
+    const lowered = await runCli('convert', input, '--limit', 'maxImportBytes=44695', '-o', join(d, 'x.md3'));
+    expect([lowered.status, lowered.stderr]).toEqual([1, expect.stringMatching(/are 44696 bytes to sample: over the limit maxImportBytes = 44695 \(raise it with --limit maxImportBytes=N/)]);
+    expect(existsSync(join(d, 'x.md3'))).toBe(false);
+    const frames = await runCli('convert', input, '--limit', 'maxImportFrames=150', '-o', join(d, 'x.md3'));
+    expect([frames.status, frames.stderr]).toEqual([1, expect.stringMatching(/makes 151 frames in all: over the limit maxImportFrames = 150 /)]);
+    const written = await runCli('convert', input, '--limit', 'maxImportBytes=44696', '-o', join(d, 'x.md3'));
+    expect(written.status, written.stderr).toBe(0);
+    expect(written.stdout + written.stderr).toMatch(/151 frames/);
+    writeFileSync(join(d, 'morph.glb'), morphGlb({ targets: 10, vertices: 3 }));
+    const morph = await runCli('convert', join(d, 'morph.glb'), '--limit', 'maxMorphTargetVertices=29', '-o', join(d, 'm.md3'));
+    expect([morph.status, morph.stderr]).toEqual([1, expect.stringMatching(/10 morph targets × 3 vertices make 30 morph target vertices in all: over the limit maxMorphTargetVertices = 29 /)]);
+    expect((await runCli('convert', join(d, 'morph.glb'), '-o', join(d, 'm.md3'))).status).toBe(0);
   });
 });
