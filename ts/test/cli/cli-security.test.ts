@@ -251,6 +251,9 @@ describe("an IQM's side files (iqm.cfg, .framegroups) stay under the game root a
     ]);
     expect(j.converted).toBe(2);
     expect(glbAnimations(join(out, 'models', 'deep', 'turret.glb'))).toEqual(['Shoot', 'deep']); // its own anim, then the config's
+  });
+});
+
 describe('glTF → id formats: what an import samples is bounded before it is decoded, copied or sampled (issue 36)', () => {
   const limit = (name: string) => `over the limit ${name} = \\d+ \\(raise it with --limit ${name}=N`;
   it('each hostile glb (generated) is refused in one typed line naming the file and the limit, and nothing is written', async () => {
