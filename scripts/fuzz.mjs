@@ -2,6 +2,14 @@
 // npm run fuzz [-- --inputs N] [--seed S] [--workers W] [--only md5mesh,md2,mdl,pak] [--no-sweep] [--minimize]
 // npm run fuzz -- --only gltf [--inputs N] [--seed S] [--workers W]   (the glTF import: asynchronous, run on its own)
 // npm run fuzz -- --only gltf-files (or gltf-deep)   (generated hostile glTFs, ts/test/fuzz/gltf-hostile.ts: likewise alone)
+// npm run fuzz -- --only iqm-cfg (or framegroups) [--edge]   (grammar-aware, generated: ts/test/fuzz/grammar.ts; likewise
+//   alone; --edge adds issue 36's own sizes as a fourth scale tier)
+// npm run fuzz -- --only gltf-writers [--edge]   (hostile glTF converted to each id format with the default options and
+//   written: ts/test/fuzz/gltf-writers.ts; likewise alone)
+// npm run fuzz -- --only batch [--edge]   (convert --all's per-model conversion with a hostile member beside good ones:
+//   ts/test/fuzz/batch-member.ts; likewise alone)
+// npm run fuzz -- --coverage mdl [--runs N] [--seed S] [--save]   (coverage-guided, ts/test/fuzz/coverage.ts: one of
+//   md2, md3, mdl, iqm, pak, zip, in this thread; --save re-chooses the kept corpus in fixtures/fuzz-corpus/<target>/)
 //
 // Long fuzzing runs of every parser (ts/test/fuzz/: the same mutators and invariant as the fixed-budget test in
 // `npm test`). Input i of campaign S is a pure function of (S, i), so any failure is reproduced from two numbers.
@@ -11,7 +19,7 @@
 // violation, target/fuzz/violations/<parser>-<seed>-<index>.{bin,json} (minimised with --minimize).
 // Exit status 1 when any input broke the invariant.
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,7 +30,9 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LIB = join(REPO, 'target', 'fuzz', 'lib', 'fuzz-lib.mjs');
 const OUT = join(REPO, 'target', 'fuzz');
 /** The asynchronous campaigns, each run alone (`--only NAME`). */
-const ASYNC = ['gltf', 'gltf-files', 'gltf-deep'];
+const ASYNC = ['gltf', 'gltf-files', 'gltf-deep', 'iqm-cfg', 'framegroups', 'gltf-writers', 'batch'];
+/** Of those, the grammar-aware campaigns (ts/test/fuzz/grammar.ts), whose step counts read the bundle's coverage. */
+const GRAMMAR = ['iqm-cfg', 'framegroups'];
 
 if (isMainThread) await main();
 else await worker();
@@ -42,6 +52,10 @@ function args() {
     hangMs: Number(get('hang-ms', '20000')),
     sweep: !a.includes('--no-sweep'),
     minimize: a.includes('--minimize'),
+    coverage: get('coverage', ''),
+    runs: Number(get('runs', '20000')),
+    save: a.includes('--save'),
+    edge: a.includes('--edge'),
   };
 }
 
@@ -65,6 +79,7 @@ async function main() {
   const o = args();
   const lib = await bundle();
   mkdirSync(join(OUT, 'violations'), { recursive: true });
+  if (o.coverage) return coverage(lib, o);
   // The glTF campaigns (gltf-target.ts, gltf-hostile.ts) are asynchronous with their own loops: each runs alone.
   const gltf = o.only?.find((n) => ASYNC.includes(n)) ?? false;
   if (gltf && o.only.length > 1) throw new Error(`--only ${gltf} runs on its own: give the other targets in another run`);
@@ -92,7 +107,7 @@ async function main() {
   const progress = new Int32Array(new SharedArrayBuffer(4 * o.workers));
 
   const hang = async (index, kind, detail) => {
-    const made = gltf === 'gltf' ? await lib.makeGltfInput(o.seed, index) : gltf ? lib.makeHostileGltfInput(gltf, o.seed, index) : null;
+    const made = gltf === 'gltf' ? await lib.makeGltfInput(o.seed, index) : GRAMMAR.includes(gltf) ? lib.makeGrammarInput(gltf, o.seed, index, o.edge) : gltf === 'gltf-writers' ? lib.makeWriterInput(o.seed, index, o.edge) : gltf === 'batch' ? { ...lib.makeBatchInput(o.seed, index, o.edge), bytes: new Uint8Array(0) } : gltf ? lib.makeHostileGltfInput(gltf, o.seed, index) : null;
     const input = made ? { ...made, ts: { target: { name: gltf } } } : lib.makeInput(o.seed, index, o.only);
     return { target: input.ts.target.name, seed: o.seed, index, from: input.from, ops: input.ops, kind, detail, bytes: input.bytes };
   };
@@ -102,7 +117,7 @@ async function main() {
     let w = null;
     while (slices.length) {
       const [start, count] = slices.shift();
-      w ??= new Worker(fileURLToPath(import.meta.url), { workerData: { lib: LIB, seed: o.seed, only: o.only, progress, slot, gltf } });
+      w ??= new Worker(fileURLToPath(import.meta.url), { workerData: { lib: LIB, seed: o.seed, only: o.only, progress, slot, gltf, edge: o.edge } });
       const r = await runSlice(w, slot, start, count);
       lib.mergeStats(stats, r.stats);
       violations.push(...r.violations);
@@ -195,15 +210,67 @@ async function main() {
   process.exitCode = violations.length ? 1 : 0;
 }
 
+/** The coverage-guided campaign of one binary parser (ts/test/fuzz/coverage.ts), in this thread. */
+async function coverage(lib, o) {
+  const target = o.coverage;
+  if (!lib.COVERAGE_TARGETS.includes(target)) throw new Error(`--coverage ${target}: one of ${lib.COVERAGE_TARGETS.join(', ')}`);
+  const filter = lib.bundleFilter(pathToFileURL(LIB).href, readFileSync(LIB, 'utf8'));
+  const seeds = await lib.coverageSeeds(target);
+  const corpus = lib.keptCorpus(REPO, target);
+  console.log(`fuzz: coverage-guided ${target}, seed ${o.seed}, ${o.runs} runs from ${seeds.length} generated seeds and ${corpus.length} kept inputs`);
+  const t0 = performance.now();
+  let last = t0;
+  const r = lib.runCoverage({
+    target, seed: o.seed, runs: o.runs, seeds, corpus, filter, timed: true,
+    onInput: (i) => {
+      if (performance.now() - last < 10000) return;
+      last = performance.now();
+      console.log(`fuzz: ${i + 1} runs, ${((i + 1) / ((last - t0) / 1000)).toFixed(0)} runs/s`);
+    },
+  });
+  const wall = (performance.now() - t0) / 1000;
+  const s = r.stats;
+  const codes = Object.entries(s.codes).sort((a, b) => b[1] - a[1]).map(([c, k]) => `${c} ${k}`).join(', ');
+  console.log(`fuzz: ${s.inputs} inputs in ${wall.toFixed(1)} s (${(s.inputs / wall).toFixed(0)} inputs/s), ${s.accepted} accepted; ${codes}`);
+  console.log(`fuzz: library blocks reached: seeds ${r.seedBlocks}, + kept corpus ${r.corpusBlocks}, after the runs ${r.blocks}; features ${r.seedFeatures} → ${r.corpusFeatures} → ${r.features}; ${r.found} runs joined the queue (${r.queue.length} entries)`);
+  console.log(`fuzz: worst memory ${s.worstMemory.allocated} B for ${s.worstMemory.inputBytes} B (${(s.worstMemory.ratio * 100).toFixed(1)}% of the bound), slowest ${s.worstTime.ms.toFixed(1)} ms for ${s.worstTime.inputBytes} B`);
+  for (const v of r.violations) {
+    const base = join(OUT, 'violations', `${target}-coverage-${v.seed}-${v.index}`);
+    writeFileSync(`${base}.bin`, v.bytes);
+    writeFileSync(`${base}.json`, JSON.stringify({ ...v, bytes: undefined, size: v.bytes.length }, null, 2));
+    console.log(`  ${v.kind} ${target} run ${v.index} (${v.from}; ${v.ops.join(' ')}): ${v.detail.slice(0, 300)} → ${base}.bin`);
+  }
+  if (o.save) {
+    const dir = join(REPO, lib.CORPUS_DIR, target);
+    mkdirSync(dir, { recursive: true });
+    const kept = lib.keepCorpus(r).map((e) => lib.trimKept(target, e, filter));
+    for (const f of readdirSync(dir)) if (f.endsWith('.bin')) rmSync(join(dir, f));
+    for (const bytes of kept) {
+      let h = 0x811c9dc5;
+      for (const b of bytes) h = Math.imul(h ^ b, 0x01000193);
+      writeFileSync(join(dir, `${(h >>> 0).toString(16).padStart(8, '0')}.bin`), bytes);
+    }
+    console.log(`fuzz: kept ${kept.length} inputs (${kept.map((b) => b.length).join(', ')} bytes) in ${lib.CORPUS_DIR}/${target}/`);
+  }
+  writeFileSync(join(OUT, `coverage-${target}.json`), JSON.stringify({ seed: o.seed, runs: o.runs, wallSeconds: wall, stats: s, blocks: [r.seedBlocks, r.corpusBlocks, r.blocks], found: r.found, violations: r.violations.length }, null, 2));
+  process.exitCode = r.violations.length ? 1 : 0;
+}
+
 async function worker() {
-  const { lib: path, seed, only, progress, slot, gltf } = workerData;
+  const { lib: path, seed, only, progress, slot, gltf, edge } = workerData;
   const lib = await import(pathToFileURL(path).href);
   parentPort.on('message', async ({ start, count }) => {
     if (gltf) {
       const onInput = (i) => Atomics.store(progress, slot, i + 1);
       const r = gltf === 'gltf'
         ? await lib.runGltfCampaign({ seed, start, count, timed: true, useEvery: lib.CAMPAIGN_CADENCE.useEvery, onInput })
-        : await lib.runHostileGltfCampaign({ kind: gltf, seed, start, count, timed: true, onInput });
+        : GRAMMAR.includes(gltf)
+          ? await lib.runGrammarCampaign({ kind: gltf, seed, start, count, timed: true, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8')) })
+          : gltf === 'batch'
+            ? await lib.runBatchCampaign({ seed, start, count, edge, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8')) })
+          : gltf === 'gltf-writers'
+            ? await lib.runWriterCampaign({ seed, start, count, edge, timed: true, onInput, filter: lib.bundleFilter(pathToFileURL(path).href, readFileSync(path, 'utf8'), /ts\/src\/|node_modules\/@gltf-transform\//) })
+            : await lib.runHostileGltfCampaign({ kind: gltf, seed, start, count, timed: true, onInput });
       parentPort.postMessage(r);
       return;
     }

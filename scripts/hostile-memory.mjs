@@ -1,22 +1,30 @@
 #!/usr/bin/env node
-// node scripts/hostile-memory.mjs [--lifted]
+// node scripts/hostile-memory.mjs [--lifted] [--timeout S] [--only=REGEX] [--batch-only]
 //
 // Peak memory of the built CLI (dist/) against the size of hostile inputs made here, in a temp folder (issue 27;
 // docs/security.md quotes the table): each input is converted under /usr/bin/time -v and the line printed is its
 // size, the exit status, the error code of the first stderr line and the maximum resident set size. With --lifted
 // the same inputs run again with the limit that stopped each one raised, to show what it held back (these runs can
-// take gigabytes: run them on a machine with room).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// take gigabytes: run them on a machine with room). After the table, `convert --all` over .pak files holding a
+// hostile model beside a normal one (the batch's budgets, issue 36): the summary line, the failed rows' codes, the
+// wall time and the peak RSS of the batch's processes together (the CLI and its workers, sampled from /proc every
+// 50 ms) and of the largest one. `--batch-only` runs only those.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 
+import { longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb } from '../fixtures/generate-hostile-gltf.mjs';
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(REPO, 'bin', 'idtech-models.js');
+const BIN = process.env.IDTECH_BIN ?? join(REPO, 'bin', 'idtech-models.js'); // IDTECH_BIN: another build, to compare
 const MODELS = join(REPO, '..', 'shared', 'models');
 const lifted = process.argv.includes('--lifted');
+const batchOnly = process.argv.includes('--batch-only');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7); // run the inputs whose description matches this pattern
+const timeoutAt = process.argv.indexOf('--timeout');
+const timeoutSeconds = timeoutAt >= 0 ? Number(process.argv[timeoutAt + 1]) : 0; // --timeout S: each run killed after S seconds
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-hostile-memory-'));
 
 // --- a minimal zip writer (deflate, sizes and CRC right): enough for these inputs ---------------------------------
@@ -184,25 +192,139 @@ cases.push({
   cases.push({ what: '.gltf: a buffer linked to /dev/zero', input: file('zero/in.gltf', Buffer.from(JSON.stringify(g))), args: [], out: 'x.md3', raise: [] });
 }
 
-const size = (input) => statSync(input.split(':')[0]).size; // an archive member: the archive's size
+// --- issue 36 (items 1, 2, 6, 7): IQM side files (iqm.cfg, .framegroups) and Quake's gfx/palette.lmp ------------------
+{
+  const mine = cases.length;
+  const turret = readFileSync(join(MODELS, 'actors-iqm/turret/sphere/turret_sphere.iqm')); // 1 mesh, 3 joints, 4 frames
+  const animOnly = readFileSync(join(MODELS, 'actors-iqm/player/runcycle0.iqm')); // poses, no meshes
+  /** A folder `name` holding the turret as m/turret.iqm with `cfg` as its iqm.cfg (and `extra` files); the model's path. */
+  const iqmWith = (name, cfg, extra = {}) => {
+    const model = file(`${name}/m/turret.iqm`, turret);
+    if (cfg !== null) file(`${name}/m/iqm.cfg`, cfg);
+    for (const [p, bytes] of Object.entries(extra)) file(`${name}/${p}`, bytes);
+    return model;
+  };
+  const sparse = (p, bytes) => {
+    const f = file(p, Buffer.alloc(0));
+    truncateSync(f, bytes);
+    return f;
+  };
+  const nestedIf = (n, inner = 'iqmanim "idle" "turret.iqm"') => `iqmload "turret.iqm"\n${'if 1 [\n'.repeat(n)}${inner}\n${']\n'.repeat(n)}`;
+  const look = /UNSAFE_PATH|UNKNOWN_FORMAT|RESOURCE_LIMIT|RangeError|FATAL|converted \d+[^;]*failed \d+|wrote/;
+  cases.push({ what: 'iqm.cfg: exec "/etc/passwd"', input: iqmWith('cfg-passwd', 'iqmload "turret.iqm"\nexec "/etc/passwd"\n'), args: [], raise: [], look });
+  cases.push({ what: 'iqm.cfg: iqmanim "../outside/x.iqm"', input: iqmWith('cfg-outside', 'iqmload "turret.iqm"\niqmanim "stolen" "../outside/x.iqm"\n', { 'outside/x.iqm': turret }), args: [], raise: [], look });
+  {
+    // an animation-only IQM in a folder under another: its parent holds a hostile iqm.cfg
+    file('anim-parent/iqm.cfg', nestedIf(4000));
+    cases.push({ what: 'animation-only IQM in a subfolder, a hostile iqm.cfg in its parent', input: file('anim-parent/sub/run.iqm', animOnly), args: [], raise: [] });
+  }
+  {
+    const model = iqmWith('fg-sparse', null);
+    sparse('fg-sparse/m/turret.iqm.framegroups', 600 << 20);
+    cases.push({ what: 'sparse 600 MB .framegroups', input: model, args: [], raise: ['maxScriptBytes=1G'] });
+  }
+  {
+    const model = iqmWith('cfg-sparse', null);
+    sparse('cfg-sparse/m/iqm.cfg', 600 << 20);
+    cases.push({ what: 'sparse 600 MB iqm.cfg', input: model, args: [], raise: ['maxScriptBytes=1G'] });
+  }
+  {
+    const model = iqmWith('fg-many', null, { 'm/turret.iqm.framegroups': Buffer.from('0 1\n'.repeat(200_000)) });
+    cases.push({ what: '.framegroups: 200,000 groups', input: model, args: [], raise: ['maxAnimationClips=Infinity'] });
+  }
+  {
+    const model = iqmWith('fg-same', null, { 'm/turret.iqm.framegroups': Buffer.from('0 1 20 1 same\n'.repeat(5_000)) });
+    cases.push({ what: '.framegroups: 5,000 groups of one name', input: model, args: [], raise: ['maxAnimationClips=Infinity'] });
+  }
+  cases.push({ what: 'iqm.cfg: 4,000 nested `if 1 [`', input: iqmWith('cfg-if', nestedIf(4000)), args: [], raise: [] });
+  cases.push({ what: 'iqm.cfg: 20,000 nested `(!`', input: iqmWith('cfg-not', `iqmload "turret.iqm"\nif ${'(! '.repeat(20000)}1${')'.repeat(20000)} [ iqmanim "idle" "turret.iqm" ]\n`), args: [], raise: [] });
+  cases.push({ what: 'iqm.cfg: 2.5 MB of padding 1,000 `if 1 [` deep', input: iqmWith('cfg-pad', nestedIf(1000, `${' '.repeat(2_500_000)}iqmanim "idle" "turret.iqm"`)), args: [], raise: [] });
+  {
+    const mdl = readFileSync(join(MODELS, 'LibreQuake/lq1/progs/wizard.mdl'));
+    file('pal/progs/wizard.mdl', mdl);
+    sparse('pal/gfx/palette.lmp', 1536 << 20);
+    cases.push({ what: 'sparse 1.5 GB gfx/palette.lmp beside an MDL', input: join(tmp, 'pal/progs/wizard.mdl'), args: [], textures: true, raise: [] });
+  }
+  {
+    // a game folder of two models, one with a hostile iqm.cfg: inspect DIR and convert DIR --all
+    file('cfg-dir/models/good/turret.iqm', turret);
+    file('cfg-dir/models/bad/turret.iqm', turret);
+    file('cfg-dir/models/bad/iqm.cfg', nestedIf(4000));
+    cases.push({ what: 'inspect DIR: one of two models with 4,000 nested `if 1 [`', input: join(tmp, 'cfg-dir'), argv: ['inspect', join(tmp, 'cfg-dir')], raise: [] });
+    cases.push({ what: 'convert DIR --all: the same folder', input: join(tmp, 'cfg-dir'), argv: ['convert', join(tmp, 'cfg-dir'), '--all', '--no-textures', '--force', '-o', join(tmp, 'out-all')], raise: [] });
+  }
+  for (const c of cases.slice(mine)) c.look ??= look;
+}
+
+// --- issue 36: IQM, MDL and MD2 inputs that claimed memory or time without bound (fixtures/generate-iqm.mjs,
+// fixtures/generate-unwelded.mjs) --------------------------------------------------------------------------------
+{
+  const iqm = await import('../fixtures/generate-iqm.mjs');
+  const { md2ManySt, rapoManySt } = await import('../fixtures/generate-unwelded.mjs');
+  cases.push({ what: 'IQM: 2³² − 1 frames of no channels', input: file('iqm/zero-channels.iqm', iqm.zeroChannelFrames()), args: [], raise: ['maxAnimationKeys=Infinity'] });
+  cases.push({ what: 'RAPO MDL: 1 vertex, 20,000 st, 2,000 poses', input: file('mdl/rapo.mdl', rapoManySt()), args: [], raise: ['maxMorphVertices=Infinity'] });
+  cases.push({ what: 'MD2: 1 vertex, 30,000 st, 3,000 frames', input: file('md2/many-st.md2', md2ManySt()), args: [], raise: ['maxMorphVertices=Infinity'] });
+  cases.push({ what: 'IQM: 80,000 extensions', input: file('iqm/extensions.iqm', iqm.manyExtensions(80000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 10,000 custom arrays named into 300 KB of NUL-free text', input: file('iqm/names300.iqm', iqm.customArrayNames(10000, 300000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 10,000 custom arrays named into 900 KB of NUL-free text', input: file('iqm/names900.iqm', iqm.customArrayNames(10000, 900000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 10,000 anims of one name', input: file('iqm/same-name.iqm', iqm.sameNameAnims(10000)), args: [], raise: [] });
+  cases.push({ what: 'IQM: 140,000 anims', input: file('iqm/many-anims.iqm', iqm.sameNameAnims(140000)), args: [], raise: ['maxGltfAnimations=Infinity'] });
+  const fg = file('iqm/few-poses/m.iqm', iqm.fewPoses());
+  file('iqm/few-poses/m.iqm.framegroups', Buffer.from('0 2 10 1 // all\n'));
+  cases.push({ what: 'IQM: 3 joints, 1 pose, a .framegroups over its frames', input: fg, args: [], raise: [] });
+}
+
+// glTF → id formats (issue 36 item 8): what one glb may make an import decode, copy or sample
+{
+  const glb = file('png-skin.glb', pngBombGlb({ side: 24000 }));
+  cases.push({ what: '.glb → .mdl: a 1-bit PNG skin of 24,000² (2.3 GB as RGBA)', input: glb, args: [], out: 'x.mdl', raise: [] });
+}
+{
+  const glb = file('long.glb', longAnimationGlb({ vertices: 4095, seconds: 4360 }));
+  cases.push({ what: '.glb → .md3: 4,095 vertices, a 2-key animation over 4,360 s (a 2 GB MD3)', input: glb, args: [], out: 'x.md3', raise: ['maxImportBytes=Infinity'] });
+}
+{
+  const glb = file('skeleton.glb', skeletonGlb({ joints: 680, seconds: 2730 }));
+  cases.push({ what: '.glb → .md5mesh: 680 joints, a 2-key animation over 2,730 s', input: glb, args: [], out: 'x.md5mesh', raise: ['maxImportBytes=Infinity'] });
+  cases.push({ what: '.glb → .iqm: the same 680 joints over 2,730 s', input: glb, args: [], out: 'x.iqm', raise: ['maxImportBytes=Infinity'] });
+}
+{
+  const glb = file('morph.glb', morphGlb({ targets: 50000, vertices: 3072 }));
+  cases.push({ what: '.glb → .md3: 50,000 morph targets naming one 3,072-vertex accessor', input: glb, args: [], out: 'x.md3', raise: ['maxMorphTargetVertices=Infinity'] });
+  cases.push({ what: '.glb → .md2: the same 50,000 morph targets', input: glb, args: [], out: 'x.md2', raise: ['maxMorphTargetVertices=Infinity'] });
+}
+
+const size = (input) => {
+  const s = statSync(input.split(':')[0]);
+  if (!s.isDirectory()) return s.size; // an archive member: the archive's size
+  let n = 0;
+  for (const e of readdirSync(input, { recursive: true, withFileTypes: true })) if (e.isFile()) n += statSync(join(e.parentPath ?? e.path, e.name)).blocks * 512;
+  return n;
+};
 const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
 function run(c, limits) {
   const out = join(tmp, 'out', c.out ?? 'x.glb');
   mkdirSync(dirname(out), { recursive: true });
   // textures are resolved only where the input is about them (the TGA); id output from glTF resolves none
-  const args = [BIN, 'convert', c.input, ...c.args, ...limits.flatMap((l) => ['--limit', l]), ...(c.out || c.textures ? [] : ['--no-textures']), '-o', out];
-  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const limitArgs = limits.flatMap((l) => ['--limit', l]);
+  const args = c.argv ? [BIN, ...c.argv, ...limitArgs] : [BIN, 'convert', c.input, ...c.args, ...limitArgs, ...(c.out || c.textures ? [] : ['--no-textures']), '-o', out];
+  // --timeout S: each run is killed after S seconds (then its exit is 124 or 137 and its peak the peak until then)
+  const limit = timeoutSeconds ? ['timeout', '--kill-after=5', String(timeoutSeconds)] : [];
+  const r = spawnSync('/usr/bin/time', ['-v', ...limit, process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 600_000 });
   const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? 0);
-  const first = r.stderr.split('\n').find((l) => l.startsWith('idtech-models:') || /warning|wrote/.test(l)) ?? '';
-  const code = /\b([A-Z][A-Z_]{4,})\b/.exec(first)?.[1] ?? (r.status === 0 ? 'written' : '?');
-  return { status: r.status, code, rss };
+  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
+  const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : NaN;
+  const first = r.stderr.split('\n').find((l) => l.startsWith('idtech-models:') || /warning|wrote|FATAL|RangeError/.test(l)) ?? '';
+  const looked = c.look?.exec(r.stderr)?.[0]; // a case's own answer (a warning among the model's others), when it has one
+  const code = looked ?? /\b([A-Z][A-Za-z_]{4,}(?:Error)?)\b/.exec(first.replace(/^idtech-models:\s*/, ''))?.[1] ?? (r.status === 0 ? 'written' : '?');
+  return { status: r.status, code, rss, seconds };
 }
 
-console.log(`| input | size | exit | answer | peak RSS |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
-console.log(`|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
-for (const c of cases) {
+if (!batchOnly) console.log(`| input | size | exit | answer | peak RSS | time |${lifted ? ' with the limit raised | peak RSS |' : ''}`);
+if (!batchOnly) console.log(`|---|---|---|---|---|---|${lifted ? '---|---|' : ''}`);
+for (const c of batchOnly ? [] : cases.filter((x) => !only || new RegExp(only).test(x.what))) {
   const d = run(c, []);
-  let row = `| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${d.status} | ${d.code} | ${mib(d.rss)} |`;
+  let row = `| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${d.status} | ${d.code} | ${mib(d.rss)} | ${d.seconds.toFixed(1)} s |`;
   if (lifted && c.raise.length) {
     // the limit that answered raised: the next one answers (or the input is read as before the limits existed)
     for (const raise of [c.raise, ...(c.raiseAll ? [c.raiseAll] : [])]) {
@@ -212,3 +334,92 @@ for (const c of cases) {
   }
   console.log(row);
 }
+
+// --- convert --all: a hostile model beside a normal one (the batch's budgets, batch-pool.ts) ----------------------
+/** A Quake .pak (id's PACK: a 56-byte name, offset and size per member), members stored as they are. */
+function pak(entries) {
+  const dirAt = 12 + entries.reduce((n, e) => n + e.data.length, 0);
+  const head = Buffer.alloc(12);
+  head.write('PACK', 0);
+  head.writeInt32LE(dirAt, 4);
+  head.writeInt32LE(64 * entries.length, 8);
+  const dir = Buffer.alloc(64 * entries.length);
+  let at = 12;
+  entries.forEach((e, i) => {
+    dir.write(e.name, 64 * i, 'latin1');
+    dir.writeInt32LE(at, 64 * i + 56);
+    dir.writeInt32LE(e.data.length, 64 * i + 60);
+    at += e.data.length;
+  });
+  return Buffer.concat([head, ...entries.map((e) => e.data), dir]);
+}
+/** An md5mesh of `count` one-triangle meshes on one joint, each on `shader`: ~200 bytes of text a mesh. */
+function manyMeshes(count, shader = 'm') {
+  const mesh = `mesh {\n shader "${shader}"\n numverts 3\n vert 0 ( 0 0 ) 0 1\n vert 1 ( 1 0 ) 1 1\n vert 2 ( 0 1 ) 2 1\n numtris 1\n tri 0 0 1 2\n numweights 3\n weight 0 0 1 ( 0 0 0 )\n weight 1 0 1 ( 1 0 0 )\n weight 2 0 1 ( 0 1 0 )\n}\n`;
+  return Buffer.from(`MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes ${count}\njoints {\n "root" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n${mesh.repeat(count)}`);
+}
+
+const batchCases = [];
+batchCases.push({ what: '.pak of a 6 KB MD3 alone (baseline)', input: file('batch/plain.pak', pak([{ name: 'models/x/x.md3', data: small }])), args: ['--no-textures'] });
+batchCases.push({
+  what: '.pak: a 6 KB MD3 and an md5mesh of 200,000 one-triangle meshes (40 MB of text; the export holds objects per mesh: heap, not bytes)',
+  input: file('batch/huge.pak', pak([{ name: 'models/x/x.md3', data: small }, { name: 'models/m/many.md5mesh', data: manyMeshes(200_000) }])),
+  args: ['--no-textures'],
+});
+batchCases.push({
+  what: '.pak: a 6 KB MD3 and an md5mesh of 50,000 meshes on one missing shader (slow: each mesh is added to the one warning\'s list of users by a scan of it), --model-timeout 20',
+  input: file('batch/slow.pak', pak([{ name: 'models/x/x.md3', data: small }, { name: 'models/m/slow.md5mesh', data: manyMeshes(50_000, 'models/nothing/here') }])),
+  args: ['--model-timeout', '20'],
+});
+
+/** KB of resident memory of `pid` and of each process below it (Linux /proc), or null when it is gone. */
+function treeRss(pid) {
+  const status = `/proc/${pid}/status`;
+  if (!existsSync(status)) return null;
+  let own = 0;
+  try {
+    own = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(status, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return null;
+  }
+  let kids = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {}
+  const below = kids.map(treeRss).filter(Boolean);
+  return { total: own + below.reduce((n, b) => n + b.total, 0), largest: Math.max(own, ...below.map((b) => b.largest)) };
+}
+
+function runBatch(c) {
+  return new Promise((resolve) => {
+    const out = join(tmp, 'batch-out', c.input.split('/').pop());
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, 'convert', c.input, '--all', '--jobs', '1', ...c.args, '-o', out, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '', peak = 0, largest = 0;
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    const sample = setInterval(() => {
+      const r = treeRss(child.pid);
+      if (r) (peak = Math.max(peak, r.total)), (largest = Math.max(largest, r.largest));
+    }, 50);
+    child.on('close', (status) => {
+      clearInterval(sample);
+      const seconds = (performance.now() - started) / 1000;
+      let failed = '';
+      try {
+        failed = JSON.parse(stdout).models.filter((m) => m.status === 'failed').map((m) => `${m.path}: ${m.code}`).join(', ');
+      } catch {}
+      resolve({ status, seconds, peak, largest, summary: stderr.trim().split('\n').pop(), failed });
+    });
+  });
+}
+
+console.log('\n`convert PAK --all --jobs 1` (default budgets unless the input says otherwise):\n');
+console.log('| input | size | exit | failed | summary | wall | peak RSS, all processes | largest process |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const c of batchCases) {
+  const r = await runBatch(c);
+  console.log(`| ${c.what} | ${(size(c.input) / 1024).toFixed(0)} KB | ${r.status} | ${r.failed || '—'} | ${r.summary} | ${r.seconds.toFixed(1)} s | ${mib(r.peak)} | ${mib(r.largest)} |`);
+}
+
+rmSync(tmp, { recursive: true, force: true }); // the inputs made here (sparse files among them) go with the run

@@ -6,5 +6,5 @@
  */
 export * from './advanced.js';
 export { folderFileSystem, lazyFolderFileSystem, openPath, fileReader, zlibInflater } from './vfs/node.js';
-export { locateGameFolder, GAME_FOLDER_MARKERS, type GameFolderPlace } from './load/game-folder.js';
+export { locateGameFolder, looseModelRoot, GAME_FOLDER_MARKERS, type GameFolderPlace } from './load/game-folder.js';
 export { openModelOnDisk, type DiskModelOptions } from './registry/node.js';

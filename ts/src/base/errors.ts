@@ -67,6 +67,11 @@ export const ErrorCode = {
    * file or element, the limit and how to raise it.
    */
   ResourceLimit: 'RESOURCE_LIMIT',
+  /**
+   * `convert --all`: a model not converted within the batch's time budget for one model (`--model-timeout`); its
+   * worker was stopped. The detail names the budget and how to raise it.
+   */
+  Timeout: 'TIMEOUT',
   /** Two members whose bytes overlap, or a member overlapping the central directory (the overlapping zip bomb). */
   OverlappingEntries: 'OVERLAPPING_ENTRIES',
   /** A path that would leave its folder: `..`, absolute, a drive letter, a device name, a NUL or a colon. */

@@ -22,7 +22,7 @@ export interface ResourceLimits {
   maxMemberBytes: number;
   /** Decoded images (TGA, PCX, BMP): the most pixels one image may decode to (4 bytes each). */
   maxImagePixels: number;
-  /** Shader scripts, .mtr, .skin, animation.cfg, md5.cfg: the largest such file read. */
+  /** Shader scripts, .mtr, .skin, animation.cfg, md5.cfg, an IQM's iqm.cfg and .framegroups: the largest such file read. */
   maxScriptBytes: number;
   /** glTF: the most nodes a document may have. */
   maxGltfNodes: number;
@@ -41,6 +41,48 @@ export interface ResourceLimits {
    * of two million empty frames for a 27-joint mesh took 7 GB to export.
    */
   maxAnimationKeys: number;
+  /**
+   * IQM: the most clips one model's side files may name — an `iqm.cfg`'s `iqmanim` names (through its `exec`s) or a
+   * `.framegroups` file's groups. Each clip is an animation of every joint in every door (glTF, view, playable): an
+   * 800 KB `.framegroups` of 200,000 one-frame groups made 200,000 glTF animations and took 1.2 GB.
+   */
+  maxAnimationClips: number;
+  // ——— issue 36 (IQM, MDL, MD2): amplification by the exports of MDL and MD2 ———
+  /**
+   * glTF export of MDL and MD2: the most drawn vertices × frames (each a decoded position and normal per morph
+   * target) one export holds, where the drawn vertices are more than twice the vertices the file stores. MDL's and
+   * MD2's triangles may name a texture coordinate apart from the position, so one stored vertex can be drawn once
+   * per st it is paired with: a 517 KB Hexen II model of 1 vertex, 20,000 st and 2,000 poses asked for 40 million.
+   */
+  maxMorphVertices: number;
+  /**
+   * glTF export of IQM: the most animations one glTF holds. An IQM anim record is 20 bytes of the file, a glTF
+   * animation ~8 KB of the exporter's memory (its accessors, buffer views and JSON) whatever its frames: 140,000 anims
+   * of 2 frames took 955 MiB.
+   */
+  maxGltfAnimations: number;
+
+  // ——— glTF → id formats (import/ → write/: MD3, MD2, MDL, MD5, IQM; issue 36). What one glTF may make an import
+  // sample, counted before the loop or the copy each guards. A per-call option wins: `maxFrames` / `maxBytes` of
+  // the import's options, or `importGltf({ bytes, limits: { … } })` for all three. ———
+  /**
+   * glTF import: the most frames sampled from a glTF's animations in all (each ⌊duration × rate⌋ + 1), counted before
+   * any is sampled: two keys 4,360 s apart are 65,401 frames at 15 fps, whatever the file's size.
+   */
+  maxImportFrames: number;
+  /**
+   * glTF import: the most bytes the sampled frames take in the model being built, counted before any is sampled
+   * (per frame: MD3 56 + 112 per tag + 8 per vertex; MD2 4 per vertex; MDL 52 per vertex, every frame posed before its
+   * one grid is chosen; MD5 48 per joint and 4 per vertex posed for the bounds, IQM 128 per joint: its float64 channels too). 4,095 vertices moved over
+   * 4,360 s asked for a 2 GB MD3 (6 GB to build) from a 50 KB glb.
+   */
+  maxImportBytes: number;
+  /**
+   * glTF import: the most morph target vertices (targets × vertices, over every primitive of every mesh node) an
+   * import reads, each copied as 24 bytes and weighed each frame: counted before any is copied, whatever accessors
+   * the targets share (50,000 targets naming one 3,072-vertex accessor asked for 1.8 GB).
+   */
+  maxMorphTargetVertices: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -60,6 +102,14 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxGltfFileBytes: 256 * 1024 * 1024,
     maxMorphWeights: 1 << 26,
     maxAnimationKeys: 1 << 24,
+    maxAnimationClips: 4096,
+    // issue 36
+    maxMorphVertices: 1 << 21,
+    maxGltfAnimations: 1 << 14,
+    // glTF → id formats (see the interface)
+    maxImportFrames: 65536,
+    maxImportBytes: 64 * 1024 * 1024,
+    maxMorphTargetVertices: 1 << 22,
   });
 }
 

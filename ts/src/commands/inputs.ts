@@ -12,6 +12,7 @@
 import { open, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { ModelParseError, type ParseWarning } from '../base/errors.js';
+import { looseModelRoot } from '../load/game-folder.js';
 import { detectFile, folderChildren, openModelSet, type ModelSet } from '../load/model-set.js';
 import { type FormatEntry } from '../formats/entry.js';
 import { readableExtensions } from '../registry/formats.js';
@@ -81,15 +82,21 @@ export interface ModelInput {
   label: string;
   /** The archive it is in, or null for a file or folder on disk. */
   archive: ArchivePath | null;
+  /** The game's root in `fs`: what a model's format reads beside it stays under it ('' for an archive's root). */
+  root: string;
   close(): Promise<void>;
 }
 
 /** What INPUT names (see the file comment); nothing is read but an archive's directory. */
 export async function modelInput(arg: string): Promise<ModelInput> {
   const member = await archivePath(arg);
-  if (!member) return { fs: lazyFolderFileSystem(''), path: arg, label: arg, archive: null, close: async () => {} };
+  if (!member) {
+    // a file system over the whole disk: the model's side files are confined to the game folder it sits in
+    const { path, root } = await looseModelRoot(arg);
+    return { fs: lazyFolderFileSystem(''), path, label: arg, archive: null, root, close: async () => {} };
+  }
   const fs = await openContainer(member.archive);
-  return { fs, path: member.inner, label: member.form === 'colon' ? `${member.archive}:${member.inner}` : arg, archive: member, close: () => fs.close() };
+  return { fs, path: member.inner, label: member.form === 'colon' ? `${member.archive}:${member.inner}` : arg, archive: member, root: '', close: () => fs.close() };
 }
 
 /** The format of the model INPUT names (a folder format for a folder), or why it is not one the command can read. */
@@ -128,7 +135,7 @@ export async function readModel(input: ModelInput, format: FormatEntry, anims: r
     // on disk: a missing file is the file system's own error (ENOENT), a folder is said to be one
     for (const a of anims) if ((await load(a, () => stat(a))).isDirectory()) throw badInput(a, `is a folder, not a model file (${readableExtensions(formats)})`);
   }
-  return load(input.label, () => openModelSet(input.fs, input.path, { formats, format: format.folder ? undefined : format, companions }));
+  return load(input.label, () => openModelSet(input.fs, input.path, { formats, format: format.folder ? undefined : format, companions, root: input.root }));
 }
 
 /** An --anim given as `ARCHIVE:INNER` or `ARCHIVE/INNER` of the model's own archive: its inner path. */

@@ -2,7 +2,8 @@
  * `--limit NAME=N` (inspect and convert): the resource limits of base/resource-limits.ts, which keep memory
  * proportional to the input (docs/security.md), raised or lowered for this run. Applied once, process-wide, by
  * the shell (cli/main.ts) before the command runs, and handed to `convert --all`'s worker threads with their input (batch.ts), so
- * every archive, image, script and glTF the command reads is held to them.
+ * every archive, image, script and glTF the command reads is held to them — and what `convert IN.glb -o OUT.<id
+ * format>` samples from a glTF (`maxImportFrames`, `maxImportBytes`, `maxMorphTargetVertices`: import/gltf-scene.ts).
  */
 import { DEFAULT_RESOURCE_LIMITS, resourceLimits, setResourceLimits, type ResourceLimits } from '../base/resource-limits.js';
 import { UsageError, type OptionSpec, type ParsedArgs } from './args.js';

@@ -6,8 +6,9 @@
  * `process.stdout` and `process.stderr` by the CLI's entry (main.ts) before any command runs: a command added later
  * cannot print around it. The gate
  * - escapes C0 controls other than line feed and tab (ESC, CR, BEL, backspace…), DEL, the C1 controls (U+0080–
- *   U+009F: 8-bit CSI and OSC) and the bidirectional overrides (U+202A–U+202E, U+2066–U+2069, which reorder what is
- *   shown) as `\u001b`: the form JSON uses, so `--json` output stays valid JSON;
+ *   U+009F: 8-bit CSI and OSC) and the bidirectional formatting characters (U+202A–U+202E, U+2066–U+2069, which
+ *   reorder what is shown, and the invisible marks U+200E, U+200F, U+061C that also move neutral characters; the same
+ *   set vfs/safe-path.ts refuses in an output name) as `\u001b`: the form JSON uses, so `--json` output stays valid JSON;
  * - cuts a stderr line past {@link MAX_LINE} characters, saying how many it left out (a 10 MB image name in an .mtr
  *   otherwise makes a 10 MB line). stdout is not cut: `--json` lines are as long as the data.
  * The progress bars are the one writer that needs real control sequences (`\r`, erase line): they write through
@@ -17,7 +18,7 @@
 /** Longest stderr line printed whole. */
 export const MAX_LINE = 4096;
 
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

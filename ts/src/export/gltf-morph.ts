@@ -144,6 +144,21 @@ function targetAccessors(b: GltfBuilder, positions: (Float32Array | Int8Array | 
   return p.map((POSITION, i) => ({ POSITION, NORMAL: n[i] }));
 }
 
+/**
+ * Bounds what a morph export of a model whose triangles pair positions with texture coordinates apart (MDL, MD2)
+ * decodes, before any frame is: `drawn` vertices (the distinct pairs) × `frames`, each a position and normal per
+ * frame, several copies deep. The file stores `stored` vertices a frame, 4 bytes each: up to twice as many drawn (the
+ * onseam rule's doubling) is memory in proportion to the file and passes whatever its size; more is the st table's
+ * amplification (one stored vertex drawn once per st it is paired with), held to `maxMorphVertices`
+ * (docs/security.md).
+ */
+export function boundMorphVertices(what: string, drawn: number, stored: number, frames: number): void {
+  const total = drawn * frames, max = resourceLimits().maxMorphVertices;
+  if (total > max && total > 2 * stored * frames) {
+    throw overLimit(`${what}: ${drawn} drawn vertices (the file stores ${stored}) × ${frames} frames are ${total} vertex positions`, 'maxMorphVertices', max, 0, ErrorCode.Unwritable);
+  }
+}
+
 /** The frames a clip shows, in play order, and its rate. */
 export interface ClipFrames {
   name: string;

@@ -75,7 +75,7 @@ export type GltfAdd<D> = (ctx: ExportContext, data: D, name: string, options: Gl
 
 export interface GltfCapability<D> {
   /**
-   * The format's exporter, loaded on first use (`import('./gltf.js')`): an app carries a format's exporter, its
+   * The format's exporter, loaded on first use (`import('../registry/gltf.js')`): an app carries a format's exporter, its
    * kernels and codecs only when it exports that format.
    */
   load(): Promise<GltfAdd<D>>;

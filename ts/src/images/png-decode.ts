@@ -3,11 +3,19 @@
  * fast-png (image-js; every colour type, bit depth and Adam7 interlacing, over fflate — already ours for inflating),
  * then widened to 8-bit RGBA top row first. Browsers and three.js keep decoding PNGs themselves (images/decode.ts
  * passes them through); this is imported only by what needs the pixels.
+ *
+ * The size its IHDR declares is checked against `maxImagePixels` (and ioquake3's 2³¹ − 1 RGBA bytes) before anything
+ * is inflated, as every other decoder checks its own: a 1-bit PNG of 24,000² zeros is 70 KB and 2.3 GB of RGBA.
  */
 import { decode } from 'fast-png';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { checkDimensions, checkPixels, type DecodeLimits } from './dimensions.js';
+import { pngSize } from './png-info.js';
 
-export function decodePngRgba(bytes: Uint8Array): { width: number; height: number; rgba: Uint8Array } {
+export function decodePngRgba(bytes: Uint8Array, limits: DecodeLimits = {}): { width: number; height: number; rgba: Uint8Array } {
+  const declared = pngSize(bytes);
+  checkDimensions(declared.width, declared.height, 16, 'the PNG');
+  checkPixels(declared.width, declared.height, 16, 'the PNG', limits);
   let png: ReturnType<typeof decode>;
   try {
     png = decode(bytes);

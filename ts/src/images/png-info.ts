@@ -53,6 +53,19 @@ export function withoutChunks(b: Uint8Array, chunks: readonly { offset: number; 
   return out;
 }
 
+/**
+ * The width and height a PNG's IHDR declares (bytes 16–23), read from its first 24 bytes and nothing else: what a
+ * decoder must check before it inflates (`decodePngRgba`), cheap on a file of any size. TRUNCATED, BAD_MAGIC or
+ * MISSING_BLOCK when those bytes are not a PNG's signature and IHDR.
+ */
+export function pngSize(b: Uint8Array): { width: number; height: number } {
+  need(b, 8, 'a PNG signature');
+  if (!isPng(b)) fail(ErrorCode.BadMagic, 'not a PNG signature', 0);
+  need(b, 8 + 8 + 8, 'a PNG IHDR chunk');
+  if (chunkType(b, 12) !== 'IHDR' || u32be(b, 8) !== 13) fail(ErrorCode.MissingBlock, 'a PNG starts with a 13-byte IHDR chunk', 8);
+  return { width: u32be(b, 16), height: u32be(b, 20) };
+}
+
 export function pngInfo(b: Uint8Array): PngInfo {
   need(b, 8, 'a PNG signature');
   if (!isPng(b)) fail(ErrorCode.BadMagic, 'not a PNG signature', 0);

@@ -32,7 +32,7 @@ import { quatConjugate, quatMultiply, quatNormalize, quatRotate, recoverW, type 
 import { readGltfDocument, type GltfInput } from './gltf.js';
 import { evenKeyRate, invertMatrix, PrimitivePoser, restPose, WorldMatrices } from './gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from './gltf-textures.js';
-import { checkSampling, field, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame, type TrianglePrimitive } from './gltf-scene.js';
+import { checkImportBytes, checkSampling, field, importBounds, nameOf, unsupported, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame, type TrianglePrimitive } from './gltf-scene.js';
 
 export interface GltfToMd5Options extends ImportTextureOptions {
   /**
@@ -42,16 +42,25 @@ export interface GltfToMd5Options extends ImportTextureOptions {
   fps?: number;
   /** Uniform scale applied to positions (default 1). */
   scale?: number;
-  /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
+  /**
+   * At most this many frames in all (default: `maxImportFrames` of the input's `limits` or the process's
+   * `ResourceLimits`, 65,536): more is UNWRITABLE, naming the limit, before any frame is sampled.
+   */
   maxFrames?: number;
   /** The `commandline` string of the files (default ''). */
   commandline?: string;
   /**
-   * At most this many bytes of sampled joint transforms (8 bytes × 6 components × joints × frames of all animations;
-   * default 2³¹ − 1):
-   * more is UNWRITABLE before anything is sampled, so a hostile file cannot ask for unbounded memory.
+   * At most this many bytes sampled: per frame of all animations, 48 per joint (its 6 components in float64) and 4
+   * per vertex (each is posed for the frame's bounds: counted as the least any id format holds, so the time stays
+   * bounded too); default `maxImportBytes`, 64 MiB. More is UNWRITABLE, naming the limit, before anything is
+   * sampled: 680 joints over 2,730 s asked for 45 million joint poses.
    */
   maxBytes?: number;
+  /**
+   * Bytes counted per joint per frame against `maxBytes` (default 48: the md5anim's poses). @internal gltfToIqm
+   * counts what md5ToIqm holds besides (every channel of every frame in float64).
+   */
+  jointBytes?: number;
 }
 
 /** An animation of the glTF as an md5anim, and the name it came with (made safe for a file name). */
@@ -104,6 +113,21 @@ function rotationGap(q: Quat, x: number, y: number, z: number, w: number): numbe
   return Math.hypot(vx, vy, vz) / Math.hypot(x, y, z, w);
 }
 
+/**
+ * rotationGap² without Math.hypot's care (its scaling costs most of a search): the same sums in plain arithmetic,
+ * within a few ulps of it (every term a square, and nothing near overflow; an underflow only makes it smaller).
+ * A triple whose rough gap² is past the best gap² by more than {@link ROUGH_MARGIN} cannot be nearer, and is passed
+ * over without the exact gap; any other gets the exact one, so the search's answer is unchanged.
+ */
+function roughGap2(q: Quat, x: number, y: number, z: number, w: number): number {
+  const a = q[0], b = q[1], c = q[2], d = q[3];
+  const vx = d * x - w * a - (b * z - c * y);
+  const vy = d * y - w * b - (c * x - a * z);
+  const vz = d * z - w * c - (a * y - b * x);
+  return (vx * vx + vy * vy + vz * vz) / (x * x + y * y + z * z + w * w);
+}
+const ROUGH_MARGIN = 1e-9;
+
 /** Below this |w| the float32 rounding of x y z moves the recovered w by more than 1e-6: search their neighbours. */
 const SMALL_W = 0.05;
 /** How many float32 steps either way a component may move in that search. */
@@ -127,7 +151,9 @@ export function md5QuaternionXyz(q: Quat): [number, number, number] {
   let gap = rotationGap(n, r[0], r[1], r[2], recoverW(r[0], r[1], r[2]));
   const c = [0, 0, 0];
   const tryTriple = () => {
-    const g = rotationGap(n, c[0], c[1], c[2], recoverW(c[0], c[1], c[2]));
+    const w = recoverW(c[0], c[1], c[2]);
+    if (roughGap2(n, c[0], c[1], c[2], w) > gap * gap * (1 + ROUGH_MARGIN)) return;
+    const g = rotationGap(n, c[0], c[1], c[2], w);
     if (g < gap) {
       gap = g;
       best = [c[0], c[1], c[2]];
@@ -140,7 +166,10 @@ export function md5QuaternionXyz(q: Quat): [number, number, number] {
       for (let j = -NUDGE; j <= NUDGE; j++) {
         c[b] = ulpStep(r[b], j);
         const fix = Math.fround((n[free] < 0 ? -1 : 1) * Math.sqrt(Math.max(0, 1 - c[a] * c[a] - c[b] * c[b] - n[3] * n[3])));
-        for (const base of [r[free], fix]) {
+        // the cube of NUDGE steps around r is the same for every free component: tried once (free 0), as a triple
+        // tried again cannot be strictly nearer than the best so far — the answer is the same, a third fewer tries
+        for (let pass = free === 0 ? 0 : 1; pass < 2; pass++) {
+          const base = pass === 0 ? r[free] : fix;
           for (let k = -NUDGE; k <= NUDGE; k++) {
             c[free] = ulpStep(base, k);
             tryTriple();
@@ -185,7 +214,8 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
   checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
   const order = sceneNodes(doc);
-  const prims = trianglePrimitives(order, warnings);
+  const bounds = importBounds(input, options);
+  const prims = trianglePrimitives(order, warnings, bounds);
   // each primitive's attributes read once: its bind vertices and every sampled frame are posed by the same poser
   const posers = prims.map((p) => new PrimitivePoser(p.node, p.mesh, p.prim));
   const shaders = materialNames(doc, { texturePath: options.texturePath, extension: false });
@@ -263,12 +293,12 @@ export async function gltfToMd5(input: GltfInput, options: GltfToMd5Options = {}
     warnings.push({ code: 'GLTF_RESAMPLED', message: `animation ${index} ("${nameOf(a)}"): its keys are not evenly spaced at a whole frame rate: sampled at ${DEFAULT_FPS} fps (fps sets another)`, offset: 0 });
     return DEFAULT_FPS;
   });
-  const frames = sampleFrames(doc, (_, index) => rates[index], options.maxFrames);
-  const maxBytes = options.maxBytes ?? 0x7fffffff;
+  const frames = sampleFrames(doc, (_, index) => rates[index], bounds.maxFrames);
   const sampled = animations.length ? frames.length : 0;
-  if (48 * joints.length * sampled > maxBytes) {
-    unwritable(`${sampled} frames of ${joints.length} joints are ${48 * joints.length * sampled} bytes of joint transforms to sample: more than ${maxBytes} (maxBytes)`);
-  }
+  // counted before the loop: joints × frames (each joint's pose) and vertices × frames (posed for the bounds)
+  const vertexCount = prims.reduce((n, p) => n + p.vertexCount, 0);
+  const jointBytes = options.jointBytes ?? 48;
+  checkImportBytes(`${sampled} frames of ${joints.length} joints (${jointBytes} bytes each) and ${vertexCount} vertices (4 bytes each)`, sampled * (jointBytes * joints.length + 4 * vertexCount), bounds.maxBytes);
   const drivesWeights = animations.some((a) => a.listChannels().some((c) => c.getTargetPath() === 'weights'));
   if (drivesWeights) warnings.push({ code: 'GLTF_MORPH_DROPPED', message: 'an animation drives morph target weights: MD5 has no morph targets, the rest weights are used', offset: 0 });
 
@@ -377,6 +407,19 @@ function sampleAnim(
   const local = new Float64Array(F * J * 6);
   const bounds = new Float32Array(F * 6);
   let worstScale = 0;
+  // each joint's last rotation and the x y z written for it: a joint that does not turn between frames is searched
+  // once (md5QuaternionXyz near a half turn tries ~1,400 triples), not once a frame
+  const lastQ = new Float64Array(4 * J), lastXyz = new Float64Array(3 * J), known = new Uint8Array(J);
+  const xyzOf = (i: number, q: Quat): Float64Array => {
+    const o = 4 * i;
+    // Object.is: -0 is not 0 here (its sign can reach the x y z written), and NaN is NaN (the same answer again)
+    if (!known[i] || !Object.is(lastQ[o], q[0]) || !Object.is(lastQ[o + 1], q[1]) || !Object.is(lastQ[o + 2], q[2]) || !Object.is(lastQ[o + 3], q[3])) {
+      known[i] = 1;
+      lastQ.set(q, o);
+      lastXyz.set(md5QuaternionXyz(q), 3 * i);
+    }
+    return lastXyz.subarray(3 * i, 3 * i + 3);
+  };
   frames.forEach((frame, f) => {
     rest.restore();
     frame.play?.(frame.time);
@@ -397,7 +440,7 @@ function sampleAnim(
         t = quatRotate(inv, [t[0] - parent.t[0], t[1] - parent.t[1], t[2] - parent.t[2]]);
         q = quatMultiply(inv, q);
       }
-      const values = [t[0], t[1], t[2], ...md5QuaternionXyz(quatNormalize(q))];
+      const values = [t[0], t[1], t[2], ...xyzOf(i, quatNormalize(q))];
       if (!values.every((x) => Number.isFinite(Math.fround(x)))) unwritable(`frame ${f} (${frame.time.toFixed(3)} s) joint ${i} ("${j.name}"): its transform is not finite in float32 (${values.join(' ')})`);
       local.set(values, (f * J + i) * 6);
     });

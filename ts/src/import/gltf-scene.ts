@@ -7,6 +7,8 @@
 import type { Animation, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
 import type { ParseWarning } from '../base/errors.js';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { overLimit, resourceLimits } from '../base/resource-limits.js';
+import type { GltfInput } from './gltf.js';
 import { animationPlayer, duration } from './gltf-sample.js';
 import { preorder } from './gltf-structure.js';
 
@@ -34,6 +36,41 @@ export const nameOf = (x: { getName(): unknown } | null | undefined): string => 
   const n = x?.getName();
   return typeof n === 'string' ? n : '';
 };
+
+/**
+ * What one import may sample (docs/security.md, "glTF → id formats"): the caller's `maxFrames` / `maxBytes` option,
+ * else the input's `limits`, else the process's `ResourceLimits` (what `--limit` sets). @internal
+ */
+export interface ImportBounds {
+  /** `maxImportFrames`: frames sampled in all. */
+  maxFrames: number;
+  /** `maxImportBytes`: bytes the sampled frames take (each importer counts its own, before sampling). */
+  maxBytes: number;
+  /** `maxMorphTargetVertices`: morph target vertices read (targets × vertices, over every primitive). */
+  maxMorphTargetVertices: number;
+  /** `maxImagePixels`: pixels of an image decoded (MDL's skin). */
+  maxImagePixels: number;
+}
+
+/** @internal */
+export function importBounds(input: Pick<GltfInput, 'limits'>, options: { maxFrames?: number; maxBytes?: number } = {}): ImportBounds {
+  const process = resourceLimits();
+  const given = input.limits ?? {};
+  return {
+    maxFrames: options.maxFrames ?? given.maxImportFrames ?? process.maxImportFrames,
+    maxBytes: options.maxBytes ?? given.maxImportBytes ?? process.maxImportBytes,
+    maxMorphTargetVertices: given.maxMorphTargetVertices ?? process.maxMorphTargetVertices,
+    maxImagePixels: given.maxImagePixels ?? process.maxImagePixels,
+  };
+}
+
+/**
+ * UNWRITABLE naming `maxImportBytes` when `what` (the frames to sample, said in full) are more than `max` bytes:
+ * called with the count before the first frame is sampled. @internal
+ */
+export function checkImportBytes(what: string, bytes: number, max: number): void {
+  if (!(bytes <= max)) throw overLimit(`${what} are ${bytes} bytes to sample`, 'maxImportBytes', max, 0, ErrorCode.Unwritable);
+}
 
 /** The element type each attribute the import reads must have (glTF 2.0 §3.7.2.1), with JOINTS_0 / WEIGHTS_0. */
 const ATTRIBUTE_SIZES: Record<string, number> = { POSITION: 3, NORMAL: 3, TEXCOORD_0: 2, JOINTS_0: 4, WEIGHTS_0: 4 };
@@ -65,13 +102,27 @@ export interface TrianglePrimitive {
   material: string;
 }
 
+/** The least bytes any id format holds per vertex per frame (MD2's and MDL's 4), and per triangle (3 uint32 indices). */
+const VERTEX_BYTES = 4;
+const TRIANGLE_BYTES = 12;
+
 /**
  * Every triangle primitive with positions of every mesh node in `nodes`; other primitives are skipped with a
- * GLTF_PRIMITIVE_SKIPPED warning. `filter` picks the nodes (default all).
+ * GLTF_PRIMITIVE_SKIPPED warning. Counted before each is copied, per mesh node (a mesh on many nodes is copied for
+ * each, and every importer then poses each copy):
+ * - morph target vertices (targets × vertices) at most `maxMorphTargetVertices` in all — 50,000 targets naming one
+ *   accessor are 50,000 copies to pose from;
+ * - one frame of their vertices (4 bytes each, the least any id format holds) and their triangles (12 bytes) at most
+ *   `maxBytes` (`maxImportBytes`): each importer counts its frames exactly before sampling them, this bounds what
+ *   is copied before it can.
+ * Defaults: the process's `ResourceLimits`.
  * @internal
  */
-export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): TrianglePrimitive[] {
+export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[], limits: { maxMorphTargetVertices?: number; maxBytes?: number } = {}): TrianglePrimitive[] {
+  const maxMorph = limits.maxMorphTargetVertices ?? resourceLimits().maxMorphTargetVertices;
+  const maxBytes = limits.maxBytes ?? resourceLimits().maxImportBytes;
   const out: TrianglePrimitive[] = [];
+  let morph = 0, vertices = 0, triangleTotal = 0;
   for (const node of nodes) {
     const mesh = node.getMesh();
     if (!mesh) continue;
@@ -85,6 +136,16 @@ export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): Tri
         return;
       }
       const vertexCount = position.getCount();
+      const targets = prim.listTargets().length;
+      morph += targets * vertexCount;
+      if (morph > maxMorph) {
+        throw overLimit(`mesh "${name}" primitive ${p}: ${targets} morph targets × ${vertexCount} vertices make ${morph} morph target vertices in all`, 'maxMorphTargetVertices', maxMorph, 0, ErrorCode.Unwritable);
+      }
+      const idx = prim.getIndices();
+      const triangleCount = Math.floor((idx ? idx.getCount() : vertexCount) / 3);
+      vertices += vertexCount;
+      triangleTotal += triangleCount;
+      checkImportBytes(`one frame of ${vertices} vertices and ${triangleTotal} triangles (every mesh node's primitives, at least ${VERTEX_BYTES} and ${TRIANGLE_BYTES} bytes each)`, VERTEX_BYTES * vertices + TRIANGLE_BYTES * triangleTotal, maxBytes);
       // every attribute read per vertex has one element per vertex, of the spec's type (else reads run past it)
       const attributes = [...Object.keys(ATTRIBUTE_SIZES).map((k) => [k, prim.getAttribute(k)] as const), ...prim.listTargets().flatMap((t, i) => (['POSITION', 'NORMAL'] as const).map((k) => [`target ${i} ${k}`, t.getAttribute(k)] as const))];
       for (const [what, a] of attributes) {
@@ -94,8 +155,6 @@ export function trianglePrimitives(nodes: Node[], warnings: ParseWarning[]): Tri
           unsupported(`mesh "${name}" primitive ${p}: ${what} has ${a.getCount()} elements of ${a.getElementSize()} values, POSITION ${vertexCount} vertices (${size} values each)`);
         }
       }
-      const idx = prim.getIndices();
-      const triangleCount = Math.floor((idx ? idx.getCount() : vertexCount) / 3);
       const triangles = new Uint32Array(3 * triangleCount);
       for (let t = 0; t < triangleCount; t++) {
         const at = (k: number) => (idx ? idx.getScalar(3 * t + k) : 3 * t + k);
@@ -135,25 +194,32 @@ export function checkSampling(fps: number | undefined, scale: number): void {
   if (!(fps === undefined || ok(fps)) || !ok(scale)) throw new RangeError('fps and scale must be positive');
 }
 
-/** Upper bound on frames sampled from one document unless the caller raises it (`maxFrames`): memory stays bounded. */
-export const DEFAULT_MAX_FRAMES = 65536;
+/**
+ * Frames of one animation (`⌊duration · fps⌋ + 1`), added to `before` frames: at most `maxFrames` in all, else
+ * UNWRITABLE naming `maxImportFrames` — counted before any is sampled (a key at a huge time would otherwise ask for
+ * unbounded memory and time). A duration that is not finite is UNWRITABLE too. @internal
+ */
+export function animationFrames(a: Animation, index: number, fps: number, before: number, maxFrames: number): number {
+  const seconds = duration(a);
+  if (!Number.isFinite(seconds)) unwritable(`animation ${index} ("${nameOf(a)}") lasts ${seconds} s`);
+  const count = Math.floor(seconds * fps + 1e-4) + 1;
+  if (before + count > maxFrames) {
+    throw overLimit(`animation ${index} ("${nameOf(a)}") lasts ${seconds} s: at ${fps} fps that makes ${before + count} frames in all`, 'maxImportFrames', maxFrames, 0, ErrorCode.Unwritable);
+  }
+  return count;
+}
 
 /**
  * Each animation sampled at `fps` (or at `fps(animation, index)`: a rate of its own) from 0 to its last key
  * (`floor(duration · fps) + 1` frames), animations one after the other; without animations one frame, the document
- * as it stands. More than `maxFrames` in all is UNWRITABLE (a key at a huge time would otherwise ask for unbounded
- * memory).
+ * as it stands. More than `maxFrames` in all (default `maxImportFrames`) is UNWRITABLE before any is listed.
  * @internal
  */
-export function sampleFrames(doc: Document, rate: number | ((animation: Animation, index: number) => number), maxFrames = DEFAULT_MAX_FRAMES): SampleFrame[] {
+export function sampleFrames(doc: Document, rate: number | ((animation: Animation, index: number) => number), maxFrames = resourceLimits().maxImportFrames): SampleFrame[] {
   const frames: SampleFrame[] = [];
   doc.getRoot().listAnimations().forEach((a, index) => {
     const fps = typeof rate === 'number' ? rate : rate(a, index);
-    const seconds = duration(a);
-    const count = Math.floor(seconds * fps + 1e-4) + 1;
-    if (!Number.isFinite(seconds) || frames.length + count > maxFrames) {
-      unwritable(`animation ${index} ("${nameOf(a)}") lasts ${seconds} s: at ${fps} fps that is more than ${maxFrames} frames in all (maxFrames)`);
-    }
+    const count = animationFrames(a, index, fps, frames.length, maxFrames);
     const play = animationPlayer(a);
     for (let k = 0; k < count; k++) frames.push({ play, animation: index, time: k / fps, name: nameOf(a) });
   });

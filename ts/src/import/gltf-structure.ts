@@ -18,8 +18,12 @@ import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { shortName } from '../base/message-name.js';
 import { overLimit, resourceLimits, type ResourceLimits } from '../base/resource-limits.js';
 
-/** The bounds a glTF is read under (defaults: the process's `ResourceLimits`). */
-export type GltfLimits = Partial<Pick<ResourceLimits, 'maxGltfNodes' | 'maxGltfDepth'>>;
+/**
+ * The bounds a glTF is read and imported under (defaults: the process's `ResourceLimits`): its structure (nodes,
+ * depth), and what an import to an id format may sample from it (gltf-scene.ts `importBounds`: frames, bytes, morph
+ * target vertices, and the pixels of an image it decodes).
+ */
+export type GltfLimits = Partial<Pick<ResourceLimits, 'maxGltfNodes' | 'maxGltfDepth' | 'maxImportFrames' | 'maxImportBytes' | 'maxMorphTargetVertices' | 'maxImagePixels'>>;
 
 const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -46,6 +50,7 @@ export function preflightGltf(json: unknown, inputBytes: number, limits: GltfLim
   if (!json || typeof json !== 'object') return;
   const j = json as Json;
   checkNodeReferences(j, limits.maxGltfNodes ?? resourceLimits().maxGltfNodes);
+  checkMorphTargets(j, limits.maxMorphTargetVertices ?? resourceLimits().maxMorphTargetVertices);
   const views = list(j.bufferViews);
   const budget = MADE_PER_BYTE * inputBytes + (1 << 20);
   let made = 0;
@@ -94,6 +99,27 @@ function checkSparse(sparse: unknown, i: number, accessorCount: number, elementB
   if (!indexBytes) unsupported(`accessor ${i}: sparse indices of component type ${String(indices.componentType)} (5121, 5123 or 5125)`);
   fits(`accessor ${i} sparse indices`, indices.bufferView, indices.byteOffset, count as number, indexBytes, indexBytes);
   fits(`accessor ${i} sparse values`, values.bufferView, values.byteOffset, count as number, elementBytes, elementBytes);
+}
+
+/**
+ * At most `maxMorph` morph target vertices (Σ over the meshes' primitives of targets × the POSITION accessor's count),
+ * counted in the JSON before glTF Transform makes an object of every target: 50,000 targets naming one accessor are
+ * 750 KB of JSON, 176 MB of glTF Transform objects and then 50,000 copies for an import to pose. Each mesh is counted
+ * once here; the import counts it again per node that shows it (gltf-scene.ts `trianglePrimitives`).
+ */
+function checkMorphTargets(j: Json, maxMorph: number): void {
+  const accessors = list(j.accessors);
+  let morph = 0;
+  list(j.meshes).forEach((m, i) => {
+    list(m.primitives).forEach((p, k) => {
+      const targets = Array.isArray(p.targets) ? p.targets.length : 0;
+      if (targets === 0) return;
+      const position = ((p.attributes && typeof p.attributes === 'object' ? p.attributes : {}) as Json).POSITION;
+      const vertices = typeof position === 'number' ? num(accessors[position]?.count) : 0;
+      morph += targets * vertices;
+      if (morph > maxMorph) throw overLimit(`mesh ${i} primitive ${k}: ${targets} morph targets × ${vertices} vertices make ${morph} morph target vertices in all`, 'maxMorphTargetVertices', maxMorph, 0, ErrorCode.Unwritable);
+    });
+  });
 }
 
 /** At most `maxNodes` nodes, and every reference to a node an index of `nodes` (a node never its own child). */

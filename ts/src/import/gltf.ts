@@ -23,7 +23,11 @@ export interface GltfInput {
    * (docs/security.md). Without one, a glTF naming a file not in `resources` is READ_FAILED naming it.
    */
   readResource?: GltfResourceReader;
-  /** Node count and depth bounds (default: the process's `ResourceLimits`, 16,384 nodes, depth 256). */
+  /**
+   * Bounds for this input (default: the process's `ResourceLimits`): node count and depth (16,384 nodes, depth 256),
+   * and what an import to an id format may sample from it — `maxImportFrames`, `maxImportBytes`,
+   * `maxMorphTargetVertices`, and `maxImagePixels` for an MDL skin (docs/security.md, "glTF → id formats").
+   */
   limits?: GltfLimits;
 }
 

@@ -4,7 +4,7 @@
  * anorms), vertices equal in every frame merged, frame names that group into one clip per animation.
  */
 import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../kernels/quake-normals.js';
-import { sampleFrames, unwritable, type TrianglePrimitive } from './gltf-scene.js';
+import { checkImportBytes, sampleFrames, unwritable, type ImportBounds, type TrianglePrimitive } from './gltf-scene.js';
 
 /** A frame name's field: `char name[16]` in MD2's daliasframe_t and in MDL's. */
 const FRAME_NAME_BYTES = 16;
@@ -96,16 +96,15 @@ export function mergeVertices(all: Uint8Array, V: number, F: number, tags?: Int3
 
 /**
  * The frames to sample and where each primitive's vertices start in the merged list (primitive i at first[i] of
- * `vertexCount`): UNWRITABLE before anything is sampled when 4 bytes × vertices × frames pass `maxBytes` (MD2 and
- * MDL both quantise to 4 bytes a vertex). @internal
+ * `vertexCount`): UNWRITABLE naming `maxImportFrames` or `maxImportBytes` before anything is sampled, when the
+ * frames are too many or `vertexBytes` × vertices × frames too large (MD2 quantises to 4 bytes a vertex; MDL holds
+ * every frame's posed positions and normals too, 52). @internal
  */
-export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, options: { maxFrames?: number; maxBytes?: number }, what: string) {
+export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, bounds: Pick<ImportBounds, 'maxFrames' | 'maxBytes'>, what: string, vertexBytes = 4) {
   const first: number[] = [];
   let vertexCount = 0;
   for (const p of prims) first.push(vertexCount), (vertexCount += p.vertexCount);
-  const frames = sampleFrames(doc, fps, options.maxFrames);
-  const maxBytes = options.maxBytes ?? 0x7fffffff;
-  const bytes = 4 * vertexCount * frames.length;
-  if (bytes > maxBytes) unwritable(`${frames.length} frames of ${vertexCount} vertices are ${bytes} bytes of ${what} to sample: more than ${maxBytes} (maxBytes)`);
+  const frames = sampleFrames(doc, fps, bounds.maxFrames);
+  checkImportBytes(`${frames.length} frames of ${vertexCount} vertices (${vertexBytes} bytes each) of ${what}`, vertexBytes * vertexCount * frames.length, bounds.maxBytes);
   return { first, vertexCount, frames };
 }

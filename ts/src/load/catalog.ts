@@ -8,7 +8,8 @@
  *
  * The formats are handed in: this room knows none of them.
  */
-import type { ModelFormat } from './format.js';
+import { ModelParseError } from '../base/errors.js';
+import type { CompanionRef, ModelFormat } from './format.js';
 import { listSkins, type SkinOffer } from '../materials/skins.js';
 import { byPath, fileHead, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
@@ -26,6 +27,11 @@ export interface CatalogEntry {
   size: number;
   /** The newest source file's modification time (ms), when every source has one. */
   mtimeMs: number | undefined;
+  /**
+   * Why what plays on it could not be found (an IQM whose iqm.cfg is over `maxScriptBytes`): listed all the same,
+   * the model fails where it is read, the rest of the catalog goes on.
+   */
+  error?: ModelParseError;
 }
 
 /** @deprecated the format id; kept for callers of the catalog's old kind union. */
@@ -92,11 +98,18 @@ export async function catalogModels(fs: FileSystem, formats: readonly ModelForma
       const format = formats.find((x) => x.extensions.some((e) => name.endsWith(e)));
       if (!format || format.role !== 'model') continue;
       if (format.animationOnly && format.animationOnly(await fileHead(f, 256).catch(() => new Uint8Array(0)))) continue;
-      const refs = (await format.companionsBeside?.(view, f.path)) ?? [];
+      let refs: CompanionRef[] = [];
+      let error: ModelParseError | undefined;
+      try {
+        refs = (await format.companionsBeside?.(view, f.path)) ?? [];
+      } catch (e) {
+        if (!(e instanceof ModelParseError)) throw e;
+        error = e; // one model's hostile config fails that model, not the catalog (it made `convert --all` exit 70)
+      }
       const anims = [...new Map(refs.map((r) => (typeof r === 'string' ? r : r.path)).map((p) => [p.toLowerCase(), p] as const)).values()];
       const companionFiles = (await Promise.all(anims.map((p) => view.file(p)))).filter((x): x is VfsFile => x !== null);
       const skins = format.skinNames ? await listSkins(view, folderOf(f.path), format.skinNames(f.path)) : [];
-      out.push({ kind: format.id, path: f.path, anims, files: [f.path], skins, ...sourceFacts([f, ...companionFiles]) });
+      out.push({ kind: format.id, path: f.path, anims, files: [f.path], skins, ...sourceFacts([f, ...companionFiles]), ...(error ? { error } : {}) });
     }
   }
   // A file another model plays (an animation-only IQM a config names) is that model's, not a model of its own.

@@ -45,6 +45,19 @@ export interface Companion<A = unknown> {
 }
 
 /**
+ * Where a format looks for what belongs with a model (`companionsBeside`, `playedBy`): `root` is the game's root in
+ * the file system — nothing above it is read, and a path a script names out of it is refused (UNSAFE_PATH). Default:
+ * the file system's root for a relative model path (an archive, a mounted folder), the model's own folder for a path
+ * from the disk's root (`vfs/safe-path.ts` `defaultModelRoot`).
+ */
+export interface CompanionSearch {
+  root?: string;
+  signal?: AbortSignal;
+  /** Where what the lookup refused is told (a config's path out of the root: UNSAFE_PATH), by the file that named it. */
+  onWarning?(file: string, warning: ParseWarning): void;
+}
+
+/**
  * A companion found beside a model: a path, or a clip a config names (a name, a rate, format-specific detail). A file
  * may be named by several (Tesseract plays `runcycle0.iqm` as both "run forward" at 35 fps and "sprint" at 45).
  */
@@ -87,7 +100,7 @@ export interface ModelFormat<M = unknown> {
    * `iqm.cfg` names): paths, read from directories only. Used where no companions are given (the catalog, `--all`,
    * a dropped folder).
    */
-  companionsBeside?(fs: FileSystem, path: string): Promise<CompanionRef[]>;
+  companionsBeside?(fs: FileSystem, path: string, options?: CompanionSearch): Promise<CompanionRef[]>;
   /**
    * Whether a model opened with no companions named plays what `companionsBeside` finds, as its engine does: Tesseract
    * loads an IQM through the `iqm.cfg` beside it, which names its animations (an md5mesh plays nothing unnamed).
@@ -99,10 +112,10 @@ export interface ModelFormat<M = unknown> {
    */
   animationOnly?(head: Uint8Array): boolean;
   /**
-   * The models such an animation-only file plays on, as the engine's configs pair them (the `iqm.cfg`s at and below
-   * its folder's parent whose `iqmanim` lines name it): what the refusal to open it alone names.
+   * The models such an animation-only file plays on, as the engine's configs pair them (the `iqm.cfg`s in its folder
+   * and below, under the root, whose `iqmanim` lines name it): what the refusal to open it alone names.
    */
-  playedBy?(fs: FileSystem, path: string): Promise<string[]>;
+  playedBy?(fs: FileSystem, path: string, options?: CompanionSearch): Promise<string[]>;
   /**
    * Files beside the model that change how it plays without being models themselves, read whole when present
    * (DarkPlaces' `model.iqm.framegroups`: named clips over the model's frames): paths in the model's file system.

@@ -9,7 +9,7 @@
  * (`registry/node.ts` `resolveTexturesOnDisk` mounts it and resolves the model's textures there).
  */
 import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ARCHIVE_FILE_EXTENSIONS, ARCHIVE_FOLDER_EXTENSIONS } from '../vfs/game-dir.js';
 
 /** The folders the engines keep models in, right under the game folder: `models/` (Quake 2 onwards), `progs/` (Quake). */
@@ -95,4 +95,21 @@ export async function locateGameFolder(path: string, gameDir?: string): Promise<
     if (dirname(dir) === dir) break;
   }
   return { gameDir: start, path: slash(relative(start, abs)) || basename(abs), archive: null, how: 'fallback' };
+}
+
+/**
+ * A loose model's path and the game's root to confine what its format reads beside it to (`ModelSetOptions.root`),
+ * both in the terms of a file system over the working folder (`lazyFolderFileSystem('')`, which reads the whole
+ * disk): the game folder `locateGameFolder` finds above the model, or the model's own folder when there is none.
+ * The path stays as given when the root can be written in its terms (the root is the working folder or below it,
+ * or the path is absolute); else (a relative path under a game folder above the working folder) both are absolute.
+ * Before issue 36 no root was kept: an `iqm.cfg` beside a loose model could `exec "/etc/passwd"`.
+ */
+export async function looseModelRoot(path: string): Promise<{ path: string; root: string }> {
+  const place = await locateGameFolder(path);
+  if (place.archive) return { path, root: '' };
+  if (isAbsolute(path)) return { path, root: slash(place.gameDir) };
+  const rel = slash(relative(process.cwd(), place.gameDir));
+  if (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel)) return { path, root: rel };
+  return { path: slash(resolve(path)), root: slash(place.gameDir) };
 }

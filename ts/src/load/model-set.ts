@@ -10,6 +10,7 @@
 import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../base/errors.js';
 import type { ReadOptions } from '../base/source.js';
 import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat } from './format.js';
+import { readScriptFile } from '../vfs/bounded-read.js';
 import { fileHead, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export { fileHead };
@@ -26,7 +27,7 @@ export interface ModelSet<D = unknown> {
   companions: Companion[];
   /** Every file read. */
   files: VfsFile[];
-  /** The side files its format reads beside it that are there (`ModelFormat.sideFiles`), whole. */
+  /** The side files its format reads beside it that are there (`ModelFormat.sideFiles`), whole (at most `maxScriptBytes` each). */
   sideFiles: { path: string; origin: string; bytes: Uint8Array }[];
   /** Parse warnings per file; `unpositioned` ones (a companion left out) point at no byte of it. */
   warnings: (FileWarnings & { unpositioned?: boolean })[];
@@ -45,6 +46,12 @@ export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
   companions?: readonly CompanionRef[] | 'beside';
   /** A companion that does not fit the model: `'fail'` (ANIM_MESH_MISMATCH, the default) or `'skip'` it with a warning. */
   onMismatch?: 'fail' | 'skip';
+  /**
+   * The game's root in `fs`: what the model's format finds beside it (an IQM's iqm.cfg and what it names) is read
+   * under it only. Default: the file system's root for a relative path, the model's own folder for a path from the
+   * disk's root (a loose model: `gameFolderRoot` in `game-folder.ts` finds the game folder it sits in).
+   */
+  root?: string;
 }
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -126,7 +133,7 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
   const refusal = notAModel(format, formats);
   if (refusal) throw new ModelParseError(ErrorCode.UnknownFormat, refusal, { offset: 0 }).inFile(file.origin);
   if (format.animationOnly?.(await readingFile(file.origin, () => fileHead(file, 256, signal)))) {
-    const on = (await format.playedBy?.(fs, file.path)) ?? [];
+    const on = (await format.playedBy?.(fs, file.path, { root: options.root, signal })) ?? [];
     const shown = on.slice(0, 3).join(', ') + (on.length > 3 ? ` and ${on.length - 3} more` : '');
     const plays = on.length ? `it plays on ${shown}: open one of them (its iqm.cfg names this file), or` : 'no model beside it names it:';
     throw new ModelParseError(ErrorCode.UnknownFormat, `an animation-only ${format.title} (no meshes, only poses and frames): ${plays} open a model together with this file as its animation (--anim)`, { offset: 0 }).inFile(file.origin);
@@ -136,13 +143,16 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
   for (const p of format.sideFiles?.(file.path) ?? []) {
     const side = await fs.file(p);
     if (!side) continue;
-    set.sideFiles.push({ path: side.path, origin: side.origin, bytes: await readingFile(side.origin, () => side.bytes({ signal })) });
+    // read with a bound, checked on its declared size before a byte is read (a sparse 600 MB .framegroups aborted the process)
+    set.sideFiles.push({ path: side.path, origin: side.origin, bytes: await readingFile(side.origin, () => readScriptFile(side, { signal })) });
     set.files.push(side);
   }
 
   const named = options.companions;
   const beside = named === 'beside' || (format.companionsByDefault === true && (named === undefined || named.length === 0));
-  const wanted = beside ? ((await format.companionsBeside?.(fs, file.path)) ?? []) : ((named as readonly CompanionRef[] | undefined) ?? []);
+  // what the lookup refused (a config's path out of the root) is told by the file that named it
+  const onWarning = (from: string, w: ParseWarning) => set.warnings.push({ file: from, warnings: [w], unpositioned: true });
+  const wanted = beside ? ((await format.companionsBeside?.(fs, file.path, { root: options.root, signal, onWarning })) ?? []) : ((named as readonly CompanionRef[] | undefined) ?? []);
   // a file named by several references is read once; one that did not fit is left out of every one
   const read = new Map<string, { file: VfsFile; data: unknown } | null>();
   for (const ref of wanted) {

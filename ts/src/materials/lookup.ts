@@ -232,8 +232,14 @@ export class MaterialLookup {
     const cfgPath = joinPath(folder, 'iqm.cfg');
     let cfg: IqmCfgMaterials | null = null;
     if (options.readConfig && (await this.probe(cfgPath)).path) {
-      cfg = await options.readConfig(this.fs, (await this.probe(cfgPath)).path!);
-      for (const w of cfg.warnings.filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
+      try {
+        cfg = await options.readConfig(this.fs, (await this.probe(cfgPath)).path!);
+      } catch (e) {
+        if (!(e instanceof ModelParseError)) throw e;
+        // a config that cannot be read (over maxScriptBytes): the model's own materials, as without one
+        out.once(`cfg:${cfgPath}`, { code: e.code, message: e.message, path: cfgPath });
+      }
+      for (const w of (cfg?.warnings ?? []).filter((x) => x.code === 'IQM_CFG_MISSING' && /iqmskin|iqmbumpmap/.test(x.message))) out.once(`cfg:${w.message}`, { code: w.code, message: w.message, path: cfgPath });
     }
     let skin: { file: SkinFile; path: string } | null = null;
     if (options.skin || options.skinPath) skin = await this.md3Skin(modelPath, options, out);

@@ -8,7 +8,7 @@ import { mountGameDir, lazyFolderFileSystem } from '../vfs/node.js';
 import type { Md3Model } from '../base/model.js';
 import type { Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
 import type { Md3PlayerData } from '../formats/md3/player-parts.js';
-import { GAME_FOLDER_MARKERS, locateGameFolder, type GameFolderPlace } from '../load/game-folder.js';
+import { GAME_FOLDER_MARKERS, locateGameFolder, looseModelRoot, type GameFolderPlace } from '../load/game-folder.js';
 import { openModelSet, type ModelSet, type ModelSetOptions } from '../load/model-set.js';
 import type { FormatEntry } from '../formats/entry.js';
 import { DEFAULT_FORMATS } from './formats.js';
@@ -22,8 +22,10 @@ export interface DiskModelOptions extends Omit<ModelSetOptions, 'formats'> {
  * The model at `path` on disk — a model file, or a folder holding a folder format (a Quake 3 player) — with the
  * files `companions` names (paths on disk) played on it. Every failure names its file (`ModelParseError.file`).
  */
-export function openModelOnDisk(path: string, options: DiskModelOptions = {}): Promise<ModelSet> {
-  return openModelSet(lazyFolderFileSystem(''), path, { ...options, formats: options.formats ?? DEFAULT_FORMATS });
+export async function openModelOnDisk(path: string, options: DiskModelOptions = {}): Promise<ModelSet> {
+  // what the model's format reads beside it (an IQM's iqm.cfg) stays in the game folder it sits in
+  const at = options.root === undefined ? await looseModelRoot(path) : { path, root: options.root };
+  return openModelSet(lazyFolderFileSystem(''), at.path, { ...options, root: at.root, formats: options.formats ?? DEFAULT_FORMATS });
 }
 
 export interface GameFolderTextures extends ModelTextures {

@@ -2,8 +2,9 @@
  * Archives through the built CLI (dist/cli.js, also the worker threads of --all): `inspect ARCHIVE_OR_DIR`,
  * `convert ARCHIVE:INNER` (byte for byte the loose file's conversion) and `convert … --all -o OUTDIR` on archives
  * zipped from ../shared/models (deflated and stored) and on hostile ones built here — traversal names, names no
- * platform may write, a size that lies, a bomb, a symbolic link out of OUTDIR: each a typed failure in the summary,
- * nothing written outside OUTDIR. Needs dist/ (node scripts/bundle.mjs).
+ * platform may write, a size that lies, a bomb, a symbolic link out of OUTDIR, names with DEL, C1 or bidirectional
+ * controls, a model that fills its worker's heap and one that never ends: each a typed failure in the summary,
+ * nothing written outside OUTDIR, the other models converted. Needs dist/ (node scripts/bundle.mjs).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { archivePath } from '../../src/commands/inputs.js';
 import { batchStatus } from '../../src/commands/convert/batch-progress.js';
 import { execChild } from '../helpers/child.js';
-import { runCli as run } from '../helpers/cli.js';
+import { BIN, runCli as run } from '../helpers/cli.js';
+import { runChild } from '../helpers/child.js';
 import { zerosDeflated } from '../helpers/bomb.js';
 import { corpusArchives } from '../helpers/corpus-archives.js';
 import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
+import { makePak } from '../helpers/pak-writer.js';
 import { makeZip } from '../helpers/zip-writer.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 
@@ -293,6 +296,88 @@ describe('convert --all', () => {
     expect(l.models.find((m: { path: string }) => m.path === 'models/good/watercan.md3').code).toBe('UNSAFE_PATH');
     expect(walk(outside)).toEqual([]);
     expect(statSync(linked).isDirectory()).toBe(true);
+  });
+});
+
+/** An md5mesh of `count` one-triangle meshes on one joint: ~200 bytes of text a mesh, far more than that in the heap once exported. */
+function manyMeshes(count: number): Uint8Array {
+  const mesh = 'mesh {\n shader "m"\n numverts 3\n vert 0 ( 0 0 ) 0 1\n vert 1 ( 1 0 ) 1 1\n vert 2 ( 0 1 ) 2 1\n numtris 1\n tri 0 0 1 2\n numweights 3\n weight 0 0 1 ( 0 0 0 )\n weight 1 0 1 ( 1 0 0 )\n weight 2 0 1 ( 0 1 0 )\n}\n';
+  return new TextEncoder().encode(`MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes ${count}\njoints {\n "root" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n${mesh.repeat(count)}`);
+}
+
+describe('convert --all budgets (issue 36)', () => {
+  it('a .pak with a model that fills its worker\'s heap and one that never ends: RESOURCE_LIMIT and TIMEOUT rows, the others converted, the summary printed', async () => {
+    const md3 = read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3'));
+    const md2 = read(join(SHARED_MODELS, 'assimp/test/models/MD2/faerie.md2'));
+    const root = join(tmp, 'budgets');
+    mkdirSync(root, { recursive: true });
+    const pak = join(root, 'pak0.pak');
+    // 20,000 meshes: hundreds of MB of heap to export, against a 48 MB budget (the small models need a few MB).
+    writeFileSync(pak, makePak([
+      { name: 'models/heap/many.md5mesh', data: manyMeshes(20_000) },
+      { name: 'models/good/watercan.md3', data: md3 },
+      { name: 'models/hang/hang.md3', data: md3 },
+      { name: 'models/good/faerie.md2', data: md2 },
+    ]));
+    const out = join(root, 'out');
+    // The hang is the worker's test hook (batch-worker.ts): that model never returns to the event loop. The budget of
+    // 20 s is raced by nothing else: the other models take well under a second each.
+    const r = await runChild(process.execPath, [BIN, 'convert', pak, '--all', '--jobs', '1', '--no-textures', '--model-timeout', '20', '--model-memory', '48', '-o', out, '--json'], {
+      env: { ...process.env, IDTECH_MODELS_TEST_BATCH_HANG: 'models/hang/hang.md3' },
+    });
+    expect(r.status, r.stderr).toBe(1);
+    const j = json(r);
+    const row = (p: string) => j.models.find((m: { path: string }) => m.path === p);
+    expect(row('models/heap/many.md5mesh')).toMatchObject({ status: 'failed', code: 'RESOURCE_LIMIT' });
+    expect(row('models/heap/many.md5mesh').error).toMatch(/^.*pak0\.pak:models\/heap\/many\.md5mesh: RESOURCE_LIMIT: its worker ran out of memory \(.*heap out of memory; the batch's heap budget for one worker is 48 MB: raise it with --model-memory MB, or Infinity\)$/);
+    expect(row('models/hang/hang.md3')).toMatchObject({ status: 'failed', code: 'TIMEOUT' });
+    expect(row('models/hang/hang.md3').error).toMatch(/pak0\.pak:models\/hang\/hang\.md3: TIMEOUT: not converted within 20 s, the batch's time budget for one model: its worker was stopped \(raise it with --model-timeout SECONDS, or Infinity\)$/);
+    expect([row('models/good/watercan.md3').status, row('models/good/faerie.md2').status]).toEqual(['converted', 'converted']);
+    expect([j.converted, j.failed]).toEqual([2, 2]);
+    expect(walk(out)).toEqual(['models/good/faerie.glb', 'models/good/watercan.glb']);
+    // The same bytes as a batch without budgets writes
+    const plain = join(root, 'plain');
+    writeFileSync(join(root, 'good.pak'), makePak([{ name: 'models/good/watercan.md3', data: md3 }, { name: 'models/good/faerie.md2', data: md2 }]));
+    expect((await run('convert', join(root, 'good.pak'), '--all', '--no-textures', '-o', plain)).status).toBe(0);
+    for (const f of walk(plain)) expect(Buffer.compare(readFileSync(join(out, f)), readFileSync(join(plain, f))), f).toBe(0);
+    expect(r.stderr).toMatch(/^converted 2 \(.*\), up to date 0, failed 2, warnings \d+; 4 models in [\d.]+ s on 1 worker$/m);
+  });
+
+  it('bad budgets are usage errors; they are --all options', async () => {
+    for (const args of [['--model-timeout', '0'], ['--model-timeout', 'x'], ['--model-memory', '8'], ['--model-memory', '-1']]) {
+      const r = await run('convert', archives.deflate, '--all', ...args, '-o', join(tmp, 'u'));
+      expect([r.status, r.stderr], args.join(' ')).toEqual([2, expect.stringContaining(`${args[0]} ${args[1]}: expected a number`)]);
+    }
+    expect((await run('convert', archives.deflate, '--model-timeout', '5', '-o', join(tmp, 'u.glb'))).status).toBe(2);
+  });
+});
+
+describe('convert --all output names (issue 36)', () => {
+  it('a member named with DEL, a C1 control or a bidirectional formatting character fails as UNSAFE_PATH, shown escaped; nothing of it is written', async () => {
+    const md3 = read(join(SHARED_MODELS, 'assimp/test/models-nonbsd/MD3/watercan.md3'));
+    const c1 = [0x7f, ...Array.from({ length: 0x20 }, (_, i) => 0x80 + i)];
+    const bidi = [0x61c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+    const named = (c: number) => `models/a${String.fromCharCode(c)}gnp.md3`;
+    const root = join(tmp, 'names');
+    mkdirSync(root, { recursive: true });
+    // A .pak's names are bytes (DEL and C1 as they are); a zip's, UTF-8 when its flag says so (bidi, C1 as U+0080…).
+    writeFileSync(join(root, 'names.pak'), makePak([{ name: 'models/good.md3', data: md3 }, ...c1.map((c) => ({ name: named(c), data: md3 }))]));
+    writeFileSync(join(root, 'names.pk3'), makeZip([{ name: 'models/good.md3', data: md3 }, ...[...c1, ...bidi].map((c) => ({ name: named(c), data: md3, flags: 0x800 }))]));
+    for (const [archive, chars] of [['names.pak', c1], ['names.pk3', [...c1, ...bidi]]] as const) {
+      const out = join(root, `out-${archive}`);
+      const r = await run('convert', join(root, archive), '--all', '--no-textures', '-o', out, '--json');
+      expect(r.status, r.stderr).toBe(1);
+      const j = json(r);
+      expect([j.converted, j.failed], archive).toEqual([1, chars.length]);
+      for (const c of chars) {
+        const m = j.models.find((x: { path: string }) => x.path === named(c));
+        expect(m, `${archive} ${c.toString(16)}`).toMatchObject({ status: 'failed', code: 'UNSAFE_PATH', out: null });
+        expect(m.error).toContain(`: UNSAFE_PATH: "models/a\\u${c.toString(16).padStart(4, '0')}gnp.glb": a control character, NUL or bidirectional formatting character`);
+      }
+      expect(walk(out)).toEqual(['models/good.glb']);
+      // every line printed is escaped as well: no raw DEL, C1 or bidi character reaches the terminal
+      expect(r.stderr + r.stdout).not.toMatch(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    }
   });
 });
 

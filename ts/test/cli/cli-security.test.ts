@@ -6,12 +6,13 @@
  * is written for a refused input, and no line printed holds a control character (other than the line feed).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { triangleBin, triangleGltf } from '../helpers/gltf-gen.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';
 import { makeZip } from '../helpers/zip-writer.js';
+import { longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb } from '../../../fixtures/generate-hostile-gltf.mjs';
 
 const tmp = cliTemp('cli-security');
 let n = 0;
@@ -168,5 +169,136 @@ describe('inflation bombs and --limit', () => {
       const r = await runCli('inspect', shared('distrib/baseaq/pak0/models/indicator/arrow_blue.md2'), '--limit', bad);
       expect([r.status, r.stderr.split('\n')[0]], bad).toEqual([2, expect.stringMatching(/^idtech-models: --limit /)]);
     }
+  });
+});
+
+describe("an IQM's side files (iqm.cfg, .framegroups) stay under the game root and are read with bounds (issue 36)", () => {
+  const turret = () => readFileSync(shared('actors-iqm/turret/sphere/turret_sphere.iqm')); // 1 mesh, 3 joints, 4 frames
+  const nested = (n: number) => `iqmload "turret.iqm"\n${'if 1 [\n'.repeat(n)}iqmanim "deep" "turret.iqm"\n${']\n'.repeat(n)}`;
+  const glbAnimations = (path: string) => {
+    const glb = readFileSync(path);
+    const len = glb.readUInt32LE(12);
+    return (JSON.parse(glb.subarray(20, 20 + len).toString()).animations ?? []).map((a: { name: string }) => a.name);
+  };
+
+  it('exec "/etc/passwd" and iqmanim "../outside/x.iqm" in a loose model\'s iqm.cfg: UNSAFE_PATH warnings, the model converts without them', async () => {
+    const d = fresh('iqm-cfg-paths');
+    mkdirSync(join(d, 'm'));
+    mkdirSync(join(d, 'outside'));
+    writeFileSync(join(d, 'm', 'turret.iqm'), turret());
+    writeFileSync(join(d, 'outside', 'x.iqm'), turret());
+    writeFileSync(join(d, 'm', 'iqm.cfg'), 'iqmload "turret.iqm"\nexec "/etc/passwd"\niqmanim "stolen" "../outside/x.iqm"\niqmanim "own" "turret.iqm"\n');
+    const out = join(d, 'x.glb');
+    const r = await runCli('convert', join(d, 'm', 'turret.iqm'), '--no-textures', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('UNSAFE_PATH: ');
+    expect(r.stderr).toContain('exec "/etc/passwd": an absolute path; not read');
+    expect(r.stderr).toMatch(/iqmanim "\.\.\/outside\/x\.iqm": leads out of the game's root \(.*\/m\); not read/);
+    expect(r.stderr).not.toContain('root:');
+    expect(glbAnimations(out)).not.toContain('stolen');
+  });
+
+  it('a sparse 600 MB .framegroups or iqm.cfg: RESOURCE_LIMIT naming it and maxScriptBytes, exit 1, nothing written (the process used to abort)', async () => {
+    for (const side of ['turret.iqm.framegroups', 'iqm.cfg']) {
+      const d = fresh('iqm-side-sparse');
+      writeFileSync(join(d, 'turret.iqm'), turret());
+      writeFileSync(join(d, side), '');
+      truncateSync(join(d, side), 600 << 20);
+      const out = join(d, 'x.glb');
+      const r = await runCli('convert', join(d, 'turret.iqm'), '--no-textures', '-o', out);
+      expect([r.status, r.stderr]).toEqual([1, expect.stringContaining(`${side}:byte 0: RESOURCE_LIMIT: `)]);
+      expect(r.stderr).toContain('over the limit maxScriptBytes = 8388608');
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it("an animation-only IQM in a subfolder of a folder holding a hostile iqm.cfg: refused UNKNOWN_FORMAT, the parent's config not read", async () => {
+    const d = fresh('iqm-anim-only');
+    mkdirSync(join(d, 'sub'));
+    writeFileSync(join(d, 'iqm.cfg'), nested(4000).replace('turret.iqm', 'sub/run.iqm'));
+    writeFileSync(join(d, 'sub', 'run.iqm'), readFileSync(shared('actors-iqm/player/runcycle0.iqm')));
+    const r = await runCli('convert', join(d, 'sub', 'run.iqm'), '-o', join(d, 'x.glb'));
+    expect([r.status, r.stderr]).toEqual([1, expect.stringContaining('run.iqm: UNKNOWN_FORMAT: an animation-only Inter-Quake Model (IQM)')]);
+    expect(r.stderr).toContain('no model beside it names it');
+  });
+
+  it('a game folder where one model has 4,000 nested `if 1 [` and another a 600 MB iqm.cfg: inspect lists all, convert --all converts the rest', async () => {
+    const d = fresh('iqm-cfg-dir');
+    for (const m of ['good', 'deep', 'huge']) {
+      mkdirSync(join(d, 'models', m), { recursive: true });
+      writeFileSync(join(d, 'models', m, 'turret.iqm'), turret());
+    }
+    writeFileSync(join(d, 'models', 'deep', 'anim.iqm'), turret()); // played by the deep one's config: no model of its own
+    writeFileSync(join(d, 'models', 'deep', 'iqm.cfg'), nested(4000).replace('"deep" "turret.iqm"', '"deep" "anim.iqm"'));
+    writeFileSync(join(d, 'models', 'huge', 'iqm.cfg'), '');
+    truncateSync(join(d, 'models', 'huge', 'iqm.cfg'), 600 << 20);
+    const listed = await runCli('inspect', d, '--json');
+    expect(listed.status, listed.stderr).toBe(0);
+    const models = JSON.parse(listed.stdout).models as { path: string; error?: string }[];
+    expect(models.map((m) => [m.path, m.error?.split(':')[0] ?? null])).toEqual([
+      ['models/deep/turret.iqm', null],
+      ['models/good/turret.iqm', null],
+      ['models/huge/turret.iqm', 'RESOURCE_LIMIT'],
+    ]);
+    const out = join(d, 'out');
+    const r = await runCli('convert', d, '--all', '--no-textures', '-o', out, '--json');
+    expect(r.status, r.stderr).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(j.models.map((m: { path: string; code?: string }) => [m.path, m.code ?? null])).toEqual([
+      ['models/deep/turret.iqm', null],
+      ['models/good/turret.iqm', null],
+      ['models/huge/turret.iqm', 'RESOURCE_LIMIT'],
+    ]);
+    expect(j.converted).toBe(2);
+    expect(glbAnimations(join(out, 'models', 'deep', 'turret.glb'))).toEqual(['Shoot', 'deep']); // its own anim, then the config's
+  });
+});
+
+describe('glTF → id formats: what an import samples is bounded before it is decoded, copied or sampled (issue 36)', () => {
+  const limit = (name: string) => `over the limit ${name} = \\d+ \\(raise it with --limit ${name}=N`;
+  it('each hostile glb (generated) is refused in one typed line naming the file and the limit, and nothing is written', async () => {
+    const d = fresh('import-bounds');
+    const cases: [string, Uint8Array, string, RegExp][] = [
+      ['long.glb', longAnimationGlb(), 'x.md3', new RegExp(`^idtech-models: .*long\\.glb:byte 0: UNWRITABLE: 65401 frames of 1 surfaces and 0 tags of MD3 are 2146199216 bytes to sample: ${limit('maxImportBytes')}`)],
+      ['skeleton.glb', skeletonGlb(), 'x.md5mesh', new RegExp(`^idtech-models: .*skeleton\\.glb:byte 0: UNWRITABLE: 65521 frames of 680 joints .* ${limit('maxImportBytes')}`)],
+      ['skeleton.glb', skeletonGlb(), 'x.iqm', new RegExp(`^idtech-models: .*skeleton\\.glb:byte 0: UNWRITABLE: 65521 frames of 680 joints .* ${limit('maxImportBytes')}`)],
+      ['morph.glb', morphGlb(), 'x.md3', new RegExp(`^idtech-models: .*morph\\.glb:byte 0: UNWRITABLE: mesh 0 primitive 0: 50000 morph targets × 3072 vertices .* ${limit('maxMorphTargetVertices')}`)],
+      ['morph.glb', morphGlb(), 'x.md2', new RegExp(`^idtech-models: .*morph\\.glb:byte 0: UNWRITABLE: mesh 0 primitive 0: 50000 morph targets .* ${limit('maxMorphTargetVertices')}`)],
+    ];
+    for (const [name, bytes, out, want] of cases) {
+      const input = join(d, name);
+      writeFileSync(input, bytes);
+      const r = await runCli('convert', input, '-o', join(d, out));
+      expect([r.status, r.stderr.trim().split('\n')], `${name} → ${out}`).toEqual([1, [expect.stringMatching(want)]]);
+    }
+    expect(readdirSync(d).sort()).toEqual(['long.glb', 'morph.glb', 'skeleton.glb']);
+  });
+
+  it("a 35 KB glb whose skin is a 16,384² PNG → MDL: not decoded (the warning names maxImagePixels), the MDL written with the factor's skin", async () => {
+    const d = fresh('png-skin');
+    writeFileSync(join(d, 'skin.glb'), pngBombGlb({ side: 16384 }));
+    const r = await runCli('convert', join(d, 'skin.glb'), '-o', join(d, 'x.mdl'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`warning GLTF_SKIN_NOT_DECODED: the base colour image "bomb" does not decode \\(RESOURCE_LIMIT: the PNG is 16384×16384, 268435456 pixels: ${limit('maxImagePixels')}`));
+    expect(r.stdout + r.stderr).toMatch(/skin 256×256/);
+  });
+
+  it('--limit raises or lowers each bound: maxImportBytes, maxImportFrames, maxMorphTargetVertices', async () => {
+    const d = fresh('import-limit');
+    const input = join(d, 'short.glb');
+    // 30 vertices over 10 s: 151 frames at 15 fps, 151 · (56 + 8 · 30) = 44,696 bytes of MD3
+    writeFileSync(input, longAnimationGlb({ vertices: 30, seconds: 10 }));
+    const lowered = await runCli('convert', input, '--limit', 'maxImportBytes=44695', '-o', join(d, 'x.md3'));
+    expect([lowered.status, lowered.stderr]).toEqual([1, expect.stringMatching(/are 44696 bytes to sample: over the limit maxImportBytes = 44695 \(raise it with --limit maxImportBytes=N/)]);
+    expect(existsSync(join(d, 'x.md3'))).toBe(false);
+    const frames = await runCli('convert', input, '--limit', 'maxImportFrames=150', '-o', join(d, 'x.md3'));
+    expect([frames.status, frames.stderr]).toEqual([1, expect.stringMatching(/makes 151 frames in all: over the limit maxImportFrames = 150 /)]);
+    const written = await runCli('convert', input, '--limit', 'maxImportBytes=44696', '-o', join(d, 'x.md3'));
+    expect(written.status, written.stderr).toBe(0);
+    expect(written.stdout + written.stderr).toMatch(/151 frames/);
+    writeFileSync(join(d, 'morph.glb'), morphGlb({ targets: 10, vertices: 3 }));
+    const morph = await runCli('convert', join(d, 'morph.glb'), '--limit', 'maxMorphTargetVertices=29', '-o', join(d, 'm.md3'));
+    expect([morph.status, morph.stderr]).toEqual([1, expect.stringMatching(/10 morph targets × 3 vertices make 30 morph target vertices in all: over the limit maxMorphTargetVertices = 29 /)]);
+    expect((await runCli('convert', join(d, 'morph.glb'), '-o', join(d, 'm.md3'))).status).toBe(0);
   });
 });

@@ -1,49 +1,64 @@
 /**
- * The worker pool of `convert --all` (commands/convert/batch-pool.ts) on real worker threads running small scripts
+ * The worker pool of `convert --all` (commands/convert/batch-pool.ts) on real worker processes running small scripts
  * written here in place of the CLI: each job gets exactly one result; a worker that dies fails the job it was
  * converting, and the jobs it held besides (not started, or converted with the write in flight) are run by another;
  * workers without a job are let go; a script that cannot start fails every job with its error instead of hanging.
+ * The budgets: a job that never ends fails as TIMEOUT once its time is up, one that fills the worker's heap as
+ * RESOURCE_LIMIT (V8's fatal error ends that process only), a worker that aborts is replaced — and every other job is
+ * run. The time budget is only ever raced by a job that never ends; the others take milliseconds of a budget of
+ * seconds.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/commands/convert/batch-job.js';
-import { startBatchPool, type QueuedBatchJob } from '../../src/commands/convert/batch-pool.js';
+import { startBatchPool, type BatchBudget, type QueuedBatchJob } from '../../src/commands/convert/batch-pool.js';
 import { BatchQueue } from '../../src/commands/convert/batch-queue.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idtech-batch-pool-'));
 
 /**
- * A worker serving jobs one at a time, as batch-worker.ts does: sends `{ started }` as it begins one, answers
- * `{ id, ok, thread, input }`; a job whose path is `throw` throws out of the worker when it starts, `exit` ends the
- * thread, `slow-write` answers a second later while the worker goes on to its next job (a write in flight).
+ * A worker serving jobs one at a time, as batch-worker.ts does: says `{ ready }`, takes the init message, then sends
+ * `{ started }` as it begins a job and answers `{ id, ok, pid, input }`. By the job's path: `throw` throws out of the
+ * worker, `exit` ends the process, `abort` aborts it (SIGABRT, as a native crash would), `hang` never returns to the
+ * event loop, `heap` fills the V8 heap until V8 gives up, `slow-write` answers a second later while the worker goes
+ * on to its next job (a write in flight).
  */
 const serving = join(dir, 'serving.mjs');
 writeFileSync(
   serving,
-  `import { parentPort, threadId, workerData } from 'node:worker_threads';
+  `let init;
 const waiting = [];
 let busy = false;
 const drain = async () => {
   busy = true;
   while (waiting.length) {
     const job = waiting.shift();
-    if (job === null) return parentPort.close();
-    parentPort.postMessage({ started: job.id });
-    const result = { id: job.id, ok: true, bytes: job.size, warnings: [], thread: threadId, input: workerData.input };
+    if (job === null) process.exit(0);
+    process.send({ started: job.id });
+    const result = { id: job.id, ok: true, bytes: job.size, warnings: [], pid: process.pid, input: init.input, limit: init.limits.maxImagePixels };
     if (job.path === 'slow-write') {
-      setTimeout(() => parentPort.postMessage(result), 1000);
+      setTimeout(() => process.send(result), 1000);
       continue;
     }
     if (job.path === 'throw') throw new Error('worker fell over on ' + job.id);
     if (job.path === 'exit') process.exit(3);
+    if (job.path === 'abort') process.abort();
+    if (job.path === 'hang') for (;;) {}
+    if (job.path === 'heap') { const kept = []; for (;;) kept.push(new Array(4096).fill(job.id + 0.5)); }
     await new Promise((r) => setTimeout(r, 2));
-    parentPort.postMessage(result);
+    process.send(result);
   }
   busy = false;
 };
-parentPort.on('message', (job) => { waiting.push(job); if (!busy) drain(); });
+process.on('disconnect', () => process.exit(0));
+process.on('message', (m) => {
+  if (!init) return void (init = m);
+  waiting.push(m);
+  if (!busy) drain();
+});
+process.send({ ready: true });
 `,
 );
 const broken = join(dir, 'broken.mjs');
@@ -51,9 +66,12 @@ writeFileSync(broken, `throw new Error('this script cannot start');\n`);
 
 const job = (id: number, path = `m${id}.md3`, size = 100 - id, kind = 'md3'): QueuedBatchJob => ({ id, kind, path, origin: `input.pk3:${path}`, anims: [], out: `/out/${id}.glb`, outDir: '/out', yUp: true, textures: false, size });
 
-async function runAll(jobs: QueuedBatchJob[], threads: number, script = serving) {
-  const pool = startBatchPool('input.pk3', threads, script);
-  const results: (BatchResult & { thread?: number; input?: string })[] = [];
+/** Generous for the jobs that end (milliseconds each): only `hang` ever meets it. */
+const BUDGET: BatchBudget = { seconds: 60, heapMb: 256 };
+
+async function runAll(jobs: QueuedBatchJob[], threads: number, script = serving, budget = BUDGET) {
+  const pool = startBatchPool('input.pk3', threads, { script, budget });
+  const results: (BatchResult & { pid?: number; input?: string; limit?: number })[] = [];
   await pool.run(new BatchQueue(jobs, threads), (r) => results.push(r));
   await pool.close();
   return results;
@@ -66,32 +84,30 @@ describe('batch pool', () => {
     const jobs = Array.from({ length: 40 }, (_, i) => job(i, `m${i}.md${i % 2 ? 2 : 3}`, 1000 - i, i % 2 ? 'md2' : 'md3'));
     const results = await runAll(jobs, 3);
     expect(byId(results).map((r) => r.id)).toEqual(jobs.map((j) => j.id));
-    expect(results.every((r) => r.ok && r.input === 'input.pk3')).toBe(true);
+    expect(results.every((r) => r.ok && r.input === 'input.pk3' && r.limit === 8192 * 8192)).toBe(true);
     // two kinds: each started on its own worker — the biggest of each kind (jobs 0 and 1) is the first sent to its
     // kind's home; which worker finishes a kind's first result depends on timing (a free worker takes any kind)
-    const threadOf = (id: number) => results.find((r) => r.id === id)!.thread;
+    const threadOf = (id: number) => results.find((r) => r.id === id)!.pid;
     expect([jobs[0].kind, jobs[1].kind]).toEqual(['md3', 'md2']);
     expect(threadOf(0)).not.toBe(threadOf(1));
   });
 
-  it('a worker that throws fails the job it ran; the job it held but had not started is run by another worker', async () => {
+  it('a worker that throws fails the job it ran; the jobs it held but had not started are run by another worker', async () => {
     // One kind, biggest first: worker 0 is sent jobs 0 (throws), 1 and 2, worker 1 jobs 3, 4 and 5.
     const jobs = [job(0, 'throw'), ...Array.from({ length: 7 }, (_, i) => job(i + 1))];
     const results = byId(await runAll(jobs, 2));
     expect(results.map((r) => r.id)).toEqual(jobs.map((j) => j.id));
     expect(results[0]).toMatchObject({ ok: false, code: 'ERROR' });
-    expect(results[0].error).toContain('worker fell over on 0');
+    expect(results[0].error).toBe('input.pk3:throw: ERROR: its worker process died (exit code 1): Error: worker fell over on 0');
     expect(results.slice(1).every((r) => r.ok)).toBe(true);
-    const survivor = results[2].thread;
-    expect(results[1].thread).toBe(survivor);
   });
 
-  it('a worker thread that exits holding jobs: the same', async () => {
+  it('a worker process that exits holding jobs: the same', async () => {
     const jobs = [job(0, 'exit'), job(1), job(2), job(3)];
     const results = byId(await runAll(jobs, 2));
     expect(results.map((r) => r.id)).toEqual([0, 1, 2, 3]);
-    expect(results[0]).toMatchObject({ ok: false });
-    expect(results[0].error).toContain('exited with code 3');
+    expect(results[0]).toMatchObject({ ok: false, code: 'ERROR' });
+    expect(results[0].error).toContain('exit code 3');
     expect(results.slice(1).every((r) => r.ok)).toBe(true);
   });
 
@@ -101,10 +117,10 @@ describe('batch pool', () => {
     const results = byId(await runAll(jobs, 2));
     expect(results.map((r) => r.id)).toEqual(jobs.map((j) => j.id));
     expect(results[1]).toMatchObject({ ok: false });
-    expect(results[1].error).toContain('exited with code 3');
+    expect(results[1].error).toContain('exit code 3');
     expect(results.filter((r) => r.id !== 1).every((r) => r.ok)).toBe(true);
-    // job 0 was answered by the survivor, which also ran every job after it
-    expect(new Set(results.filter((r) => r.id !== 1).map((r) => r.thread)).size).toBe(1);
+    // job 0 was answered once, by a worker that lived: the survivor or the one started in the dead one's place
+    expect(results.filter((r) => r.id === 0)).toHaveLength(1);
   });
 
   it('fewer jobs than workers, and none: the idle workers are let go and run() returns', async () => {
@@ -119,5 +135,29 @@ describe('batch pool', () => {
       expect(r.ok).toBe(false);
       expect(r.error).toContain('this script cannot start');
     }
+  });
+
+  it('budgets, --jobs 1: a job that never ends is TIMEOUT once its time is up, its worker replaced; the jobs after it run', async () => {
+    // A budget of 2 s is met only by `hang`; the jobs that end take milliseconds.
+    const jobs = [job(0), job(1, 'hang'), job(2), job(3, 'hang'), job(4)];
+    const results = byId(await runAll(jobs, 1, serving, { seconds: 2, heapMb: 256 }));
+    expect(results.map((r) => [r.id, r.ok, r.code])).toEqual([[0, true, undefined], [1, false, 'TIMEOUT'], [2, true, undefined], [3, false, 'TIMEOUT'], [4, true, undefined]]);
+    expect(results[1].error).toBe("input.pk3:hang: TIMEOUT: not converted within 2 s, the batch's time budget for one model: its worker was stopped (raise it with --model-timeout SECONDS, or Infinity)");
+    // three workers in turn: the first, and one after each stopped
+    expect(new Set(results.filter((r) => r.ok).map((r) => r.pid)).size).toBe(3);
+  });
+
+  it("budgets: a job that fills the worker's heap is RESOURCE_LIMIT naming the budget (V8's fatal error ends that process only)", async () => {
+    const jobs = [job(0), job(1, 'heap'), job(2), job(3)];
+    const results = byId(await runAll(jobs, 1, serving, { seconds: Infinity, heapMb: 32 }));
+    expect(results.map((r) => [r.id, r.ok, r.code])).toEqual([[0, true, undefined], [1, false, 'RESOURCE_LIMIT'], [2, true, undefined], [3, true, undefined]]);
+    expect(results[1].error).toMatch(/^input\.pk3:heap: RESOURCE_LIMIT: its worker ran out of memory \(FATAL ERROR: .*heap out of memory; the batch's heap budget for one worker is 32 MB: raise it with --model-memory MB, or Infinity\)$/);
+  });
+
+  it('a worker that aborts on every job it starts: each job fails once, a worker is started per failure, run() ends', async () => {
+    const jobs = Array.from({ length: 4 }, (_, i) => job(i, 'abort'));
+    const results = byId(await runAll([...jobs, job(4)], 2));
+    expect(results.map((r) => [r.id, r.ok])).toEqual([[0, false], [1, false], [2, false], [3, false], [4, true]]);
+    for (const r of results.slice(0, 4)) expect(r.error).toMatch(/: ERROR: its worker process died \(killed by SIGABRT\)/);
   });
 });

@@ -27,7 +27,7 @@ describe('glTF import fuzzer, fixed input count', () => {
   test('an output past maxBytes is UNWRITABLE before anything is sampled (a mesh on many nodes makes an MD3 far bigger than the file)', async () => {
     const cesium = (await gltfSeeds()).find((s) => s.name.endsWith('CesiumMan.glb'))!;
     // 31 frames at 15 fps of 3273 vertices and a 56-byte frame record: 31 · (56 + 8 · 3273) = 813,440 bytes
-    await expect(importGltf(cesium, { format: 'md3', maxBytes: 813_439 })).rejects.toThrow(/frames of 1 surfaces and 0 tags are \d+ bytes of MD3: more than 813439 \(maxBytes\)/);
+    await expect(importGltf(cesium, { format: 'md3', maxBytes: 813_439 })).rejects.toThrow(/frames of 1 surfaces and 0 tags of MD3 are 813440 bytes to sample: over the limit maxImportBytes = 813439 /);
     expect((await importGltf(cesium, { format: 'md3', maxBytes: 813_440 })).frameCount).toBe(31);
   });
 

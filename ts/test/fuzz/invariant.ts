@@ -12,7 +12,8 @@ import type { FuzzTarget } from './targets.js';
 
 const CODES = new Set<string>(Object.values(ErrorCode));
 
-export type ViolationKind = 'untyped' | 'bad-error' | 'accepted-invalid' | 'memory' | 'slow' | 'chunk-mismatch' | 'use-untyped';
+/** `steps`: more library blocks executed than the grammar campaigns' bound (grammar.ts: a deterministic step count). */
+export type ViolationKind = 'untyped' | 'bad-error' | 'accepted-invalid' | 'memory' | 'slow' | 'chunk-mismatch' | 'use-untyped' | 'steps';
 
 export interface Outcome {
   /** The error code, or 'OK'. */

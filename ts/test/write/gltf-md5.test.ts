@@ -214,10 +214,14 @@ describe('md5QuaternionXyz: the float32 x y z whose recovered w gives the rotati
 });
 
 describe('gltfToMd5 / gltfToMd2: bounded before sampling', () => {
-  it('maxBytes: a sampling past it is UNWRITABLE naming frames, joints or vertices and the bound', async () => {
+  it('maxBytes: a sampling past it is UNWRITABLE naming frames, joints or vertices and the limit (maxImportBytes)', async () => {
     const bytes = read(join(SHARED_MODELS, SAMPLES[0][1]));
-    await expect(gltfToMd5({ bytes }, { fps: 24, maxBytes: 100_000 })).rejects.toMatchObject({ code: 'UNWRITABLE', message: expect.stringMatching(/129 frames of 24 joints are 148608 bytes .* more than 100000 \(maxBytes\)/) });
-    await expect(gltfToMd2({ bytes }, { fps: 10, maxBytes: 100_000 })).rejects.toMatchObject({ code: 'UNWRITABLE', message: expect.stringMatching(/55 frames of 1728 vertices are 380160 bytes .*\(maxBytes\)/) });
-    await expect(gltfToMd5({ bytes }, { fps: 24, maxFrames: 100 })).rejects.toMatchObject({ code: 'UNWRITABLE', message: expect.stringMatching(/maxFrames/) });
+    // Fox at 24 fps: 129 frames × (24 joints × 48 + 1728 vertices × 4) = 1,040,256 bytes
+    await expect(gltfToMd5({ bytes }, { fps: 24, maxBytes: 100_000 })).rejects.toMatchObject({ code: 'UNWRITABLE', detail: expect.stringMatching(/^129 frames of 24 joints \(48 bytes each\) and 1728 vertices \(4 bytes each\) are 1040256 bytes to sample: over the limit maxImportBytes = 100000 \(raise it with --limit maxImportBytes=N/) });
+    await expect(gltfToMd2({ bytes }, { fps: 10, maxBytes: 100_000 })).rejects.toMatchObject({ code: 'UNWRITABLE', detail: expect.stringMatching(/^55 frames of 1728 vertices \(4 bytes each\) of MD2 frames are 380160 bytes to sample: over the limit maxImportBytes = 100000 /) });
+    await expect(gltfToMd5({ bytes }, { fps: 24, maxFrames: 100 })).rejects.toMatchObject({ code: 'UNWRITABLE', detail: expect.stringMatching(/ at 24 fps that makes \d+ frames in all: over the limit maxImportFrames = 100 /) });
+    // the input's limits are the same bound, and the defaults let Fox through
+    await expect(gltfToMd5({ bytes, limits: { maxImportBytes: 1_040_255 } }, { fps: 24 })).rejects.toMatchObject({ detail: expect.stringMatching(/over the limit maxImportBytes = 1040255 /) });
+    expect((await gltfToMd5({ bytes, limits: { maxImportBytes: 1_040_256 } }, { fps: 24 })).anims.reduce((n, a) => n + a.anim.frameCount, 0)).toBe(129);
   });
 });

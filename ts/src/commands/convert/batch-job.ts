@@ -44,8 +44,11 @@ export interface BatchJob {
   skin?: string;
 }
 
-/** What a worker sends: `{ started }` as it begins converting a job, then each job's result, in the order sent. */
-export type BatchMessage = BatchResult | { started: number };
+/**
+ * What a worker sends: `{ ready }` once it listens (the pool sends nothing before: a message that comes before the
+ * listener is lost), `{ started }` as it begins converting a job, then each job's result, in the order sent.
+ */
+export type BatchMessage = BatchResult | { started: number } | { ready: true };
 
 export interface BatchResult {
   id: number;
@@ -115,13 +118,16 @@ export async function convertJob(fs: FileSystem, job: BatchJob, formats: readonl
   }
 }
 
+/** The temporary name a worker (process `pid`, thread `thread`) writes `out` under before renaming it. */
+export const tempOutput = (out: string, pid: number, thread: number) => `${out}.${pid}-${thread}.tmp`;
+
 /** Writes a converted job's .glb to `job.out` (under a temporary name, then renamed); its result. */
 export async function writeJob(job: BatchJob, converted: ConvertedJob): Promise<BatchResult> {
   const { glb, warnings } = converted;
   try {
     await assertInside(job.out, job.outDir);
     await mkdir(dirname(job.out), { recursive: true });
-    const tmp = `${job.out}.${process.pid}-${threadId}.tmp`;
+    const tmp = tempOutput(job.out, process.pid, threadId);
     try {
       await writeFile(tmp, glb);
       await rename(tmp, job.out);

@@ -2,8 +2,10 @@
  * `convert ARCHIVE_OR_DIR --all -o OUTDIR`: every model the input holds (load/catalog.ts: each .md2/.md3, each
  * player folder assembled, each .md5mesh with the .md5anims beside it) to a .glb under OUTDIR at its inner path
  * (`models/x/y.md3` → `OUTDIR/models/x/y.glb`, a player folder `models/players/sarge` → `…/sarge.glb`), on
- * `--jobs N` worker threads (batch-pool.ts: dist/cli.js itself, serving jobs, batch-worker.ts), each opening the input
- * itself. The workers are started before the catalog is read, and load while it is.
+ * `--jobs N` worker processes (batch-pool.ts: dist/cli.js itself, serving jobs, batch-worker.ts), each opening the
+ * input itself. The workers are started before the catalog is read, and load while it is. Each model has a time
+ * budget and each worker a heap budget (`--model-timeout`, `--model-memory`): a model over either fails as TIMEOUT
+ * or RESOURCE_LIMIT, its worker is replaced, and the batch goes on to its summary.
  *
  * An output at least as new as its sources (archive members' times, files' mtimes) is skipped unless --force.
  * Every output path is `safeOutputPath(OUTDIR, inner)` (vfs/safe-path.ts): an inner path that would leave OUTDIR
@@ -14,7 +16,6 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import { formatForName } from '../../load/format.js';
 import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
@@ -27,7 +28,7 @@ import { openContainer, type OpenedInput } from '../inputs.js';
 import { formatBytes } from '../output.js';
 import { originRoot } from '../textures.js';
 import { failure } from './batch-job.js';
-import { startBatchPool, type QueuedBatchJob } from './batch-pool.js';
+import { DEFAULT_BATCH_BUDGET, startBatchPool, type BatchBudget, type QueuedBatchJob } from './batch-pool.js';
 import { batchProgress } from './batch-progress.js';
 import { BatchQueue } from './batch-queue.js';
 
@@ -35,7 +36,9 @@ const BATCH = 'batch (--all)';
 
 export const BATCH_OPTIONS: OptionSpec[] = [
   { name: '--all', group: BATCH, help: 'INPUT is an archive (.pk3 .pk4 .dpk), a folder of them or a game folder: convert every model in it to OUTDIR/<inner path>.glb (a player folder to <folder>.glb, an .md5mesh with the .md5anims beside it). -o names OUTDIR.' },
-  { name: '--jobs', value: 'N', group: BATCH, help: 'Worker threads converting at once. Default: every core (os.availableParallelism()).' },
+  { name: '--jobs', value: 'N', group: BATCH, help: 'Worker processes converting at once. Default: every core (os.availableParallelism()).' },
+  { name: '--model-timeout', value: 'SECONDS', group: BATCH, help: `Wall time one model may take to convert; past it its worker is stopped and the model fails as TIMEOUT (Infinity: no limit). Default: ${DEFAULT_BATCH_BUDGET.seconds}.` },
+  { name: '--model-memory', value: 'MB', group: BATCH, help: `V8 heap one worker may hold (--max-old-space-size); a model that needs more fails as RESOURCE_LIMIT and its worker is replaced (Infinity: V8's default). Default: ${DEFAULT_BATCH_BUDGET.heapMb}.` },
   { name: '--force', group: BATCH, help: 'Convert even models whose output is already at least as new as their sources.' },
   { name: '--slice', value: 'I/N', group: BATCH, help: 'Only the models whose index in the sorted list is I modulo N (I from 0): N machines given 0/N … N−1/N convert each model once (e.g. --slice $JOB_COMPLETION_INDEX/8).' },
   { name: '--json', group: BATCH, help: 'Print the summary as one JSON object on stdout (every model: path, output, status, error code, warnings).' },
@@ -67,6 +70,15 @@ function parseSlice(text: string | undefined): { index: number; count: number } 
   const m = /^(\d+)\/(\d+)$/.exec(text);
   if (!m || Number(m[2]) < 1 || Number(m[1]) >= Number(m[2])) throw new UsageError(`--slice ${text}: expected I/N with 0 ≤ I < N, e.g. 0/4`, 'convert');
   return { index: Number(m[1]), count: Number(m[2]) };
+}
+
+/** `--model-timeout` / `--model-memory`: a number > 0 (`min` at least), or Infinity; the default when not given. */
+function parseBudget(a: ParsedArgs, name: string, fallback: number, min: number): number {
+  const text = optionValue(a, name);
+  if (text === undefined) return fallback;
+  const n = text === 'Infinity' ? Infinity : /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(n >= min)) throw new UsageError(`${name} ${text}: expected a number ≥ ${min}, or Infinity`, 'convert');
+  return n;
 }
 
 function parseJobs(text: string | undefined): number {
@@ -104,9 +116,9 @@ async function inputWarnings(input: string, fs: OpenedInput): Promise<(ParseWarn
 }
 
 /**
- * V8 flags for the workers' isolates, set for the whole process before they start (a worker's own V8 flags cannot be
- * given: Node refuses them in `execArgv`, and `resourceLimits` has no initial size). Both flags have been in V8 since
- * before Node 12. Measured on the bench archive (docs/benchmarks.md, "Batch conversion"):
+ * V8 flags for the worker processes (their `execArgv`; the heap budget is added by the pool). Both flags have been in
+ * V8 since before Node 12. Measured on the bench archive (docs/benchmarks.md, "Batch conversion"), when the workers
+ * were threads given these flags process-wide:
  *
  * - `--interrupt-budget`: V8 optimises a function once it has run about that many bytes of bytecode (66 KB in Node
  *   20), on background threads, and again after each deoptimisation. A batch runs many short, varied jobs, so every
@@ -119,7 +131,7 @@ async function inputWarnings(input: string, fs: OpenedInput): Promise<(ParseWarn
  *   every ~23 MB promoted, 33 per run of the bench archive on one worker. Starting at 64 MB leaves 5 (256 MB: 3),
  *   for 11% less wall time on `--jobs 1` and 6% on `--jobs 2`, and 20–30 MB more peak memory.
  */
-const BATCH_V8_FLAGS = '--interrupt-budget=540672 --initial-old-space-size=64';
+const BATCH_V8_FLAGS = ['--interrupt-budget=540672', '--initial-old-space-size=64'];
 
 interface BatchSettings {
   input: string;
@@ -196,6 +208,8 @@ export async function convertAll(a: ParsedArgs, formats: readonly FormatEntry[])
   if (!outDir) throw new UsageError('convert --all needs -o OUTDIR (the folder to write into)', 'convert');
   for (const k of [...a.options.keys(), ...a.flags]) if (!WITH_ALL.has(k)) throw new UsageError(`${k} acts on one model; --all converts every model with the defaults (--z-up, --skin, --no-textures and --limit are allowed)`, 'convert');
   const threads = parseJobs(optionValue(a, '--jobs'));
+  // A heap under 16 MB cannot hold the CLI's own code and one small model (V8 itself wants a few MB).
+  const budget: BatchBudget = { seconds: parseBudget(a, '--model-timeout', DEFAULT_BATCH_BUDGET.seconds, 0.001), heapMb: parseBudget(a, '--model-memory', DEFAULT_BATCH_BUDGET.heapMb, 16) };
   const slice = parseSlice(optionValue(a, '--slice'));
   const skin = optionValue(a, '--skin');
   if (skin && a.flags.has('--no-textures')) throw new UsageError('--skin resolves textures, which --no-textures turns off', 'convert');
@@ -203,8 +217,7 @@ export async function convertAll(a: ParsedArgs, formats: readonly FormatEntry[])
 
   // Started before the catalog is read: the workers load the CLI's code and open the input meanwhile. Those left
   // without a job (everything up to date, fewer models than threads) are terminated.
-  setFlagsFromString(BATCH_V8_FLAGS);
-  const pool = startBatchPool(input, threads);
+  const pool = startBatchPool(input, threads, { budget, v8Flags: BATCH_V8_FLAGS });
   let plan: Awaited<ReturnType<typeof planBatch>>;
   try {
     plan = await planBatch({ input, outDir, slice, force: a.flags.has('--force'), yUp: !a.flags.has('--z-up'), textures: !a.flags.has('--no-textures'), skin }, formats);

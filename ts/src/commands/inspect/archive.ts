@@ -36,6 +36,7 @@ async function framesOf(fs: FileSystem, path: string, formats: readonly FormatEn
 async function describe(fs: FileSystem, e: CatalogEntry, formats: readonly FormatEntry[]): Promise<Listed> {
   const out: Listed = { path: e.path, format: e.kind, skins: e.skins.map((s) => s.name), bytes: e.size };
   const format = formats.find((f) => f.id === e.kind);
+  if (e.error) out.error = codeOf(e.error); // what plays on it could not be found (its config refused)
   try {
     if (format?.folder) {
       out.files = e.files;

@@ -9,10 +9,12 @@
  *   `1000 / speed` ms a frame, 100 ms (10 fps) when the line gives none, whatever the file says), named as the config
  *   names it (a second line of one name and part is a variant: `name (2)`; a name in the second animation part, after
  *   `iqmanimpart`, is `name (part 2)`); or a file handed in by path: each of its
- *   anims, named after the file (`file/anim` for a file of several), at the anim's own rate.
+ *   anims, named after the file (`file/anim` for a file of several), at the anim's own rate;
+ * - a name an earlier clip has is told apart as a variant is: `name (2)`, `name (3)` …
  */
 import type { IqmModel } from '../../base/model.js';
 import type { Companion } from '../../load/format.js';
+import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import type { IqmClipDetail } from './companions.js';
 import { boundFrameGroups, parseFrameGroups } from './framegroups.js';
 import { IQM_DEFAULT_FPS } from './pairing.js';
@@ -45,7 +47,7 @@ export interface IqmClip {
 export interface IqmClipInput {
   data: IqmModel;
   companions: readonly Companion[];
-  sideFiles: readonly { path: string; bytes: Uint8Array }[];
+  sideFiles: readonly { path: string; origin?: string; bytes: Uint8Array }[];
 }
 
 /** An anim's frames clamped to the file's stored frames (at least one). */
@@ -68,19 +70,24 @@ export function iqmClips(set: IqmClipInput): IqmClip[] {
   const model = set.data;
   const clips: IqmClip[] = [];
   const groupsFile = set.sideFiles.find((f) => f.path.toLowerCase().endsWith('.framegroups'));
-  if (groupsFile && model.frameCount > 0) {
-    const { groups } = parseFrameGroups(new TextDecoder('latin1').decode(groupsFile.bytes));
+  // the model's frames play only where its poses are its joints (a file of 1 pose for 3 joints has no frames of them)
+  const ownFrames = model.frameCount > 0 && model.poses.count === model.joints.count;
+  if (groupsFile && ownFrames) {
+    // bounded before the groups are made: each is an animation of every joint in every door
+    const max = resourceLimits().maxAnimationClips;
+    const { groups, complete } = parseFrameGroups(groupsFile.bytes, { maxGroups: max });
+    if (!complete) throw overLimit(`more than ${max} frame groups`, 'maxAnimationClips', max).inFile(groupsFile.origin ?? groupsFile.path);
     boundFrameGroups(groups, model.frameCount).forEach((g, i) => {
       // Xonotic writes a clip's name as the line's comment; DarkPlaces itself names it groupified_<i>_anim
       const name = g.name === `groupified_${i}_anim` && g.comment ? g.comment : g.name;
       clips.push({ name, file: model, firstFrame: g.firstFrame, frameCount: g.frameCount, fps: g.fps, loop: g.loop });
     });
-  } else if (model.frameCount > 0 && model.poses.count === model.joints.count) clips.push(...ownClips(model, ''));
+  } else if (ownFrames) for (const c of ownClips(model, '')) clips.push(c); // not push(...): 140,000 anims are too many arguments
   for (const c of set.companions) {
     const file = c.data as IqmModel;
     const detail = c.detail as IqmClipDetail | undefined;
     if (!detail) {
-      clips.push(...ownClips(file, c.name));
+      for (const clip of ownClips(file, c.name)) clips.push(clip);
       continue;
     }
     const anim = (detail.anim ? file.anims.find((a) => a.name === detail.anim) : undefined) ?? file.anims[0];
@@ -89,6 +96,29 @@ export function iqmClips(set: IqmClipInput): IqmClip[] {
     // a name is unique per animation part (a second part after `iqmanimpart`: the upper body's own `idle`)
     const name = `${c.name}${detail.part ? ` (part ${detail.part + 1})` : ''}${detail.variant ? ` (${detail.variant + 1})` : ''}`;
     clips.push({ name, file, firstFrame: first, frameCount: count, fps: c.fps ?? IQM_DEFAULT_FPS, loop: anim?.loop ?? true });
+  }
+  return distinctNames(clips);
+}
+
+/**
+ * Clips of a name an earlier clip has are told apart as a config's variants are (`name (2)`, `name (3)` …), in one
+ * pass: each name's next number is kept, so no clip looks at the others. Every door then sees distinct names; the
+ * glTF export's own de-duplication appended a quote per earlier clip of the name (5,000 groups of one name in a
+ * `.framegroups`: 197 s).
+ */
+function distinctNames(clips: IqmClip[]): IqmClip[] {
+  const used = new Set<string>();
+  const next = new Map<string, number>();
+  for (const c of clips) {
+    if (!used.has(c.name)) {
+      used.add(c.name);
+      continue;
+    }
+    let k = next.get(c.name) ?? 2;
+    while (used.has(`${c.name} (${k})`)) k++;
+    next.set(c.name, k + 1);
+    c.name = `${c.name} (${k})`;
+    used.add(c.name);
   }
   return clips;
 }

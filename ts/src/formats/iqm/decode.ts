@@ -9,6 +9,8 @@
  */
 import { hostOrderCopy } from '../../base/binary.js';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
+import { shortName } from '../../base/message-name.js';
+import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import {
   IqmArrayType,
   IqmFormat,
@@ -24,6 +26,7 @@ import {
 } from '../../base/model.js';
 import { engineLimit, iqmHeaderEngineWarnings, iqmMeshEngineWarnings } from './engine-limits.js';
 import { fail, type IqmHeader } from './header.js';
+import { TakenRanges } from './taken-ranges.js';
 import {
   ADJACENCY_BYTES,
   ANIM_BYTES,
@@ -124,6 +127,10 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
   // names are slices of one string (V8 shares the characters), so many names into a long text cost no more than it
   const textString = latin1(text, 0, text.length);
   const strings = new Map<number, string>();
+  // Where each name ends: the text's NULs, found in one pass. A name is read up to the first NUL at or after it (or
+  // the text's end), found by a binary search: 10,000 names at offsets into a NUL-free text used to scan it to its end
+  // once each (300 KB of text: 3 billion steps).
+  const nuls = textNuls(text);
   /** The string at text offset `at` (INDEX_OUT_OF_RANGE at `field` past the text, as R_LoadIQM refuses). */
   const str = (at: number, field: number, what: string): string => {
     let s = strings.get(at);
@@ -132,9 +139,7 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
       if (at === 0) return ''; // an empty text block: name 0 is the empty string every file starts with
       fail(ErrorCode.IndexOutOfRange, `${what} names text offset ${at}, past the ${h.numText}-byte text`, field);
     }
-    let e = at;
-    while (e < text.length && text[e] !== 0) e++;
-    s = textString.slice(at, e);
+    s = textString.slice(at, nulAtOrAfter(nuls, at, text.length));
     strings.set(at, s);
     return s;
   };
@@ -161,30 +166,32 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
     const type = u32(at), flags = u32(at + 4), format = u32(at + 8), size = u32(at + 12), offset = u32(at + 16);
     const what = `vertex array ${i}`;
     const name = type < ARRAY_TYPE_NAMES.length ? ARRAY_TYPE_NAMES[type] : type >= IqmArrayType.Custom ? str(type - IqmArrayType.Custom, at, `${what}'s custom type`) : `unknown${type}`;
+    // a custom array's name is the file's: its messages quote at most 64 characters of it (base/message-name.ts)
+    const quoted = shortName(name);
     let data: IqmArrayData | null = null;
     if (format >= FORMAT_BYTES.length) {
-      warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${name}) has format ${format}, not one of iqm.h's: skipped, as DarkPlaces skips it (ioquake3 refuses the model)`, offset: at + 8 });
+      warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${quoted}) has format ${format}, not one of iqm.h's: skipped, as DarkPlaces skips it (ioquake3 refuses the model)`, offset: at + 8 });
     } else {
       const length = V * size * FORMAT_BYTES[format];
       if (length > 0 && (offset <= 0 || offset + length > end)) {
-        warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${name}) [${offset}, ${offset + length}) is outside the file's [1, ${end}): skipped, as DarkPlaces skips it (ioquake3 refuses the model)`, offset: at + 16 });
+        warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${quoted}) [${offset}, ${offset + length}) is outside the file's [1, ${end}): skipped, as DarkPlaces skips it (ioquake3 refuses the model)`, offset: at + 16 });
       } else if (skipped.has(i)) {
-        warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${name}) [${offset}, ${offset + length}) overlaps another array's bytes: skipped (no exporter writes that; each byte is copied once)`, offset: at + 16 });
+        warnings.push({ code: 'IQM_ARRAY_SKIPPED', message: `${what} (${quoted}) [${offset}, ${offset + length}) overlaps another array's bytes: skipped (no exporter writes that; each byte is copied once)`, offset: at + 16 });
       } else {
         data = hostOrderCopy(bytes, offset, V * size, FORMAT_ARRAYS[format]);
       }
     }
     vertexArrays.push({ type, name, flags, format, size, data });
     if (data === null || type >= ARRAY_TYPE_NAMES.length) continue;
-    if (size < 1 || size > 4) warnings.push(engineLimit(at + 12, `${what} (${name}) has ${size} components: ioquake3 refuses the model (R_LoadIQM: size outside 1..4)`));
+    if (size < 1 || size > 4) warnings.push(engineLimit(at + 12, `${what} (${quoted}) has ${size} components: ioquake3 refuses the model (R_LoadIQM: size outside 1..4)`));
     const isFloat = format === IqmFormat.Float;
     const isUbyte = format === IqmFormat.Ubyte;
     const want = (ok: boolean, expect: string) => {
-      if (!ok) warnings.push(engineLimit(at + 8, `${what} (${name}) is format ${format} × ${size}, not ${expect}: ioquake3 refuses the model, DarkPlaces ignores the array; kept in vertexArrays only`));
+      if (!ok) warnings.push(engineLimit(at + 8, `${what} (${quoted}) is format ${format} × ${size}, not ${expect}: ioquake3 refuses the model, DarkPlaces ignores the array; kept in vertexArrays only`));
       return ok;
     };
     const finite = (a: Float32Array) => {
-      for (let k = 0; k < a.length; k++) if (!Number.isFinite(a[k])) fail(ErrorCode.BadNumber, `${what} (${name}) value ${k} is ${a[k]}`, offset + 4 * k);
+      for (let k = 0; k < a.length; k++) if (!Number.isFinite(a[k])) fail(ErrorCode.BadNumber, `${what} (${quoted}) value ${k} is ${a[k]}`, offset + 4 * k);
       return a;
     };
     switch (type) {
@@ -258,7 +265,7 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
     };
     if (mesh.firstVertex + mesh.vertexCount > V) fail(ErrorCode.IndexOutOfRange, `mesh ${i} vertices [${mesh.firstVertex}, ${mesh.firstVertex + mesh.vertexCount}) past num_vertexes ${V}`, at + 8);
     if (mesh.firstTriangle + mesh.triangleCount > h.numTriangles) fail(ErrorCode.IndexOutOfRange, `mesh ${i} triangles [${mesh.firstTriangle}, ${mesh.firstTriangle + mesh.triangleCount}) past num_triangles ${h.numTriangles}`, at + 16);
-    warnings.push(...iqmMeshEngineWarnings(`mesh ${i} ("${mesh.name}")`, at + 12, mesh.vertexCount, mesh.triangleCount));
+    for (const w of iqmMeshEngineWarnings(`mesh ${i} ("${shortName(mesh.name)}")`, at + 12, mesh.vertexCount, mesh.triangleCount)) warnings.push(w);
     meshes.push(mesh);
   }
 
@@ -302,6 +309,14 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
     warnings.push({ code: 'IQM_FRAME_CHANNELS', message: `the poses' channel masks take ${channels} values per frame, num_framechannels is ${h.numFrameChannels}: frames are read ${h.numFrameChannels} values apart, as iqm.txt lays them out (ioquake3 and Tesseract read them as one running stream and misplace every frame after the first)`, offset: H.numFrameChannels });
   }
 
+  // Frames of no channels are no bytes of the file (every pose static: Red Eclipse's idle poses have 2 or 3), yet
+  // every reader of the model poses each one: a 448-byte file claimed 2³² − 1 of them. Such frames are counted as
+  // their joint poses against maxAnimationKeys, before anything runs per frame (docs/security.md).
+  if (h.numFrameChannels === 0 && h.numFrames > 0) {
+    const keys = h.numFrames * Math.max(1, P), max = resourceLimits().maxAnimationKeys;
+    if (keys > max) throw overLimit(`num_frames ${h.numFrames} of no frame channels (no bytes in the file) × ${Math.max(1, P)} poses are ${keys} joint poses`, 'maxAnimationKeys', max, H.numFrames);
+  }
+
   // ——— anims, frames, bounds ———
   const anims: IqmAnim[] = [];
   for (let i = 0; i < h.numAnims; i++) {
@@ -316,7 +331,7 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
       loop: (flags & IQM_LOOP) !== 0,
     };
     if (anim.firstFrame + anim.frameCount > h.numFrames) {
-      warnings.push({ code: 'IQM_ANIM_RANGE', message: `anim ${i} ("${anim.name}") frames [${anim.firstFrame}, ${anim.firstFrame + anim.frameCount}) run past num_frames ${h.numFrames}: posing clamps to the last frame`, offset: at + 4 });
+      warnings.push({ code: 'IQM_ANIM_RANGE', message: `anim ${i} ("${shortName(anim.name)}") frames [${anim.firstFrame}, ${anim.firstFrame + anim.frameCount}) run past num_frames ${h.numFrames}: posing clamps to the last frame`, offset: at + 4 });
     }
     anims.push(anim);
   }
@@ -329,12 +344,11 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
   const comment = latin1(bytes, h.ofsComment, h.ofsComment + h.numComment);
 
   // ——— extensions: a linked list of exactly num_extensions records ———
-  const extensions: IqmExtension[] = [];
-  let next = h.ofsExtensions;
-  let placedBy: number = H.ofsExtensions;
-  const extTaken: [number, number][] = [];
   // a list of distinct records: more than the file holds is refused, and a link back to a record read ends the list
   if (h.numExtensions * EXTENSION_BYTES > end) fail(ErrorCode.BadCount, `num_extensions ${h.numExtensions}: ${h.numExtensions} × ${EXTENSION_BYTES} bytes do not fit in the file`, H.numExtensions);
+  const records: number[] = [];
+  let next = h.ofsExtensions;
+  let placedBy: number = H.ofsExtensions;
   const visited = new Set<number>();
   for (let i = 0; i < h.numExtensions; i++) {
     block(placedBy, `extension ${i}`, next, 1, EXTENSION_BYTES);
@@ -343,16 +357,19 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
       break;
     }
     visited.add(next);
-    const nameAt = u32(next), numData = u32(next + 4), ofsData = u32(next + 8);
-    block(next + 8, `extension ${i}'s data`, ofsData, numData, 1);
-    // like vertex arrays, extension data is copied once per byte: data overlapping an earlier extension's is refused
-    const overlapping = numData > 0 && extTaken.some(([a, b]) => ofsData < b && a < ofsData + numData);
-    if (overlapping) warnings.push({ code: 'IQM_EXTENSION_SKIPPED', message: `extension ${i}'s data [${ofsData}, ${ofsData + numData}) overlaps an earlier extension's: kept empty (no engine reads extensions)`, offset: next + 8 });
-    else if (numData > 0) extTaken.push([ofsData, ofsData + numData]);
-    extensions.push({ name: str(nameAt, next, `extension ${i}'s name`), data: overlapping ? new Uint8Array(0) : hostOrderCopy(bytes, ofsData, numData, Uint8Array) });
+    block(next + 8, `extension ${i}'s data`, u32(next + 8), u32(next + 4), 1);
+    records.push(next);
     placedBy = next + 12;
     next = u32(next + 12);
   }
+  // like vertex arrays, extension data is copied once per byte: data overlapping an earlier extension's is refused
+  const taken = new TakenRanges(records.map((at) => u32(at + 8)));
+  const extensions: IqmExtension[] = records.map((at, i) => {
+    const nameAt = u32(at), numData = u32(at + 4), ofsData = u32(at + 8);
+    const overlapping = numData > 0 && !taken.take(ofsData, ofsData + numData);
+    if (overlapping) warnings.push({ code: 'IQM_EXTENSION_SKIPPED', message: `extension ${i}'s data [${ofsData}, ${ofsData + numData}) overlaps an earlier extension's: kept empty (no engine reads extensions)`, offset: at + 8 });
+    return { name: str(nameAt, at, `extension ${i}'s name`), data: overlapping ? new Uint8Array(0) : hostOrderCopy(bytes, ofsData, numData, Uint8Array) };
+  });
 
   if (received > end) warnings.push({ code: 'TRAILING_BYTES', message: `${received - end} byte(s) after filesize ${end} are ignored`, offset: end });
 
@@ -385,6 +402,26 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
     extensions,
     warnings,
   };
+}
+
+/** The offsets of the NULs in `text`, ascending. */
+function textNuls(text: Uint8Array): Uint32Array {
+  let n = 0;
+  for (let i = text.indexOf(0); i !== -1; i = text.indexOf(0, i + 1)) n++;
+  const out = new Uint32Array(n);
+  for (let i = text.indexOf(0), k = 0; i !== -1; i = text.indexOf(0, i + 1)) out[k++] = i;
+  return out;
+}
+
+/** The first of `nuls` at or after `at`, else `end` (a name running to the text's end). */
+function nulAtOrAfter(nuls: Uint32Array, at: number, end: number): number {
+  let lo = 0, hi = nuls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (nuls[mid] < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < nuls.length ? nuls[lo] : end;
 }
 
 /** Bytes [from, to) as Latin-1 (one code unit per byte, so a name written back is the same bytes). */

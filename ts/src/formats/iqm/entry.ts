@@ -12,10 +12,12 @@ import { iqmFormat } from './format.js';
 import { fileHead } from '../../vfs/file-system.js';
 import { formatEntry, plainWarnings, type Summary } from '../entry.js';
 import { iqmModel } from './model-entry.js';
+import { shortName } from '../../base/message-name.js';
 
 const ARRAY_TYPES = ['position', 'texcoord', 'normal', 'tangent', 'blendindexes', 'blendweights', 'color'];
 const ARRAY_FORMATS = ['byte', 'ubyte', 'short', 'ushort', 'int', 'uint', 'half', 'float', 'double'];
 
+/** What `inspect` prints of a model: names quoted at most 64 characters long (a file's names may run to its text's end). */
 function iqmSummary(m: IqmModel): Summary {
   return {
     format: 'iqm',
@@ -26,17 +28,17 @@ function iqmSummary(m: IqmModel): Summary {
     joints: m.joints.count,
     poses: m.poses.count,
     frames: m.frameCount,
-    anims: m.anims.map((a) => `${a.name} ${a.firstFrame}+${a.frameCount} ${a.framerate} fps${a.loop ? ' loop' : ''}`),
-    jointNames: m.joints.names,
-    materials: m.meshes.map((x) => x.material),
-    vertexArrays: m.vertexArrays.map((a) => `${a.type >= 0x10 ? `custom ${JSON.stringify(a.name)}` : ARRAY_TYPES[a.type] ?? `type ${a.type}`} ${ARRAY_FORMATS[a.format] ?? `format ${a.format}`}×${a.size}`),
+    anims: m.anims.map((a) => `${shortName(a.name)} ${a.firstFrame}+${a.frameCount} ${a.framerate} fps${a.loop ? ' loop' : ''}`),
+    jointNames: m.joints.names.map(shortName),
+    materials: m.meshes.map((x) => shortName(x.material)),
+    vertexArrays: m.vertexArrays.map((a) => `${a.type >= 0x10 ? `custom ${JSON.stringify(shortName(a.name))}` : ARRAY_TYPES[a.type] ?? `type ${a.type}`} ${ARRAY_FORMATS[a.format] ?? `format ${a.format}`}×${a.size}`),
     // Red Eclipse's animation files: what they hold, and that they play on a mesh (Tesseract iqm.h loadiqmanims)
     ...(m.meshes.length === 0 && m.poses.count > 0
       ? { animationOnly: `${m.anims.length} anim(s), ${m.frameCount} frames of ${m.poses.count} poses; no meshes or joints: Tesseract plays it on a mesh whose skeleton has ${m.poses.count} joints` }
       : {}),
     ...(m.comment ? { comment: m.comment.slice(0, 200) } : {}),
-    extensions: m.extensions.map((e) => e.name),
-    perMesh: m.meshes.map((x) => ({ name: x.name, shader: x.material, vertices: x.vertexCount, triangles: x.triangleCount, weights: 0 })),
+    extensions: m.extensions.map((e) => shortName(e.name)),
+    perMesh: m.meshes.map((x) => ({ name: shortName(x.name), shader: shortName(x.material), vertices: x.vertexCount, triangles: x.triangleCount, weights: 0 })),
     warnings: plainWarnings(m.warnings),
   };
 }

@@ -20,10 +20,10 @@ export const iqmFormat: ModelFormat<IqmModel> = {
   warnings: (data) => data.warnings,
   // DarkPlaces reads `<model>.framegroups` beside a model as its named clips (model_shared.c Mod_FrameGroupify)
   sideFiles: (path) => [`${path}.framegroups`],
-  companionsBeside: async (fs, path) => (await import('./index.js')).iqmCompanionsBeside(fs, path),
+  companionsBeside: async (fs, path, options) => (await import('./index.js')).iqmCompanionsBeside(fs, path, options),
   // Tesseract (rendermodel.cpp loadmodel) runs the model's iqm.cfg: its iqmanim lines are the model's animations
   companionsByDefault: true,
-  playedBy: async (fs, path) => (await import('./index.js')).iqmMeshesPlaying(fs, path),
+  playedBy: async (fs, path, options) => (await import('./index.js')).iqmMeshesPlaying(fs, path, options),
   acceptsCompanion: iqmAcceptsCompanion,
   // poses without meshes: what Tesseract plays on a mesh of the same skeleton (iqm.h loadiqmanims)
   animationOnly(head) {

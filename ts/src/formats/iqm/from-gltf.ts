@@ -16,7 +16,13 @@ export interface GltfIqm {
   warnings: ParseWarning[];
 }
 
+/**
+ * Bytes a joint's pose takes per frame through both steps, counted against `maxImportBytes` before sampling: the
+ * md5anim's 48 and md5ToIqm's 10 channels in float64 (80), which it holds for every frame to quantise them.
+ */
+const IQM_JOINT_BYTES = 48 + 80;
+
 export async function gltfToIqm(input: GltfInput, options: GltfToMd5Options & Md5ToIqmOptions = {}): Promise<GltfIqm> {
-  const { mesh, anims, warnings } = await gltfToMd5(input, options);
+  const { mesh, anims, warnings } = await gltfToMd5(input, { jointBytes: IQM_JOINT_BYTES, ...options });
   return { model: md5ToIqm(mesh, anims, options), warnings };
 }

@@ -22,7 +22,9 @@
  *   (the registry hands in a model set's clips so: `formats/iqm/clips.ts`, an `iqm.cfg`'s cuts and rates, a
  *   `.framegroups`' groups); entries playing the model itself replace its own anims.
  */
-import { ErrorCode, ModelParseError } from '../../base/errors.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
+import { shortName } from '../../base/message-name.js';
+import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import type { IqmModel } from '../../base/model.js';
 import { quatNormalize } from '../../base/quat.js';
 import { iqmAcceptsCompanion } from './pairing.js';
@@ -202,37 +204,104 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
 
   // ——— animations ———
   if (J > 0) {
-    const used = new Set<string>();
-    const unique = (t: string) => {
-      let title = t;
-      while (used.has(title)) title += "'";
-      used.add(title);
-      return title;
-    };
-    for (const { label, anim, clip } of sources) {
-      if (clip) {
-        addAnimation(b, axes, anim, clip, unique(label ?? name), jointNodes);
-        continue;
-      }
-      anim.anims.forEach((a) => {
-        const first = Math.min(a.firstFrame, Math.max(0, anim.frameCount - 1));
-        const frames = { firstFrame: first, frameCount: a.frameCount, fps: a.framerate > 0 ? a.framerate : IQM_DEFAULT_FPS, loop: a.loop };
-        addAnimation(b, axes, anim, frames, unique(label ? (anim.anims.length === 1 ? label : `${label}/${a.name}`) : a.name || name), jointNodes);
-      });
-    }
+    const planned = plannedAnimations(sources, name, J, ctx.warnings);
+    // each glTF animation is some 8 KB of accessors, views and JSON, however few its frames (an anim record: 20 bytes)
+    const maxAnimations = resourceLimits().maxGltfAnimations;
+    if (planned.length > maxAnimations) throw overLimit(`${planned.length} animations`, 'maxGltfAnimations', maxAnimations, 0, ErrorCode.Unwritable);
+    // every frame's pose of every joint is written: bounded before any is decoded (docs/security.md), as MD5's
+    const keys = planned.reduce((k, a) => k + keyCount(a.file, a.frames.frameCount) * J, 0);
+    const maxKeys = resourceLimits().maxAnimationKeys;
+    if (keys > maxKeys) throw overLimit(`${planned.length} animation(s) of ${keys / J} frames in all × ${J} joints are ${keys} joint poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
+    for (const a of planned) addAnimation(b, axes, a.file, a.frames, a.title, jointNodes);
   }
   return { rootNodes: [...roots, ...meshNodes] };
 }
 
-/** Frames of `file` → one glTF animation over `jointNodes`. */
-function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, frames: NonNullable<NamedIqmAnimation['clip']>, title: string, jointNodes: number[]): void {
+type Frames = NonNullable<NamedIqmAnimation['clip']>;
+
+/**
+ * `base`, or `base (2)`, `base (3)`… — the first not yet used: one Map lookup a name however many share it (appending
+ * a prime until the name was new made 10,000 anims of one name cubic: minutes, and names 10,000 characters long).
+ */
+function uniqueTitles(): (base: string) => string {
+  const used = new Set<string>();
+  const nextOf = new Map<string, number>();
+  return (base) => {
+    let title = base;
+    if (used.has(title)) {
+      let n = nextOf.get(base) ?? 2;
+      while (used.has(`${base} (${n})`)) n++;
+      title = `${base} (${n})`;
+      nextOf.set(base, n + 1);
+    }
+    used.add(title);
+    return title;
+  };
+}
+
+/**
+ * The animations to write, each with its frames clamped to what its file stores: a clip naming frames past them (a
+ * `.framegroups` or anim record asking for more) keeps the frames there are, with a CLIP_RANGE warning; a clip of
+ * none left, or a file whose poses do not cover the skeleton's joints (a `.framegroups` over a file of 1 pose for 3
+ * joints), is not written (CLIP_RANGE, IQM_CLIP_POSES) — never a key read from a frame or pose the file lacks.
+ */
+function plannedAnimations(sources: ReturnType<typeof animationSources>, name: string, J: number, warnings: ParseWarning[]): { file: IqmModel; frames: Frames; title: string }[] {
+  const unique = uniqueTitles();
+  const out: { file: IqmModel; frames: Frames; title: string }[] = [];
+  // one warning of each kind, however many clips (a .framegroups may hold thousands): the first, and how many more
+  const noPoses: string[] = [], short: string[] = [];
+  // (an anim record past the stored frames was warned of by the parser: IQM_ANIM_RANGE)
+  const plan = (file: IqmModel, frames: Frames, title: string, isClip: boolean) => {
+    const quoted = JSON.stringify(shortName(title));
+    if (file.poses.count < J) {
+      noPoses.push(`animation ${quoted} plays a file of ${file.poses.count} poses on ${J} joints: not exported`);
+      return;
+    }
+    const first = frames.firstFrame, stored = file.frameCount;
+    const count = Math.max(0, Math.min(frames.frameCount, stored - first));
+    if (count < frames.frameCount && isClip) {
+      short.push(`animation ${quoted} asks for frames ${first}..${first + frames.frameCount - 1}, the file stores ${stored}: ${count === 0 ? 'not exported' : `frames ${first}..${first + count - 1} exported`}`);
+    }
+    if (count > 0) out.push({ file, frames: { ...frames, frameCount: count }, title: unique(title) });
+  };
+  for (const { label, anim, clip } of sources) {
+    if (clip) {
+      plan(anim, clip, label ?? name, true);
+      continue;
+    }
+    for (const a of anim.anims) {
+      const first = Math.min(a.firstFrame, Math.max(0, anim.frameCount - 1));
+      const frames = { firstFrame: first, frameCount: a.frameCount, fps: a.framerate > 0 ? a.framerate : IQM_DEFAULT_FPS, loop: a.loop };
+      plan(anim, frames, label ? (anim.anims.length === 1 ? label : `${label}/${a.name}`) : a.name || name, false);
+    }
+  }
+  const warn = (code: string, list: string[]) => {
+    if (list.length) warnings.push({ code, message: `${list[0]}${list.length > 1 ? ` (and ${list.length - 1} more)` : ''}`, offset: 0 });
+  };
+  warn('IQM_CLIP_POSES', noPoses);
+  warn('CLIP_RANGE', short);
+  return out;
+}
+
+/**
+ * The keys an animation of `frames` frames of `file` is written with: one a frame; frames of no channels are all one
+ * pose (every channel mask empty), written as the first and last keys only — a 542-byte file of 2²⁴ of them took
+ * 1.8 GB and 48 s to write key by key.
+ */
+function keyCount(file: IqmModel, frames: number): number {
+  return file.frameChannels === 0 ? Math.min(frames, 2) : frames;
+}
+
+/** Frames of `file` (inside its stored frames: `plannedAnimations`) → one glTF animation over `jointNodes`. */
+function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, frames: Frames, title: string, jointNodes: number[]): void {
   const J = jointNodes.length;
   const first = frames.firstFrame;
-  const count = Math.max(0, Math.min(frames.frameCount, file.frameCount - first));
-  if (count === 0) return;
+  const count = keyCount(file, frames.frameCount);
   const fps = frames.fps;
   const times = new Float32Array(count);
   for (let f = 0; f < count; f++) times[f] = f / fps;
+  // frames of no channels: the first and last keys of one pose hold it as long as every frame would
+  if (count < frames.frameCount) times[count - 1] = (frames.frameCount - 1) / fps;
   const translations = Array.from({ length: J }, () => new Float32Array(count * 3));
   const rotations = Array.from({ length: J }, () => new Float32Array(count * 4));
   const scales = Array.from({ length: J }, () => new Float32Array(count * 3));
@@ -253,7 +322,7 @@ function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, frames: NonNul
     }
   }
   const input = b.accessor(times, 'SCALAR', { bounds: true });
-  const animation: GltfAnimation = { name: title, channels: [], samplers: [], extras: { framerate: fps, loop: frames.loop, firstFrame: first, frameCount: count } };
+  const animation: GltfAnimation = { name: title, channels: [], samplers: [], extras: { framerate: fps, loop: frames.loop, firstFrame: first, frameCount: frames.frameCount } };
   for (let j = 0; j < J; j++) {
     const channels: ['translation' | 'rotation' | 'scale', Float32Array, 'VEC3' | 'VEC4'][] = [['translation', translations[j], 'VEC3'], ['rotation', rotations[j], 'VEC4']];
     if (scaled[j]) channels.push(['scale', scales[j], 'VEC3']);

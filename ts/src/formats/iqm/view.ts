@@ -21,11 +21,15 @@ import type { ModelSet } from '../../load/model-set.js';
 import { IqmPoser } from './poser.js';
 import { iqmClipSources, type IqmClipSource } from './playable.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView, type ViewGroup } from '../model-view.js';
+import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 
-/** A clip of `source`: every joint's decoded channels at each of its frames, and the first again. */
+/**
+ * A clip of `source`: every joint's decoded channels at each of its frames, and the first again. Its frames are
+ * clamped to what the file stores (`viewedClips` keeps only clips with at least one).
+ */
 function clipOf(source: IqmClipSource, joints: number): SkinnedClipView {
   const { file, firstFrame: first, clip } = source;
-  const count = clip.frameCount;
+  const count = storedFrames(source);
   const fps = clip.frameRate > 0 ? clip.frameRate : IQM_DEFAULT_FPS;
   const keys = count + 1;
   const times = Float32Array.from({ length: keys }, (_, k) => k / fps);
@@ -43,6 +47,22 @@ function clipOf(source: IqmClipSource, joints: number): SkinnedClipView {
     }
   }
   return { name: clip.name, frameRate: fps, frameCount: count, times, joints: out, loop: source.loop ? 'repeat' : 'once' };
+}
+
+/** How many of a clip's frames its file stores (0 when its first frame is past them). */
+const storedFrames = (s: IqmClipSource) => Math.max(0, Math.min(s.clip.frameCount, s.file.frameCount - s.firstFrame));
+
+/**
+ * The clips the view can show: those with frames the file stores, of a file whose poses cover the joints (else a
+ * key would read a frame or pose the file lacks: NaN); their keys (frames + 1, × joints) bounded by maxAnimationKeys
+ * before any is made.
+ */
+function viewedClips(sources: IqmClipSource[], joints: number): IqmClipSource[] {
+  const shown = sources.filter((s) => s.file.poses.count >= joints && storedFrames(s) > 0);
+  const keys = shown.reduce((k, s) => k + (storedFrames(s) + 1) * joints, 0);
+  const max = resourceLimits().maxAnimationKeys;
+  if (keys > max) throw overLimit(`${shown.length} clip(s) of ${keys / joints} keys in all × ${joints} joints are ${keys} joint poses`, 'maxAnimationKeys', max);
+  return shown;
 }
 
 export function iqmView(set: ModelSet<IqmModel>, backend: PoseBackend): SkinnedModelView {
@@ -67,13 +87,15 @@ export function iqmView(set: ModelSet<IqmModel>, backend: PoseBackend): SkinnedM
     if (poser.skinned) {
       for (const file of new Set(sources.map((s) => s.file))) {
         poser.setAnimation(file);
-        for (let f = 0; f < file.frameCount; f++) bounds = growBounds(bounds, poser.poseFrame(f).positions);
+        // frames of no channels are all the same pose (every mask empty): one is their box
+        const distinct = file.frameChannels === 0 ? Math.min(1, file.frameCount) : file.frameCount;
+        for (let f = 0; f < distinct; f++) bounds = growBounds(bounds, poser.poseFrame(f).positions);
       }
       poser.setAnimation(null);
     }
     poser.bindPose();
     const groups: ViewGroup[] = model.meshes.map((m, i) => ({ name: m.name, material: m.material || m.name || `mesh ${i}`, start: m.firstTriangle * 3, count: m.triangleCount * 3 }));
-    const clips = J > 0 ? sources.map((s) => clipOf(s, J)) : [];
+    const clips = J > 0 ? viewedClips(sources, J).map((s) => clipOf(s, J)) : [];
     const view: SkinnedModelView = {
       kind: 'skinned',
       joints: { names: jt.names, parents: jt.parents, translations: jt.translate, rotations: jt.rotate, scales: jt.scale, inverseBind },

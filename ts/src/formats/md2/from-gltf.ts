@@ -41,7 +41,7 @@ import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose, WorldMatrices } from '../../import/gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from '../../import/gltf-textures.js';
-import { checkSampling, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
+import { checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
 
 export interface GltfToMd2Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 10, Quake 2's). */
@@ -50,12 +50,15 @@ export interface GltfToMd2Options extends ImportTextureOptions {
   scale?: number;
   /** The skin size st pixels are counted in when the material has no baseColor texture (default 256 × 256). */
   skinSize?: { width: number; height: number };
-  /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
+  /**
+   * At most this many frames in all (default: `maxImportFrames` of the input's `limits` or the process's
+   * `ResourceLimits`, 65,536): more is UNWRITABLE, naming the limit, before any frame is sampled.
+   */
   maxFrames?: number;
   /**
-   * At most this many bytes of quantised vertices sampled before merging (4 × glTF vertices × frames; default
-   * 2³¹ − 1): more is UNWRITABLE before anything is sampled. Meshes used by many nodes make an output far bigger than
-   * the file.
+   * At most this many bytes of quantised vertices sampled before merging (4 × glTF vertices × frames; default:
+   * `maxImportBytes`, 64 MiB): more is UNWRITABLE, naming the limit, before anything is sampled. Meshes used by many
+   * nodes and long animations make an output far bigger than the file.
    */
   maxBytes?: number;
 }
@@ -140,7 +143,8 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
   const order: Node[] = sceneNodes(doc);
-  const prims: TrianglePrimitive[] = trianglePrimitives(order, warnings);
+  const bounds = importBounds(input, options);
+  const prims: TrianglePrimitive[] = trianglePrimitives(order, warnings, bounds);
   if (prims.length === 0) unwritable('no triangle primitive to import: an MD2 needs at least one vertex (num_xyz ≥ 1)');
 
   // One skin set: the first primitive's material.
@@ -162,7 +166,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   // What does not depend on the frames is checked before sampling them: the st table, and (after frame 0) the
   // vertex count — vertices distinct in one frame stay distinct after merging, so MAX_VERTS can refuse early.
   const stTab = stTable(prims, skinWidth, skinHeight);
-  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, options, 'MD2 frames');
+  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, bounds, 'MD2 frames');
   const F = frames.length;
   const frameScales = new Float32Array(3 * F), frameTranslates = new Float32Array(3 * F);
   // Every glTF vertex quantised, frame-major (4 bytes per vertex), before merging.

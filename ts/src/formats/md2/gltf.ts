@@ -14,13 +14,13 @@ import { Md2Poser } from '../../pose/md2-poser.js';
 import type { Md2Model } from '../../base/model.js';
 import { MD2_DEFAULT_FPS } from '../../pose/timing.js';
 import type { ExportContext } from '../../export/gltf-context.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from '../../export/gltf-morph.js';
+import { addMorphMesh, boundMorphVertices, clipFrames, clipTimes, weightsSampler, type MorphExportOptions, type MorphFrame } from '../../export/gltf-morph.js';
 import { frameGetter, md2Grid } from '../../export/quake-grid.js';
 import type { Md2ExportOptions } from '../../export/gltf.js';
 
 export function addMd2(ctx: ExportContext, model: Md2Model, name: string, options: Md2ExportOptions): { rootNodes: number[] } {
-  const b = ctx.builder;
   const un = md2Unwelded(model);
+  boundMorphVertices('the model', un.sourceVertex.length, model.vertexCount, model.frameCount);
   const poser = new Md2Poser(ctx.backend, model);
   try {
     return addFrames(ctx, model, name, options, un, frameGetter(poser, un.sourceVertex));

@@ -25,7 +25,7 @@ import { MD3_LIMITS } from './limits.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { PrimitivePoser, restPose, transformInPlace, WorldMatrices } from '../../import/gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from '../../import/gltf-textures.js';
-import { checkSampling, field, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from '../../import/gltf-scene.js';
+import { checkImportBytes, checkSampling, field, importBounds, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from '../../import/gltf-scene.js';
 import { md3Extent, md3GridWarning } from './grid.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
@@ -35,11 +35,15 @@ export interface GltfToMd3Options extends ImportTextureOptions {
   scale?: number;
   /** The model name in the header (default ''). */
   name?: string;
-  /** At most this many frames in all (default 65536): a longer sampling is UNWRITABLE rather than unbounded memory. */
+  /**
+   * At most this many frames in all (default: `maxImportFrames` of the input's `limits` or the process's
+   * `ResourceLimits`, 65,536): more is UNWRITABLE, naming the limit, before any frame is sampled.
+   */
   maxFrames?: number;
   /**
-   * At most this many bytes of MD3 frames, tags and vertices (default 2³¹ − 1, what MD3's int32 offsets address):
-   * more is UNWRITABLE before anything is sampled. Meshes used by many nodes make an output far bigger than the file.
+   * At most this many bytes of MD3 frames, tags and vertices (default: `maxImportBytes`, 64 MiB; MD3's int32 offsets
+   * address 2³¹ − 1): more is UNWRITABLE, naming the limit, before anything is sampled. Meshes used by many nodes
+   * and long animations make an output far bigger than the file.
    */
   maxBytes?: number;
 }
@@ -65,7 +69,8 @@ export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}
   checkSampling(fps, options.scale ?? 1);
   const order = sceneNodes(doc);
   const names = materialNames(doc, { texturePath: options.texturePath, extension: true });
-  const model = sampleMd3(order, sampleFrames(doc, fps, options.maxFrames), { ...options, shaderOf: (m) => names.nameOf(m) });
+  const bounds = importBounds(input, options);
+  const model = sampleMd3(order, sampleFrames(doc, fps, bounds.maxFrames), { ...options, maxBytes: bounds.maxBytes, maxMorphTargetVertices: bounds.maxMorphTargetVertices, shaderOf: (m) => names.nameOf(m) });
   return Object.assign(model, { textures: names.files });
 }
 
@@ -83,6 +88,8 @@ export interface Md3SampleOptions extends GltfToMd3Options {
   reference?: (frame: number) => ArrayLike<number> | null;
   /** A surface's shader from its primitive's material (default: the material's name). */
   shaderOf?: (material: Material | null) => string;
+  /** Morph target vertices read at most (default: the process's `maxMorphTargetVertices`; gltf-scene.ts). */
+  maxMorphTargetVertices?: number;
 }
 
 /**
@@ -96,14 +103,14 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
   const warnings: ParseWarning[] = [];
   const nodes = options.nodes ?? scene;
   const shaderOf = options.shaderOf ?? ((m: Material | null) => nameOf(m));
-  const sources = trianglePrimitives(nodes, warnings).map((t, i) => {
+  const maxBytes = options.maxBytes ?? importBounds({}).maxBytes;
+  const sources = trianglePrimitives(nodes, warnings, { maxMorphTargetVertices: options.maxMorphTargetVertices, maxBytes }).map((t, i) => {
     const what = `surface ${i} ("${t.name}")`;
     const triangleCount = t.triangles.length / 3;
     if (t.vertexCount > MD3_LIMITS.maxVertsPerSurface) unwritable(`${what} has ${t.vertexCount} vertices, MD3 holds ${MD3_LIMITS.maxVertsPerSurface} per surface`);
     if (triangleCount > MD3_LIMITS.maxTrianglesPerSurface) unwritable(`${what} has ${triangleCount} triangles, MD3 holds ${MD3_LIMITS.maxTrianglesPerSurface} per surface`);
     return {
       ...t,
-      poser: new PrimitivePoser(t.node, t.mesh, t.prim),
       surface: {
         name: field(t.name, 64),
         flags: 0,
@@ -120,8 +127,9 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
   const F = frames.length;
   // per frame: a 56-byte frame record, a 112-byte tag record per tag, 8 bytes per vertex of every surface
   const frameBytes = 56 + 112 * tagNodes.length + 8 * sources.reduce((n, s) => n + s.vertexCount, 0);
-  const maxBytes = options.maxBytes ?? 0x7fffffff;
-  if (F * frameBytes > maxBytes) unwritable(`${F} frames of ${sources.length} surfaces and ${tagNodes.length} tags are ${F * frameBytes} bytes of MD3: more than ${maxBytes} (maxBytes)`);
+  checkImportBytes(`${F} frames of ${sources.length} surfaces and ${tagNodes.length} tags of MD3`, F * frameBytes, maxBytes);
+  // each primitive's attributes copied once the frames are known to fit (a mesh on many nodes is copied per node)
+  const posers = sources.map((s) => new PrimitivePoser(s.node, s.mesh, s.prim));
 
   const xyz = sources.map((s) => new Int16Array(4 * s.surface.vertexCount * F));
   const frameMins = new Float32Array(3 * F), frameMaxs = new Float32Array(3 * F);
@@ -136,7 +144,7 @@ export function sampleMd3(scene: Node[], frames: SampleFrame[], options: Md3Samp
     const ref = options.reference?.(f) ?? null;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     sources.forEach((s, i) => {
-      const { positions, normals } = s.poser.pose(false, worlds.get);
+      const { positions, normals } = posers[i].pose(false, worlds.get);
       if (ref) transformInPlace(ref, positions, normals); // a tag's frame is rigid; the packing normalises normals
       const out = xyz[i];
       for (let v = 0, o = 4 * s.surface.vertexCount * f; v < s.surface.vertexCount; v++, o += 4) {

@@ -36,8 +36,8 @@ import type { Md3Model } from '../../base/model.js';
 import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, type PlayerAnimationNames } from './animation-cfg.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { sampleMd3, type GltfToMd3Options } from './from-gltf.js';
-import { animationPlayer, duration, invertMatrix } from '../../import/gltf-sample.js';
-import { checkSampling, DEFAULT_MAX_FRAMES, nameOf, sceneNodes, unwritable, type SampleFrame } from '../../import/gltf-scene.js';
+import { animationPlayer, invertMatrix } from '../../import/gltf-sample.js';
+import { animationFrames, checkSampling, importBounds, nameOf, sceneNodes, unwritable, type ImportBounds, type SampleFrame } from '../../import/gltf-scene.js';
 import { preorder } from '../../import/gltf-structure.js';
 import { md3Extent, md3GridWarning } from './grid.js';
 
@@ -173,21 +173,17 @@ function playerNamesOf(doc: Document): PlayerAnimationNames {
 }
 
 /** Each glTF animation in its cfg slot (by name, else the next free slot), with its rate and frame count. */
-function assignClips(doc: Document, names: PlayerAnimationNames, options: GltfToPlayerOptions, warnings: ParseWarning[]): Clip[] {
+function assignClips(doc: Document, names: PlayerAnimationNames, options: GltfToPlayerOptions, bounds: ImportBounds, warnings: ParseWarning[]): Clip[] {
   const list = PLAYER_LISTS[names];
   const slots = new Map<FileAnimation, Clip>();
   const others: { a: Animation; index: number }[] = [];
   const derived = new Set<string>(MD3_DERIVED_ANIMATIONS);
-  const maxFrames = options.maxFrames ?? DEFAULT_MAX_FRAMES;
   let total = 0;
   const clip = (slot: FileAnimation, a: Animation, index: number): Clip => {
     const fps = options.fps ?? keyRate(a) ?? 15;
-    const seconds = duration(a);
-    const count = Math.floor(seconds * fps + 1e-4) + 1;
+    // counted before any is sampled: at most maxImportFrames in all (gltf-scene.ts)
+    const count = animationFrames(a, index, fps, total, bounds.maxFrames);
     total += count;
-    if (!Number.isFinite(seconds) || total > maxFrames) {
-      unwritable(`animation ${index} ("${nameOf(a)}") lasts ${seconds} s: at ${fps} fps that is more than ${maxFrames} frames in all (maxFrames)`);
-    }
     return { slot, animation: a, index, fps, count, parts: clipParts(slot) };
   };
   doc.getRoot().listAnimations().forEach((a, index) => {
@@ -265,7 +261,8 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const parts = findParts(scene, warnings);
   const playerNames = playerNamesOf(doc);
   const list = PLAYER_LISTS[playerNames];
-  const clips = assignClips(doc, playerNames, options, warnings);
+  const bounds = importBounds(input, options);
+  const clips = assignClips(doc, playerNames, options, bounds, warnings);
 
   // Each part's frames: its clips' samples one after the other, BOTH_* first; a part without a clip gets the rest pose.
   const both = clips.filter((c) => c.slot.startsWith('BOTH_'));
@@ -294,7 +291,7 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   };
   const reference = { lower: playerRef, upper: tagRef('lower', 'tag_torso'), head: tagRef('upper', 'tag_head') };
   const sampled = Object.fromEntries(PARTS.map((p) => [p, sampleMd3(scene, frameLists[p], {
-    scale, name: p, nodes: parts[p].nodes, tags: parts[p].tags, reference: reference[p], maxBytes: options.maxBytes,
+    scale, name: p, nodes: parts[p].nodes, tags: parts[p].tags, reference: reference[p], maxBytes: bounds.maxBytes, maxMorphTargetVertices: bounds.maxMorphTargetVertices,
   })])) as Record<Part, Md3Model>;
   // One MD3_GRID_COARSE for the player: its smallest part's (the parts share the scale).
   const smallest = PARTS.map((p) => ({ p, extent: md3Extent(sampled[p].frameMins, sampled[p].frameMaxs) })).filter((x) => x.extent > 0).sort((a, b) => a.extent - b.extent)[0];

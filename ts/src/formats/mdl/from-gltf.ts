@@ -36,7 +36,7 @@ import { DEFAULT_QUAKE_PALETTE, quantizeQuakeSkin } from '../../images/quake-pal
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose } from '../../import/gltf-sample.js';
-import { checkSampling, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
+import { checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
 
 export interface GltfToMdlOptions {
   /** Frames per second animations are sampled at (default 10, Quake's). */
@@ -50,9 +50,16 @@ export interface GltfToMdlOptions {
   /** flags and synctype to write (default: the glTF's `extras.quake`, else 0). */
   flags?: number;
   synctype?: number;
-  /** At most this many frames in all (default 65536). */
+  /**
+   * At most this many frames in all (default: `maxImportFrames` of the input's `limits` or the process's
+   * `ResourceLimits`, 65,536): more is UNWRITABLE, naming the limit, before any frame is sampled.
+   */
   maxFrames?: number;
-  /** At most this many bytes of quantised vertices sampled before merging (default 2³¹ − 1): more is UNWRITABLE. */
+  /**
+   * At most this many bytes of sampled frames (52 × glTF vertices × frames: every frame's posed positions and normals,
+   * in float64, and its quantised bytes; default: `maxImportBytes`, 64 MiB): more is UNWRITABLE, naming the limit,
+   * before anything is sampled.
+   */
   maxBytes?: number;
 }
 
@@ -65,13 +72,17 @@ interface Pixels {
   rgba: Uint8Array;
 }
 
-/** A texture's pixels (PNG, or what images/decode.ts decodes), or null with a warning. */
-function texturePixels(texture: Texture | null, what: string, warnings: ParseWarning[]): Pixels | null {
+/**
+ * A texture's pixels (PNG, or what images/decode.ts decodes), or null with a warning. Every decoder checks the size
+ * the image declares against `maxImagePixels` before it inflates or allocates (a 70 KB PNG of 24,000² zeros is 2.3 GB
+ * of RGBA): over it, the warning names the limit and the skin is the base colour factor.
+ */
+function texturePixels(texture: Texture | null, what: string, maxImagePixels: number, warnings: ParseWarning[]): Pixels | null {
   const bytes = texture?.getImage();
   if (!texture || !bytes) return null;
   try {
-    if (texture.getMimeType() === 'image/png' || (bytes[0] === 0x89 && bytes[1] === 0x50)) return decodePngRgba(bytes);
-    const img = decodeImage(bytes, nameOf(texture));
+    if (texture.getMimeType() === 'image/png' || (bytes[0] === 0x89 && bytes[1] === 0x50)) return decodePngRgba(bytes, { maxImagePixels });
+    const img = decodeImage(bytes, nameOf(texture), { maxImagePixels });
     if (img.kind === 'rgba') return img;
     warnings.push({ code: 'GLTF_SKIN_NOT_DECODED', message: `the ${what} image "${nameOf(texture)}" is ${img.format.toUpperCase()}, which is not decoded here: the skin is the base colour factor`, offset: 0 });
   } catch (e) {
@@ -81,10 +92,10 @@ function texturePixels(texture: Texture | null, what: string, warnings: ParseWar
 }
 
 /** The skin: the base colour image (and the emissive one) quantised to the palette, or one colour. */
-function skinOf(material: Material | null, palette: Uint8Array, options: GltfToMdlOptions, warnings: ParseWarning[]): { width: number; height: number; indices: Uint8Array } {
-  const base = texturePixels(material?.getBaseColorTexture() ?? null, 'base colour', warnings);
+function skinOf(material: Material | null, palette: Uint8Array, options: GltfToMdlOptions, maxImagePixels: number, warnings: ParseWarning[]): { width: number; height: number; indices: Uint8Array } {
+  const base = texturePixels(material?.getBaseColorTexture() ?? null, 'base colour', maxImagePixels, warnings);
   if (base) {
-    let glow = texturePixels(material?.getEmissiveTexture() ?? null, 'emissive', warnings);
+    let glow = texturePixels(material?.getEmissiveTexture() ?? null, 'emissive', maxImagePixels, warnings);
     if (glow && (glow.width !== base.width || glow.height !== base.height)) {
       warnings.push({ code: 'GLTF_EMISSIVE_SIZE', message: `the emissive image is ${glow.width}×${glow.height}, the base colour ${base.width}×${base.height}: no fullbright texels written`, offset: 0 });
       glow = null;
@@ -114,7 +125,8 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
   const scale = options.scale ?? 1;
   checkSampling(fps, scale);
   const warnings: ParseWarning[] = [];
-  const prims = trianglePrimitives(sceneNodes(doc), warnings);
+  const bounds = importBounds(input, options);
+  const prims = trianglePrimitives(sceneNodes(doc), warnings, bounds);
   if (prims.length === 0) unwritable('no triangle primitive to import: an MDL needs at least one vertex');
   const material = prims[0].prim.getMaterial();
   const others = [...new Set(prims.map((p) => p.prim.getMaterial()).filter((m) => m !== material))];
@@ -122,9 +134,10 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
     warnings.push({ code: 'GLTF_MATERIALS_MERGED', message: `MDL has one mesh and one skin set: the primitives' materials ${others.map((m) => JSON.stringify(nameOf(m))).join(', ')} are drawn with "${nameOf(material)}"`, offset: 0 });
   }
   const palette = options.palette ?? DEFAULT_QUAKE_PALETTE;
-  const skin = skinOf(material, palette, options, warnings);
+  const skin = skinOf(material, palette, options, bounds.maxImagePixels, warnings);
 
-  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, options, 'MDL poses');
+  // every frame's float64 positions and normals (48 bytes a vertex) and quantised bytes (4), counted before sampling
+  const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, bounds, 'MDL poses', 52);
   const F = frames.length;
 
   // Every frame posed first: one scale and origin must hold them all.

@@ -18,7 +18,7 @@ import { MDL_DEFAULT_FPS } from '../../pose/timing.js';
 import type { GltfBuilder } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
 import { frameGetter, md2Grid } from '../../export/quake-grid.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions } from '../../export/gltf-morph.js';
+import { addMorphMesh, boundMorphVertices, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions } from '../../export/gltf-morph.js';
 import type { ResolvedTextures } from '../../export/textures.js';
 import type { MdlExportOptions } from '../../export/gltf.js';
 
@@ -48,6 +48,7 @@ export function addMdl(ctx: ExportContext, model: MdlModel, name: string, option
     ctx.warnings.push({ code: 'EMPTY_MESH', message: 'the model has no triangles: nothing to export', offset: 0 });
     return { rootNodes: [] };
   }
+  boundMorphVertices('the model', vertexCount, model.vertexCount, model.poseCount);
   const skin = options.mdlSkin ?? 0;
   // Without resolved textures (a game folder's replacement skins), the skins the file carries, decoded.
   ctx.materials.carry(() => mdlEmbeddedTextures(model, name));

@@ -17,8 +17,8 @@
  * - A model flagged MF_HOLEY (1 << 14: QuakeSpasm-Spiked, MarkV, Ironwail) draws index 255 transparent: an alpha test.
  */
 import type { MdlModel } from '../../base/model.js';
-import { decodeQuakeSkin, DEFAULT_QUAKE_PALETTE, parseQuakePalette, type QuakeSkin } from '../../images/quake-palette.js';
-import type { FileSystem } from '../../vfs/file-system.js';
+import { decodeQuakeSkin, DEFAULT_QUAKE_PALETTE, parseQuakePalette, QUAKE_PALETTE_BYTES, type QuakeSkin } from '../../images/quake-palette.js';
+import { fileHead, type FileSystem } from '../../vfs/file-system.js';
 import { implicitLook } from '../../materials/appearance.js';
 import { joinPath } from '../../materials/names.js';
 import type { EmbeddedPixels, MaterialWarning, ResolvedImage, ResolvedMaterial } from '../../materials/types.js';
@@ -153,7 +153,8 @@ export async function resolveMdlMaterials(fs: FileSystem | null, model: SkinSour
     const f = await fs.file(QUAKE_PALETTE_PATH);
     if (f) {
       try {
-        palette = parseQuakePalette(await f.bytes({ signal: options.signal }));
+        // its first 768 bytes, all the engine uses (a 1.5 GB palette.lmp was read whole for them: 3 GB)
+        palette = parseQuakePalette(await fileHead(f, QUAKE_PALETTE_BYTES, options.signal));
         palettePath = f.path;
       } catch (e) {
         warnings.push({ code: 'PALETTE_UNREADABLE', message: `${f.origin}: ${(e as Error).message}; the skins are decoded with LibreQuake's palette`, path: f.path });
