@@ -2,15 +2,19 @@
  * Whether an md5anim can play on an md5mesh, and how they differ: a pure comparison of the two joint lists, so every
  * consumer (the posers, the glTF export, the format registry, the CLI) decides alike.
  *
- * The engines differ, and we follow Daemon, the engine that ships the Unvanquished pairs Doom 3 would refuse:
- * - Daemon (`tr_animation.cpp` RE_CheckSkeleton) plays a pair whose joint counts agree and whose names agree ignoring
- *   case (`Q_stricmp`); parents are not compared. RE_BuildSkeleton then takes each bone's parent from the anim
- *   (`channel->parentIndex`) and the cgame's CG_TransformSkeleton composes with it: the anim's hierarchy poses the
- *   mesh (an md5mesh's joints are in object space, so the mesh's own parents never enter skinning).
+ * The engines differ, and we follow Daemon, the engine that ships the Unvanquished pairs Doom 3 would refuse (its
+ * naked human's 85-joint body plays anims from `human_nobsuit_common/` that name joint 32 `tag_head` where the mesh
+ * says `head_tag`, or joints 4–5 `neck`/`neckcontol`):
+ * - Daemon plays an anim on a mesh by joint index: `RE_BuildSkeleton` fills bone i from the anim's channel i (its
+ *   parent from the anim, `channel->parentIndex`, which the cgame's CG_TransformSkeleton composes with), and
+ *   `Tess_SurfaceMD5` skins the mesh's bone i with skeleton bone i; nothing compares names. `RE_CheckSkeleton`, the
+ *   one name check (positional, ignoring case), is called by no Unvanquished code path (its cgame syscall went in 2014;
+ *   in the XreaL-family cgames only the `testAnimation` debug command calls it). A different joint count is refused:
+ *   bone i of the mesh would have no channel, or a channel no bone.
  * - Doom 3 (`Anim.cpp` idMD5Anim::CheckModelHierarchy) refuses any difference: count, exact name, or parent
  *   (gameLocal.Error).
- * So a parent or letter-case difference is accepted, and reported as an `ENGINE_LIMIT` warning naming Doom 3; a
- * different count or a different name is refused.
+ * So a name or parent difference is accepted and reported as an `ENGINE_LIMIT` warning naming Doom 3's stricter rule;
+ * a different count is refused. Names in an anim may repeat (Daemon never looks them up).
  */
 import type { ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
@@ -22,7 +26,7 @@ export type AnimMeshDifference =
   | { kind: 'parent'; joint: number; name: string; mesh: number; anim: number };
 
 export interface AnimMeshMatch {
-  /** Whether Daemon plays the pair (see the file comment); the poser then composes with the anim's parents. */
+  /** Whether Daemon plays the pair (see the file comment): by joint index, composed with the anim's parents. */
   accepted: boolean;
   /** Every difference, in joint order (a count difference alone: nothing else can be compared). */
   differences: AnimMeshDifference[];
@@ -34,17 +38,12 @@ type AnimJoints = Pick<Md5Anim, 'jointCount' | 'names' | 'parents'>;
 export function matchAnimToMesh(mesh: Joints, anim: AnimJoints): AnimMeshMatch {
   if (anim.jointCount !== mesh.count) return { accepted: false, differences: [{ kind: 'joint-count', mesh: mesh.count, anim: anim.jointCount }] };
   const differences: AnimMeshDifference[] = [];
-  let accepted = true;
   for (let j = 0; j < mesh.count; j++) {
     const m = mesh.names[j], a = anim.names[j];
-    if (m !== a) {
-      const caseOnly = m.toLowerCase() === a.toLowerCase();
-      if (!caseOnly) accepted = false;
-      differences.push({ kind: 'name', joint: j, mesh: m, anim: a, caseOnly });
-    }
+    if (m !== a) differences.push({ kind: 'name', joint: j, mesh: m, anim: a, caseOnly: m.toLowerCase() === a.toLowerCase() });
     if (mesh.parents[j] !== anim.parents[j]) differences.push({ kind: 'parent', joint: j, name: m, mesh: mesh.parents[j], anim: anim.parents[j] });
   }
-  return { accepted, differences };
+  return { accepted: true, differences };
 }
 
 /** One difference in words, naming the files when given (`walk.md5anim`, `body.md5mesh`). */
@@ -73,7 +72,7 @@ export interface AnimMeshVerdict {
   refusal: string | null;
   /** Where the refusal is (`joint 3 of walk.md5anim`, `its joint list of …`), for the error's position. */
   where: string;
-  /** One `ENGINE_LIMIT` warning per difference Daemon accepts and Doom 3 refuses (a parent, a name's letter case). */
+  /** One `ENGINE_LIMIT` warning per difference Daemon accepts and Doom 3 refuses (a joint's name or parent). */
   warnings: ParseWarning[];
 }
 
@@ -81,12 +80,12 @@ export function animMeshVerdict(mesh: Joints, anim: AnimJoints, files: AnimMeshF
   const match = matchAnimToMesh(mesh, anim);
   const of = files.anim ?? 'the anim';
   if (!match.accepted) {
-    const d = match.differences.find((x) => x.kind === 'joint-count' || (x.kind === 'name' && !x.caseOnly))!;
-    return { refusal: describeAnimMeshDifference(d, files), where: `${d.kind === 'joint-count' ? 'its joint list' : `joint ${d.joint}`} of ${of}`, warnings: [] };
+    const d = match.differences[0];
+    return { refusal: describeAnimMeshDifference(d, files), where: `its joint list of ${of}`, warnings: [] };
   }
   const warnings = match.differences.map((d): ParseWarning => ({
     code: 'ENGINE_LIMIT',
-    message: `${describeAnimMeshDifference(d, files)}: Daemon plays it${d.kind === 'parent' ? " with the anim's hierarchy (RE_BuildSkeleton)" : ' (names compare ignoring case)'}, Doom 3 refuses the pair (idMD5Anim::CheckModelHierarchy)`,
+    message: `${describeAnimMeshDifference(d, files)}: Daemon plays it${d.kind === 'parent' ? " with the anim's hierarchy (RE_BuildSkeleton)" : ' by joint index (RE_BuildSkeleton: bone i from channel i; names are not compared)'}, Doom 3 refuses the pair (idMD5Anim::CheckModelHierarchy)`,
     offset: 0,
   }));
   return { refusal: null, where: of, warnings };

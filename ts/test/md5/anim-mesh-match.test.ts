@@ -64,12 +64,14 @@ describe('the comparison (a pure function)', () => {
     expect(matchAnimToMesh(mesh.joints, edited)).toEqual({ accepted: true, differences: [{ kind: 'parent', joint: 1, name: 'Thigh.Right', mesh: 0, anim: -1 }] });
   });
 
-  it('a letter-case difference is accepted (Q_stricmp); another name or another count is refused', () => {
+  it('a pair plays by joint index: another name (or only its letter case), a repeated name, are accepted and listed; another count is refused', () => {
     const names = [...forward.names];
     names[3] = names[3].toUpperCase();
     expect(matchAnimToMesh(mesh.joints, { ...forward, names })).toMatchObject({ accepted: true, differences: [{ kind: 'name', joint: 3, caseOnly: true }] });
     names[3] = 'Tail';
-    expect(matchAnimToMesh(mesh.joints, { ...forward, names })).toMatchObject({ accepted: false, differences: [{ kind: 'name', joint: 3, anim: 'Tail', caseOnly: false }] });
+    expect(matchAnimToMesh(mesh.joints, { ...forward, names })).toMatchObject({ accepted: true, differences: [{ kind: 'name', joint: 3, anim: 'Tail', caseOnly: false }] });
+    names[4] = 'Tail'; // twice in the anim, as Unvanquished's walk names tag_head twice
+    expect(matchAnimToMesh(mesh.joints, { ...forward, names }).accepted).toBe(true);
     expect(matchAnimToMesh(mesh.joints, { ...forward, jointCount: 26 })).toEqual({ accepted: false, differences: [{ kind: 'joint-count', mesh: 27, anim: 26 }] });
   });
 });
@@ -82,12 +84,17 @@ describe('assertAnimMatchesMesh', () => {
     expect(w[0].message).toBe('joint 1 ("Thigh.Right") has parent -1 in forward.md5anim but 0 in mesh.md5mesh: Daemon plays it with the anim\'s hierarchy (RE_BuildSkeleton), Doom 3 refuses the pair (idMD5Anim::CheckModelHierarchy)');
   });
 
-  it('what stays refused names the anim and the joint, not a byte offset', () => {
+  it('another name: one ENGINE_LIMIT warning naming both names, Daemon (by joint index) and Doom 3', () => {
     const names = [...forward.names];
     names[3] = 'Tail';
+    const w = assertAnimMatchesMesh(mesh, { ...forward, names }, { anim: 'walk.md5anim', mesh: 'body.md5mesh' });
+    expect(w.map((x) => [x.code, x.message])).toEqual([['ENGINE_LIMIT', `joint 3 is "Tail" in walk.md5anim but "${mesh.joints.names[3]}" in body.md5mesh: Daemon plays it by joint index (RE_BuildSkeleton: bone i from channel i; names are not compared), Doom 3 refuses the pair (idMD5Anim::CheckModelHierarchy)`]]);
+  });
+
+  it('what stays refused (another joint count) names the anim and its joint list, not a byte offset', () => {
     const e = (() => {
       try {
-        assertAnimMatchesMesh(mesh, { ...forward, names }, { anim: 'walk.md5anim', mesh: 'body.md5mesh' });
+        assertAnimMatchesMesh(mesh, { ...forward, jointCount: 26 }, { anim: 'walk.md5anim', mesh: 'body.md5mesh' });
       } catch (x) {
         return x as ModelParseError;
       }
@@ -95,7 +102,7 @@ describe('assertAnimMatchesMesh', () => {
     })();
     expect(e).toBeInstanceOf(ModelParseError);
     expect(e.code).toBe(ErrorCode.AnimMeshMismatch);
-    expect(e.message).toBe(`ANIM_MESH_MISMATCH: joint 3 is "Tail" in walk.md5anim but "${mesh.joints.names[3]}" in body.md5mesh at joint 3 of walk.md5anim`);
+    expect(e.message).toBe('ANIM_MESH_MISMATCH: walk.md5anim has 26 joints, body.md5mesh 27 at its joint list of walk.md5anim');
     expect(e.message).not.toContain('byte');
   });
 });
