@@ -29,6 +29,26 @@ import { turnIfHeld } from '../helpers/loop-turn.js';
 import { read, realAnimPairs, realMeshes, SHARED_MODELS } from '../helpers/models.js';
 
 const BOUND = 1e-4;
+/**
+ * An md5anim stores a rotation's x y z and recovers w = √(1 − x² − y² − z²) from float32 values: at a half turn
+ * (w → 0) a step of one float32 ulp in x y z moves w by about √(2⁻²⁴) ≈ 2.4e-4, so a rotation written again can land
+ * that far from the original's however it is rounded. Unvanquished's jump.md5anim turns `neckcontol` exactly half way
+ * (w = 0); where an anim holds such a rotation the round trip is held to this bound instead.
+ */
+const HALF_TURN_BOUND = 2.5e-4;
+
+/** Whether any joint of `anim` reaches a half turn (recovered w below 1e-3) in any frame. */
+function reachesHalfTurn(anim: Md5Anim): boolean {
+  const C = anim.componentCount;
+  for (let f = 0; f < anim.frameCount; f++) {
+    for (let j = 0; j < anim.jointCount; j++) {
+      const v = Array.from(anim.baseframe.subarray(6 * j, 6 * j + 6));
+      for (let c = 0, k = anim.startIndices[j]; c < 6; c++) if (anim.flags[j] & (1 << c)) v[c] = anim.frames[f * C + k++];
+      if (1 - (v[3] * v[3] + v[4] * v[4] + v[5] * v[5]) < 1e-6) return true;
+    }
+  }
+  return false;
+}
 const backend = createTsBackend();
 
 function diagonal(p: ArrayLike<number>): number {
@@ -153,9 +173,10 @@ describe('id → glb → id: every real md5mesh (with its md5anims) through toGl
           if (exact) worstOriginal = Math.max(worstOriginal, worstDistance(after.positions, before.poseFrame(f, false).positions));
         }
       }
-      console.log(`${row.path}: ${anims.length} anims, worst ${(worstGlb / diag).toExponential(2)} × diagonal vs the glb${exact ? `, ${(worstOriginal / diag).toExponential(2)} vs the original` : ' (a vertex has > 4 weights: the glb dropped some)'}`);
-      expect(worstGlb / diag).toBeLessThanOrEqual(BOUND);
-      expect(worstOriginal / diag).toBeLessThanOrEqual(BOUND);
+      const bound = named.some((n) => reachesHalfTurn(n.anim)) ? HALF_TURN_BOUND : BOUND;
+      console.log(`${row.path}: ${anims.length} anims, worst ${(worstGlb / diag).toExponential(2)} × diagonal vs the glb${exact ? `, ${(worstOriginal / diag).toExponential(2)} vs the original` : ' (a vertex has > 4 weights: the glb dropped some)'} (bound ${bound})`);
+      expect(worstGlb / diag).toBeLessThanOrEqual(bound);
+      expect(worstOriginal / diag).toBeLessThanOrEqual(bound);
     });
   }
 });
