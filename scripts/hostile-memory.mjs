@@ -273,6 +273,13 @@ cases.push({
   cases.push({ what: 'IQM: 3 joints, 1 pose, a .framegroups over its frames', input: fg, args: [], raise: [] });
 }
 
+// --- the coverage campaign's IQM findings: a vertex array whose size is not its type's (fixtures/generate-iqm.mjs) ----
+{
+  const iqm = await import('../fixtures/generate-iqm.mjs');
+  cases.push({ what: 'IQM: a tangent of 8 floats holding a NaN', input: file('iqm/wide-tangent.iqm', iqm.wideTangentNaN()), args: [], raise: [] });
+  cases.push({ what: 'IQM: a position of 0 components beside 9 normal floats, no meshes', input: file('iqm/position-size-0.iqm', iqm.positionSizeZero()), args: [], raise: [] });
+}
+
 const size = (input) => {
   const s = statSync(input.split(':')[0]);
   if (!s.isDirectory()) return s.size; // an archive member: the archive's size
