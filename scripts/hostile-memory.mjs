@@ -293,6 +293,12 @@ cases.push({
   cases.push({ what: '.glb → .md3: 50,000 morph targets naming one 3,072-vertex accessor', input: glb, args: [], out: 'x.md3', raise: ['maxMorphTargetVertices=Infinity'] });
   cases.push({ what: '.glb → .md2: the same 50,000 morph targets', input: glb, args: [], out: 'x.md2', raise: ['maxMorphTargetVertices=Infinity'] });
 }
+// --- the coverage campaign's IQM findings: a vertex array whose size is not its type's (fixtures/generate-iqm.mjs) ----
+{
+  const iqm = await import('../fixtures/generate-iqm.mjs');
+  cases.push({ what: 'IQM: a tangent of 8 floats holding a NaN', input: file('iqm/wide-tangent.iqm', iqm.wideTangentNaN()), args: [], raise: [] });
+  cases.push({ what: 'IQM: a position of 0 components beside 9 normal floats, no meshes', input: file('iqm/position-size-0.iqm', iqm.positionSizeZero()), args: [], raise: [] });
+}
 
 const size = (input) => {
   const s = statSync(input.split(':')[0]);

@@ -400,7 +400,10 @@ export interface IqmModel {
   vertexCount: number;
   /** Every vertex array record, as stored. */
   vertexArrays: IqmVertexArray[];
-  /** The standard arrays the engines read, when present in their engine formats (float 3/2/3/4, ubyte 4): else null. */
+  /**
+   * The standard arrays the engines read, when present in their engine formats (float 3/2/3/4, ubyte 4): else null.
+   * Without `positions` the others are null too (no engine reads vertices then; each is vertexCount × its size).
+   */
   positions: Float32Array | null;
   texcoords: Float32Array | null;
   normals: Float32Array | null;

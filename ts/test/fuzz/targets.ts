@@ -324,10 +324,16 @@ function poseMd3(model: unknown): void {
   poser.dispose();
 }
 
-/** An accepted IQM re-checked on its own: array lengths against the counts, every index the posers follow. */
+/**
+ * An accepted IQM re-checked on its own: array lengths against the counts, every index the posers follow. The
+ * per-vertex arrays the readers use (`positions` … `colors`) are V × their size; the posers take V from `positions`,
+ * so none of the others is there without it. Every vertex array record's data is V × its size values (what writeIqm
+ * writes back).
+ */
 export function checkIqm(model: unknown): string {
   const m = model as IqmModel;
   const V = m.vertexCount, J = m.joints.count, P = m.poses.count;
+  const perVertex = [['texcoords', m.texcoords, 2], ['normals', m.normals, 3], ['tangents', m.tangents, 4], ['blend indexes', m.blendIndexes, 4], ['blend weights', m.blendWeights, 4], ['colors', m.colors, 4]] as const;
   const first =
     lengthIs('triangles', m.triangles, m.triangleCount * 3) ||
     lengthIs('frames', m.frames, m.frameCount * m.frameChannels) ||
@@ -335,7 +341,8 @@ export function checkIqm(model: unknown): string {
     lengthIs('joint rotate', m.joints.rotate, J * 4) ||
     lengthIs('pose offsets', m.poses.offsets, P * 10) ||
     (m.positions ? lengthIs('positions', m.positions, V * 3) : '') ||
-    (m.blendIndexes ? lengthIs('blend indexes', m.blendIndexes, V * 4) : '') ||
+    perVertex.map(([name, a, size]) => (a === null ? '' : m.positions === null ? `${name} without positions` : lengthIs(name, a, V * size))).find((x) => x) ||
+    m.vertexArrays.map((a, i) => (a.data === null ? '' : lengthIs(`vertex array ${i} (${a.name})`, a.data, V * a.size))).find((x) => x) ||
     (m.bounds ? lengthIs('bounds', m.bounds, m.frameCount * 8) : '') ||
     parentsBelow(m.joints.parents) ||
     parentsBelow(m.poses.parents);
@@ -351,6 +358,18 @@ export function checkIqm(model: unknown): string {
   for (let p = 0; p < P; p++) for (let c = 0; c < 10; c++) if (m.poses.masks[p] & (1 << c)) used++;
   if (m.frameCount > 0 && used > m.frameChannels) return `masks take ${used} channels, frames hold ${m.frameChannels}`;
   return '';
+}
+
+/**
+ * An accepted IQM without its vertex arrays' stored values, for `checkGeneric`'s every-float-finite walk: those are
+ * the file's, as stored, read by nothing but writeIqm (custom arrays, arrays of a standard type in a format or size
+ * the engines ignore — DarkPlaces skips them, ioquake3 refuses the file — HALF as raw bits the walk cannot see
+ * anyway). The arrays the readers do use stay in the walk under their own names (`positions` … `colors`: the same
+ * objects), and `checkIqm` holds every record's length.
+ */
+export function iqmAsRead(model: unknown): unknown {
+  const m = model as IqmModel;
+  return { ...m, vertexArrays: m.vertexArrays.map(({ data, ...record }) => ({ ...record, values: data === null ? 0 : data.length })) };
 }
 
 /** Pose an accepted IQM at its last frame (its own frames on its joints), export it to glTF, write and read it back. */
@@ -664,7 +683,7 @@ const iqm: FuzzTarget = {
   parse: parseIqm,
   parseChunks: pushParse(() => new IqmParser()),
   structure: iqmStructure,
-  check: (m, b) => checkIqm(m) || checkGeneric(m, b),
+  check: (m, b) => checkIqm(m) || checkGeneric(iqmAsRead(m), b),
   use: poseIqm,
   memory: PARSER_MEMORY_BOUND,
 };

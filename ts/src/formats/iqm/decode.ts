@@ -161,6 +161,7 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
   let blendWeights: Uint8Array | Float32Array | null = null;
   let colors: Uint8Array | Float32Array | null = null;
   const skipped = overlappingArrays(view, h);
+  const finiteChecks = new Map<Float32Array, () => void>();
   for (let i = 0; i < h.numVertexArrays; i++) {
     const at = h.ofsVertexArrays + i * VERTEX_ARRAY_BYTES;
     const type = u32(at), flags = u32(at + 4), format = u32(at + 8), size = u32(at + 12), offset = u32(at + 16);
@@ -190,8 +191,11 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
       if (!ok) warnings.push(engineLimit(at + 8, `${what} (${quoted}) is format ${format} × ${size}, not ${expect}: ioquake3 refuses the model, DarkPlaces ignores the array; kept in vertexArrays only`));
       return ok;
     };
+    /** `a`, its values to be checked finite once it is known to be read (below: an array replaced or unread is not). */
     const finite = (a: Float32Array) => {
-      for (let k = 0; k < a.length; k++) if (!Number.isFinite(a[k])) fail(ErrorCode.BadNumber, `${what} (${quoted}) value ${k} is ${a[k]}`, offset + 4 * k);
+      finiteChecks.set(a, () => {
+        for (let k = 0; k < a.length; k++) if (!Number.isFinite(a[k])) fail(ErrorCode.BadNumber, `${what} (${quoted}) value ${k} is ${a[k]}`, offset + 4 * k);
+      });
       return a;
     };
     switch (type) {
@@ -221,7 +225,21 @@ export function decodeIqm(bytes: Uint8Array, header: IqmHeader, received: number
   if (V > 0 && positions === null && h.numMeshes === 0) {
     // Tesseract's animation-only files (Red Eclipse's player/*.iqm) may declare vertices and hold no arrays.
     warnings.push(engineLimit(H.numVertexes, `num_vertexes ${V} without a position array: DarkPlaces refuses the model ("missing vertex array data"); ioquake3 and Tesseract read no vertices without meshes`));
+    // Nor does anything here: every reader takes the vertex count from the positions (a poser of none sizes its
+    // buffers for 0 vertices), so a normal or blend array of V vertices beside them would be read past those buffers
+    // (a 560-byte file: a position array of 0 components, 9 normal floats, RangeError in `new IqmPoser`). R_LoadIQM
+    // skips the vertex arrays of a file without meshes (`if (header->num_meshes)`), Tesseract builds vertices only
+    // per mesh (loadiqmmeshes' `loopi(hdr.num_meshes)`): the arrays stay in vertexArrays only.
+    const unread = [texcoords && 'texcoord', normals && 'normal', tangents && 'tangent', blendIndexes && 'blend indexes', blendWeights && 'blend weights', colors && 'color'].filter(Boolean);
+    if (unread.length > 0) {
+      warnings.push(engineLimit(H.ofsVertexArrays, `${unread.join(', ')} array(s) of ${V} vertices without a position array: read by no engine, kept in vertexArrays only`));
+      texcoords = normals = tangents = null;
+      blendIndexes = blendWeights = colors = null;
+    }
   } else if (V > 0 && positions === null) fail(ErrorCode.MissingBlock, `${V} vertices without a float × 3 position array (ioquake3 and DarkPlaces refuse the model)`, H.numVertexArrays);
+  // the floats read are finite, in the file's order (what is kept in vertexArrays only is the file's, as stored)
+  const read = new Set<unknown>([positions, texcoords, normals, tangents, blendWeights, colors]);
+  for (const [array, check] of finiteChecks) if (read.has(array)) check();
   if (V > 0 && positions !== null) {
     const missing = (array: unknown, name: string, who: string) => {
       if (array === null) warnings.push(engineLimit(H.ofsVertexArrays, `no ${name} array: ${who}`));
