@@ -20,7 +20,7 @@ import { splitMd3Surface, splitMd3Surfaces } from '../../src/write/md3-split.js'
 import { writeMd5Anim } from '../../src/write/md5-anim.js';
 import { writeMd5Mesh } from '../../src/write/md5-mesh.js';
 import { shared } from '../helpers/cli.js';
-import { read, realAnimPairs, realMeshes } from '../helpers/models.js';
+import { read, realAnimPairs, realMeshes, renamedAnimPairs } from '../helpers/models.js';
 import { goodMd2Rows } from '../md2/_helpers.js';
 import { realMd3s } from '../md3/_helpers.js';
 
@@ -82,6 +82,17 @@ describe('validate: the writers refuse exactly what the engine refuses', () => {
       const m = parseMd5Mesh(read(mesh.absPath));
       expect(md5AnimEngineLimits(a, m), anim.path).toEqual([]);
       expect(writeMd5Anim(a, { validate: true, mesh: m })).toBe(writeMd5Anim(a));
+    }
+  });
+
+  it('an md5anim naming joints otherwise than its mesh (Unvanquished walk, jump): Doom 3\'s name check, at the joint the MANIFEST names', () => {
+    const pairs = renamedAnimPairs();
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const { anim, mesh } of pairs) {
+      const limits = md5AnimEngineLimits(parseMd5Anim(read(anim.absPath)), parseMd5Mesh(read(mesh.absPath)));
+      expect(limits.length, anim.path).toBeGreaterThan(0);
+      const joint = /joints? (\d+)/.exec(anim.notes)![1];
+      expect(limits[0].message, anim.path).toMatch(new RegExp(`joint ${joint} is ".*", the md5mesh's ".*".*joint names don't match`));
     }
   });
 
