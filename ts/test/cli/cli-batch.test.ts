@@ -12,11 +12,13 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archivePath } from '../../src/commands/inputs.js';
 import { batchStatus } from '../../src/commands/convert/batch-progress.js';
+import { middleEllipsis, PATH_COLUMN_MAX } from '../../src/commands/inspect/archive.js';
 import { execChild } from '../helpers/child.js';
 import { BIN, runCli as run } from '../helpers/cli.js';
 import { runChild } from '../helpers/child.js';
 import { zerosDeflated } from '../helpers/bomb.js';
 import { corpusArchives } from '../helpers/corpus-archives.js';
+import { unreadButListed, unreadModelFiles } from '../helpers/corpus-kinds.js';
 import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
 import { makePak } from '../helpers/pak-writer.js';
 import { makeZip } from '../helpers/zip-writer.js';
@@ -37,7 +39,10 @@ function walk(dir: string, base = dir): string[] {
  * What the corpus holds, worked out from MANIFEST alone: every file of a model format the package registers (an IQM
  * whose notes say it is animation only is its mesh's, not a model of its own), a folder with lower/upper/head.md3 as
  * one player (its parts not listed again), and the files the parsers refuse (assimp's invalid/ and the zero-vertex
- * MD2). The formats follow the registry, so a newly registered format's files are expected here too.
+ * MD2). The formats follow the registry, so a newly registered format's files are expected here too. Model files of
+ * formats this build does not read (helpers/corpus-kinds.ts) are listed only where a registered extension claims them
+ * — GoldSrc's `.mdl`, taken for Quake's and refused by its parser (BAD_MAGIC), each a failed row; `.mdc`, `.mds`,
+ * `.mdm`, `.mdx` are no model to this build and are not listed.
  */
 const MODEL_FORMATS = DEFAULT_FORMATS.filter((f) => f.role === 'model' && f.extensions.length);
 async function expectedCorpus() {
@@ -45,7 +50,8 @@ async function expectedCorpus() {
   // where it carries meshes (mine_pose.iqm): listed under the player, not as a model of its own.
   const playerCfg = join(SHARED_MODELS, 'actors-iqm/player/player.cfg');
   const played = new Set(existsSync(playerCfg) ? [...new TextDecoder('latin1').decode(read(playerCfg)).matchAll(/iqmanim\s+"[^"]*"\s+"([^"]+)"/g)].map((m) => `actors-iqm/player/${m[1]}`) : []);
-  const rows = manifest().filter((r) => MODEL_FORMATS.some((f) => f.id === r.format) && !/animation only/.test(r.notes) && !played.has(r.path));
+  const unread = unreadButListed();
+  const rows = [...manifest().filter((r) => MODEL_FORMATS.some((f) => f.id === r.format) && !/animation only/.test(r.notes) && !played.has(r.path)), ...unread];
   const folders = new Map<string, string[]>();
   for (const r of rows) folders.set(dirname(r.path), [...(folders.get(dirname(r.path)) ?? []), r.path.split('/').pop()!]);
   const players = [...folders].filter(([, names]) => ['lower.md3', 'upper.md3', 'head.md3'].every((n) => names.includes(n))).map(([f]) => f).sort();
@@ -53,13 +59,18 @@ async function expectedCorpus() {
   const models = [...rows.filter((r) => !isPart(r.path)).map((r) => r.path), ...players].sort();
   // Broken = what the parsers refuse (they follow the engines: assimp's "invalid" Overflowing*Index md5meshes load
   // in Doom 3 and here, with warnings), checked only among the files the corpus marks as invalid or malformed.
-  const refused = async (r: { format: string; absPath: string }) => {
-    const format = MODEL_FORMATS.find((f) => f.id === r.format)!;
+  const refused = async (r: { format: string; path: string; absPath: string }) => {
+    const format = MODEL_FORMATS.find((f) => f.id === r.format) ?? MODEL_FORMATS.find((f) => f.extensions.some((e) => r.path.toLowerCase().endsWith(e)))!;
     return format.parseStream!(read(r.absPath)).then(() => false, () => true);
   };
   const broken: string[] = [];
   for (const r of rows) if ((/\/invalid\//.test(r.path) || /malformed/.test(r.path)) && (await refused(r))) broken.push(r.path);
-  return { models, players, broken: broken.sort() };
+  // An unread format's file must be refused, never read as the format its extension names.
+  for (const r of unread) {
+    if (!(await refused(r))) throw new Error(`${r.path} (${r.format}) parses as the format its extension names`);
+    broken.push(r.path);
+  }
+  return { models, players, broken: broken.sort(), unread: unread.map((r) => r.path).sort() };
 }
 const wanted = await expectedCorpus();
 const { archives } = await corpusArchives();
@@ -94,12 +105,21 @@ describe('inspect ARCHIVE_OR_DIR', () => {
     expect(bsuit.frames).toEqual({ lower: 191, upper: 153, head: 1 }); // README: 153- and 191-frame parts
     expect(j.models.find((m: { path: string }) => m.path.endsWith('faerie.md2')).frames).toBe(198);
     expect(j.models.find((m: { path: string }) => m.path.endsWith('malformed_zero_numvertices.md2')).error).toMatch(/^BAD_COUNT: /);
+    // GoldSrc's .mdl (IDST, IDSQ): listed as Quake's MDL by their extension, each with the ident refused.
+    expect(want.unread.length).toBeGreaterThan(0);
+    for (const p of want.unread) expect(j.models.find((m: { path: string }) => m.path === p), p).toMatchObject({ format: 'mdl', error: expect.stringMatching(/^BAD_MAGIC: ident is 0x5[14]534449,/) });
+    // MDC, MDS, MDM, MDX: not listed (their extensions are no registered format's), though the archive holds them.
+    const unlisted = unreadModelFiles().filter((r) => !want.unread.includes(r.path));
+    expect(new Set(unlisted.map((r) => r.format))).toEqual(new Set(['mdc', 'mds', 'mdm', 'mdx']));
+    for (const r of unlisted) expect(j.models.some((m: { path: string }) => m.path === r.path), r.path).toBe(false);
   });
   it('the table names each model once; a stored archive and Info-ZIP’s lists the same models', async () => {
     const table = await run('inspect', archives.stored);
     expect(table.status, table.stderr).toBe(0);
     expect(table.stdout.split('\n')[0]).toBe(`${archives.stored}: ${want.models.length} models, ${want.players.length} players`);
-    for (const m of want.models) expect(table.stdout).toMatch(new RegExp(`^${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s`, 'm'));
+    // A path longer than the column is cut in the middle (cli-output.test.ts): GoldSrc's sequence groups are.
+    const shown = want.models.map((m) => middleEllipsis(m, PATH_COLUMN_MAX));
+    for (const m of shown) expect(table.stdout).toMatch(new RegExp(`^${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s`, 'm'));
     expect(json(await run('inspect', archives.infozip, '--json')).models.length).toBe(want.models.length);
   });
 });
@@ -176,6 +196,7 @@ describe('convert --all', () => {
     expect(j.converted + j.failed).toBe(listed);
     expect(j.models.filter((m: { status: string }) => m.status === 'failed').map((m: { path: string }) => m.path).sort()).toEqual(want.broken);
     for (const m of j.models.filter((x: { status: string }) => x.status === 'failed')) expect(m.code).toMatch(/^[A-Z_]+$/);
+    for (const p of want.unread) expect(j.models.find((m: { path: string }) => m.path === p), p).toMatchObject({ status: 'failed', code: 'BAD_MAGIC' });
     // Warnings name the member they come from, as the archive calls it (BoarMan's 13 empty meshes: one line).
     const boar = j.models.find((m: { path: string }) => m.path.endsWith('BoarMan.md5mesh'));
     expect(boar.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^deflate\.pk3:assimp\/test\/models-nonbsd\/MD5\/BoarMan\.md5mesh: warning EMPTY_MESH: .*\(and 12 more like it\)$/)]));

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { runChild } from '../helpers/child.js';
 import { runCli as run } from '../helpers/cli.js';
-import { invalidFiles, read, realAnimPairs, realMeshes, REPO } from '../helpers/models.js';
+import { GOLDSRC_MDL_MAGICS, magicOf, md5Header, registered, unreadModelFiles } from '../helpers/corpus-kinds.js';
+import { invalidFiles, read, realAnimPairs, realMeshes, renamedAnimPairs, REPO } from '../helpers/models.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-cli-'));
 
@@ -30,8 +31,7 @@ describe('idtech-models inspect', () => {
     it(`${anim.path} shows frames and frame rate`, async () => {
       const r = await run('inspect', anim.absPath);
       expect(r.status, r.stderr).toBe(0);
-      const frames = /numFrames=(\d+)/.exec(anim.notes)![1];
-      const rate = /frameRate=(\d+)/.exec(anim.notes)![1];
+      const [frames, rate] = [md5Header(anim, 'numFrames'), md5Header(anim, 'frameRate')];
       expect(r.stdout).toMatch(new RegExp(`^frames\\s+${frames}$`, 'm'));
       expect(r.stdout).toMatch(new RegExp(`^frameRate\\s+${rate}$`, 'm'));
     });
@@ -60,14 +60,16 @@ describe('idtech-models inspect', () => {
       return true;
     }
   };
-  for (const row of invalidFiles().filter((r) => r.format !== 'md5camera' && !refused(r))) {
+  // Invalid files of formats this build reads (the invalid MDC is with the unread formats below).
+  const readInvalid = () => invalidFiles().filter((r) => registered(r.format) && r.format !== 'md5camera');
+  for (const row of readInvalid().filter((r) => !refused(r))) {
     it(`${row.path}, which Doom 3 loads, inspects with exit 0 and its INDEX_MARKER warning`, async () => {
       const r = await run('inspect', row.absPath);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/INDEX_MARKER/);
     });
   }
-  for (const row of invalidFiles().filter((r) => r.format !== 'md5camera' && refused(r))) {
+  for (const row of readInvalid().filter((r) => refused(r))) {
     it(`${row.path} exits 1 with file, code and line:column on one line`, async () => {
       const r = await run('inspect', row.absPath);
       expect(r.status).toBe(1);
@@ -77,13 +79,36 @@ describe('idtech-models inspect', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
     });
   }
+  // The corpus' model files of formats this build does not read (GoldSrc MDL, RTCW/ET MDC, MDS, MDM/MDX): one file of
+  // each format and ident. A `.mdl` is taken by its extension for Quake's MDL, whose parser refuses the ident;
+  // the others are no model to this build.
+  const unread = new Map(unreadModelFiles().map((r) => [`${r.format} ${magicOf(r)}`, r]));
+  it('the corpus holds model files this build does not read (GoldSrc IDST and IDSQ, MDC, MDS, MDM, MDX)', () => {
+    expect([...unread.keys()].sort()).toEqual(['hl1mdl IDSQ', 'hl1mdl IDST', 'mdc IDPC', 'mdm MDMW', 'mds MDSW', 'mdx MDXW']);
+  });
+  for (const [kind, row] of unread) {
+    it(`${kind} (${row.path}) exits 1 with one line naming the file and why, no stack trace`, async () => {
+      const r = await run('inspect', row.absPath);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const file = row.absPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (GOLDSRC_MDL_MAGICS.includes(magicOf(row))) {
+        const ident = [...magicOf(row)].reduceRight((n, c) => n * 256 + c.charCodeAt(0), 0).toString(16);
+        expect(lines[0]).toMatch(new RegExp(`^idtech-models: ${file}:byte 0: BAD_MAGIC: ident is 0x${ident}, not "IDPO"`));
+      } else {
+        expect(lines[0]).toMatch(new RegExp(`^idtech-models: ${file}: not a model file this tool reads \\(`));
+      }
+    });
+  }
 });
 
 describe('idtech-models convert', () => {
   for (const { anim, mesh } of realAnimPairs()) {
     it(`${mesh.path.split('/').pop()} + ${anim.path.split('/').pop()} → OBJ in file order, same on WASM and TS`, async () => {
       const parsed = parseMd5Mesh(read(mesh.absPath));
-      const frame = String(Math.floor(Number(/numFrames=(\d+)/.exec(anim.notes)![1]) / 2));
+      const frame = String(Math.floor(md5Header(anim, 'numFrames') / 2));
       const outs: string[] = [];
       for (const backend of ['wasm', 'ts']) {
         const out = join(tmp, `${backend}.obj`);
@@ -124,6 +149,16 @@ describe('idtech-models convert', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ANIM_MESH_MISMATCH/);
   });
+  // Unvanquished plays walk and jump on the naked human by joint index; their joint names differ from the mesh's
+  // (MANIFEST: "the mesh says …"): converted, with a warning naming the joint.
+  for (const { anim, mesh } of renamedAnimPairs()) {
+    it(`${mesh.path.split('/').pop()} + ${anim.path.split('/').pop()}, whose joint names differ, converts (exit 0) and warns ENGINE_LIMIT at the joint the MANIFEST names`, async () => {
+      const r = await run('convert', mesh.absPath, '--anim', anim.absPath, '-o', join(tmp, 'renamed.obj'));
+      expect(r.status, r.stderr).toBe(0);
+      const joint = /joints? (\d+)/.exec(anim.notes)![1];
+      expect(r.stderr).toMatch(new RegExp(`ENGINE_LIMIT: joint ${joint} is "[^"]+" in the anim but "[^"]+" in the mesh: Daemon plays it by joint index`));
+    });
+  }
   it('bench --json on a real model reports every backend, with parity', async () => {
     const drone = realAnimPairs().find((p) => p.anim.path.endsWith('drone/forward.md5anim'))!;
     const r = await run('bench', drone.mesh.absPath, drone.anim.absPath, '--json');

@@ -12,7 +12,7 @@ import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { diagonal } from '../helpers/compare.js';
 import { turnIfHeld } from '../helpers/loop-turn.js';
-import { read, realAnimPairs, realMeshes } from '../helpers/models.js';
+import { read, realAnimPairs, realMeshes, renamedAnimPairs } from '../helpers/models.js';
 import { gltfPositions, readAccessor, readGlb, yUp, type Gltf } from './gltf-eval.js';
 import { expectClean as expectCleanIn, summaryLine, validate } from './validate.js';
 
@@ -243,6 +243,20 @@ describe('mapping details', () => {
     expect(err).toBeInstanceOf(ModelParseError);
     expect((err as ModelParseError).code).toBe(ErrorCode.AnimMeshMismatch);
   });
+
+  // Unvanquished's walk and jump on the naked human name some joints otherwise (MANIFEST: "the mesh says …"): played by
+  // joint index, as Daemon plays them, with a warning naming the joint.
+  for (const { anim, mesh } of renamedAnimPairs()) {
+    it(`${anim.path.split('/').pop()} on ${mesh.path.split('/').pop()}, joint names differing, exports with an ENGINE_LIMIT warning at the joint the MANIFEST names`, async () => {
+      const m = parseMd5Mesh(read(mesh.absPath));
+      const a = parseMd5Anim(read(anim.absPath));
+      const warnings: { code: string; message: string }[] = [];
+      const g = readGlb(await toGlb(m, { anims: [{ name: 'x', anim: a }], warnings: warnings as never }));
+      expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['x']);
+      const joint = /joints? (\d+)/.exec(anim.notes)![1];
+      expect(warnings.filter((w) => w.code === 'ENGINE_LIMIT').map((w) => w.message)).toContainEqual(expect.stringMatching(new RegExp(`^joint ${joint} is "[^"]+" in .* but "[^"]+" in the mesh: Daemon plays it by joint index`)));
+    });
+  }
 });
 
 describe('more than 4 joints per vertex (hand-written md5mesh)', () => {

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { turnIfHeld } from '../helpers/loop-turn.js';
-import { manifest, read, realAnimPairs, SHARED_MODELS } from '../helpers/models.js';
+import { animPairs, manifest, read, SHARED_MODELS } from '../helpers/models.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import type { Md5Mesh } from '../../src/base/model.js';
 import { memoryLimit } from './bounds.js';
@@ -110,9 +110,11 @@ function* seedSteps(): Generator<void, TargetSeeds[]> {
     const foreign = yield* seeds(files.filter((f) => !mine(f)));
     all.push({ target, own, foreign });
   }
-  // Fuzzed anims are attached to the mesh their seed belongs to (MANIFEST "pairs with X"), each mesh parsed once.
+  // Fuzzed anims are attached to the mesh their seed belongs to (MANIFEST "pairs with X"), each mesh parsed once;
+  // those whose joint names differ from it too (their refusal is a typed error like any mutation's).
   const meshes = new Map<string, Md5Mesh>();
-  for (const { anim, mesh } of realAnimPairs()) {
+  const { same, renamed } = animPairs();
+  for (const { anim, mesh } of [...same, ...renamed]) {
     if (!meshes.has(mesh.path)) meshes.set(mesh.path, parseMd5Mesh(read(mesh.absPath)));
     setPairedMesh(anim.path, meshes.get(mesh.path)!);
     yield;

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MdlModel } from '../../src/base/model.js';
 import { MdlParser } from '../../src/formats/mdl/index.js';
+import { quakeMdl } from '../helpers/corpus-kinds.js';
 import { SHARED_MODELS, manifest, read, type ManifestRow } from '../helpers/models.js';
 
 export { catchParse, diff, splitAt } from '../md5/_helpers.js';
@@ -12,9 +13,12 @@ export { catchParseAsync, typedBytes } from '../md2/_helpers.js';
 export const LQ1 = join(SHARED_MODELS, 'LibreQuake', 'lq1');
 export const PALETTE_PATH = join(LQ1, 'gfx', 'palette.lmp');
 
-/** Every MDL the MANIFEST lists (LibreQuake's 82); throws when one is missing. */
+/**
+ * Every Quake MDL the MANIFEST lists (LibreQuake's 82), its ident checked (helpers/corpus-kinds.ts: Half-Life's
+ * `.mdl` files are not these); throws when one is missing.
+ */
 export function mdlRows(): ManifestRow[] {
-  const rows = manifest().filter((r) => r.format === 'mdl');
+  const rows = manifest().filter((r) => existsSync(r.absPath) ? quakeMdl(r) : r.format === 'mdl');
   for (const r of rows) if (!existsSync(r.absPath)) throw new Error(`MANIFEST lists ${r.path}, not found`);
   if (rows.length === 0) throw new Error('MANIFEST lists no mdl');
   return rows;

@@ -5,13 +5,17 @@
  */
 import { describe, expect, test } from 'vitest';
 import { parseMdl, parseMdlStream } from '../../src/formats/mdl/index.js';
+import { magicOf, QUAKE_MDL_MAGICS } from '../helpers/corpus-kinds.js';
+import { manifest } from '../helpers/models.js';
 import { referenceMdl } from '../reference/mdl.js';
 import { diff, fromChunks, mdlRows, note, readRow, splitAt, typedBytes } from './_helpers.js';
 
 describe('real MDL files', () => {
-  test('the corpus has the 82 LibreQuake models, 9 with a QMEX block and 4 with frame groups', () => {
+  test('the Quake MDLs are the .mdl files that start with a Quake ident: LibreQuake\'s 82, 9 with a QMEX block and 4 with frame groups', () => {
     const rows = mdlRows();
-    expect(rows.length).toBe(82);
+    const byBytes = manifest().filter((r) => /\.mdl$/i.test(r.path) && QUAKE_MDL_MAGICS.includes(magicOf(r)));
+    expect(rows.map((r) => r.path)).toEqual(byBytes.map((r) => r.path));
+    expect(rows.filter((r) => r.path.startsWith('LibreQuake/lq1/progs/')).length).toBe(82);
     expect(rows.filter((r) => /QMEX/.test(r.notes)).length).toBe(9);
     expect(rows.filter((r) => note(r, 'groups') > 0).length).toBe(4);
   });

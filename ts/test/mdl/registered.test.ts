@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { DataTexture, Mesh, type MeshStandardMaterial } from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MdlModel } from '../../src/base/model.js';
-import { parseMdl } from '../../src/formats/mdl/index.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { MDL_HEADER_BYTES, parseMdl, parseMdlStream } from '../../src/formats/mdl/index.js';
 import { selectFormat } from '../../src/load/format.js';
 import { catalogModels } from '../../src/load/catalog.js';
 import { openModelSet } from '../../src/load/model-set.js';
@@ -19,9 +20,12 @@ import { decodeQuakeSkin } from '../../src/images/quake-palette.js';
 import { DEFAULT_FORMATS, entryFor } from '../../src/registry/formats.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
 import { IdTechLoader } from '../../src/three/loader.js';
+import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { mountGameDir } from '../../src/vfs/node.js';
-import { read, SHARED_MODELS } from '../helpers/models.js';
+import { goldsrcMdl } from '../helpers/corpus-kinds.js';
+import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
 import { makePak } from '../helpers/pak-writer.js';
+import { buildMdl, richSpec } from './_build.js';
 import { mdlRows, readRow } from './_helpers.js';
 
 const PALETTE = join(SHARED_MODELS, 'LibreQuake/lq1/gfx/palette.lmp');
@@ -64,6 +68,30 @@ describe('MDL in the registry', () => {
     const back = parseMdl(written.files[0].bytes as Uint8Array);
     expect([back.vertexCount > 0, back.triangleCount, back.poseCount]).toEqual([true, model.triangleCount, model.poseCount]);
     expect(written.engine[0].warnings).toEqual([]);
+  });
+
+  // The archive listing reads each model's frame count from its header (commands/inspect/archive.ts); it must
+  // refuse what the parser refuses, for the same reason: the corpus' Half-Life .mdl files (IDST, and IDSQ sequence
+  // groups, man01.mdl shorter than Quake's header) are BAD_MAGIC, not truncated MDLs.
+  it("the listing's header read refuses a .mdl that is no Quake MDL as the parser does: GoldSrc's files, a RAPO header cut short", async () => {
+    const headerFrames = async (bytes: Uint8Array) => {
+      const file = await memoryFileSystem([{ path: 'x.mdl', bytes }]).file('x.mdl');
+      return entryFor('mdl')!.headerFrames!(file!).then((n) => n, (e: unknown) => e);
+    };
+    const goldsrc = manifest().filter(goldsrcMdl);
+    expect(goldsrc.filter((r) => r.size < MDL_HEADER_BYTES).length).toBeGreaterThan(0);
+    for (const r of goldsrc) {
+      const e = await headerFrames(read(r.absPath));
+      expect(e, r.path).toBeInstanceOf(ModelParseError);
+      expect((e as ModelParseError).code, r.path).toBe(ErrorCode.BadMagic);
+      await expect(parseMdlStream(read(r.absPath)), r.path).rejects.toMatchObject({ code: ErrorCode.BadMagic });
+    }
+    // Hexen II's header is 88 bytes: one cut at 86 is TRUNCATED at 86 (it was read past its end).
+    const rapo = buildMdl(richSpec({ ident: 'RAPO' }));
+    expect(await headerFrames(rapo)).toBe(parseMdl(rapo).frameCount);
+    const cut = await headerFrames(rapo.slice(0, 86));
+    expect(cut).toBeInstanceOf(ModelParseError);
+    expect([(cut as ModelParseError).code, (cut as ModelParseError).offset]).toEqual([ErrorCode.Truncated, 86]);
   });
 });
 

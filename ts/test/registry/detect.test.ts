@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatForBytes, formatForName } from '../../src/load/format.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
+import { goldsrcMdl, unreadModelFiles } from '../helpers/corpus-kinds.js';
 import { manifest, read } from '../helpers/models.js';
 
 const kinds = DEFAULT_FORMATS.filter((f) => f.extensions.length).map((f) => f.id);
@@ -23,6 +24,14 @@ describe('kind by content', () => {
   });
   it('by name too, whatever the case of the extension', () => {
     for (const r of rows) expect(kindFromName(r.path.toUpperCase())).toBe(r.format);
+  });
+  it('a model file of a format this build does not read (GoldSrc MDL, MDC, MDS, MDM, MDX) sniffs as none; by name only GoldSrc\'s .mdl is taken, for Quake\'s', () => {
+    const unread = unreadModelFiles();
+    expect(new Set(unread.map((r) => r.format))).toEqual(new Set(['hl1mdl', 'mdc', 'mds', 'mdm', 'mdx']));
+    for (const r of unread) {
+      expect(kindFromBytes(read(r.absPath).subarray(0, 4096)), r.path).toBeNull();
+      expect(kindFromName(r.path), r.path).toBe(goldsrcMdl(r) ? 'mdl' : null);
+    }
   });
   it('the commandline string cannot decide: an md5anim whose commandline says numMeshes / numCuts stays an md5anim', () => {
     const anim = rows.find((r) => r.format === 'md5anim')!;

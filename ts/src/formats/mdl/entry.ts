@@ -48,9 +48,12 @@ export const mdlEntry = /* @__PURE__ */ formatEntry(mdlFormat, mdlModel, {
     return { summary: mdlSummary(model), materialsOf: model };
   },
   async headerFrames(file) {
-    const { readMdlHeader, MDL_HEADER_BYTES, RAPO_HEADER_BYTES } = await import('./index.js');
+    const { checkMdlIdentity, readMdlHeader, MDL_HEADER_BYTES, RAPO_HEADER_BYTES } = await import('./index.js');
     const b = await fileHead(file, RAPO_HEADER_BYTES);
-    if (b.length < MDL_HEADER_BYTES) throw new ModelParseError(ErrorCode.Truncated, `input ended inside the ${MDL_HEADER_BYTES}-byte header`, { offset: b.length });
+    // The ident before the length, as the parser checks them: a short file that is no MDL (a Half-Life sequence group,
+    // `IDSQ`, 76 bytes) is BAD_MAGIC, not a truncated MDL; and a RAPO header is longer than Quake's.
+    const headerBytes = checkMdlIdentity(new DataView(b.buffer, b.byteOffset, b.length), b.length) || MDL_HEADER_BYTES;
+    if (b.length < headerBytes) throw new ModelParseError(ErrorCode.Truncated, `input ended inside the ${headerBytes}-byte header`, { offset: b.length });
     // numframes counts frame records (a group is one); its poses are known only from the frames themselves.
     return readMdlHeader(new DataView(b.buffer, b.byteOffset, b.length)).frameCount;
   },
