@@ -35,22 +35,5 @@ export function triangleGltf(o: GltfGenOptions = {}): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(json));
 }
 
-/** A GLB of `json` with `bin` as its binary chunk. */
-export function glb(json: unknown, bin: Uint8Array): Uint8Array {
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const jsonLen = Math.ceil(text.length / 4) * 4;
-  const binLen = Math.ceil(bin.length / 4) * 4;
-  const out = new Uint8Array(12 + 8 + jsonLen + 8 + binLen);
-  const v = new DataView(out.buffer);
-  v.setUint32(0, 0x46546c67, true);
-  v.setUint32(4, 2, true);
-  v.setUint32(8, out.length, true);
-  v.setUint32(12, jsonLen, true);
-  v.setUint32(16, 0x4e4f534a, true);
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + jsonLen);
-  v.setUint32(20 + jsonLen, binLen, true);
-  v.setUint32(24 + jsonLen, 0x004e4942, true);
-  out.set(bin, 28 + jsonLen);
-  return out;
-}
+/** A GLB of `json` with `bin` as its binary chunk (the hostile-glTF generator's, one copy). */
+export { glb } from '../../../fixtures/generate-hostile-gltf.mjs';
