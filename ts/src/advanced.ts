@@ -54,7 +54,8 @@ export { backToBackIndices } from './pose/morph-poser.js';
 export { lerpTag, md3TagIndex, TAG_FLOATS as MD3_TAG_FLOATS, type LerpTagOptions } from './pose/md3-tag.js';
 // export: the glTF document before packing
 export { buildGltfDocument, type Md5GltfStats, type MdlExportOptions } from './export/gltf.js';
-export { buildGltf, gltfFiles, setGltfOptions, type GltfExportOptions } from './registry/gltf.js';
+export { buildGltf, gltfFiles, type GltfExportOptions } from './registry/gltf.js';
+export { setGltfOptions } from './registry/gltf-options.js';
 export { toGlbMeshopt } from './registry/gltf-meshopt.js';
 export type { MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it
 // textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)

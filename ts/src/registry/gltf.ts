@@ -2,26 +2,26 @@
  * glTF export of any registered format: `toGlb(model, options)` → one `.glb` file's bytes, `toGltf(model, options)`
  * → `.gltf` JSON text + the `.bin` it points at, `gltfFiles(model, outName, options)` → the files to write for an
  * output name ending in `.glb` or `.gltf` (`gltf-meshopt.ts`: `toGlbMeshopt`, with EXT_meshopt_compression). The model's format is
- * found by its data (`FormatEntry.owns`) among the formats (`DEFAULT_FORMATS` unless given); its exporter is the
- * registration's `gltf`, loaded on first use — so all of these are async, and an app carries only the exporters of
- * the formats it exports.
+ * found by its data (`owns`) among the formats (`DEFAULT_MODELS` unless given: registry/models.ts says why); its
+ * exporter is the entry's `gltf`, loaded on first use — so all of these are async. A model set's options:
+ * `gltf-options.ts` `setGltfOptions`.
  */
-import type { ModelSet } from '../load/model-set.js';
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
-import { ownerAmong, type FormatEntry, type GltfAdd, type ModelEntry } from '../formats/entry.js';
-import { DEFAULT_FORMATS, type RegisteredModel } from './formats.js';
+import { ownerAmong, type GltfAdd, type ModelEntry } from '../formats/entry.js';
+import type { RegisteredModel } from './formats.js';
+import { DEFAULT_MODELS } from './models.js';
 
 /** What `toGlb` / `toGltf` accept: a parsed model of a registered format (an md5mesh's anims in the options). */
 export type GltfModel = RegisteredModel;
 
 export interface GltfExportOptions extends GltfOptions {
-  /** The formats to find the model's exporter among (default: every format this package reads, `DEFAULT_FORMATS`). */
+  /** The formats to find the model's exporter among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). */
   formats?: readonly ModelEntry[];
 }
 
 /** The exporter of `model`'s format, loaded. */
-async function exporterOf(model: unknown, formats: readonly ModelEntry[] = DEFAULT_FORMATS): Promise<GltfAdd<unknown>> {
+async function exporterOf(model: unknown, formats: readonly ModelEntry[] = DEFAULT_MODELS): Promise<GltfAdd<unknown>> {
   const entry = ownerAmong(model, formats);
   if (!entry.gltf) throw new TypeError(`${entry.title}: no glTF export for this format`);
   return entry.gltf.load();
@@ -33,15 +33,6 @@ export async function buildGltf(model: GltfModel, options: GltfExportOptions = {
   return buildGltfDocument((ctx, result) => add(ctx, model, options.name ?? 'model', options, result), options);
 }
 
-/**
- * A model set (a model with the files that play on it) as `toGlb` takes it: the data, its companions as anims — or
- * as its registration's `gltfOptions` says (IQM: the clips an `iqm.cfg` or a `.framegroups` makes).
- */
-export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly ModelEntry[] = DEFAULT_FORMATS): GltfOptions {
-  const own = (formats.find((f) => f.owns(set.data)) as FormatEntry | undefined)?.gltfOptions;
-  if (own) return own(set, options);
-  return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never })) } : options;
-}
 
 /** The model as one binary glTF (`.glb`) file. */
 export async function toGlb(model: GltfModel, options: GltfExportOptions = {}): Promise<Uint8Array> {

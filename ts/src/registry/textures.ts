@@ -9,7 +9,8 @@ import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FileSystem, VfsFile } from '../vfs/file-system.js';
 import { readTextureBytes } from '../load/texture-image.js';
 import { ownerAmong, type ModelEntry } from '../formats/entry.js';
-import { DEFAULT_FORMATS, type RegisteredModel } from './formats.js';
+import type { RegisteredModel } from './formats.js';
+import { DEFAULT_MODELS } from './models.js';
 
 /** A model whose textures can be resolved: a parsed model of a registered format. */
 export type TexturedModel = RegisteredModel;
@@ -20,7 +21,7 @@ export interface ResolveTexturesOptions {
   /** A resolver to reuse (its shader library and lookups are cached): many models of one game folder. */
   resolver?: MaterialResolver;
   signal?: AbortSignal;
-  /** The formats to find the model's among (default: every format this package reads, `DEFAULT_FORMATS`). */
+  /** The formats to find the model's among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). */
   formats?: readonly ModelEntry[];
 }
 
@@ -39,7 +40,7 @@ export interface ModelTextures extends MaterialSet {
  */
 export async function resolveModelTextures(fs: FileSystem, model: TexturedModel, modelPath: string, options: ResolveTexturesOptions = {}): Promise<ModelTextures> {
   const resolver = options.resolver ?? new MaterialResolver(fs, { signal: options.signal });
-  const entry = ownerAmong(model, options.formats ?? DEFAULT_FORMATS);
+  const entry = ownerAmong(model, options.formats ?? DEFAULT_MODELS);
   const set: MaterialSet = entry.materials ? await entry.materials(resolver, model, modelPath, { skin: options.skin }) : { materials: [], warnings: [] };
   const images = new Map<string, Uint8Array>();
   const warnings = [...set.warnings];
