@@ -157,8 +157,10 @@ describe('what an app built from dist/ carries', () => {
     expect(r.startCode.includes(MARKERS.gltfTransform)).toBe(false);
     expect(r.startCode.includes(MARKERS.registry)).toBe(false);
     // measured 38.9 KB (39.7 KB before the registry); 51.2 KB with IQM's and MDL's exporters (toGlb takes every
-    // registered format: IQM's TS kernels, the Quake palette and MDL's skin decoding come with them)
-    expect(r.start).toBeLessThan(54 * 1024);
+    // registered format: IQM's TS kernels, the Quake palette and MDL's skin decoding come with them); 57.9 KB since
+    // each exporter is loaded by import() on first use (issue 37: a bundler with code splitting leaves them out of the
+    // start, one without keeps each such module whole, as it cannot tree-shake a module namespace) and issue 36's bounds
+    expect(r.start).toBeLessThan(60 * 1024);
   });
 });
 

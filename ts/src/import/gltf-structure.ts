@@ -50,7 +50,6 @@ export function preflightGltf(json: unknown, inputBytes: number, limits: GltfLim
   if (!json || typeof json !== 'object') return;
   const j = json as Json;
   checkNodeReferences(j, limits.maxGltfNodes ?? resourceLimits().maxGltfNodes);
-  checkMorphTargets(j, limits.maxMorphTargetVertices ?? resourceLimits().maxMorphTargetVertices);
   const views = list(j.bufferViews);
   const budget = MADE_PER_BYTE * inputBytes + (1 << 20);
   let made = 0;
@@ -80,6 +79,8 @@ export function preflightGltf(json: unknown, inputBytes: number, limits: GltfLim
     else spend(count * size, `accessor ${i} (count ${count}, no buffer view)`);
     if (a.sparse !== undefined) checkSparse(a.sparse, i, count, size, fits);
   });
+  // after the accessors fit their views: a count that does not fit is BAD_COUNT, not a morph total over the limit
+  checkMorphTargets(j, limits.maxMorphTargetVertices ?? resourceLimits().maxMorphTargetVertices);
 }
 
 /**

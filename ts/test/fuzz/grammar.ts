@@ -15,8 +15,9 @@
  *   from text, bounded to a model's frames (`boundFrameGroups`), and turned into clips (`iqmClips`) over a generated
  *   8-frame IQM.
  *
- * The invariant (grammarViolation): nothing thrown (these readers are documented as never throwing: a ModelParseError
- * is a violation too); the result held to the input's size (checkScriptSize: objects and string characters per input
+ * The invariant (grammarViolation): nothing thrown but the typed refusals the readers document (`parseFrameGroups`
+ * and Cubescript's splitting never throw; `readIqmConfig` and `iqmClips` refuse what is over a limit, RESOURCE_LIMIT,
+ * or a config they cannot read, READ_FAILED); the result held to the input's size (checkScriptSize: objects and string characters per input
  * byte); groups within the model's frames; and the work bounded — the library blocks the run executed (V8's block
  * counts, coverage-meter.ts: a deterministic step count, no clock) at most STEP_BOUND per input byte plus a constant,
  * which a linear reader keeps by far and a quadratic path (each nesting level re-reading its block, each clip
@@ -356,7 +357,11 @@ export async function checkGrammarInput(kind: GrammarKind, input: GrammarInput, 
   const steps = meter.take().steps;
   const out: Outcome & { steps: number } = { code: threw ? (error instanceof ModelParseError ? error.code : 'THREW') : 'OK', allocated: 0, ms, steps };
   const fail = (kind: ViolationKind, detail: string) => ({ ...out, violation: { kind, detail } });
-  if (threw) return fail('untyped', `threw from a reader documented as never throwing: ${describe(error)}`);
+  // The contracts (formats/iqm): parseFrameGroups and Cubescript's splitting never throw; readIqmConfig and iqmClips
+  // refuse what is over a limit, typed (RESOURCE_LIMIT naming it; READ_FAILED for a config that cannot be read).
+  const refused = threw && error instanceof ModelParseError && (error.code === 'RESOURCE_LIMIT' || error.code === 'READ_FAILED');
+  if (threw && !refused) return fail('untyped', `threw from a reader documented as never throwing: ${describe(error)}`);
+  if (refused) return steps > stepLimit(n) ? fail('steps', `${steps} library blocks executed for ${n} input bytes before a typed refusal (bound ${stepLimit(n)})`) : out;
   const bad = checkResult(kind, result, input.bytes);
   if (bad) return fail(bad.startsWith('the clips') ? 'memory' : 'accepted-invalid', bad);
   const size = checkScriptSize(result, { length: n } as Uint8Array);
