@@ -85,11 +85,8 @@ describe('batch pool', () => {
     const results = await runAll(jobs, 3);
     expect(byId(results).map((r) => r.id)).toEqual(jobs.map((j) => j.id));
     expect(results.every((r) => r.ok && r.input === 'input.pk3' && r.limit === 8192 * 8192)).toBe(true);
-    // two kinds: each started on its own worker — the biggest of each kind (jobs 0 and 1) is the first sent to its
-    // kind's home; which worker finishes a kind's first result depends on timing (a free worker takes any kind)
-    const threadOf = (id: number) => results.find((r) => r.id === id)!.pid;
-    expect([jobs[0].kind, jobs[1].kind]).toEqual(['md3', 'md2']);
-    expect(threadOf(0)).not.toBe(threadOf(1));
+    // which worker ran which job depends on when each process started (a worker with no kind of its own takes any,
+    // and one that started first may take them all): the queue's policy is held by batch-queue.test.ts, deterministically
   });
 
   it('a worker that throws fails the job it ran; the jobs it held but had not started are run by another worker', async () => {
