@@ -20,6 +20,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { minify as terser } from 'terser';
 import { withDoors } from './doors.mjs';
+import { entryImportsDirect } from './entry-imports.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -132,6 +133,9 @@ const shipped = await Promise.all([
     chunkNames: 'cli/[name]-[hash]',
     platform: 'node',
     external: ['node:*'],
+    // the CLI's source imports the library through the package's entries; the build, from the defining modules
+    // (scripts/entry-imports.mjs says why)
+    plugins: [...common.plugins, entryImportsDirect({ dirs: ['ts/src/cli', 'ts/src/commands'].map((d) => resolve(d)), entries: [...library.values()].map((e) => resolve(e.source)) })],
     minify: false,
     sourcemap: false,
     metafile: true,

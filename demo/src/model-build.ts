@@ -6,7 +6,8 @@
  * format, and nothing is parsed or posed on this thread. The images are the loader's file system (in memory): TGA,
  * PCX, BMP and DDS are decoded by the image floor as the adapter decodes them, PNG and JPEG by the browser.
  */
-import { memoryFileSystem, type FormatEntry } from 'idtech-models/advanced';
+import type { FormatEntry } from 'idtech-models';
+import { memoryFileSystem } from 'idtech-models/files';
 import { IdTechLoader, type IdTechModel } from 'idtech-models/three';
 import type { Opened } from './protocol.js';
 import { viewFromData } from './view-data.js';

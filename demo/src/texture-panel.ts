@@ -4,7 +4,7 @@
  * (`encodePng`: exact, alpha kept), a PNG file as it is, a JPEG through a canvas. Images come from the worker
  * (`images` request), decoded there by the image floor; an image picked in the file tree shows here too.
  */
-import { encodePng } from 'idtech-models';
+import { encodePng } from 'idtech-models/textures';
 import type { ViewedImage } from './protocol.js';
 import { download, el } from './text.js';
 

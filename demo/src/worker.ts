@@ -10,7 +10,7 @@
  * when first used).
  */
 import { createBackend, ErrorCode, ModelParseError, type PoseBackend } from 'idtech-models';
-import { DEFAULT_FORMATS, type FormatEntry } from 'idtech-models/advanced';
+import { DEFAULT_FORMATS, type FormatEntry } from 'idtech-models';
 import type { FormatInfo, Replies, Reply, Request, SerializedError } from './protocol.js';
 import { BACKENDS, benchModel, disposeBench } from './worker/bench.js';
 import { exportModel } from './worker/export.js';

@@ -31,3 +31,11 @@ export { splitMd3Surfaces, splitMd3Surface, type Md3SplitLimits } from './format
 export { writeIqm } from './formats/iqm/write.js';
 export { md5ToIqm, type Md5ToIqmOptions } from './formats/iqm/md5-iqm.js';
 export { gltfToIqm, type GltfIqm } from './formats/iqm/from-gltf.js';
+// glTF and OBJ files out: a .gltf with its .bin and images beside it, EXT_meshopt_compression, a model set's options
+// (its companions as animations, as its registration makes them), an OBJ's material library
+export { toGltf } from './registry/export.js';
+export { gltfFiles, type GltfExportOptions } from './registry/gltf.js';
+export { toGlbMeshopt } from './registry/gltf-meshopt.js';
+export type { MeshoptOptions } from './export/gltf-meshopt.js';
+export { setGltfOptions } from './registry/gltf-options.js';
+export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';

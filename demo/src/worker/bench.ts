@@ -5,8 +5,7 @@
  * pose of a small model is below the timer's resolution), at least once. Between runs the worker reads its messages,
  * so a model opened meanwhile is not kept waiting, and the measure stops when its signal says so.
  */
-import { createBackend, type BackendName, type ModelPlayer, type PlayableModel, type PoseBackend } from 'idtech-models';
-import { wasmSimdSupported } from 'idtech-models/advanced';
+import { createBackend, wasmSimdSupported, type BackendName, type ModelPlayer, type PlayableModel, type PoseBackend } from 'idtech-models';
 import type { BenchResult } from '../protocol.js';
 import type { OpenModel } from './open.js';
 

@@ -5,8 +5,9 @@
  * and the id writer, which load glTF Transform on first use — a lazily loaded chunk of this worker, so the page
  * fetches it only when asked). A writer making several files (an md5mesh and its md5anims) gives a .zip of them.
  */
-import { resolveModelTextures, toGlb, type ParseWarning, type TexturedModel } from 'idtech-models';
-import { setGltfOptions, type FormatEntry } from 'idtech-models/advanced';
+import { toGlb, type FormatEntry, type ParseWarning } from 'idtech-models';
+import { resolveModelTextures, type TexturedModel } from 'idtech-models/textures';
+import { setGltfOptions } from 'idtech-models/write';
 import { zipSync } from 'fflate';
 import type { Exported } from '../protocol.js';
 import type { OpenModel } from './open.js';

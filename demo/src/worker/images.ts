@@ -3,7 +3,8 @@
  * and specular maps, an animMap's frames, later stages), each read once and decoded by the image floor
  * (`decodeImage`: TGA, PCX, BMP and DDS to RGBA8; PNG and JPEG passed as they are, for the browser to decode).
  */
-import { decodeImage, ModelParseError, type FileSystem, type ResolvedImage, type ResolvedMaterial } from 'idtech-models';
+import { ModelParseError, type FileSystem, type ResolvedImage, type ResolvedMaterial } from 'idtech-models';
+import { decodeImage } from 'idtech-models/textures';
 import type { ViewedImage } from '../protocol.js';
 
 /** Every found image of `m` with what it is to the surface. */

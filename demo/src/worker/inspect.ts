@@ -3,8 +3,7 @@
  * file's registration's `inspect` (a byte source in, a plain JSON summary out — it streams, so it runs here as it
  * does in Node). A file whose format has no `inspect` (a folder format is inspected by its files) is left out.
  */
-import { ModelParseError } from 'idtech-models';
-import { selectFormat, type FormatEntry } from 'idtech-models/advanced';
+import { ModelParseError, selectFormat, type FormatEntry } from 'idtech-models';
 import type { Inspected } from '../protocol.js';
 import type { OpenModel } from './open.js';
 

@@ -10,8 +10,8 @@
  * - Model URLs: their game folder (before the last `/models/`, else their folder) indexed by what is given; with no
  *   index every other name (a texture) is probed by a HEAD request, as `IdTechLoader` probes URLs.
  */
-import { mountGameDir, urlFileSystem, type FileSystem, type MountedGame } from 'idtech-models';
-import { blobFileSystem, catalogModels, overlayFileSystem, type FormatEntry } from 'idtech-models/advanced';
+import { catalogModels, type FileSystem, type FormatEntry } from 'idtech-models';
+import { blobFileSystem, mountGameDir, overlayFileSystem, urlFileSystem, type MountedGame } from 'idtech-models/files';
 import type { Listing, ModelEntry, MountSource } from '../protocol.js';
 
 export interface Mounted {

@@ -5,8 +5,9 @@
  * materials as its engine finds them (`entry.materials`) and the bytes of the images they show. Files are counted
  * as they are read, for the page's progress bar.
  */
-import { MaterialResolver, type FileSystem, type PoseBackend, type VfsFile } from 'idtech-models';
-import { entryFor, openModelSet, type FormatEntry, type ModelSet } from 'idtech-models/advanced';
+import { openModelSet, type FileSystem, type FormatEntry, type ModelSet, type PoseBackend, type VfsFile } from 'idtech-models';
+import { entryFor } from 'idtech-models/files';
+import { MaterialResolver } from 'idtech-models/textures';
 import type { ModelEntry, Opened } from '../protocol.js';
 import { viewToData } from '../view-data.js';
 

@@ -4,7 +4,7 @@
  * option cannot be accepted without being explained. Positionals, `--flag`, `--opt value`, `--opt=value`,
  * `-o value`, `--` ends options. Unknown options are usage errors. A new option is one entry in a spec.
  */
-import type { FormatEntry } from '../formats/entry.js';
+import type { FormatEntry } from '../node.js';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';

@@ -11,14 +11,8 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
-import { ModelParseError, type ParseWarning } from '../base/errors.js';
-import { looseModelRoot } from '../load/game-folder.js';
-import { detectFile, folderChildren, openModelSet, type ModelSet } from '../load/model-set.js';
-import { type FormatEntry } from '../formats/entry.js';
-import { readableExtensions } from '../registry/formats.js';
-import { type FileSystem } from '../vfs/file-system.js';
-import { ARCHIVE_FILE_EXTENSIONS } from '../vfs/game-dir.js';
-import { lazyFolderFileSystem, openPath } from '../vfs/node.js';
+import { ModelParseError, type ParseWarning, looseModelRoot, openModelSet, type ModelSet, type FormatEntry, type FileSystem, lazyFolderFileSystem, openPath } from '../node.js';
+import { detectFile, folderChildren, readableExtensions, ARCHIVE_FILE_EXTENSIONS } from '../files.js';
 import { UsageError } from './args.js';
 import { badInput, InputError } from './input-error.js';
 

@@ -5,7 +5,7 @@
  * every archive, image, script and glTF the command reads is held to them — and what `convert IN.glb -o OUT.<id
  * format>` samples from a glTF (`maxImportFrames`, `maxImportBytes`, `maxMorphTargetVertices`: import/gltf-scene.ts).
  */
-import { DEFAULT_RESOURCE_LIMITS, resourceLimits, setResourceLimits, type ResourceLimits } from '../base/resource-limits.js';
+import { DEFAULT_RESOURCE_LIMITS, resourceLimits, setResourceLimits, type ResourceLimits } from '../node.js';
 import { UsageError, type OptionSpec, type ParsedArgs } from './args.js';
 
 const NAMES = Object.keys(DEFAULT_RESOURCE_LIMITS) as (keyof ResourceLimits)[];

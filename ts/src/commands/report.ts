@@ -3,7 +3,7 @@
  * detail` (binary), `file: what is wrong (ENOENT)` for the file system, `file: what is wrong` otherwise. The path
  * is said once, whatever Node's own message repeats.
  */
-import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { ErrorCode, ModelParseError } from '../node.js';
 import { InputError } from './input-error.js';
 
 /** Node's system errors in words a user reads (the code stays, in brackets, for scripts and searches). */

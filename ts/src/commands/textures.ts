@@ -8,8 +8,8 @@
  * Reported per surface: `name → image path`, or the warning that says why there is none.
  */
 import { sep } from 'node:path';
-import { resolveModelTextures, type ModelTextures, type TexturedModel } from '../registry/textures.js';
-import { resolveTexturesOnDisk, type GameFolderTextures } from '../registry/node.js';
+import { resolveModelTextures, type ModelTextures, type TexturedModel } from '../textures.js';
+import { resolveTexturesOnDisk, type GameFolderTextures } from '../node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
 import { load, type ModelInput } from './inputs.js';
 import type { FileWarning } from './warnings.js';

@@ -6,8 +6,7 @@
  * per file and code: a head line, then one line per missing name with what uses it, the extensions looked for said
  * once when every name was looked for with the same ones. `inspect --json` keeps every warning, ungrouped.
  */
-import type { ParseWarning } from '../base/errors.js';
-import type { MaterialWarning } from '../materials/types.js';
+import type { ParseWarning, MaterialWarning } from '../node.js';
 
 export interface FileWarning {
   /** The file it belongs to. */

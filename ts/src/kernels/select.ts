@@ -4,12 +4,12 @@
  * The WASM backend (its glue over linear memory and the generated job writers, wasm-backend.ts and wasm-jobs.ts) is
  * imported with its build on the first WASM backend made, as the build itself is: `createBackend` is async anyway,
  * and an app that imports the front door without posing on WASM does not fetch it (docs/package.md). The TS backend
- * stays: the synchronous exporters pose on it.
+ * (its kernels, IQM's with them) is imported on first use as well: the stable door does not carry it.
  */
 import type { BackendChoice, PoseBackend } from './backend.js';
-import { createTsBackend } from './ts-backend.js';
 
 const wasm = () => import('./wasm-backend.js');
+const createTsBackend = async () => (await import('./ts-backend.js')).createTsBackend();
 
 export async function createBackend(choice: BackendChoice = 'auto'): Promise<PoseBackend> {
   switch (choice) {

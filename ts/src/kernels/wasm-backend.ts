@@ -26,14 +26,9 @@ const BUILDS = {
   scalar: () => Promise.all([import('../../wasm/scalar/idtech_wasm.js'), import('../../wasm/scalar/binary.js')]),
 };
 
-/** A module using one v128 instruction: validates only where SIMD128 is supported. */
-const SIMD_PROBE = /* @__PURE__ */ new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
+import { wasmSimdSupported } from './simd-support.js';
 
-export function wasmSimdSupported(): boolean {
-  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
-}
+export { wasmSimdSupported };
 
 export function wasmSupported(): boolean {
   return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function';

@@ -1,10 +1,10 @@
 /** `bench MESH [ANIM] [--json]`: the skin/compose suite on the user's own model. */
 import { basename } from 'node:path';
 import { formatTable, runSuite } from '../../bench/suite.js';
-import type { Md5Anim, Md5Mesh } from '../../base/model.js';
+import type { Md5Anim, Md5Mesh } from '../../node.js';
 import { UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
 import { stat } from 'node:fs/promises';
-import { readableExtensions } from '../../registry/formats.js';
+import { readableExtensions } from '../../files.js';
 import { badInput, inputFormat, load, modelInput, readModel } from '../inputs.js';
 
 const spec: CommandSpec = {

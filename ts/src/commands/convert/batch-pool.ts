@@ -29,8 +29,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode } from '../../base/errors.js';
-import { type ResourceLimits } from '../../base/resource-limits.js';
+import { ErrorCode, type ResourceLimits } from '../../node.js';
 import { cliEntry, SERVE_BATCH_JOBS } from '../entry.js';
 import { limitsForWorker } from '../limits.js';
 import { tempOutput, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';

@@ -20,9 +20,8 @@
  * budget), so the CLI tests can show the budget ending a model that never ends without racing a real model against a
  * clock. Unset (always, outside those tests) it does nothing.
  */
-import { setResourceLimits } from '../../base/resource-limits.js';
-import { MaterialResolver } from '../../materials/resolver.js';
-import { DEFAULT_FORMATS } from '../../registry/formats.js';
+import { setResourceLimits, DEFAULT_FORMATS } from '../../node.js';
+import { MaterialResolver } from '../../textures.js';
 import { openContainer } from '../inputs.js';
 import { convertJob, failedResult, writeJob, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
 import { type BatchWorkerInit } from './batch-pool.js';

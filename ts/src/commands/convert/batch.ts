@@ -16,13 +16,8 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { ErrorCode, type ParseWarning } from '../../base/errors.js';
-import { formatForName } from '../../load/format.js';
-import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
-import { type FormatEntry } from '../../formats/entry.js';
-import { ARCHIVE_FILE_EXTENSIONS } from '../../vfs/game-dir.js';
-import { safeOutputPath } from '../../vfs/safe-path.js';
-import { openArchive } from '../../vfs/node.js';
+import { ErrorCode, type ParseWarning, catalogModels, type CatalogEntry, type FormatEntry, openArchive } from '../../node.js';
+import { formatForName, ARCHIVE_FILE_EXTENSIONS, safeOutputPath } from '../../files.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { openContainer, type OpenedInput } from '../inputs.js';
 import { formatBytes } from '../output.js';

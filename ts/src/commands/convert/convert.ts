@@ -4,7 +4,8 @@
  * other, so no option is silently ignored.
  */
 import { extname } from 'node:path';
-import { DEFAULT_FORMATS, readableExtensions } from '../../registry/formats.js';
+import { DEFAULT_FORMATS } from '../../node.js';
+import { readableExtensions } from '../../files.js';
 import { given, optionValue, UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, modelInput } from '../inputs.js';
 import { LIMIT_OPTIONS } from '../limits.js';

@@ -3,8 +3,7 @@
  * loose file, an archive member and each model of `--all`, and checked against what the model's format acts on
  * (its registration's `gltf.uses`): an option a format would ignore is refused, never silently dropped.
  */
-import type { GltfOptions } from '../../export/gltf.js';
-import type { FormatEntry, GltfOptionUse } from '../../formats/entry.js';
+import type { GltfOptions, FormatEntry, GltfOptionUse } from '../../node.js';
 import { given, optionValue, UsageError, type ParsedArgs } from '../args.js';
 
 /** The options that act on some formats only, and what each is in the registrations' terms. */

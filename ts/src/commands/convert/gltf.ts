@@ -4,8 +4,7 @@
  * folder), from disk or from inside an archive. Warnings go to stderr grouped by kind, then one summary line read
  * back from the written file.
  */
-import type { GltfOptions } from '../../export/gltf.js';
-import type { FormatEntry } from '../../formats/entry.js';
+import type { GltfOptions, FormatEntry } from '../../node.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
 import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';

@@ -8,11 +8,8 @@
  * ioquake3's limits.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import type { GltfInput } from '../../import/gltf.js';
-import { gltfFileReader } from '../../load/gltf-files.js';
-import { type GltfOptions } from '../../export/gltf.js';
-import { type FormatEntry, type WriterCapability } from '../../formats/entry.js';
-import { DEFAULT_FORMATS } from '../../registry/formats.js';
+import type { GltfInput } from '../../write.js';
+import { gltfFileReader, type GltfOptions, type FormatEntry, type WriterCapability, DEFAULT_FORMATS } from '../../node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, load, modelInput, readModel } from '../inputs.js';
 import { writeOutputs } from '../output.js';

@@ -3,13 +3,9 @@
  * the model's registration (`FormatEntry.obj`): an md5mesh posed by --anim's frame N (or its bind pose), a
  * vertex-animated model's frame N. With textures, `OUT.mtl` and its images are written beside OUT.
  */
-import { type ParseWarning } from '../../base/errors.js';
-import { type ObjOptions } from '../../export/obj.js';
-import { type BackendChoice } from '../../kernels/backend.js';
-import { createBackend } from '../../kernels/select.js';
-import { type FormatEntry } from '../../formats/entry.js';
-import { type TexturedModel } from '../../registry/textures.js';
-import { objMaterialLibrary } from '../../export/obj-material.js';
+import { type ParseWarning, type ToObjOptions as ObjOptions, type BackendChoice, createBackend, type FormatEntry } from '../../node.js';
+import type { TexturedModel } from '../../textures.js';
+import { objMaterialLibrary } from '../../write.js';
 import { optionValue, UsageError, type ParsedArgs } from '../args.js';
 import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
 import { writeOutputs, type OutputFile } from '../output.js';

@@ -3,14 +3,9 @@
  * model of `--all`) → its textures → the output files → the warnings and the summary line. `convert` runs it for one
  * input (command.ts), each worker of `--all` for each model it is sent (batch-job.ts).
  */
-import { type GltfOptions } from '../../export/gltf.js';
-import { type FileWarnings } from '../../load/format.js';
-import { type ModelSet } from '../../load/model-set.js';
-import { type FormatEntry } from '../../formats/entry.js';
-import { gltfFiles } from '../../registry/gltf.js';
-import { setGltfOptions } from '../../registry/gltf-options.js';
-import { toGlbMeshopt } from '../../registry/gltf-meshopt.js';
-import { type TexturedModel } from '../../registry/textures.js';
+import type { GltfOptions, FileWarnings, ModelSet, FormatEntry } from '../../node.js';
+import { gltfFiles, setGltfOptions, toGlbMeshopt } from '../../write.js';
+import type { TexturedModel } from '../../textures.js';
 import { type ParsedArgs } from '../args.js';
 import { badInput, type ModelInput } from '../inputs.js';
 import { count, summaryLine, type OutputFile } from '../output.js';

@@ -5,11 +5,7 @@
  * 3 player folder) with its parts' frames, and the skins offered. A model whose header is bad is listed with its
  * error code, not fatal: one broken member must not hide the rest.
  */
-import { ModelParseError } from '../../base/errors.js';
-import { selectFormat } from '../../load/format.js';
-import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
-import { type FormatEntry } from '../../formats/entry.js';
-import { type FileSystem } from '../../vfs/file-system.js';
+import { ModelParseError, selectFormat, catalogModels, type CatalogEntry, type FormatEntry, type FileSystem } from '../../node.js';
 import { openContainer } from '../inputs.js';
 
 interface Listed {

@@ -3,10 +3,9 @@
  * (`FormatEntry.inspect`: md5anim frame by frame and md5mesh mesh by mesh, so memory stays flat however long the
  * file is); `inspect ARCHIVE_OR_DIR`: the models an archive or game folder holds (archive.ts).
  */
-import { readingFile, type ParseWarning } from '../../base/errors.js';
-import { type FormatEntry, type Summary } from '../../formats/entry.js';
-import { DEFAULT_FORMATS, readableExtensions } from '../../registry/formats.js';
-import { type TexturedModel } from '../../registry/textures.js';
+import { readingFile, type ParseWarning, type FormatEntry, type Summary, DEFAULT_FORMATS } from '../../node.js';
+import { readableExtensions } from '../../files.js';
+import type { TexturedModel } from '../../textures.js';
 import { UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
 import { inputFormat, isContainer, load, modelInput, reusedFileChunks, type ModelInput } from '../inputs.js';
 import { LIMIT_OPTIONS } from '../limits.js';
