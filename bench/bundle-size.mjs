@@ -90,14 +90,17 @@ function cliRows(root) {
 // The apps: each uses what it imports, so a bundler cannot drop it. `bytes` is a model's bytes.
 const PRELUDE = "const bytes = new Uint8Array(await (await fetch(location.hash.slice(1))).arrayBuffer());\n";
 export const APPS = [
-  { id: 'md3', imports: 'parseMd3', code: "import { parseMd3 } from 'idtech-models';\n" + PRELUDE + 'console.log(parseMd3(bytes));' },
-  { id: 'md2', imports: 'parseMd2', code: "import { parseMd2 } from 'idtech-models';\n" + PRELUDE + 'console.log(parseMd2(bytes));' },
-  { id: 'md5-stream', imports: 'parseMd5MeshStream', code: "import { parseMd5MeshStream } from 'idtech-models';\nconsole.log(await parseMd5MeshStream((await fetch(location.hash.slice(1))).body));" },
+  { id: 'md3', imports: 'parseMd3 (/md3)', code: "import { parseMd3 } from 'idtech-models/md3';\n" + PRELUDE + 'console.log(parseMd3(bytes));' },
+  { id: 'md2', imports: 'parseMd2 (/md2)', code: "import { parseMd2 } from 'idtech-models/md2';\n" + PRELUDE + 'console.log(parseMd2(bytes));' },
+  { id: 'md5-stream', imports: 'parseMd5MeshStream (/md5)', code: "import { parseMd5MeshStream } from 'idtech-models/md5';\nconsole.log(await parseMd5MeshStream((await fetch(location.hash.slice(1))).body));" },
   {
-    id: 'md3-poser', imports: 'parseMd3, Md3Poser, createBackend',
-    code: "import { createBackend, Md3Poser, parseMd3 } from 'idtech-models';\n" + PRELUDE + "const poser = new Md3Poser(await createBackend('auto'), parseMd3(bytes)).poseBlend(0, 1, 0.5);\nconsole.log(poser.positions);",
+    id: 'md3-poser', imports: 'parseMd3, Md3Poser (/md3), createBackend',
+    code: "import { createBackend } from 'idtech-models';\nimport { Md3Poser, parseMd3 } from 'idtech-models/md3';\n" + PRELUDE + "const poser = new Md3Poser(await createBackend('auto'), parseMd3(bytes)).poseBlend(0, 1, 0.5);\nconsole.log(poser.positions);",
   },
-  { id: 'md3-glb', imports: 'parseMd3, toGlb', code: "import { parseMd3, toGlb } from 'idtech-models';\n" + PRELUDE + 'console.log((await toGlb(parseMd3(bytes))).byteLength);' },
+  {
+    id: 'md3-glb', imports: 'parseMd3, md3Model (/md3), toGlb',
+    code: "import { toGlb } from 'idtech-models';\nimport { md3Model, parseMd3 } from 'idtech-models/md3';\n" + PRELUDE + 'console.log((await toGlb(parseMd3(bytes), { format: md3Model })).byteLength);',
+  },
   { id: 'playable', imports: 'openPlayable', code: "import { openPlayable } from 'idtech-models';\n" + PRELUDE + "console.log(await openPlayable([{ name: location.hash.slice(1), source: bytes }]));" },
   { id: 'everything', imports: '* as lib', code: "import * as lib from 'idtech-models';\nconsole.log(lib);" },
 ];

@@ -60,7 +60,8 @@ export { toGlbMeshopt } from './registry/gltf-meshopt.js';
 export type { MeshoptOptions } from './export/gltf-meshopt.js'; // EXT_meshopt_compression (loads the meshoptimizer encoder when called); `reorder` renumbers vertices for it
 // textured export: resolved materials → images and render states glTF / OBJ can carry (docs/gltf.md)
 export { objMaterialLibrary, type ObjMaterialLibrary } from './export/obj-material.js';
-export { ImageConverter, type ExportImage, type ImageFile } from './export/textures.js';
+export type { ExportImage, ImageFile } from './export/textures.js';
+export { ImageConverter } from './export/image-convert.js';
 export { alphaLook, type AlphaLook } from './materials/look.js';
 // the format registry: every format's registration, the model-set loader, what the pipeline does per format
 export { supportedFormats } from './registry/open-playable.js';

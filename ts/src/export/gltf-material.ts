@@ -10,7 +10,7 @@ import type { ParseWarning } from '../base/errors.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 import type { GltfBuilder, GltfMaterial } from './gltf-builder.js';
 import { alphaLook, foundPath, materialForSlot, normalPath } from '../materials/look.js';
-import { addImageFile, ImageConverter, textureBaseName, type ExportImage, type ImageFile, type ResolvedTextures } from './textures.js';
+import { addImageFile, textureBaseName, type ExportImage, type ImageFile, type ImageSource, type MakeImageSource, type ResolvedTextures } from './textures.js';
 
 export interface TextureOptions {
   /**
@@ -27,6 +27,11 @@ export interface TextureOptions {
    * Node: `resolveModelTextures` / `loadPlayer` give one; anywhere: a `MaterialResolver` plus `fs.file(path)`.
    */
   textures?: ResolvedTextures;
+  /**
+   * How `textures`' images become PNG / JPEG when they bring no `convert` of their own (`imageConverter` of
+   * export/image-convert.ts: `registry/gltf.ts` passes it). Neither: the images are left out, with a warning.
+   */
+  imageConverter?: MakeImageSource;
   /**
    * Images as files beside a `.gltf` instead of in its buffer: each image's URI is this prefix + its base name +
    * `.png`/`.jpg` (`gltfFiles` sets it; `GltfResult.imageFiles` lists them).
@@ -62,13 +67,28 @@ export class MaterialTable {
   private readonly byKey = new Map<string, number>();
   private readonly textureByKey = new Map<string, number>();
   private readonly imageByPath = new Map<string, number>();
-  private converter: ImageConverter | null;
+  private converter: ImageSource | null;
   private clampSampler = -1;
   /** Images placed as files (with `imageFilePrefix`). */
   readonly imageFiles: ImageFile[] = [];
 
   constructor(private readonly builder: GltfBuilder, private options: TextureOptions, private readonly warnings: ParseWarning[] = []) {
-    this.converter = options.textures ? new ImageConverter(options.textures.images, warnings, options.textures.pixels) : null;
+    this.converter = options.textures ? this.sourceOf(options.textures, options.imageConverter) : null;
+  }
+
+  private sourceOf(textures: ResolvedTextures, fallback: MakeImageSource | undefined): ImageSource {
+    const make = textures.convert ?? fallback;
+    if (make) return make(textures, this.warnings);
+    // textures built by hand, given to the stable door's toGlb (which carries no codecs of its own)
+    const told = new Set<string>();
+    return {
+      get: (path) => {
+        if (told.has(path)) return null;
+        told.add(path);
+        this.warnings.push({ code: 'TEXTURE_NOT_GIVEN', message: `${path}: the textures came without an image converter (resolveModelTextures gives one): left untextured`, offset: 0 });
+        return null;
+      },
+    };
   }
 
   /**
@@ -79,7 +99,7 @@ export class MaterialTable {
     if (this.options.textures) return;
     const t = textures();
     this.options = { ...this.options, textures: t };
-    this.converter = new ImageConverter(t.images, this.warnings, t.pixels);
+    this.converter = this.sourceOf(t, this.options.imageConverter);
   }
 
   /**

@@ -13,7 +13,8 @@
  */
 import type { ParseWarning } from '../base/errors.js';
 import { alphaLook, foundPath, normalPath } from '../materials/look.js';
-import { addImageFile, ImageConverter, type ImageFile, type ResolvedTextures } from './textures.js';
+import { addImageFile, type ImageFile, type ResolvedTextures } from './textures.js';
+import { imageConverter } from './image-convert.js';
 
 export interface ObjMaterialLibrary {
   /** The `.mtl` text. */
@@ -32,7 +33,7 @@ const mtlName = (s: string) => s.replace(/\s+/g, '_') || 'default';
  */
 export function objMaterialLibrary(textures: ResolvedTextures, options: { filePrefix?: string; warnings?: ParseWarning[] } = {}): ObjMaterialLibrary {
   const warnings = options.warnings ?? [];
-  const converter = new ImageConverter(textures.images, warnings, textures.pixels);
+  const converter = (textures.convert ?? imageConverter)(textures, warnings);
   const files: ImageFile[] = [];
   const uriOf = new Map<string, string | null>();
   const fileFor = (path: string | null): string | null => {

@@ -9,10 +9,19 @@
  * `resolveModelTextures` in load/) and hands over the bytes of each found image by its path.
  */
 import type { ParseWarning } from '../base/errors.js';
-import { encodePng } from '../images/png-encode.js';
-import { pngInfo, withoutChunks } from '../images/png-info.js';
-import { decodeTexture } from '../load/texture-image.js';
 import type { EmbeddedPixels, ResolvedMaterial } from '../materials/types.js';
+
+/** Each image path → the bytes a file format takes (or null, with a warning): `image-convert.ts`'s `ImageConverter`. */
+export interface ImageSource {
+  get(path: string): ExportImage | null;
+}
+
+/**
+ * Makes the image source of some textures. A value handed in (`ResolvedTextures.convert`, the exporters' option
+ * `imageConverter`) rather than imported here: the image codecs come with it (`image-convert.ts`), so an export
+ * without textures does not carry them (docs/package.md, "What an app carries").
+ */
+export type MakeImageSource = (textures: ResolvedTextures, warnings: ParseWarning[]) => ImageSource;
 
 /** What an exporter needs to texture a model: its resolved materials and the bytes of their images by path. */
 export interface ResolvedTextures {
@@ -22,6 +31,12 @@ export interface ResolvedTextures {
   images: ReadonlyMap<string, Uint8Array>;
   /** Decoded pixels of embedded images (an MDL's skins: `ResolvedImage.embedded`), by path; encoded as PNG. */
   pixels?: ReadonlyMap<string, EmbeddedPixels>;
+  /**
+   * How the images become PNG / JPEG (`imageConverter` of `image-convert.ts`, with the codecs): `resolveModelTextures`
+   * sets it. The stable door's `toGlb` takes it from here; `registry/gltf.ts`'s forms and `objMaterialLibrary`
+   * convert without it.
+   */
+  convert?: MakeImageSource;
 }
 
 /** An image ready for a file format that reads PNG and JPEG only. */
@@ -62,43 +77,4 @@ export function textureBaseName(name: string): string {
   const last = name.split(/[\\/]/).pop() ?? '';
   const dot = last.lastIndexOf('.');
   return dot > 0 ? last.slice(0, dot) : last;
-}
-
-/** Source images → PNG / JPEG bytes, each path converted once; failures are warnings (one per path) and null. */
-export class ImageConverter {
-  private readonly done = new Map<string, ExportImage | null>();
-
-  constructor(private readonly images: ReadonlyMap<string, Uint8Array>, private readonly warnings: ParseWarning[], private readonly pixels: ReadonlyMap<string, EmbeddedPixels> = new Map()) {}
-
-  get(path: string): ExportImage | null {
-    let out = this.done.get(path);
-    if (out === undefined) this.done.set(path, (out = this.convert(path)));
-    return out;
-  }
-
-  private convert(path: string): ExportImage | null {
-    const bytes = this.images.get(path);
-    const decoded = bytes ? undefined : this.pixels.get(path);
-    if (decoded) return rgbaImage(path, decoded.rgba, decoded.width, decoded.height);
-    if (!bytes) {
-      this.warnings.push({ code: 'TEXTURE_NOT_GIVEN', message: `${path}: found by the resolver but its bytes were not handed to the exporter: left untextured`, offset: 0 });
-      return null;
-    }
-    const img = decodeTexture(path, bytes, this.warnings);
-    if (!img) return null;
-    if (img.kind === 'passthrough') {
-      const jpeg = img.format === 'jpeg';
-      const bad = jpeg || !img.warnings.some((w) => w.code === 'ANCILLARY_CRC') ? [] : pngInfo(img.bytes).badAncillary;
-      const out = bad.length ? withoutChunks(img.bytes, bad) : img.bytes;
-      return { path, mimeType: img.mimeType, extension: jpeg ? '.jpg' : '.png', bytes: out, width: img.width, height: img.height, hasAlpha: img.hasAlpha };
-    }
-    return rgbaImage(path, img.rgba, img.width, img.height);
-  }
-}
-
-/** RGBA8 pixels as a PNG export image. */
-function rgbaImage(path: string, rgba: Uint8Array, width: number, height: number): ExportImage {
-  let hasAlpha = false;
-  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) { hasAlpha = true; break; }
-  return { path, mimeType: 'image/png', extension: '.png', bytes: encodePng(rgba, width, height), width, height, hasAlpha };
 }

@@ -8,6 +8,7 @@
  */
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
+import { imageConverter } from '../export/image-convert.js';
 import { ownerAmong, type GltfAdd, type ModelEntry } from '../formats/entry.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
@@ -30,7 +31,8 @@ async function exporterOf(model: unknown, formats: readonly ModelEntry[] = DEFAU
 /** Builds the glTF document for a model; `toGlb` / `toGltf` serialise it. */
 export async function buildGltf(model: GltfModel, options: GltfExportOptions = {}): Promise<GltfResult> {
   const add = await exporterOf(model, options.formats);
-  return buildGltfDocument((ctx, result) => add(ctx, model, options.name ?? 'model', options, result), options);
+  const o = { imageConverter, ...options };
+  return buildGltfDocument((ctx, result) => add(ctx, model, o.name ?? 'model', o, result), o);
 }
 
 
@@ -55,5 +57,5 @@ export async function toGltf(model: GltfModel, options: GltfExportOptions & { bi
  */
 export async function gltfFiles(model: GltfModel, outPath: string, options: GltfExportOptions = {}): Promise<{ path: string; bytes: Uint8Array }[]> {
   const add = await exporterOf(model, options.formats);
-  return gltfFilesOf((o) => buildGltfDocument((ctx, result) => add(ctx, model, o.name ?? 'model', o, result), o), outPath, options);
+  return gltfFilesOf((o) => buildGltfDocument((ctx, result) => add(ctx, model, o.name ?? 'model', o, result), o), outPath, { imageConverter, ...options });
 }

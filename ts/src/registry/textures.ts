@@ -8,6 +8,8 @@
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FileSystem, VfsFile } from '../vfs/file-system.js';
 import { readTextureBytes } from '../load/texture-image.js';
+import { imageConverter } from '../export/image-convert.js';
+import type { MakeImageSource } from '../export/textures.js';
 import { ownerAmong, type ModelEntry } from '../formats/entry.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
@@ -31,6 +33,8 @@ export interface ResolveTexturesOptions {
  */
 export interface ModelTextures extends MaterialSet {
   images: Map<string, Uint8Array>;
+  /** How the images become PNG / JPEG in an export (the image codecs): `toGlb(model, { textures })` uses it. */
+  convert: MakeImageSource;
 }
 
 /**
@@ -57,7 +61,7 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
   const files = new Map<string, Promise<VfsFile | null>>();
   const fileOf = (path: string) => files.get(path) ?? files.set(path, fs.file(path)).get(path)!;
   const named = await Promise.all(warnings.map(async (w) => (w.path && !w.origin ? { ...w, ...originOf(await fileOf(w.path)) } : w)));
-  return { materials: set.materials, warnings: named, images, ...(set.pixels ? { pixels: set.pixels } : {}) };
+  return { materials: set.materials, warnings: named, images, ...(set.pixels ? { pixels: set.pixels } : {}), convert: imageConverter };
 }
 
 const originOf = (f: VfsFile | null) => (f ? { origin: f.origin } : {});

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { ParseWarning } from '../../src/base/errors.js';
 import { toGlb } from '../../src/registry/gltf.js';
-import { ImageConverter } from '../../src/export/textures.js';
+import { ImageConverter } from '../../src/export/image-convert.js';
 import { parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { pngInfo } from '../../src/images/png-info.js';
 import { resolveModelTextures } from '../../src/registry/textures.js';

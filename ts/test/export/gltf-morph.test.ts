@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { toGlb } from '../../src/registry/gltf.js';
 import { md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';
-import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
+import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
 import { lerpTag } from '../../src/pose/md3-tag.js';
 import { Md3Player } from '../../src/formats/md3/player.js';
 import type { Md2Model, Md3Model } from '../../src/base/model.js';

@@ -4,6 +4,7 @@
  * the document as `toGlb` does (registry/gltf.ts).
  */
 import { buildGltfDocument, type GltfOptions } from '../../src/export/gltf.js';
+import { imageConverter } from '../../src/export/image-convert.js';
 import { ownerAmong, type FormatEntry, type GltfAdd } from '../../src/formats/entry.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 
@@ -14,5 +15,6 @@ export function toGlbNow(model: unknown, options: GltfOptions = {}): Uint8Array 
   const entry = ownerAmong(model, DEFAULT_FORMATS);
   const add = exporters.get(entry);
   if (!add) throw new TypeError(`${entry.title}: no glTF export for this format`);
-  return buildGltfDocument((ctx, result) => add(ctx, model, options.name ?? 'model', options, result), options).builder.glb();
+  const o = { imageConverter, ...options };
+  return buildGltfDocument((ctx, result) => add(ctx, model, o.name ?? 'model', o, result), o).builder.glb();
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
-import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, parseAnimationCfg, type Md3Animation } from '../../src/formats/md3/index.js';
+import { MD3_DERIVED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, parseAnimationCfg, type Md3Animation } from '../../src/formats/md3/animation-cfg.js';
 import { md3ClipFrameAt } from '../../src/pose/timing.js';
 import { FIXTURES } from '../helpers/models.js';
 

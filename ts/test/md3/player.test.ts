@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAnimationCfg, parseMd3 } from '../../src/formats/md3/index.js';
+import { parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
+import { parseMd3 } from '../../src/formats/md3/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
 import { Md3Player } from '../../src/formats/md3/player.js';

@@ -37,6 +37,7 @@ import type { Axes } from '../../export/gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
 import { buildGltfDocument, type GltfOptions } from '../../export/gltf.js';
+import { imageConverter } from '../../export/image-convert.js';
 
 /** An IQM whose anims play on the mesh (an animation-only file, or another file sharing the skeleton), and a label. */
 export interface NamedIqmAnimation {
@@ -340,5 +341,5 @@ function addAnimation(b: GltfBuilder, axes: Axes, file: IqmModel, frames: Frames
  */
 export function iqmToGlb(model: IqmModel, options: Omit<GltfOptions, 'anims'> & { anims?: readonly (NamedIqmAnimation | IqmModel)[] } = {}): Uint8Array {
   const { anims = [], ...rest } = options;
-  return buildGltfDocument((ctx) => addIqm(ctx, model, options.name ?? 'model', anims).rootNodes, rest).builder.glb();
+  return buildGltfDocument((ctx) => addIqm(ctx, model, options.name ?? 'model', anims).rootNodes, { imageConverter, ...rest }).builder.glb();
 }

@@ -26,7 +26,7 @@ const playerFolder: FolderForm<Md3PlayerData> = {
   files: (children) => [...PLAYER_PART_FILES, ...PLAYER_OPTIONAL_FILES].flatMap((n) => (children.has(n) ? [children.get(n)!] : [])),
   async load(children, _folder, options: ReadOptions = {}) {
     // the parsers on the first player read, as md3Format's
-    const { parseMd3Stream, parseAnimationCfg } = await import('./index.js');
+    const [{ parseMd3Stream }, { parseAnimationCfg }] = await Promise.all([import('./index.js'), import('./animation-cfg.js')]);
     const warnings: FileWarnings[] = [];
     const part = async (name: string) => {
       const f = children.get(name)!;

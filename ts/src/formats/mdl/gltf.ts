@@ -20,13 +20,14 @@ import type { ExportContext } from '../../export/gltf-context.js';
 import { frameGetter, md2Grid } from '../../export/quake-grid.js';
 import { addMorphMesh, boundMorphVertices, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions } from '../../export/gltf-morph.js';
 import type { ResolvedTextures } from '../../export/textures.js';
+import { imageConverter } from '../../export/image-convert.js';
 import type { MdlExportOptions } from '../../export/gltf.js';
 
 
 /** The embedded skins as textures (LibreQuake's palette), for a model exported without resolved textures. */
 export function mdlEmbeddedTextures(model: MdlModel, name: string): ResolvedTextures {
   const { materials, pixels } = mdlEmbeddedMaterials(model, name);
-  return { materials, images: new Map(), pixels };
+  return { materials, images: new Map(), pixels, convert: imageConverter };
 }
 
 export { mdlEffects };
