@@ -41,11 +41,14 @@ function importGraph(file: string, staticOnly = false): { files: string[]; speci
   return { files, specifiers: [...specifiers] };
 }
 
+/** The per-format entries (`idtech-models/md5` …): browser entries like the front door. */
+const FORMAT_ENTRIES = ['md5.js', 'md2.js', 'md3.js', 'mdl.js', 'iqm.js'];
+
 const gzipBytes = (files: string[]) => files.reduce((n, f) => n + gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, 0);
 
 describe('dist bundles', () => {
   it('the browser entries load only their own chunks: no Node built-in, no bare import, no require', () => {
-    for (const entry of ['browser.js', 'advanced.js', 'worker.js', 'bake-worker.js']) {
+    for (const entry of ['browser.js', 'advanced.js', 'worker.js', 'bake-worker.js', ...FORMAT_ENTRIES, 'files.js', 'textures.js']) {
       const { files, specifiers } = importGraph(entry);
       for (const spec of specifiers) expect(spec, entry).toMatch(/^\.\/chunk-[A-Z0-9]+\.js$/);
       for (const f of files) expect(readFileSync(join(REPO, 'dist', f), 'utf8'), f).not.toMatch(/\brequire\(/);
@@ -106,15 +109,26 @@ describe('dist bundles', () => {
     expect(bytes(inspectFiles)).toBeLessThan(bytes(convertFiles) / 2);
   });
 
-  it('importing the front door in a browser fetches at most 96 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
-    // docs/package.md "Sizes": minified; the zip reader, the playables, the registrations, the material lookups and the
-    // WASM backend are imported on first use. What stays is the synchronous door: parsers, posers on the TS backend
-    // (IQM's kernels with it), every registered format's glTF exporter (`toGlb`: MDL's with the Quake palette),
-    // `decodeImage` with DDS. Measured 128,374 B on main at 477a400 (23 files), 97,302 B with this design (50 files):
-    // a 1 KB margin.
+  it('importing the front door in a browser fetches at most 48 KB gzip (entry and static chunks; a WASM build comes on first use)', () => {
+    // docs/package.md "Sizes": minified; the stable door is format-neutral (issue 37): the registrations (each
+    // capability imported on first use), the model-set loader, the catalog, the worker client. The glTF builder, the
+    // TS and WASM backends, the zip reader, the playables and the material lookups are imported on first use; parsers
+    // and posers are on the per-format entries. Measured 128,374 B on main at 477a400 (23 files), 84,549 B before the
+    // per-format entries (64 files), 28,556 B with them (47 files).
     const { files } = importGraph('browser.js', true);
-    expect(gzipBytes(files)).toBeLessThanOrEqual(96 * 1024);
-    expect(gzipBytes(files)).toBeGreaterThan(40 * 1024); // the measure sees the code (parsers, posers, exporters are all static)
+    expect(gzipBytes(files)).toBeLessThanOrEqual(48 * 1024);
+    expect(gzipBytes(files)).toBeGreaterThan(16 * 1024); // the measure sees the code (the registrations, openModelSet)
+  });
+
+  it("a format's entry fetches that format: its parser and poser, no other format's", () => {
+    const code = (entry: string) => importGraph(entry, true).files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');
+    // each format's magic or first keyword, as its parser compares it
+    const marks: Record<string, RegExp> = { 'md5.js': /"MD5Version"/, 'md2.js': /"IDP2"/, 'md3.js': /"IDP3"/, 'mdl.js': /"IDPO"/, 'iqm.js': /"INTERQUAKEMODEL/ };
+    for (const entry of FORMAT_ENTRIES) {
+      const text = code(entry);
+      expect(text, entry).toMatch(marks[entry]);
+      for (const [other, mark] of Object.entries(marks)) if (other !== entry) expect(mark.test(text), `${entry} carries ${other}'s parser`).toBe(false);
+    }
   });
 
   it("docs/package.md's figures of dist/ are this build's (the front door, the entries, the CLI: bench/bundle-size.mjs --docs)", () => {
@@ -125,8 +139,8 @@ describe('dist bundles', () => {
     expect(stale, 'run node bench/bundle-size.mjs --docs after a build').toEqual([]);
   });
 
-  it('the browser entry parses, poses and skins with WASM and TS alike', async () => {
-    const lib = await load('dist/browser.js');
+  it('the browser entries parse, pose and skin with WASM and TS alike', async () => {
+    const lib = { ...(await load('dist/browser.js')), ...(await load('dist/md5.js')) };
     const mesh = await lib.parseMd5MeshStream(read(`${SHARED_MODELS}/actors/drone/mesh.md5mesh`));
     const anim = lib.parseMd5Anim(read(`${SHARED_MODELS}/actors/drone/forward.md5anim`));
     const out: Float32Array[] = [];
@@ -157,10 +171,11 @@ describe('dist bundles', () => {
     }
     expect(thrown).toBeInstanceOf(browser.ModelParseError);
     expect(thrown).toBeInstanceOf(node.ModelParseError);
-    await expect(node.loadMd5Mesh(join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh'))).rejects.toBeInstanceOf(browser.ModelParseError);
-    // A backend made through advanced drives a poser from the front door.
-    const mesh = browser.parseMd5Mesh(read(`${SHARED_MODELS}/actors/drone/mesh.md5mesh`));
-    const poser = new browser.Md5Poser(advanced.createTsBackend(), mesh);
+    await expect(node.openModelFile(join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh'))).rejects.toBeInstanceOf(browser.ModelParseError);
+    // A backend made through advanced drives a poser from the format's entry.
+    const md5 = await load('dist/md5.js');
+    const mesh = md5.parseMd5Mesh(read(`${SHARED_MODELS}/actors/drone/mesh.md5mesh`));
+    const poser = new md5.Md5Poser(advanced.createTsBackend(), mesh);
     expect(poser.positions.length).toBe(1439 * 3);
   });
 
@@ -184,14 +199,33 @@ describe('dist bundles', () => {
     await expect(new adapter.IdTechLoader().parseAsync([{ name: 'bad.md5mesh', source: bad }])).rejects.toBeInstanceOf(browser.ModelParseError);
   });
 
-  it('the front door stays small: at most 40 values in the browser entry and 41 in the Node entry (loaders included)', async () => {
-    // docs/architecture.md "The public surface": what a user needs is here; the rooms behind it go to ./advanced.
+  it('the stable door stays small and format-neutral: at most 13 values, none named after a format; Node adds paths', async () => {
+    // docs/architecture.md "The public surface", docs/package.md "Entry points": the format list, detect, open a model
+    // set, the catalog and archives, export by registration, the playable, a backend, the worker, the errors
     const [browser, node] = await Promise.all(['dist/browser.js', 'dist/node.js'].map(load));
-    const values = (m: object) => Object.keys(m).length;
-    expect(values(browser)).toBeGreaterThan(20); // the door exists (parse, pose, export, errors)
-    expect(values(browser)).toBeLessThanOrEqual(40);
-    expect(values(node)).toBeLessThanOrEqual(41); // 40 + gltfFileReader (the .gltf files reader, docs/security.md)
-    for (const name of Object.keys(browser)) expect(node).toHaveProperty(name); // Node's door is the browser's plus loaders
+    const values = (m: object) => Object.keys(m).sort();
+    expect(values(browser)).toEqual(['DEFAULT_FORMATS', 'ErrorCode', 'ModelParseError', 'ModelWorker', 'catalogModels', 'createBackend', 'openArchive', 'openModelSet', 'openPlayable', 'selectFormat', 'toGlb', 'toObj', 'wasmSimdSupported']);
+    for (const name of values(browser)) expect(name).not.toMatch(/md[235]|mdl|iqm/i);
+    for (const name of values(browser)) expect(node).toHaveProperty(name); // Node's door is the browser's plus paths
+    expect(values(node).length).toBeLessThanOrEqual(30);
+    expect(node.openModelFile).toBeTypeOf('function');
+  });
+
+  it("the Node door opens any registered format from a path, and the stable toGlb exports the set by its registration", async () => {
+    const node = await load('dist/node.js');
+    // MANIFEST: dog.mdl (LibreQuake), janitor.iqm (Tesseract) with its iqm.cfg beside it, drone.md5mesh, a Quake 2 md2
+    const paths = ['LibreQuake/lq1/progs/dog.mdl', 'actors-iqm/janitor/janitor.iqm', 'actors/drone/mesh.md5mesh', 'assimp/test/models/MD2/faerie.md2'];
+    const formats: string[] = [];
+    for (const p of paths) {
+      const set = await node.openModelFile(join(SHARED_MODELS, p));
+      formats.push(set.format);
+      const glb: Uint8Array = await node.toGlb(set, { formats: node.DEFAULT_FORMATS });
+      expect(new TextDecoder().decode(glb.subarray(0, 4)), p).toBe('glTF');
+    }
+    expect(formats).toEqual(['mdl', 'iqm', 'md5mesh', 'md2']);
+    // without a registration or a list, the stable toGlb says what to pass (it names no format's exporter itself)
+    const set = await node.openModelFile(join(SHARED_MODELS, paths[0]));
+    await expect(node.toGlb(set)).rejects.toThrow(/pass \{ format \}/);
   });
 
   it('package.json routes node and browser to their bundles, with types', () => {

@@ -10,7 +10,8 @@
  */
 import { AmbientLight, Box3, Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, SRGBColorSpace, Vector3, WebGLRenderer, type Mesh, type MeshStandardMaterial, type Texture } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { droppedFileSystem, ModelParseError, urlFileSystem, type FileSystem } from 'idtech-models';
+import { ModelParseError } from 'idtech-models';
+import { droppedFileSystem, urlFileSystem, type FileSystem } from 'idtech-models/files';
 import { IdTechLoader, type IdTechModel } from 'idtech-models/three';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
