@@ -102,8 +102,8 @@ describe('Node, importing the installed package', () => {
         import * as nodeEntry from 'idtech-models/node';
         import * as advanced from 'idtech-models/advanced';
         const [meshPath, invalidPath] = process.argv.slice(2);
-        const mesh = await front.loadMd5Mesh(meshPath);
-        const viaNode = await nodeEntry.loadMd5Mesh(invalidPath).catch((e) => e);
+        const mesh = (await front.openModelFile(meshPath)).data;
+        const viaNode = await nodeEntry.openModelFile(invalidPath).catch((e) => e);
         let viaAdvanced;
         try { const p = new advanced.Md5MeshParser(); p.write(readFileSync(invalidPath)); p.end(); } catch (e) { viaAdvanced = e; }
         console.log(JSON.stringify({
@@ -130,14 +130,49 @@ describe('Node, importing the installed package', () => {
     expect(out.vertexCount).toBe(1439);
   });
 
+  it("every format's entry, ./files and ./textures load beside the front door, sharing its copy", async () => {
+    consumer.write({
+      'formats.mjs': `
+        import { readFileSync } from 'node:fs';
+        import * as front from 'idtech-models';
+        import * as md5 from 'idtech-models/md5';
+        import * as md2 from 'idtech-models/md2';
+        import * as md3 from 'idtech-models/md3';
+        import * as mdl from 'idtech-models/mdl';
+        import * as iqm from 'idtech-models/iqm';
+        import * as files from 'idtech-models/files';
+        import * as textures from 'idtech-models/textures';
+        const [meshPath, invalidPath] = process.argv.slice(2);
+        const mesh = md5.parseMd5Mesh(readFileSync(meshPath));
+        const poser = new md5.Md5Poser(await front.createBackend('ts'), mesh);
+        let thrown;
+        try { md5.parseMd5Mesh(readFileSync(invalidPath)); } catch (e) { thrown = e; }
+        // a format's registration, handed to the stable door: the set opened from a file system, exported by it
+        const fs = files.memoryFileSystem([{ path: 'drone.md5mesh', bytes: readFileSync(meshPath) }]);
+        const set = await front.openModelSet(fs, 'drone.md5mesh', { formats: [md5.md5MeshEntry, md5.md5AnimEntry] });
+        const glb = await front.toGlb(set, { format: md5.md5MeshModel });
+        console.log(JSON.stringify({
+          vertices: poser.positions.length / 3,
+          errorIsFront: thrown instanceof front.ModelParseError,
+          registrations: [md5.md5MeshEntry, md2.md2Entry, md3.md3Entry, md3.playerEntry, mdl.mdlEntry, iqm.iqmEntry].map((e) => front.DEFAULT_FORMATS.includes(e)),
+          parsers: [md2.parseMd2, md3.parseMd3, mdl.parseMdl, iqm.parseIqm, md3.Md3Player, textures.decodeImage].map((f) => typeof f),
+          glb: new TextDecoder().decode(glb.subarray(0, 4)),
+        }));`,
+    });
+    const r = await consumer.node(['formats.mjs', DRONE, INVALID]);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ vertices: 1439, errorIsFront: true, registrations: [true, true, true, true, true, true], parsers: Array(6).fill('function'), glb: 'glTF' });
+  });
+
   it('require() from CommonJS gets the same copy as import(), on every Node that engines admits', async () => {
     consumer.write({
       'cjs.cjs': `
         const lib = require('idtech-models');
+        const md5 = require('idtech-models/md5');
         const advanced = require('idtech-models/advanced');
-        import('idtech-models').then(async (esm) => {
-          const mesh = await lib.loadMd5Mesh(process.argv[2]);
-          console.log(JSON.stringify({ sameCopy: esm.ModelParseError === lib.ModelParseError && esm.Md5Poser === lib.Md5Poser && typeof advanced.Md5MeshParser === 'function', meshes: mesh.meshes.length }));
+        Promise.all([import('idtech-models'), import('idtech-models/md5')]).then(async ([esm, esmMd5]) => {
+          const mesh = (await lib.openModelFile(process.argv[2])).data;
+          console.log(JSON.stringify({ sameCopy: esm.ModelParseError === lib.ModelParseError && esmMd5.Md5Poser === md5.Md5Poser && typeof advanced.Md5MeshParser === 'function', meshes: mesh.meshes.length }));
         });`,
     });
     const r = await consumer.node(['cjs.cjs', DRONE]);
@@ -166,18 +201,23 @@ describe('Node, importing the installed package', () => {
 describe('TypeScript consumers of the installed types (tsc, strict, no skipLibCheck)', () => {
   /** Consumer code that uses the loaders and the front door with real types (a wrong type fails the check). */
   const nodeCode = (loaders: string) => `
-    import { ${loaders === 'idtech-models' ? 'loadMd5Mesh, loadMd3, fileChunks, ' : ''}ErrorCode, ModelParseError, ModelWorker, createBackend, Md5Poser, type Md5Mesh, type Md3Model } from 'idtech-models';
-    ${loaders === 'idtech-models' ? '' : `import { loadMd5Mesh, loadMd3, fileChunks } from '${loaders}';`}
+    import { ${loaders === 'idtech-models' ? 'openModelFile, fileChunks, ' : ''}ErrorCode, ModelParseError, ModelWorker, createBackend, DEFAULT_FORMATS, toGlb, type Md5Mesh, type ModelSet } from 'idtech-models';
+    ${loaders === 'idtech-models' ? '' : `import { openModelFile, fileChunks } from '${loaders}';`}
+    import { Md5Poser, md5MeshEntry } from 'idtech-models/md5';
+    import { md3Model, parseMd3, type Md3Model } from 'idtech-models/md3';
     import { Md5Tokenizer, createTsBackend } from 'idtech-models/advanced';
-    const mesh: Md5Mesh = await loadMd5Mesh('drone.md5mesh');
-    const md3: Md3Model = await loadMd3(new URL('file:///head.md3'));
+    const set: ModelSet = await openModelFile('drone.md5mesh', { formats: [md5MeshEntry], companions: 'beside' });
+    const mesh = set.data as Md5Mesh;
+    const md3: Md3Model = parseMd3(new Uint8Array(0));
+    const glb: Uint8Array = await toGlb(md3, { format: md3Model });
+    const any: Uint8Array = await toGlb(set, { formats: DEFAULT_FORMATS });
     for await (const chunk of fileChunks('x')) { const n: number = chunk.byteLength; }
     const poser = new Md5Poser(await createBackend('auto'), mesh);
     const positions: Float32Array = poser.positions;
     const worker: ModelWorker | null = null;
     const e: unknown = new ModelParseError(ErrorCode.UnexpectedToken, 'x', { offset: 0 });
     if (e instanceof ModelParseError) { const offset: number = e.offset; }
-    export { md3, positions, worker, Md5Tokenizer, createTsBackend };
+    export { md3, glb, any, positions, worker, Md5Tokenizer, createTsBackend };
   `;
   const cases: { name: string; compilerOptions: object; files: Record<string, string> }[] = [
     {
@@ -200,10 +240,10 @@ describe('TypeScript consumers of the installed types (tsc, strict, no skipLibCh
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: ['node'] },
       files: {
         'main.cts': `
-          import { loadMd5Mesh, ModelParseError, type Md5Mesh } from 'idtech-models';
+          import { openModelFile, ModelParseError, type Md5Mesh } from 'idtech-models';
           import advanced = require('idtech-models/advanced');
           export async function vertices(path: string): Promise<number> {
-            const mesh: Md5Mesh = await loadMd5Mesh(path);
+            const mesh = (await openModelFile(path)).data as Md5Mesh;
             return mesh.meshes.reduce((n, m) => n + m.vertexCount, 0) + (advanced.MD5_LIMITS ? 0 : 1);
           }
           export const isParseError = (e: unknown): e is ModelParseError => e instanceof ModelParseError;`,
@@ -229,15 +269,17 @@ describe('TypeScript consumers of the installed types (tsc, strict, no skipLibCh
       compilerOptions: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom'], types: [] },
       files: {
         'main.ts': `
-          import { ModelWorker, parseMd5MeshStream, type PosedFrame } from 'idtech-models';
-          import { memoryFileSystem } from 'idtech-models/advanced';
+          import { ModelWorker, type PosedFrame } from 'idtech-models';
+          import { parseMd5MeshStream } from 'idtech-models/md5';
+          import { memoryFileSystem } from 'idtech-models/files';
+          import { decodeImage } from 'idtech-models/textures';
           const w = ModelWorker.create(new URL('./worker.js', location.href));
           const wrapped = new ModelWorker(new Worker('/worker.js', { type: 'module' }));
           await w.ready;
           const info = await w.open([{ name: 'drone.md5mesh', source: (await fetch('/drone.md5mesh')).body! }]);
           const frame: PosedFrame = await wrapped.pose(0, 1, 0.5);
           const mesh = await parseMd5MeshStream(await fetch('/drone.md5mesh'));
-          export { info, frame, mesh, memoryFileSystem };`,
+          export { info, frame, mesh, memoryFileSystem, decodeImage };`,
       },
     },
   ];
