@@ -295,14 +295,15 @@ const tableHead = (runs, first) => `| ${first} | ${runs.map((r) => r.label).join
 function docsTables(runs) {
   const head = (first) => tableHead(runs, first);
   const apps = BUNDLERS.map((b) => {
-    const rows = runs[0].apps.map((a) => `| ${a.app}: \`${a.imports}\` | ${runs.map((r) => {
+    // the apps as this build writes them (what each imports moved to the per-format entries: issue 37)
+    const rows = runs.at(-1).apps.map((a) => `| ${a.app}: \`${a.imports}\` | ${runs.map((r) => {
       const x = r.apps.find((y) => y.app === a.app)?.[b.id];
       return x ? `${n(x.start)} + ${n(x.later)}` : '—';
     }).join(' | ')} |`);
     return `**${b.what}** (gzip bytes: at start + later)\n\n${head('app')}\n${rows.join('\n')}`;
   });
   // docs/benchmarks.md: the front door and the one-parser apps, every bundler
-  const summaryRows = ['md3', 'md2', 'md5-stream'].flatMap((id) => BUNDLERS.map((b) => `| ${id} (\`${runs[0].apps.find((a) => a.app === id).imports}\`), ${b.what}, at start | ${runs.map((r) => {
+  const summaryRows = ['md3', 'md2', 'md5-stream'].flatMap((id) => BUNDLERS.map((b) => `| ${id} (\`${runs.at(-1).apps.find((a) => a.app === id).imports}\`), ${b.what}, at start | ${runs.map((r) => {
     const x = r.apps.find((y) => y.app === id)?.[b.id];
     return x ? n(x.start) : '—';
   }).join(' | ')} |`));

@@ -1,7 +1,11 @@
 // Runs inside the test page (blank.html): the browser entry imported as plain ESM, no bundler. Kept as a
 // browser module rather than functions inside the test so that vitest's transforms never touch it.
-import * as lib from '/dist/browser.js';
+import * as front from '/dist/browser.js';
+import * as md5 from '/dist/md5.js';
 import { wasmSimdSupported } from '/dist/advanced.js';
+
+// the stable door and MD5's entry (its parsers and poser), as an app imports them
+const lib = { ...front, ...md5 };
 
 const arrays = (p) => ({ backend: p.backend, positions: Array.from(p.positions), normals: Array.from(p.normals) });
 
