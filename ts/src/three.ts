@@ -5,7 +5,7 @@
  *   const model = await new IdTechLoader().loadAsync('models/players/sarge/');   // or an .md5mesh with .md5anims, .md2, .md3
  *   scene.add(model.scene); model.play('LEGS_RUN', 'TORSO_STAND');            // each frame: model.update(dt)
  *
- * `modelToThree` turns data already parsed (the front door's `parseMd5Mesh`, `parseMd2`, …) into the same objects
+ * `modelToThree` turns data already parsed (`parseMd5Mesh` from `idtech-models/md5`, `parseMd2` from `/md2`, …) into the same objects
  * without the loader; the builders by kind (`morphToThree`, `skinnedToThree`, `taggedToThree`) take a format's view
  * (`FormatEntry.view`). docs/three.md explains the choices (skinning modes, morph modes, spaces, materials).
  */
