@@ -27,7 +27,7 @@ import { droppedSource, pickedSource, urlSource } from './sources.js';
 import { Stage } from './stage.js';
 import { download, el } from './text.js';
 import { showImages } from './texture-panel.js';
-import { buildTree, FileTree, type TreeNode } from './tree.js';
+import { buildTree, FileTree, isImage, type TreeNode } from './tree.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
@@ -73,7 +73,9 @@ async function mount(source: MountSource): Promise<void> {
     const l = await worker.request({ type: 'mount', source }, task.update).reply;
     if (token !== mountToken) return;
     listing = l;
-    tree.set(buildTree(l, formats));
+    // a new listing: what was typed to filter the one before does not apply to it
+    $<HTMLInputElement>('filter').value = '';
+    tree.set(buildTree(l, formats), '');
     body.dataset.mountMs = String(performance.now() - t0);
     body.dataset.mount = 'done';
     body.dataset.models = String(l.models.length);
@@ -82,36 +84,80 @@ async function mount(source: MountSource): Promise<void> {
     $('error').hidden = true;
     const first = l.models.find((m) => m.path === params.get('model')) ?? l.models[0];
     if (first) await openModel(first);
-    else if (model === null) body.dataset.state = 'ready';
+    else {
+      // nothing here is a model: the one before belongs to what was open before, so it goes too
+      clearModel();
+      body.dataset.state = 'ready';
+      if (!l.files.some((f) => isImage(f.path))) {
+        const known = formats.filter((f) => f.role === 'model').flatMap((f) => f.extensions);
+        showError(new Error(`no model here (${l.files.length} ${l.files.length === 1 ? 'file' : 'files'}; the models this viewer opens end in ${known.join(' ')}, or come in .pk3 / .pk4 / .dpk / .pak archives or folders)`), l.name);
+      }
+    }
   } catch (e) {
     task.end('');
     if (token !== mountToken) return;
     body.dataset.mount = 'error';
+    // what was open before is not what the user asked for now: the error alone is on screen
+    clearModel();
+    listing = null;
+    tree.set(null, '');
+    $<HTMLInputElement>('filter').value = '';
+    body.dataset.models = '0';
+    body.dataset.listing = '';
     showError(e, 'opening');
   }
 }
 
-function nodeOf(entry: ModelEntry): TreeNode | null {
-  return tree.find((n) => n.model === entry);
+/** No model on screen and nothing about one in the panels (after a failed open). */
+function clearModel(): void {
+  ++openToken;
+  if (model) {
+    stage.holder.remove(model.scene);
+    model.dispose();
+  }
+  model = null;
+  opened = null;
+  openedEntry = null;
+  inspected = null;
+  pageTimes = null;
+  overlays.attach(null, 1);
+  animator.clear();
+  animPanel.rebuild();
+  stage.holder.rotation.y = 0;
+  for (const id of ['info', 'perf-model', 'textures', 'export-buttons', 'export-result', 'skin', 'spin']) $(id).replaceChildren();
+  $<HTMLTableElement>('bench').tBodies[0]?.replaceChildren();
+  $('textures').dataset.images = '0';
+  tree.select(null);
+  for (const k of ['model', 'format', 'images', 'textured', 'playing', 'frame', 'key', 'skins', 'inspected', 'bench']) delete body.dataset[k];
+  invalidate();
 }
 
-async function openModel(entry: ModelEntry, skin?: string): Promise<void> {
+function nodeOf(entry: ModelEntry): TreeNode | null {
+  return tree.find((n) => n.model?.path === entry.path);
+}
+
+/**
+ * Opens `entry` (with `skin`) in place of the model on screen. When it fails, the model before is cleared and the
+ * error shown alone — unless `keep` (an animation added to the open model that does not fit it: refused, with the
+ * model as it was). Whether it opened.
+ */
+async function openModel(entry: ModelEntry, skin?: string, keep = false): Promise<boolean> {
   const token = ++openToken;
   const t0 = performance.now();
-  const sameModel = openedEntry === entry;
+  const sameModel = openedEntry?.path === entry.path;
   body.dataset.state = 'loading';
   $('error').hidden = true;
   const task = status.start(`opening ${entry.path}`);
   opening++;
   try {
     const o = await worker.request({ type: 'open', entry, skin }, task.update).reply;
-    if (token !== openToken) return;
+    if (token !== openToken) return false;
     task.update(1, 1, 'building');
     const t1 = performance.now();
     const built = await buildModel(o);
     if (token !== openToken) {
       built.dispose();
-      return;
+      return false;
     }
     const t2 = performance.now();
     if (model) {
@@ -145,14 +191,55 @@ async function openModel(entry: ModelEntry, skin?: string): Promise<void> {
     invalidate();
     showPanels();
     void followUp(o, token);
+    return true;
   } catch (e) {
     task.end('');
-    if (token !== openToken) return;
+    if (token !== openToken) return false;
+    if (keep && model) {
+      body.dataset.state = 'ready';
+      showError(e, entry.path);
+      return false;
+    }
+    clearModel();
     body.dataset.state = 'error';
     showError(e, entry.path);
+    return false;
   } finally {
     opening--;
   }
+}
+
+/**
+ * Plays the animation files at `paths` (in the mounted game) on the open model: the model is opened again with them
+ * as its companions (the registration checks each fits — a joint count or hierarchy of its own is refused with
+ * ANIM_MESH_MISMATCH, shown, and the model stays as it was), and the first new clip plays.
+ */
+async function addAnimations(paths: string[]): Promise<void> {
+  const entry = openedEntry;
+  if (!entry || !model) {
+    showError(new Error(`an animation plays on a model: open one first, then pick ${paths.join(', ')} again`), paths.join(', '));
+    return;
+  }
+  const fresh = paths.filter((p) => !entry.anims.some((a) => a.toLowerCase() === p.toLowerCase()));
+  const before = new Set(animator.rows.map((r) => r.name));
+  body.dataset.added = '';
+  if (fresh.length && !(await openModel({ ...entry, anims: [...entry.anims, ...fresh] }, opened?.skin, true))) {
+    body.dataset.refused = paths.join(',');
+    return;
+  }
+  // the clip each file became (a new name; an animation already playing on the model: its clip, by the file's name)
+  const stem = (p: string) => p.replace(/^.*\//, '').replace(/\.[^.]*$/, '').toLowerCase();
+  const added = animator.rows.find((r) => !before.has(r.name)) ?? animator.rows.find((r) => paths.some((p) => stem(p) === r.name.toLowerCase()));
+  if (added) {
+    animator.pick(added.name);
+    animator.paused = false;
+    animPanel.refresh(true);
+    void measureBackends();
+  }
+  delete body.dataset.refused;
+  body.dataset.added = added?.name ?? '';
+  status.start('').end(added ? `playing ${added.name} on ${entry.path}` : '');
+  invalidate();
 }
 
 /** After the first frame: the inspect summaries, the backend timings and the images, each when the worker has them. */
@@ -251,7 +338,8 @@ async function exportAs(target: string, b: HTMLButtonElement): Promise<void> {
 }
 
 async function pickNode(n: TreeNode): Promise<void> {
-  if (n.model) return openModel(n.model);
+  if (n.model) return void (await openModel(n.model));
+  if (n.animation) return addAnimations([n.path]);
   try {
     const img = await worker.request({ type: 'image', path: n.path }).reply;
     ($('textures-section') as HTMLDetailsElement).open = true;
@@ -351,8 +439,22 @@ document.addEventListener('drop', (e) => {
   e.preventDefault();
   dragDepth = 0;
   $('drop-hint').hidden = true;
-  if (e.dataTransfer) void droppedSource(e.dataTransfer).then((s) => s && mount(s), (err) => showError(err, 'drop'));
+  if (e.dataTransfer) void droppedSource(e.dataTransfer).then((s) => s && (isAnimationDrop(s) ? dropAnimations(s) : mount(s)), (err) => showError(err, 'drop'));
 });
+
+const isAnimationFile = (path: string) => formats.some((f) => f.role === 'animation' && f.extensions.some((x) => path.toLowerCase().endsWith(x)));
+/** Animation files alone, dropped while a model is open: they play on it (anything else dropped is a new game). */
+const isAnimationDrop = (s: MountSource): s is Extract<MountSource, { kind: 'files' }> => s.kind === 'files' && !!model && s.files.length > 0 && s.files.every((f) => isAnimationFile(f.path));
+
+async function dropAnimations(s: Extract<MountSource, { kind: 'files' }>): Promise<void> {
+  try {
+    await worker.request({ type: 'add-files', files: s.files, origin: s.origin }).reply;
+  } catch (e) {
+    showError(e, 'drop');
+    return;
+  }
+  await addAnimations(s.files.map((f) => f.path));
+}
 
 // keyboard: space plays or pauses, arrows step frames, F frames the model — where keys are not a control's own
 document.addEventListener('keydown', (e) => {
@@ -386,10 +488,10 @@ const hooks = {
     render(seconds);
   },
   /** Opens the model at `path` in the listing. */
-  open(path: string): Promise<void> {
+  async open(path: string): Promise<void> {
     const entry = listing?.models.find((m) => m.path === path);
     if (!entry) throw new Error(`no model ${path}`);
-    return openModel(entry);
+    await openModel(entry);
   },
   listing: () => listing,
   /** The last open's times: the worker's (parse, view, materials, images) and the page's (build, first frame). */

@@ -124,6 +124,8 @@ export interface Exported {
 export type Request =
   | { type: 'hello'; formatsUrl?: string }
   | { type: 'mount'; source: MountSource }
+  /** Files read above the mounted game (animations dropped on the open model), at their paths. */
+  | { type: 'add-files'; files: { path: string; blob: Blob }[]; origin: string }
   | { type: 'open'; entry: ModelEntry; skin?: string }
   | { type: 'inspect' }
   | { type: 'images' }
@@ -135,6 +137,7 @@ export type Request =
 export interface Replies {
   hello: { formats: FormatInfo[]; backends: string[] };
   mount: Listing;
+  'add-files': null;
   open: Opened;
   inspect: Inspected[];
   images: ViewedImage[];

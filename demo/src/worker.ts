@@ -16,7 +16,7 @@ import { BACKENDS, benchModel, disposeBench } from './worker/bench.js';
 import { exportModel } from './worker/export.js';
 import { modelImages, viewImage } from './worker/images.js';
 import { inspectModel } from './worker/inspect.js';
-import { mount, type Mounted } from './worker/mount.js';
+import { mount, withFiles, type Mounted } from './worker/mount.js';
 import { openModel, type OpenModel } from './worker/open.js';
 
 interface Scope {
@@ -69,6 +69,11 @@ async function handle(req: Request, id: number, signal: AbortSignal, transfer: T
       await mounted?.close();
       mounted = next;
       return next.listing;
+    }
+    case 'add-files': {
+      if (!mounted) throw new Error('nothing is mounted');
+      mounted = withFiles(mounted, req.files, req.origin);
+      return null;
     }
     case 'open': {
       if (!mounted) throw new Error('nothing is mounted');

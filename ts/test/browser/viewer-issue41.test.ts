@@ -5,11 +5,17 @@
  *
  * 1. A folder or archive whose first model has frames named by digits alone (clips with empty names in the file:
  *    Quake's progs/dog.mdl, Tremulous' overmind.md3) opens and draws, with no error.
+ * 2. Any animation of the open game plays on the open model: an md5anim picked in the tree (Unvanquished keeps a
+ *    body's in another folder) or dropped on the page is added and plays; one that does not fit is refused with
+ *    the library's ANIM_MESH_MISMATCH on screen, the model kept as it was.
+ * 3. After a failed open (a .txt, a truncated .pk3, a model that does not parse) nothing of the model before stays
+ *    on screen or in the panels; the filter text does not outlive its listing.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseMd5Anim } from '../../src/formats/md5/index.js';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 import { makePak } from '../helpers/pak-writer.js';
 import { makeZip } from '../helpers/zip-writer.js';
@@ -32,6 +38,7 @@ beforeAll(async () => {
   mkdirSync(WORK, { recursive: true });
   h = await startHarness({ '/viewer-issue41/': WORK });
   page = await h.context.newPage();
+  if (process.env.DEV_TIMEOUT) page.setDefaultTimeout(Number(process.env.DEV_TIMEOUT));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
   page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && problems.push(`worker console error: ${m.text()}`)));
@@ -50,11 +57,11 @@ const state = () => page.evaluate(() => ({ ...document.body.dataset }));
 const settled = () => page.waitForFunction(() => document.body.dataset.mount !== 'busy' && document.body.dataset.state !== 'loading');
 const listedClips = () => page.evaluate(() => [...new Set([...document.querySelectorAll<HTMLOptionElement>('#channels option')].map((o) => o.value))]);
 
-/** Picks `files` with Open files… (or a folder with Open folder…) and waits for what follows to settle. */
+/** Picks `files` with Open files… (or a folder with Open folder…) and waits for the mount and the open it starts to settle. */
 async function pickFiles(files: string | string[], folder = false): Promise<void> {
+  await page.evaluate(() => (document.body.dataset.mount = 'picking'));
   await page.locator(folder ? '#pick-folder' : '#pick-files').setInputFiles(files);
-  await page.waitForFunction(() => document.body.dataset.mount === 'busy' || document.body.dataset.state === 'loading' || document.body.dataset.mount === 'error').catch(() => {});
-  await settled();
+  await page.waitForFunction(() => (document.body.dataset.mount === 'done' || document.body.dataset.mount === 'error') && document.body.dataset.state !== 'loading');
 }
 
 describe('issue 41: the viewer', () => {
@@ -103,6 +110,134 @@ describe('issue 41: the viewer', () => {
     expect(s.model).toMatch(/\.md3$/);
     expect(await page.locator('#error').isHidden()).toBe(true);
     expect(await page.evaluate(() => window.viewer.coverage())).toBeGreaterThan(0.01);
+  });
+
+  /** Unvanquished's naked human, its animations in a folder of their own (README group U1), and the Red Eclipse drone's md5anims (another skeleton). */
+  const NAKED = 'res-players_src.dpkdir/models/players';
+  const BODY = 'models/players/human_naked/body.md5mesh';
+  function unvanquished(): string {
+    const p = join(WORK, 'unv.pk3');
+    const members = [
+      ...['body.md5mesh', 'character.cfg'].map((f) => ({ name: `models/players/human_naked/${f}`, data: corpus(`${NAKED}/human_naked/${f}`) })),
+      ...['walk', 'jump'].map((f) => ({ name: `models/players/human_nobsuit_common/${f}.md5anim`, data: corpus(`${NAKED}/human_nobsuit_common/${f}.md5anim`) })),
+      { name: 'models/drone/idle.md5anim', data: corpus('actors/drone/idle.md5anim') },
+    ];
+    writeFileSync(p, makeZip(members));
+    writeFileSync(join(WORK, 'swim.md5anim'), corpus(`${NAKED}/human_nobsuit_common/swim.md5anim`));
+    return p;
+  }
+  const filter = () => page.getByRole('searchbox', { name: 'Filter files by name' });
+  const treeitem = (label: string) => page.getByRole('treeitem', { name: label, exact: true });
+  /** Clears the page's answer to the last animation added, does `act`, and waits for the answer (the clip added, or refused). */
+  async function adding(act: () => Promise<unknown>): Promise<Record<string, string | undefined>> {
+    await page.evaluate(() => {
+      delete document.body.dataset.added;
+      delete document.body.dataset.refused;
+    });
+    await act();
+    await page.waitForFunction(() => (document.body.dataset.added !== undefined && document.body.dataset.added !== '') || document.body.dataset.refused !== undefined);
+    await settled();
+    return state();
+  }
+  const frames = (anim: string) => parseMd5Anim(corpus(`${NAKED}/human_nobsuit_common/${anim}.md5anim`)).frameCount;
+
+  it('2. plays an md5anim of the game on the open mesh: picked in the tree, dropped on the page, refused when it does not fit', async () => {
+    await openViewer('idle');
+    await pickFiles(unvanquished());
+    expect((await state()).model).toBe(BODY);
+    const clipsBefore = await listedClips();
+    expect(clipsBefore).not.toContain('walk');
+    // picked in the tree: the animation file is marked, and plays
+    await filter().fill('walk.md5anim');
+    const item = treeitem('models/players/human_nobsuit_common/walk.md5anim');
+    await expect(item.getAttribute('data-animation')).resolves.toBe('true');
+    let s = await adding(() => item.locator('.row').click());
+    expect(s.added).toBe('walk');
+    expect(s.model).toBe(BODY);
+    expect(s.playing).toBe('walk');
+    expect(s.paused).toBe('false');
+    expect(await listedClips()).toEqual([...clipsBefore, 'walk']);
+    await expect(page.getByRole('slider', { name: 'Frame' }).getAttribute('max')).resolves.toBe(String(frames('walk') - 1));
+    // it moves the model: two times of the clip draw differently
+    await page.evaluate(() => window.viewer.advance(0));
+    const at0 = await page.locator('#view').screenshot();
+    await page.evaluate(() => window.viewer.advance(0.4));
+    expect((await page.locator('#view').screenshot()).equals(at0)).toBe(false);
+    expect(await page.evaluate(() => window.viewer.opened().files.map((f: { path: string }) => f.path))).toContain('models/players/human_nobsuit_common/walk.md5anim');
+    // dropped on the page: added beside the ones before
+    s = await adding(() =>
+      page.evaluate(async (url) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([await (await fetch(url)).arrayBuffer()], 'swim.md5anim'));
+        document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, '/viewer-issue41/swim.md5anim'),
+    );
+    expect(s.added).toBe('swim');
+    expect(s.playing).toBe('swim');
+    expect(s.listing).toBe('unv.pk3'); // the game stays open: the drop did not replace it
+    expect(await listedClips()).toEqual([...clipsBefore, 'walk', 'swim']);
+    await expect(page.getByRole('slider', { name: 'Frame' }).getAttribute('max')).resolves.toBe(String(frames('swim') - 1));
+    // another skeleton's animation: refused, said, and the model as it was
+    await filter().fill('idle.md5anim');
+    s = await adding(() => treeitem('models/drone/idle.md5anim').locator('.row').click());
+    expect(s.refused).toBe('models/drone/idle.md5anim');
+    expect(s.state).toBe('ready');
+    expect(s.model).toBe(BODY);
+    await expect(page.getByRole('alert').locator('#error-kind').textContent()).resolves.toBe('ModelParseError ANIM_MESH_MISMATCH');
+    await expect(page.getByRole('alert').locator('#error-message').textContent()).resolves.toContain('idle.md5anim');
+    expect(await listedClips()).toEqual([...clipsBefore, 'walk', 'swim']);
+    expect(await page.evaluate(() => window.viewer.coverage())).toBeGreaterThan(0.01);
+  });
+
+  it('2. an animation picked with no model open says to open one first', async () => {
+    await openViewer('idle');
+    await page.locator('#pick-files').setInputFiles(join(WORK, 'swim.md5anim'));
+    await page.waitForFunction(() => document.body.dataset.mount === 'done');
+    await treeitem('swim.md5anim').locator('.row').click();
+    await expect(page.getByRole('alert').locator('#error-message').textContent()).resolves.toMatch(/an animation plays on a model: open one first/);
+  });
+
+  it('3. a failed open clears the model and its panels (the error alone), and the filter starts empty on a new listing', async () => {
+    const txt = join(WORK, 'notes.txt');
+    writeFileSync(txt, 'not a model\n');
+    const whole = readFileSync(join(WORK, 'unv.pk3'));
+    const truncated = join(WORK, 'truncated.pk3');
+    writeFileSync(truncated, whole.subarray(0, whole.length >> 1));
+    const invalid = join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh');
+    const nothingLeft = async (what: string) => {
+      const s = await state();
+      expect(s.model, what).toBeUndefined();
+      expect(await page.locator('#error').isVisible(), what).toBe(true);
+      expect(await page.locator('#info').textContent(), what).toBe('');
+      expect(await page.locator('#perf-model').textContent(), what).toBe('');
+      expect(await page.locator('#export-buttons').textContent(), what).toBe('');
+      expect(await page.locator('#channels').textContent(), what).toBe('');
+      expect(await page.locator('#frame-text').textContent(), what).toBe('');
+      expect(await page.evaluate(() => window.viewer.model()), what).toBeNull();
+      expect(await page.evaluate(() => window.viewer.coverage()), what).toBe(0);
+      await expect(filter().inputValue(), what).resolves.toBe('');
+    };
+    for (const [bad, message] of [
+      [txt, /no model here/],
+      [truncated, /./],
+      [invalid, /InvalidBoneIndex\.md5mesh/],
+    ] as const) {
+      await openViewer('idle');
+      await pickFiles(join(WORK, 'unv.pk3'));
+      expect((await state()).model).toBe(BODY);
+      await page.waitForFunction(() => document.body.dataset.inspected === 'true');
+      expect(await page.locator('#info').textContent()).not.toBe('');
+      await filter().fill('walk');
+      await expect(page.locator('#tree-note').textContent()).resolves.toBe('1 match');
+      await pickFiles(bad);
+      await nothingLeft(bad);
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(message);
+      await expect(page.locator('#tree-note').textContent()).resolves.toBe('');
+    }
+    // and the page opens the next one as usual
+    await pickFiles(join(WORK, 'unv.pk3'));
+    expect((await state()).model).toBe(BODY);
+    expect(await page.locator('#error').isHidden()).toBe(true);
   });
 
   it('logged no errors (page, console, worker)', () => {
