@@ -26,7 +26,10 @@ import type { FormatInfo, Inspected, Listing, ModelEntry, MountSource, Opened } 
 import { droppedSource, pickedSource, urlSource } from './sources.js';
 import { Stage } from './stage.js';
 import { download, el } from './text.js';
-import { showImages } from './texture-panel.js';
+import { poseObj } from './pose-obj.js';
+import { SurfacePanel, surfacesOf } from './surfaces.js';
+import { showImages, showUvLayout, type LayoutSource } from './texture-panel.js';
+import type { StageView } from './stage.js';
 import { buildTree, FileTree, isImage, type TreeNode } from './tree.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -40,6 +43,7 @@ const animPanel = new AnimationPanel($('anim'), animator);
 const overlays = new Overlays(stage.scene, $('labels'), $('joint-tip'));
 const status = new StatusLine($<HTMLProgressElement>('progress'), $('status-text'));
 const tree = new FileTree($('tree'), $('tree-note'), (n) => void pickNode(n));
+const surfacePanel = new SurfacePanel($('surfaces'), () => invalidate());
 const manualClock = params.get('clock') === 'manual';
 
 let formats: FormatInfo[] = [];
@@ -121,6 +125,8 @@ function clearModel(): void {
   inspected = null;
   pageTimes = null;
   overlays.attach(null, 1);
+  surfacePanel.attach([]);
+  $<HTMLButtonElement>('export-pose').disabled = true;
   animator.clear();
   animPanel.rebuild();
   stage.holder.rotation.y = 0;
@@ -174,6 +180,8 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     built.update(0);
     if (!sameModel) stage.frame(built.scene, everyFrameBox(o, built));
     overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);
+    surfacePanel.attach(surfacesOf(o.view, built));
+    $<HTMLButtonElement>('export-pose').disabled = false;
     showSkins(o);
     showExports(o);
     render(0);
@@ -272,7 +280,18 @@ async function showTextures(token = openToken): Promise<void> {
   if (token !== openToken || !opened) return;
   const missing = opened.materials.materials.filter((m) => m.diffuse && !m.diffuse.path && !m.diffuse.builtin).map((m) => `"${m.surface}": ${m.diffuse!.name} — tried ${m.diffuse!.tried.join(', ') || 'nothing'}`);
   await showImages($('textures'), images, missing);
+  showLayout();
 }
+
+/** The triangles and texture coordinates of the surfaces that use the image at `path` (any of its maps). */
+function layoutSources(path: string): LayoutSource[] {
+  if (!opened) return [];
+  const uses = (m: Opened['materials']['materials'][number]) => [m.diffuse, m.normal, m.specular, ...(m.animation?.frames ?? []), ...m.others].some((i) => i?.path === path);
+  const users = new Set(opened.materials.materials.flatMap((m, k) => (uses(m) ? [k] : [])));
+  return surfacePanel.surfaces.filter((s) => users.has(s.index));
+}
+
+const showLayout = () => showUvLayout($('textures'), $<HTMLInputElement>('uv-layout').checked, layoutSources);
 
 /** The box every frame of the model lies in (its view's, in the file's axes, taken to the scene's); null when the view has none. */
 function everyFrameBox(o: Opened, m: IdTechModel): Box3 | null {
@@ -344,6 +363,7 @@ async function pickNode(n: TreeNode): Promise<void> {
     const img = await worker.request({ type: 'image', path: n.path }).reply;
     ($('textures-section') as HTMLDetailsElement).open = true;
     await showImages($('textures'), [img], []);
+    showLayout();
   } catch (e) {
     showError(e, n.path);
   }
@@ -404,6 +424,20 @@ $<HTMLInputElement>('ov-axes').addEventListener('change', (e) => stage.setAxes((
 $<HTMLInputElement>('background').addEventListener('input', (e) => stage.setBackground((e.target as HTMLInputElement).value));
 $('screenshot').addEventListener('click', async () => download(await stage.screenshot(), `${opened?.name ?? 'view'}.png`));
 $('frame-model').addEventListener('click', () => frameModel());
+$<HTMLSelectElement>('view-select').addEventListener('change', (e) => {
+  stage.setView((e.target as HTMLSelectElement).value as StageView);
+  body.dataset.view = stage.view;
+});
+$<HTMLInputElement>('light').addEventListener('input', (e) => stage.setLight(Number((e.target as HTMLInputElement).value)));
+$<HTMLInputElement>('exposure').addEventListener('input', (e) => stage.setExposure(Number((e.target as HTMLInputElement).value)));
+$<HTMLInputElement>('uv-layout').addEventListener('change', () => showLayout());
+$('export-pose').addEventListener('click', () => {
+  if (!model || !opened) return;
+  const name = `${opened.name}_frame${body.dataset.frame ?? 0}.obj`;
+  const text = poseObj(model, surfacePanel.surfaces, `${opened.path}, ${body.dataset.playing ?? ''} frame ${body.dataset.frame ?? 0}`, opened.materials.materials.map((m) => m.shaderName));
+  download(new TextEncoder().encode(text), name, 'model/obj');
+  body.dataset.exported = name;
+});
 $('skin').addEventListener('change', () => openedEntry && void openModel(openedEntry, $<HTMLSelectElement>('skin').value || undefined));
 $('bench-again').addEventListener('click', () => void measureBackends());
 $('error').addEventListener('click', () => ($('error').hidden = true));
@@ -502,6 +536,24 @@ const hooks = {
   joints: () => overlays.joints(stage.camera, stage.canvas.clientWidth, stage.canvas.clientHeight),
   cameraDistance: () => stage.camera.position.distanceTo(stage.controls.target),
   framed: () => stage.framed,
+  /** The camera drawing: its kind and the direction it looks in (three's world axes). */
+  camera: () => ({ orthographic: stage.view !== 'perspective', direction: stage.camera.getWorldDirection(new Vector3()).toArray() }),
+  /** Triangles three.js drew in a frame drawn now (overlays off: the model's shown surfaces). */
+  drawnTriangles(): number {
+    render(0);
+    return stage.renderer.info.render.triangles;
+  },
+  /** The mean of every pixel's red, green and blue on the canvas (0–255), drawn now. */
+  brightness(): number {
+    render(0);
+    const gl = stage.renderer.getContext();
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    const px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    let sum = 0;
+    for (let i = 0; i < px.length; i += 4) sum += px[i] + px[i + 1] + px[i + 2];
+    return sum / (3 * w * h);
+  },
   /** The last frames' intervals and drawing times (ms), and forgets them. */
   frameTimes(): { interval: number[]; cpu: number[] } {
     const out = { interval: frames.interval.splice(0), cpu: frames.cpu.splice(0) };
