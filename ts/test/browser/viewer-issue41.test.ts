@@ -10,11 +10,16 @@
  *    the library's ANIM_MESH_MISMATCH on screen, the model kept as it was.
  * 3. After a failed open (a .txt, a truncated .pk3, a model that does not parse) nothing of the model before stays
  *    on screen or in the panels; the filter text does not outlive its listing.
+ * 4. What modders reach for: a surface hidden or isolated (the triangles three.js draws), the UV layout over the
+ *    texture (each surface's triangles where the file's texture coordinates put them), orthographic front / side /
+ *    top views and the light and exposure (the camera's direction, the pixels' brightness), the pose on screen as an
+ *    .obj (the file's vertices at the frame on show).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim } from '../../src/formats/md5/index.js';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 import { makePak } from '../helpers/pak-writer.js';
@@ -238,6 +243,136 @@ describe('issue 41: the viewer', () => {
     await pickFiles(join(WORK, 'unv.pk3'));
     expect((await state()).model).toBe(BODY);
     expect(await page.locator('#error').isHidden()).toBe(true);
+  });
+
+  describe('4. what modders reach for, on the grenade launcher of aaa-assets', () => {
+    const LAUNCHER = 'models/weapons/grenade_launcher/grenade_launcher.md3';
+    const md3 = () => parseMd3(corpus(`aaa-assets/${LAUNCHER}`));
+    const drawn = () => page.evaluate(() => window.viewer.drawnTriangles());
+    async function openLauncher(): Promise<void> {
+      if ((await state()).listing !== 'aaa-assets') {
+        await openViewer('idle');
+        await pickFiles(join(SHARED_MODELS, 'aaa-assets'), true);
+      }
+      if ((await state()).model !== LAUNCHER) {
+        await filter().fill(LAUNCHER);
+        await treeitem(LAUNCHER).locator('.row').click();
+        await page.waitForFunction((p) => document.body.dataset.model === p && document.body.dataset.state === 'ready', LAUNCHER);
+      }
+    }
+
+    it('hides a surface, isolates one, shows them all: three.js draws the triangles of the surfaces shown', async () => {
+      await openLauncher();
+      const surfaces = md3().surfaces;
+      expect(surfaces.length).toBeGreaterThan(1);
+      const tris = surfaces.map((x) => x.triangleCount);
+      const total = tris.reduce((a, b) => a + b, 0);
+      await expect(page.locator('#surfaces input[data-surface]').count()).resolves.toBe(surfaces.length);
+      expect(await drawn()).toBe(total);
+      await page.getByRole('checkbox', { name: `Show ${surfaces[0].name}`, exact: true }).uncheck();
+      expect(await drawn()).toBe(total - tris[0]);
+      expect((await state()).hidden).toBe('0');
+      await page.getByRole('button', { name: `Isolate ${surfaces[1].name}`, exact: true }).click();
+      expect(await drawn()).toBe(tris[1]);
+      await expect(page.getByRole('checkbox', { name: `Show ${surfaces[0].name}`, exact: true }).isChecked()).resolves.toBe(false);
+      await expect(page.getByRole('checkbox', { name: `Show ${surfaces[1].name}`, exact: true }).isChecked()).resolves.toBe(true);
+      await page.locator('#surfaces').getByRole('button', { name: 'Show all' }).click();
+      expect(await drawn()).toBe(total);
+      expect((await state()).hidden).toBe('');
+    });
+
+    it('draws the UV layout over the texture: each surface’s triangles where its texture coordinates put them', async () => {
+      await openLauncher();
+      const model = md3();
+      const images = (await state()).images!.split(','); // the diffuse image of each surface, in order
+      await page.waitForFunction(() => Number(document.querySelector('#textures')?.getAttribute('data-images')) > 0);
+      await page.locator('#textures-section > summary').click();
+      expect(await page.locator('canvas.uv-layout').count()).toBe(0);
+      await page.getByRole('checkbox', { name: 'UV layout' }).check();
+      const figures = await page.locator('#textures figure').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')!));
+      let checked = 0;
+      for (const path of figures) {
+        const users = images.flatMap((p, k) => (p === path ? [k] : []));
+        if (!users.length) continue;
+        const fig = page.locator(`#textures figure[data-path="${path}"]`);
+        await expect(fig.getAttribute('data-uv-triangles')).resolves.toBe(String(users.reduce((n, k) => n + model.surfaces[k].triangleCount, 0)));
+        // a corner of the first triangle of each user: the layout has drawn there (3×3 pixels around it)
+        const corners = users.map((k) => {
+          const v = model.surfaces[k].triangles[0];
+          const s0 = model.surfaces[k].st[v * 2], t0 = model.surfaces[k].st[v * 2 + 1];
+          return [s0 - Math.floor(s0), t0 - Math.floor(t0)];
+        });
+        const alphas = await fig.locator('canvas.uv-layout').evaluate((c: HTMLCanvasElement, corners: number[][]) => {
+          const ctx = c.getContext('2d')!;
+          return corners.map(([s, t]) => {
+            const x = Math.min(c.width - 2, Math.max(1, Math.floor(s * c.width))), y = Math.min(c.height - 2, Math.max(1, Math.floor(t * c.height)));
+            const d = ctx.getImageData(x - 1, y - 1, 3, 3).data;
+            let a = 0;
+            for (let i = 3; i < d.length; i += 4) a = Math.max(a, d[i]);
+            return a;
+          });
+        }, corners);
+        for (const a of alphas) expect(a).toBeGreaterThan(0);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(0);
+      await page.getByRole('checkbox', { name: 'UV layout' }).uncheck();
+      expect(await page.locator('canvas.uv-layout').count()).toBe(0);
+      await page.locator('#textures-section > summary').click();
+    });
+
+    it('looks from the front, the side and the top with an orthographic camera; the light and the exposure change what is drawn', async () => {
+      await openLauncher();
+      const view = page.getByRole('combobox', { name: 'View' });
+      const shots: Buffer[] = [];
+      for (const [v, dir] of [['front', [-1, 0, 0]], ['side', [0, 0, -1]], ['top', [0, -1, 0]]] as const) {
+        await view.selectOption(v);
+        const cam = await page.evaluate(() => window.viewer.camera());
+        expect(cam.orthographic, v).toBe(true);
+        cam.direction.forEach((x: number, i: number) => expect(x, `${v} ${i}`).toBeCloseTo(dir[i], 3));
+        expect(await page.evaluate(() => window.viewer.coverage()), v).toBeGreaterThan(0.005); // the model in view
+        shots.push(await page.locator('#view').screenshot());
+      }
+      expect(shots[0].equals(shots[1]) || shots[1].equals(shots[2]) || shots[0].equals(shots[2])).toBe(false);
+      await view.selectOption('perspective');
+      expect((await page.evaluate(() => window.viewer.camera())).orthographic).toBe(false);
+      const bright = () => page.evaluate(() => window.viewer.brightness());
+      const normal = await bright();
+      await page.getByRole('slider', { name: 'Light' }).fill('0.2');
+      expect(await bright()).toBeLessThan(normal);
+      await page.getByRole('slider', { name: 'Light' }).fill('1');
+      expect(await bright()).toBe(normal);
+      await page.getByRole('slider', { name: 'Exposure' }).fill('0.3');
+      expect(await bright()).toBeLessThan(normal);
+      await page.getByRole('slider', { name: 'Exposure' }).fill('2');
+      expect(await bright()).toBeGreaterThan(normal);
+      await page.getByRole('slider', { name: 'Exposure' }).fill('1');
+    });
+
+    it('exports the pose on screen as .obj: the file’s vertices at the frame on show, every triangle', async () => {
+      await openLauncher();
+      const model = md3();
+      const slider = page.getByRole('slider', { name: 'Frame' });
+      await slider.fill('7');
+      await page.waitForFunction(() => document.body.dataset.key === '7');
+      const f = Number((await state()).frame);
+      expect(f).toBeGreaterThan(0);
+      const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download pose (.obj)' }).click()]);
+      expect((d as Download).suggestedFilename()).toBe(`grenade_launcher_frame${f}.obj`);
+      const text = readFileSync((await (d as Download).path())!, 'utf8');
+      const v = text.split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number));
+      const faces = text.split('\n').filter((l) => l.startsWith('f ')).length;
+      const want = model.surfaces.flatMap((srf) => Array.from({ length: srf.vertexCount }, (_, i) => [0, 1, 2].map((c) => srf.xyzNormals[(f * srf.vertexCount + i) * 4 + c] / 64)));
+      expect(v.length).toBe(want.length);
+      let worst = 0;
+      for (let i = 0; i < want.length; i++) for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(v[i][c] - want[i][c]));
+      expect(worst).toBeLessThan(0.01); // the page's morph targets are int16 over the model's box
+      expect(faces).toBe(model.surfaces.reduce((n, srf) => n + srf.triangleCount, 0));
+      // and not frame 0's: the pose is the one on show
+      const first = model.surfaces[0];
+      const moved = Array.from({ length: first.vertexCount }, (_, i) => Math.abs(first.xyzNormals[(f * first.vertexCount + i) * 4] - first.xyzNormals[i * 4])).some((x) => x > 0);
+      if (moved) expect(v.slice(0, first.vertexCount).some((p, i) => Math.abs(p[0] - first.xyzNormals[i * 4] / 64) > 0.01)).toBe(true);
+    });
   });
 
   it('logged no errors (page, console, worker)', () => {
