@@ -11,7 +11,7 @@
  * `viewer.advance(seconds)` (tests), `?idle`: no default model, `?url=` an archive or folder, `?files=` model URLs,
  * `?formats=` a same-origin module adding formats.
  */
-import { Box3, Vector3, type Mesh, type MeshStandardMaterial } from 'three';
+import { Box3, Vector2, Vector3, type Mesh, type MeshStandardMaterial } from 'three';
 import type { IdTechModel } from 'idtech-models/three';
 import { AnimationPanel } from './animation-panel.js';
 import { Animator } from './animation.js';
@@ -21,11 +21,13 @@ import { showModelInfo } from './info-panel.js';
 import { buildModel } from './model-build.js';
 import { Overlays, type OverlayName } from './overlays.js';
 import { showBench, showPerformance, type PageTimes } from './perf-panel.js';
+import { posedVertex } from './posed.js';
 import { StatusLine } from './progress.js';
 import type { FormatInfo, Inspected, Listing, ModelEntry, MountSource, Opened } from './protocol.js';
 import { droppedSource, pickedSource, urlSource } from './sources.js';
 import { Stage } from './stage.js';
 import { download, el } from './text.js';
+import { pickJoint, pickVertex, showPicked } from './pick.js';
 import { poseObj } from './pose-obj.js';
 import { SurfacePanel, surfacesOf } from './surfaces.js';
 import { showImages, showUvLayout, type LayoutSource } from './texture-panel.js';
@@ -126,6 +128,7 @@ function clearModel(): void {
   pageTimes = null;
   overlays.attach(null, 1);
   surfacePanel.attach([]);
+  $('picked').replaceChildren();
   $<HTMLButtonElement>('export-pose').disabled = true;
   animator.clear();
   animPanel.rebuild();
@@ -181,6 +184,7 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     if (!sameModel) stage.frame(built.scene, everyFrameBox(o, built));
     overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);
     surfacePanel.attach(surfacesOf(o.view, built));
+    if (!sameModel) $('picked').replaceChildren();
     $<HTMLButtonElement>('export-pose').disabled = false;
     showSkins(o);
     showExports(o);
@@ -504,6 +508,22 @@ document.addEventListener('keydown', (e) => {
   animPanel.refresh();
 });
 
+// picking: a click (not a drag) on the canvas while Pick is on
+let downAt: { x: number; y: number } | null = null;
+stage.canvas.addEventListener('pointerdown', (e) => (downAt = { x: e.clientX, y: e.clientY }));
+stage.canvas.addEventListener('pointerup', (e) => {
+  const was = downAt;
+  downAt = null;
+  if (!was || Math.hypot(e.clientX - was.x, e.clientY - was.y) > 4 || !$<HTMLInputElement>('pick').checked || !model || !opened) return;
+  const r = stage.canvas.getBoundingClientRect();
+  const x = e.clientX - r.left, y = e.clientY - r.top;
+  const joints = opened.view.kind === 'skinned' ? opened.view.joints : null;
+  const j = joints ? overlays.jointAt(x, y, stage.camera, r.width, r.height) : null;
+  const picked = j !== null && joints ? pickJoint(j, model, joints.names, joints.parents) : pickVertex(new Vector2((x / r.width) * 2 - 1, 1 - (y / r.height) * 2), stage.camera, model, surfacePanel.surfaces, joints?.names ?? []);
+  showPicked($('picked'), picked);
+  ($('picked-section') as HTMLDetailsElement).open = true;
+});
+
 stage.canvas.addEventListener('pointermove', (e) => {
   const r = stage.canvas.getBoundingClientRect();
   overlays.hover(e.clientX - r.left, e.clientY - r.top, stage.camera, r.width, r.height);
@@ -538,6 +558,15 @@ const hooks = {
   framed: () => stage.framed,
   /** The camera drawing: its kind and the direction it looks in (three's world axes). */
   camera: () => ({ orthographic: stage.view !== 'perspective', direction: stage.camera.getWorldDirection(new Vector3()).toArray() }),
+  /** Where vertex `i` of the model's first mesh is drawn on the canvas (CSS pixels), posed. */
+  projectVertex(i: number): { x: number; y: number } | null {
+    const mesh = surfacePanel.surfaces[0]?.mesh;
+    if (!mesh) return null;
+    const p = new Vector3(), n = new Vector3();
+    posedVertex(mesh, i, p, n);
+    p.project(stage.camera);
+    return { x: ((p.x + 1) / 2) * stage.canvas.clientWidth, y: ((1 - p.y) / 2) * stage.canvas.clientHeight };
+  },
   /** Triangles three.js drew in a frame drawn now (overlays off: the model's shown surfaces). */
   drawnTriangles(): number {
     render(0);

@@ -166,6 +166,17 @@ export class Overlays {
     return best?.name ?? null;
   }
 
+  /** The joint of the skeleton overlay nearest (x, y) within 10 px, by index; null when none (or the skeleton is off). */
+  jointAt(x: number, y: number, camera: Camera, width: number, height: number): number | null {
+    if (!this.on.has('skeleton')) return null;
+    let best = -1, bestD = 10;
+    this.joints(camera, width, height).forEach((j, k) => {
+      const d = Math.hypot(j.x - x, j.y - y);
+      if (d <= bestD) (best = k), (bestD = d);
+    });
+    return best >= 0 ? best : null;
+  }
+
   /** Screen positions of the skeleton's joints (tests point at one). */
   joints(camera: Camera, width: number, height: number): { name: string; x: number; y: number }[] {
     const v = new Vector3();

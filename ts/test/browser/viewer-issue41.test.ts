@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMd3 } from '../../src/formats/md3/index.js';
-import { parseMd5Anim } from '../../src/formats/md5/index.js';
+import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 import { makePak } from '../helpers/pak-writer.js';
 import { makeZip } from '../helpers/zip-writer.js';
@@ -205,7 +205,7 @@ describe('issue 41: the viewer', () => {
   it('3. a failed open clears the model and its panels (the error alone), and the filter starts empty on a new listing', async () => {
     const txt = join(WORK, 'notes.txt');
     writeFileSync(txt, 'not a model\n');
-    const whole = readFileSync(join(WORK, 'unv.pk3'));
+    const whole = readFileSync(unvanquished());
     const truncated = join(WORK, 'truncated.pk3');
     writeFileSync(truncated, whole.subarray(0, whole.length >> 1));
     const invalid = join(SHARED_MODELS, 'assimp/test/models/MD5/invalid/InvalidBoneIndex.md5mesh');
@@ -349,6 +349,40 @@ describe('issue 41: the viewer', () => {
       await page.getByRole('slider', { name: 'Exposure' }).fill('1');
     });
 
+    it('picks a triangle and a vertex under the pointer: its surface, its corners and the vertex as the file has them at the frame on show', async () => {
+      await openLauncher();
+      const model = md3();
+      await page.getByRole('slider', { name: 'Frame' }).fill('0');
+      await page.waitForFunction(() => document.body.dataset.key === '0');
+      const f = Number((await state()).frame);
+      await page.getByRole('checkbox', { name: 'Pick' }).check();
+      const box = (await page.locator('#view').boundingBox())!;
+      const first = model.surfaces[0];
+      let picked: Record<string, string | undefined> = {};
+      // the middle of surface 0's triangles, one after another, until the pointer is on the model there
+      for (let t = 0; t < first.triangleCount && picked.kind !== 'vertex'; t += Math.max(1, Math.floor(first.triangleCount / 12))) {
+        const corners = await Promise.all([0, 1, 2].map((c) => page.evaluate((i) => window.viewer.projectVertex(i), first.triangles[t * 3 + c])));
+        const x = corners.reduce((a, c) => a + c.x, 0) / 3, y = corners.reduce((a, c) => a + c.y, 0) / 3;
+        if (x < 2 || y < 2 || x > box.width - 2 || y > box.height - 2) continue;
+        await page.evaluate(() => delete document.getElementById('picked')!.dataset.kind);
+        await page.mouse.click(box.x + x, box.y + y);
+        picked = await page.locator('#picked').evaluate((e) => ({ ...e.dataset }));
+      }
+      expect(picked.kind).toBe('vertex');
+      const s = Number(picked.surface), t = Number(picked.triangle), v = Number(picked.vertex);
+      const offset = model.surfaces.slice(0, s).reduce((n, x) => n + x.vertexCount, 0);
+      const srf = model.surfaces[s];
+      const corners = [0, 1, 2].map((c) => srf.triangles[t * 3 + c] + offset).sort((a, b) => a - b);
+      expect(picked.corners).toBe(corners.join(' '));
+      expect(corners).toContain(v);
+      const local = v - offset;
+      const want = [0, 1, 2].map((c) => srf.xyzNormals[(f * srf.vertexCount + local) * 4 + c] / 64);
+      picked.position!.split(' ').map(Number).forEach((x, c) => expect(Math.abs(x - want[c])).toBeLessThan(0.01));
+      await expect(page.locator('#picked dd[data-key="surface"]').textContent()).resolves.toContain(srf.name);
+      await expect(page.locator('#picked dd[data-key="st"]').textContent()).resolves.toBe([srf.st[local * 2], srf.st[local * 2 + 1]].map((x) => Math.round(x * 1e4) / 1e4).join(', '));
+      await page.getByRole('checkbox', { name: 'Pick' }).uncheck();
+    });
+
     it('exports the pose on screen as .obj: the file’s vertices at the frame on show, every triangle', async () => {
       await openLauncher();
       const model = md3();
@@ -373,6 +407,36 @@ describe('issue 41: the viewer', () => {
       const moved = Array.from({ length: first.vertexCount }, (_, i) => Math.abs(first.xyzNormals[(f * first.vertexCount + i) * 4] - first.xyzNormals[i * 4])).some((x) => x > 0);
       if (moved) expect(v.slice(0, first.vertexCount).some((p, i) => Math.abs(p[0] - first.xyzNormals[i * 4] / 64) > 0.01)).toBe(true);
     });
+  });
+
+  it('4. picks a joint of the skeleton: its number, name and parent as the md5mesh has them', async () => {
+    await openViewer('idle');
+    await pickFiles(unvanquished());
+    expect((await state()).model).toBe(BODY);
+    const mesh = parseMd5Mesh(corpus(`${NAKED}/human_naked/body.md5mesh`));
+    await page.getByRole('checkbox', { name: 'Skeleton', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Pick' }).check();
+    await page.evaluate(() => window.viewer.advance(0));
+    const joints: { x: number; y: number; name: string }[] = await page.evaluate(() => window.viewer.joints());
+    const box = (await page.locator('#view').boundingBox())!;
+    const k = joints.findIndex((x) => x.x > 20 && x.y > 20 && x.x < box.width - 20 && x.y < box.height - 20 && joints.every((o) => o === x || Math.hypot(o.x - x.x, o.y - x.y) > 12));
+    expect(k).toBeGreaterThanOrEqual(0);
+    await page.mouse.click(box.x + joints[k].x, box.y + joints[k].y);
+    const picked = await page.locator('#picked').evaluate((e) => ({ ...e.dataset }));
+    expect(picked.kind).toBe('joint');
+    expect(Number(picked.joint)).toBe(k);
+    expect(picked.name).toBe(mesh.joints.names[k]);
+    expect(Number(picked.parent)).toBe(mesh.joints.parents[k]);
+    // a vertex of the body names the joints that move it, by the md5mesh's names
+    await page.getByRole('checkbox', { name: 'Skeleton', exact: true }).uncheck();
+    const at: { x: number; y: number } = await page.evaluate(() => window.viewer.projectVertex(0));
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    const kind = await page.locator('#picked').getAttribute('data-kind');
+    if (kind === 'vertex') {
+      const named = (await page.locator('#picked dd[data-key="joints"]').textContent())!.split(', ').map((x) => x.replace(/ [\d.]+$/, ''));
+      for (const n of named) expect(mesh.joints.names).toContain(n);
+    }
+    await page.getByRole('checkbox', { name: 'Pick' }).uncheck();
   });
 
   it('logged no errors (page, console, worker)', () => {
