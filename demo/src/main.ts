@@ -27,6 +27,7 @@ import type { FormatInfo, Inspected, Listing, ModelEntry, MountSource, Opened } 
 import { droppedSource, pickedSource, urlSource } from './sources.js';
 import { Stage } from './stage.js';
 import { download, el } from './text.js';
+import { hang, tagsOf, takeOff, type Hung } from './attach.js';
 import { pickJoint, pickVertex, showPicked } from './pick.js';
 import { poseObj } from './pose-obj.js';
 import { SurfacePanel, surfacesOf } from './surfaces.js';
@@ -59,6 +60,8 @@ let openToken = 0;
 let mountToken = 0;
 /** Opens in flight. */
 let opening = 0;
+/** Models hung on tags of the open one by hand. */
+let hung: Hung[] = [];
 
 function showError(e: unknown, where: string): void {
   const err = e instanceof WorkerError || e instanceof Error ? e : new Error(String(e));
@@ -114,6 +117,53 @@ async function mount(source: MountSource): Promise<void> {
   }
 }
 
+// --- hanging models on tags ----------------------------------------------------------------------------------------
+
+function showHangChoices(): void {
+  const tags = model ? [...tagsOf(model).keys()] : [];
+  $<HTMLSelectElement>('hang-tag').replaceChildren(...tags.map((t) => new Option(t || '(unnamed tag)', t)));
+  $<HTMLSelectElement>('hang-model').replaceChildren(...(listing?.models ?? []).filter((m) => !formats.find((f) => f.id === m.kind)?.folder).map((m) => new Option(m.path, m.path)));
+  for (const id of ['hang-tag', 'hang-model', 'hang', 'take-off']) ($(id) as HTMLButtonElement).disabled = tags.length === 0;
+  showHung();
+}
+
+function showHung(): void {
+  $('hung').replaceChildren(...hung.map((x) => el('li', `${x.path} on ${x.tag}`)));
+  body.dataset.hung = hung.map((x) => `${x.tag}=${x.path}`).join(',');
+}
+
+/** Opens the model at `path` (in the worker, beside the open one) and hangs it on `tag`, in place of one hung there. */
+async function hangModel(tag: string, path: string): Promise<void> {
+  const entry = listing?.models.find((m) => m.path === path);
+  const host = model;
+  if (!entry || !host) return;
+  const task = status.start(`opening ${path} to hang on ${tag}`);
+  try {
+    const o = await worker.request({ type: 'open-hung', entry }, task.update).reply;
+    const built = await buildModel(o);
+    if (model !== host) {
+      built.dispose();
+      return;
+    }
+    for (const old of hung.filter((x) => x.tag === tag)) takeOff(old);
+    hung = hung.filter((x) => x.tag !== tag);
+    if (!hang(host, tag, built)) throw new Error(`${host.name} has no tag ${tag}`);
+    hung.push({ tag, path, model: built });
+    showHung();
+    task.end(`${path} hung on ${tag}`);
+    invalidate();
+  } catch (e) {
+    task.end('');
+    showError(e, `hanging ${path} on ${tag}`);
+  }
+}
+
+function takeOffAll(): void {
+  for (const h of hung) takeOff(h);
+  hung = [];
+  showHung();
+}
+
 /** No model on screen and nothing about one in the panels (after a failed open). */
 function clearModel(): void {
   ++openToken;
@@ -126,6 +176,7 @@ function clearModel(): void {
   openedEntry = null;
   inspected = null;
   pageTimes = null;
+  takeOffAll();
   overlays.attach(null, 1);
   surfacePanel.attach([]);
   $('picked').replaceChildren();
@@ -169,6 +220,8 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
       return false;
     }
     const t2 = performance.now();
+    const rehang = sameModel ? hung.map((x) => ({ tag: x.tag, path: x.path })) : [];
+    takeOffAll();
     if (model) {
       stage.holder.remove(model.scene);
       model.dispose();
@@ -184,6 +237,8 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     if (!sameModel) stage.frame(built.scene, everyFrameBox(o, built));
     overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);
     surfacePanel.attach(surfacesOf(o.view, built));
+    showHangChoices();
+    for (const r of rehang) void hangModel(r.tag, r.path);
     if (!sameModel) $('picked').replaceChildren();
     $<HTMLButtonElement>('export-pose').disabled = false;
     showSkins(o);
@@ -386,6 +441,7 @@ let last = performance.now();
 function render(dt: number): void {
   if (model) {
     animator.advance(dt);
+    for (const h of hung) h.model.update(animator.paused ? 0 : dt * animator.speed);
     stage.holder.rotation.y = (animator.angle * Math.PI) / 180;
   }
   stage.resize();
@@ -435,6 +491,14 @@ $<HTMLSelectElement>('view-select').addEventListener('change', (e) => {
 $<HTMLInputElement>('light').addEventListener('input', (e) => stage.setLight(Number((e.target as HTMLInputElement).value)));
 $<HTMLInputElement>('exposure').addEventListener('input', (e) => stage.setExposure(Number((e.target as HTMLInputElement).value)));
 $<HTMLInputElement>('uv-layout').addEventListener('change', () => showLayout());
+$('hang').addEventListener('click', () => void hangModel($<HTMLSelectElement>('hang-tag').value, $<HTMLSelectElement>('hang-model').value));
+$('take-off').addEventListener('click', () => {
+  const tag = $<HTMLSelectElement>('hang-tag').value;
+  for (const h of hung.filter((x) => x.tag === tag)) takeOff(h);
+  hung = hung.filter((x) => x.tag !== tag);
+  showHung();
+  invalidate();
+});
 $('export-pose').addEventListener('click', () => {
   if (!model || !opened) return;
   const name = `${opened.name}_frame${body.dataset.frame ?? 0}.obj`;
@@ -558,6 +622,25 @@ const hooks = {
   framed: () => stage.framed,
   /** The camera drawing: its kind and the direction it looks in (three's world axes). */
   camera: () => ({ orthographic: stage.view !== 'perspective', direction: stage.camera.getWorldDirection(new Vector3()).toArray() }),
+  /** The world positions of tag `tag` of the open model and of the origin of the model hung on it. */
+  hungAt(tag: string): { tag: number[]; hung: number[] | null; tagInRoot: number[] } | null {
+    const t = model ? tagsOf(model).get(tag) : undefined;
+    if (!t || !model) return null;
+    model.scene.updateWorldMatrix(true, true);
+    const h = hung.find((x) => x.tag === tag);
+    const world = t.getWorldPosition(new Vector3());
+    const inRoot = model.root.worldToLocal(world.clone());
+    return { tag: world.toArray(), hung: h ? h.model.root.getWorldPosition(new Vector3()).toArray() : null, tagInRoot: inRoot.toArray() };
+  },
+  /** Triangles of the meshes of the model hung on `tag`. */
+  hungTriangles(tag: string): number {
+    let n = 0;
+    hung.find((x) => x.tag === tag)?.model.root.traverse((o) => {
+      const g = (o as Mesh).isMesh ? (o as Mesh).geometry : null;
+      if (g) n += (g.index?.count ?? g.getAttribute('position').count) / 3;
+    });
+    return n;
+  },
   /** Where vertex `i` of the model's first mesh is drawn on the canvas (CSS pixels), posed. */
   projectVertex(i: number): { x: number; y: number } | null {
     const mesh = surfacePanel.surfaces[0]?.mesh;

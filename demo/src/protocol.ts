@@ -127,6 +127,8 @@ export type Request =
   /** Files read above the mounted game (animations dropped on the open model), at their paths. */
   | { type: 'add-files'; files: { path: string; blob: Blob }[]; origin: string }
   | { type: 'open'; entry: ModelEntry; skin?: string }
+  /** A model opened to hang on a tag of the open one: the open model stays what later requests work on. */
+  | { type: 'open-hung'; entry: ModelEntry }
   | { type: 'inspect' }
   | { type: 'images' }
   | { type: 'image'; path: string }
@@ -139,6 +141,7 @@ export interface Replies {
   mount: Listing;
   'add-files': null;
   open: Opened;
+  'open-hung': Opened;
   inspect: Inspected[];
   images: ViewedImage[];
   image: ViewedImage;

@@ -84,6 +84,13 @@ async function handle(req: Request, id: number, signal: AbortSignal, transfer: T
       transfer.push(...r.transfer);
       return r.opened;
     }
+    case 'open-hung': {
+      if (!mounted) throw new Error('nothing is mounted');
+      backend ??= createBackend('auto');
+      const r = await openModel(mounted.fs, req.entry, undefined, formats, await backend, signal, progress);
+      transfer.push(...r.transfer);
+      return r.opened;
+    }
     case 'inspect':
       return inspectModel(needModel(), formats, signal);
     case 'images': {

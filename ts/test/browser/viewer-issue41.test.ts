@@ -383,6 +383,39 @@ describe('issue 41: the viewer', () => {
       await page.getByRole('checkbox', { name: 'Pick' }).uncheck();
     });
 
+    it('hangs another model of the game on a tag by hand: it follows the tag as the file places it, frame by frame', async () => {
+      await openLauncher();
+      const host = md3();
+      const PORTALS = 'models/fx/portal/portals.md3';
+      const portals = parseMd3(corpus(`aaa-assets/${PORTALS}`));
+      const total = (m: typeof host) => m.surfaces.reduce((n, x) => n + x.triangleCount, 0);
+      expect(host.tagCount).toBeGreaterThan(0);
+      const tag = host.tagNames[0];
+      await page.locator('#hang-section > summary').click();
+      await expect(page.getByRole('combobox', { name: 'Tag' }).locator('option').allTextContents()).resolves.toEqual(host.tagNames);
+      await page.getByRole('combobox', { name: 'Tag' }).selectOption(tag);
+      await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption(PORTALS);
+      const alone = await drawn();
+      await page.getByRole('button', { name: 'Hang', exact: true }).click();
+      await page.waitForFunction((want) => document.body.dataset.hung === want, `${tag}=${PORTALS}`);
+      // the hung model's triangles, and drawn (a two-sided blended surface is drawn in two passes: at least once)
+      expect(await page.evaluate((t) => window.viewer.hungTriangles(t), tag)).toBe(total(portals));
+      expect(await drawn()).toBeGreaterThanOrEqual(alone + total(portals));
+      for (const key of [0, 9]) {
+        await page.getByRole('slider', { name: 'Frame' }).fill(String(key));
+        await page.waitForFunction((k) => document.body.dataset.key === String(k), key);
+        const f = Number((await state()).frame);
+        const at = await page.evaluate((t) => window.viewer.hungAt(t), tag);
+        // the tag where the file puts it at this frame, and the hung model's origin on it
+        at.tagInRoot.forEach((x: number, c: number) => expect(x).toBeCloseTo(host.tagOrigins[f * host.tagCount * 3 + c], 2));
+        at.hung.forEach((x: number, c: number) => expect(x).toBeCloseTo(at.tag[c], 4));
+      }
+      await page.getByRole('button', { name: 'Take off' }).click();
+      expect((await state()).hung).toBe('');
+      expect(await drawn()).toBe(alone);
+      await page.locator('#hang-section > summary').click();
+    });
+
     it('exports the pose on screen as .obj: the file’s vertices at the frame on show, every triangle', async () => {
       await openLauncher();
       const model = md3();
