@@ -30,6 +30,7 @@ import { download, el } from './text.js';
 import { hang, tagsOf, takeOff, type Hung } from './attach.js';
 import { pickJoint, pickVertex, showPicked } from './pick.js';
 import { poseObj } from './pose-obj.js';
+import { ShaderAnimation } from './shader-anim.js';
 import { SurfacePanel, surfacesOf } from './surfaces.js';
 import { showImages, showUvLayout, type LayoutSource } from './texture-panel.js';
 import type { StageView } from './stage.js';
@@ -47,6 +48,7 @@ const overlays = new Overlays(stage.scene, $('labels'), $('joint-tip'));
 const status = new StatusLine($<HTMLProgressElement>('progress'), $('status-text'));
 const tree = new FileTree($('tree'), $('tree-note'), (n) => void pickNode(n));
 const surfacePanel = new SurfacePanel($('surfaces'), () => invalidate());
+const shaderAnim = new ShaderAnimation();
 const manualClock = params.get('clock') === 'manual';
 
 let formats: FormatInfo[] = [];
@@ -177,6 +179,7 @@ function clearModel(): void {
   inspected = null;
   pageTimes = null;
   takeOffAll();
+  shaderAnim.clear();
   overlays.attach(null, 1);
   surfacePanel.attach([]);
   $('picked').replaceChildren();
@@ -188,7 +191,7 @@ function clearModel(): void {
   $<HTMLTableElement>('bench').tBodies[0]?.replaceChildren();
   $('textures').dataset.images = '0';
   tree.select(null);
-  for (const k of ['model', 'format', 'images', 'textured', 'playing', 'frame', 'key', 'skins', 'inspected', 'bench']) delete body.dataset[k];
+  for (const k of ['model', 'format', 'images', 'textured', 'playing', 'frame', 'key', 'skins', 'inspected', 'bench', 'shaderAnims']) delete body.dataset[k];
   invalidate();
 }
 
@@ -222,6 +225,8 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     const t2 = performance.now();
     const rehang = sameModel ? hung.map((x) => ({ tag: x.tag, path: x.path })) : [];
     takeOffAll();
+    shaderAnim.clear();
+    delete body.dataset.shaderAnims;
     if (model) {
       stage.holder.remove(model.scene);
       model.dispose();
@@ -340,6 +345,10 @@ async function showTextures(token = openToken): Promise<void> {
   const missing = opened.materials.materials.filter((m) => m.diffuse && !m.diffuse.path && !m.diffuse.builtin).map((m) => `"${m.surface}": ${m.diffuse!.name} — tried ${m.diffuse!.tried.join(', ') || 'nothing'}`);
   await showImages($('textures'), images, missing);
   showLayout();
+  const o = opened;
+  await shaderAnim.load(surfacePanel.surfaces, o.materials.materials, images, () => token === openToken && opened === o);
+  if (token === openToken) body.dataset.shaderAnims = String(shaderAnim.state().length);
+  invalidate();
 }
 
 /** The triangles and texture coordinates of the surfaces that use the image at `path` (any of its maps). */
@@ -442,6 +451,7 @@ function render(dt: number): void {
   if (model) {
     animator.advance(dt);
     for (const h of hung) h.model.update(animator.paused ? 0 : dt * animator.speed);
+    shaderAnim.advance(animator.paused ? 0 : dt * animator.speed);
     stage.holder.rotation.y = (animator.angle * Math.PI) / 180;
   }
   stage.resize();
@@ -460,7 +470,7 @@ function tick(now: number): void {
   const dt = Math.min(0.1, Math.max(0, (now - last) / 1000));
   // while a model opens the one on screen holds still: drawing it would compete with the build for the thread (and,
   // on a software renderer, for the cores)
-  const moving = !!model && !manualClock && !animator.paused && opening === 0 && (animator.playing.size > 0 || animator.spin !== 0);
+  const moving = !!model && !manualClock && !animator.paused && opening === 0 && (animator.playing.size > 0 || animator.spin !== 0 || shaderAnim.active);
   if (moving || dirty) {
     dirty = false;
     keep(frames.interval, now - last);
@@ -632,6 +642,8 @@ const hooks = {
     const inRoot = model.root.worldToLocal(world.clone());
     return { tag: world.toArray(), hung: h ? h.model.root.getWorldPosition(new Vector3()).toArray() : null, tagInRoot: inRoot.toArray() };
   },
+  /** Each animMap surface's picture on show. */
+  shaderFrames: () => shaderAnim.state(),
   /** Triangles of the meshes of the model hung on `tag`. */
   hungTriangles(tag: string): number {
     let n = 0;

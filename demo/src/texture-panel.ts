@@ -8,7 +8,7 @@ import { encodePng } from 'idtech-models';
 import type { ViewedImage } from './protocol.js';
 import { download, el } from './text.js';
 
-async function drawInto(canvas: HTMLCanvasElement, img: ViewedImage): Promise<void> {
+export async function drawInto(canvas: HTMLCanvasElement, img: ViewedImage): Promise<void> {
   canvas.width = img.width;
   canvas.height = img.height;
   const ctx = canvas.getContext('2d')!;

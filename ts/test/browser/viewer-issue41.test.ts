@@ -13,7 +13,8 @@
  * 4. What modders reach for: a surface hidden or isolated (the triangles three.js draws), the UV layout over the
  *    texture (each surface's triangles where the file's texture coordinates put them), orthographic front / side /
  *    top views and the light and exposure (the camera's direction, the pixels' brightness), the pose on screen as an
- *    .obj (the file's vertices at the frame on show).
+ *    .obj (the file's vertices at the frame on show), a vertex / triangle / joint picked (its numbers as the file has
+ *    them), a model hung on a tag (where the file's tag puts it), an animMap cycled (its pictures at its rate).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -470,6 +471,45 @@ describe('issue 41: the viewer', () => {
       for (const n of named) expect(mesh.joints.names).toContain(n);
     }
     await page.getByRole('checkbox', { name: 'Pick' }).uncheck();
+  });
+
+  it('4. plays a shader’s animMap: the surface cycles its pictures at the shader’s rate, on the page’s clock', async () => {
+    // the corpus has no model whose shader animates, so portals.md3 is given a skin naming portals.shader's animMap
+    // shader (`gfx/portalgun/red`: animMap 24, four pictures) for its ring
+    const A = 'aaa-assets';
+    const md3 = parseMd3(corpus(`${A}/models/fx/portal/portals.md3`));
+    const ring = md3.surfaces.findIndex((x) => x.name === 'portalring');
+    expect(ring).toBeGreaterThanOrEqual(0);
+    const red = [1, 2, 3, 4].map((i) => `gfx/portalgun/red_${i}.jpg`);
+    const pk3 = join(WORK, 'animmap.pk3');
+    writeFileSync(
+      pk3,
+      makeZip([
+        { name: 'models/fx/portal/portals.md3', data: corpus(`${A}/models/fx/portal/portals.md3`) },
+        { name: 'models/fx/portal/portals_default.skin', data: new TextEncoder().encode('portalring,gfx/portalgun/red\nportalcenter,models/fx/portal/bluecenter\n') },
+        { name: 'models/fx/portal/bluecenter.jpg', data: corpus(`${A}/models/fx/portal/bluecenter.jpg`) },
+        { name: 'scripts/portals.shader', data: corpus(`${A}/scripts/portals.shader`) },
+        ...red.map((p) => ({ name: p, data: corpus(`${A}/${p}`) })),
+      ]),
+    );
+    await openViewer('idle');
+    await pickFiles(pk3);
+    expect((await state()).model).toBe('models/fx/portal/portals.md3');
+    await page.waitForFunction(() => document.body.dataset.shaderAnims !== undefined);
+    const frames = () => page.evaluate(() => window.viewer.shaderFrames());
+    expect(await frames()).toEqual([{ surface: ring, frame: 0, frames: 4, fps: 24, path: red[0] }]);
+    if ((await state()).paused === 'true') await page.getByRole('button', { name: /Play/ }).click();
+    const shot0 = await page.locator('#view').screenshot();
+    await page.evaluate(() => window.viewer.advance(2.5 / 24));
+    expect((await frames())[0]).toMatchObject({ frame: 2, path: red[2] });
+    expect((await page.locator('#view').screenshot()).equals(shot0)).toBe(false);
+    await page.evaluate(() => window.viewer.advance(2 / 24)); // 4.5 pictures in: round to the first again
+    expect((await frames())[0]).toMatchObject({ frame: 0, path: red[0] });
+    // paused, it holds
+    await page.getByRole('button', { name: /Play/ }).click();
+    expect((await state()).paused).toBe('true');
+    await page.evaluate(() => window.viewer.advance(1 / 24));
+    expect((await frames())[0].frame).toBe(0);
   });
 
   it('logged no errors (page, console, worker)', () => {
