@@ -347,7 +347,7 @@ async function showTextures(token = openToken): Promise<void> {
   showLayout();
   const o = opened;
   await shaderAnim.load(surfacePanel.surfaces, o.materials.materials, images, () => token === openToken && opened === o);
-  if (token === openToken) body.dataset.shaderAnims = String(shaderAnim.state().length);
+  if (token === openToken) body.dataset.shaderAnims = String(shaderAnim.state().length + shaderAnim.texModState().length);
   invalidate();
 }
 
@@ -644,6 +644,8 @@ const hooks = {
   },
   /** Each animMap surface's picture on show. */
   shaderFrames: () => shaderAnim.state(),
+  /** Each tcMod surface's uv transform now. */
+  texMods: () => shaderAnim.texModState(),
   /** Triangles of the meshes of the model hung on `tag`. */
   hungTriangles(tag: string): number {
     let n = 0;

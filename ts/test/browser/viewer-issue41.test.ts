@@ -512,6 +512,36 @@ describe('issue 41: the viewer', () => {
     expect((await frames())[0].frame).toBe(0);
   });
 
+  it('4. plays tcMod scroll and rotate: portals.md3 as Tremulous ships it, its ring scrolling and its centre turning as ioquake3 moves them', async () => {
+    await openViewer('idle');
+    await pickFiles(join(SHARED_MODELS, 'aaa-assets'), true);
+    await filter().fill('portals.md3');
+    await treeitem('models/fx/portal/portals.md3').locator('.row').click();
+    await page.waitForFunction(() => document.body.dataset.model === 'models/fx/portal/portals.md3' && document.body.dataset.shaderAnims !== undefined);
+    const skin = await page.getByRole('combobox', { name: 'Skin' }).inputValue();
+    const md3 = parseMd3(corpus('aaa-assets/models/fx/portal/portals.md3'));
+    const surface = (name: string) => md3.surfaces.findIndex((x) => x.name === name);
+    const mods = () => page.evaluate(() => window.viewer.texMods());
+    // the skin's shaders (portals.shader): `models/fx/portal/<skin>ring` scrolls -0.2 0, `…center` rotates -5
+    expect((await mods()).map((m: { surface: number; kinds: string[] }) => [m.surface, m.kinds]).sort()).toEqual([[surface('portalcenter'), ['rotate']], [surface('portalring'), ['scroll']]].sort());
+    if ((await state()).paused === 'true') await page.getByRole('button', { name: /Play/ }).click();
+    const at = async (name: string) => (await mods()).find((m: { surface: number }) => m.surface === surface(name))!.uv as number[];
+    const shot0 = await page.locator('#view').screenshot();
+    await page.evaluate(() => window.viewer.advance(3));
+    // 3 s: the ring's s moved by frac(-0.2 · 3) = 0.4 (three's uv: u + 0.4, v as it was)
+    const ring = await at('portalring');
+    expect(ring[6]).toBeCloseTo(0.4, 5);
+    expect(ring[7]).toBeCloseTo(0, 5);
+    expect([ring[0], ring[1], ring[3], ring[4]]).toEqual([1, 0, 0, 1]);
+    // the centre turned by −(−5°/s) · 3 s = 15° about the middle (the uv's middle stays where it is)
+    const c = await at('portalcenter');
+    const turned = (Math.atan2(c[1], c[0]) * 180) / Math.PI;
+    expect(Math.abs(turned)).toBeCloseTo(15, 3);
+    expect(c[0] * 0.5 + c[3] * 0.5 + c[6]).toBeCloseTo(0.5, 5);
+    expect(c[1] * 0.5 + c[4] * 0.5 + c[7]).toBeCloseTo(0.5, 5);
+    expect((await page.locator('#view').screenshot()).equals(shot0), `skin ${skin}`).toBe(false);
+  });
+
   it('logged no errors (page, console, worker)', () => {
     expect(problems).toEqual([]);
   });
