@@ -44,6 +44,7 @@ beforeAll(async () => {
   mkdirSync(WORK, { recursive: true });
   h = await startHarness({ '/viewer-issue41/': WORK });
   page = await h.context.newPage();
+  // DEV_TIMEOUT=ms while working on these tests: a wait that will not end fails in that time, not in LOADED_MS
   if (process.env.DEV_TIMEOUT) page.setDefaultTimeout(Number(process.env.DEV_TIMEOUT));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
