@@ -72,7 +72,9 @@ export class AnimationPanel {
           label.append(select);
           return label;
         })
-      : [el('span', 'no clips: a still model', { class: 'small' })];
+      : a.model
+        ? [el('span', 'no clips: a still model', { class: 'small' })]
+        : [];
     this.channels.replaceChildren(...selects);
     this.refresh(true);
   }
@@ -98,6 +100,10 @@ export class AnimationPanel {
     this.spin.textContent = a.spin ? `spins ${a.spin}°/s, as its engine turns it` : '';
     document.body.dataset.playing = [...new Set(a.playing.values())].join(',');
     document.body.dataset.paused = String(a.paused);
+    if (!row && all) {
+      this.frameText.value = '';
+      this.scrub.removeAttribute('aria-valuetext');
+    }
     const k = a.key();
     if (k === this.shownKey || !row) return;
     this.shownKey = k;

@@ -63,6 +63,17 @@ export class Animator {
     model.update(0);
   }
 
+  /** No model (a failed open cleared it). */
+  clear(): void {
+    this.model = null;
+    this.rows = [];
+    this.channels = ['all'];
+    this.playing.clear();
+    this.primary = null;
+    this.spin = 0;
+    this.angle = 0;
+  }
+
   /** Plays `name` from `time` on its channels (replacing what played there); it becomes the primary clip. */
   pick(name: string, time = 0): void {
     const model = this.model;

@@ -11,7 +11,7 @@
  * `viewer.advance(seconds)` (tests), `?idle`: no default model, `?url=` an archive or folder, `?files=` model URLs,
  * `?formats=` a same-origin module adding formats.
  */
-import { Box3, Vector3, type Mesh, type MeshStandardMaterial } from 'three';
+import { Box3, Vector2, Vector3, type Mesh, type MeshStandardMaterial } from 'three';
 import type { IdTechModel } from 'idtech-models/three';
 import { AnimationPanel } from './animation-panel.js';
 import { Animator } from './animation.js';
@@ -21,13 +21,20 @@ import { showModelInfo } from './info-panel.js';
 import { buildModel } from './model-build.js';
 import { Overlays, type OverlayName } from './overlays.js';
 import { showBench, showPerformance, type PageTimes } from './perf-panel.js';
+import { posedVertex } from './posed.js';
 import { StatusLine } from './progress.js';
 import type { FormatInfo, Inspected, Listing, ModelEntry, MountSource, Opened } from './protocol.js';
 import { droppedSource, pickedSource, urlSource } from './sources.js';
 import { Stage } from './stage.js';
 import { download, el } from './text.js';
-import { showImages } from './texture-panel.js';
-import { buildTree, FileTree, type TreeNode } from './tree.js';
+import { hang, tagsOf, takeOff, type Hung } from './attach.js';
+import { pickJoint, pickVertex, showPicked } from './pick.js';
+import { poseObj } from './pose-obj.js';
+import { ShaderAnimation } from './shader-anim.js';
+import { SurfacePanel, surfacesOf } from './surfaces.js';
+import { showImages, showUvLayout, type LayoutSource } from './texture-panel.js';
+import type { StageView } from './stage.js';
+import { buildTree, FileTree, isImage, type TreeNode } from './tree.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
@@ -40,6 +47,8 @@ const animPanel = new AnimationPanel($('anim'), animator);
 const overlays = new Overlays(stage.scene, $('labels'), $('joint-tip'));
 const status = new StatusLine($<HTMLProgressElement>('progress'), $('status-text'));
 const tree = new FileTree($('tree'), $('tree-note'), (n) => void pickNode(n));
+const surfacePanel = new SurfacePanel($('surfaces'), () => invalidate());
+const shaderAnim = new ShaderAnimation();
 const manualClock = params.get('clock') === 'manual';
 
 let formats: FormatInfo[] = [];
@@ -53,6 +62,8 @@ let openToken = 0;
 let mountToken = 0;
 /** Opens in flight. */
 let opening = 0;
+/** Models hung on tags of the open one by hand. */
+let hung: Hung[] = [];
 
 function showError(e: unknown, where: string): void {
   const err = e instanceof WorkerError || e instanceof Error ? e : new Error(String(e));
@@ -73,7 +84,9 @@ async function mount(source: MountSource): Promise<void> {
     const l = await worker.request({ type: 'mount', source }, task.update).reply;
     if (token !== mountToken) return;
     listing = l;
-    tree.set(buildTree(l, formats));
+    // a new listing: what was typed to filter the one before does not apply to it
+    $<HTMLInputElement>('filter').value = '';
+    tree.set(buildTree(l, formats), '');
     body.dataset.mountMs = String(performance.now() - t0);
     body.dataset.mount = 'done';
     body.dataset.models = String(l.models.length);
@@ -82,38 +95,138 @@ async function mount(source: MountSource): Promise<void> {
     $('error').hidden = true;
     const first = l.models.find((m) => m.path === params.get('model')) ?? l.models[0];
     if (first) await openModel(first);
-    else if (model === null) body.dataset.state = 'ready';
+    else {
+      // nothing here is a model: the one before belongs to what was open before, so it goes too
+      clearModel();
+      body.dataset.state = 'ready';
+      if (!l.files.some((f) => isImage(f.path))) {
+        const known = formats.filter((f) => f.role === 'model').flatMap((f) => f.extensions);
+        showError(new Error(`no model here (${l.files.length} ${l.files.length === 1 ? 'file' : 'files'}; the models this viewer opens end in ${known.join(' ')}, or come in .pk3 / .pk4 / .dpk / .pak archives or folders)`), l.name);
+      }
+    }
   } catch (e) {
     task.end('');
     if (token !== mountToken) return;
     body.dataset.mount = 'error';
+    // what was open before is not what the user asked for now: the error alone is on screen
+    clearModel();
+    listing = null;
+    tree.set(null, '');
+    $<HTMLInputElement>('filter').value = '';
+    body.dataset.models = '0';
+    body.dataset.listing = '';
     showError(e, 'opening');
   }
 }
 
-function nodeOf(entry: ModelEntry): TreeNode | null {
-  return tree.find((n) => n.model === entry);
+// --- hanging models on tags ----------------------------------------------------------------------------------------
+
+function showHangChoices(): void {
+  const tags = model ? [...tagsOf(model).keys()] : [];
+  $<HTMLSelectElement>('hang-tag').replaceChildren(...tags.map((t) => new Option(t || '(unnamed tag)', t)));
+  $<HTMLSelectElement>('hang-model').replaceChildren(...(listing?.models ?? []).filter((m) => !formats.find((f) => f.id === m.kind)?.folder).map((m) => new Option(m.path, m.path)));
+  for (const id of ['hang-tag', 'hang-model', 'hang', 'take-off']) ($(id) as HTMLButtonElement).disabled = tags.length === 0;
+  showHung();
 }
 
-async function openModel(entry: ModelEntry, skin?: string): Promise<void> {
+function showHung(): void {
+  $('hung').replaceChildren(...hung.map((x) => el('li', `${x.path} on ${x.tag}`)));
+  body.dataset.hung = hung.map((x) => `${x.tag}=${x.path}`).join(',');
+}
+
+/** Opens the model at `path` (in the worker, beside the open one) and hangs it on `tag`, in place of one hung there. */
+async function hangModel(tag: string, path: string): Promise<void> {
+  const entry = listing?.models.find((m) => m.path === path);
+  const host = model;
+  if (!entry || !host) return;
+  const task = status.start(`opening ${path} to hang on ${tag}`);
+  try {
+    const o = await worker.request({ type: 'open-hung', entry }, task.update).reply;
+    const built = await buildModel(o);
+    if (model !== host) {
+      built.dispose();
+      return;
+    }
+    for (const old of hung.filter((x) => x.tag === tag)) takeOff(old);
+    hung = hung.filter((x) => x.tag !== tag);
+    if (!hang(host, tag, built)) throw new Error(`${host.name} has no tag ${tag}`);
+    hung.push({ tag, path, model: built });
+    showHung();
+    task.end(`${path} hung on ${tag}`);
+    invalidate();
+  } catch (e) {
+    task.end('');
+    showError(e, `hanging ${path} on ${tag}`);
+  }
+}
+
+function takeOffAll(): void {
+  for (const h of hung) takeOff(h);
+  hung = [];
+  showHung();
+}
+
+/** No model on screen and nothing about one in the panels (after a failed open). */
+function clearModel(): void {
+  ++openToken;
+  if (model) {
+    stage.holder.remove(model.scene);
+    model.dispose();
+  }
+  model = null;
+  opened = null;
+  openedEntry = null;
+  inspected = null;
+  pageTimes = null;
+  takeOffAll();
+  shaderAnim.clear();
+  overlays.attach(null, 1);
+  surfacePanel.attach([]);
+  $('picked').replaceChildren();
+  $<HTMLButtonElement>('export-pose').disabled = true;
+  animator.clear();
+  animPanel.rebuild();
+  stage.holder.rotation.y = 0;
+  for (const id of ['info', 'perf-model', 'textures', 'export-buttons', 'export-result', 'skin', 'spin']) $(id).replaceChildren();
+  $<HTMLTableElement>('bench').tBodies[0]?.replaceChildren();
+  $('textures').dataset.images = '0';
+  tree.select(null);
+  for (const k of ['model', 'format', 'images', 'textured', 'playing', 'frame', 'key', 'skins', 'inspected', 'bench', 'shaderAnims']) delete body.dataset[k];
+  invalidate();
+}
+
+function nodeOf(entry: ModelEntry): TreeNode | null {
+  return tree.find((n) => n.model?.path === entry.path);
+}
+
+/**
+ * Opens `entry` (with `skin`) in place of the model on screen. When it fails, the model before is cleared and the
+ * error shown alone — unless `keep` (an animation added to the open model that does not fit it: refused, with the
+ * model as it was). Whether it opened.
+ */
+async function openModel(entry: ModelEntry, skin?: string, keep = false): Promise<boolean> {
   const token = ++openToken;
   const t0 = performance.now();
-  const sameModel = openedEntry === entry;
+  const sameModel = openedEntry?.path === entry.path;
   body.dataset.state = 'loading';
   $('error').hidden = true;
   const task = status.start(`opening ${entry.path}`);
   opening++;
   try {
     const o = await worker.request({ type: 'open', entry, skin }, task.update).reply;
-    if (token !== openToken) return;
+    if (token !== openToken) return false;
     task.update(1, 1, 'building');
     const t1 = performance.now();
     const built = await buildModel(o);
     if (token !== openToken) {
       built.dispose();
-      return;
+      return false;
     }
     const t2 = performance.now();
+    const rehang = sameModel ? hung.map((x) => ({ tag: x.tag, path: x.path })) : [];
+    takeOffAll();
+    shaderAnim.clear();
+    delete body.dataset.shaderAnims;
     if (model) {
       stage.holder.remove(model.scene);
       model.dispose();
@@ -128,6 +241,11 @@ async function openModel(entry: ModelEntry, skin?: string): Promise<void> {
     built.update(0);
     if (!sameModel) stage.frame(built.scene, everyFrameBox(o, built));
     overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);
+    surfacePanel.attach(surfacesOf(o.view, built));
+    showHangChoices();
+    for (const r of rehang) void hangModel(r.tag, r.path);
+    if (!sameModel) $('picked').replaceChildren();
+    $<HTMLButtonElement>('export-pose').disabled = false;
     showSkins(o);
     showExports(o);
     render(0);
@@ -145,14 +263,55 @@ async function openModel(entry: ModelEntry, skin?: string): Promise<void> {
     invalidate();
     showPanels();
     void followUp(o, token);
+    return true;
   } catch (e) {
     task.end('');
-    if (token !== openToken) return;
+    if (token !== openToken) return false;
+    if (keep && model) {
+      body.dataset.state = 'ready';
+      showError(e, entry.path);
+      return false;
+    }
+    clearModel();
     body.dataset.state = 'error';
     showError(e, entry.path);
+    return false;
   } finally {
     opening--;
   }
+}
+
+/**
+ * Plays the animation files at `paths` (in the mounted game) on the open model: the model is opened again with them
+ * as its companions (the registration checks each fits — a joint count or hierarchy of its own is refused with
+ * ANIM_MESH_MISMATCH, shown, and the model stays as it was), and the first new clip plays.
+ */
+async function addAnimations(paths: string[]): Promise<void> {
+  const entry = openedEntry;
+  if (!entry || !model) {
+    showError(new Error(`an animation plays on a model: open one first, then pick ${paths.join(', ')} again`), paths.join(', '));
+    return;
+  }
+  const fresh = paths.filter((p) => !entry.anims.some((a) => a.toLowerCase() === p.toLowerCase()));
+  const before = new Set(animator.rows.map((r) => r.name));
+  body.dataset.added = '';
+  if (fresh.length && !(await openModel({ ...entry, anims: [...entry.anims, ...fresh] }, opened?.skin, true))) {
+    body.dataset.refused = paths.join(',');
+    return;
+  }
+  // the clip each file became (a new name; an animation already playing on the model: its clip, by the file's name)
+  const stem = (p: string) => p.replace(/^.*\//, '').replace(/\.[^.]*$/, '').toLowerCase();
+  const added = animator.rows.find((r) => !before.has(r.name)) ?? animator.rows.find((r) => paths.some((p) => stem(p) === r.name.toLowerCase()));
+  if (added) {
+    animator.pick(added.name);
+    animator.paused = false;
+    animPanel.refresh(true);
+    void measureBackends();
+  }
+  delete body.dataset.refused;
+  body.dataset.added = added?.name ?? '';
+  status.start('').end(added ? `playing ${added.name} on ${entry.path}` : '');
+  invalidate();
 }
 
 /** After the first frame: the inspect summaries, the backend timings and the images, each when the worker has them. */
@@ -185,7 +344,22 @@ async function showTextures(token = openToken): Promise<void> {
   if (token !== openToken || !opened) return;
   const missing = opened.materials.materials.filter((m) => m.diffuse && !m.diffuse.path && !m.diffuse.builtin).map((m) => `"${m.surface}": ${m.diffuse!.name} — tried ${m.diffuse!.tried.join(', ') || 'nothing'}`);
   await showImages($('textures'), images, missing);
+  showLayout();
+  const o = opened;
+  await shaderAnim.load(surfacePanel.surfaces, o.materials.materials, images, () => token === openToken && opened === o);
+  if (token === openToken) body.dataset.shaderAnims = String(shaderAnim.state().length + shaderAnim.texModState().length);
+  invalidate();
 }
+
+/** The triangles and texture coordinates of the surfaces that use the image at `path` (any of its maps). */
+function layoutSources(path: string): LayoutSource[] {
+  if (!opened) return [];
+  const uses = (m: Opened['materials']['materials'][number]) => [m.diffuse, m.normal, m.specular, ...(m.animation?.frames ?? []), ...m.others].some((i) => i?.path === path);
+  const users = new Set(opened.materials.materials.flatMap((m, k) => (uses(m) ? [k] : [])));
+  return surfacePanel.surfaces.filter((s) => users.has(s.index));
+}
+
+const showLayout = () => showUvLayout($('textures'), $<HTMLInputElement>('uv-layout').checked, layoutSources);
 
 /** The box every frame of the model lies in (its view's, in the file's axes, taken to the scene's); null when the view has none. */
 function everyFrameBox(o: Opened, m: IdTechModel): Box3 | null {
@@ -251,11 +425,13 @@ async function exportAs(target: string, b: HTMLButtonElement): Promise<void> {
 }
 
 async function pickNode(n: TreeNode): Promise<void> {
-  if (n.model) return openModel(n.model);
+  if (n.model) return void (await openModel(n.model));
+  if (n.animation) return addAnimations([n.path]);
   try {
     const img = await worker.request({ type: 'image', path: n.path }).reply;
     ($('textures-section') as HTMLDetailsElement).open = true;
     await showImages($('textures'), [img], []);
+    showLayout();
   } catch (e) {
     showError(e, n.path);
   }
@@ -274,6 +450,8 @@ let last = performance.now();
 function render(dt: number): void {
   if (model) {
     animator.advance(dt);
+    for (const h of hung) h.model.update(animator.paused ? 0 : dt * animator.speed);
+    shaderAnim.advance(animator.paused ? 0 : dt * animator.speed);
     stage.holder.rotation.y = (animator.angle * Math.PI) / 180;
   }
   stage.resize();
@@ -292,7 +470,7 @@ function tick(now: number): void {
   const dt = Math.min(0.1, Math.max(0, (now - last) / 1000));
   // while a model opens the one on screen holds still: drawing it would compete with the build for the thread (and,
   // on a software renderer, for the cores)
-  const moving = !!model && !manualClock && !animator.paused && opening === 0 && (animator.playing.size > 0 || animator.spin !== 0);
+  const moving = !!model && !manualClock && !animator.paused && opening === 0 && (animator.playing.size > 0 || animator.spin !== 0 || shaderAnim.active);
   if (moving || dirty) {
     dirty = false;
     keep(frames.interval, now - last);
@@ -316,6 +494,28 @@ $<HTMLInputElement>('ov-axes').addEventListener('change', (e) => stage.setAxes((
 $<HTMLInputElement>('background').addEventListener('input', (e) => stage.setBackground((e.target as HTMLInputElement).value));
 $('screenshot').addEventListener('click', async () => download(await stage.screenshot(), `${opened?.name ?? 'view'}.png`));
 $('frame-model').addEventListener('click', () => frameModel());
+$<HTMLSelectElement>('view-select').addEventListener('change', (e) => {
+  stage.setView((e.target as HTMLSelectElement).value as StageView);
+  body.dataset.view = stage.view;
+});
+$<HTMLInputElement>('light').addEventListener('input', (e) => stage.setLight(Number((e.target as HTMLInputElement).value)));
+$<HTMLInputElement>('exposure').addEventListener('input', (e) => stage.setExposure(Number((e.target as HTMLInputElement).value)));
+$<HTMLInputElement>('uv-layout').addEventListener('change', () => showLayout());
+$('hang').addEventListener('click', () => void hangModel($<HTMLSelectElement>('hang-tag').value, $<HTMLSelectElement>('hang-model').value));
+$('take-off').addEventListener('click', () => {
+  const tag = $<HTMLSelectElement>('hang-tag').value;
+  for (const h of hung.filter((x) => x.tag === tag)) takeOff(h);
+  hung = hung.filter((x) => x.tag !== tag);
+  showHung();
+  invalidate();
+});
+$('export-pose').addEventListener('click', () => {
+  if (!model || !opened) return;
+  const name = `${opened.name}_frame${body.dataset.frame ?? 0}.obj`;
+  const text = poseObj(model, surfacePanel.surfaces, `${opened.path}, ${body.dataset.playing ?? ''} frame ${body.dataset.frame ?? 0}`, opened.materials.materials.map((m) => m.shaderName));
+  download(new TextEncoder().encode(text), name, 'model/obj');
+  body.dataset.exported = name;
+});
 $('skin').addEventListener('change', () => openedEntry && void openModel(openedEntry, $<HTMLSelectElement>('skin').value || undefined));
 $('bench-again').addEventListener('click', () => void measureBackends());
 $('error').addEventListener('click', () => ($('error').hidden = true));
@@ -351,8 +551,22 @@ document.addEventListener('drop', (e) => {
   e.preventDefault();
   dragDepth = 0;
   $('drop-hint').hidden = true;
-  if (e.dataTransfer) void droppedSource(e.dataTransfer).then((s) => s && mount(s), (err) => showError(err, 'drop'));
+  if (e.dataTransfer) void droppedSource(e.dataTransfer).then((s) => s && (isAnimationDrop(s) ? dropAnimations(s) : mount(s)), (err) => showError(err, 'drop'));
 });
+
+const isAnimationFile = (path: string) => formats.some((f) => f.role === 'animation' && f.extensions.some((x) => path.toLowerCase().endsWith(x)));
+/** Animation files alone, dropped while a model is open: they play on it (anything else dropped is a new game). */
+const isAnimationDrop = (s: MountSource): s is Extract<MountSource, { kind: 'files' }> => s.kind === 'files' && !!model && s.files.length > 0 && s.files.every((f) => isAnimationFile(f.path));
+
+async function dropAnimations(s: Extract<MountSource, { kind: 'files' }>): Promise<void> {
+  try {
+    await worker.request({ type: 'add-files', files: s.files, origin: s.origin }).reply;
+  } catch (e) {
+    showError(e, 'drop');
+    return;
+  }
+  await addAnimations(s.files.map((f) => f.path));
+}
 
 // keyboard: space plays or pauses, arrows step frames, F frames the model — where keys are not a control's own
 document.addEventListener('keydown', (e) => {
@@ -366,6 +580,22 @@ document.addEventListener('keydown', (e) => {
   } else return;
   e.preventDefault();
   animPanel.refresh();
+});
+
+// picking: a click (not a drag) on the canvas while Pick is on
+let downAt: { x: number; y: number } | null = null;
+stage.canvas.addEventListener('pointerdown', (e) => (downAt = { x: e.clientX, y: e.clientY }));
+stage.canvas.addEventListener('pointerup', (e) => {
+  const was = downAt;
+  downAt = null;
+  if (!was || Math.hypot(e.clientX - was.x, e.clientY - was.y) > 4 || !$<HTMLInputElement>('pick').checked || !model || !opened) return;
+  const r = stage.canvas.getBoundingClientRect();
+  const x = e.clientX - r.left, y = e.clientY - r.top;
+  const joints = opened.view.kind === 'skinned' ? opened.view.joints : null;
+  const j = joints ? overlays.jointAt(x, y, stage.camera, r.width, r.height) : null;
+  const picked = j !== null && joints ? pickJoint(j, model, joints.names, joints.parents) : pickVertex(new Vector2((x / r.width) * 2 - 1, 1 - (y / r.height) * 2), stage.camera, model, surfacePanel.surfaces, joints?.names ?? []);
+  showPicked($('picked'), picked);
+  ($('picked-section') as HTMLDetailsElement).open = true;
 });
 
 stage.canvas.addEventListener('pointermove', (e) => {
@@ -386,10 +616,10 @@ const hooks = {
     render(seconds);
   },
   /** Opens the model at `path` in the listing. */
-  open(path: string): Promise<void> {
+  async open(path: string): Promise<void> {
     const entry = listing?.models.find((m) => m.path === path);
     if (!entry) throw new Error(`no model ${path}`);
-    return openModel(entry);
+    await openModel(entry);
   },
   listing: () => listing,
   /** The last open's times: the worker's (parse, view, materials, images) and the page's (build, first frame). */
@@ -400,6 +630,56 @@ const hooks = {
   joints: () => overlays.joints(stage.camera, stage.canvas.clientWidth, stage.canvas.clientHeight),
   cameraDistance: () => stage.camera.position.distanceTo(stage.controls.target),
   framed: () => stage.framed,
+  /** The camera drawing: its kind and the direction it looks in (three's world axes). */
+  camera: () => ({ orthographic: stage.view !== 'perspective', direction: stage.camera.getWorldDirection(new Vector3()).toArray() }),
+  /** The world positions of tag `tag` of the open model and of the origin of the model hung on it. */
+  hungAt(tag: string): { tag: number[]; hung: number[] | null; tagInRoot: number[] } | null {
+    const t = model ? tagsOf(model).get(tag) : undefined;
+    if (!t || !model) return null;
+    model.scene.updateWorldMatrix(true, true);
+    const h = hung.find((x) => x.tag === tag);
+    const world = t.getWorldPosition(new Vector3());
+    const inRoot = model.root.worldToLocal(world.clone());
+    return { tag: world.toArray(), hung: h ? h.model.root.getWorldPosition(new Vector3()).toArray() : null, tagInRoot: inRoot.toArray() };
+  },
+  /** Each animMap surface's picture on show. */
+  shaderFrames: () => shaderAnim.state(),
+  /** Each tcMod surface's uv transform now. */
+  texMods: () => shaderAnim.texModState(),
+  /** Triangles of the meshes of the model hung on `tag`. */
+  hungTriangles(tag: string): number {
+    let n = 0;
+    hung.find((x) => x.tag === tag)?.model.root.traverse((o) => {
+      const g = (o as Mesh).isMesh ? (o as Mesh).geometry : null;
+      if (g) n += (g.index?.count ?? g.getAttribute('position').count) / 3;
+    });
+    return n;
+  },
+  /** Where vertex `i` of the model's first mesh is drawn on the canvas (CSS pixels), posed. */
+  projectVertex(i: number): { x: number; y: number } | null {
+    const mesh = surfacePanel.surfaces[0]?.mesh;
+    if (!mesh) return null;
+    const p = new Vector3(), n = new Vector3();
+    posedVertex(mesh, i, p, n);
+    p.project(stage.camera);
+    return { x: ((p.x + 1) / 2) * stage.canvas.clientWidth, y: ((1 - p.y) / 2) * stage.canvas.clientHeight };
+  },
+  /** Triangles three.js drew in a frame drawn now (overlays off: the model's shown surfaces). */
+  drawnTriangles(): number {
+    render(0);
+    return stage.renderer.info.render.triangles;
+  },
+  /** The mean of every pixel's red, green and blue on the canvas (0–255), drawn now. */
+  brightness(): number {
+    render(0);
+    const gl = stage.renderer.getContext();
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    const px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    let sum = 0;
+    for (let i = 0; i < px.length; i += 4) sum += px[i] + px[i + 1] + px[i + 2];
+    return sum / (3 * w * h);
+  },
   /** The last frames' intervals and drawing times (ms), and forgets them. */
   frameTimes(): { interval: number[]; cpu: number[] } {
     const out = { interval: frames.interval.splice(0), cpu: frames.cpu.splice(0) };

@@ -5,7 +5,7 @@
  * vertex) and tags (axes with their names: what a Quake 3 model hangs its parts and weapon on). Found generically: a
  * model's `skeleton`, the objects the adapter marks as tags (`userData.idtech.tag`), its meshes.
  */
-import { Box3, Box3Helper, BufferAttribute, BufferGeometry, Color, LineBasicMaterial, LineSegments, SkeletonHelper, Vector3, AxesHelper, type Material, type Object3D, type PerspectiveCamera } from 'three';
+import { Box3, Box3Helper, BufferAttribute, BufferGeometry, Color, LineBasicMaterial, LineSegments, SkeletonHelper, Vector3, AxesHelper, type Material, type Object3D, type Camera } from 'three';
 import type { IdTechModel } from 'idtech-models/three';
 import { modelMeshes, posedBox, posedVertex } from './posed.js';
 
@@ -118,7 +118,7 @@ export class Overlays {
   }
 
   /** Brings the overlays that follow the animation to the frame on show; places the tag labels. */
-  update(camera: PerspectiveCamera, width: number, height: number): void {
+  update(camera: Camera, width: number, height: number): void {
     const model = this.model;
     if (!model) return;
     if (this.box) posedBox(model.root, this.boxValue);
@@ -147,7 +147,7 @@ export class Overlays {
   }
 
   /** The joint nearest the pointer (within 10 px) shown by name while the skeleton is on; null when none. */
-  hover(x: number, y: number, camera: PerspectiveCamera, width: number, height: number): string | null {
+  hover(x: number, y: number, camera: Camera, width: number, height: number): string | null {
     const bones = this.on.has('skeleton') ? (this.model?.skeleton?.bones ?? []) : [];
     let best = null as { name: string; d: number; sx: number; sy: number } | null;
     const v = new Vector3();
@@ -166,8 +166,19 @@ export class Overlays {
     return best?.name ?? null;
   }
 
+  /** The joint of the skeleton overlay nearest (x, y) within 10 px, by index; null when none (or the skeleton is off). */
+  jointAt(x: number, y: number, camera: Camera, width: number, height: number): number | null {
+    if (!this.on.has('skeleton')) return null;
+    let best = -1, bestD = 10;
+    this.joints(camera, width, height).forEach((j, k) => {
+      const d = Math.hypot(j.x - x, j.y - y);
+      if (d <= bestD) (best = k), (bestD = d);
+    });
+    return best >= 0 ? best : null;
+  }
+
   /** Screen positions of the skeleton's joints (tests point at one). */
-  joints(camera: PerspectiveCamera, width: number, height: number): { name: string; x: number; y: number }[] {
+  joints(camera: Camera, width: number, height: number): { name: string; x: number; y: number }[] {
     const v = new Vector3();
     return (this.model?.skeleton?.bones ?? []).map((b, j) => {
       const s = b.getWorldPosition(v).project(camera);

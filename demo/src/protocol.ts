@@ -124,7 +124,11 @@ export interface Exported {
 export type Request =
   | { type: 'hello'; formatsUrl?: string }
   | { type: 'mount'; source: MountSource }
+  /** Files read above the mounted game (animations dropped on the open model), at their paths. */
+  | { type: 'add-files'; files: { path: string; blob: Blob }[]; origin: string }
   | { type: 'open'; entry: ModelEntry; skin?: string }
+  /** A model opened to hang on a tag of the open one: the open model stays what later requests work on. */
+  | { type: 'open-hung'; entry: ModelEntry }
   | { type: 'inspect' }
   | { type: 'images' }
   | { type: 'image'; path: string }
@@ -135,7 +139,9 @@ export type Request =
 export interface Replies {
   hello: { formats: FormatInfo[]; backends: string[] };
   mount: Listing;
+  'add-files': null;
   open: Opened;
+  'open-hung': Opened;
   inspect: Inspected[];
   images: ViewedImage[];
   image: ViewedImage;

@@ -8,7 +8,7 @@ import { encodePng } from 'idtech-models/textures';
 import type { ViewedImage } from './protocol.js';
 import { download, el } from './text.js';
 
-async function drawInto(canvas: HTMLCanvasElement, img: ViewedImage): Promise<void> {
+export async function drawInto(canvas: HTMLCanvasElement, img: ViewedImage): Promise<void> {
   canvas.width = img.width;
   canvas.height = img.height;
   const ctx = canvas.getContext('2d')!;
@@ -57,3 +57,52 @@ export async function showImages(root: HTMLElement, images: readonly ViewedImage
   root.dataset.images = String(images.length);
 }
 
+
+/** What the UV layout draws over an image: the triangles of the surfaces that use it, in their texture coordinates. */
+export interface LayoutSource {
+  triangles: Uint16Array | Uint32Array;
+  /** s, t per vertex (t down, the image's top row at t = 0), as the file has them. */
+  st: Float32Array;
+}
+
+/**
+ * The UV layout over each image of `root` (on) or none (off): every triangle of the surfaces that use it drawn as
+ * lines in the image's pixels (s · width, t · height; coordinates past 0–1 wrap, as a repeating texture does), on a
+ * canvas of the image's size over it. `figure[data-uv-triangles]` says how many were drawn.
+ */
+export function showUvLayout(root: HTMLElement, on: boolean, sourcesOf: (path: string) => LayoutSource[]): void {
+  for (const fig of root.querySelectorAll<HTMLElement>('figure.texture')) {
+    fig.querySelector('canvas.uv-layout')?.remove();
+    delete fig.dataset.uvTriangles;
+    const image = fig.querySelector<HTMLCanvasElement>('.full canvas');
+    if (!on || !image) continue;
+    const w = image.width, h = image.height;
+    const layout = el('canvas', '', { class: 'uv-layout', 'aria-label': `UV layout over ${fig.dataset.path}`, role: 'img' });
+    layout.width = w;
+    layout.height = h;
+    const ctx = layout.getContext('2d')!;
+    ctx.strokeStyle = 'rgb(255, 230, 0)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    let drawn = 0;
+    const wrap = (x: number) => x - Math.floor(x);
+    for (const { triangles, st } of sourcesOf(fig.dataset.path!)) {
+      for (let i = 0; i + 2 < triangles.length; i += 3) {
+        // a triangle lies where its first corner wraps to; the others keep their distance from it
+        const s0 = st[triangles[i] * 2], t0 = st[triangles[i] * 2 + 1];
+        const ds = wrap(s0) - s0, dt = wrap(t0) - t0;
+        for (let c = 0; c < 3; c++) {
+          const v = triangles[i + c];
+          const x = (st[v * 2] + ds) * w, y = (st[v * 2 + 1] + dt) * h;
+          if (c === 0) ctx.moveTo(x, y);
+          else ctx.lineTo(x, y);
+        }
+        ctx.closePath();
+        drawn++;
+      }
+    }
+    ctx.stroke();
+    image.after(layout);
+    fig.dataset.uvTriangles = String(drawn);
+  }
+}

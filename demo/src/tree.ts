@@ -21,6 +21,8 @@ export interface TreeNode {
   /** The model it opens as (a model file, a folder format's folder), with its format. */
   model?: ModelEntry;
   format?: FormatInfo;
+  /** An animation file (a format whose role is `animation`: an md5anim): picked, it plays on the open model. */
+  animation?: boolean;
   expanded: boolean;
 }
 
@@ -50,12 +52,14 @@ export function buildTree(listing: Listing, formats: readonly FormatInfo[]): Tre
   const models = new Map(listing.models.map((m) => [m.path.toLowerCase(), m]));
   const byId = new Map(formats.map((f) => [f.id, f]));
   const layerOfPath = new Map(listing.files.map((f) => [f.path.toLowerCase(), f.layer]));
+  const animationFormat = (path: string) => formats.find((f) => f.role === 'animation' && f.extensions.some((x) => path.toLowerCase().endsWith(x)));
   for (const f of listing.files) {
     let parent = layerRoots[f.layer] ?? root;
     const parts = f.path.split('/');
     for (let i = 0; i < parts.length - 1; i++) parent = folderNode(f.layer, parent, parts.slice(0, i + 1).join('/'), parts[i]);
     const model = models.get(f.path.toLowerCase());
-    parent.children.push({ path: f.path, name: parts[parts.length - 1], kind: 'file', label: f.path, children: [], parent, size: f.size, expanded: false, ...(model ? { model, format: byId.get(model.kind) } : {}) });
+    const anim = model ? undefined : animationFormat(f.path);
+    parent.children.push({ path: f.path, name: parts[parts.length - 1], kind: 'file', label: f.path, children: [], parent, size: f.size, expanded: false, ...(model ? { model, format: byId.get(model.kind) } : anim ? { format: anim, animation: true } : {}) });
   }
   // a folder format's folder is a model of its own (in the layer its first file is in)
   for (const m of listing.models) {
@@ -98,10 +102,11 @@ export class FileTree {
     el.addEventListener('keydown', (e) => this.key(e));
   }
 
-  set(root: TreeNode | null): void {
+  /** A new listing (or none), shown with `filter` (what was typed for the listing before does not apply to it). */
+  set(root: TreeNode | null, filter = this.filter): void {
     this.root = root;
     this.focused = this.selected = null;
-    this.applyFilter(this.filter);
+    this.applyFilter(filter);
   }
 
   applyFilter(text: string): void {
@@ -170,7 +175,8 @@ export class FileTree {
       badge.title = n.format.title;
       row.append(badge);
       li.dataset.format = n.format.id;
-      li.title = `${n.format.title}: ${n.path}`;
+      li.title = n.animation ? `${n.format.title}: ${n.path} — pick it to play it on the open model` : `${n.format.title}: ${n.path}`;
+      if (n.animation) li.dataset.animation = 'true';
     } else if (n.kind === 'file' && isImage(n.path)) li.dataset.image = 'true';
     const size = document.createElement('span');
     size.className = 'size';
@@ -225,9 +231,9 @@ export class FileTree {
     this.focus(n);
   }
 
-  /** A model opens; an image shows; a folder opens or closes. */
+  /** A model opens; an animation plays on the open model; an image shows; a folder opens or closes. */
   private activate(n: TreeNode): void {
-    if (n.model || (n.kind === 'file' && isImage(n.path))) this.onOpen(n);
+    if (n.model || n.animation || (n.kind === 'file' && isImage(n.path))) this.onOpen(n);
     if (n.model) this.select(n);
     else if (n.children.length) this.toggle(n, !n.expanded);
   }

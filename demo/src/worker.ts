@@ -16,7 +16,7 @@ import { BACKENDS, benchModel, disposeBench } from './worker/bench.js';
 import { exportModel } from './worker/export.js';
 import { modelImages, viewImage } from './worker/images.js';
 import { inspectModel } from './worker/inspect.js';
-import { mount, type Mounted } from './worker/mount.js';
+import { mount, withFiles, type Mounted } from './worker/mount.js';
 import { openModel, type OpenModel } from './worker/open.js';
 
 interface Scope {
@@ -70,12 +70,24 @@ async function handle(req: Request, id: number, signal: AbortSignal, transfer: T
       mounted = next;
       return next.listing;
     }
+    case 'add-files': {
+      if (!mounted) throw new Error('nothing is mounted');
+      mounted = withFiles(mounted, req.files, req.origin);
+      return null;
+    }
     case 'open': {
       if (!mounted) throw new Error('nothing is mounted');
       backend ??= createBackend('auto');
       const r = await openModel(mounted.fs, req.entry, req.skin, formats, await backend, signal, progress);
       if (open) void disposeBench(open);
       open = r.open;
+      transfer.push(...r.transfer);
+      return r.opened;
+    }
+    case 'open-hung': {
+      if (!mounted) throw new Error('nothing is mounted');
+      backend ??= createBackend('auto');
+      const r = await openModel(mounted.fs, req.entry, undefined, formats, await backend, signal, progress);
       transfer.push(...r.transfer);
       return r.opened;
     }

@@ -84,3 +84,11 @@ export async function mount(source: MountSource, formats: readonly FormatEntry[]
     throw e;
   }
 }
+
+/**
+ * `mounted` with `files` (dropped on the page while a model is open: animations to play on it) read first, at their
+ * own paths, above the game; its listing stays the game's.
+ */
+export function withFiles(mounted: Mounted, files: { path: string; blob: Blob }[], origin: string): Mounted {
+  return { ...mounted, fs: overlayFileSystem([blobFileSystem(files, origin), mounted.fs]) };
+}

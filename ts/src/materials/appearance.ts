@@ -56,6 +56,8 @@ export interface Look {
   /** A glow: a Daemon `glowMap`, or a later additive stage over the model's texture coordinates. */
   emissive: ImageName | null;
   animation: { fps: number; frames: ImageName[] } | null;
+  /** The diffuse stage's `tcMod`s with their numbers (absent when it has none). */
+  texMods?: { kind: string; args: number[] }[];
   others: ImageName[];
   blend: Blend;
   blendMode: BlendMode;
@@ -138,6 +140,7 @@ export function shaderLook(def: ShaderDefinition): Look {
 
   let diffuse: ImageName | null = null;
   let animation: Look['animation'] = null;
+  let texMods: Look['texMods'];
   let clamp = false;
   const diffuseStage = diffuseStageOf(def) ?? (first?.map ? first : undefined);
   if (def.diffuseMap) diffuse = { name: def.diffuseMap.name, role: 'diffuse', program: null, line: def.diffuseMap.line, column: def.diffuseMap.column };
@@ -146,6 +149,7 @@ export function shaderLook(def: ShaderDefinition): Look {
     clamp = diffuseStage.clamp;
     const a = diffuseStage.animMap;
     if (a) animation = { fps: a.fps, frames: a.frames.map((name) => ({ name, role: 'frame' as const, program: null, line: a.line, column: a.column })) };
+    if (diffuseStage.texMods.length) texMods = diffuseStage.texMods.map((m) => ({ kind: m.kind, args: [...m.args] }));
   }
 
   const stageMap = (kinds: string[], field: 'normalMap' | 'specularMap'): ImageName | null => {
@@ -183,6 +187,7 @@ export function shaderLook(def: ShaderDefinition): Look {
     specular,
     emissive,
     animation,
+    ...(texMods ? { texMods } : {}),
     others,
     blend,
     blendMode: blendModeOf(blend),

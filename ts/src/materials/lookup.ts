@@ -411,6 +411,7 @@ export class MaterialLookup {
       nodraw: look.nodraw,
       translucent: look.translucent,
       clamp: look.clamp,
+      ...(look.texMods && !defaultShader ? { texMods: look.texMods.map((x) => ({ kind: x.kind, args: [...x.args] })) } : {}),
     };
   }
 

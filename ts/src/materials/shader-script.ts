@@ -52,6 +52,12 @@ export interface ShaderStage {
   rgbGen: string | null;
   /** `tcMod` lines, their kinds lower-cased in order (`scroll`, `scale`, `rotate` …). */
   tcMods: string[];
+  /**
+   * The same lines with their numbers, in order (`tcMod scroll 0.5 0` → `{ kind: 'scroll', args: [0.5, 0] }`), read
+   * as ioquake3's ParseTexMod reads them: each token of the line by `atof` (a word is 0; a wave's function name is
+   * kept out, its numbers in).
+   */
+  texMods: { kind: string; args: number[] }[];
 }
 
 export interface ShaderDefinition {
@@ -266,6 +272,7 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
     tcGen: null,
     rgbGen: null,
     tcMods: [],
+    texMods: [],
   };
   const setMap = (a: ScriptToken | null, t: ScriptToken, clamp: boolean) => {
     if (!a) return warnAt(t)(`missing parameter for '${shortName(t.text)}'`);
@@ -322,8 +329,12 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
       skipLine(lex, name);
     } else if (kw === 'tcmod') {
       const a = arg(lex);
-      if (a) st.tcMods.push(a.text.toLowerCase());
-      else warnAt(t)('missing parameters for tcMod');
+      if (a) {
+        st.tcMods.push(a.text.toLowerCase());
+        // atof: the longest number at the start of the token, else 0; a wave's function name (sin, triangle …) is not a number
+        const numbers = args(lex).filter((x) => !/^[a-z_]/i.test(x.text)).map((x) => Number.parseFloat(x.text) || 0);
+        st.texMods.push({ kind: a.text.toLowerCase(), args: numbers });
+      } else warnAt(t)('missing parameters for tcMod');
       skipLine(lex, name);
     } else {
       // alphaGen, depthFunc, detail, videoMap, Daemon's depthFade … : the line is theirs.

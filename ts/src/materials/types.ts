@@ -122,6 +122,11 @@ export interface ResolvedMaterial {
   /** An `animMap` stage's frames (the diffuse is its first frame) and rate. */
   animation: { fps: number; frames: ResolvedImage[] } | null;
   /**
+   * The diffuse stage's `tcMod`s in order, with their numbers as written (`scroll` s t per second, `rotate` degrees
+   * per second, `scale`, `transform`, `stretch` / `turb` waves): for renderers that play them. Absent when none.
+   */
+  texMods?: { kind: string; args: number[] }[];
+  /**
    * Every other image the definition names (stages other than the diffuse — effect layers, environment maps —,
    * Cube masks), for renderers that draw more.
    */
