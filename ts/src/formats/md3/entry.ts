@@ -11,7 +11,11 @@ import type { Md3PlayerData } from './player-parts.js';
 import { fileHead } from '../../vfs/file-system.js';
 import type { ModelFormat } from '../../load/format.js';
 import { formatEntry, plainWarnings, type Summary } from '../entry.js';
-import { md3Model, playerModel, type PlayerLike } from './model-entry.js';
+import { buildableModel, md3Model, nonsegModel, playerModel, type PlayerLike } from './model-entry.js';
+import { buildableFormat, nonsegFormat } from './tremulous-format.js';
+import type { TremulousModel } from './tremulous-parts.js';
+import type { ModelSet } from '../../load/model-set.js';
+import type { PoseBackend } from '../../kernels/backend.js';
 
 /** What `inspect` prints for an MD3. */
 export function md3Summary(m: Md3Model): Summary {
@@ -78,3 +82,12 @@ export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel
     fromGltf: async (gltf, options) => (await import('./writer.js')).playerFromGltf(gltf, options),
   },
 });
+
+/** Tremulous' non-segmented player and buildable (`tremulous-format.ts`): model sets drawn, played and exported as the cgame draws them. */
+const tremulousCapabilities = {
+  playable: async (set: ModelSet<TremulousModel>) => (await import('./tremulous-playable.js')).tremulousPlayable(set.data),
+  view: async (set: ModelSet<TremulousModel>, backend: PoseBackend) => (await import('./tremulous-view.js')).tremulousView(set.data, backend),
+};
+
+export const nonsegEntry = /* @__PURE__ */ formatEntry(nonsegFormat, nonsegModel, tremulousCapabilities);
+export const buildableEntry = /* @__PURE__ */ formatEntry(buildableFormat, buildableModel, tremulousCapabilities);

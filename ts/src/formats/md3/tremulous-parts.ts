@@ -1,0 +1,57 @@
+/**
+ * Tremulous' two MD3 model sets besides the segmented player (docs/md3.md, "Tremulous"), as data: a non-segmented
+ * player (an alien: one model, `nonseg.md3`, played by its folder's `nonsegmented` animation.cfg — cg_players.c
+ * CG_RegisterClientModelname) and a buildable (cg_buildable.c CG_InitBuildables / CG_Buildable: up to three drawn
+ * models from `configs/buildables/<name>.cfg`, models 1 and 2 placed on model 0's `tag_turret`, all playing the
+ * BANIM_* frames of `models/buildables/<name>/animation.cfg`). Read by `tremulous-format.ts`; drawn by
+ * `tremulous-view.ts`, exported by `gltf-tremulous.ts`, played by `tremulous-playable.ts`.
+ */
+import type { ParseWarning } from '../../base/errors.js';
+import type { Md3Model } from '../../base/model.js';
+import type { Md3AnimationCfg } from './animation-cfg.js';
+
+/** One model of the set. */
+export interface TremulousPart {
+  /** What its objects are called after: `nonseg`; a buildable's `model0`…`model2`, or its file's base name without a config. */
+  name: string;
+  /** The model file, as stored. */
+  path: string;
+  model: Md3Model;
+  /**
+   * The part and tag it is placed on (a buildable's models 1 and 2: model 0's `tag_turret`). CG_Buildable takes the
+   * tag's origin only (CG_PositionEntityOnTag / CG_PositionRotatedEntityOnTag, then the axes replaced by the turret's
+   * aim): the part keeps the buildable's orientation.
+   */
+  on?: { part: string; tag: string };
+}
+
+/** What a buildable's `configs/buildables/<name>.cfg` says about drawing it (bg_misc.c BG_ParseBuildableFile). */
+export interface BuildableConfig {
+  /** `model 0..3 PATH` (index clamped to 0..3, as the game does); '' where none is given. */
+  models: [string, string, string, string];
+  /** `modelScale`: every model's axes scaled by it (a negative one is 0, as the game makes it). */
+  modelScale: number;
+  /** `zOffset`: the whole buildable moved along its up axis (the surface normal) by it, unscaled. */
+  zOffset: number;
+  mins: [number, number, number];
+  maxs: [number, number, number];
+  warnings: ParseWarning[];
+}
+
+export interface TremulousModel {
+  /** The set's format id (what its registration `owns`): `nonseg` or `buildable`. */
+  format: 'nonseg' | 'buildable';
+  /** Parents before the parts placed on them. */
+  parts: TremulousPart[];
+  /** The animation.cfg (nonsegmented or buildable form); absent for a buildable folder without one. */
+  animations?: Md3AnimationCfg;
+  /** A buildable's config, when `configs/buildables/<name>.cfg` was found (its path in `configPath`). */
+  config?: BuildableConfig;
+  configPath?: string;
+  /** The config's `modelScale` and `zOffset` (1 and 0 without a config). */
+  scale: number;
+  zOffset: number;
+}
+
+/** The frames a set's clips may index: every part plays the same frame numbers (CG_Buildable copies model 0's). */
+export const tremulousFrameCount = (m: TremulousModel): number => Math.min(...m.parts.map((p) => p.model.frameCount));
