@@ -13,7 +13,7 @@ import { open, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { ModelParseError, type ParseWarning } from '../base/errors.js';
 import { looseModelRoot } from '../load/game-folder.js';
-import { detectFile, folderChildren, openModelSet, type ModelSet } from '../load/model-set.js';
+import { detectFile, folderChildren, folderOpening, openModelSet, type ModelSet } from '../load/model-set.js';
 import { type FormatEntry } from '../formats/entry.js';
 import { readableExtensions } from '../registry/formats.js';
 import { type FileSystem } from '../vfs/file-system.js';
@@ -103,6 +103,9 @@ export async function modelInput(arg: string): Promise<ModelInput> {
 export async function inputFormat(input: ModelInput, formats: readonly FormatEntry[]): Promise<FormatEntry> {
   const file = input.path ? await input.fs.file(input.path) : null;
   if (file) {
+    // a file its folder's format opens whole (Tremulous' nonseg.md3, a buildable's models) is that folder's model
+    const whole = await load(input.label, () => folderOpening(input.fs, file, formats));
+    if (whole) return whole.format as FormatEntry;
     const format = (await load(input.label, () => detectFile(file, formats))) as FormatEntry | null;
     if (!format) throw badInput(input.label, `not a model file this tool reads (${readableExtensions(formats)}): no known extension, and its first bytes are none of those formats'`);
     if (format.role === 'refused') throw badInput(input.label, `${format.refusal ?? format.title} (it reads ${readableExtensions(formats)})`);

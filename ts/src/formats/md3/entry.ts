@@ -71,6 +71,7 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
 const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
 export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
+  inspectSet: async (set) => ({ summary: (await import('./tremulous-summary.js')).playerSummary(set as ModelSet<Md3PlayerData>), materialsOf: set.data }),
   playable: async (set) => (await import('./player-playable.js')).playerPlayable(set.data as Md3PlayerData),
   view: async (set, backend) => (await import('./player-view.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
   writer: {
@@ -85,6 +86,7 @@ export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel
 
 /** Tremulous' non-segmented player and buildable (`tremulous-format.ts`): model sets drawn, played and exported as the cgame draws them. */
 const tremulousCapabilities = {
+  inspectSet: async (set: ModelSet<TremulousModel>) => ({ summary: (await import('./tremulous-summary.js')).tremulousSummary(set), materialsOf: set.data }),
   playable: async (set: ModelSet<TremulousModel>) => (await import('./tremulous-playable.js')).tremulousPlayable(set.data),
   view: async (set: ModelSet<TremulousModel>, backend: PoseBackend) => (await import('./tremulous-view.js')).tremulousView(set.data, backend),
 };

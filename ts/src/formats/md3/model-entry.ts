@@ -8,7 +8,7 @@ import type { Md3Model } from '../../base/model.js';
 import type { Md3PlayerData, Md3PlayerModels } from './player-parts.js';
 import type { ModelEntry } from '../entry.js';
 import type { MaterialSet } from '../../materials/resolver.js';
-import type { TremulousModel } from './tremulous-parts.js';
+import { tremulousPartPaths, type TremulousModel } from './tremulous-parts.js';
 
 export const md3Model: ModelEntry<Md3Model> = {
   id: 'md3',
@@ -60,12 +60,13 @@ function tremulousModel(id: 'nonseg' | 'buildable', title: string): ModelEntry<T
     id,
     title,
     owns: (data): data is TremulousModel => (data as TremulousModel | null)?.format === id && Array.isArray((data as TremulousModel).parts),
-    async materials(resolver, data, _folder, o) {
+    async materials(resolver, data, path, o) {
       const materials: MaterialSet['materials'] = [];
       const warnings: MaterialSet['warnings'] = [];
-      for (const p of data.parts) {
-        let set = await resolver.md3(p.model, p.path, id === 'nonseg' ? { skin: o.skin ?? 'default' } : o.skin ? { skin: o.skin } : {});
-        if (id === 'nonseg' && !o.skin && set.warnings.some((w) => w.code === 'SKIN_NOT_FOUND')) set = await resolver.md3(p.model, p.path);
+      const paths = tremulousPartPaths(data, path);
+      for (const [i, p] of data.parts.entries()) {
+        let set = await resolver.md3(p.model, paths[i], id === 'nonseg' ? { skin: o.skin ?? 'default' } : o.skin ? { skin: o.skin } : {});
+        if (id === 'nonseg' && !o.skin && set.warnings.some((w) => w.code === 'SKIN_NOT_FOUND')) set = await resolver.md3(p.model, paths[i]);
         materials.push(...set.materials.map((m) => ({ ...m, part: p.name })));
         warnings.push(...set.warnings);
       }

@@ -24,7 +24,7 @@ import { readScriptFile } from '../../vfs/bounded-read.js';
 import { isUnderRoot, scriptPathProblem } from '../../vfs/safe-path.js';
 import type { FileWarnings, FolderContext, FolderForm, ModelFormat } from '../../load/format.js';
 import type { Md3AnimationCfg } from './animation-cfg.js';
-import type { TremulousModel, TremulousPart } from './tremulous-parts.js';
+import { gameRootOf, type TremulousModel, type TremulousPart } from './tremulous-parts.js';
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
@@ -66,13 +66,6 @@ const nonsegFolder: FolderForm<TremulousModel> = {
 function inBuildables(folder: string): boolean {
   const segments = folder.split('/');
   return segments.length >= 2 && segments[segments.length - 2].toLowerCase() === 'buildables';
-}
-
-/** The game's root above `models/…/buildables/<name>`: the path before its last `models` folder ('' at the root). */
-function gameRootOf(folder: string): string {
-  const segments = folder.split('/');
-  for (let i = segments.length - 3; i >= 0; i--) if (segments[i].toLowerCase() === 'models') return segments.slice(0, i).join('/');
-  return folderOf(folderOf(folder));
 }
 
 const md3Children = (children: ReadonlyMap<string, VfsFile>) => [...children].filter(([n]) => n.endsWith('.md3')).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, f]) => f);
@@ -133,13 +126,14 @@ async function configuredParts(context: FolderContext, dir: string, options: Rea
       continue;
     }
     const problem = scriptPathProblem(named);
-    const p = join(named.replace(/\\/g, '/'));
+    const gamePath = named.replace(/\\/g, '/');
+    const p = join(gamePath);
     if (problem || (root !== undefined && !isUnderRoot(root, p))) throw new ModelParseError(ErrorCode.UnsafePath, `model ${i} ${JSON.stringify(named)} is ${problem ?? 'outside the game folder'}: not read`, { offset: 0 }).inFile(file.origin);
     const f = await fileAnyCase(fs, p);
     if (!f) throw refuse(`model ${i} ${JSON.stringify(named)}: no such file`);
     const model = await parseModel(f, options);
     warnings.push({ file: f.origin, warnings: model.warnings });
-    parts.push({ name: `model${i}`, path: f.path, model, ...(i > 0 ? { on: { part: 'model0', tag: 'tag_turret' } } : {}) });
+    parts.push({ name: `model${i}`, path: f.path, gamePath, model, ...(i > 0 ? { on: { part: 'model0', tag: 'tag_turret' } } : {}) });
   }
   const base = parts[0].model;
   if (parts.length > 1 && !base.tagNames.includes('tag_turret')) {

@@ -16,6 +16,8 @@ export interface TremulousPart {
   name: string;
   /** The model file, as stored. */
   path: string;
+  /** Its path under the game's root as the buildable's config names it (`models/buildables/mgturret/turret_base.md3`); absent for a file of the folder. */
+  gamePath?: string;
   model: Md3Model;
   /**
    * The part and tag it is placed on (a buildable's models 1 and 2: model 0's `tag_turret`). CG_Buildable takes the
@@ -55,3 +57,17 @@ export interface TremulousModel {
 
 /** The frames a set's clips may index: every part plays the same frame numbers (CG_Buildable copies model 0's). */
 export const tremulousFrameCount = (m: TremulousModel): number => Math.min(...m.parts.map((p) => p.model.frameCount));
+
+/** The game's root above `…/models/<…>/<folder>`: the path before its last `models` folder ('' at the root; the grandparent without one). */
+export function gameRootOf(folder: string): string {
+  const segments = folder.replace(/\/+$/, '').split('/');
+  for (let i = segments.length - 2; i >= 0; i--) if (segments[i].toLowerCase() === 'models') return segments.slice(0, i).join('/');
+  return segments.slice(0, Math.max(0, segments.length - 3)).join('/');
+}
+
+/** Where each part is in a file system whose path of the set's folder (or of one of its models) is `path`. */
+export function tremulousPartPaths(data: TremulousModel, path: string): string[] {
+  const folder = /\.md3$/i.test(path) ? path.slice(0, Math.max(0, path.lastIndexOf('/'))) : path.replace(/\/+$/, '');
+  const root = gameRootOf(folder);
+  return data.parts.map((p) => (p.gamePath ? (root ? `${root}/${p.gamePath}` : p.gamePath) : `${folder ? `${folder}/` : ''}${p.path.slice(p.path.lastIndexOf('/') + 1)}`));
+}
