@@ -19,7 +19,7 @@ import { mdlEntry } from '../formats/mdl/entry.js';
 /** The parsed models of the default formats (what `toGlb`, `resolveModelTextures` … take). */
 export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model } | TremulousModel | MdlModel | IqmModel;
 
-export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, nonsegEntry, playerEntry, buildableEntry, mdlEntry, iqmEntry, md5CameraEntry];
+export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, nonsegEntry, buildableEntry, mdlEntry, iqmEntry, md5CameraEntry];
 
 /** The entry with format id `id` among `formats`. */
 export function entryFor(id: string, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry | undefined {

@@ -14,4 +14,4 @@ import { buildableModel, md3Model, nonsegModel, playerModel } from '../formats/m
 import { md5AnimModel, md5CameraModel, md5MeshModel } from '../formats/md5/model-entry.js';
 import { mdlModel } from '../formats/mdl/model-entry.js';
 
-export const DEFAULT_MODELS: readonly ModelEntry[] = [md5MeshModel, md5AnimModel, md2Model, md3Model, nonsegModel, playerModel, buildableModel, mdlModel, iqmModel, md5CameraModel];
+export const DEFAULT_MODELS: readonly ModelEntry[] = [md5MeshModel, md5AnimModel, md2Model, md3Model, playerModel, nonsegModel, buildableModel, mdlModel, iqmModel, md5CameraModel];
