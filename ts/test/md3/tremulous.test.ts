@@ -24,6 +24,7 @@ import { readAccessor, readGlb } from '../export/gltf-eval.js';
 import { expectClean, validate } from '../export/validate.js';
 import { MGTURRET_SCALE, MGTURRET_Z, TURRET_TAG, tremulousGame } from '../helpers/tremulous-game.js';
 import { makeZip } from '../helpers/zip-writer.js';
+import { IdTechLoader } from '../../src/three/loader.js';
 
 const game = tremulousGame();
 const text = (p: string) => new TextDecoder('latin1').decode(game.get(p)!);
@@ -210,5 +211,24 @@ describe('a buildable (models/buildables/<name>/animation.cfg; models from confi
     const e = (await openModelSet(memory(files), 'models/buildables/mgturret', { formats: DEFAULT_FORMATS, root: '' }).catch((x: unknown) => x)) as ModelParseError;
     expect(e.code).toBe(ErrorCode.UnsafePath);
     expect(e.file).toContain('configs/buildables/mgturret.cfg');
+  });
+});
+
+describe('three.js (IdTechLoader): the same model sets, clips by the cfg\'s names', () => {
+  it('the non-segmented player from nonseg.md3, the buildable from its folder: one AnimationClip per cfg line, playable by name', async () => {
+    const fs = memory();
+    const alien = await new IdTechLoader().setFileSystem(fs).setTextures(false).loadAsync('models/players/spitfire/nonseg.md3');
+    expect(alien.format).toBe('nonseg');
+    expect(alien.animations.map((c) => c.name)).toEqual([...MD3_NONSEGMENTED_ANIMATIONS, 'NSPA_WALKBACK']);
+    expect(alien.play('NSPA_RUN').length).toBe(1);
+    const turret = await new IdTechLoader().setFileSystem(fs).setTextures(false).loadAsync('models/buildables/mgturret/');
+    expect(turret.format).toBe('buildable');
+    expect(turret.animations.map((c) => c.name)).toEqual([...MD3_BUILDABLE_ANIMATIONS]);
+    expect(Object.keys(turret.parts ?? {})).toEqual(['model0', 'model1', 'model2']);
+    // model 1 hangs under model 0's tag_turret object, placed at the tag's origin (scaled, raised) in the buildable's axes
+    turret.scene.updateMatrixWorld(true);
+    const m1 = turret.parts!.model1;
+    expect(m1.parent?.name).toContain('tag_turret');
+    expect(turret.play('BANIM_IDLE1').length).toBe(1);
   });
 });
