@@ -142,7 +142,7 @@ async function configuredParts(context: FolderContext, dir: string, options: Rea
   if (config.models[3]) {
     warnings.push({ file: file.origin, warnings: [{ code: 'NOT_DRAWN', message: `model 3 ${JSON.stringify(config.models[3])}: the game loads it but CG_Buildable draws models 0 to 2 only: left out`, offset: 0 }], unpositioned: true });
   }
-  return { parts, config, path: file.path };
+  return { parts, config, path: `configs/buildables/${name}.cfg` };
 }
 
 /** `path` in `fs`, else the same path in another case (a game's archives are looked up case-insensitively). */

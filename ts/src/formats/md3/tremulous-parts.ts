@@ -47,7 +47,7 @@ export interface TremulousModel {
   parts: TremulousPart[];
   /** The animation.cfg (nonsegmented or buildable form); absent for a buildable folder without one. */
   animations?: Md3AnimationCfg;
-  /** A buildable's config, when `configs/buildables/<name>.cfg` was found (its path in `configPath`). */
+  /** A buildable's config, when `configs/buildables/<name>.cfg` was found (`configPath`: that path, under the game's root). */
   config?: BuildableConfig;
   configPath?: string;
   /** The config's `modelScale` and `zOffset` (1 and 0 without a config). */
