@@ -139,6 +139,11 @@ export interface FolderForm<M> {
   /** The lower-case names such a folder must hold, and those it may: what is probed where a folder cannot be listed (URLs). */
   readonly required: readonly string[];
   readonly optional: readonly string[];
+  /**
+   * More lower-case names probed where a folder cannot be listed, from the folder's path (a Tremulous buildable's
+   * `<name>.md3` in `models/buildables/<name>/`): what `required` and `optional` cannot name.
+   */
+  probes?(folder: string): readonly string[];
   /** Whether the children (lower-case name → file) make one. */
   matches(children: ReadonlyMap<string, VfsFile>): boolean;
   /** The children that belong to it (to be read, listed and not catalogued again on their own). */

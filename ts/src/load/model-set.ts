@@ -83,7 +83,7 @@ async function folderFormat(fs: FileSystem, folder: string, formats: readonly Mo
   for (const format of formats) {
     const form = format.folder;
     if (!form) continue;
-    for (const name of [...form.required, ...form.optional]) {
+    for (const name of [...form.required, ...form.optional, ...(form.probes?.(prefix) ?? [])]) {
       if (children.has(name)) continue;
       const probed = await fs.file(prefix ? `${prefix}/${name}` : name);
       if (probed) children.set(name, probed);

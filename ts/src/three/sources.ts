@@ -175,5 +175,14 @@ function probedFolder(o: UrlOptions, progress: LoadProgress, signal: AbortSignal
 export async function urlSource(names: readonly string[], o: UrlOptions, formats: readonly FormatEntry[], progress: LoadProgress, signal: AbortSignal): Promise<LoadSource> {
   const folder = folderOf(names);
   if (folder !== null) return { fs: probedFolder(o, progress, signal), path: folder, companions: [] };
+  // one URL its folder's format opens whole (Tremulous' nonseg.md3): that folder, probed for the form's files
+  const name = names.length === 1 ? names[0].replace(/\\/g, '/') : '';
+  const lower = name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+  if (name && formats.some((f) => f.folder?.opensFrom?.(lower, name))) {
+    const fs = probedFolder(o, progress, signal);
+    const file = await fs.file(name);
+    const whole = file ? await folderOpening(fs, file, formats, signal) : null;
+    if (whole) return { fs, path: `${whole.folder}/`, companions: [] }; // a folder (a server's folder URL is no file)
+  }
   return namedFiles(names.map((n) => urlFile(o.resolve(n), o, progress, signal)), formats, signal);
 }

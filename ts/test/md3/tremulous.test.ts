@@ -25,6 +25,10 @@ import { expectClean, validate } from '../export/validate.js';
 import { MGTURRET_SCALE, MGTURRET_Z, TURRET_TAG, tremulousGame } from '../helpers/tremulous-game.js';
 import { makeZip } from '../helpers/zip-writer.js';
 import { IdTechLoader } from '../../src/three/loader.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { startServer } from '../../../scripts/serve.mjs';
+import { cliTemp } from '../helpers/cli.js';
 
 const game = tremulousGame();
 const text = (p: string) => new TextDecoder('latin1').decode(game.get(p)!);
@@ -230,5 +234,24 @@ describe('three.js (IdTechLoader): the same model sets, clips by the cfg\'s name
     const m1 = turret.parts!.model1;
     expect(m1.parent?.name).toContain('tag_turret');
     expect(turret.play('BANIM_IDLE1').length).toBe(1);
+  });
+
+  it('over URLs: nonseg.md3 and a buildable\'s MD3 named alone load as their folders (the cfg probed beside them)', async () => {
+    const dir = cliTemp('tremulous-urls');
+    for (const [p, bytes] of game) {
+      mkdirSync(dirname(join(dir, p)), { recursive: true });
+      writeFileSync(join(dir, p), bytes);
+    }
+    const server = await startServer({ port: 0, extra: { '/trem/': dir } });
+    try {
+      const alien = await new IdTechLoader().setTextures(false).loadAsync(`${server.url}/trem/models/players/spitfire/nonseg.md3`);
+      expect(alien.format).toBe('nonseg');
+      expect(alien.animations.map((c) => c.name)).toEqual([...MD3_NONSEGMENTED_ANIMATIONS, 'NSPA_WALKBACK']);
+      const turret = await new IdTechLoader().setTextures(false).loadAsync(`${server.url}/trem/models/buildables/slime_zunge/slime_zunge.md3`);
+      expect(turret.format).toBe('buildable');
+      expect(turret.animations.map((c) => c.name)).toEqual([...MD3_BUILDABLE_ANIMATIONS]);
+    } finally {
+      await server.close();
+    }
   });
 });

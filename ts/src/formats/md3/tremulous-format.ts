@@ -79,6 +79,8 @@ const buildableFolder: FolderForm<TremulousModel> = {
   matches: (children) =>
     children.has('animation.cfg') && !children.has('nonseg.md3') && !SEGMENTED.every((n) => children.has(n)) && md3Children(children).length > 0 && inBuildables(folderPath(children)),
   files: (children) => [...md3Children(children), children.get('animation.cfg')!],
+  // over URLs (no listing): the game's own name for the model, models/buildables/<name>/<name>.md3
+  probes: (folder) => (inBuildables(folder) ? [`${nameOf(folder).toLowerCase()}.md3`] : []),
   opensFrom: (name, path) => name.endsWith('.md3') && inBuildables(folderOf(path)),
   async load(children, folder, options: ReadOptions = {}, context?: FolderContext) {
     const warnings: FileWarnings[] = [];
