@@ -55,9 +55,6 @@ export interface TremulousModel {
   zOffset: number;
 }
 
-/** The frames a set's clips may index: every part plays the same frame numbers (CG_Buildable copies model 0's). */
-export const tremulousFrameCount = (m: TremulousModel): number => Math.min(...m.parts.map((p) => p.model.frameCount));
-
 /** The game's root above `…/models/<…>/<folder>`: the path before its last `models` folder ('' at the root; the grandparent without one). */
 export function gameRootOf(folder: string): string {
   const segments = folder.replace(/\/+$/, '').split('/');
