@@ -293,6 +293,16 @@ cases.push({
   cases.push({ what: '.glb → .md3: 50,000 morph targets naming one 3,072-vertex accessor', input: glb, args: [], out: 'x.md3', raise: ['maxMorphTargetVertices=Infinity'] });
   cases.push({ what: '.glb → .md2: the same 50,000 morph targets', input: glb, args: [], out: 'x.md2', raise: ['maxMorphTargetVertices=Infinity'] });
 }
+// --- issue 40 part 2: a Tremulous buildable's config (configs/buildables/<name>.cfg names its models) ---------------
+{
+  const buildable = (config) => zip([
+    { name: 'models/buildables/b/b.md3', data: small },
+    { name: 'models/buildables/b/animation.cfg', data: readFileSync(new URL('../fixtures/md3/buildable-animation.cfg', import.meta.url)) },
+    { name: 'configs/buildables/b.cfg', data: config },
+  ]);
+  cases.push({ what: 'Tremulous buildable: 300 MB of spaces as configs/buildables/b.cfg', input: `${file('trem-cfg-spaces.pk3', buildable(Buffer.alloc(300 << 20, 0x20)))}:models/buildables/b/b.md3`, args: [], raise: ['maxTotalRatio=2000'], raiseAll: ['maxTotalRatio=2000', 'maxMemberBytes=1G', 'maxScriptBytes=1G'] });
+  cases.push({ what: 'Tremulous buildable: its config names /dev/zero as model 1', input: `${file('trem-cfg-zero.pk3', buildable(Buffer.from('model 0 "models/buildables/b/b.md3"\nmodel 1 "/dev/zero"\nmodelScale 1\nmins 0 0 0\nmaxs 1 1 1\nzOffset 0\n')))}:models/buildables/b/b.md3`, args: [], raise: [] });
+}
 // --- the coverage campaign's IQM findings: a vertex array whose size is not its type's (fixtures/generate-iqm.mjs) ----
 {
   const iqm = await import('../fixtures/generate-iqm.mjs');

@@ -67,7 +67,7 @@ export { alphaLook, type AlphaLook } from './materials/look.js';
 export { supportedFormats } from './registry/open-playable.js';
 export { DEFAULT_FORMATS, entryFor, entryOwning, readableExtensions, type RegisteredModel } from './registry/formats.js';
 export type { FormatEntry, InspectResult, Summary, GltfCapability, ObjCapability, WriterCapability, WriterOptions, WriterResult, MaterialOptions } from './formats/entry.js';
-export { openModelSet, detectFile, folderChildren, fileHead, type ModelSet, type ModelSetOptions } from './load/model-set.js';
+export { openModelSet, detectFile, folderChildren, folderOpening, fileHead, type ModelSet, type ModelSetOptions } from './load/model-set.js';
 export { readingFile } from './base/errors.js';
 export type { GltfOptionUse } from './formats/entry.js';
 // images: per-format decoders and header readers behind decodeImage

@@ -13,5 +13,5 @@ export { mountGameDir, ARCHIVE_FILE_EXTENSIONS, type MountedGame, type MountOpti
 export { safeOutputPath } from './vfs/safe-path.js';
 // a list of formats and the files a tool meets
 export { formatForName } from './load/format.js';
-export { detectFile, folderChildren } from './load/model-set.js';
+export { detectFile, folderChildren, folderOpening } from './load/model-set.js';
 export { entryFor, readableExtensions } from './registry/formats.js';

@@ -12,7 +12,7 @@
 import { open, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { ModelParseError, type ParseWarning, looseModelRoot, openModelSet, type ModelSet, type FormatEntry, type FileSystem, lazyFolderFileSystem, openPath } from '../node.js';
-import { detectFile, folderChildren, readableExtensions, ARCHIVE_FILE_EXTENSIONS } from '../files.js';
+import { detectFile, folderChildren, folderOpening, readableExtensions, ARCHIVE_FILE_EXTENSIONS } from '../files.js';
 import { UsageError } from './args.js';
 import { badInput, InputError } from './input-error.js';
 
@@ -97,6 +97,9 @@ export async function modelInput(arg: string): Promise<ModelInput> {
 export async function inputFormat(input: ModelInput, formats: readonly FormatEntry[]): Promise<FormatEntry> {
   const file = input.path ? await input.fs.file(input.path) : null;
   if (file) {
+    // a file its folder's format opens whole (Tremulous' nonseg.md3, a buildable's models) is that folder's model
+    const whole = await load(input.label, () => folderOpening(input.fs, file, formats));
+    if (whole) return whole.format as FormatEntry;
     const format = (await load(input.label, () => detectFile(file, formats))) as FormatEntry | null;
     if (!format) throw badInput(input.label, `not a model file this tool reads (${readableExtensions(formats)}): no known extension, and its first bytes are none of those formats'`);
     if (format.role === 'refused') throw badInput(input.label, `${format.refusal ?? format.title} (it reads ${readableExtensions(formats)})`);

@@ -140,6 +140,11 @@ export interface ModelEntry<D = any> {
 export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
   /** `inspect`: what a file holds, read as a stream (MD5's huge files in constant memory). */
   inspect?(source: ByteSource, options: ReadOptions): Promise<InspectResult<D>>;
+  /**
+   * `inspect` of a model read as a set of files (a folder format: a Quake 3 player, Tremulous' non-segmented player
+   * or buildable): what its files make, and which form they were read as (`form`).
+   */
+  inspectSet?(set: ModelSet<D>): Promise<InspectResult<D>>;
   /** Frames of a file from its header alone (the archive listing never reads a whole model). */
   headerFrames?(file: VfsFile): Promise<number>;
   /** For drawing: geometry, clips, and a player per backend. */

@@ -11,6 +11,7 @@
 import { ModelParseError } from '../base/errors.js';
 import type { CompanionRef, ModelFormat } from './format.js';
 import { listSkins, type SkinOffer } from '../materials/skins.js';
+import { folderOpening } from './model-set.js';
 import { byPath, fileHead, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export interface CatalogEntry {
@@ -95,6 +96,16 @@ export async function catalogModels(fs: FileSystem, formats: readonly ModelForma
     }
     for (const [name, f] of children) {
       if (claimed.has(name)) continue;
+      // a file its folder's format opens whole (Tremulous' nonseg.md3) where the listing lacks the rest of the folder
+      // (URLs given one by one: the folder's other files are asked of the server)
+      const whole = formats.some((x) => x.folder?.opensFrom?.(name, f.path)) ? await folderOpening(view, f, formats) : null;
+      if (whole) {
+        const files = whole.format.folder!.files(whole.children);
+        for (const g of files) claimed.add(nameOf(g.path).toLowerCase());
+        const skins = whole.format.skinNames ? await listSkins(view, whole.folder, whole.format.skinNames(whole.folder)) : [];
+        out.push({ kind: whole.format.id, path: whole.folder, anims: [], files: files.map((g) => g.path), skins, ...sourceFacts(files) });
+        continue;
+      }
       const format = formats.find((x) => x.extensions.some((e) => name.endsWith(e)));
       if (!format || format.role !== 'model') continue;
       if (format.animationOnly && format.animationOnly(await fileHead(f, 256).catch(() => new Uint8Array(0)))) continue;

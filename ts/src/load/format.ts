@@ -128,17 +128,38 @@ export interface ModelFormat<M = unknown> {
   acceptsCompanion?(data: M, companion: unknown, companionFormat: string, warnings: ParseWarning[]): string | null;
 }
 
+/** Where a folder format's folder sits: its file system and the game's root in it (CompanionSearch's `root`). */
+export interface FolderContext {
+  fs: FileSystem;
+  root?: string;
+}
+
 /** A model made of a folder's files (the Quake 3 player: lower/upper/head.md3, animation.cfg, weapon.md3). */
 export interface FolderForm<M> {
   /** The lower-case names such a folder must hold, and those it may: what is probed where a folder cannot be listed (URLs). */
   readonly required: readonly string[];
   readonly optional: readonly string[];
+  /**
+   * More lower-case names probed where a folder cannot be listed, from the folder's path (a Tremulous buildable's
+   * `<name>.md3` in `models/buildables/<name>/`): what `required` and `optional` cannot name.
+   */
+  probes?(folder: string): readonly string[];
   /** Whether the children (lower-case name → file) make one. */
   matches(children: ReadonlyMap<string, VfsFile>): boolean;
   /** The children that belong to it (to be read, listed and not catalogued again on their own). */
   files(children: ReadonlyMap<string, VfsFile>): VfsFile[];
-  /** Reads the folder's model; each file's warnings attributed to it. */
-  load(children: ReadonlyMap<string, VfsFile>, folder: string, options?: ReadOptions): Promise<{ data: M; warnings: FileWarnings[] }>;
+  /**
+   * Reads the folder's model; each file's warnings attributed to it. `context` is the file system the folder is in and
+   * the game's root there, for a form whose engine reads files outside the folder (a Tremulous buildable's
+   * `configs/buildables/<name>.cfg` and the models it names): nothing above `root` is read.
+   */
+  load(children: ReadonlyMap<string, VfsFile>, folder: string, options?: ReadOptions, context?: FolderContext): Promise<{ data: M; warnings: FileWarnings[] }>;
+  /**
+   * Whether a file of this lower-case name, opened on its own, opens as the whole folder when its folder is one of
+   * this form (Tremulous reads an alien's nonseg.md3, and a buildable's models, only through their folder's
+   * animation.cfg): `openModelSet` then reads the folder. Absent: a file of the folder opens alone.
+   */
+  opensFrom?(name: string, path: string): boolean;
   /** What a folder of this form holds, for messages: `lower.md3, upper.md3 and head.md3 (…)`. */
   readonly describes: string;
   /** What such a folder is called, for messages: `Quake 3 player folder`. */

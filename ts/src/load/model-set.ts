@@ -76,13 +76,14 @@ export async function folderChildren(fs: FileSystem, folder: string): Promise<Ma
 }
 
 /** The folder formats a folder's children make (a file system that cannot list is probed for the names they need). */
-async function folderFormat(fs: FileSystem, folder: string, formats: readonly ModelFormat[]): Promise<{ format: ModelFormat; children: Map<string, VfsFile> } | null> {
+async function folderFormat(fs: FileSystem, folder: string, formats: readonly ModelFormat[], seed?: VfsFile): Promise<{ format: ModelFormat; children: Map<string, VfsFile> } | null> {
   const children = await folderChildren(fs, folder);
+  if (seed && !children.has(nameOf(seed.path).toLowerCase())) children.set(nameOf(seed.path).toLowerCase(), seed);
   const prefix = folder.replace(/\/+$/, '');
   for (const format of formats) {
     const form = format.folder;
     if (!form) continue;
-    for (const name of [...form.required, ...form.optional]) {
+    for (const name of [...form.required, ...form.optional, ...(form.probes?.(prefix) ?? [])]) {
       if (children.has(name)) continue;
       const probed = await fs.file(prefix ? `${prefix}/${name}` : name);
       if (probed) children.set(name, probed);
@@ -90,6 +91,33 @@ async function folderFormat(fs: FileSystem, folder: string, formats: readonly Mo
     if (form.matches(children)) return { format, children };
   }
   return null;
+}
+
+/** The folder format's model read from its folder. */
+async function openFolder(fs: FileSystem, path: string, found: { format: ModelFormat; children: Map<string, VfsFile> }, options: ModelSetOptions): Promise<ModelSet> {
+  const form = found.format.folder!;
+  const files = form.files(found.children);
+  const { data, warnings } = await form.load(found.children, path, { signal: options.signal, onProgress: options.onProgress }, { fs, root: options.root });
+  const origin = files[0] ? files[0].origin.replace(/[\\/][^\\/]*$/, '') : path;
+  return { format: found.format.id, path: path.replace(/\/+$/, ''), origin, data, companions: [], files, sideFiles: [], warnings };
+}
+
+/**
+ * The folder format a file opens as (`FolderForm.opensFrom`: Tremulous' nonseg.md3, a buildable's models), with its
+ * folder, or null when the file opens alone: only a form that claims the file's name is asked, so opening any other
+ * file reads nothing more.
+ */
+export async function folderOpening(fs: FileSystem, file: VfsFile, formats: readonly ModelFormat[], signal?: AbortSignal): Promise<{ format: ModelFormat; folder: string; children: Map<string, VfsFile> } | null> {
+  const path = file.path;
+  const name = nameOf(path).toLowerCase();
+  const claiming = formats.filter((f) => f.folder?.opensFrom?.(name, path));
+  if (!claiming.length) return null;
+  signal?.throwIfAborted();
+  const folder = path.slice(0, Math.max(0, path.lastIndexOf('/')));
+  const found = await folderFormat(fs, folder, formats, file);
+  if (!found || !claiming.includes(found.format)) return null;
+  if (!found.format.folder!.files(found.children).some((f) => f.path.toLowerCase() === path.toLowerCase())) return null;
+  return { format: found.format, folder, children: found.children };
 }
 
 /** Why a file of `format` cannot be opened as a model on its own, or null when it can. */
@@ -122,12 +150,10 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
       const forms = formats.filter((f) => f.folder).map((f) => `${f.title}: ${f.folder!.describes}`);
       throw new ModelParseError(ErrorCode.ReadFailed, `no model file${forms.length ? ` and no folder of one (${forms.join('; ')})` : ''} at ${path || 'the root'}`, { offset: 0 });
     }
-    const form = found.format.folder!;
-    const files = form.files(found.children);
-    const { data, warnings } = await form.load(found.children, path, { signal, onProgress: options.onProgress });
-    const origin = files[0] ? files[0].origin.replace(/[\\/][^\\/]*$/, '') : path;
-    return { format: found.format.id, path: path.replace(/\/+$/, ''), origin, data, companions: [], files, sideFiles: [], warnings };
+    return openFolder(fs, path, found, options);
   }
+  const whole = await folderOpening(fs, file, formats, signal);
+  if (whole) return openFolder(fs, whole.folder, whole, options);
   const format = options.format ?? (await detectFile(file, formats, signal));
   if (!format) throw unknownFormat(file.origin, formats);
   const refusal = notAModel(format, formats);

@@ -105,8 +105,11 @@ export interface ResolvedMaterial {
   index: number;
   /** Surface or mesh name as the engine matches it ('' where none). */
   surface: string;
-  /** The Quake 3 player part this surface belongs to, when resolving a player (its weapon: by its own shaders). */
-  part?: 'lower' | 'upper' | 'head' | 'weapon';
+  /**
+   * The part of a model set this surface belongs to: a Quake 3 player's (`lower`, `upper`, `head`; its weapon, by its
+   * own shaders), a Tremulous buildable's (`model0`…, formats/md3/tremulous-parts.ts).
+   */
+  part?: string;
   /** The shader / material name in effect after skins ('' when there is none). */
   shaderName: string;
   nameSource: NameSource;

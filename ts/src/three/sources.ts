@@ -13,6 +13,7 @@
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byteChunks, type ByteSource } from '../base/source.js';
 import { formatForBytes, formatForName } from '../load/format.js';
+import { folderOpening } from '../load/model-set.js';
 import type { FormatEntry } from '../formats/entry.js';
 import { countedFile, filesFileSystem, pickModel, sourceFile } from '../registry/model-files.js';
 import type { FileSystem, VfsFile } from '../vfs/file-system.js';
@@ -101,6 +102,9 @@ export async function fileSystemSource(fs: FileSystem, names: readonly string[],
     if (!f) throw new ModelParseError(ErrorCode.ReadFailed, 'not found in the file system', { offset: 0 }).inFile(name);
     files.push(countedFile(f, progress.counter(f.path, () => f.size)));
   }
+  // one file its folder's format opens whole (Tremulous' nonseg.md3, a buildable's MD3): that folder, from the file system
+  const whole = files.length === 1 ? await folderOpening(fs, files[0], formats, signal) : null;
+  if (whole) return { fs: countedFileSystem(fs, progress), path: whole.folder, companions: [] };
   return namedFiles(files, formats, signal);
 }
 
@@ -171,5 +175,14 @@ function probedFolder(o: UrlOptions, progress: LoadProgress, signal: AbortSignal
 export async function urlSource(names: readonly string[], o: UrlOptions, formats: readonly FormatEntry[], progress: LoadProgress, signal: AbortSignal): Promise<LoadSource> {
   const folder = folderOf(names);
   if (folder !== null) return { fs: probedFolder(o, progress, signal), path: folder, companions: [] };
+  // one URL its folder's format opens whole (Tremulous' nonseg.md3): that folder, probed for the form's files
+  const name = names.length === 1 ? names[0].replace(/\\/g, '/') : '';
+  const lower = name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+  if (name && formats.some((f) => f.folder?.opensFrom?.(lower, name))) {
+    const fs = probedFolder(o, progress, signal);
+    const file = await fs.file(name);
+    const whole = file ? await folderOpening(fs, file, formats, signal) : null;
+    if (whole) return { fs, path: `${whole.folder}/`, companions: [] }; // a folder (a server's folder URL is no file)
+  }
   return namedFiles(names.map((n) => urlFile(o.resolve(n), o, progress, signal)), formats, signal);
 }

@@ -20,6 +20,8 @@ export interface GameFile {
   path: string;
   /** Its file under ../shared/models. */
   from: string;
+  /** Its bytes, when the test makes them (a cfg fitting a corpus model) rather than copying `from`. */
+  bytes?: Uint8Array;
 }
 
 const folderFiles = (dir: string, to: string, skip: readonly string[] = []): GameFile[] =>
@@ -31,7 +33,19 @@ export const SAMPLES: Record<string, string> = {
   md2: 'models/dolphin/dolphin.md2',
   md3: 'models/mapobjects/stasis/stasis.md3',
   player: 'models/players/human_bsuit',
+  nonseg: 'models/players/spitfire',
+  buildable: 'models/buildables/slime_zunge',
 };
+
+/**
+ * An animation.cfg of `count` lines fitting a model of `frames` frames (4 frames each, every other one looping), for
+ * Tremulous' forms (formats/md3/tremulous-format.ts) on a textured corpus model: the corpus has no Tremulous alien or
+ * buildable folder with its cfg (helpers/tremulous-game.ts).
+ */
+function cfgFitting(count: number, frames: number, keyword: string): Uint8Array {
+  const lines = Array.from({ length: count }, (_, i) => `${(i * 4) % (frames - 4)} 4 ${i % 2 ? 0 : 4} 15`);
+  return new TextEncoder().encode(`// made by the viewer's tests, not a real model's file\n${keyword}${lines.join('\n')}\n`);
+}
 export const FAERIE = 'models/faerie/faerie.md2';
 export const PORTALS = 'models/fx/portal/portals.md3';
 export const LAUNCHER = 'models/weapons/grenade_launcher/grenade_launcher.md3';
@@ -55,6 +69,11 @@ export function viewerGame(formats: readonly FormatEntry[] = DEFAULT_FORMATS): {
     { path: 'scripts/grenade_launcher.mtr', from: 'aaa-assets/scripts/grenade_launcher.mtr' },
     ...folderFiles('res-tremulous_src.dpkdir/models/mapobjects/stasis', 'models/mapobjects/stasis', [LEFT_OUT.split('/').pop()!]),
     { path: 'scripts/stasis.shader', from: 'res-tremulous_src.dpkdir/scripts/stasis.shader' },
+    // Tremulous' non-segmented player and buildable, on the textured grenade launcher (60 frames; its shaders name their images by path)
+    { path: `${SAMPLES.nonseg}/nonseg.md3`, from: 'aaa-assets/models/weapons/grenade_launcher/grenade_launcher.md3' },
+    { path: `${SAMPLES.nonseg}/animation.cfg`, from: '', bytes: cfgFitting(27, 60, 'nonsegmented\n') },
+    { path: `${SAMPLES.buildable}/slime_zunge.md3`, from: 'aaa-assets/models/weapons/grenade_launcher/grenade_launcher.md3' },
+    { path: `${SAMPLES.buildable}/animation.cfg`, from: '', bytes: cfgFitting(14, 60, '') },
   ];
   const samples = { ...SAMPLES };
   const rows = manifest().filter((r) => !/\/invalid\//.test(r.path));
@@ -72,5 +91,5 @@ export function viewerGame(formats: readonly FormatEntry[] = DEFAULT_FORMATS): {
 
 /** The game as one .pk3 (deflated). */
 export function gameArchive(files: readonly GameFile[]): Uint8Array {
-  return makeZip(files.map((f) => ({ name: f.path, data: read(join(SHARED_MODELS, f.from)) })));
+  return makeZip(files.map((f) => ({ name: f.path, data: f.bytes ?? read(join(SHARED_MODELS, f.from)) })));
 }

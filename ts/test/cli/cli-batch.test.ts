@@ -171,7 +171,7 @@ describe('convert ARCHIVE:INNER', () => {
   it('a missing inner path and an md5anim are refused with the archive path named; .obj output reads the member as a loose file is read', async () => {
     const miss = await run('convert', `${archives.deflate}:models/nothing.md3`, '-o', join(tmp, 'x.glb'));
     expect(miss.status).toBe(1);
-    expect(miss.stderr.trim()).toBe(`idtech-models: ${archives.deflate}:models/nothing.md3: no such model file or Quake 3 player folder in the archive`);
+    expect(miss.stderr.trim()).toBe(`idtech-models: ${archives.deflate}:models/nothing.md3: no such model file or Quake 3 player folder or Tremulous non-segmented player folder or Tremulous buildable folder in the archive`);
     expect((await run('convert', `${archives.deflate}:actors/drone/idle.md5anim`, '-o', join(tmp, 'x.glb'))).stderr).toMatch(/plays on its \.md5mesh/);
     const obj = await run('convert', `${archives.deflate}:actors/drone/mesh.md5mesh`, '--anim', 'actors/drone/idle.md5anim', '--frame', '1', '--no-textures', '-o', join(tmp, 'member.obj'));
     expect(obj.status, obj.stderr).toBe(0);

@@ -7,7 +7,7 @@ import { readingFile, type ParseWarning, type FormatEntry, type Summary, DEFAULT
 import { readableExtensions } from '../../files.js';
 import type { TexturedModel } from '../../textures.js';
 import { UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
-import { inputFormat, isContainer, load, modelInput, reusedFileChunks, type ModelInput } from '../inputs.js';
+import { inputFormat, isContainer, load, modelInput, readModel, reusedFileChunks, type ModelInput } from '../inputs.js';
 import { LIMIT_OPTIONS } from '../limits.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from '../progress.js';
 import { resolveCliTextures, surfaceLines, TEXTURE_OPTIONS, wantsTextures } from '../textures.js';
@@ -60,8 +60,9 @@ async function run(a: ParsedArgs, { formats }: CliContext): Promise<void> {
   const input = await modelInput(path);
   try {
     const format = await inputFormat(input, formats);
-    if (!format.inspect) throw new UsageError(`${path}: ${format.title} is inspected by its files (inspect a file in it, or the folder above it for a listing)`, 'inspect');
-    const { summary: found, materialsOf } = await load(input.label, () => summarize(input, format));
+    if (!format.inspect && !format.inspectSet) throw new UsageError(`${path}: ${format.title} is inspected by its files (inspect a file in it, or the folder above it for a listing)`, 'inspect');
+    // a model of several files (a folder format) is read whole, as convert reads it
+    const { summary: found, materialsOf } = format.inspect ? await load(input.label, () => summarize(input, format)) : await format.inspectSet!(await readModel(input, format, [], formats));
     const summary: Summary = { file: path, ...found };
     let textureLines: string[] = [];
     if (materialsOf && format.materials && wantsTextures(a, 'inspect')) {

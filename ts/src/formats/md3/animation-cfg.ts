@@ -153,7 +153,7 @@ export interface AnimationCfgOptions {
   playerNames?: PlayerAnimationNames;
 }
 
-interface Token {
+export interface CfgToken {
   text: string;
   offset: number;
   line: number;
@@ -161,7 +161,7 @@ interface Token {
 }
 
 /** COM_Parse: the tokens of `text`, with positions. */
-function* tokens(text: string): Generator<Token> {
+export function* cfgTokens(text: string): Generator<CfgToken> {
   let i = 0;
   let line = 1;
   let lineStart = 0;
@@ -218,7 +218,7 @@ function animation(name: Md3AnimationName, first: number, num: number, loop: num
 /** How many tokens `text` holds after its first `skip`, counted up to `cap` + 1 (counted, not kept: bounded memory). */
 function tokenCount(text: string, skip: number, cap: number): number {
   let n = -skip;
-  for (const _ of tokens(text)) if (++n > cap) break;
+  for (const _ of cfgTokens(text)) if (++n > cap) break;
   return n;
 }
 
@@ -228,19 +228,19 @@ const toClip = (a: Md3Animation): Md3AnimationClip => ({ name: a.name, firstFram
 export function parseAnimationCfg(input: string | Uint8Array, options: AnimationCfgOptions = {}): Md3AnimationCfg {
   const text = typeof input === 'string' ? input : new TextDecoder('latin1').decode(input);
   const warnings: ParseWarning[] = [];
-  const it = tokens(text);
+  const it = cfgTokens(text);
   let consumed = 0;
-  let pending: Token | undefined;
-  const eof = (): Token => {
+  let pending: CfgToken | undefined;
+  const eof = (): CfgToken => {
     const lastBreak = text.lastIndexOf('\n');
     return { text: '', offset: text.length, line: text.split('\n').length, column: text.length - lastBreak };
   };
-  const fail = (code: ErrorCode, detail: string, at: Token): never => {
+  const fail = (code: ErrorCode, detail: string, at: CfgToken): never => {
     throw new ModelParseError(code, detail, { offset: at.offset, line: at.line, column: at.column });
   };
-  const warn = (code: string, message: string, at: Token) =>
+  const warn = (code: string, message: string, at: CfgToken) =>
     warnings.push({ code, message, offset: at.offset, line: at.line, column: at.column });
-  const next = (): Token | undefined => {
+  const next = (): CfgToken | undefined => {
     if (pending) {
       const t = pending;
       pending = undefined;
@@ -251,12 +251,12 @@ export function parseAnimationCfg(input: string | Uint8Array, options: Animation
     consumed++;
     return r.value;
   };
-  const need = (what: string): Token => next() ?? fail(ErrorCode.Truncated, `input ended while expecting ${what}`, eof());
-  const int = (t: Token, what: string): number => {
+  const need = (what: string): CfgToken => next() ?? fail(ErrorCode.Truncated, `input ended while expecting ${what}`, eof());
+  const int = (t: CfgToken, what: string): number => {
     if (!INT.test(t.text)) fail(ErrorCode.BadNumber, `${what} must be an integer, got ${JSON.stringify(t.text)}`, t);
     return Number(t.text);
   };
-  const float = (t: Token, what: string): number => {
+  const float = (t: CfgToken, what: string): number => {
     const v = Number(t.text);
     if (!FLOAT.test(t.text) || !Number.isFinite(v)) fail(ErrorCode.BadNumber, `${what} must be a number, got ${JSON.stringify(t.text)}`, t);
     return v;

@@ -11,7 +11,11 @@ import type { Md3PlayerData } from './player-parts.js';
 import { fileHead } from '../../vfs/file-system.js';
 import type { ModelFormat } from '../../load/format.js';
 import { formatEntry, plainWarnings, type Summary } from '../entry.js';
-import { md3Model, playerModel, type PlayerLike } from './model-entry.js';
+import { buildableModel, md3Model, nonsegModel, playerModel, type PlayerLike } from './model-entry.js';
+import { buildableFormat, nonsegFormat } from './tremulous-format.js';
+import type { TremulousModel } from './tremulous-parts.js';
+import type { ModelSet } from '../../load/model-set.js';
+import type { PoseBackend } from '../../kernels/backend.js';
 
 /** What `inspect` prints for an MD3. */
 export function md3Summary(m: Md3Model): Summary {
@@ -67,6 +71,7 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
 const playerFormat = md3PlayerFormat as ModelFormat<PlayerLike>;
 
 export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel, {
+  inspectSet: async (set) => ({ summary: (await import('./tremulous-summary.js')).playerSummary(set as ModelSet<Md3PlayerData>), materialsOf: set.data }),
   playable: async (set) => (await import('./player-playable.js')).playerPlayable(set.data as Md3PlayerData),
   view: async (set, backend) => (await import('./player-view.js')).playerView('models' in set.data ? set.data : { models: set.data }, backend),
   writer: {
@@ -78,3 +83,13 @@ export const playerEntry = /* @__PURE__ */ formatEntry(playerFormat, playerModel
     fromGltf: async (gltf, options) => (await import('./writer.js')).playerFromGltf(gltf, options),
   },
 });
+
+/** Tremulous' non-segmented player and buildable (`tremulous-format.ts`): model sets drawn, played and exported as the cgame draws them. */
+const tremulousCapabilities = {
+  inspectSet: async (set: ModelSet<TremulousModel>) => ({ summary: (await import('./tremulous-summary.js')).tremulousSummary(set), materialsOf: set.data }),
+  playable: async (set: ModelSet<TremulousModel>) => (await import('./tremulous-playable.js')).tremulousPlayable(set.data),
+  view: async (set: ModelSet<TremulousModel>, backend: PoseBackend) => (await import('./tremulous-view.js')).tremulousView(set.data, backend),
+};
+
+export const nonsegEntry = /* @__PURE__ */ formatEntry(nonsegFormat, nonsegModel, tremulousCapabilities);
+export const buildableEntry = /* @__PURE__ */ formatEntry(buildableFormat, buildableModel, tremulousCapabilities);

@@ -32,7 +32,7 @@ function attach(ctx: ExportContext, parent: Md3Part, tag: string, child: Md3Part
 }
 
 /** The frames an animation.cfg clip shows in order (ioquake3 CG_RunLerpFrame, one pass, no loop). */
-function cfgFrames(a: Md3Animation): number[] {
+export function cfgFrames(a: Md3Animation): number[] {
   const forward = Array.from({ length: a.numFrames }, (_, k) => (a.reversed ? a.firstFrame + a.numFrames - 1 - k : a.firstFrame + k));
   return a.flipflop ? [...forward, ...forward.slice().reverse()] : forward;
 }

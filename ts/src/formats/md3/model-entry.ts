@@ -7,6 +7,8 @@
 import type { Md3Model } from '../../base/model.js';
 import type { Md3PlayerData, Md3PlayerModels } from './player-parts.js';
 import type { ModelEntry } from '../entry.js';
+import type { MaterialSet } from '../../materials/resolver.js';
+import { tremulousPartPaths, type TremulousModel } from './tremulous-parts.js';
 
 export const md3Model: ModelEntry<Md3Model> = {
   id: 'md3',
@@ -47,3 +49,38 @@ export const playerModel: ModelEntry<PlayerLike> = {
     },
   },
 };
+
+/**
+ * Tremulous' model sets (`tremulous-parts.ts`), one entry per form: each part's surfaces by its own shaders, a
+ * non-segmented player's through `nonseg_<skin>.skin` (cg_players.c CG_RegisterClientSkin; `default` unless a skin is
+ * asked for, and the model's own shaders when the folder has no such skin, as for a buildable).
+ */
+function tremulousModel(id: 'nonseg' | 'buildable', title: string): ModelEntry<TremulousModel> {
+  return {
+    id,
+    title,
+    owns: (data): data is TremulousModel => (data as TremulousModel | null)?.format === id && Array.isArray((data as TremulousModel).parts),
+    async materials(resolver, data, path, o) {
+      const materials: MaterialSet['materials'] = [];
+      const warnings: MaterialSet['warnings'] = [];
+      const paths = tremulousPartPaths(data, path);
+      for (const [i, p] of data.parts.entries()) {
+        let set = await resolver.md3(p.model, paths[i], id === 'nonseg' ? { skin: o.skin ?? 'default' } : o.skin ? { skin: o.skin } : {});
+        if (id === 'nonseg' && !o.skin && set.warnings.some((w) => w.code === 'SKIN_NOT_FOUND')) set = await resolver.md3(p.model, paths[i]);
+        materials.push(...set.materials.map((m) => ({ ...m, part: p.name })));
+        warnings.push(...set.warnings);
+      }
+      return { materials, warnings };
+    },
+    gltf: {
+      uses: ['fps', 'step', 'quantize'],
+      load: async () => {
+        const { addTremulous } = await import('./gltf-tremulous.js');
+        return (ctx, data, name, options) => addTremulous(ctx, data, name, options).rootNodes;
+      },
+    },
+  };
+}
+
+export const nonsegModel: ModelEntry<TremulousModel> = /* @__PURE__ */ tremulousModel('nonseg', 'Tremulous non-segmented player (nonseg.md3 and its animation.cfg)');
+export const buildableModel: ModelEntry<TremulousModel> = /* @__PURE__ */ tremulousModel('buildable', 'Tremulous buildable (its MD3s and animation.cfg)');

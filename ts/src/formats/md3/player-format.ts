@@ -22,7 +22,8 @@ const playerFolder: FolderForm<Md3PlayerData> = {
   noun: 'Quake 3 player folder',
   required: PLAYER_PART_FILES,
   optional: PLAYER_OPTIONAL_FILES,
-  matches: (children) => PLAYER_PART_FILES.every((n) => children.has(n)),
+  // Tremulous reads a player folder's animation.cfg first: nonseg.md3 with it is the non-segmented player's (tremulous-format.ts)
+  matches: (children) => PLAYER_PART_FILES.every((n) => children.has(n)) && !(children.has('nonseg.md3') && children.has('animation.cfg')),
   files: (children) => [...PLAYER_PART_FILES, ...PLAYER_OPTIONAL_FILES].flatMap((n) => (children.has(n) ? [children.get(n)!] : [])),
   async load(children, _folder, options: ReadOptions = {}) {
     // the parsers on the first player read, as md3Format's
