@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, parseAnimationCfg } from '../../src/formats/md3/index.js';
+import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import { expectClean, validate } from '../export/validate.js';
 import { readGlb } from '../export/gltf-eval.js';
 import { cliTemp, runCli as run } from '../helpers/cli.js';

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
-import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, parseAnimationCfg } from '../../src/formats/md3/index.js';
+import { MD3_BUILDABLE_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, parseAnimationCfg } from '../../src/formats/md3/animation-cfg.js';
 import type { TremulousModel } from '../../src/formats/md3/tremulous-parts.js';
 import type { MorphModelView, TaggedModelView } from '../../src/formats/model-view.js';
 import { createBackend } from '../../src/kernels/select.js';

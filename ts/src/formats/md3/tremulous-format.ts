@@ -36,7 +36,7 @@ async function parseModel(f: VfsFile, options: ReadOptions): Promise<Md3Model> {
 }
 
 async function readCfg(f: VfsFile, form: 'nonsegmented' | 'buildable' | undefined, options: ReadOptions): Promise<Md3AnimationCfg> {
-  const { parseAnimationCfg } = await import('./index.js');
+  const { parseAnimationCfg } = await import('./animation-cfg.js');
   return readingFile(f.origin, async () => parseAnimationCfg(await readScriptFile(f, { signal: options.signal }), form ? { form } : {}));
 }
 
