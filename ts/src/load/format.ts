@@ -126,6 +126,28 @@ export interface ModelFormat<M = unknown> {
    * (ANIM_MESH_MISMATCH's detail). Warnings about differences the engine accepts go to `warnings`.
    */
   acceptsCompanion?(data: M, companion: unknown, companionFormat: string, warnings: ParseWarning[]): string | null;
+  /**
+   * The files a source port draws in place of this model when they are there (the Quake and Quake II re-releases'
+   * MD5 models beside an MDL or MD2: docs/md5-replacements.md), from the model's path and data; null when this
+   * format's models have none. The model set opens them as `replacement` (load/model-set.ts).
+   */
+  replacedBy?(path: string, data: M): Replacement | null;
+}
+
+/** A model a source port draws instead of another (`ModelFormat.replacedBy`): where its files are, who loads them. */
+export interface Replacement {
+  /** The replacing model file (an md5mesh). */
+  model: string;
+  /** What plays on it (its md5anim); every one must be there, or the engine draws the original. */
+  companions: string[];
+  /** Side files of the replacement read whole when present (Quake II's `tris.md5scale`). */
+  sideFiles?: string[];
+  /** Who loads it so, for messages: `q2pro MOD_LoadMD5 (the Quake II re-release)`. */
+  by: string;
+  /** The images the engine skins it with (`<skin dir>/md5/<skin>`), in skin order; absent where it finds them otherwise. */
+  skins?: string[];
+  /** Warnings about the opened replacement the original's format can tell (fewer anim frames than its own). */
+  check?(replacement: { companions: readonly Companion[] }): ParseWarning[];
 }
 
 /** A model made of a folder's files (the Quake 3 player: lower/upper/head.md3, animation.cfg, weapon.md3). */

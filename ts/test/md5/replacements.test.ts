@@ -1,0 +1,93 @@
+/**
+ * The Quake II and Quake re-releases' MD5 models (docs/md5-replacements.md): a game folder laid out as theirs, made by
+ * fixtures/generate-md5-replacement.mjs from Cajun Hunter's drone (../shared/models/actors/drone: no free re-release
+ * file exists), opens as one model set — the MD2 or MDL as `data`, its MD5 replacement beside it — and `inspect`
+ * lists what replaces what.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openModelSet } from '../../src/load/model-set.js';
+import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
+import { memoryFileSystem } from '../../src/vfs/memory.js';
+import { q2Replacement, quakeReplacement } from '../../../fixtures/generate-md5-replacement.mjs';
+import { cliTemp, runCli } from '../helpers/cli.js';
+import { read, SHARED_MODELS } from '../helpers/models.js';
+import { buildMdl, richSpec } from '../mdl/_build.js';
+
+const DRONE = join(SHARED_MODELS, 'actors/drone');
+const mesh = read(join(DRONE, 'mesh.md5mesh'));
+const forward = read(join(DRONE, 'forward.md5anim')); // 12 frames
+const idle = read(join(DRONE, 'idle.md5anim')); // 2 frames
+
+const open = (files: { path: string; bytes: Uint8Array }[], path: string) => openModelSet(memoryFileSystem(files), path, { formats: DEFAULT_FORMATS });
+
+describe('Quake II: models/x/md5/tris.md5mesh + tris.md5anim replace models/x/tris.md2 (q2pro MOD_LoadMD5)', () => {
+  it('opens the MD2 with its replacement: the md5mesh, its anim as the one companion, the skins from <skin dir>/md5/', async () => {
+    const set = await open(q2Replacement({ mesh, anim: forward, skins: ['models/drone/skin.pcx', 'models/drone/pain.pcx'] }), 'models/drone/tris.md2');
+    expect(set.format).toBe('md2');
+    const r = set.replacement!;
+    expect(r.set.format).toBe('md5mesh');
+    expect(r.set.path).toBe('models/drone/md5/tris.md5mesh');
+    expect(r.set.companions.map((c) => c.path)).toEqual(['models/drone/md5/tris.md5anim']);
+    expect(r.replaces).toBe(set.origin);
+    expect(r.by).toMatch(/q2pro/);
+    expect(r.skins).toEqual(['models/drone/md5/skin.pcx', 'models/drone/md5/pain.pcx']);
+    expect(r.set.warnings.flatMap((w) => w.warnings).filter((w) => w.code === 'REPLACEMENT_FRAMES')).toEqual([]);
+  });
+
+  it('both files are needed: without the anim the MD2 stands alone, as q2pro draws it', async () => {
+    const files = q2Replacement({ mesh, anim: forward }).filter((f) => !f.path.endsWith('.md5anim'));
+    const set = await open(files, 'models/drone/tris.md2');
+    expect(set.replacement).toBeUndefined();
+    expect(set.warnings.flatMap((w) => w.warnings)).toEqual([]);
+  });
+
+  it('an anim with fewer frames than the MD2 is a warning, not a refusal (12 MD2 frames, 2 anim frames)', async () => {
+    const set = await open(q2Replacement({ mesh, anim: idle, md2Frames: 12 }), 'models/drone/tris.md2');
+    const w = set.replacement!.set.warnings.flatMap((x) => x.warnings).filter((x) => x.code === 'REPLACEMENT_FRAMES');
+    expect(w.map((x) => x.message)).toEqual([expect.stringMatching(/tris\.md5anim has fewer frames than tris\.md2 \(2 < 12\)/)]);
+  });
+
+  it('a replacement that does not load leaves the MD2, with a warning naming the file (q2pro frees it and draws the MD2)', async () => {
+    const files = q2Replacement({ mesh, anim: forward }).map((f) => (f.path.endsWith('.md5anim') ? { ...f, bytes: new TextEncoder().encode('MD5Version 10\ncommandline ""\nnumFrames x\n') } : f));
+    const set = await open(files, 'models/drone/tris.md2');
+    expect(set.replacement).toBeUndefined();
+    const failed = set.warnings.flatMap((w) => w.warnings.map((x) => ({ file: w.file, ...x }))).filter((x) => x.code === 'REPLACEMENT_FAILED');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].file).toMatch(/tris\.md5anim$/);
+  });
+});
+
+describe('Quake: progs/x.md5mesh + progs/x.md5anim replace progs/x.mdl (vkQuake)', () => {
+  it('opens the MDL with its replacement, skins named progs/x_00_KK', async () => {
+    const mdl = buildMdl(richSpec());
+    const set = await open(quakeReplacement({ mdl, mesh, anim: forward }), 'progs/drone.mdl');
+    expect(set.format).toBe('mdl');
+    const r = set.replacement!;
+    expect(r.set.path).toBe('progs/drone.md5mesh');
+    expect(r.set.companions.map((c) => c.path)).toEqual(['progs/drone.md5anim']);
+    expect(r.by).toMatch(/vkQuake/);
+    expect(r.skins![0]).toBe('progs/drone_00_00');
+  });
+});
+
+describe('inspect lists what replaces what', () => {
+  it('names the md5mesh, its anim and who loads them, in the table and in --json', async () => {
+    const dir = cliTemp('q2md5');
+    for (const f of q2Replacement({ mesh, anim: idle, md2Frames: 12, scale: { Head: { '0': 0 } } })) {
+      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+      writeFileSync(join(dir, f.path), f.bytes);
+    }
+    const md2 = join(dir, 'models/drone/tris.md2');
+    const table = await runCli('inspect', md2, '--no-textures');
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/replaced by\s+\S*models\/drone\/md5\/tris\.md5mesh with \S*tris\.md5anim \(q2pro/);
+    expect(table.stdout).toMatch(/replacement reads\s+\S*tris\.md5scale/);
+    expect(table.stdout).toMatch(/replacement warning\s+.*REPLACEMENT_FRAMES/);
+    const json = await runCli('inspect', md2, '--json', '--no-textures');
+    const r = JSON.parse(json.stdout).replacement;
+    expect(r.model).toMatch(/md5\/tris\.md5mesh$/);
+    expect(r.anims).toEqual([expect.stringMatching(/md5\/tris\.md5anim$/)]);
+  });
+});
