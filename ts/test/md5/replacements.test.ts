@@ -4,13 +4,14 @@
  * file exists), opens as one model set — the MD2 or MDL as `data`, its MD5 replacement beside it — and `inspect`
  * lists what replaces what.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openModelSet } from '../../src/load/model-set.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { q2Replacement, quakeReplacement } from '../../../fixtures/generate-md5-replacement.mjs';
+import { readGlb } from '../export/gltf-eval.js';
 import { cliTemp, runCli } from '../helpers/cli.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
 import { buildMdl, richSpec } from '../mdl/_build.js';
@@ -89,5 +90,38 @@ describe('inspect lists what replaces what', () => {
     const r = JSON.parse(json.stdout).replacement;
     expect(r.model).toMatch(/md5\/tris\.md5mesh$/);
     expect(r.anims).toEqual([expect.stringMatching(/md5\/tris\.md5anim$/)]);
+  });
+});
+
+describe('convert --replacement writes the MD5 model drawn in the MD2\'s place', () => {
+  const layOut = (files: { path: string; bytes: Uint8Array }[]) => {
+    const dir = cliTemp('q2md5conv');
+    for (const f of files) {
+      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+      writeFileSync(join(dir, f.path), f.bytes);
+    }
+    return dir;
+  };
+
+  it('the md5mesh with its anim and .md5scale as glTF; the scale file\'s warnings on stderr', async () => {
+    const dir = layOut(q2Replacement({ mesh, anim: forward, scale: { Head: { '3': 0 }, Nope: { '0': 1 } } }));
+    const out = join(dir, 'x.glb');
+    const r = await runCli('convert', join(dir, 'models/drone/tris.md2'), '--replacement', '--no-textures', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/MD5SCALE.*no joint "Nope"/);
+    const g = readGlb(new Uint8Array(readFileSync(out)));
+    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['tris']);
+    expect(g.json.nodes.some((n: { name?: string }) => n.name === 'Head_md5scale')).toBe(true);
+    // without the flag: the MD2 itself (one triangle)
+    const plain = await runCli('convert', join(dir, 'models/drone/tris.md2'), '--no-textures', '-o', join(dir, 'md2.glb'));
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(readGlb(new Uint8Array(readFileSync(join(dir, 'md2.glb')))).json.nodes.some((n: { name?: string }) => n.name === 'Head_md5scale')).toBe(false);
+  });
+
+  it('with no replacement beside it: a bad input naming the files it looked for (exit 1)', async () => {
+    const dir = layOut(q2Replacement({ mesh, anim: forward }).filter((f) => !f.path.endsWith('.md5mesh')));
+    const r = await runCli('convert', join(dir, 'models/drone/tris.md2'), '--replacement', '--no-textures', '-o', join(dir, 'x.glb'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/no MD5 model replaces it: \S*models\/drone\/md5\/tris\.md5mesh and \S*models\/drone\/md5\/tris\.md5anim are not both there/);
   });
 });
