@@ -165,8 +165,7 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
     set.files.push(side);
   }
 
-  const replacement = format.replacedBy?.(file.path, data);
-  if (replacement) await openReplacement(fs, replacement, set, options);
+  await addReplacement(fs, set, format, options);
 
   const named = options.companions;
   const beside = named === 'beside' || (format.companionsByDefault === true && (named === undefined || named.length === 0));
@@ -219,6 +218,16 @@ function parseFile(file: VfsFile, format: ModelFormat, options: ModelSetOptions)
   if (!format.parseStream) throw new ModelParseError(ErrorCode.UnknownFormat, `${format.title}: no parser here reads it`, { offset: 0 }).inFile(file.origin);
   const parse = format.parseStream.bind(format);
   return readingFile(file.origin, () => parse(file.stream({ signal: options.signal }), { signal: options.signal, onProgress: options.onProgress, sizeHint: file.size }));
+}
+
+/**
+ * Looks in `fs` for the model a source port draws in place of `set`'s (`ModelFormat.replacedBy`) and opens it as
+ * `set.replacement` when its files are there. `openModelSet` does it in the set's own file system; a caller whose set
+ * was read from named files alone (three's loader given file names) asks again in the folder they came from.
+ */
+export async function addReplacement(fs: FileSystem, set: ModelSet, format: ModelFormat, options: ModelSetOptions): Promise<void> {
+  const replacement = format.replacedBy?.(set.path, set.data);
+  if (replacement) await openReplacement(fs, replacement, set, options);
 }
 
 /**

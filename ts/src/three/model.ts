@@ -57,6 +57,11 @@ export class IdTechModel {
   readonly skeleton: Skeleton | undefined;
   readonly parts: Record<string, Object3D> | undefined;
   readonly userData: Record<string, unknown> = {};
+  /**
+   * The model a source port draws in this one's place (a re-release's MD5 model beside an MD2 or MDL: the model set's
+   * `replacement`, docs/md5-replacements.md), built as its own IdTechModel; who loads it so, and what it replaces.
+   */
+  replacement: { model: IdTechModel; by: string; replaces: string } | undefined = undefined;
   private mixerInstance: AnimationMixer | null = null;
   private readonly playing = new Map<string, AnimationAction>();
   /** Every channel a clip names; a clip naming none occupies them all (a model without channels has one). */

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openModelSet } from '../../src/load/model-set.js';
+import { IdTechLoader } from '../../src/three/loader.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { q2Replacement, quakeReplacement } from '../../../fixtures/generate-md5-replacement.mjs';
@@ -70,6 +71,19 @@ describe('Quake: progs/x.md5mesh + progs/x.md5anim replace progs/x.mdl (vkQuake)
     expect(r.set.companions.map((c) => c.path)).toEqual(['progs/drone.md5anim']);
     expect(r.by).toMatch(/vkQuake/);
     expect(r.skins![0]).toBe('progs/drone_00_00');
+  });
+});
+
+describe('three.js: IdTechLoader builds the MD2 and, beside it, its replacement', () => {
+  it('model.replacement is the md5mesh with its anim as a clip, named by who loads it', async () => {
+    const fs = memoryFileSystem(q2Replacement({ mesh, anim: forward }));
+    const model = await new IdTechLoader().setFileSystem(fs).setTextures(false).loadAsync('models/drone/tris.md2');
+    expect(model.format).toBe('md2');
+    const r = model.replacement!;
+    expect(r.by).toMatch(/q2pro/);
+    expect(r.model.format).toBe('md5mesh');
+    expect(r.model.animations.map((c) => c.name)).toEqual(['tris']);
+    expect(r.model.skeleton!.bones).toHaveLength(27);
   });
 });
 
