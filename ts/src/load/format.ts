@@ -132,6 +132,12 @@ export interface ModelFormat<M = unknown> {
    * format's models have none. The model set opens them as `replacement` (load/model-set.ts).
    */
   replacedBy?(path: string, data: M): Replacement | null;
+  /**
+   * This format's model drawn with `images` in place of its own materials — as a replacement is skinned by its
+   * original's skins (`Replacement.skins`: q2pro's MD5 models take the MD2's, from `md5/` beside them). Absent: the
+   * model keeps its own.
+   */
+  skinnedWith?(data: M, images: readonly string[]): M;
 }
 
 /** A model a source port draws instead of another (`ModelFormat.replacedBy`): where its files are, who loads them. */

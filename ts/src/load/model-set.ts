@@ -245,6 +245,9 @@ async function openReplacement(fs: FileSystem, r: Replacement, set: ModelSet, op
       sub.sideFiles.push({ path: side.path, origin: side.origin, bytes: await readingFile(side.origin, () => readScriptFile(side, { signal: options.signal })) });
       sub.files.push(side);
     }
+    // the engine skins the replacement with the original's skins (q2pro's MD5_LoadSkins), not its own materials
+    const subFormat = options.formats.find((f) => f.id === sub.format);
+    if (r.skins?.length && subFormat?.skinnedWith) sub.data = subFormat.skinnedWith(sub.data, r.skins);
     const own = r.check?.(sub) ?? [];
     if (own.length) sub.warnings.push({ file: sub.companions[0]?.origin ?? sub.origin, warnings: own, unpositioned: true });
     set.replacement = { set: sub, by: r.by, replaces: set.origin, ...(r.skins ? { skins: r.skins } : {}) };

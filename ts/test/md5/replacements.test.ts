@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openModelSet } from '../../src/load/model-set.js';
 import { IdTechLoader } from '../../src/three/loader.js';
+import { encodePng } from '../../src/images/png-encode.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { q2Replacement, quakeReplacement } from '../../../fixtures/generate-md5-replacement.mjs';
@@ -130,6 +131,18 @@ describe('convert --replacement writes the MD5 model drawn in the MD2\'s place',
     const plain = await runCli('convert', join(dir, 'models/drone/tris.md2'), '--no-textures', '-o', join(dir, 'md2.glb'));
     expect(plain.status, plain.stderr).toBe(0);
     expect(readGlb(new Uint8Array(readFileSync(join(dir, 'md2.glb')))).json.nodes.some((n: { name?: string }) => n.name === 'Head_md5scale')).toBe(false);
+  });
+
+  it('skinned with the MD2\'s skin from md5/ beside it (q2pro MD5_LoadSkins), not the md5mesh\'s shaders', async () => {
+    const skin = encodePng(new Uint8Array(4 * 4 * 4).fill(200), 4, 4);
+    const dir = layOut([...q2Replacement({ mesh, anim: forward, skins: ['models/drone/skin.png'] }), { path: 'models/drone/md5/skin.png', bytes: skin }, { path: 'models/drone/skin.png', bytes: skin }]);
+    const set = await openModelSet(memoryFileSystem(q2Replacement({ mesh, anim: forward, skins: ['models/drone/skin.png'] })), 'models/drone/tris.md2', { formats: DEFAULT_FORMATS });
+    expect((set.replacement!.set.data as { meshes: { shader: string }[] }).meshes.map((m) => m.shader)).toEqual(['models/drone/md5/skin.png', 'models/drone/md5/skin.png']);
+    const out = join(dir, 'x.glb');
+    const r = await runCli('convert', join(dir, 'models/drone/tris.md2'), '--replacement', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/models\/drone\/md5\/skin\.png/);
+    expect(readGlb(new Uint8Array(readFileSync(out))).json.images).toHaveLength(1);
   });
 
   it('with no replacement beside it: a bad input naming the files it looked for (exit 1)', async () => {
