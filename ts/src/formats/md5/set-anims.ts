@@ -17,10 +17,11 @@ export function md5SetAnims(set: ModelSet<Md5Mesh>): NamedMd5Anim[] {
   if (known) return known;
   const anims = set.companions.map((c): NamedMd5Anim => {
     const anim = c.data as Md5Anim;
-    const side = set.sideFiles.find((f) => f.path.toLowerCase() === `${stem(c.path)}.md5scale`);
+    // a set made by hand (a view of parsed data) may carry no side files
+    const side = (set.sideFiles ?? []).find((f) => f.path.toLowerCase() === `${stem(c.path)}.md5scale`);
     if (!side) return { name: c.name, anim };
     const s = parseMd5Scales(side.bytes, anim, side.origin);
-    if (s.warnings.length) set.warnings.push({ file: side.origin, warnings: s.warnings, unpositioned: true });
+    if (s.warnings.length) set.warnings?.push({ file: side.origin, warnings: s.warnings, unpositioned: true });
     return { name: c.name, anim: scaledAnim(anim, s), ...(s.any ? { scales: s.scales } : {}) };
   });
   read.set(set, anims);
