@@ -129,9 +129,10 @@ export interface ModelFormat<M = unknown> {
   /**
    * The files a source port draws in place of this model when they are there (the Quake and Quake II re-releases'
    * MD5 models beside an MDL or MD2: docs/md5-replacements.md), from the model's path and data; null when this
-   * format's models have none. The model set opens them as `replacement` (load/model-set.ts).
+   * format's models have none. The model set opens them as `replacement` (load/model-set.ts). Without `data`, the
+   * paths alone (no `skins`, no `check`): what a caller probes before reading the model.
    */
-  replacedBy?(path: string, data: M): Replacement | null;
+  replacedBy?(path: string, data?: M): Replacement | null;
   /**
    * This format's model drawn with `images` in place of its own materials — as a replacement is skinned by its
    * original's skins (`Replacement.skins`: q2pro's MD5 models take the MD2's, from `md5/` beside them). Absent: the

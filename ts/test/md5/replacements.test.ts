@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openModelSet } from '../../src/load/model-set.js';
 import { IdTechLoader } from '../../src/three/loader.js';
+import { openPlayable } from '../../src/registry/open-playable.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
@@ -63,7 +64,7 @@ describe('Quake II: models/x/md5/tris.md5mesh + tris.md5anim replace models/x/tr
 });
 
 describe('Quake: progs/x.md5mesh + progs/x.md5anim replace progs/x.mdl (vkQuake)', () => {
-  it('opens the MDL with its replacement, skins named progs/x_00_KK', async () => {
+  it('opens the MDL with its replacement (its skins not applied: the _%02d_%02d numbering is unverified)', async () => {
     const mdl = buildMdl(richSpec());
     const set = await open(quakeReplacement({ mdl, mesh, anim: forward }), 'progs/drone.mdl');
     expect(set.format).toBe('mdl');
@@ -71,7 +72,7 @@ describe('Quake: progs/x.md5mesh + progs/x.md5anim replace progs/x.mdl (vkQuake)
     expect(r.set.path).toBe('progs/drone.md5mesh');
     expect(r.set.companions.map((c) => c.path)).toEqual(['progs/drone.md5anim']);
     expect(r.by).toMatch(/vkQuake/);
-    expect(r.skins![0]).toBe('progs/drone_00_00');
+    expect(r.skins).toBeUndefined();
   });
 });
 
@@ -85,6 +86,19 @@ describe('three.js: IdTechLoader builds the MD2 and, beside it, its replacement'
     expect(r.model.format).toBe('md5mesh');
     expect(r.model.animations.map((c) => c.name)).toEqual(['tris']);
     expect(r.model.skeleton!.bones).toHaveLength(27);
+  });
+});
+
+describe('openPlayable: the MD2 and its replacement\'s files dropped together', () => {
+  it('plays the MD2, its replacement beside it (not one model too many)', async () => {
+    const files = q2Replacement({ mesh, anim: forward, scale: { Head: { '0': 0 } } }).map((f) => ({ name: f.path, source: f.bytes, size: f.bytes.length }));
+    const p = await openPlayable(files);
+    expect(p.format).toBe('md2');
+    expect(p.replacement!.model.format).toBe('md5mesh');
+    expect(p.replacement!.model.clips.map((c) => c.name)).toEqual(['tris']);
+    expect(p.replacement!.by).toMatch(/q2pro/);
+    // an unrelated md5mesh beside an MD2 is still one model too many
+    await expect(openPlayable([...files, { name: 'other/x.md5mesh', source: mesh, size: mesh.length }])).rejects.toThrow(/one model at a time/);
   });
 });
 

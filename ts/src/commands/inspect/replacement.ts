@@ -8,7 +8,15 @@ import type { FormatEntry } from '../../formats/entry.js';
 import { readModel, type ModelInput } from '../inputs.js';
 
 export async function replacementSummary(input: ModelInput, format: FormatEntry, formats: readonly FormatEntry[]): Promise<Summary> {
-  const set = await readModel(input, format, [], formats);
+  // the paths first: a model with nothing beside it is not read again (inspect streams it; a set parses it whole)
+  const paths = format.replacedBy?.(input.path);
+  if (!paths || !(await input.fs.file(paths.model))) return {};
+  let set;
+  try {
+    set = await readModel(input, format, [], formats);
+  } catch {
+    return {}; // what inspect read streaming stands; the whole model's own refusal is convert's to tell
+  }
   const r = set.replacement;
   const failed = set.warnings.flatMap((w) => w.warnings.filter((x) => x.code === 'REPLACEMENT_FAILED').map((x) => ({ file: w.file, ...x })));
   if (!r) return failed.length ? { replacement: { failed } } : {};

@@ -16,7 +16,7 @@ const splitPath = (path: string): { dir: string; name: string } => {
   return { dir: path.slice(0, cut), name: path.slice(cut) };
 };
 
-export function md2Md5Replacement(path: string, model: Pick<Md2Model, 'skins' | 'frameCount'>): Replacement {
+export function md2Md5Replacement(path: string, model?: Pick<Md2Model, 'skins' | 'frameCount'>): Replacement {
   const { dir, name } = splitPath(path.replace(/\\/g, '/'));
   const base = `${dir}md5/${name.replace(/\.[^.]*$/, '')}`;
   return {
@@ -24,11 +24,15 @@ export function md2Md5Replacement(path: string, model: Pick<Md2Model, 'skins' | 
     companions: [`${base}.md5anim`],
     sideFiles: [`${base}.md5scale`],
     by: 'q2pro MOD_LoadMD5, the Quake II re-release',
-    skins: model.skins.map((s) => {
-      const skin = splitPath(s.name.replace(/\\/g, '/'));
-      return `${skin.dir}md5/${skin.name}`;
-    }),
-    check: (r) => framesCheck(r, model.frameCount, name, 'q2pro'),
+    ...(model
+      ? {
+          skins: model.skins.map((s) => {
+            const skin = splitPath(s.name.replace(/\\/g, '/'));
+            return `${skin.dir}md5/${skin.name}`;
+          }),
+          check: (r) => framesCheck(r, model.frameCount, name, 'q2pro'),
+        }
+      : {}),
   };
 }
 

@@ -3,23 +3,20 @@
  * stored vkQuake source here predates its MD5 code): for `progs/x.mdl` it draws `progs/x.md5mesh` with
  * `progs/x.md5anim` when both are there (from the same or a higher-priority search path than the MDL: one file system
  * here is one search path), keeping the MDL's frame numbers (frame f draws anim frame f mod numFrames) and its skin
- * numbers, each skin an image `progs/x_SS_KK` (`_%02d_%02d`: surface SS, skin KK) beside it. docs/md5-replacements.md.
+ * numbers, each skin an image `progs/x_SS_KK` (`_%02d_%02d`: surface SS, skin KK) beside it — not applied here (no
+ * `skins`: that numbering was not checked against vkQuake's code), the md5mesh keeps its shaders. docs/md5-replacements.md.
  */
 import type { MdlModel } from '../../base/model.js';
 import type { Replacement } from '../../load/format.js';
 
-const two = (n: number) => String(n).padStart(2, '0');
-
-export function mdlMd5Replacement(path: string, model: Pick<MdlModel, 'skins' | 'frameCount'>): Replacement {
+export function mdlMd5Replacement(path: string, model?: Pick<MdlModel, 'skins' | 'frameCount'>): Replacement {
   const p = path.replace(/\\/g, '/');
   const base = p.replace(/\.[^./]*$/, '');
   const name = p.slice(p.lastIndexOf('/') + 1);
+  const paths = { model: `${base}.md5mesh`, companions: [`${base}.md5anim`], by: 'vkQuake, the Quake re-release' };
+  if (!model) return paths;
   return {
-    model: `${base}.md5mesh`,
-    companions: [`${base}.md5anim`],
-    by: 'vkQuake, the Quake re-release',
-    // surface 0's skins; a surface s of the md5mesh takes `_SS_KK` with its own index
-    skins: model.skins.map((_, k) => `${base}_00_${two(k)}`),
+    ...paths,
     check: (r) => {
       const anim = r.companions[0];
       const frames = (anim?.data as { frameCount?: number } | undefined)?.frameCount;
