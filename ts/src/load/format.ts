@@ -145,8 +145,12 @@ export interface ModelFormat<M = unknown> {
 export interface Replacement {
   /** The replacing model file (an md5mesh). */
   model: string;
-  /** What plays on it (its md5anim); every one must be there, or the engine draws the original. */
-  companions: string[];
+  /**
+   * What plays on it (its md5anim), each file at least once; every file must be there, or the engine draws the
+   * original. A reference may cut clips out of a file (`detail`, for the replacing format alone): the original's clips
+   * over the frames the engine shows for them.
+   */
+  companions: CompanionRef[];
   /** Side files of the replacement read whole when present (Quake II's `tris.md5scale`). */
   sideFiles?: string[];
   /** Who loads it so, for messages: `q2pro MOD_LoadMD5 (the Quake II re-release)`. */

@@ -72,6 +72,7 @@ export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
 }
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+const refPath = (r: CompanionRef) => (typeof r === 'string' ? r : r.path);
 /** The file name without folder and extension: what a companion's clip is called. */
 export const companionName = (path: string): string => nameOf(path.replace(/\\/g, '/')).replace(/\.[^.]*$/, '');
 
@@ -236,7 +237,7 @@ export async function addReplacement(fs: FileSystem, set: ModelSet, format: Mode
  * (q2pro frees a replacement that fails to parse and keeps the MD2).
  */
 async function openReplacement(fs: FileSystem, r: Replacement, set: ModelSet, options: ModelSetOptions): Promise<void> {
-  for (const p of [r.model, ...r.companions]) if (!(await fs.file(p))) return;
+  for (const p of [r.model, ...r.companions.map(refPath)]) if (!(await fs.file(p))) return;
   try {
     const sub = await openModelSet(fs, r.model, { ...options, format: undefined, companions: r.companions, onMismatch: 'fail' });
     for (const p of r.sideFiles ?? []) {

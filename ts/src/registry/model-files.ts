@@ -159,7 +159,7 @@ export async function pickModel(files: readonly VfsFile[], formats: readonly For
   if (!primary) {
     for (const m of models) {
       const r = m.format.replacedBy?.(m.file.path);
-      const theirs = r ? new Set([r.model, ...r.companions, ...(r.sideFiles ?? [])].map((p) => p.toLowerCase())) : null;
+      const theirs = r ? new Set([r.model, ...r.companions.map((c) => (typeof c === 'string' ? c : c.path)), ...(r.sideFiles ?? [])].map((p) => p.toLowerCase())) : null;
       if (theirs && models.every((o) => o === m || theirs.has(o.file.path.toLowerCase()))) {
         primary = m;
         replacing = theirs;

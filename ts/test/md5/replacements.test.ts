@@ -7,7 +7,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openModelSet } from '../../src/load/model-set.js';
+import { openModelSet, type ModelSet } from '../../src/load/model-set.js';
+import type { Md5Anim, Md5Mesh } from '../../src/base/model.js';
+import { parseMd5Anim } from '../../src/formats/md5/index.js';
+import { md5SetAnims } from '../../src/formats/md5/set-anims.js';
+import { toGlb } from '../../src/registry/gltf.js';
+import { setGltfOptions } from '../../src/registry/gltf-options.js';
 import { IdTechLoader } from '../../src/three/loader.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
 import { encodePng } from '../../src/images/png-encode.js';
@@ -38,6 +43,24 @@ describe('Quake II: models/x/md5/tris.md5mesh + tris.md5anim replace models/x/tr
     expect(r.by).toMatch(/q2pro/);
     expect(r.skins).toEqual(['models/drone/md5/skin.pcx', 'models/drone/md5/pain.pcx']);
     expect(r.set.warnings.flatMap((w) => w.warnings).filter((w) => w.code === 'REPLACEMENT_FRAMES')).toEqual([]);
+  });
+
+  it("the anim plays as the MD2's clips: its frame names cut it, frame f showing anim frame f mod numFrames, at 10 fps", async () => {
+    const names = [...Array.from({ length: 4 }, (_, i) => `stand${i + 1}`), ...Array.from({ length: 10 }, (_, i) => `run${i + 1}`)];
+    const set = await open(q2Replacement({ mesh, anim: forward, md2Frames: 14, frameNames: names }), 'models/drone/tris.md2');
+    const sub = set.replacement!.set;
+    expect(sub.companions.map((c) => [c.name, c.path])).toEqual([['stand', 'models/drone/md5/tris.md5anim'], ['run', 'models/drone/md5/tris.md5anim']]);
+    const anims = md5SetAnims(sub as ModelSet<Md5Mesh>);
+    const full = parseMd5Anim(forward);
+    expect(anims.map((a) => [a.name, a.anim.frameCount, a.anim.frameRate])).toEqual([['stand', 4, 10], ['run', 10, 10]]);
+    const C = full.componentCount;
+    const frame = (a: Md5Anim, f: number) => Array.from(a.frames.subarray(f * C, f * C + C));
+    expect(frame(anims[1].anim, 0)).toEqual(frame(full, 4));
+    expect(frame(anims[1].anim, 9)).toEqual(frame(full, 13 % 12)); // MD2 frame 13 of a 12-frame anim: frame 1
+    // the MD2 has more frames than the anim: warned, not refused
+    expect(sub.warnings.flatMap((w) => w.warnings).map((w) => w.code)).toContain('REPLACEMENT_FRAMES');
+    const g = readGlb(await toGlb(sub.data as never, setGltfOptions(sub, {})));
+    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['stand', 'run']);
   });
 
   it('both files are needed: without the anim the MD2 stands alone, as q2pro draws it', async () => {
@@ -84,7 +107,7 @@ describe('three.js: IdTechLoader builds the MD2 and, beside it, its replacement'
     const r = model.replacement!;
     expect(r.by).toMatch(/q2pro/);
     expect(r.model.format).toBe('md5mesh');
-    expect(r.model.animations.map((c) => c.name)).toEqual(['tris']);
+    expect(r.model.animations.map((c) => c.name)).toEqual(['frame']);
     expect(r.model.skeleton!.bones).toHaveLength(27);
   });
 });
@@ -95,7 +118,7 @@ describe('openPlayable: the MD2 and its replacement\'s files dropped together', 
     const p = await openPlayable(files);
     expect(p.format).toBe('md2');
     expect(p.replacement!.model.format).toBe('md5mesh');
-    expect(p.replacement!.model.clips.map((c) => c.name)).toEqual(['tris']);
+    expect(p.replacement!.model.clips.map((c) => c.name)).toEqual(['frame']);
     expect(p.replacement!.by).toMatch(/q2pro/);
     // an unrelated md5mesh beside an MD2 is still one model too many
     await expect(openPlayable([...files, { name: 'other/x.md5mesh', source: mesh, size: mesh.length }])).rejects.toThrow(/one model at a time/);
@@ -139,7 +162,7 @@ describe('convert --replacement writes the MD5 model drawn in the MD2\'s place',
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/MD5SCALE.*no joint "Nope"/);
     const g = readGlb(new Uint8Array(readFileSync(out)));
-    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['tris']);
+    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['frame']); // the MD2's one clip
     expect(g.json.nodes.some((n: { name?: string }) => n.name === 'Head_md5scale')).toBe(true);
     // without the flag: the MD2 itself (one triangle)
     const plain = await runCli('convert', join(dir, 'models/drone/tris.md2'), '--no-textures', '-o', join(dir, 'md2.glb'));

@@ -9,19 +9,24 @@
  */
 import type { ParseWarning } from '../../base/errors.js';
 import type { Md2Model } from '../../base/model.js';
-import type { Replacement } from '../../load/format.js';
+import type { CompanionRef, Replacement } from '../../load/format.js';
+import { groupClips } from './clips.js';
+
+/** Quake II's server frame rate: the game advances an entity's frame ten times a second. */
+const Q2_FPS = 10;
 
 const splitPath = (path: string): { dir: string; name: string } => {
   const cut = path.lastIndexOf('/') + 1;
   return { dir: path.slice(0, cut), name: path.slice(cut) };
 };
 
-export function md2Md5Replacement(path: string, model?: Pick<Md2Model, 'skins' | 'frameCount'>): Replacement {
+export function md2Md5Replacement(path: string, model?: Pick<Md2Model, 'skins' | 'frameCount' | 'frameNames'>): Replacement {
   const { dir, name } = splitPath(path.replace(/\\/g, '/'));
   const base = `${dir}md5/${name.replace(/\.[^.]*$/, '')}`;
   return {
     model: `${base}.md5mesh`,
-    companions: [`${base}.md5anim`],
+    // the MD2's clips (from its frame names) over the anim's frames, frame f showing anim frame f mod numFrames
+    companions: model ? md2Clips(`${base}.md5anim`, model.frameNames) : [`${base}.md5anim`],
     sideFiles: [`${base}.md5scale`],
     by: 'q2pro MOD_LoadMD5, the Quake II re-release',
     ...(model
@@ -42,4 +47,15 @@ export function framesCheck(r: { companions: readonly { path: string; data: unkn
   const frames = (anim?.data as { frameCount?: number } | undefined)?.frameCount;
   if (frames === undefined || frames >= modelFrames) return [];
   return [{ code: 'REPLACEMENT_FRAMES', message: `${anim.path.slice(anim.path.lastIndexOf('/') + 1)} has fewer frames than ${modelName} (${frames} < ${modelFrames}): ${engine} draws frame f as anim frame f mod ${frames}`, offset: 0 }];
+}
+
+/**
+ * The anim as the MD2's clips: a reference per clip, its frames the MD2's (`detail.frames`, which the md5 room cuts
+ * out of the anim: formats/md5/set-anims.ts), at Quake II's 10 frames a second. One clip of every frame when the
+ * names give none.
+ */
+function md2Clips(anim: string, frameNames: readonly string[]): CompanionRef[] {
+  const clips = groupClips(frameNames);
+  if (clips.length === 0) return [anim];
+  return clips.map((c) => ({ path: anim, name: c.name || 'frames', fps: Q2_FPS, detail: { frames: { first: c.firstFrame, count: c.frameCount } } }));
 }
