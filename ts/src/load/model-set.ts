@@ -237,7 +237,17 @@ export async function addReplacement(fs: FileSystem, set: ModelSet, format: Mode
  * (q2pro frees a replacement that fails to parse and keeps the MD2).
  */
 async function openReplacement(fs: FileSystem, r: Replacement, set: ModelSet, options: ModelSetOptions): Promise<void> {
-  for (const p of [r.model, ...r.companions.map(refPath)]) if (!(await fs.file(p))) return;
+  // a probe that fails (a server answering 403 for what it does not have) is a file that is not there: the original
+  // is what the engine draws then, and its load must not fail for it
+  const there = async (p: string) => {
+    try {
+      return (await fs.file(p)) !== null;
+    } catch (e) {
+      if (options.signal?.aborted) throw e;
+      return false;
+    }
+  };
+  for (const p of [r.model, ...r.companions.map(refPath)]) if (!(await there(p))) return;
   try {
     const sub = await openModelSet(fs, r.model, { ...options, format: undefined, companions: r.companions, onMismatch: 'fail' });
     for (const p of r.sideFiles ?? []) {

@@ -70,6 +70,14 @@ describe('Quake II: models/x/md5/tris.md5mesh + tris.md5anim replace models/x/tr
     expect(set.warnings.flatMap((w) => w.warnings)).toEqual([]);
   });
 
+  it('a file system whose probe for the replacement fails (a server\'s 403) still opens the MD2 alone', async () => {
+    const mem = memoryFileSystem(q2Replacement({ mesh, anim: forward }));
+    const refusing = { ...mem, file: async (p: string) => (p.includes('/md5/') ? Promise.reject(new Error('HTTP 403')) : mem.file(p)) };
+    const set = await openModelSet(refusing, 'models/drone/tris.md2', { formats: DEFAULT_FORMATS });
+    expect(set.format).toBe('md2');
+    expect(set.replacement).toBeUndefined();
+  });
+
   it('an anim with fewer frames than the MD2 is a warning, not a refusal (12 MD2 frames, 2 anim frames)', async () => {
     const set = await open(q2Replacement({ mesh, anim: idle, md2Frames: 12 }), 'models/drone/tris.md2');
     const w = set.replacement!.set.warnings.flatMap((x) => x.warnings).filter((x) => x.code === 'REPLACEMENT_FRAMES');
