@@ -310,6 +310,21 @@ cases.push({
   cases.push({ what: 'IQM: a position of 0 components beside 9 normal floats, no meshes', input: file('iqm/position-size-0.iqm', iqm.positionSizeZero()), args: [], raise: [] });
 }
 
+// --- issue 40: a re-release's MD5 replacement beside an MD2, with a hostile .md5scale (convert --replacement) ---------
+{
+  const { q2Replacement } = await import('../fixtures/generate-md5-replacement.mjs');
+  const mesh = readFileSync(join(MODELS, 'actors/drone/mesh.md5mesh'));
+  const anim = readFileSync(join(MODELS, 'actors/drone/forward.md5anim'));
+  const layOut = (name, scale) => {
+    for (const f of q2Replacement({ mesh, anim, scale })) file(`${name}/${f.path}`, f.bytes);
+    return join(tmp, name, 'models/drone/tris.md2');
+  };
+  const deep = 4_000_000; // 8 MB of brackets: one below maxScriptBytes
+  cases.push({ what: 'MD2 + MD5 replacement, a .md5scale nested 4,000,000 deep', input: layOut('md5scale-deep', `{"Head":${'['.repeat(deep - 5)}${']'.repeat(deep - 5)}}`), args: ['--replacement'], look: /MD5SCALE/, raise: [] });
+  const many = `{${Array.from({ length: 400_000 }, (_, i) => `"j${i}":{"0":1}`).join(',')}}`; // ~7 MB, 1.6 M tokens
+  cases.push({ what: 'MD2 + MD5 replacement, a .md5scale of 1.6 M JSON tokens', input: layOut('md5scale-many', many), args: ['--replacement'], look: /MD5SCALE/, raise: [] });
+}
+
 const size = (input) => {
   const s = statSync(input.split(':')[0]);
   if (!s.isDirectory()) return s.size; // an archive member: the archive's size

@@ -101,9 +101,45 @@ pub fn pose_matrices(object: &[f32], out_matrices: &mut [f32]) {
     }
 }
 
+/// Joint matrices with each joint's 3×3 part times `scales[j]` into `out` (translations copied): q2pro's per-joint,
+/// per-frame scale of the weights' offsets (`calc_skel_vert`: `joint.pos + joint.scale · R · weight.pos`), for the
+/// positions only (its normals take the unscaled axes). A scale of 0 collapses the joint's weights onto its origin;
+/// its children are not scaled (the scale is not composed down the hierarchy).
+pub fn scale_matrices(matrices: &[f32], scales: &[f32], out: &mut [f32]) {
+    let joints = scales.len();
+    for j in 0..joints {
+        let m = &matrices[j * MATRIX_STRIDE..j * MATRIX_STRIDE + MATRIX_STRIDE];
+        let o = &mut out[j * MATRIX_STRIDE..j * MATRIX_STRIDE + MATRIX_STRIDE];
+        let s = scales[j];
+        for row in 0..3 {
+            o[row * 4] = m[row * 4] * s;
+            o[row * 4 + 1] = m[row * 4 + 1] * s;
+            o[row * 4 + 2] = m[row * 4 + 2] * s;
+            o[row * 4 + 3] = m[row * 4 + 3];
+        }
+        o[12] = 0.0;
+        o[13] = 0.0;
+        o[14] = 0.0;
+        o[15] = 0.0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scale_matrices_scales_the_axes_and_keeps_the_translation() {
+        let mut m = [0.0f32; 32];
+        for (i, v) in m.iter_mut().enumerate() {
+            *v = i as f32 + 1.0;
+        }
+        let mut out = [9.0f32; 32];
+        scale_matrices(&m, &[0.0, 2.0], &mut out);
+        assert_eq!(&out[0..4], &[0.0, 0.0, 0.0, 4.0]);
+        assert_eq!(&out[12..16], &[0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(&out[16..20], &[34.0, 36.0, 38.0, 20.0]);
+    }
 
     #[test]
     fn compose_takes_flagged_components_from_the_frame_in_order() {

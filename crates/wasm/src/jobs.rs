@@ -123,6 +123,14 @@ pub struct MatricesJob {
     pub out: Buf,
 }
 
+/// Joint matrices with each joint's 3×3 part times its scale (q2pro's `.md5scale`), into `out`.
+#[repr(C)]
+pub struct ScaleMatricesJob {
+    pub matrices: Buf,
+    pub scales: Buf,
+    pub out: Buf,
+}
+
 /// Positions (weights `x·b y·b z·b b`) or normals (`nx·b ny·b nz·b 0`) of a grouped skin stream.
 #[repr(C)]
 pub struct SkinJob {

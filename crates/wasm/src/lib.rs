@@ -138,6 +138,18 @@ pub fn pose_matrices(job_ptr: usize) -> bool {
     true
 }
 
+/// Joint matrices scaled per joint (see `idtech_core::pose::scale_matrices`); false when a buffer is short.
+#[wasm_bindgen]
+pub fn scale_matrices(job_ptr: usize) -> bool {
+    let j: &ScaleMatricesJob = unsafe { job(job_ptr) };
+    let joints = j.scales.len();
+    if j.matrices.len() < joints * layout::MATRIX_STRIDE || j.out.len() < joints * layout::MATRIX_STRIDE {
+        return false;
+    }
+    pose::scale_matrices(unsafe { j.matrices.slice() }, unsafe { j.scales.slice() }, unsafe { j.out.slice_mut() });
+    true
+}
+
 /// Skin a grouped stream (see `idtech_core::skin`); false when the shapes disagree (nothing written).
 #[wasm_bindgen]
 pub fn skin_positions(job_ptr: usize) -> bool {

@@ -35,6 +35,11 @@ export interface MdlExportOptions extends MorphExportOptions {
 export interface NamedMd5Anim {
   name: string;
   anim: Md5Anim;
+  /**
+   * Per-frame joint scales of the weights' offsets (frameCount × jointCount, frame-major): q2pro's `.md5scale`
+   * (formats/md5/md5scale.ts); a scale of 0 hides what only that joint holds, its children unscaled.
+   */
+  scales?: Float32Array;
 }
 
 /** What keeping at most four influences per vertex dropped. */

@@ -93,6 +93,12 @@ export interface MatricesJob {
   object: F32;
   out: F32;
 }
+/** Joint matrices with joint j's 3×3 part times `scales[j]` into `out`, translations copied (q2pro's `.md5scale`). */
+export interface ScaleMatricesJob {
+  matrices: F32;
+  scales: F32;
+  out: F32;
+}
 /**
  * A stream grouped by weight count (`groupSizes[c − 1]` vertices with c weights) skinned by `matrices`. With
  * `dest`, stream vertex i goes to slot dest[i] (file order); with null, to slot i (grouped order). Positions take
@@ -262,6 +268,7 @@ export interface PoseKernels {
   interpolateLocal(job: InterpolateJob): void;
   localToObject(job: LocalToObjectJob): void;
   poseMatrices(job: MatricesJob): void;
+  scaleMatrices(job: ScaleMatricesJob): void;
   skinPositions(job: SkinJob): void;
   skinNormals(job: SkinJob): void;
   skinFrames(job: SkinFramesJob): void;

@@ -40,6 +40,7 @@ export const COMPOSE_JOB = { flags: 0, startIndex: 2, baseframe: 4, frames: 6, o
 export const INTERPOLATE_JOB = { a: 0, b: 2, out: 4, t: 6, words: 7 } as const;
 export const LOCAL_TO_OBJECT_JOB = { parents: 0, local: 2, out: 4, words: 6 } as const;
 export const MATRICES_JOB = { object: 0, out: 2, words: 4 } as const;
+export const SCALE_MATRICES_JOB = { matrices: 0, scales: 2, out: 4, words: 6 } as const;
 export const SKIN_JOB = { matrices: 0, groupSizes: 2, joints: 4, weights: 6, dest: 8, out: 10, words: 12 } as const;
 export const SKIN_FRAMES_JOB = { parents: 0, flags: 2, startIndex: 4, baseframe: 6, frames: 8, groupSizes: 10, joints: 12, weights: 14, dest: 16, frameIndices: 18, local: 20, object: 22, matrices: 24, out: 26, componentCount: 28, words: 29 } as const;
 export const VALIDATE_LBS_JOB = { indices: 0, weightsU8: 2, weightsF32: 4, jointCount: 6, words: 7 } as const;

@@ -102,6 +102,12 @@ export function createTsBackend(): PoseBackend {
       if (j.out.length < joints * MATRIX_STRIDE) refused('poseMatrices');
       k.poseMatrices(j.object.view.subarray(0, joints * POSE_STRIDE), j.out.view);
     },
+    scaleMatrices(j) {
+      alive();
+      const joints = j.scales.length;
+      if (j.matrices.length < joints * MATRIX_STRIDE || j.out.length < joints * MATRIX_STRIDE) refused('scaleMatrices');
+      k.scaleMatrices(j.matrices.view, j.scales.view, j.out.view);
+    },
     skinPositions(j) {
       alive();
       if (!k.skinPositions(j.matrices.view, j.groupSizes.view, j.joints.view, j.weights.view, j.dest ? j.dest.view : EMPTY_U32, j.out.view)) refused('skinPositions');

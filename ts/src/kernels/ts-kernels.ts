@@ -155,6 +155,28 @@ export function poseMatrices(object: Float32Array, outMatrices: Float32Array): v
   }
 }
 
+/**
+ * Joint matrices with each joint's 3×3 part times `scales[j]` into `outMatrices`, translations copied (see
+ * crates/core/src/pose.rs `scale_matrices`: q2pro's `.md5scale`, the weights' offsets scaled about the joint).
+ */
+export function scaleMatrices(matrices: Float32Array, scales: Float32Array, outMatrices: Float32Array): void {
+  for (let j = 0; j < scales.length; j++) {
+    const m = j * MATRIX_STRIDE;
+    const s = scales[j];
+    for (let row = 0; row < 3; row++) {
+      const r = m + row * 4;
+      outMatrices[r] = matrices[r] * s;
+      outMatrices[r + 1] = matrices[r + 1] * s;
+      outMatrices[r + 2] = matrices[r + 2] * s;
+      outMatrices[r + 3] = matrices[r + 3];
+    }
+    outMatrices[m + 12] = 0;
+    outMatrices[m + 13] = 0;
+    outMatrices[m + 14] = 0;
+    outMatrices[m + 15] = 0;
+  }
+}
+
 /** Total vertices and weights of a grouping (`groupSizes[c − 1]` vertices with c weights each). */
 export function groupTotals(groupSizes: Uint32Array): { vertices: number; weights: number } {
   let vertices = 0, weights = 0;

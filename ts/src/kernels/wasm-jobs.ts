@@ -8,7 +8,7 @@
  * blend factors; `forget` is called whenever a buffer is released).
  */
 import { refused, type KernelBuffer, type PoseKernels, type Typed } from './backend.js';
-import type { ComposeJob, InterpolateJob, IqmBindJob, IqmPoseJob, IqmSkinFramesJob, LbsSkinJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateLbsJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
+import type { ComposeJob, InterpolateJob, IqmBindJob, IqmPoseJob, IqmSkinFramesJob, LbsSkinJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, ScaleMatricesJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateLbsJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
 
 /** The exports the kernels call, one per entry point of crates/wasm/src/lib.rs that takes a job. */
 export interface JobExports {
@@ -19,6 +19,7 @@ export interface JobExports {
   interpolate_local(job: number): boolean;
   local_to_object(job: number): boolean;
   pose_matrices(job: number): boolean;
+  scale_matrices(job: number): boolean;
   skin_positions(job: number): boolean;
   skin_normals(job: number): boolean;
   skin_frames(job: number): boolean;
@@ -153,9 +154,21 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     }
   } // poseMatrices
 
+  function writeScaleMatricesJob(j: ScaleMatricesJob): void {
+    const u = block.words();
+    if (!(resident === j && residentAs === 7 && r[0] === j.matrices && r[1] === j.scales && r[2] === j.out)) {
+      resident = null;
+      put(u, 0, (r[0] = j.matrices));
+      put(u, 2, (r[1] = j.scales));
+      put(u, 4, (r[2] = j.out));
+      resident = j;
+      residentAs = 7;
+    }
+  } // scaleMatrices
+
   function writeSkinJob(j: SkinJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 7 && r[0] === j.matrices && r[1] === j.groupSizes && r[2] === j.joints && r[3] === j.weights && r[4] === j.dest && r[5] === j.out)) {
+    if (!(resident === j && residentAs === 8 && r[0] === j.matrices && r[1] === j.groupSizes && r[2] === j.joints && r[3] === j.weights && r[4] === j.dest && r[5] === j.out)) {
       resident = null;
       put(u, 0, (r[0] = j.matrices));
       put(u, 2, (r[1] = j.groupSizes));
@@ -164,14 +177,14 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 8, (r[4] = j.dest));
       put(u, 10, (r[5] = j.out));
       resident = j;
-      residentAs = 7;
+      residentAs = 8;
     }
   } // skinPositions, skinNormals
 
   function writeSkinFramesJob(j: SkinFramesJob, kernel: string): void {
     const frameIndicesCount = count(j.frameCount, j.frameIndices, kernel);
     const u = block.words();
-    if (!(resident === j && residentAs === 8 && r[0] === j.anim.parents && r[1] === j.anim.flags && r[2] === j.anim.startIndex && r[3] === j.anim.baseframe && r[4] === j.anim.frames && r[5] === j.skin.groupSizes && r[6] === j.skin.joints && r[7] === j.skin.weights && r[8] === j.skin.dest && r[9] === j.frameIndices && r[10] === j.scratch.local && r[11] === j.scratch.object && r[12] === j.scratch.matrices && r[13] === j.out)) {
+    if (!(resident === j && residentAs === 9 && r[0] === j.anim.parents && r[1] === j.anim.flags && r[2] === j.anim.startIndex && r[3] === j.anim.baseframe && r[4] === j.anim.frames && r[5] === j.skin.groupSizes && r[6] === j.skin.joints && r[7] === j.skin.weights && r[8] === j.skin.dest && r[9] === j.frameIndices && r[10] === j.scratch.local && r[11] === j.scratch.object && r[12] === j.scratch.matrices && r[13] === j.out)) {
       resident = null;
       put(u, 0, (r[0] = j.anim.parents));
       put(u, 2, (r[1] = j.anim.flags));
@@ -188,7 +201,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 24, (r[12] = j.scratch.matrices));
       put(u, 26, (r[13] = j.out));
       resident = j;
-      residentAs = 8;
+      residentAs = 9;
     }
     u[19] = frameIndicesCount;
     u[28] = index(j.anim.componentCount);
@@ -196,20 +209,20 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeValidateLbsJob(j: ValidateLbsJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 9 && r[0] === j.indices && r[1] === j.weightsU8 && r[2] === j.weightsF32)) {
+    if (!(resident === j && residentAs === 10 && r[0] === j.indices && r[1] === j.weightsU8 && r[2] === j.weightsF32)) {
       resident = null;
       put(u, 0, (r[0] = j.indices));
       put(u, 2, (r[1] = j.weightsU8));
       put(u, 4, (r[2] = j.weightsF32));
       resident = j;
-      residentAs = 9;
+      residentAs = 10;
     }
     u[6] = index(j.jointCount);
   } // validateLbs
 
   function writeIqmBindJob(j: IqmBindJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 10 && r[0] === j.parents && r[1] === j.translate && r[2] === j.rotate && r[3] === j.scale && r[4] === j.bind && r[5] === j.invBind)) {
+    if (!(resident === j && residentAs === 11 && r[0] === j.parents && r[1] === j.translate && r[2] === j.rotate && r[3] === j.scale && r[4] === j.bind && r[5] === j.invBind)) {
       resident = null;
       put(u, 0, (r[0] = j.parents));
       put(u, 2, (r[1] = j.translate));
@@ -218,13 +231,13 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 8, (r[4] = j.bind));
       put(u, 10, (r[5] = j.invBind));
       resident = j;
-      residentAs = 10;
+      residentAs = 11;
     }
   } // iqmBind
 
   function writeIqmPoseJob(j: IqmPoseJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 11 && r[0] === j.parents && r[1] === j.masks && r[2] === j.offsets && r[3] === j.scales && r[4] === j.frames && r[5] === j.bind && r[6] === j.invBind && r[7] === j.scratch && r[8] === j.out)) {
+    if (!(resident === j && residentAs === 12 && r[0] === j.parents && r[1] === j.masks && r[2] === j.offsets && r[3] === j.scales && r[4] === j.frames && r[5] === j.bind && r[6] === j.invBind && r[7] === j.scratch && r[8] === j.out)) {
       resident = null;
       put(u, 0, (r[0] = j.parents));
       put(u, 2, (r[1] = j.masks));
@@ -236,7 +249,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 14, (r[7] = j.scratch));
       put(u, 16, (r[8] = j.out));
       resident = j;
-      residentAs = 11;
+      residentAs = 12;
     }
     const f = block.floats();
     u[18] = index(j.frameCount);
@@ -249,7 +262,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
   function writeIqmSkinFramesJob(j: IqmSkinFramesJob, kernel: string): void {
     const frameIndicesCount = count(j.frameCount, j.frameIndices, kernel);
     const u = block.words();
-    if (!(resident === j && residentAs === 12 && r[0] === j.pose.parents && r[1] === j.pose.masks && r[2] === j.pose.offsets && r[3] === j.pose.scales && r[4] === j.pose.frames && r[5] === j.pose.bind && r[6] === j.pose.invBind && r[7] === j.skin.positions && r[8] === j.skin.indices && r[9] === j.skin.weightsU8 && r[10] === j.skin.weightsF32 && r[11] === j.frameIndices && r[12] === j.scratch && r[13] === j.matrices && r[14] === j.out)) {
+    if (!(resident === j && residentAs === 13 && r[0] === j.pose.parents && r[1] === j.pose.masks && r[2] === j.pose.offsets && r[3] === j.pose.scales && r[4] === j.pose.frames && r[5] === j.pose.bind && r[6] === j.pose.invBind && r[7] === j.skin.positions && r[8] === j.skin.indices && r[9] === j.skin.weightsU8 && r[10] === j.skin.weightsF32 && r[11] === j.frameIndices && r[12] === j.scratch && r[13] === j.matrices && r[14] === j.out)) {
       resident = null;
       put(u, 0, (r[0] = j.pose.parents));
       put(u, 2, (r[1] = j.pose.masks));
@@ -267,7 +280,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 26, (r[13] = j.matrices));
       put(u, 28, (r[14] = j.out));
       resident = j;
-      residentAs = 12;
+      residentAs = 13;
     }
     u[23] = frameIndicesCount;
     u[30] = index(j.pose.frameCount);
@@ -276,7 +289,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeLbsSkinJob(j: LbsSkinJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 13 && r[0] === j.matrices && r[1] === j.positions && r[2] === j.normals && r[3] === j.tangents && r[4] === j.indices && r[5] === j.weightsU8 && r[6] === j.weightsF32 && r[7] === j.outPositions && r[8] === j.outNormals && r[9] === j.outTangents)) {
+    if (!(resident === j && residentAs === 14 && r[0] === j.matrices && r[1] === j.positions && r[2] === j.normals && r[3] === j.tangents && r[4] === j.indices && r[5] === j.weightsU8 && r[6] === j.weightsF32 && r[7] === j.outPositions && r[8] === j.outNormals && r[9] === j.outTangents)) {
       resident = null;
       put(u, 0, (r[0] = j.matrices));
       put(u, 2, (r[1] = j.positions));
@@ -289,13 +302,13 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 16, (r[8] = j.outNormals));
       put(u, 18, (r[9] = j.outTangents));
       resident = j;
-      residentAs = 13;
+      residentAs = 14;
     }
   } // lbsSkin
 
   function writeMd2BlendJob(j: Md2BlendJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 14 && r[0] === j.frames && r[1] === j.scales && r[2] === j.translates && r[3] === j.normalTable && r[4] === j.outPositions && r[5] === j.outNormals)) {
+    if (!(resident === j && residentAs === 15 && r[0] === j.frames && r[1] === j.scales && r[2] === j.translates && r[3] === j.normalTable && r[4] === j.outPositions && r[5] === j.outNormals)) {
       resident = null;
       put(u, 0, (r[0] = j.frames));
       put(u, 2, (r[1] = j.scales));
@@ -304,7 +317,7 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
       put(u, 8, (r[4] = j.outPositions));
       put(u, 10, (r[5] = j.outNormals));
       resident = j;
-      residentAs = 14;
+      residentAs = 15;
     }
     const f = block.floats();
     u[12] = index(j.vertexCount);
@@ -316,14 +329,14 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeMd3BlendJob(j: Md3BlendJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 15 && r[0] === j.xyzNormals && r[1] === j.normalTable && r[2] === j.outPositions && r[3] === j.outNormals)) {
+    if (!(resident === j && residentAs === 16 && r[0] === j.xyzNormals && r[1] === j.normalTable && r[2] === j.outPositions && r[3] === j.outNormals)) {
       resident = null;
       put(u, 0, (r[0] = j.xyzNormals));
       put(u, 2, (r[1] = j.normalTable));
       put(u, 4, (r[2] = j.outPositions));
       put(u, 6, (r[3] = j.outNormals));
       resident = j;
-      residentAs = 15;
+      residentAs = 16;
     }
     const f = block.floats();
     u[8] = index(j.vertexCount);
@@ -335,13 +348,13 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
 
   function writeTransformJob(j: TransformJob): void {
     const u = block.words();
-    if (!(resident === j && residentAs === 16 && r[0] === j.matrix && r[1] === j.positions && r[2] === j.normals)) {
+    if (!(resident === j && residentAs === 17 && r[0] === j.matrix && r[1] === j.positions && r[2] === j.normals)) {
       resident = null;
       put(u, 0, (r[0] = j.matrix));
       put(u, 2, (r[1] = j.positions));
       put(u, 4, (r[2] = j.normals));
       resident = j;
-      residentAs = 16;
+      residentAs = 17;
     }
     u[6] = index(j.firstVertex);
     u[7] = index(j.vertexCount);
@@ -375,6 +388,10 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     poseMatrices(j) {
       writeMatricesJob(j);
       if (!g.pose_matrices(at)) refused('poseMatrices');
+    },
+    scaleMatrices(j) {
+      writeScaleMatricesJob(j);
+      if (!g.scale_matrices(at)) refused('scaleMatrices');
     },
     skinPositions(j) {
       writeSkinJob(j);

@@ -126,6 +126,39 @@ export interface ModelFormat<M = unknown> {
    * (ANIM_MESH_MISMATCH's detail). Warnings about differences the engine accepts go to `warnings`.
    */
   acceptsCompanion?(data: M, companion: unknown, companionFormat: string, warnings: ParseWarning[]): string | null;
+  /**
+   * The files a source port draws in place of this model when they are there (the Quake and Quake II re-releases'
+   * MD5 models beside an MDL or MD2: docs/md5-replacements.md), from the model's path and data; null when this
+   * format's models have none. The model set opens them as `replacement` (load/model-set.ts). Without `data`, the
+   * paths alone (no `skins`, no `check`): what a caller probes before reading the model.
+   */
+  replacedBy?(path: string, data?: M): Replacement | null;
+  /**
+   * This format's model drawn with `images` in place of its own materials — as a replacement is skinned by its
+   * original's skins (`Replacement.skins`: q2pro's MD5 models take the MD2's, from `md5/` beside them). Absent: the
+   * model keeps its own.
+   */
+  skinnedWith?(data: M, images: readonly string[]): M;
+}
+
+/** A model a source port draws instead of another (`ModelFormat.replacedBy`): where its files are, who loads them. */
+export interface Replacement {
+  /** The replacing model file (an md5mesh). */
+  model: string;
+  /**
+   * What plays on it (its md5anim), each file at least once; every file must be there, or the engine draws the
+   * original. A reference may cut clips out of a file (`detail`, for the replacing format alone): the original's clips
+   * over the frames the engine shows for them.
+   */
+  companions: CompanionRef[];
+  /** Side files of the replacement read whole when present (Quake II's `tris.md5scale`). */
+  sideFiles?: string[];
+  /** Who loads it so, for messages: `q2pro MOD_LoadMD5 (the Quake II re-release)`. */
+  by: string;
+  /** The images the engine skins it with (`<skin dir>/md5/<skin>`), in skin order; absent where it finds them otherwise. */
+  skins?: string[];
+  /** Warnings about the opened replacement the original's format can tell (fewer anim frames than its own). */
+  check?(replacement: { companions: readonly Companion[] }): ParseWarning[];
 }
 
 /** Where a folder format's folder sits: its file system and the game's root in it (CompanionSearch's `root`). */

@@ -9,7 +9,7 @@
  */
 import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../base/errors.js';
 import type { ReadOptions } from '../base/source.js';
-import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat } from './format.js';
+import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat, type Replacement } from './format.js';
 import { readScriptFile } from '../vfs/bounded-read.js';
 import { fileHead, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
@@ -31,6 +31,23 @@ export interface ModelSet<D = unknown> {
   sideFiles: { path: string; origin: string; bytes: Uint8Array }[];
   /** Parse warnings per file; `unpositioned` ones (a companion left out) point at no byte of it. */
   warnings: (FileWarnings & { unpositioned?: boolean })[];
+  /**
+   * The model a source port draws in its place when its files are there (`ModelFormat.replacedBy`: a re-release's
+   * MD5 model beside an MD2 or MDL), opened as a set of its own; the original stays `data`. Absent when there is none,
+   * or when it did not load (a warning on this set says why: the engine then draws the original).
+   */
+  replacement?: ReplacementSet;
+}
+
+/** A replacement opened (`ModelSet.replacement`): its own set, and who loads it in place of what. */
+export interface ReplacementSet {
+  set: ModelSet;
+  /** Who loads it so (`Replacement.by`). */
+  by: string;
+  /** The original it replaces (the model set's origin). */
+  replaces: string;
+  /** The images the engine skins it with, as it names them (`Replacement.skins`). */
+  skins?: string[];
 }
 
 export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
@@ -55,6 +72,7 @@ export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
 }
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+const refPath = (r: CompanionRef) => (typeof r === 'string' ? r : r.path);
 /** The file name without folder and extension: what a companion's clip is called. */
 export const companionName = (path: string): string => nameOf(path.replace(/\\/g, '/')).replace(/\.[^.]*$/, '');
 
@@ -174,6 +192,8 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
     set.files.push(side);
   }
 
+  await addReplacement(fs, set, format, options);
+
   const named = options.companions;
   const beside = named === 'beside' || (format.companionsByDefault === true && (named === undefined || named.length === 0));
   // what the lookup refused (a config's path out of the root) is told by the file that named it
@@ -225,4 +245,51 @@ function parseFile(file: VfsFile, format: ModelFormat, options: ModelSetOptions)
   if (!format.parseStream) throw new ModelParseError(ErrorCode.UnknownFormat, `${format.title}: no parser here reads it`, { offset: 0 }).inFile(file.origin);
   const parse = format.parseStream.bind(format);
   return readingFile(file.origin, () => parse(file.stream({ signal: options.signal }), { signal: options.signal, onProgress: options.onProgress, sizeHint: file.size }));
+}
+
+/**
+ * Looks in `fs` for the model a source port draws in place of `set`'s (`ModelFormat.replacedBy`) and opens it as
+ * `set.replacement` when its files are there. `openModelSet` does it in the set's own file system; a caller whose set
+ * was read from named files alone (three's loader given file names) asks again in the folder they came from.
+ */
+export async function addReplacement(fs: FileSystem, set: ModelSet, format: ModelFormat, options: ModelSetOptions): Promise<void> {
+  const replacement = format.replacedBy?.(set.path, set.data);
+  if (replacement) await openReplacement(fs, replacement, set, options);
+}
+
+/**
+ * The replacement's files opened as a set of their own when every one is there (as q2pro's MOD_LoadMD5 and vkQuake
+ * draw the original otherwise); one that fails to load is a warning on `set`, and the original stays what is drawn
+ * (q2pro frees a replacement that fails to parse and keeps the MD2).
+ */
+async function openReplacement(fs: FileSystem, r: Replacement, set: ModelSet, options: ModelSetOptions): Promise<void> {
+  // a probe that fails (a server answering 403 for what it does not have) is a file that is not there: the original
+  // is what the engine draws then, and its load must not fail for it
+  const there = async (p: string) => {
+    try {
+      return (await fs.file(p)) !== null;
+    } catch (e) {
+      if (options.signal?.aborted) throw e;
+      return false;
+    }
+  };
+  for (const p of [r.model, ...r.companions.map(refPath)]) if (!(await there(p))) return;
+  try {
+    const sub = await openModelSet(fs, r.model, { ...options, format: undefined, companions: r.companions, onMismatch: 'fail' });
+    for (const p of r.sideFiles ?? []) {
+      const side = await fs.file(p);
+      if (!side) continue;
+      sub.sideFiles.push({ path: side.path, origin: side.origin, bytes: await readingFile(side.origin, () => readScriptFile(side, { signal: options.signal })) });
+      sub.files.push(side);
+    }
+    // the engine skins the replacement with the original's skins (q2pro's MD5_LoadSkins), not its own materials
+    const subFormat = options.formats.find((f) => f.id === sub.format);
+    if (r.skins?.length && subFormat?.skinnedWith) sub.data = subFormat.skinnedWith(sub.data, r.skins);
+    const own = r.check?.(sub) ?? [];
+    if (own.length) sub.warnings.push({ file: sub.companions[0]?.origin ?? sub.origin, warnings: own, unpositioned: true });
+    set.replacement = { set: sub, by: r.by, replaces: set.origin, ...(r.skins ? { skins: r.skins } : {}) };
+  } catch (e) {
+    if (!(e instanceof ModelParseError) || options.signal?.aborted) throw e;
+    set.warnings.push({ file: e.file ?? r.model, warnings: [{ code: 'REPLACEMENT_FAILED', message: `${e.message}: ${r.by} draws ${set.path} instead`, offset: 0 }], unpositioned: true });
+  }
 }

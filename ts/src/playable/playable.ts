@@ -103,6 +103,11 @@ export interface PlayableModel extends PlayableInfo {
   createPlayer(backend: PoseBackend): ModelPlayer;
   /** The parsed model the playable was made from (a Quake 3 player: its three parts). */
   readonly model: Md2Model | Md3Model | Md5Mesh | MdlModel | { lower: Md3Model; upper: Md3Model; head: Md3Model };
+  /**
+   * The model a source port draws in this one's place when its files were given too (a re-release's MD5 model beside
+   * an MD2 or MDL: docs/md5-replacements.md), playable on its own; who loads it so, and what it replaces.
+   */
+  replacement?: { model: PlayableModel; by: string; replaces: string };
 }
 
 export interface OpenOptions {

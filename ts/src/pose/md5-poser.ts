@@ -11,7 +11,7 @@
 import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
 import type { Md5Anim, Md5Mesh } from '../base/model.js';
 import { animMeshVerdict, type AnimMeshFiles } from './anim-mesh-match.js';
-import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
+import { disposedError, type ComposeJob, type F32, type I32, type InterpolateJob, type KernelBuffer, type LocalToObjectJob, type MatricesJob, type PoseBackend, type ScaleMatricesJob, type SkinJob, type Typed, type U32 } from '../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
 import { BAKE_RUN_FRAMES, bakeInRuns } from './bake-runs.js';
 import { localPoseUnder } from './md5-hierarchy.js';
@@ -100,6 +100,8 @@ export class Md5Poser {
   private readonly skinNormalsJob: SkinJob;
   private readonly skinTangentsJob: SkinJob | null = null;
   private attached: AttachedAnim | null = null;
+  /** The attached anim's per-frame joint scales (`setScales`: q2pro's `.md5scale`), in the backend; null: none. */
+  private scaling: { values: Float32Array; scales: F32; scaled: F32; job: ScaleMatricesJob; positions: SkinJob; frame: number } | null = null;
   private attachedWarnings: ParseWarning[] = [];
   private batch: { indices: U32; out: F32; matrices: F32 } | null = null;
   /** What the last pose showed (one object, updated in place: no allocation per pose); null: the bind pose. */
@@ -272,6 +274,7 @@ export class Md5Poser {
     k.composeFrame(ab.compose);
     k.localToObject(this.toObjectJob);
     k.poseMatrices(this.matricesJob);
+    this.scaleFor(frame);
     this.show(frame, frame, 0);
     return this;
   }
@@ -325,6 +328,8 @@ export class Md5Poser {
     k.interpolateLocal(this.interpolateJob);
     k.localToObject(this.toObjectJob);
     k.poseMatrices(this.matricesJob);
+    // q2pro (lerp_alias_skeleton) takes the new frame's scale, not a blend of the two
+    this.scaleFor(frame2);
     this.show(frame1, frame2, t);
     return this.skin(withNormals);
   }
@@ -338,11 +343,56 @@ export class Md5Poser {
     return this.poseBlend(b.frame1, b.frame2, b.t, withNormals);
   }
 
+  /**
+   * Per-frame joint scales for the attached anim (frameCount × jointCount floats, frame-major; null to drop them):
+   * q2pro's `.md5scale` (formats/md5/md5scale.ts). Each pose then skins positions with joint j's axes times its
+   * scale at the frame shown (the blend's second frame): `joint + scale · R · weight`, so 0 hides what only that joint
+   * holds and its children stay as they are. Normals take the unscaled axes, as q2pro's do. Kept until the next
+   * `setAnim` or `setScales`.
+   */
+  setScales(scales: Float32Array | null): this {
+    const ab = this.requireAnim();
+    this.releaseScales();
+    if (!scales) return this;
+    const n = this.jointCount;
+    if (scales.length !== ab.anim.frameCount * n) throw new RangeError(`setScales: ${scales.length} scales for ${ab.anim.frameCount} frames × ${n} joints`);
+    const m = this.backend.memory;
+    const buf = m.f32(n);
+    const scaled = m.f32(n * MATRIX_STRIDE);
+    this.scaling = {
+      values: scales,
+      scales: buf,
+      scaled,
+      job: { matrices: this.matrices, scales: buf, out: scaled },
+      positions: { ...this.skinPositionsJob, matrices: scaled },
+      frame: -1,
+    };
+    return this;
+  }
+
+  /** The scaled matrices of `frame` for the positions, when the anim has scales (see `setScales`). */
+  private scaleFor(frame: number): void {
+    const sc = this.scaling;
+    if (!sc) return;
+    const n = this.jointCount;
+    sc.scales.view.set(sc.values.subarray(frame * n, frame * n + n));
+    this.backend.kernels.scaleMatrices(sc.job);
+    sc.frame = frame;
+  }
+
+  private releaseScales(): void {
+    const sc = this.scaling;
+    if (!sc) return;
+    this.scaling = null;
+    this.backend.memory.release(sc.scales);
+    this.backend.memory.release(sc.scaled);
+  }
+
   /** Skin the vertices with the current `jointMatrices` (the last pose). */
   skin(withNormals = true): this {
     this.alive();
     const k = this.backend.kernels;
-    k.skinPositions(this.skinPositionsJob);
+    k.skinPositions(this.scaling && !this.boundPose ? this.scaling.positions : this.skinPositionsJob);
     if (!withNormals) return this;
     k.skinNormals(this.skinNormalsJob);
     if (this.skinTangentsJob) k.skinNormals(this.skinTangentsJob);
@@ -369,6 +419,14 @@ export class Md5Poser {
       this.batch = { indices: m.u32(Math.max(1, frames.length)), out: m.f32(Math.max(3, need)), matrices: m.f32(Math.max(1, poses * this.matrices.length)) };
     }
     const { indices, out, matrices } = this.batch;
+    if (this.scaling) {
+      // skin_frames knows no scales: each frame posed and skinned alone, through the same kernels
+      for (let i = 0; i < frames.length; i++) {
+        this.poseFrame(frames[i], false);
+        out.view.set(this.outPositions.view, i * this.vertexCount * 3);
+      }
+      return out.view.subarray(0, need);
+    }
     const idx = indices.view;
     for (let i = 0; i < frames.length; i++) idx[i] = frames[i];
     this.backend.kernels.skinFrames({
@@ -433,6 +491,7 @@ export class Md5Poser {
   }
 
   private releaseAnim(): void {
+    this.releaseScales();
     const ab = this.attached;
     if (!ab) return;
     for (const buf of ab.buffers) this.backend.memory.release(buf);

@@ -126,8 +126,11 @@ export async function pickModel(files: readonly VfsFile[], formats: readonly For
       if (form.matches(children)) return { path: folder, companions: [] };
     }
   }
+  // side files of a replacement beside one of the models (a re-release's .md5scale): not models, left for the set
+  const sides = new Set(files.flatMap((f) => (formatForName(f.path, formats) as FormatEntry | null)?.replacedBy?.(f.path)?.sideFiles ?? []).map((p) => p.toLowerCase()));
   const found: { file: VfsFile; format: FormatEntry }[] = [];
   for (const file of files) {
+    if (sides.has(file.path.toLowerCase())) continue;
     const format = (formatForName(file.path, formats) ?? (await detectFile(file, formats, signal))) as FormatEntry | null;
     if (!format) throw noModel(`not a model file this reads (${formats.filter((f) => f.role !== 'refused').flatMap((f) => f.extensions).join(', ')})`).inFile(file.origin);
     if (format.role === 'refused') throw noModel(notAModel(format, formats)!).inFile(file.origin);
@@ -150,6 +153,20 @@ export async function pickModel(files: readonly VfsFile[], formats: readonly For
       }
     }
   }
+  // a model given with what a source port draws in its place (a re-release's MD5 files beside an MD2 or MDL): the
+  // original, its replacement's files left for the model set to find (docs/md5-replacements.md)
+  let replacing: Set<string> | null = null;
+  if (!primary) {
+    for (const m of models) {
+      const r = m.format.replacedBy?.(m.file.path);
+      const theirs = r ? new Set([r.model, ...r.companions.map((c) => (typeof c === 'string' ? c : c.path)), ...(r.sideFiles ?? [])].map((p) => p.toLowerCase())) : null;
+      if (theirs && models.every((o) => o === m || theirs.has(o.file.path.toLowerCase()))) {
+        primary = m;
+        replacing = theirs;
+        break;
+      }
+    }
+  }
   if (!primary) throw noModel(`one model at a time: got ${models.map((m) => m.file.origin).join(', ')}`);
-  return { path: primary.file.path, format: primary.format, companions: found.filter((x) => x !== primary).map((x) => x.file.path) };
+  return { path: primary.file.path, format: primary.format, companions: found.filter((x) => x !== primary && !replacing?.has(x.file.path.toLowerCase())).map((x) => x.file.path) };
 }

@@ -45,6 +45,10 @@ export async function openPlayable(files: ModelFile[], options: OpenPlayableOpti
   const entry = entryFor(set.format, formats)!;
   if (!entry.playable) throw noModel(`${entry.title}: not playable here`).inFile(set.origin);
   const opened = await entry.playable(set);
+  // a re-release's MD5 model drawn in its place (docs/md5-replacements.md): playable too, beside the original
+  const r = set.replacement;
+  const rEntry = r ? entryFor(r.set.format, formats) : null;
+  if (r && rEntry?.playable) opened.replacement = { model: await rEntry.playable(r.set), by: r.by, replaces: r.replaces };
   if (options.textures) {
     const t = await resolveModelTextures(options.textures.fileSystem, set.data as TexturedModel, options.textures.modelPath, { skin: options.textures.skin, signal: options.signal, formats });
     const { materials, warnings } = playableMaterials(t, opened.parts);

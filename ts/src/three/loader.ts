@@ -24,7 +24,7 @@ import { Loader, type LoadingManager } from 'three';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import type { BackendChoice, PoseBackend } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
-import { openModelSet } from '../load/model-set.js';
+import { addReplacement, openModelSet, type ModelSet } from '../load/model-set.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FormatEntry } from '../formats/entry.js';
 import { DEFAULT_FORMATS, entryFor } from '../registry/formats.js';
@@ -236,6 +236,17 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     const entry = entryFor(set.format, formats)!;
     const backend = await (this.backend ??= createBackend('auto'));
     const name = set.path.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'model';
+    // named files are a file system of their own: the replacement is looked for in the one they came from
+    if (!set.replacement && where.fs && source.fs !== where.fs) await addReplacement(where.fs, set, entry, { formats, signal });
+    const model = await this.buildSet(set, entry, name, where, options, backend, signal);
+    // a re-release's MD5 model drawn in its place (docs/md5-replacements.md): built too, beside the original
+    const r = set.replacement;
+    const rEntry = r ? entryFor(r.set.format, formats) : null;
+    if (r && rEntry) model.replacement = { model: await this.buildSet(r.set, rEntry, name, where, options, backend, signal), by: r.by, replaces: r.replaces };
+    return model;
+  }
+
+  private async buildSet(set: ModelSet, entry: FormatEntry, name: string, where: Where, options: IdTechLoadOptions, backend: PoseBackend, signal: AbortSignal): Promise<IdTechModel> {
     const materialOptions: MaterialOptions = { textures: null, normalMaps: this.normalMaps, warnings: [] };
     let materials: MaterialSet | null = null;
     if (where.fs) {

@@ -9,10 +9,11 @@
  * each draw; `update` (and `sync`) also brings them up to date for code that reads vertices between draws — a
  * raycast, a shadow pass rendered first, a test.
  */
-import { AnimationMixer, LoopOnce, LoopRepeat, type AnimationAction, type AnimationClip, type Group, type Material, type Mesh, type Object3D, type Skeleton, type Texture } from 'three';
+import { AnimationMixer, LoopOnce, LoopRepeat, type AnimationAction, type AnimationClip, type Bone, type Group, type Material, type Mesh, type Object3D, type Skeleton, type Texture } from 'three';
 import type { ParseWarning } from '../base/errors.js';
 import type { ResolvedMaterial } from '../materials/types.js';
 import type { MorphClipInfo } from './morph-clips.js';
+import { boneIndex } from '../pose/bone-index.js';
 
 /** The id of a model's format in the registry (`md5mesh`, `md2`, `md3`, `player`, or one registered by the app). */
 export type IdTechFormat = string;
@@ -56,6 +57,11 @@ export class IdTechModel {
   readonly skeleton: Skeleton | undefined;
   readonly parts: Record<string, Object3D> | undefined;
   readonly userData: Record<string, unknown> = {};
+  /**
+   * The model a source port draws in this one's place (a re-release's MD5 model beside an MD2 or MDL: the model set's
+   * `replacement`, docs/md5-replacements.md), built as its own IdTechModel; who loads it so, and what it replaces.
+   */
+  replacement: { model: IdTechModel; by: string; replaces: string } | undefined = undefined;
   private mixerInstance: AnimationMixer | null = null;
   private readonly playing = new Map<string, AnimationAction>();
   /** Every channel a clip names; a clip naming none occupies them all (a model without channels has one). */
@@ -83,6 +89,18 @@ export class IdTechModel {
   /** An AnimationMixer on `scene`, made on first use (clips address nodes by name under it). */
   get mixer(): AnimationMixer {
     return (this.mixerInstance ??= new AnimationMixer(this.scene));
+  }
+
+  /**
+   * The bone of the mesh's joint called `name` — compared ignoring ASCII case, the first match, as Daemon's
+   * `RE_BoneIndex` finds a tag or named joint (pose/bone-index.ts) — or undefined (no such joint, or no skeleton).
+   * Attach an object under it to move with it (Unvanquished's naked human: `head_tag` is joint 32 of its mesh, found
+   * as `HEAD_TAG` too, even while a walk that names joint 32 `tag_head` plays).
+   */
+  joint(name: string): Bone | undefined {
+    const bones = this.skeleton?.bones ?? [];
+    const i = boneIndex(bones.map((b) => (b.userData.idtech as { joint?: string } | undefined)?.joint ?? b.name), name);
+    return i < 0 ? undefined : bones[i];
   }
 
   /** The clip called `name`, or undefined. */

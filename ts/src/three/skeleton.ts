@@ -23,6 +23,7 @@ export function viewBones(joints: SkinnedModelView['joints'], taken: Set<string>
   const bones = names.map((name, j) => {
     const b = new Bone();
     b.name = name;
+    b.userData.idtech = { joint: joints.names[j] }; // the name as the file has it (IdTechModel.joint looks it up)
     b.position.fromArray(joints.translations, j * 3);
     b.quaternion.fromArray(joints.rotations, j * 4);
     if (joints.scales) b.scale.fromArray(joints.scales, j * 3);

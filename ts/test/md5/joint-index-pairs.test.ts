@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { openModelSet } from '../../src/load/model-set.js';
+import { boneIndex } from '../../src/pose/bone-index.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
+import { IdTechLoader } from '../../src/three/loader.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { toGlb } from '../../src/registry/gltf.js';
 import { setGltfOptions } from '../../src/registry/gltf-options.js';
@@ -69,5 +71,27 @@ describe("Unvanquished's anims from another folder play on the naked human by jo
     expect(r.stderr).toMatch(/ENGINE_LIMIT.*joint 32 is "tag_head"/);
     const glb = readGlb(new Uint8Array(readFileSync(out)));
     expect(glb.json.animations.map((a: { name: string }) => a.name)).toEqual(['walk']);
+  });
+});
+
+describe("tags and named joints resolve on the mesh, as Daemon's RE_BoneIndex (ignoring case, the first match)", () => {
+  it('boneIndex: the mesh\'s names, Q_stricmp, the first of repeated names, −1 for none', () => {
+    const names = mesh.joints.names;
+    expect([names[4], names[32]]).toEqual(['tag_head', 'head_tag']);
+    // walk names joints 4 and 32 "tag_head" and none "head_tag"; jump names joint 4 "neck": the mesh answers alike
+    expect(anim('walk').names.indexOf('head_tag')).toBe(-1);
+    expect(anim('jump').names.indexOf('tag_head')).toBe(-1);
+    expect(boneIndex(names, 'HEAD_TAG')).toBe(32);
+    expect(boneIndex(names, 'Tag_Head')).toBe(4);
+    expect(boneIndex(names, 'nothing')).toBe(-1);
+    expect(boneIndex(['a', 'Tag', 'tag', 'TAG'], 'tAg')).toBe(1);
+    expect(boneIndex(['É'], 'é')).toBe(-1); // Q_stricmp folds ASCII letters only
+  });
+
+  it('three.js: with a walk that names no joint "head_tag", the mesh\'s head_tag is found by name, the bone it moves', async () => {
+    const model = await new IdTechLoader().setFileSystem(folderFileSystem(PLAYERS)).setTextures(false).loadAsync([BODY, ANIMS[0]]);
+    expect(model.joint('Head_Tag')).toBe(model.skeleton!.bones[32]);
+    expect(model.joint('TAG_HEAD')).toBe(model.skeleton!.bones[4]);
+    expect(model.joint('nothing')).toBeUndefined();
   });
 });

@@ -6,11 +6,12 @@
  */
 import type { GltfOptions, FormatEntry } from '../../node.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
-import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
+import type { ModelSet } from '../../load/model-set.js';
+import { badInput, checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, warningLines } from '../warnings.js';
 import { baseName, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
-import { gltfOutput, report, withTextures } from './pipeline.js';
+import { gltfOutput, report, setWarnings, withTextures } from './pipeline.js';
 
 /** glTF output's options that need no file, checked before any is read. */
 export function checkGltfOutput(a: ParsedArgs, out: string): void {
@@ -24,11 +25,26 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
   checkCompanions(format, anims, formats);
   refuseIgnoredOptions(a, format, formats);
   const exportList: NonNullable<GltfOptions['warnings']> = [];
-  const set = await readModel(input, format, anims, formats);
+  const read = await readModel(input, format, anims, formats);
+  // --replacement: the re-release's MD5 model drawn in its place (docs/md5-replacements.md)
+  const set = a.flags.has('--replacement') ? replacementOf(read, format, input) : read;
+  const setFormat = set === read ? format : (formats.find((f) => f.id === set.format) ?? format);
   const { options, lines, warnings } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
-  const { files, facts } = await load(input.label, () => gltfOutput(set, format, out, options, formats, meshopt));
+  const before = set.warnings.length;
+  const { files, facts } = await load(input.label, () => gltfOutput(set, setFormat, out, options, formats, meshopt));
+  // what the export read beside the model's files (a .md5scale's warnings join the set as its anims are read)
+  warnings.push(...setWarnings({ warnings: set.warnings.slice(before) }));
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input.archive ? set.origin : input.label, exportList));
   report([...lines, ...warningLines(warnings)], files, facts, bytes);
+}
+
+/** The replacement `--replacement` asks for, or why there is none (no MD5 files beside it, or they failed to load). */
+function replacementOf(set: ModelSet, format: FormatEntry, input: ModelInput): ModelSet {
+  if (!format.replacedBy) throw new UsageError(`--replacement is for the models a re-release replaces with MD5 ones (MD2, MDL), not ${format.title}`, 'convert');
+  if (set.replacement) return set.replacement.set;
+  const failed = set.warnings.flatMap((w) => w.warnings.filter((x) => x.code === 'REPLACEMENT_FAILED').map((x) => `${w.file}: ${x.message}`));
+  const r = format.replacedBy(set.path, set.data);
+  throw badInput(input.label, failed.length ? `its MD5 replacement did not load (${failed[0]})` : `no MD5 model replaces it: ${r?.model ?? 'its md5mesh'} and ${[...new Set(r?.companions.map((c) => (typeof c === 'string' ? c : c.path)))].join(', ') || 'its md5anim'} are not both there`);
 }

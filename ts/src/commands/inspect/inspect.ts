@@ -13,6 +13,7 @@ import { fileProgress, PROGRESS_MIN_BYTES } from '../progress.js';
 import { resolveCliTextures, surfaceLines, TEXTURE_OPTIONS, wantsTextures } from '../textures.js';
 import { groupLines, groupWarnings, parseWarnings, type FileWarning } from '../warnings.js';
 import { inspectContainer } from './archive.js';
+import { replacementLines, replacementSummary } from './replacement.js';
 
 /** `.md2, .md3, .md5mesh or .md5anim`: what the package reads. */
 const READABLE = readableExtensions(DEFAULT_FORMATS).replace(/, ([^,]*)$/, ' or $1');
@@ -64,6 +65,8 @@ async function run(a: ParsedArgs, { formats }: CliContext): Promise<void> {
     // a model of several files (a folder format) is read whole, as convert reads it
     const { summary: found, materialsOf } = format.inspect ? await load(input.label, () => summarize(input, format)) : await format.inspectSet!(await readModel(input, format, [], formats));
     const summary: Summary = { file: path, ...found };
+    // a re-release's MD5 model drawn in its place (docs/md5-replacements.md)
+    if (format.replacedBy) Object.assign(summary, await load(input.label, () => replacementSummary(input, format, formats)));
     let textureLines: string[] = [];
     if (materialsOf && format.materials && wantsTextures(a, 'inspect')) {
       const t = await resolveCliTextures(input, materialsOf as TexturedModel, a, 'inspect');
@@ -81,7 +84,7 @@ async function run(a: ParsedArgs, { formats }: CliContext): Promise<void> {
 }
 
 /** Fields the table shows in their own rows below the plain ones (--json keeps them as data). */
-const OWN_ROWS = new Set(['perMesh', 'perSurface', 'warnings', 'textures', 'textureWarnings', 'gameFolder']);
+const OWN_ROWS = new Set(['perMesh', 'perSurface', 'warnings', 'textures', 'textureWarnings', 'gameFolder', 'replacement']);
 
 /** A plain field as the table shows it: names quoted (they may be empty or hold spaces), nothing left blank. */
 function cell(v: unknown): string {
@@ -108,6 +111,7 @@ function print(file: string, summary: Summary, textureLines: readonly string[], 
   if (Array.isArray(summary.perSurface)) {
     (summary.perSurface as { name: string; vertices: number; triangles: number; shader: string }[]).forEach((s, i) => lines.push(row(`surface ${i}`, `${JSON.stringify(s.name)}: ${s.vertices} vertices, ${s.triangles} triangles, shader ${JSON.stringify(s.shader)}`)));
   }
+  for (const [label, text] of replacementLines(summary)) lines.push(row(label, text));
   if (Array.isArray(summary.textures)) {
     lines.push(row('game folder', String(summary.gameFolder)));
     textureLines.forEach((t, i) => lines.push(row(`texture ${i}`, t)));

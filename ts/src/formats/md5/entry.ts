@@ -12,6 +12,7 @@ import type { Md5MeshHeader } from './mesh.js';
 import type { ModelSet } from '../../load/model-set.js';
 import { formatEntry, type Summary } from '../entry.js';
 import { md5AnimModel, md5CameraModel, md5MeshModel } from './model-entry.js';
+import { md5SetAnims } from './set-anims.js';
 
 type MeshCounts = Pick<Md5MeshPart, 'name' | 'shader' | 'vertexCount' | 'triangleCount' | 'weightTotal'>;
 
@@ -51,8 +52,8 @@ function animSummary(anim: Md5AnimHeader): Summary {
   };
 }
 
-/** The md5anims of a set, named after their files (the clips' names). */
-const anims = (set: ModelSet<Md5Mesh>): NamedMd5Anim[] => set.companions.map((c) => ({ name: c.name, anim: c.data as Md5Anim }));
+/** The md5anims of a set, named after their files (the clips' names), with a `.md5scale`'s scales (set-anims.ts). */
+const anims = (set: ModelSet<Md5Mesh>): NamedMd5Anim[] => md5SetAnims(set);
 
 export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshModel, {
   // Mesh by mesh: only each mesh's counts are kept, its arrays dropped as the next is read (a 50 MB md5mesh
@@ -67,6 +68,8 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     return { summary, materialsOf };
   },
   playable: async (set) => (await import('./playable.js')).md5Playable(set.data, anims(set)),
+  // the anims with a `.md5scale`'s scales where the set read one (the Quake II re-release: set-anims.ts)
+  gltfOptions: (set, options) => (set.companions.length ? { ...options, anims: anims(set) } : options),
   view: async (set, backend) => (await import('./view.js')).md5View(set, backend),
   obj: {
     frames: (set) => (set.companions[0] ? { count: (set.companions[0].data as Md5Anim).frameCount, of: set.companions[0].path } : null),

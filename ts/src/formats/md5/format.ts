@@ -57,6 +57,9 @@ export const md5MeshFormat: ModelFormat<Md5Mesh> = {
     if (format !== 'md5anim') return `an .${format} does not play on an .md5mesh`;
     return animMeshMismatch(mesh, companion as Md5Anim, warnings);
   },
+  // a re-release's replacement drawn with its original's skins (q2pro: every mesh takes the entity's skin, its own
+  // shaders unread): the first skin, the one an entity shows by default, as every mesh's material
+  skinnedWith: (mesh, images) => (images.length ? { ...mesh, meshes: mesh.meshes.map((m) => ({ ...m, shader: images[0] })) } : mesh),
 };
 
 export const md5AnimFormat: ModelFormat<Md5Anim> = {

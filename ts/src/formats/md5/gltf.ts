@@ -15,6 +15,10 @@
  *   ANIM_MESH_MISMATCH otherwise); an anim whose parents differ from the mesh's poses through its own hierarchy, as
  *   Daemon poses it, and its keys are re-expressed under the mesh's (the glTF skeleton): `Md5Poser.meshLocalPose`, with the
  *   difference reported as an ENGINE_LIMIT warning.
+ * - An anim's `scales` (q2pro's `.md5scale`: formats/md5/md5scale.ts) scale a joint's weights' offsets about the
+ *   joint, not its children: each scaled joint gets a child node `<joint>_md5scale` at rest (identity), bound with the
+ *   joint's inverse bind matrix, and its vertices' influences move to it; its scale is keyed per frame (STEP: the
+ *   engine does not blend scales). A scale of 0 there hides what only that joint holds, as the engine hides it.
  * - Triangles are written (a, c, b): MD5 winds clockwise seen from the front, glTF counter-clockwise.
  * - Texture coordinates are stored as in the file: Doom 3's t grows downward, and so does glTF's.
  */
@@ -77,16 +81,25 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
     if (p < 0) roots.push(jointNodes[j]);
     else (b.json.nodes[jointNodes[p]].children ??= []).push(jointNodes[j]);
   }
-  const ibm = new Float32Array(n * 16);
+  // joints whose weights an anim scales (.md5scale): a scale node each, the skin's joint n + k (see the file comment)
+  const scaled = scaledJoints(n, anims);
+  const scaleNodes = scaled.map((j) => {
+    const node = b.add('nodes', { name: `${mesh.joints.names[j]}_md5scale` });
+    (b.json.nodes[jointNodes[j]].children ??= []).push(node);
+    return node;
+  });
+  const remap = new Map(scaled.map((j, k) => [j, n + k]));
+  const ibm = new Float32Array((n + scaled.length) * 16);
   for (let j = 0; j < n; j++) {
     const q: Quat = [0, 0, 0, 1], t = [0, 0, 0];
     axes.quat(...world[j].q, q, 0);
     axes.vec(world[j].t[0], world[j].t[1], world[j].t[2], t, 0);
     inverseRigid(q, t, ibm, j * 16);
   }
+  scaled.forEach((j, k) => ibm.copyWithin((n + k) * 16, j * 16, j * 16 + 16));
   const skin = b.add('skins', {
     name: 'skeleton',
-    joints: jointNodes,
+    joints: [...jointNodes, ...scaleNodes],
     inverseBindMatrices: b.accessor(ibm, 'MAT4'),
     ...(roots.length === 1 ? { skeleton: roots[0] } : {}),
   });
@@ -143,7 +156,8 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
         axes.vec(bindNormals[s], bindNormals[s + 1], bindNormals[s + 2], normals, v * 3);
       }
     }
-    const influences = vertexInfluences(part, stats, n > 256);
+    const influences = vertexInfluences(part, stats, n + scaled.length > 256);
+    if (remap.size) for (let k = 0; k < influences.joints.length; k++) influences.joints[k] = remap.get(influences.joints[k]) ?? influences.joints[k];
     nonPositive += influences.nonPositive;
     const indices = counterClockwise(part.triangles, vc);
     const V = BufferTarget.ArrayBuffer;
@@ -171,12 +185,12 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
   if (zeroNormals > 0) ctx.warnings.push({ code: 'NO_NORMAL', message: `${zeroNormals} vertices lie on no triangle with area: given the up normal`, offset: 0 });
   if (nonPositive > 0) ctx.warnings.push({ code: 'NO_POSITIVE_WEIGHT', message: `${nonPositive} vertices have no positive weight: bound rigidly to their first joint`, offset: 0 });
 
-  anims.forEach(({ name, anim }, i) => addAnimation(b, axes, anim, name, jointNodes, locals[i]));
+  anims.forEach(({ name, anim, scales }, i) => addAnimation(b, axes, anim, name, jointNodes, locals[i], { joints: scaled, nodes: scaleNodes, scales }));
   return { rootNodes: [...roots, ...meshNodes], stats };
 }
 
 /** One md5anim → one glTF animation: per joint, every frame's local translation and rotation (`localPoses[f]`). */
-function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, jointNodes: number[], localPoses: Float32Array[]): void {
+function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, jointNodes: number[], localPoses: Float32Array[], scaling: { joints: number[]; nodes: number[]; scales?: Float32Array }): void {
   const n = anim.jointCount, frames = anim.frameCount;
   const times = new Float32Array(frames);
   for (let f = 0; f < frames; f++) times[f] = f / anim.frameRate;
@@ -196,5 +210,25 @@ function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, j
   const input = b.accessor(times, 'SCALAR', { bounds: true });
   const animation: GltfAnimation = { name, channels: [], samplers: [], extras: { frameRate: anim.frameRate, frameCount: frames } };
   for (let j = 0; j < n; j++) addTrsChannels(b, animation, jointNodes[j], input, translations[j], rotations[j], 'LINEAR');
+  // every anim keys every scale node (1 where it has no scales), so that one anim's hidden part is not left hidden
+  scaling.joints.forEach((j, k) => {
+    const values = new Float32Array(frames * 3).fill(1);
+    if (scaling.scales) for (let f = 0; f < frames; f++) values.fill(scaling.scales[f * n + j], f * 3, f * 3 + 3);
+    animation.channels.push({ sampler: animation.samplers.length, target: { node: scaling.nodes[k], path: 'scale' } });
+    animation.samplers.push({ input, output: b.accessor(values, 'VEC3'), interpolation: 'STEP' });
+  });
   b.add('animations', animation);
+}
+
+/** The joints any anim scales to other than 1 (`NamedMd5Anim.scales`), in joint order. */
+function scaledJoints(n: number, anims: readonly NamedMd5Anim[]): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < n; j++) {
+    if (anims.some(({ anim, scales }) => {
+      if (!scales) return false;
+      for (let f = 0; f < anim.frameCount; f++) if (scales[f * n + j] !== 1) return true;
+      return false;
+    })) out.push(j);
+  }
+  return out;
 }

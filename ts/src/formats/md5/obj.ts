@@ -1,5 +1,6 @@
 /** MD5 as OBJ: one posed frame (`convert … -o x.obj`). */
-import type { Md5Mesh, Md5Anim } from '../../base/model.js';
+import type { Md5Mesh } from '../../base/model.js';
+import { md5SetAnims } from './set-anims.js';
 import type { ModelSet } from '../../load/model-set.js';
 import type { ObjFrameOptions } from '../entry.js';
 import { Md5Poser } from '../../pose/md5-poser.js';
@@ -9,10 +10,11 @@ import { toObj } from '../../export/obj.js';
 export async function writeObjFrame(set: ModelSet<Md5Mesh>, o: ObjFrameOptions): Promise<{ text: string; facts: string[] }> {
   const mesh = set.data;
   const anim = set.companions[0];
+  const played = md5SetAnims(set)[0];
   const poser = new Md5Poser(o.backend, mesh);
   try {
     if (anim) {
-      poser.setAnim(anim.data as Md5Anim);
+      poser.setAnim(played.anim).setScales(played.scales ?? null);
       poser.poseFrame(o.frame ?? 0);
     } else poser.poseBind();
     const what = anim ? `${set.path} posed by ${anim.path} frame ${o.frame ?? 0}` : `${set.path} in its bind pose`;

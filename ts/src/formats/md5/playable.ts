@@ -6,7 +6,7 @@ import { buildSkinStream } from '../../pose/skin-stream.js';
 import { concatUvs, partsBackToBack, poserPlayer, type Clip, type ModelPlayer, type PlayableModel } from '../../playable/playable.js';
 
 /** An md5mesh and the md5anims that play on it (checked against it when the model set was read), each a clip. */
-export function md5Playable(mesh: Md5Mesh, named: readonly { name: string; anim: Md5Anim }[]): PlayableModel {
+export function md5Playable(mesh: Md5Mesh, named: readonly { name: string; anim: Md5Anim; scales?: Float32Array }[]): PlayableModel {
   const anims = named.map((a) => a.anim);
   const skin = buildSkinStream(mesh); // shared by the posers of every backend
   // Meshes back to back, as the skin stream's file-order outputs (meshVertexStart) lay them out.
@@ -33,6 +33,7 @@ export function md5Playable(mesh: Md5Mesh, named: readonly { name: string; anim:
         setClip(index: number) {
           if (index === clip) return;
           poser.setAnim(anims[index] ?? null);
+          if (anims[index]) poser.setScales(named[index].scales ?? null);
           clip = index;
         },
         poseBlend(frame1: number, frame2: number, t: number) {

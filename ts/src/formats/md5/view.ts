@@ -23,6 +23,7 @@ import { MATRIX_STRIDE, POSE_STRIDE } from '../../kernels/layout.js';
 import type { ModelSet } from '../../load/model-set.js';
 import { bindJoints, vertexInfluences, type InfluenceStats } from './bind.js';
 import { Md5Poser } from '../../pose/md5-poser.js';
+import { md5SetAnims } from './set-anims.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView, type ViewBounds, type ViewGroup } from '../model-view.js';
 
 /** Column-major 4×4 inverse of the rigid transform (R(q), t): [Rᵀ | −Rᵀt], Rᵀ's columns the axes turned back by q*. */
@@ -55,10 +56,10 @@ function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string): SkinnedClipView 
 }
 
 /** The bind pose and every frame of every anim, skinned by `poser` (positions only); the anims detached after. */
-function allFrameBounds(poser: Md5Poser, anims: readonly Md5Anim[]): ViewBounds | null {
+function allFrameBounds(poser: Md5Poser, anims: readonly { anim: Md5Anim; scales?: Float32Array }[]): ViewBounds | null {
   let box = growBounds(null, poser.poseBind(false).positions);
-  for (const anim of anims) {
-    poser.setAnim(anim);
+  for (const { anim, scales } of anims) {
+    poser.setAnim(anim).setScales(scales ?? null);
     for (let f = 0; f < anim.frameCount; f++) box = growBounds(box, poser.poseFrame(f, false).positions);
   }
   poser.setAnim(null);
@@ -67,7 +68,7 @@ function allFrameBounds(poser: Md5Poser, anims: readonly Md5Anim[]): ViewBounds 
 
 export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedModelView {
   const mesh = set.data;
-  const anims = set.companions.map((c) => ({ name: c.name, anim: c.data as Md5Anim }));
+  const anims = md5SetAnims(set);
   const poser = new Md5Poser(backend, mesh);
   let owned = true;
   try {
@@ -80,7 +81,7 @@ export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedMo
       inverseRigid(world[j].t, world[j].q, inverseBind, j * 16);
     }
     const clips = anims.map((a) => md5Clip(poser, a.anim, a.name));
-    const bounds = allFrameBounds(poser, anims.map((a) => a.anim));
+    const bounds = allFrameBounds(poser, anims);
     poser.poseBind();
     const starts = poser.stream.meshVertexStart;
     const st = new Float32Array(poser.vertexCount * 2);

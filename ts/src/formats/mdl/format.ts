@@ -7,6 +7,7 @@
 import type { MdlModel } from '../../base/model.js';
 import type { ModelFormat } from '../../load/format.js';
 import { isMdlHead } from './header.js';
+import { mdlMd5Replacement } from './md5-replacement.js';
 
 export const mdlFormat: ModelFormat<MdlModel> = {
   id: 'mdl',
@@ -17,4 +18,6 @@ export const mdlFormat: ModelFormat<MdlModel> = {
   animation: 'vertex',
   parseStream: async (source, options) => (await import('./index.js')).parseMdlStream(source, options),
   warnings: (model) => model.warnings,
+  // the Quake re-release's MD5 model beside it (vkQuake): md5-replacement.ts
+  replacedBy: (path, model) => mdlMd5Replacement(path, model),
 };
