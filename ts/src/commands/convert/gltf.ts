@@ -4,9 +4,8 @@
  * folder), from disk or from inside an archive. Warnings go to stderr grouped by kind, then one summary line read
  * back from the written file.
  */
-import type { GltfOptions, FormatEntry } from '../../node.js';
+import type { GltfOptions, FormatEntry, ModelSet } from '../../node.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
-import type { ModelSet } from '../../load/model-set.js';
 import { badInput, checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, warningLines } from '../warnings.js';

@@ -3,8 +3,7 @@
  * re-releases' MD5 models beside an MD2 or MDL): which files replace it, who loads them so, the images it is skinned
  * with, and what went wrong — read through the model set, as every other door reads it (docs/md5-replacements.md).
  */
-import type { Summary } from '../../formats/entry.js';
-import type { FormatEntry } from '../../formats/entry.js';
+import type { FormatEntry, Summary } from '../../node.js';
 import { readModel, type ModelInput } from '../inputs.js';
 
 export async function replacementSummary(input: ModelInput, format: FormatEntry, formats: readonly FormatEntry[]): Promise<Summary> {
