@@ -11,6 +11,7 @@ import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js'
 import { writeOutputs } from '../output.js';
 import { exportWarnings, warningLines } from '../warnings.js';
 import { baseName, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
+import { modelInputFiles, refuseOverwritingInputs } from './overwrite.js';
 import { gltfOutput, report, withTextures } from './pipeline.js';
 
 /** glTF output's options that need no file, checked before any is read. */
@@ -26,9 +27,10 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
   refuseIgnoredOptions(a, format, formats);
   const exportList: NonNullable<GltfOptions['warnings']> = [];
   const set = await readModel(input, format, anims, formats);
-  const { options, lines, warnings } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
+  const { options, lines, warnings, inputs } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
   const { files, facts } = await load(input.label, () => gltfOutput(set, format, out, options, formats, meshopt));
+  await refuseOverwritingInputs(a, files.map((f) => f.path), await modelInputFiles(input, set, [...anims, ...inputs]));
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input.archive ? set.origin : input.label, exportList));
   report([...lines, ...warningLines(warnings)], files, facts, bytes);
