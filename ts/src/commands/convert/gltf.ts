@@ -7,7 +7,7 @@
 import type { GltfOptions } from '../../export/gltf.js';
 import type { FormatEntry } from '../../formats/entry.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
-import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
+import { checkCompanions, load, partialStatus, readModel, skippedCompanions, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, warningLines } from '../warnings.js';
 import { baseName, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
@@ -21,12 +21,13 @@ export function checkGltfOutput(a: ParsedArgs, out: string): void {
   gltfOptions(a, '', []);
 }
 
-export async function convertGltf(a: ParsedArgs, input: ModelInput, format: FormatEntry, out: string, formats: readonly FormatEntry[]): Promise<void> {
+export async function convertGltf(a: ParsedArgs, input: ModelInput, format: FormatEntry, out: string, formats: readonly FormatEntry[]): Promise<number> {
   const anims = a.options.get('--anim') ?? [];
   checkCompanions(format, anims, formats);
   refuseIgnoredOptions(a, format, formats);
   const exportList: NonNullable<GltfOptions['warnings']> = [];
-  const set = await readModel(input, format, anims, formats);
+  // an --anim that does not fit is left out with a warning, the rest written, exit 1 (partialStatus)
+  const set = await readModel(input, format, anims, formats, 'skip');
   const { options, lines, warnings, inputs } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
   const { files, facts } = await load(input.label, () => gltfOutput(set, format, out, options, formats, meshopt));
@@ -34,4 +35,5 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input.archive ? set.origin : input.label, exportList));
   report([...lines, ...warningLines(warnings)], files, facts, bytes);
+  return partialStatus(skippedCompanions(set), anims.length);
 }

@@ -15,7 +15,7 @@ import { type GltfOptions } from '../../export/gltf.js';
 import { type FormatEntry, type WriterCapability } from '../../formats/entry.js';
 import { DEFAULT_FORMATS } from '../../registry/formats.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
-import { inputFormat, load, modelInput, readModel } from '../inputs.js';
+import { inputFormat, load, modelInput, partialStatus, readModel, skippedCompanions } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, groupLines, parseWarnings, warningLines, type FileWarning } from '../warnings.js';
 import { baseName } from './gltf-options.js';
@@ -73,7 +73,7 @@ function positive(a: ParsedArgs, name: string): number | undefined {
 }
 
 /** The glTF input: the file's bytes (and a `.gltf`'s files), or any model this tool reads exported to glTF in memory. */
-async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly FormatEntry[]): Promise<GltfInput & { warnings: FileWarning[]; lines: string[]; inputs: string[] }> {
+async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly FormatEntry[]): Promise<GltfInput & { warnings: FileWarning[]; lines: string[]; inputs: string[]; skipped: string[] }> {
   if (/\.(glb|gltf)$/i.test(inputArg)) {
     for (const o of ['--anim', '--skin', '--game-dir']) if (given(a, o)) throw new UsageError(`${o} reads an id model; ${inputArg} is glTF`, 'convert');
     const bytes = new Uint8Array(await load(inputArg, () => readFile(inputArg)));
@@ -81,17 +81,17 @@ async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly Form
     const reader = gltfFileReader(inputArg);
     const inputs = [inputArg];
     const readResource: typeof reader = (r) => (inputs.push(join(dirname(inputArg), r.path)), reader(r));
-    return { bytes, readResource, warnings: [], lines: [], inputs };
+    return { bytes, readResource, warnings: [], lines: [], inputs, skipped: [] };
   }
   const input = await modelInput(inputArg);
   try {
     const format = await inputFormat(input, formats);
-    const set = await readModel(input, format, a.options.get('--anim') ?? [], formats);
+    const set = await readModel(input, format, a.options.get('--anim') ?? [], formats, 'skip');
     const exportList: NonNullable<GltfOptions['warnings']> = [];
     const { options, lines, warnings, inputs } = await withTextures(a, input, set, { name: baseName(input.path), warnings: exportList, quantize: false });
     const { files } = await load(input.label, () => gltfOutput(set, format, 'memory.glb', options, formats));
     warnings.push(...exportWarnings(input.label, exportList));
-    return { bytes: files[0].bytes as Uint8Array, warnings, lines, inputs: await modelInputFiles(input, set, [...(a.options.get('--anim') ?? []), ...inputs]) };
+    return { bytes: files[0].bytes as Uint8Array, warnings, lines, skipped: skippedCompanions(set), inputs: await modelInputFiles(input, set, [...(a.options.get('--anim') ?? []), ...inputs]) };
   } finally {
     await input.close();
   }
@@ -125,6 +125,6 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   if (writer.folderFlag) await mkdir(out, { recursive: true }).catch(() => undefined);
   const written = await writeOutputs(result.files);
   report([...gltf.lines, ...warningLines([...gltf.warnings, ...exportWarnings(inputArg, result.warnings), ...engine])], result.files, result.facts, written);
-  return 0;
+  return partialStatus(gltf.skipped, a.options.get('--anim')?.length ?? 0);
 }
 
