@@ -86,6 +86,11 @@ export interface GltfCapability<D> {
 
 export interface WriterOptions {
   fps?: number;
+  /**
+   * Without `fps`: each animation at its own even key rate, every key a frame (an id model exported to glTF in memory
+   * and written in another id format keeps its frames), else at the format's default rate (`animationRates`).
+   */
+  keyRate?: boolean;
   scale: number;
   texturePath?: string;
   split: boolean;

@@ -100,7 +100,7 @@ export function mergeVertices(all: Uint8Array, V: number, F: number, tags?: Int3
  * frames are too many or `vertexBytes` × vertices × frames too large (MD2 quantises to 4 bytes a vertex; MDL holds
  * every frame's posed positions and normals too, 52). @internal
  */
-export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, bounds: Pick<ImportBounds, 'maxFrames' | 'maxBytes'>, what: string, vertexBytes = 4) {
+export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: Parameters<typeof sampleFrames>[1], bounds: Pick<ImportBounds, 'maxFrames' | 'maxBytes'>, what: string, vertexBytes = 4) {
   const first: number[] = [];
   let vertexCount = 0;
   for (const p of prims) first.push(vertexCount), (vertexCount += p.vertexCount);

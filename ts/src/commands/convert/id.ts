@@ -111,14 +111,17 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   const { writer } = target;
   for (const [option, why] of Object.entries(writer.refuses ?? {})) if (given(a, option)) throw new UsageError(why, 'convert');
   if (given(a, '--assimp-anim') && !writer.extensions.includes('.md5mesh')) throw new UsageError('--assimp-anim names the md5anim written beside an .md5mesh', 'convert');
-  const fps = positive(a, '--fps') ?? writer.defaultFps;
+  // an id model's frames are kept (each clip at its own key rate) unless --fps asks for others; glTF is sampled at
+  // the target's default rate
+  const gltfIn = /\.(glb|gltf)$/i.test(inputArg);
+  const fps = positive(a, '--fps') ?? (gltfIn ? writer.defaultFps : undefined);
   if (fps !== undefined && given(a, '--fps')) {
     const wrong = writer.checkFps?.(fps);
     if (wrong) throw new UsageError(wrong, 'convert');
   }
   const scale = positive(a, '--scale') ?? 1;
   const gltf = await gltfInput(a, inputArg, formats);
-  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out, assimpNames: given(a, '--assimp-anim') }));
+  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, keyRate: !gltfIn && fps === undefined, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out, assimpNames: given(a, '--assimp-anim') }));
   const engine = result.engine.flatMap((e) => parseWarnings(e.file, e.warnings));
   if (!engineFindings(a, out, engine, result.refusal)) return 1;
   await refuseOverwritingInputs(a, result.files.map((f) => f.path), gltf.inputs);
