@@ -112,8 +112,10 @@ export async function inputFormat(input: ModelInput, formats: readonly FormatEnt
   const children = await load(input.label, () => folderChildren(input.fs, input.path));
   const matched = folderFormats.find((f) => f.folder!.matches(children));
   if (matched) return matched;
-  if (input.archive) throw badInput(input.label, `no such model file or ${folderFormats.map((f) => f.folder!.noun).join(' or ')} in the archive`);
-  await load(input.label, () => stat(input.path)); // a missing path: the file system's own error (ENOENT)
+  // a folder in an archive gets the message a loose folder gets (what it lacks, which model in it to name); only a
+  // path that is nothing in the archive is said to be so
+  if (input.archive && children.size === 0) throw badInput(input.label, `no such model file or ${folderFormats.map((f) => f.folder!.noun).join(' or ')} in the archive`);
+  if (!input.archive) await load(input.label, () => stat(input.path)); // a missing path: the file system's own error (ENOENT)
   // A folder of loose models (an md5mesh with its anims, MD2s): say how to convert one of them instead.
   const form = folderFormats[0]?.folder;
   const missing = form ? form.required.filter((n) => !children.has(n)) : [];

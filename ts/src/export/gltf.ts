@@ -35,6 +35,11 @@ export interface MdlExportOptions extends MorphExportOptions {
 export interface NamedMd5Anim {
   name: string;
   anim: Md5Anim;
+  /**
+   * Its pairing with the mesh was checked and its ENGINE_LIMIT warnings given already (a model set's companion:
+   * `openModelSet` warns on the anim's file): the export does not say them a second time.
+   */
+  warned?: boolean;
 }
 
 /** What keeping at most four influences per vertex dropped. */

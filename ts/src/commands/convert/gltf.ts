@@ -10,7 +10,7 @@ import { given, UsageError, type ParsedArgs } from '../args.js';
 import { checkCompanions, load, partialStatus, readModel, skippedCompanions, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, warningLines } from '../warnings.js';
-import { baseName, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
+import { baseName, checkClipRanges, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
 import { modelInputFiles, refuseOverwritingInputs } from './overwrite.js';
 import { gltfOutput, report, withTextures } from './pipeline.js';
 
@@ -28,6 +28,7 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
   const exportList: NonNullable<GltfOptions['warnings']> = [];
   // an --anim that does not fit is left out with a warning, the rest written, exit 1 (partialStatus)
   const set = await readModel(input, format, anims, formats, 'skip');
+  checkClipRanges(a, format.obj?.frames(set) ?? null);
   const { options, lines, warnings, inputs } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
   const { files, facts } = await load(input.label, () => gltfOutput(set, format, out, options, formats, meshopt));

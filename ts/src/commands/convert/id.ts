@@ -18,7 +18,7 @@ import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from
 import { inputFormat, load, modelInput, partialStatus, readModel, skippedCompanions } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, groupLines, parseWarnings, warningLines, type FileWarning } from '../warnings.js';
-import { baseName } from './gltf-options.js';
+import { baseName, refuseSkin } from './gltf-options.js';
 import { modelInputFiles, refuseOverwritingInputs } from './overwrite.js';
 import { gltfOutput, report, withTextures } from './pipeline.js';
 
@@ -86,6 +86,7 @@ async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly Form
   const input = await modelInput(inputArg);
   try {
     const format = await inputFormat(input, formats);
+    refuseSkin(a, format, formats);
     const set = await readModel(input, format, a.options.get('--anim') ?? [], formats, 'skip');
     const exportList: NonNullable<GltfOptions['warnings']> = [];
     const { options, lines, warnings, inputs } = await withTextures(a, input, set, { name: baseName(input.path), warnings: exportList, quantize: false });

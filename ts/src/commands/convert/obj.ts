@@ -16,6 +16,7 @@ import { writeOutputs, type OutputFile } from '../output.js';
 import { resolveCliTextures, wantsTextures } from '../textures.js';
 import { exportWarnings, warningLines, type FileWarning } from '../warnings.js';
 import { modelInputFiles, refuseOverwritingInputs, textureFiles } from './overwrite.js';
+import { refuseSkin } from './gltf-options.js';
 import { report, setWarnings } from './pipeline.js';
 
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'wasm', 'wasm-simd', 'wasm-scalar', 'ts'];
@@ -37,6 +38,7 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
   const obj = format.obj;
   if (!obj) throw new UsageError(`${input.label}: a ${format.folder?.noun ?? format.title} converts to .glb or .gltf (OBJ output is one model's frame)`, 'convert');
   checkCompanions(format, anims, formats);
+  refuseSkin(a, format, formats);
   const set = await readModel(input, format, anims, formats);
   const frames = obj.frames(set);
   if (frame !== undefined && frames === null) throw new UsageError(`--frame needs --anim (${format.extensions[0] ? `an ${format.extensions[0]}` : format.title} alone has only its bind pose)`, 'convert');

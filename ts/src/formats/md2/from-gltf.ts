@@ -235,7 +235,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     skins: skin ? [{ name: skin, bytes: new Uint8Array(0) }] : [],
     vertexCount: V,
     frameCount: F,
-    frameNames: md2FrameNames(frames),
+    frameNames: md2FrameNames(frames, warnings),
     frameScales,
     frameTranslates,
     frameVertices,

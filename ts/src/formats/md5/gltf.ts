@@ -58,8 +58,9 @@ function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void 
 export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: InfluenceStats } {
   const { builder: b, axes } = ctx;
   const n = mesh.joints.count;
-  for (const { name, anim } of anims) {
-    for (const w of assertAnimMatchesMesh(mesh, anim, { anim: `anim "${name}"` })) ctx.warnings.push(w);
+  for (const { name, anim, warned } of anims) {
+    const found = assertAnimMatchesMesh(mesh, anim, { anim: `anim "${name}"` });
+    if (!warned) for (const w of found) ctx.warnings.push(w);
   }
 
   // Skeleton: one node per joint, local TRS, children from parents.

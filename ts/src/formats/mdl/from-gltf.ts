@@ -217,7 +217,7 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
   const onseam = new Int32Array(V), vst = new Int32Array(2 * V);
   kept.forEach((v, w) => vst.set(st.subarray(2 * v, 2 * v + 2), 2 * w));
 
-  const names = md2FrameNames(frames).map((n) => n.slice(0, MDL_POSE_NAME_BYTES));
+  const names = md2FrameNames(frames, warnings).map((n) => n.slice(0, MDL_POSE_NAME_BYTES));
   const poseFrames: MdlFrame[] = names.map((_, p) => ({
     type: 0,
     firstPose: p,
