@@ -106,6 +106,11 @@ export interface ErrorPosition {
 }
 
 export class ModelParseError extends Error {
+  // the class's own name where a minifier renamed it (Node prints an uncaught error as `constructor.name [name]`:
+  // `t [ModelParseError]` in the shipped build)
+  static {
+    Object.defineProperty(this, 'name', { value: 'ModelParseError' });
+  }
   override readonly name = 'ModelParseError';
   readonly code: ErrorCode;
   readonly offset: number;
