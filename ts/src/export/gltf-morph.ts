@@ -81,7 +81,7 @@ export function addMorphMesh(b: GltfBuilder, axes: Axes, m: MorphMeshInput, grid
   const wound = counterClockwise(m.triangles, m.vertexCount);
   const indices = m.shared?.indices ?? b.accessor(wound, 'SCALAR', { target: BufferTarget.ElementArrayBuffer });
   // tangents where a normal map needs them, of the base frame (gltf-tangents.ts)
-  const tangents = b.json.materials?.[m.material]?.normalTexture ? { TANGENT: b.accessor(vertexTangents(base.positions, base.normals, m.uvs, wound), 'VEC4', { target: V }) } : {};
+  const tangents: Record<string, number> = b.json.materials?.[m.material]?.normalTexture ? { TANGENT: b.accessor(vertexTangents(base.positions, base.normals, m.uvs, wound), 'VEC4', { target: V }) } : {};
   const mesh = b.add('meshes', {
     name: m.name,
     primitives: [{

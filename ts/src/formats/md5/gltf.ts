@@ -151,7 +151,7 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
     const V = BufferTarget.ArrayBuffer;
     const material = ctx.materials.index(part.shader, { index: i });
     // tangents where a normal map needs them (export/gltf-tangents.ts), in the bind pose
-    const tangents = b.json.materials?.[material]?.normalTexture ? { TANGENT: b.accessor(vertexTangents(positions, normals, part.uvs, indices), 'VEC4', { target: V }) } : {};
+    const tangents: Record<string, number> = b.json.materials?.[material]?.normalTexture ? { TANGENT: b.accessor(vertexTangents(positions, normals, part.uvs, indices), 'VEC4', { target: V }) } : {};
     const gltfMesh = b.add('meshes', {
       name: label,
       primitives: [{
