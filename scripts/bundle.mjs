@@ -110,7 +110,7 @@ const split = build({
 
 /** Whitespace out, annotations kept: terser prints the module without its whitespace and comments but `@__PURE__`. */
 async function compact(code) {
-  const out = await terser(code, { module: true, compress: false, mangle: false, format: { comments: false, preserve_annotations: true } });
+  const out = await terser(code, { module: true, compress: false, mangle: false, format: { comments: false, preserve_annotations: true, max_line_len: 200 } });
   return out.code;
 }
 

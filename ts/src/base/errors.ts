@@ -136,6 +136,9 @@ export class ModelParseError extends Error {
     this.column = position.column;
     this.file = undefined;
     this.pairedWith = undefined;
+    // the class's own name where a minifier renamed it (Node prints an uncaught error as `constructor.name [name]`:
+    // `t [ModelParseError]` in the shipped build); set on first use, not at load (no top-level work: tree-shaking.test.ts)
+    if (ModelParseError.name !== 'ModelParseError') Object.defineProperty(ModelParseError, 'name', { value: 'ModelParseError' });
   }
 
   /** Names the file the error came from, once (the innermost opener knows best); returns the error. */

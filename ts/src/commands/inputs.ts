@@ -11,7 +11,7 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
-import { ModelParseError, type ParseWarning, looseModelRoot, openModelSet, type ModelSet, type FormatEntry, type FileSystem, lazyFolderFileSystem, openPath } from '../node.js';
+import { ErrorCode, ModelParseError, type ParseWarning, looseModelRoot, openModelSet, type ModelSet, type FormatEntry, type FileSystem, lazyFolderFileSystem, openPath } from '../node.js';
 import { detectFile, folderChildren, folderOpening, readableExtensions, ARCHIVE_FILE_EXTENSIONS } from '../files.js';
 import { UsageError } from './args.js';
 import { badInput, InputError } from './input-error.js';
@@ -109,8 +109,10 @@ export async function inputFormat(input: ModelInput, formats: readonly FormatEnt
   const children = await load(input.label, () => folderChildren(input.fs, input.path));
   const matched = folderFormats.find((f) => f.folder!.matches(children));
   if (matched) return matched;
-  if (input.archive) throw badInput(input.label, `no such model file or ${folderFormats.map((f) => f.folder!.noun).join(' or ')} in the archive`);
-  await load(input.label, () => stat(input.path)); // a missing path: the file system's own error (ENOENT)
+  // a folder in an archive gets the message a loose folder gets (what it lacks, which model in it to name); only a
+  // path that is nothing in the archive is said to be so
+  if (input.archive && children.size === 0) throw badInput(input.label, `no such model file or ${folderFormats.map((f) => f.folder!.noun).join(' or ')} in the archive`);
+  if (!input.archive) await load(input.label, () => stat(input.path)); // a missing path: the file system's own error (ENOENT)
   // A folder of loose models (an md5mesh with its anims, MD2s): say how to convert one of them instead.
   const form = folderFormats[0]?.folder;
   const missing = form ? form.required.filter((n) => !children.has(n)) : [];
@@ -124,15 +126,30 @@ export async function inputFormat(input: ModelInput, formats: readonly FormatEnt
 
 /**
  * The model INPUT names with the files `anims` names played on it (paths in the same file system as the model:
- * on disk, or inside the same archive). An animation that does not fit fails, naming both files.
+ * on disk, or inside the same archive). An animation that does not fit fails, naming both files; with `onMismatch`
+ * 'skip' it is left out with an ANIM_MESH_MISMATCH warning (`skippedCompanions` names them).
  */
-export async function readModel(input: ModelInput, format: FormatEntry, anims: readonly string[], formats: readonly FormatEntry[]): Promise<ModelSet> {
+export async function readModel(input: ModelInput, format: FormatEntry, anims: readonly string[], formats: readonly FormatEntry[], onMismatch: 'fail' | 'skip' = 'fail'): Promise<ModelSet> {
   const companions = anims.map((a) => (input.archive ? (archiveInner(a, input.archive) ?? a) : a));
   if (!input.archive) {
     // on disk: a missing file is the file system's own error (ENOENT), a folder is said to be one
     for (const a of anims) if ((await load(a, () => stat(a))).isDirectory()) throw badInput(a, `is a folder, not a model file (${readableExtensions(formats)})`);
   }
-  return load(input.label, () => openModelSet(input.fs, input.path, { formats, format: format.folder ? undefined : format, companions, root: input.root }));
+  return load(input.label, () => openModelSet(input.fs, input.path, { formats, format: format.folder ? undefined : format, companions, root: input.root, onMismatch }));
+}
+
+/** The companions a set read with `onMismatch: 'skip'` left out (each an unpositioned ANIM_MESH_MISMATCH warning): their files. */
+export const skippedCompanions = (set: Pick<ModelSet, 'warnings'>): string[] =>
+  set.warnings.filter((w) => w.unpositioned && w.warnings.some((x) => x.code === ErrorCode.AnimMeshMismatch)).map((w) => w.file);
+
+/**
+ * Exit status 1 and a last line on stderr when some --anim given was left out (the output holds the rest), 0
+ * otherwise: the same policy as `--all`, where a model's failure does not stop the others but sets the status.
+ */
+export function partialStatus(skipped: readonly string[], given: number): number {
+  if (!skipped.length) return 0;
+  process.stderr.write(`idtech-models: ${skipped.length} of ${given} --anim not played (ANIM_MESH_MISMATCH above: ${skipped.join(', ')}); the rest written, exit 1\n`);
+  return 1;
 }
 
 /** An --anim given as `ARCHIVE:INNER` or `ARCHIVE/INNER` of the model's own archive: its inner path. */

@@ -148,12 +148,16 @@ export class MaterialTable {
       material.emissiveFactor = [1, 1, 1];
     }
     droppedStages(m, this.warnings);
+    // Daemon's / XreaL's specularMap (Doom 3's `blend specularmap`): Blinn-Phong colour and gloss, which glTF's
+    // metallic-roughness has no slot for; said, and named in extras for a tool that wants it
+    const specular = foundPath(m.specular);
+    if (specular) this.warnings.push({ code: 'SPECULAR_MAP_DROPPED', message: `${m.shaderName || m.surface}: its specular map ${specular} has no glTF metallic-roughness form: exported without it (named in the material's extras.specularMap)`, offset: 0 });
     if (look.invisible) pbr.baseColorFactor = [1, 1, 1, 0];
     if (normalTexture !== null) material.normalTexture = { index: normalTexture };
     if (look.alphaMode !== 'OPAQUE') material.alphaMode = look.alphaMode;
     if (look.alphaCutoff !== undefined) material.alphaCutoff = look.alphaCutoff;
     if (look.doubleSided) material.doubleSided = true;
-    material.extras = { surface: m.surface, shader: m.shaderName, ...(diffuse ? { image: diffuse } : {}), ...(m.nodraw ? { nodraw: true } : {}) };
+    material.extras = { surface: m.surface, shader: m.shaderName, ...(diffuse ? { image: diffuse } : {}), ...(specular ? { specularMap: specular } : {}), ...(m.nodraw ? { nodraw: true } : {}) };
     const index = this.builder.add('materials', material);
     this.byKey.set(key, index);
     return index;

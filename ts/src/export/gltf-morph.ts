@@ -10,6 +10,7 @@
 import { ErrorCode } from '../base/errors.js';
 import { overLimit, resourceLimits } from '../base/resource-limits.js';
 import { counterClockwise } from '../pose/winding.js';
+import { vertexTangents } from './gltf-tangents.js';
 import type { Axes } from './gltf-axes.js';
 import { BufferTarget, type GltfBuilder } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
@@ -77,13 +78,17 @@ export function addMorphMesh(b: GltfBuilder, axes: Axes, m: MorphMeshInput, grid
   const targets = q?.targets ?? targetAccessors(b, frames.slice(1).map((fr) => floatDeltas(fr.positions, base.positions)), frames.slice(1).map((fr) => floatDeltas(fr.normals, base.normals)), false);
   const frame0 = q?.frame0 ?? false;
   const uvs = m.shared?.uvs ?? b.accessor(m.uvs, 'VEC2', { target: V });
-  const indices = m.shared?.indices ?? b.accessor(counterClockwise(m.triangles, m.vertexCount), 'SCALAR', { target: BufferTarget.ElementArrayBuffer });
+  const wound = counterClockwise(m.triangles, m.vertexCount);
+  const indices = m.shared?.indices ?? b.accessor(wound, 'SCALAR', { target: BufferTarget.ElementArrayBuffer });
+  // tangents where a normal map needs them, of the base frame (gltf-tangents.ts)
+  const tangents: Record<string, number> = b.json.materials?.[m.material]?.normalTexture ? { TANGENT: b.accessor(vertexTangents(base.positions, base.normals, m.uvs, wound), 'VEC4', { target: V }) } : {};
   const mesh = b.add('meshes', {
     name: m.name,
     primitives: [{
       attributes: {
         POSITION: q?.position ?? b.accessor(base.positions, 'VEC3', { target: V, bounds: true }),
         NORMAL: q?.normal ?? b.accessor(base.normals, 'VEC3', { target: V }),
+        ...tangents,
         TEXCOORD_0: uvs,
       },
       indices,

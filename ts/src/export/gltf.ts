@@ -40,6 +40,11 @@ export interface NamedMd5Anim {
    * (formats/md5/md5scale.ts); a scale of 0 hides what only that joint holds, its children unscaled.
    */
   scales?: Float32Array;
+  /**
+   * Its pairing with the mesh was checked and its ENGINE_LIMIT warnings given already (a model set's companion:
+   * `openModelSet` warns on the anim's file): the export does not say them a second time.
+   */
+  warned?: boolean;
 }
 
 /** What keeping at most four influences per vertex dropped. */

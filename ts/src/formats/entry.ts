@@ -86,6 +86,11 @@ export interface GltfCapability<D> {
 
 export interface WriterOptions {
   fps?: number;
+  /**
+   * Without `fps`: each animation at its own even key rate, every key a frame (an id model exported to glTF in memory
+   * and written in another id format keeps its frames), else at the format's default rate (`animationRates`).
+   */
+  keyRate?: boolean;
   scale: number;
   texturePath?: string;
   split: boolean;
@@ -134,6 +139,11 @@ export interface ModelEntry<D = any> {
   owns(data: unknown): data is D;
   /** Each surface's materials, found as the format's engine finds them. */
   materials?(resolver: MaterialResolver, data: D, path: string, options: MaterialOptions): Promise<MaterialSet>;
+  /**
+   * What a skin by name (`MaterialOptions.skin`, the CLI's `--skin NAME`) picks for this format, for messages
+   * (`<model>_NAME.skin beside it`); absent: its materials take no skin by name, and `--skin` is refused.
+   */
+  readonly skins?: string;
   gltf?: GltfCapability<D>;
 }
 

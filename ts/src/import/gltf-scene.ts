@@ -9,7 +9,7 @@ import type { ParseWarning } from '../base/errors.js';
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { overLimit, resourceLimits } from '../base/resource-limits.js';
 import type { GltfInput } from './gltf.js';
-import { animationPlayer, duration } from './gltf-sample.js';
+import { animationPlayer, duration, evenKeyRate } from './gltf-sample.js';
 import { preorder } from './gltf-structure.js';
 
 const TRIANGLES = 4;
@@ -207,6 +207,22 @@ export function animationFrames(a: Animation, index: number, fps: number, before
     throw overLimit(`animation ${index} ("${nameOf(a)}") lasts ${seconds} s: at ${fps} fps that makes ${before + count} frames in all`, 'maxImportFrames', maxFrames, 0, ErrorCode.Unwritable);
   }
   return count;
+}
+
+/**
+ * The rate each animation is sampled at: `fps` when given; else, with `keyRate`, the animation's own even key rate
+ * (every key kept: an MD2's clips exported to glTF at 10 fps come back as its 198 frames, not 284 at 15), a one-key
+ * animation at `fallback`, and an animation of uneven keys at `fallback` with a GLTF_RESAMPLED warning; else `fallback`.
+ * @internal
+ */
+export function animationRates(fps: number | undefined, fallback: number, keyRate: boolean | undefined, warnings: ParseWarning[]): number | ((a: Animation, index: number) => number) {
+  if (fps !== undefined || !keyRate) return fps ?? fallback;
+  return (a, index) => {
+    const own = evenKeyRate(a);
+    if (own !== null) return own;
+    if (duration(a) > 0) warnings.push({ code: 'GLTF_RESAMPLED', message: `animation ${index} ("${nameOf(a)}"): its keys are not evenly spaced at a whole frame rate: sampled at ${fallback} fps (--fps sets another)`, offset: 0 });
+    return fallback;
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
  * `formats/mdl/from-gltf.ts`): frames quantised to 4 bytes a vertex (three position bytes and an index into the 162
  * anorms), vertices equal in every frame merged, frame names that group into one clip per animation.
  */
+import type { ParseWarning } from '../base/errors.js';
 import { MD2_NORMAL_COUNT, MD2_NORMALS } from '../kernels/quake-normals.js';
 import { checkImportBytes, sampleFrames, unwritable, type ImportBounds, type TrianglePrimitive } from './gltf-scene.js';
 
@@ -22,8 +23,12 @@ export function nearestMd2Normal(x: number, y: number, z: number): number {
 /** k ≥ 1 as b, c, … z, ba, bb, … (base 26 in letters; never a digit, so clip detection leaves it on the name). */
 const letters = (k: number): string => (k >= 26 ? letters(Math.floor(k / 26)) : '') + String.fromCharCode(97 + (k % 26));
 
-/** Frame names `<animation><NN>`, each animation's name made safe so `groupClips` reads one clip per animation. */
-export function md2FrameNames(frames: { animation: number; name: string }[]): string[] {
+/**
+ * Frame names `<animation><NN>`, each animation's name made safe so `groupClips` reads one clip per animation. An
+ * animation whose name does not fit the 16-byte field beside its frame numbers is FRAME_NAME_CUT in `warnings`,
+ * naming what its frames are called instead (the clip comes back under the cut name).
+ */
+export function md2FrameNames(frames: { animation: number; name: string }[], warnings?: ParseWarning[]): string[] {
   const runs: { name: string; count: number }[] = [];
   frames.forEach((f, i) => {
     if (i > 0 && frames[i - 1].animation === f.animation) runs[runs.length - 1].count++;
@@ -44,6 +49,9 @@ export function md2FrameNames(frames: { animation: number; name: string }[]): st
       base = safe.slice(0, room - suffix.length) + suffix;
     }
     seen.add(base);
+    if (name.replace(/[^A-Za-z0-9_-]/g, '_').length > room) {
+      warnings?.push({ code: 'FRAME_NAME_CUT', message: `animation "${name}": a frame name holds ${FRAME_NAME_BYTES} bytes, ${digits} of them the frame number: its ${count} frames are named ${base}${'1'.padStart(digits, '0')}…, and read back as the clip "${base}"`, offset: 0 });
+    }
     return Array.from({ length: count }, (_, f) => base + String(f + 1).padStart(digits, '0'));
   });
 }
@@ -100,7 +108,7 @@ export function mergeVertices(all: Uint8Array, V: number, F: number, tags?: Int3
  * frames are too many or `vertexBytes` × vertices × frames too large (MD2 quantises to 4 bytes a vertex; MDL holds
  * every frame's posed positions and normals too, 52). @internal
  */
-export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: number, bounds: Pick<ImportBounds, 'maxFrames' | 'maxBytes'>, what: string, vertexBytes = 4) {
+export function frameLayout(doc: Parameters<typeof sampleFrames>[0], prims: readonly TrianglePrimitive[], fps: Parameters<typeof sampleFrames>[1], bounds: Pick<ImportBounds, 'maxFrames' | 'maxBytes'>, what: string, vertexBytes = 4) {
   const first: number[] = [];
   let vertexCount = 0;
   for (const p of prims) first.push(vertexCount), (vertexCount += p.vertexCount);

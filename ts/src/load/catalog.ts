@@ -117,7 +117,9 @@ export async function catalogModels(fs: FileSystem, formats: readonly ModelForma
         if (!(e instanceof ModelParseError)) throw e;
         error = e; // one model's hostile config fails that model, not the catalog (it made `convert --all` exit 70)
       }
-      const anims = [...new Map(refs.map((r) => (typeof r === 'string' ? r : r.path)).map((p) => [p.toLowerCase(), p] as const)).values()];
+      // the model's own file, named by its config for clips of its own anims (iqm.cfg), is no companion: listing it
+      // would make the model a file another model plays, and leave it out
+      const anims = [...new Map(refs.map((r) => (typeof r === 'string' ? r : r.path)).map((p) => [p.toLowerCase(), p] as const)).values()].filter((p) => pathKey(p) !== pathKey(f.path));
       const companionFiles = (await Promise.all(anims.map((p) => view.file(p)))).filter((x): x is VfsFile => x !== null);
       const skins = format.skinNames ? await listSkins(view, folderOf(f.path), format.skinNames(f.path)) : [];
       out.push({ kind: format.id, path: f.path, anims, files: [f.path], skins, ...sourceFacts([f, ...companionFiles]), ...(error ? { error } : {}) });

@@ -11,7 +11,7 @@ import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../b
 import type { ReadOptions } from '../base/source.js';
 import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat, type Replacement } from './format.js';
 import { readScriptFile } from '../vfs/bounded-read.js';
-import { fileHead, type FileSystem, type VfsFile } from '../vfs/file-system.js';
+import { fileHead, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export { fileHead };
 
@@ -199,11 +199,13 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
   // what the lookup refused (a config's path out of the root) is told by the file that named it
   const onWarning = (from: string, w: ParseWarning) => set.warnings.push({ file: from, warnings: [w], unpositioned: true });
   const wanted = beside ? ((await format.companionsBeside?.(fs, file.path, { root: options.root, signal, onWarning })) ?? []) : ((named as readonly CompanionRef[] | undefined) ?? []);
-  // a file named by several references is read once; one that did not fit is left out of every one
-  const read = new Map<string, { file: VfsFile; data: unknown } | null>();
+  // a file named by several references is read once; one that did not fit is left out of every one. A reference to
+  // the model's own file plays the model's own data, not read again (Tesseract's `iqmanim "fastidle|dance"
+  // "mrfixit.iqm" …` finds the anims loaded with the mesh: skelmodel.h setanim → loadanim)
+  const read = new Map<string, { file: VfsFile; data: unknown } | null>([[pathKey(file.path), { file, data }]]);
   for (const ref of wanted) {
     const r = typeof ref === 'string' ? { path: ref } : ref;
-    const key = r.path.toLowerCase();
+    const key = pathKey(r.path);
     if (!read.has(key)) read.set(key, await readCompanion(fs, r.path, format, file, data, set, options));
     const got = read.get(key);
     if (!got) continue;

@@ -15,5 +15,6 @@ import { DEFAULT_FORMATS } from './formats.js';
 export function setGltfOptions(set: ModelSet, options: GltfOptions, formats: readonly ModelEntry[] = DEFAULT_FORMATS): GltfOptions {
   const own = (formats.find((f) => f.owns(set.data)) as FormatEntry | undefined)?.gltfOptions;
   if (own) return own(set, options);
-  return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never })) } : options;
+  // `warned`: openModelSet checked each pairing and gave its warnings on the companion's file; the export does not repeat them
+  return set.companions.length ? { ...options, anims: set.companions.map((c) => ({ name: c.name, anim: c.data as never, warned: true })) } : options;
 }

@@ -88,6 +88,7 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
   private textures = true;
   private normalMaps = false;
   private skin: string | undefined;
+  private index: readonly string[] | null = null;
   private abortController = new AbortController();
 
   constructor(manager?: LoadingManager) {
@@ -140,6 +141,18 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     return this;
   }
 
+  /**
+   * Loading from URLs: the files the server holds under the game folder, as paths from it (a listing made once, e.g.
+   * `find . -type f` in the folder the model URLs' `/models/` is in). Surfaces' images, skins and configs are then
+   * looked up in the list — a file not in it costs no request, so no 404 in the console — and shader scripts are
+   * found (the list can be listed). null (the default): each candidate is asked of the server (HEAD), and the
+   * model says how many were missing (HTTP_NOT_FOUND). docs/three.md, "Looking up images over HTTP without 404s".
+   */
+  setIndex(index: readonly string[] | null): this {
+    this.index = index;
+    return this;
+  }
+
   /** Stops loads in progress (they reject with ModelParseError ABORTED). */
   override abort(): this {
     this.abortController.abort();
@@ -163,6 +176,8 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     const fs = this.fileSystem;
     const formats = this.formats;
     let where: Where;
+    // lookups over URLs the server answered 404 / 410 (each a red line in a browser's console): said on the model
+    const misses = { count: 0, root: '' };
     if (fs) {
       where = { url: names[0], fs, pathInFs: (path) => path, open: (progress, signal) => fileSystemSource(fs, names, formats, progress, signal) };
     } else {
@@ -171,9 +186,15 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
       const { root } = gameRootOf(absolute(resolve(names[0])));
       const headers = this.requestHeader;
       const credentials: RequestCredentials = this.withCredentials ? 'include' : 'same-origin';
+      misses.root = root;
+      const counting = async (input: RequestInfo | URL, init?: RequestInit) => {
+        const res = await fetch(input, { ...init, credentials });
+        if (res.status === 404 || res.status === 410) misses.count++;
+        return res;
+      };
       where = {
         url: resolve(names[0]),
-        fs: urlFileSystem(root, { headers, fetch: (input, init) => fetch(input, { ...init, credentials }) }),
+        fs: urlFileSystem(root, { headers, fetch: counting, ...(this.index ? { index: this.index } : {}) }),
         // the set's origin is the URL it was fetched from (a folder's: the folder's)
         pathInFs: (_path, origin) => {
           const abs = absolute(origin);
@@ -182,7 +203,11 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
         open: (progress, signal) => urlSource(names, { resolve, init: { headers, credentials } }, formats, progress, signal),
       };
     }
-    return this.managed(where.url, () => this.build(where, options, onProgress));
+    const model = await this.managed(where.url, () => this.build(where, options, onProgress));
+    if (misses.count > 0) {
+      model.warnings.push({ code: 'HTTP_NOT_FOUND', message: `${misses.count} file${misses.count > 1 ? 's' : ''} looked up under ${misses.root} (images, skins, configs, by the engine's name fallbacks) ${misses.count > 1 ? 'were' : 'was'} not on the server: each miss is a 404 the browser logs in red; setIndex (a listing of the game folder) or setFileSystem (an archive) looks them up without a request (docs/three.md)`, offset: 0 });
+    }
+    return model;
   }
 
   /**

@@ -10,7 +10,7 @@ export async function fileReader(path: string): Promise<RandomAccessReader> {
   } catch (e) {
     throw new ModelParseError(ErrorCode.ReadFailed, `${path}: ${(e as Error).message}`, { offset: 0 });
   }
-  const size = (await handle.stat()).size;
+  const { size, mtimeMs } = await handle.stat();
   let closed = false;
   const read = async (offset: number, length: number, signal?: AbortSignal) => {
     if (signal?.aborted) throw abortedError(offset);
@@ -27,6 +27,7 @@ export async function fileReader(path: string): Promise<RandomAccessReader> {
   };
   return {
     size,
+    mtimeMs,
     name: path,
     read,
     chunks: (offset, length, chunkSize, signal) => {

@@ -83,6 +83,9 @@ export async function openPak(reader: RandomAccessReader, options: OpenPakOption
       path,
       size,
       origin,
+      // a .pak's directory holds no times: a member is as new as the archive file (`convert pak0.pak --all` then
+      // finds its outputs up to date, as a .pk3's member times let it)
+      ...(reader.mtimeMs !== undefined ? { mtimeMs: reader.mtimeMs } : {}),
       stream: (o) => reader.chunks(offset, size, chunk, o?.signal),
       bytes: async (o) => (await reader.read(offset, size, o?.signal)).slice(),
       randomAccess: async () => windowReader(reader, offset, size, origin),

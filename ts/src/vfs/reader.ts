@@ -11,6 +11,11 @@ export interface RandomAccessReader {
   readonly size: number;
   /** Where the bytes come from, for messages (a path, a file name, a URL). */
   readonly name: string;
+  /**
+   * When the whole file was last modified (ms since the epoch), where known (a file on disk): the time of an
+   * archive's members that carry none of their own (a Quake .pak), for up-to-date checks of batch outputs.
+   */
+  readonly mtimeMs?: number;
   /** The chunk size that suits this reader when streaming (default READ_CHUNK): bigger where each read is costly. */
   readonly chunkSize?: number;
   /** Exactly bytes [offset, offset + length), or a ModelParseError (TRUNCATED past the end, READ_FAILED). */
@@ -109,9 +114,11 @@ export function blobReader(blob: Blob, name = (blob as File).name ?? 'blob'): Ra
     }
     return new Uint8Array(buffer);
   };
+  const mtimeMs = (blob as File).lastModified;
   return {
     size: blob.size,
     name,
+    ...(typeof mtimeMs === 'number' ? { mtimeMs } : {}),
     chunkSize: BLOB_READ_CHUNK,
     read,
     chunks: (offset, length, chunkSize, signal) => {

@@ -4,7 +4,7 @@
  * at a pose, and `convert --all` over a Quake game folder whose models are in id1/pak0.pak — built here from
  * LibreQuake's files (../shared/models/LibreQuake).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseMdl } from '../../src/formats/mdl/index.js';
@@ -72,5 +72,27 @@ describe('idtech-models and Quake\'s own files', () => {
     const j = JSON.parse(r.stdout);
     expect([j.converted, j.failed]).toEqual([mdlRows().length, 0]);
     expect(readdirSync(join(out, 'progs')).filter((n) => n.endsWith('.glb')).length).toBe(mdlRows().length);
+  });
+});
+
+describe('convert PAK --all: a .pak member is as new as the .pak (its directory holds no times)', () => {
+  it('a second run finds the output up to date; after the .pak changes, converted again', async () => {
+    const dir = cliTemp('mdl-pak-time');
+    const pak = join(dir, 'pak0.pak');
+    writeFileSync(pak, makePak([{ name: 'gfx/palette.lmp', data: readFileSync(PALETTE) }, { name: 'progs/ogre.mdl', data: readFileSync(OGRE) }]));
+    const past = new Date(Date.now() - 3600_000);
+    utimesSync(pak, past, past);
+    const out = join(dir, 'out');
+    const summary = async () => {
+      const r = await runCli('convert', pak, '--all', '--jobs', '1', '--json', '-o', out);
+      expect(r.status, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout);
+      return [j.converted, j.upToDate];
+    };
+    expect(await summary()).toEqual([1, 0]);
+    expect(await summary()).toEqual([0, 1]); // before: [1, 0], every run converted it again
+    const later = new Date(Date.now() + 3600_000);
+    utimesSync(pak, later, later);
+    expect(await summary()).toEqual([1, 0]);
   });
 });

@@ -20,9 +20,8 @@ export interface ValidatorSummary {
  * warning the validator raises is in this list, and that each entry is raised by at least one real model.
  */
 export const ACCEPTED_WARNINGS: readonly string[] = [
-  // A normal map without a TANGENT attribute: clients derive MikkTSpace tangents (glTF 2.0 §3.7.2.1), as Doom 3
-  // derives its own from the triangles (R_DeriveTangents); the file stores none.
-  'MESH_PRIMITIVE_GENERATED_TANGENT_SPACE',
+  // (MESH_PRIMITIVE_GENERATED_TANGENT_SPACE was here: a normal map without TANGENT. The exporters write tangents
+  // now, export/gltf-tangents.ts, and a primitive without them is a failure.)
 ];
 
 /**

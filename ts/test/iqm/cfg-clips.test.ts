@@ -134,6 +134,33 @@ describe("a Red Eclipse player's iqm.cfg clips, through every door", () => {
     const decoded = pose.offset.map((o, c) => (pose.mask & (1 << c) ? o + ref.frames[2 * ref.channels + k++] * pose.scale[c] : o));
     expect([...got].map((x, c) => x - decoded[c]).every((d) => Math.abs(d) < 1e-5)).toBe(true);
   });
+
+  it("a clip of the model's own file (`iqmanim \"fastidle|dance\" \"mrfixit.iqm\" 48 0 1 2`) is played, cut and named as the line says", async () => {
+    // Tesseract skelmodel.h setanim: loadanim finds the anims loaded with the mesh; the line's names, rate and cuts
+    const turret = iqmFile('turret/sphere/turret_sphere.iqm'); // 1 anim "Shoot", 4 frames at 24 fps
+    const mem = memoryFileSystem([
+      { path: 'm/mrfixit.iqm', bytes: turret.bytes },
+      { path: 'm/iqm.cfg', bytes: new TextEncoder().encode('iqmload "mrfixit.iqm"\niqmanim "fastidle|dance" "mrfixit.iqm" 48 0 1 2\n') },
+    ]);
+    const set = await openModelSet(mem, 'm/mrfixit.iqm', { formats: DEFAULT_FORMATS });
+    expect(set.files.map((f) => f.path)).toEqual(['m/mrfixit.iqm']); // the model is not read again as its own companion
+    const anims = animationsOf(await toGlb(set.data as never, setGltfOptions(set, { yUp: false }, DEFAULT_FORMATS)));
+    expect(anims.map((a: any) => [a.name, a.first, a.frames, a.fps])).toEqual([
+      ['Shoot', 0, 4, 24],
+      ['fastidle', 1, 2, 48],
+      ['dance', 1, 2, 48],
+    ]);
+  });
+
+  it("convert turret_sphere.iqm: the 14 clips its iqm.cfg names on the file itself, beside the file's Shoot", async () => {
+    const out = join(cliTemp('iqm-cfg'), 'turret.glb');
+    const r = await runCli('convert', shared('actors-iqm/turret/sphere/turret_sphere.iqm'), '--no-textures', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    const anims = animationsOf(new Uint8Array(readFileSync(out)));
+    expect(anims).toHaveLength(15);
+    expect(anims[0]).toMatchObject({ name: 'Shoot', fps: 24, first: 0, frames: 4 });
+    expect(anims.find((a: any) => a.name === 'zapper secondary')).toMatchObject({ fps: 20, first: 0, frames: 4 });
+  });
 });
 
 describe('an animation-only IQM opened alone', () => {

@@ -94,8 +94,10 @@ describe('companions', () => {
     expect(iqmAcceptsCompanion(mesh, {}, 'md5anim', [])).toMatch(/md5anim/);
   });
 
-  it('a mesh without a config, or whose config loads another mesh, has none; the mesh itself is never its own', async () => {
-    expect(await iqmCompanionsBeside(fs(), 'turret/sphere/turret_sphere.iqm')).toEqual([]);
+  it("a mesh without a config, or whose config loads another mesh, has none; the clips a config names on the mesh's own file are its own", async () => {
+    const own = await iqmCompanionsBeside(fs(), 'turret/sphere/turret_sphere.iqm');
+    expect(own).toHaveLength(14);
+    expect(own.every((r) => typeof r !== 'string' && r.path === 'turret/sphere/turret_sphere.iqm' && r.fps === 20)).toBe(true);
     expect(await iqmCompanionsBeside(fs(), 'player/hud_hands.iqm')).toEqual([]);
     expect([...new Set((await iqmCompanionsBeside(fs(), 'janitor/janitor.iqm')).map((r) => (typeof r === 'string' ? r : r.path)))]).toEqual(['janitor/idle.iqm', 'janitor/arm-deploy.iqm', 'janitor/arm-idle.iqm', 'janitor/arm-shoot.iqm']);
   });

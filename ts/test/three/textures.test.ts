@@ -115,4 +115,34 @@ describe('probing URLs for textures', () => {
     m1.dispose();
     m2.dispose();
   });
+
+  it('plain URLs: the model says how many lookups the server answered 404 and how to avoid them; setIndex asks none', async () => {
+    const url = `${server.url}/models/actors/drone/mesh.md5mesh`;
+    const log: string[] = [];
+    const original = globalThis.fetch;
+    const realFetch = original;
+    const record = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await realFetch(input, init);
+      log.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname} ${res.status}`);
+      return res;
+    };
+    globalThis.fetch = record as typeof fetch;
+    try {
+      const bare = await new IdTechLoader().setTextures(false).loadAsync(url);
+      const missed = log.filter((l) => l.startsWith('HEAD ') && l.endsWith(' 404')).length;
+      expect(missed).toBeGreaterThan(0);
+      const warning = bare.warnings.find((w) => w.code === 'HTTP_NOT_FOUND');
+      expect(warning?.message).toMatch(new RegExp(`^${missed} files? looked up under ${server.url}/ .* setIndex`));
+      log.length = 0;
+      const index = ['drone/mesh.md5mesh', 'drone/md5.cfg', 'drone/skin.jpg', 'drone/mask.jpg', 'drone/normals.png'].map((p) => `models/actors/${p}`);
+      const indexed = await new IdTechLoader().setIndex(index).setTextures(false).loadAsync(url);
+      expect(log.filter((l) => l.endsWith(' 404'))).toEqual([]);
+      expect(indexed.warnings.map((w) => w.code)).not.toContain('HTTP_NOT_FOUND');
+      expect(indexed.materials.map((m) => m.diffuse?.path)).toEqual(bare.materials.map((m) => m.diffuse?.path));
+      bare.dispose();
+      indexed.dispose();
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
 });

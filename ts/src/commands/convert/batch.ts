@@ -34,7 +34,7 @@ export const BATCH_OPTIONS: OptionSpec[] = [
   { name: '--jobs', value: 'N', group: BATCH, help: 'Worker processes converting at once. Default: every core (os.availableParallelism()).' },
   { name: '--model-timeout', value: 'SECONDS', group: BATCH, help: `Wall time one model may take to convert; past it its worker is stopped and the model fails as TIMEOUT (Infinity: no limit). Default: ${DEFAULT_BATCH_BUDGET.seconds}.` },
   { name: '--model-memory', value: 'MB', group: BATCH, help: `V8 heap one worker may hold (--max-old-space-size); a model that needs more fails as RESOURCE_LIMIT and its worker is replaced (Infinity: V8's default). Default: ${DEFAULT_BATCH_BUDGET.heapMb}.` },
-  { name: '--force', group: BATCH, help: 'Convert even models whose output is already at least as new as their sources.' },
+  { name: '--force', group: BATCH, help: 'With --all: convert even models whose output is already at least as new as their sources. Without: write an output even where it is one of the files read (the model, an --anim, a skin, an image; otherwise refused, OUTPUT_IS_INPUT, exit 2).' },
   { name: '--slice', value: 'I/N', group: BATCH, help: 'Only the models whose index in the sorted list is I modulo N (I from 0): N machines given 0/N … N−1/N convert each model once (e.g. --slice $JOB_COMPLETION_INDEX/8).' },
   { name: '--json', group: BATCH, help: 'Print the summary as one JSON object on stdout (every model: path, output, status, error code, warnings).' },
 ];
@@ -44,7 +44,7 @@ const WITH_ALL = new Set(['--output', '--z-up', '--skin', '--no-textures', '--li
 
 /** Refuses batch options without --all. */
 export function refuseBatchOptions(a: ParsedArgs): void {
-  for (const o of BATCH_OPTIONS) if (given(a, o.name)) throw new UsageError(`${o.name} is for --all (convert ARCHIVE_OR_DIR --all -o OUTDIR)`, 'convert');
+  for (const o of BATCH_OPTIONS) if (o.name !== '--force' && given(a, o.name)) throw new UsageError(`${o.name} is for --all (convert ARCHIVE_OR_DIR --all -o OUTDIR)`, 'convert');
 }
 
 type Status = 'converted' | 'up-to-date' | 'failed';

@@ -21,12 +21,38 @@ const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') 
 
 /** Refuses each option `format` does not act on, naming the formats it does act on. */
 export function refuseIgnoredOptions(a: ParsedArgs, format: FormatEntry, formats: readonly FormatEntry[]): void {
+  refuseSkin(a, format, formats);
   for (const [option, use] of Object.entries(OPTION_USES)) {
     if (!given(a, option) || format.gltf?.uses.includes(use)) continue;
     const takers = formats.filter((f) => f.gltf?.uses.includes(use));
     const files = takers.filter((f) => !f.folder).flatMap((f) => f.extensions);
     const said = [...(files.length ? [`${listed(files)} files`] : []), ...takers.filter((f) => f.folder).map((f) => `${f.folder!.noun}s`)];
     throw new UsageError(`${option} acts on ${listed(said)}, not on ${format.folder ? `a ${format.folder.noun}` : `${format.extensions.join(', ')} files`}`, 'convert');
+  }
+}
+
+/**
+ * Refuses `--skin` for a format whose materials take no skin by name (an MD2's skins are records in the file, an
+ * md5mesh's come from its shaders): it was silently ignored.
+ */
+export function refuseSkin(a: ParsedArgs, format: FormatEntry, formats: readonly FormatEntry[]): void {
+  if (!given(a, '--skin') || format.skins) return;
+  const takers = formats.filter((f) => f.skins).map((f) => `${f.folder ? `a ${f.folder.noun}` : f.extensions[0]}: ${f.skins}`);
+  throw new UsageError(`--skin picks a skin by name (${takers.join('; ')}); a ${format.title} has none to pick`, 'convert');
+}
+
+/**
+ * Refuses a `--clip` the model's frames do not hold whole (exit 2, nothing written): its numbers were typed for
+ * another file or are wrong, and a clip cut short or left out would be another animation than the one asked for.
+ * `frames` is the model's frame count and file (`FormatEntry.obj.frames`).
+ */
+export function checkClipRanges(a: ParsedArgs, frames: { count: number; of: string } | null): void {
+  const list = clips(a);
+  if (!list || !frames) return;
+  for (const c of list) {
+    if (c.frameCount < 1) throw new UsageError(`--clip ${c.name}:${c.firstFrame}:${c.frameCount}: a clip has at least one frame`, 'convert');
+    const last = c.firstFrame + c.frameCount - 1;
+    if (last >= frames.count) throw new UsageError(`--clip ${c.name}:${c.firstFrame}:${c.frameCount} asks for frames ${c.firstFrame}..${last}, and ${frames.of} has frames 0..${frames.count - 1}: nothing written (a clip is exported whole or not at all)`, 'convert');
   }
 }
 

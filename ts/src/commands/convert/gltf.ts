@@ -6,10 +6,11 @@
  */
 import type { GltfOptions, FormatEntry, ModelSet } from '../../node.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
-import { badInput, checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
+import { badInput, checkCompanions, load, partialStatus, readModel, skippedCompanions, type ModelInput } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, warningLines } from '../warnings.js';
-import { baseName, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
+import { baseName, checkClipRanges, gltfOptions, refuseIgnoredOptions } from './gltf-options.js';
+import { modelInputFiles, refuseOverwritingInputs } from './overwrite.js';
 import { gltfOutput, report, setWarnings, withTextures } from './pipeline.js';
 
 /** glTF output's options that need no file, checked before any is read. */
@@ -19,24 +20,29 @@ export function checkGltfOutput(a: ParsedArgs, out: string): void {
   gltfOptions(a, '', []);
 }
 
-export async function convertGltf(a: ParsedArgs, input: ModelInput, format: FormatEntry, out: string, formats: readonly FormatEntry[]): Promise<void> {
+export async function convertGltf(a: ParsedArgs, input: ModelInput, format: FormatEntry, out: string, formats: readonly FormatEntry[]): Promise<number> {
   const anims = a.options.get('--anim') ?? [];
   checkCompanions(format, anims, formats);
   refuseIgnoredOptions(a, format, formats);
   const exportList: NonNullable<GltfOptions['warnings']> = [];
-  const read = await readModel(input, format, anims, formats);
+  // an --anim that does not fit is left out with a warning, the rest written, exit 1 (partialStatus)
+  const read = await readModel(input, format, anims, formats, 'skip');
   // --replacement: the re-release's MD5 model drawn in its place (docs/md5-replacements.md)
   const set = a.flags.has('--replacement') ? replacementOf(read, format, input) : read;
   const setFormat = set === read ? format : (formats.find((f) => f.id === set.format) ?? format);
-  const { options, lines, warnings } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
+  checkClipRanges(a, setFormat.obj?.frames(set) ?? null);
+  const { options, lines, warnings, inputs } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
   const before = set.warnings.length;
   const { files, facts } = await load(input.label, () => gltfOutput(set, setFormat, out, options, formats, meshopt));
   // what the export read beside the model's files (a .md5scale's warnings join the set as its anims are read)
   warnings.push(...setWarnings({ warnings: set.warnings.slice(before) }));
+  const replacementFiles = set === read ? [] : [...set.files, ...set.sideFiles].map((f) => f.origin);
+  await refuseOverwritingInputs(a, files.map((f) => f.path), await modelInputFiles(input, read, [...anims, ...inputs, ...replacementFiles]));
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input.archive ? set.origin : input.label, exportList));
   report([...lines, ...warningLines(warnings)], files, facts, bytes);
+  return partialStatus(skippedCompanions(set), anims.length);
 }
 
 /** The replacement `--replacement` asks for, or why there is none (no MD5 files beside it, or they failed to load). */

@@ -8,13 +8,15 @@
  * ioquake3's limits.
  */
 import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { GltfInput } from '../../write.js';
 import { gltfFileReader, type GltfOptions, type FormatEntry, type WriterCapability, DEFAULT_FORMATS } from '../../node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
-import { inputFormat, load, modelInput, readModel } from '../inputs.js';
+import { inputFormat, load, modelInput, partialStatus, readModel, skippedCompanions } from '../inputs.js';
 import { writeOutputs } from '../output.js';
 import { exportWarnings, groupLines, parseWarnings, warningLines, type FileWarning } from '../warnings.js';
-import { baseName } from './gltf-options.js';
+import { baseName, refuseSkin } from './gltf-options.js';
+import { modelInputFiles, refuseOverwritingInputs } from './overwrite.js';
 import { gltfOutput, report, withTextures } from './pipeline.js';
 
 /** The group heading of these options, and the outputs it names. */
@@ -68,22 +70,26 @@ function positive(a: ParsedArgs, name: string): number | undefined {
 }
 
 /** The glTF input: the file's bytes (and a `.gltf`'s files), or any model this tool reads exported to glTF in memory. */
-async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly FormatEntry[]): Promise<GltfInput & { warnings: FileWarning[]; lines: string[] }> {
+async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly FormatEntry[]): Promise<GltfInput & { warnings: FileWarning[]; lines: string[]; inputs: string[]; skipped: string[] }> {
   if (/\.(glb|gltf)$/i.test(inputArg)) {
     for (const o of ['--anim', '--skin', '--game-dir']) if (given(a, o)) throw new UsageError(`${o} reads an id model; ${inputArg} is glTF`, 'convert');
     const bytes = new Uint8Array(await load(inputArg, () => readFile(inputArg)));
     // the files it names: regular files inside its own folder only (load/gltf-files.ts, docs/security.md)
-    return { bytes, readResource: gltfFileReader(inputArg), warnings: [], lines: [] };
+    const reader = gltfFileReader(inputArg);
+    const inputs = [inputArg];
+    const readResource: typeof reader = (r) => (inputs.push(join(dirname(inputArg), r.path)), reader(r));
+    return { bytes, readResource, warnings: [], lines: [], inputs, skipped: [] };
   }
   const input = await modelInput(inputArg);
   try {
     const format = await inputFormat(input, formats);
-    const set = await readModel(input, format, a.options.get('--anim') ?? [], formats);
+    refuseSkin(a, format, formats);
+    const set = await readModel(input, format, a.options.get('--anim') ?? [], formats, 'skip');
     const exportList: NonNullable<GltfOptions['warnings']> = [];
-    const { options, lines, warnings } = await withTextures(a, input, set, { name: baseName(input.path), warnings: exportList, quantize: false });
+    const { options, lines, warnings, inputs } = await withTextures(a, input, set, { name: baseName(input.path), warnings: exportList, quantize: false });
     const { files } = await load(input.label, () => gltfOutput(set, format, 'memory.glb', options, formats));
     warnings.push(...exportWarnings(input.label, exportList));
-    return { bytes: files[0].bytes as Uint8Array, warnings, lines };
+    return { bytes: files[0].bytes as Uint8Array, warnings, lines, skipped: skippedCompanions(set), inputs: await modelInputFiles(input, set, [...(a.options.get('--anim') ?? []), ...inputs]) };
   } finally {
     await input.close();
   }
@@ -103,19 +109,23 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   const { writer } = target;
   for (const [option, why] of Object.entries(writer.refuses ?? {})) if (given(a, option)) throw new UsageError(why, 'convert');
   if (given(a, '--assimp-anim') && !writer.extensions.includes('.md5mesh')) throw new UsageError('--assimp-anim names the md5anim written beside an .md5mesh', 'convert');
-  const fps = positive(a, '--fps') ?? writer.defaultFps;
+  // an id model's frames are kept (each clip at its own key rate) unless --fps asks for others; glTF is sampled at
+  // the target's default rate
+  const gltfIn = /\.(glb|gltf)$/i.test(inputArg);
+  const fps = positive(a, '--fps') ?? (gltfIn ? writer.defaultFps : undefined);
   if (fps !== undefined && given(a, '--fps')) {
     const wrong = writer.checkFps?.(fps);
     if (wrong) throw new UsageError(wrong, 'convert');
   }
   const scale = positive(a, '--scale') ?? 1;
   const gltf = await gltfInput(a, inputArg, formats);
-  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out, assimpNames: given(a, '--assimp-anim') }));
+  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, keyRate: !gltfIn && fps === undefined, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out, assimpNames: given(a, '--assimp-anim') }));
   const engine = result.engine.flatMap((e) => parseWarnings(e.file, e.warnings));
   if (!engineFindings(a, out, engine, result.refusal)) return 1;
+  await refuseOverwritingInputs(a, result.files.map((f) => f.path), gltf.inputs);
   if (writer.folderFlag) await mkdir(out, { recursive: true }).catch(() => undefined);
   const written = await writeOutputs(result.files);
   report([...gltf.lines, ...warningLines([...gltf.warnings, ...exportWarnings(inputArg, result.warnings), ...engine])], result.files, result.facts, written);
-  return 0;
+  return partialStatus(gltf.skipped, a.options.get('--anim')?.length ?? 0);
 }
 

@@ -11,6 +11,8 @@ import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js'
 import { writeOutputs, type OutputFile } from '../output.js';
 import { resolveCliTextures, wantsTextures } from '../textures.js';
 import { exportWarnings, warningLines, type FileWarning } from '../warnings.js';
+import { modelInputFiles, refuseOverwritingInputs, textureFiles } from './overwrite.js';
+import { refuseSkin } from './gltf-options.js';
 import { report, setWarnings } from './pipeline.js';
 
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'wasm', 'wasm-simd', 'wasm-scalar', 'ts'];
@@ -32,6 +34,7 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
   const obj = format.obj;
   if (!obj) throw new UsageError(`${input.label}: a ${format.folder?.noun ?? format.title} converts to .glb or .gltf (OBJ output is one model's frame)`, 'convert');
   checkCompanions(format, anims, formats);
+  refuseSkin(a, format, formats);
   const set = await readModel(input, format, anims, formats);
   const frames = obj.frames(set);
   if (frame !== undefined && frames === null) throw new UsageError(`--frame needs --anim (${format.extensions[0] ? `an ${format.extensions[0]}` : format.title} alone has only its bind pose)`, 'convert');
@@ -42,6 +45,7 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
   let lines: string[] = [];
   let materials: ObjOptions['materials'];
   const extra: OutputFile[] = [];
+  const read: string[] = [...anims];
   if (wantsTextures(a, 'convert')) {
     const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
     const stem = out.slice(0, out.length - 4);
@@ -52,10 +56,12 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
     extra.push({ path: `${stem}.mtl`, bytes: lib.mtl }, ...lib.files.map((f) => ({ path: folder + f.uri, bytes: f.bytes })));
     materials = { file: `${file}.mtl`, nameFor: lib.nameFor };
     lines = t.report;
+    read.push(...textureFiles(t.gameFolder, t.textures.images.keys()));
     warnings.push(...t.warnings, ...exportWarnings(input.label, libWarnings));
   }
   const posed = await load(input.label, () => obj.write(set, { frame, backend, yUp: a.flags.has('--y-up'), comment: (what) => `${what} (backend ${backend.name})`, materials }));
   const files: OutputFile[] = [{ path: out, bytes: posed.text }, ...extra];
+  await refuseOverwritingInputs(a, files.map((f) => f.path), await modelInputFiles(input, set, read));
   const bytes = await writeOutputs(files);
   report([...lines, ...warningLines(warnings)], files, [...posed.facts, `backend ${backend.name}`], bytes);
 }

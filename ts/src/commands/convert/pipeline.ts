@@ -12,6 +12,7 @@ import { count, summaryLine, type OutputFile } from '../output.js';
 import { resolveCliTextures, wantsTextures } from '../textures.js';
 import { exportWarnings, parseWarnings, type FileWarning } from '../warnings.js';
 import { gltfCounts, gltfJson } from './gltf-counts.js';
+import { textureFiles } from './overwrite.js';
 
 /** A set's own warnings (parse warnings at their byte; a companion left out at none), per file. */
 export function setWarnings(set: Pick<ModelSet, 'warnings'>): FileWarning[] {
@@ -33,12 +34,12 @@ export async function gltfOutput(set: ModelSet, entry: FormatEntry, out: string,
   return { files, facts: [count(c.meshes, 'mesh', 'meshes'), count(c.vertices, 'vertex', 'vertices'), count(c.animations, 'clip')] };
 }
 
-/** The set's warnings; with textures wanted (not --no-textures), the resolved textures in `options`, their report lines and warnings. */
-export async function withTextures(a: ParsedArgs, input: ModelInput, set: ModelSet, options: GltfOptions): Promise<{ options: GltfOptions; lines: string[]; warnings: FileWarning[] }> {
+/** The set's warnings; with textures wanted (not --no-textures), the resolved textures in `options`, their report lines and warnings, and the image files read (`inputs`). */
+export async function withTextures(a: ParsedArgs, input: ModelInput, set: ModelSet, options: GltfOptions): Promise<{ options: GltfOptions; lines: string[]; warnings: FileWarning[]; inputs: string[] }> {
   const warnings = setWarnings(set);
-  if (!wantsTextures(a, 'convert')) return { options, lines: [], warnings };
+  if (!wantsTextures(a, 'convert')) return { options, lines: [], warnings, inputs: [] };
   const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
-  return { options: { ...options, textures: t.textures }, lines: t.report, warnings: [...warnings, ...t.warnings] };
+  return { options: { ...options, textures: t.textures }, lines: t.report, warnings: [...warnings, ...t.warnings], inputs: textureFiles(t.gameFolder, t.textures.images.keys()) };
 }
 
 /** Prints the report and warning lines, then the summary line, on stderr. */

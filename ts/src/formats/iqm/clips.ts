@@ -85,6 +85,8 @@ export function iqmClips(set: IqmClipInput): IqmClip[] {
   } else if (ownFrames) for (const c of ownClips(model, '')) clips.push(c); // not push(...): 140,000 anims are too many arguments
   for (const c of set.companions) {
     const file = c.data as IqmModel;
+    // the model's own file named by a config: its frames play only where the model's do (Tesseract: no anim to load)
+    if (file === model && !ownFrames) continue;
     const detail = c.detail as IqmClipDetail | undefined;
     if (!detail) {
       for (const clip of ownClips(file, c.name)) clips.push(clip);

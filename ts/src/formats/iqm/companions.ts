@@ -78,7 +78,7 @@ export async function iqmCompanionsBeside(fs: FileSystem, path: string, options:
   for (const w of config.warnings) if (w.code === ErrorCode.UnsafePath) options.onWarning?.(cfgFile.origin, w);
   const self = normalisePath(path).toLowerCase();
   if (config.loads.length && !config.loads.some((l) => l.file.toLowerCase() === self)) return [];
-  return configClips(config)
-    .filter((c) => c.file.toLowerCase() !== self)
-    .map((c) => ({ path: c.file, name: c.name, fps: c.fps, detail: { anim: c.anim, startOffset: c.startOffset, endOffset: c.endOffset, part: c.part, variant: c.variant } satisfies IqmClipDetail }));
+  // a clip of the model's own file is a clip too (the file's anim cut and named by the line): the set plays the
+  // model's own data for it (model-set.ts)
+  return configClips(config).map((c) => ({ path: c.file, name: c.name, fps: c.fps, detail: { anim: c.anim, startOffset: c.startOffset, endOffset: c.endOffset, part: c.part, variant: c.variant } satisfies IqmClipDetail }));
 }

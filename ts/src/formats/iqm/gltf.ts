@@ -33,6 +33,7 @@ import { IQM_BIND_STRIDE, IQM_CHANNELS } from '../../kernels/layout.js';
 import { IQM_DEFAULT_FPS } from './pairing.js';
 import { iqmInfluences } from './influences.js';
 import { counterClockwise } from '../../pose/winding.js';
+import { vertexTangents } from '../../export/gltf-tangents.js';
 import type { Axes } from '../../export/gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
@@ -180,9 +181,15 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
     };
     if (normals) attributes.NORMAL = b.accessor(normals, 'VEC3', { target: A });
     const material = ctx.materials.index(mesh.material, { index: i });
-    // tangents only serve a normal map (the validator reports them unused otherwise)
-    if (tangents && normals && b.json.materials?.[material]?.normalTexture) attributes.TANGENT = b.accessor(tangents, 'VEC4', { target: A });
-    if (model.texcoords) attributes.TEXCOORD_0 = b.accessor(model.texcoords.slice(first * 2, (first + vc) * 2), 'VEC2', { target: A });
+    // tangents only serve a normal map (the validator reports them unused otherwise): the file's, else derived
+    // from the triangles (export/gltf-tangents.ts)
+    const uvs = model.texcoords ? model.texcoords.slice(first * 2, (first + vc) * 2) : null;
+    const wound = counterClockwise(local, vc);
+    if (normals && b.json.materials?.[material]?.normalTexture) {
+      const t = tangents ?? (uvs ? vertexTangents(positions, normals, uvs, wound) : null);
+      if (t) attributes.TANGENT = b.accessor(t, 'VEC4', { target: A });
+    }
+    if (uvs) attributes.TEXCOORD_0 = b.accessor(uvs, 'VEC2', { target: A });
     if (model.colors) {
       const c = model.colors.slice(first * 4, (first + vc) * 4);
       attributes.COLOR_0 = c instanceof Uint8Array ? b.accessor(c, 'VEC4', { target: A, normalized: true }) : b.accessor(c, 'VEC4', { target: A });
@@ -195,7 +202,7 @@ export function addIqm(ctx: ExportContext, model: IqmModel, name: string, anims:
     }
     const gltfMesh = b.add('meshes', {
       name: label,
-      primitives: [{ attributes, indices: b.accessor(counterClockwise(local, vc), 'SCALAR', { target: BufferTarget.ElementArrayBuffer }), material, mode: 4 }],
+      primitives: [{ attributes, indices: b.accessor(wound, 'SCALAR', { target: BufferTarget.ElementArrayBuffer }), material, mode: 4 }],
     });
     meshNodes.push(b.add('nodes', { name: label, mesh: gltfMesh, ...(skinned ? { skin } : {}) }));
   });

@@ -16,6 +16,7 @@ export const iqmModel: ModelEntry<IqmModel> = {
   id: 'iqm',
   title: 'Inter-Quake Model (IQM)',
   owns: (data): data is IqmModel => (data as IqmModel | null)?.format === 'iqm',
+  skins: '<model>_NAME.skin beside it',
   materials: (resolver, model, path, o) => resolver.iqm(model, path, { ...(o.skin ? { skin: o.skin } : {}), readConfig: readIqmConfigLater }),
   gltf: {
     uses: [],

@@ -41,11 +41,13 @@ import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose, WorldMatrices } from '../../import/gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from '../../import/gltf-textures.js';
-import { checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
+import { animationRates, checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
 
 export interface GltfToMd2Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 10, Quake 2's). */
   fps?: number;
+  /** Without `fps`: each animation at its own even key rate (every key kept), else at 10 (`animationRates`). */
+  keyRate?: boolean;
   /** Uniform scale applied to positions (default 1). */
   scale?: number;
   /** The skin size st pixels are counted in when the material has no baseColor texture (default 256 × 256). */
@@ -138,10 +140,10 @@ export type ImportedMd2 = Md2Model & { textures: TextureFile[] };
 
 export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}): Promise<ImportedMd2> {
   const doc = await readGltfDocument(input);
-  const fps = options.fps ?? 10;
   const scale = options.scale ?? 1;
-  checkSampling(fps, scale);
+  checkSampling(options.fps, scale);
   const warnings: ParseWarning[] = [];
+  const fps = animationRates(options.fps, 10, options.keyRate, warnings);
   const order: Node[] = sceneNodes(doc);
   const bounds = importBounds(input, options);
   const prims: TrianglePrimitive[] = trianglePrimitives(order, warnings, bounds);
@@ -233,7 +235,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     skins: skin ? [{ name: skin, bytes: new Uint8Array(0) }] : [],
     vertexCount: V,
     frameCount: F,
-    frameNames: md2FrameNames(frames),
+    frameNames: md2FrameNames(frames, warnings),
     frameScales,
     frameTranslates,
     frameVertices,

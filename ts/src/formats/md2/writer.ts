@@ -10,7 +10,7 @@ import type { GltfInput } from '../../import/gltf.js';
 import type { WriterOptions, WriterResult } from '../entry.js';
 
 export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
-  const imported = await gltfToMd2(gltf, { fps: o.fps ?? 10, scale: o.scale, texturePath: o.texturePath });
+  const imported = await gltfToMd2(gltf, { fps: o.fps, keyRate: o.keyRate, scale: o.scale, texturePath: o.texturePath });
   const gl = md2GlCommands(imported);
   const model = { ...imported, glCommands: gl };
   const bytes = writeMd2(model);

@@ -25,12 +25,14 @@ import { MD3_LIMITS } from './limits.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { PrimitivePoser, restPose, transformInPlace, WorldMatrices } from '../../import/gltf-sample.js';
 import { materialNames, type ImportTextureOptions, type TextureFile } from '../../import/gltf-textures.js';
-import { checkImportBytes, checkSampling, field, importBounds, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from '../../import/gltf-scene.js';
+import { animationRates, checkImportBytes, checkSampling, field, importBounds, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from '../../import/gltf-scene.js';
 import { md3Extent, md3GridWarning } from './grid.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
   fps?: number;
+  /** Without `fps`: each animation at its own even key rate (every key kept), else at 15 (`animationRates`). */
+  keyRate?: boolean;
   /** Uniform scale applied to positions and tag origins (default 1). */
   scale?: number;
   /** The model name in the header (default ''). */
@@ -65,12 +67,14 @@ const shaderList = (name: string): Md3Model['surfaces'][number]['shaders'] => (n
 
 export async function gltfToMd3(input: GltfInput, options: GltfToMd3Options = {}): Promise<ImportedMd3> {
   const doc = await readGltfDocument(input);
-  const fps = options.fps ?? 15;
-  checkSampling(fps, options.scale ?? 1);
+  checkSampling(options.fps, options.scale ?? 1);
   const order = sceneNodes(doc);
   const names = materialNames(doc, { texturePath: options.texturePath, extension: true });
   const bounds = importBounds(input, options);
-  const model = sampleMd3(order, sampleFrames(doc, fps, bounds.maxFrames), { ...options, maxBytes: bounds.maxBytes, maxMorphTargetVertices: bounds.maxMorphTargetVertices, shaderOf: (m) => names.nameOf(m) });
+  const rateWarnings: ParseWarning[] = [];
+  const frames = sampleFrames(doc, animationRates(options.fps, 15, options.keyRate, rateWarnings), bounds.maxFrames);
+  const model = sampleMd3(order, frames, { ...options, maxBytes: bounds.maxBytes, maxMorphTargetVertices: bounds.maxMorphTargetVertices, shaderOf: (m) => names.nameOf(m) });
+  model.warnings.unshift(...rateWarnings);
   return Object.assign(model, { textures: names.files });
 }
 

@@ -45,10 +45,13 @@ export function addPlayer(ctx: ExportContext, player: GltfPlayer, name: string, 
   attach(ctx, lower, 'tag_torso', upper);
   attach(ctx, upper, 'tag_head', head);
   if (models.weapon) attach(ctx, upper, 'tag_weapon', addMd3Part(ctx, models.weapon, 'weapon'));
-  const root = ctx.builder.add('nodes', { name, children: [lower.group] });
+  // what animation.cfg says besides its clips, for a player written back from this glTF (player-from-gltf.ts)
+  const cfg = player.animations?.form === 'player' ? player.animations : undefined;
+  const keywords = cfg ? { sex: cfg.sex, footsteps: cfg.footsteps, headOffset: [...cfg.headOffset], fixedLegs: cfg.fixedLegs, fixedTorso: cfg.fixedTorso } : undefined;
+  const root = ctx.builder.add('nodes', { name, children: [lower.group], ...(keywords ? { extras: { animationCfg: keywords } } : {}) });
 
   const interpolation = options.interpolation ?? 'LINEAR';
-  const play = (clip: ClipFrames, parts: Md3Part[]) => {
+  const play = (clip: ClipFrames, parts: Md3Part[], line?: Md3Animation) => {
     for (const p of parts) {
       const bad = clip.frames.find((f) => f >= p.model.frameCount);
       if (bad !== undefined) {
@@ -56,7 +59,9 @@ export function addPlayer(ctx: ExportContext, player: GltfPlayer, name: string, 
         return;
       }
     }
-    const anim: GltfAnimation = { name: clip.name, channels: [], samplers: [] };
+    // the cfg line's loop frames and rate ride along: a one-frame clip has no key interval to read a rate from,
+    // and loop frames are no key at all (player-from-gltf.ts writes them back)
+    const anim: GltfAnimation = { name: clip.name, channels: [], samplers: [], ...(line ? { extras: { animationCfg: { numFrames: line.numFrames, loopFrames: line.loopFrames, fps: line.fps } } } : {}) };
     const input = clipTimes(ctx.builder, clip);
     for (const p of parts) partClipChannels(ctx, p, clip, input, interpolation, anim);
     if (anim.channels.length) ctx.builder.add('animations', anim);
@@ -66,7 +71,7 @@ export function addPlayer(ctx: ExportContext, player: GltfPlayer, name: string, 
     for (const a of player.animations.animations) {
       if (a.numFrames <= 0 || a.name.startsWith('FLAG_')) continue;
       const parts = a.name.startsWith('LEGS_') ? [lower] : a.name.startsWith('TORSO_') ? [upper] : [lower, upper];
-      play({ name: a.name, frames: cfgFrames(a), fps: a.fps > 0 ? a.fps : MD3_DEFAULT_FPS }, parts);
+      play({ name: a.name, frames: cfgFrames(a), fps: a.fps > 0 ? a.fps : MD3_DEFAULT_FPS }, parts, a);
     }
   } else {
     const fps = options.fps ?? MD3_DEFAULT_FPS;

@@ -15,6 +15,7 @@ export const md3Model: ModelEntry<Md3Model> = {
   title: 'Quake 3 model (MD3)',
   owns: (data): data is Md3Model => (data as Md3Model | null)?.format === 'md3',
   materials: (resolver, model, path, o) => resolver.md3(model, path, o.skin ? { skin: o.skin } : {}),
+  skins: '<model>_NAME.skin beside it',
   gltf: {
     uses: ['clips', 'fps', 'step', 'quantize'],
     load: async () => {
@@ -32,6 +33,7 @@ export const playerModel: ModelEntry<PlayerLike> = {
   id: 'player',
   title: 'Quake 3 player (a folder of MD3 parts)',
   owns: (data): data is PlayerLike => typeof data === 'object' && data !== null && ('models' in data || ('lower' in data && 'upper' in data && 'head' in data)),
+  skins: '<part>_NAME.skin for each part',
   // The parts by their skins; a weapon kept in the folder by its own shaders, as an MD3 beside them.
   async materials(resolver, player, folder, o) {
     const parts: Md3PlayerModels = partsOf(player);

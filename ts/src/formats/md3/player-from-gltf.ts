@@ -26,8 +26,11 @@
  *   BOTH_DEATH1). A part with no animation has the document as it stands as its one frame; head always has one.
  * - animation.cfg: `first num loop fps` per animation in file order; LEGS_ first frames are written after every
  *   torso frame, as ioquake3's CG_ParseAnimationFile expects (it subtracts first(LEGS_WALKCR) − first(TORSO_GESTURE));
- *   loop = every frame for LEGS_WALKCR, WALK, RUN, BACK, SWIM, IDLE, IDLECR and TURN (as Quake 3's own files), else
- *   0; an animation the glTF lacks plays one frame (PLAYER_ANIMATION_MISSING warning).
+ *   loop = the cfg's own loop frames where our export of a player carried them (`extras.animationCfg` of the
+ *   animation: loop frames, frame count and rate, the rate of a one-frame clip too; and on the root node `sex`,
+ *   `footsteps`, `headoffset`, `fixedlegs`, `fixedtorso`, written back before the animations), else every frame for
+ *   LEGS_WALKCR, WALK, RUN, BACK, SWIM, IDLE, IDLECR and TURN (as Quake 3's own files), else 0; an animation the glTF
+ *   lacks plays one frame (PLAYER_ANIMATION_MISSING warning).
  */
 import type { Animation, Document, Node } from '@gltf-transform/core';
 import { MAT4_IDENTITY } from '../../base/mat4.js';
@@ -77,6 +80,42 @@ export interface GltfPlayerResult {
 const PARTS = ['lower', 'upper', 'head'] as const;
 type Part = (typeof PARTS)[number];
 const PART_NAME = /^(lower|upper|head)(\.md3)?$/i;
+/** What our export of a player keeps of its animation.cfg line in the animation's `extras.animationCfg` (gltf-player.ts). */
+function cfgLineOf(a: Animation): { loopFrames?: number; numFrames?: number; fps?: number } {
+  const e = (a.getExtras() as { animationCfg?: Record<string, unknown> } | null)?.animationCfg;
+  if (!e || typeof e !== 'object') return {};
+  const num = (v: unknown, min: number) => (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : undefined);
+  return { loopFrames: num(e.loopFrames, 0), numFrames: num(e.numFrames, 1), fps: num(e.fps, 1e-3) };
+}
+
+/**
+ * The loop frames of a slot filled by `c`: the cfg's own when our export carried them (scaled when the clip was
+ * sampled to another frame count), else every frame for the looping legs animations, else 0.
+ */
+function loopFramesOf(c: { slot: string; animation: Animation; count: number }): number {
+  const line = cfgLineOf(c.animation);
+  if (line.loopFrames === undefined) return LOOPING.has(c.slot) ? c.count : 0;
+  const of = line.numFrames ?? c.count;
+  return Math.min(c.count, of === c.count ? line.loopFrames : Math.round((line.loopFrames * c.count) / of));
+}
+
+/** The keywords before the animations (`sex`, `footsteps`, `headoffset`, `fixedlegs`, `fixedtorso`) our export of a player kept on its root node. */
+function cfgKeywordLines(doc: Document): string[] {
+  for (const n of doc.getRoot().listNodes()) {
+    const e = (n.getExtras() as { animationCfg?: Record<string, unknown> } | null)?.animationCfg;
+    if (!e || typeof e !== 'object') continue;
+    const lines: string[] = [];
+    if (e.sex === 'male' || e.sex === 'female' || e.sex === 'neuter') lines.push(`sex\t${e.sex[0]}`);
+    if (typeof e.footsteps === 'string' && /^[a-z]+$/.test(e.footsteps) && e.footsteps !== 'normal') lines.push(`footsteps\t${e.footsteps}`);
+    const h = e.headOffset;
+    if (Array.isArray(h) && h.length === 3 && h.every((x) => typeof x === 'number' && Number.isFinite(x)) && h.some((x) => x !== 0)) lines.push(`headoffset\t${h.join(' ')}`);
+    if (e.fixedLegs === true) lines.push('fixedlegs');
+    if (e.fixedTorso === true) lines.push('fixedtorso');
+    return lines;
+  }
+  return [];
+}
+
 const LOOPING = new Set<string>(['LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN']);
 
 const warning = (code: string, message: string): ParseWarning => ({ code, message, offset: 0 });
@@ -180,7 +219,8 @@ function assignClips(doc: Document, names: PlayerAnimationNames, options: GltfTo
   const derived = new Set<string>(MD3_DERIVED_ANIMATIONS);
   let total = 0;
   const clip = (slot: FileAnimation, a: Animation, index: number): Clip => {
-    const fps = options.fps ?? keyRate(a) ?? 15;
+    // a one-key clip has no interval to read a rate from: the cfg line our export kept gives it
+    const fps = options.fps ?? keyRate(a) ?? cfgLineOf(a).fps ?? 15;
     // counted before any is sampled: at most maxImportFrames in all (gltf-scene.ts)
     const count = animationFrames(a, index, fps, total, bounds.maxFrames);
     total += count;
@@ -348,7 +388,7 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const hasTa = clips.some((c) => list.indexOf(c.slot) >= firstTa);
   const lines: PlayerCfgLine[] = list.slice(0, hasTa ? undefined : firstTa).map((slot) => {
     const c = bySlot.get(slot);
-    if (c) return { name: slot, firstFrame: firstOf.get(c)!, numFrames: c.count, loopFrames: LOOPING.has(slot) ? c.count : 0, fps: c.fps, from: nameOf(c.animation) };
+    if (c) return { name: slot, firstFrame: firstOf.get(c)!, numFrames: c.count, loopFrames: loopFramesOf(c), fps: c.fps, from: nameOf(c.animation) };
     missing.push(slot);
     const first = slot.startsWith('BOTH_') ? 0 : bothFrames;
     return { name: slot, firstFrame: first, numFrames: 1, loopFrames: 0, fps: 15, from: '' };
@@ -359,6 +399,7 @@ export async function gltfToPlayer(input: GltfInput, options: GltfToPlayerOption
   const animationCfg = [
     '// animation.cfg written by idtech-models from a glTF (convert --player)',
     ...(playerNames === 'unvanquished' ? ["// Unvanquished's player animation list (its cg_players.cpp reads it)"] : []),
+    ...cfgKeywordLines(doc),
     '// first frame, num frames, looping frames, frames per second',
     '',
     ...lines.map((l) => `${fileFirst(l)}\t${l.numFrames}\t${l.loopFrames}\t${fpsText(l.fps)}\t\t// ${l.name}${l.from && l.from !== l.name ? ` (${l.from})` : ''}`),

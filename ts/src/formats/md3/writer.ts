@@ -21,7 +21,7 @@ function prepareMd3(imported: Md3Model, split: boolean) {
 }
 
 export async function md3FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
-  const imported = await gltfToMd3(gltf, { fps: o.fps ?? 15, scale: o.scale, texturePath: o.texturePath });
+  const imported = await gltfToMd3(gltf, { fps: o.fps, keyRate: o.keyRate, scale: o.scale, texturePath: o.texturePath });
   if (imported.surfaces.length === 0) throw noMesh();
   const { model, md3, engine } = prepareMd3(imported, o.split);
   const vertices = model.surfaces.reduce((n, s) => n + s.vertexCount, 0);

@@ -33,6 +33,7 @@ import type { InfluenceStats, NamedMd5Anim } from '../../export/gltf.js';
 export type { NamedMd5Anim };
 import { assertAnimMatchesMesh, Md5Poser } from '../../pose/md5-poser.js';
 import { counterClockwise } from '../../pose/winding.js';
+import { vertexTangents } from '../../export/gltf-tangents.js';
 import type { Axes } from '../../export/gltf-axes.js';
 import { addTrsChannels, BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
@@ -62,8 +63,9 @@ function inverseRigid(q: Quat, t: number[], out: Float32Array, o: number): void 
 export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[]): { rootNodes: number[]; stats: InfluenceStats } {
   const { builder: b, axes } = ctx;
   const n = mesh.joints.count;
-  for (const { name, anim } of anims) {
-    for (const w of assertAnimMatchesMesh(mesh, anim, { anim: `anim "${name}"` })) ctx.warnings.push(w);
+  for (const { name, anim, warned } of anims) {
+    const found = assertAnimMatchesMesh(mesh, anim, { anim: `anim "${name}"` });
+    if (!warned) for (const w of found) ctx.warnings.push(w);
   }
 
   // Skeleton: one node per joint, local TRS, children from parents.
@@ -161,18 +163,22 @@ export function addMd5(ctx: ExportContext, mesh: Md5Mesh, anims: NamedMd5Anim[])
     nonPositive += influences.nonPositive;
     const indices = counterClockwise(part.triangles, vc);
     const V = BufferTarget.ArrayBuffer;
+    const material = ctx.materials.index(part.shader, { index: i });
+    // tangents where a normal map needs them (export/gltf-tangents.ts), in the bind pose
+    const tangents: Record<string, number> = b.json.materials?.[material]?.normalTexture ? { TANGENT: b.accessor(vertexTangents(positions, normals, part.uvs, indices), 'VEC4', { target: V }) } : {};
     const gltfMesh = b.add('meshes', {
       name: label,
       primitives: [{
         attributes: {
           POSITION: b.accessor(positions, 'VEC3', { target: V, bounds: true }),
           NORMAL: b.accessor(normals, 'VEC3', { target: V }),
+          ...tangents,
           TEXCOORD_0: b.accessor(part.uvs, 'VEC2', { target: V }),
           JOINTS_0: b.accessor(influences.joints, 'VEC4', { target: V }),
           WEIGHTS_0: b.accessor(influences.weights, 'VEC4', { target: V }),
         },
         indices: b.accessor(indices, 'SCALAR', { target: BufferTarget.ElementArrayBuffer }),
-        material: ctx.materials.index(part.shader, { index: i }),
+        material,
         mode: 4,
       }],
     });

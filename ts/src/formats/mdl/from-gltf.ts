@@ -36,11 +36,13 @@ import { DEFAULT_QUAKE_PALETTE, quantizeQuakeSkin } from '../../images/quake-pal
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose } from '../../import/gltf-sample.js';
-import { checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
+import { animationRates, checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
 
 export interface GltfToMdlOptions {
   /** Frames per second animations are sampled at (default 10, Quake's). */
   fps?: number;
+  /** Without `fps`: each animation at its own even key rate (every key kept), else at 10 (`animationRates`). */
+  keyRate?: boolean;
   /** Uniform scale applied to positions (default 1). */
   scale?: number;
   /** The palette the skin is quantised to (768 bytes; default LibreQuake's). */
@@ -121,10 +123,10 @@ function quakeExtras(prims: TrianglePrimitive[]): { flags?: number; synctype?: n
 
 export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}): Promise<MdlModel> {
   const doc = await readGltfDocument(input);
-  const fps = options.fps ?? 10;
   const scale = options.scale ?? 1;
-  checkSampling(fps, scale);
+  checkSampling(options.fps, scale);
   const warnings: ParseWarning[] = [];
+  const fps = animationRates(options.fps, 10, options.keyRate, warnings);
   const bounds = importBounds(input, options);
   const prims = trianglePrimitives(sceneNodes(doc), warnings, bounds);
   if (prims.length === 0) unwritable('no triangle primitive to import: an MDL needs at least one vertex');
@@ -215,7 +217,7 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
   const onseam = new Int32Array(V), vst = new Int32Array(2 * V);
   kept.forEach((v, w) => vst.set(st.subarray(2 * v, 2 * v + 2), 2 * w));
 
-  const names = md2FrameNames(frames).map((n) => n.slice(0, MDL_POSE_NAME_BYTES));
+  const names = md2FrameNames(frames, warnings).map((n) => n.slice(0, MDL_POSE_NAME_BYTES));
   const poseFrames: MdlFrame[] = names.map((_, p) => ({
     type: 0,
     firstPose: p,

@@ -12,6 +12,7 @@ export const mdlModel: ModelEntry<MdlModel> = {
   id: 'mdl',
   title: 'Quake model (MDL)',
   owns: (data): data is MdlModel => (data as MdlModel | null)?.format === 'mdl',
+  skins: 'the skin record NAME the file carries (skin0, skin1 …)',
   materials: async (resolver, model, path, options) => (await import('./materials.js')).shownSkin(resolver.fs, model, path, options.skin),
   gltf: {
     uses: ['clips', 'fps', 'step', 'frameNodes', 'quantize'],

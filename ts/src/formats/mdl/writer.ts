@@ -9,7 +9,7 @@ import type { WriterOptions, WriterResult } from '../entry.js';
 
 /** One MDL: its skin quantised to Quake's palette and carried in the file (an MDL names no image files). */
 export async function mdlFromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
-  const model = await gltfToMdl(gltf, { fps: o.fps ?? 10, scale: o.scale });
+  const model = await gltfToMdl(gltf, { fps: o.fps, keyRate: o.keyRate, scale: o.scale });
   if (model.triangleCount === 0) throw noMesh();
   const bytes = writeMdl(model);
   // What we would write, read back by our parser: its ENGINE_LIMIT warnings name the engines that refuse it.
