@@ -6,7 +6,7 @@
  * error code, not fatal: one broken member must not hide the rest.
  */
 import { ModelParseError } from '../../base/errors.js';
-import { selectFormat } from '../../load/format.js';
+import { detectFile } from '../../load/model-set.js';
 import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
 import { type FormatEntry } from '../../formats/entry.js';
 import { type FileSystem } from '../../vfs/file-system.js';
@@ -28,9 +28,11 @@ const codeOf = (e: unknown) => (e instanceof ModelParseError ? `${e.code}: ${e.d
 
 /** Frames of one file, from its header, by its format's registration; null when its format has no header count. */
 async function framesOf(fs: FileSystem, path: string, formats: readonly FormatEntry[]): Promise<number | null> {
-  const format = selectFormat(path, null, formats);
+  const file = (await fs.file(path))!;
+  // a name several formats claim (`.mdl`) is told apart by the file's first bytes
+  const format = (await detectFile(file, formats)) as FormatEntry | null;
   if (!format?.headerFrames) return null;
-  return format.headerFrames((await fs.file(path))!);
+  return format.headerFrames(file);
 }
 
 async function describe(fs: FileSystem, e: CatalogEntry, formats: readonly FormatEntry[]): Promise<Listed> {
