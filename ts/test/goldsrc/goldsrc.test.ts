@@ -305,3 +305,39 @@ describe('hostile files (built from man.mdl in the test)', () => {
     }
   });
 });
+
+describe('through the registry: openPlayable and IdTechLoader', () => {
+  it('openPlayable opens man.mdl dropped with manT.mdl and man01.mdl: its sequences as clips, its parts textured from manT.mdl, posed on both backends alike', async () => {
+    const { openPlayable } = await import('../../src/registry/open-playable.js');
+    const files = ['man.mdl', 'manT.mdl', 'man01.mdl'].map((n) => ({ name: n, source: read(byName(n).absPath) }));
+    const playable = await openPlayable(files);
+    expect(playable.format).toBe('hl1mdl');
+    expect(playable.clips.map((c) => [c.name, c.frameCount, c.frameRate])).toEqual([['reference', 2, 30], ['walk', 26, 30], ['arms_up', 2, 25]]);
+    expect(playable.parts.length).toBe(3);
+    const image = playable.materials[0].image as { width: number; height: number };
+    expect([image.width, image.height]).toEqual([28, 32]); // Material2.bmp, manT.mdl's texture 0
+    const [a, b] = backends.map((be) => playable.createPlayer(be));
+    a.setClip(1);
+    b.setClip(1);
+    a.poseBlend(4, 5, 0.25);
+    b.poseBlend(4, 5, 0.25);
+    for (let k = 0; k < a.positions.length; k++) expect(Math.abs(a.positions[k] - b.positions[k])).toBeLessThan(1e-4);
+    a.dispose();
+    b.dispose();
+  });
+
+  it('IdTechLoader draws it as a skinned mesh with one clip per sequence and the texture file\'s images', async () => {
+    const { IdTechLoader } = await import('../../src/three/loader.js');
+    const { SkinnedMesh } = await import('three');
+    const three = await new IdTechLoader().setFileSystem(folderFs(byName('man.mdl'))).loadAsync('man.mdl');
+    expect(three.format).toBe('hl1mdl');
+    expect(three.animations.map((c) => c.name)).toEqual(['reference', 'walk', 'arms_up']);
+    const meshes: InstanceType<typeof SkinnedMesh>[] = [];
+    three.scene.traverse((o) => {
+      if (o instanceof SkinnedMesh) meshes.push(o);
+    });
+    expect(meshes.length).toBe(1);
+    const material = ([] as unknown[]).concat(meshes[0].material)[0] as { map?: { image: { width: number; height: number } } };
+    expect([material.map?.image.width, material.map?.image.height]).toEqual([28, 32]);
+  });
+});

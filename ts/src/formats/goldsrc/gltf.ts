@@ -23,6 +23,7 @@ import type { ExportContext } from '../../export/gltf-context.js';
 import { POSE_STRIDE } from '../../kernels/layout.js';
 import { angleQuaternion, channelsToLocal, sequenceChannels, sequenceSources } from './anim.js';
 import { goldsrcDraw } from './geometry.js';
+import { GOLDSRC_DEFAULT_FPS } from './gltf-constants.js';
 import { STUDIO_LOOPING } from './limits.js';
 import type { GoldsrcModel } from './model.js';
 import { GoldsrcPoser } from './poser.js';
@@ -35,7 +36,6 @@ export interface GoldsrcCompanions {
   groups: ReadonlyMap<number, GoldsrcModel>;
 }
 
-export const GOLDSRC_DEFAULT_FPS = 30;
 
 /** The 3×3 axis change applied to a column-major 4×4 (as formats/iqm/gltf.ts does for IQM's matrices). */
 function convertMatrix(axes: Axes, m: Float64Array, out: Float32Array, o: number): void {
@@ -87,7 +87,7 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
   const J = model.bones.length;
   const draw = goldsrcDraw(model);
   const shown = textureSource(model, textures);
-  ctx.materials.carry(() => ({ ...goldsrcMaterials(shown, name), images: new Map() }));
+  ctx.materials.carry(() => ({ ...goldsrcMaterials(model, shown, name), images: new Map() }));
   const poser = new GoldsrcPoser(ctx.backend, model, draw);
   try {
     // ——— skeleton: joints at the bones' default values ———
@@ -134,7 +134,7 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
           uvs[v * 2] = tex && tex.width ? draw.texels[v * 2] / tex.width : 0;
           uvs[v * 2 + 1] = tex && tex.height ? draw.texels[v * 2 + 1] / tex.height : 0;
         }
-        materialOf.push(ctx.materials.index(tex ? `${name}/${tex.name || `texture${t}`}` : `${name}/skinref${mesh.skinRef}`, t >= 0 ? { index: t } : undefined));
+        materialOf.push(ctx.materials.index(tex ? `${name}/${tex.name || `texture${t}`}` : `${name}/skinref${mesh.skinRef}`, { index: materialOf.length }));
       }
       const joints = new Uint8Array(V * 4), weights = new Float32Array(V * 4);
       for (let v = 0; v < V; v++) {

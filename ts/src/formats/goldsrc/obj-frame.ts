@@ -68,7 +68,7 @@ export async function writeGoldsrcObj(set: ModelSet<GoldsrcModel>, o: ObjFrameOp
     for (let v = 0; v < V; v++) out.push(objVector('vn', n, v * 3, o.yUp));
     draw.meshes.forEach((m, k) => {
       out.push(`g ${m.name.replace(/\s+/g, '_')}`);
-      if (textureOfMesh[k] >= 0) objUseMaterial(out, o, textureOfMesh[k]);
+      objUseMaterial(out, o, k);
       for (let i = m.firstIndex; i < m.firstIndex + m.indexCount; i += 3) out.push(objFace(draw.indices[i] + 1, draw.indices[i + 1] + 1, draw.indices[i + 2] + 1, true));
     });
     return { text: `${out.join('\n')}\n`, facts: [count(draw.meshes.length, 'mesh', 'meshes'), count(V, 'vertex', 'vertices'), count(draw.indices.length / 3, 'triangle'), fact] };

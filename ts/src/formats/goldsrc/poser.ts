@@ -99,10 +99,17 @@ export class GoldsrcPoser {
 
   /** The sequence of `source` at frame `frame` + `t` of the way to the next (clamped to its last frame). */
   poseSequence(source: SequenceSource, frame: number, t = 0): this {
-    this.alive();
     const last = Math.max(0, source.sequence.frameCount - 1);
     const a = Math.min(Math.max(0, Math.floor(frame)), last);
-    const b = Math.min(a + 1, last);
+    return this.poseFrames(source, a, Math.min(a + 1, last), t);
+  }
+
+  /** Frames `a` and `b` of the sequence (clamped to its frames) blended by `t` (b's weight). */
+  poseFrames(source: SequenceSource, frameA: number, frameB: number, t: number): this {
+    this.alive();
+    const last = Math.max(0, source.sequence.frameCount - 1);
+    const a = Math.min(Math.max(0, Math.floor(frameA)), last);
+    const b = Math.min(Math.max(0, Math.floor(frameB)), last);
     this.localA.view.set(channelsToLocal(sequenceChannels(this.model.bones, source, a, 0, this.channels), this.scratch));
     if (t > 0 && b !== a) {
       this.localB.view.set(channelsToLocal(sequenceChannels(this.model.bones, source, b, 0, this.channels), this.scratch));

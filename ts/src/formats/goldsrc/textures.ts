@@ -3,8 +3,8 @@
  * (R_StudioLoadTexture), masked ones (STUDIO_NF_MASKED) with palette index 255 transparent — alpha-tested, as the
  * renderer draws them —, additive ones (STUDIO_NF_ADDITIVE) blended GL_ONE GL_ONE. Chrome (STUDIO_NF_CHROME) is
  * drawn by the engine with texture coordinates made each frame from the view (sphere-mapped): here its stored
- * coordinates are kept, and the material's name says chrome. One material per texture, in the texture table's order;
- * a mesh shows the texture its skin reference names in skin family 0. The texture file (`<name>T.mdl`) supplies both
+ * coordinates are kept, and the material's name says chrome. One material per mesh drawn, showing the texture its
+ * skin reference names in skin family 0. The texture file (`<name>T.mdl`) supplies both
  * when the model has none.
  */
 import { implicitLook } from '../../materials/appearance.js';
@@ -12,6 +12,7 @@ import type { EmbeddedPixels, MaterialWarning, ResolvedMaterial } from '../../ma
 import type { MaterialSet } from '../../materials/resolver.js';
 import type { FileSystem } from '../../vfs/file-system.js';
 import { textureFilePath } from './companions.js';
+import { goldsrcDraw } from './geometry.js';
 import { parseGoldsrcStream } from './parser.js';
 import { NF_ADDITIVE, NF_CHROME, NF_MASKED } from './limits.js';
 import type { GoldsrcModel, GoldsrcTexture } from './model.js';
@@ -41,24 +42,31 @@ export function decodeTexture(t: GoldsrcTexture): EmbeddedPixels {
   return { width: t.width, height: t.height, rgba };
 }
 
-/** The materials (one per texture) and their decoded pictures, keyed `<model>/<texture name or index>`. */
-export function goldsrcMaterials(source: GoldsrcModel, modelName: string): { materials: ResolvedMaterial[]; pixels: Map<string, EmbeddedPixels> } {
+/**
+ * The materials, one per mesh drawn (geometry.ts `goldsrcDraw(model)`'s order: every drawer's slot is its mesh), each
+ * showing the texture its skin reference names in skin family 0 — the same texture once decoded, keyed
+ * `<model>/<texture name or index>`.
+ */
+export function goldsrcMaterials(model: GoldsrcModel, source: GoldsrcModel, modelName: string): { materials: ResolvedMaterial[]; pixels: Map<string, EmbeddedPixels> } {
   const pixels = new Map<string, EmbeddedPixels>();
-  const materials = source.textures.map((t, i): ResolvedMaterial => {
-    const key = `${modelName}/${t.name || `texture${i}`}`;
-    const additive = (t.flags & NF_ADDITIVE) !== 0, masked = (t.flags & NF_MASKED) !== 0;
-    const name = (t.flags & NF_CHROME) !== 0 ? `${key} (chrome)` : key;
+  const materials = goldsrcDraw(model).meshes.map((mesh, i): ResolvedMaterial => {
+    const ti = textureOf(source, mesh.skinRef);
+    const t = ti >= 0 ? source.textures[ti] : null;
+    const key = `${modelName}/${t ? t.name || `texture${ti}` : `skinref${mesh.skinRef}`}`;
+    const flags = t?.flags ?? 0;
+    const additive = (flags & NF_ADDITIVE) !== 0, masked = (flags & NF_MASKED) !== 0;
+    const name = (flags & NF_CHROME) !== 0 ? `${key} (chrome)` : key;
     const look = implicitLook(name, 'quake3');
     const m: ResolvedMaterial = {
-      index: i, surface: '', shaderName: name, nameSource: { kind: 'model' }, definition: { kind: 'implicit' },
+      index: i, surface: mesh.name, shaderName: name, nameSource: { kind: 'model' }, definition: { kind: 'implicit' },
       diffuse: null, normal: null, specular: null, animation: null, others: [], emissive: null,
       blend: additive ? { src: 'GL_ONE', dst: 'GL_ONE' } : null,
       blendMode: additive ? 'additive' : 'opaque',
       alphaTest: masked ? { op: '>=', cutoff: 0.5, written: 'STUDIO_NF_MASKED' } : null,
       sides: look.sides, doubleSided: false, nodraw: false, translucent: additive, clamp: false,
     };
-    if (t.width > 0 && t.height > 0) {
-      pixels.set(key, decodeTexture(t));
+    if (t && t.width > 0 && t.height > 0) {
+      if (!pixels.has(key)) pixels.set(key, decodeTexture(t));
       m.diffuse = { role: 'diffuse', name: key, path: key, origin: modelName, builtin: null, program: null, writtenAt: null, tried: [], embedded: true };
     }
     return m;
@@ -85,5 +93,5 @@ export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcMode
       }
     }
   }
-  return { ...goldsrcMaterials(source, path), warnings };
+  return { ...goldsrcMaterials(model, source, path), warnings };
 }
