@@ -341,3 +341,40 @@ describe('through the registry: openPlayable and IdTechLoader', () => {
     expect([material.map?.image.width, material.map?.image.height]).toEqual([28, 32]);
   });
 });
+
+describe('the resumed walk (SequenceDecoder)', () => {
+  it('gives the engine walk\'s value for every frame, in order or not, on random run-length streams (guards included)', async () => {
+    const { SequenceDecoder, sequenceChannels } = await import('../../src/formats/goldsrc/anim.js');
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let round = 0; round < 200; round++) {
+      // one bone; its x channel a stream of random runs (valid may exceed total: the engine's guard)
+      const runs: number[] = [];
+      for (let r = 0; r < 1 + rand(6); r++) {
+        const valid = rand(4), total = rand(5);
+        runs.push(valid | (total << 8));
+        for (let k = 0; k < valid; k++) runs.push(rand(200) - 100);
+      }
+      for (let k = 0; k < 80; k++) runs.push(0x0101); // a tail of one-frame runs (a header, then its value)
+      const bytes = new Uint8Array(12 + 2 * runs.length);
+      const v = new DataView(bytes.buffer);
+      v.setUint16(0, 12, true);
+      runs.forEach((x, i) => v.setInt16(12 + 2 * i, x, true));
+      const bones = [{ name: 'b', parent: -1, flags: 0, controllers: new Int32Array(6).fill(-1), value: new Float32Array(6), scale: Float32Array.of(1, 1, 1, 1, 1, 1) }];
+      const sequence = { animOffset: 0, frameCount: 30, motionType: 0, motionBone: 0, label: 'r' } as unknown as GoldsrcModel['sequences'][number];
+      const source = { sequence, bytes, file: 'random' };
+      const decoder = new SequenceDecoder(bones, source);
+      const frames = [...Array.from({ length: 30 }, (_, f) => f), ...Array.from({ length: 30 }, () => rand(30))];
+      // a value, or the same refusal (a stream of empty runs walks off the bytes either way)
+      const either = (get: () => number) => {
+        try {
+          return get();
+        } catch (e) {
+          expect(e).toBeInstanceOf(ModelParseError);
+          return (e as ModelParseError).code;
+        }
+      };
+      for (const f of frames) expect(either(() => decoder.channels(f)[0]), `round ${round} frame ${f}`).toBe(either(() => sequenceChannels(bones, source, f)[0]));
+    }
+  });
+});

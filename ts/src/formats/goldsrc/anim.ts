@@ -52,6 +52,88 @@ export function channelValue(source: SequenceSource, at: number, frame: number):
   return (b[v] | (b[v + 1] << 8)) << 16 >> 16;
 }
 
+/** Where a channel's walk stands: the run at `p` starts at frame `first`; `stuck`: the engine's guard fired, every later frame is `value`. */
+interface Cursor {
+  start: number;
+  p: number;
+  first: number;
+  stuck: boolean;
+  value: number;
+}
+
+/**
+ * The engine's walk resumed from where the last frame's ended (frames not decreasing; an earlier frame restarts from
+ * the stream's start): the same value as `channelValue`, so decoding a sequence's F frames costs its runs once,
+ * not F walks from the start (a stream of one-frame runs made that quadratic).
+ */
+function cursorValue(source: SequenceSource, c: Cursor, frame: number): number {
+  if (frame < c.first) Object.assign(c, { p: c.start, first: 0, stuck: false });
+  if (c.stuck) return c.value;
+  const b = source.bytes;
+  let p = c.p, k = frame - c.first;
+  if (p < 0 || p + 2 > b.length) outside(source, p, 'an animation run');
+  let valid = b[p], total = b[p + 1];
+  let guard = total < valid;
+  if (guard) k = 0;
+  while (total <= k) {
+    k -= total;
+    if (!guard) {
+      c.first += total;
+      c.p = p + (valid + 1) * 2;
+    }
+    p += (valid + 1) * 2;
+    if (p + 2 > b.length) outside(source, p, 'an animation run');
+    valid = b[p];
+    total = b[p + 1];
+    if (total < valid) {
+      k = 0;
+      guard = true;
+    }
+  }
+  const v = valid > k ? p + 2 * (k + 1) : p + 2 * valid;
+  if (v + 2 > b.length) outside(source, v, 'an animation value');
+  const value = (b[v] | (b[v + 1] << 8)) << 16 >> 16;
+  // once the guard fired, every later frame reaches the same run with k = 0: the same value
+  if (guard) Object.assign(c, { stuck: true, value });
+  return value;
+}
+
+/** A sequence's channels frame after frame (blend `blend`), each channel's walk resumed (`cursorValue`). */
+export class SequenceDecoder {
+  private readonly cursors: (Cursor | null)[];
+  constructor(readonly bones: readonly GoldsrcBone[], readonly source: SequenceSource, readonly blend = 0) {
+    const J = bones.length;
+    this.cursors = new Array(J * 6).fill(null);
+    for (let j = 0; j < J; j++) {
+      const rec = animRecord(source, J, blend, j);
+      for (let c = 0; c < 6; c++) if (rec.offsets[c] !== 0) this.cursors[j * 6 + c] = { start: rec.at + rec.offsets[c], p: rec.at + rec.offsets[c], first: 0, stuck: false, value: 0 };
+    }
+  }
+  /** As `sequenceChannels` gives them. */
+  channels(frame: number, out: Float32Array = new Float32Array(this.bones.length * 6)): Float32Array {
+    const J = this.bones.length;
+    for (let j = 0; j < J; j++) {
+      const bone = this.bones[j];
+      for (let c = 0; c < 6; c++) {
+        const cur = this.cursors[j * 6 + c];
+        out[j * 6 + c] = cur === null ? bone.value[c] : bone.value[c] + cursorValue(this.source, cur, frame) * bone.scale[c];
+      }
+    }
+    removeMotion(this.source.sequence, J, out);
+    return out;
+  }
+}
+
+/** StudioCalcRotations: the motion bone loses the position components its sequence's motion type names. */
+function removeMotion(s: GoldsrcSequence, J: number, out: Float32Array): void {
+  const m = s.motionBone;
+  if (m >= 0 && m < J) {
+    if (s.motionType & STUDIO_X) out[m * 6] = 0;
+    if (s.motionType & STUDIO_Y) out[m * 6 + 1] = 0;
+    if (s.motionType & STUDIO_Z) out[m * 6 + 2] = 0;
+  }
+}
+
 /** The six offsets of bone `bone`'s record of blend `blend` (validated to lie in the file). */
 function animRecord(source: SequenceSource, boneCount: number, blend: number, bone: number): { at: number; offsets: number[] } {
   const at = source.sequence.animOffset + (blend * boneCount + bone) * SIZE.anim;
@@ -82,13 +164,7 @@ export function sequenceChannels(bones: readonly GoldsrcBone[], source: Sequence
       out[j * 6 + c] = off === 0 ? bone.value[c] : bone.value[c] + channelValue(source, rec.at + off, frame) * bone.scale[c];
     }
   }
-  const s = source.sequence;
-  const m = s.motionBone;
-  if (m >= 0 && m < J) {
-    if (s.motionType & STUDIO_X) out[m * 6] = 0;
-    if (s.motionType & STUDIO_Y) out[m * 6 + 1] = 0;
-    if (s.motionType & STUDIO_Z) out[m * 6 + 2] = 0;
-  }
+  removeMotion(source.sequence, J, out);
   return out;
 }
 

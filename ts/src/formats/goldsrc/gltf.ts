@@ -21,7 +21,7 @@ import type { Axes } from '../../export/gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
 import { POSE_STRIDE } from '../../kernels/layout.js';
-import { angleQuaternion, channelsToLocal, sequenceChannels, sequenceSources } from './anim.js';
+import { angleQuaternion, channelsToLocal, SequenceDecoder, sequenceSources } from './anim.js';
 import { goldsrcDraw } from './geometry.js';
 import { GOLDSRC_DEFAULT_FPS } from './gltf-constants.js';
 import { STUDIO_LOOPING } from './limits.js';
@@ -190,8 +190,9 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
         const tr = Array.from({ length: J }, () => new Float32Array(F * 3));
         const ro = Array.from({ length: J }, () => new Float32Array(F * 4));
         const qq = [0, 0, 0, 1];
+        const decoder = new SequenceDecoder(model.bones, s);
         for (let f = 0; f < F; f++) {
-          channelsToLocal(sequenceChannels(model.bones, s, f, 0, channels), local);
+          channelsToLocal(decoder.channels(f, channels), local);
           for (let j = 0; j < J; j++) {
             const o = j * POSE_STRIDE;
             axes.vec(local[o], local[o + 1], local[o + 2], tr[j], f * 3);

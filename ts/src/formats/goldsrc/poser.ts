@@ -12,7 +12,7 @@
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import { disposedError, type F32, type I32, type KernelBuffer, type PoseBackend, type Typed, type U32 } from '../../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../../kernels/layout.js';
-import { channelsToLocal, defaultChannels, sequenceChannels, type SequenceSource } from './anim.js';
+import { channelsToLocal, defaultChannels, SequenceDecoder, type SequenceSource } from './anim.js';
 import type { GoldsrcDraw } from './geometry.js';
 import type { GoldsrcModel } from './model.js';
 
@@ -35,6 +35,7 @@ export class GoldsrcPoser {
   private readonly outNormals: F32;
   private readonly channels: Float32Array;
   private readonly scratch: Float32Array;
+  private decoder: SequenceDecoder | null = null;
   private disposed = false;
 
   constructor(readonly backend: PoseBackend, readonly model: GoldsrcModel, readonly draw: GoldsrcDraw) {
@@ -110,9 +111,11 @@ export class GoldsrcPoser {
     const last = Math.max(0, source.sequence.frameCount - 1);
     const a = Math.min(Math.max(0, Math.floor(frameA)), last);
     const b = Math.min(Math.max(0, Math.floor(frameB)), last);
-    this.localA.view.set(channelsToLocal(sequenceChannels(this.model.bones, source, a, 0, this.channels), this.scratch));
+    // one decoder a sequence, its walks resumed frame after frame (anim.ts SequenceDecoder)
+    if (this.decoder?.source !== source) this.decoder = new SequenceDecoder(this.model.bones, source);
+    this.localA.view.set(channelsToLocal(this.decoder.channels(a, this.channels), this.scratch));
     if (t > 0 && b !== a) {
-      this.localB.view.set(channelsToLocal(sequenceChannels(this.model.bones, source, b, 0, this.channels), this.scratch));
+      this.localB.view.set(channelsToLocal(this.decoder.channels(b, this.channels), this.scratch));
       this.backend.kernels.interpolateLocal({ a: this.localA, b: this.localB, t, out: this.local });
     } else this.local.view.set(this.localA.view);
     return this.finish();

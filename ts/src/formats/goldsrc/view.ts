@@ -13,7 +13,7 @@ import type { PoseBackend } from '../../kernels/backend.js';
 import { POSE_STRIDE } from '../../kernels/layout.js';
 import type { ModelSet } from '../../load/model-set.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView } from '../model-view.js';
-import { angleQuaternion, channelsToLocal, sequenceChannels, type SequenceSource } from './anim.js';
+import { angleQuaternion, channelsToLocal, SequenceDecoder, type SequenceSource } from './anim.js';
 import { goldsrcParts } from './companions.js';
 import { goldsrcDraw } from './geometry.js';
 import type { GoldsrcModel } from './model.js';
@@ -29,8 +29,9 @@ function clipOf(model: GoldsrcModel, s: SequenceSource, name: string, fps: numbe
   const times = Float32Array.from({ length: keys }, (_, k) => k / fps);
   const joints = Array.from({ length: J }, () => ({ translation: new Float32Array(keys * 3), rotation: new Float32Array(keys * 4) }));
   const channels = new Float32Array(J * 6), local = new Float32Array(J * POSE_STRIDE);
+  const decoder = new SequenceDecoder(model.bones, s);
   for (let k = 0; k < keys; k++) {
-    channelsToLocal(sequenceChannels(model.bones, s, Math.min(k, F - 1), 0, channels), local);
+    channelsToLocal(decoder.channels(Math.min(k, F - 1), channels), local);
     for (let j = 0; j < J; j++) {
       joints[j].translation.set(local.subarray(j * POSE_STRIDE, j * POSE_STRIDE + 3), k * 3);
       joints[j].rotation.set(local.subarray(j * POSE_STRIDE + 4, j * POSE_STRIDE + 8), k * 4);
