@@ -44,10 +44,21 @@ export function goldsrcDraw(model: GoldsrcModel, body = 0): GoldsrcDraw {
   model.bodyParts.forEach((p, i) => {
     if (chosen[i] >= 0) for (const m of p.models[chosen[i]].meshes) corners += m.corners.length / 4;
   });
-  // at most one draw vertex a corner: allocated once, trimmed at the end
-  const vb = new Uint32Array(corners), nb = new Uint32Array(corners);
-  const pw = new Float32Array(corners * 4), nw = new Float32Array(corners * 4), st = new Float32Array(corners * 2);
+  // the index per corner; the draw vertices grow as they are found (corners that share one cost it once: a mesh of
+  // fans over one vertex is many corners and few vertices)
   const indices = new Uint32Array(corners);
+  let cap = Math.min(corners, 1024);
+  let vb = new Uint32Array(cap), nb = new Uint32Array(cap);
+  let pw = new Float32Array(cap * 4), nw = new Float32Array(cap * 4), st = new Float32Array(cap * 2);
+  const grow = () => {
+    cap *= 2;
+    const more = <T extends Uint32Array | Float32Array>(a: T, n: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(cap * n);
+      b.set(a);
+      return b;
+    };
+    [vb, nb, pw, nw, st] = [more(vb, 1), more(nb, 1), more(pw, 4), more(nw, 4), more(st, 2)];
+  };
   const meshes: GoldsrcDrawMesh[] = [];
   let V = 0, I = 0;
   model.bodyParts.forEach((part, p) => {
@@ -62,6 +73,7 @@ export function goldsrcDraw(model: GoldsrcModel, body = 0): GoldsrcDraw {
         const key = `${c[o]},${c[o + 1]},${c[o + 2]},${c[o + 3]}`;
         let d = seen.get(key);
         if (d === undefined) {
+          if (V === cap) grow();
           d = V++;
           seen.set(key, d);
           const v = c[o], n = c[o + 1];
