@@ -378,3 +378,31 @@ describe('the resumed walk (SequenceDecoder)', () => {
     }
   });
 });
+
+describe('the command line', () => {
+  it('convert man.mdl --anim walk --frame 5 -o x.obj: the same vertices on WASM and TS, the reference decoder\'s; a sequence that is none exits 1 naming them', async () => {
+    const { runCli, cliTemp } = await import('../helpers/cli.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = cliTemp('goldsrc');
+    const man = byName('man.mdl');
+    const outs: number[][][] = [];
+    for (const backend of ['wasm', 'ts']) {
+      const out = join(dir, `${backend}.obj`);
+      const r = await runCli('convert', man.absPath, '--anim', 'walk', '--frame', '5', '--backend', backend, '--no-textures', '-o', out);
+      expect(r.status, r.stderr).toBe(0);
+      outs.push(readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number)));
+    }
+    expect(outs[0].length).toBeGreaterThan(0);
+    outs[0].forEach((v, i) => v.forEach((x, k) => expect(Math.abs(x - outs[1][i][k])).toBeLessThan(1e-4)));
+    const bytes = read(man.absPath);
+    const m = parseGoldsrc(bytes);
+    const poser = new GoldsrcPoser(backends[1], m, goldsrcDraw(m));
+    const ref = compare(m, bytes, null, 1, 5, Float32Array.from(outs[1].flat()));
+    expect(ref.err).toBeLessThanOrEqual(1e-4 * ref.diag + 1e-5); // the OBJ's 6 decimals
+    poser.dispose();
+    const bad = await runCli('convert', man.absPath, '--anim', 'nope', '-o', join(dir, 'bad.obj'));
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/INDEX_OUT_OF_RANGE: no sequence "nope" \(sequences: "reference", "walk", "arms_up"\)/);
+  });
+});
