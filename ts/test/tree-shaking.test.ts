@@ -159,8 +159,10 @@ describe('what an app built from dist/ carries', () => {
     // measured 38.9 KB (39.7 KB before the registry); 51.2 KB with IQM's and MDL's exporters (toGlb takes every
     // registered format: IQM's TS kernels, the Quake palette and MDL's skin decoding come with them); 57.9 KB since
     // each exporter is loaded by import() on first use (issue 37: a bundler with code splitting leaves them out of the
-    // start, one without keeps each such module whole, as it cannot tree-shake a module namespace) and issue 36's bounds
-    expect(r.start).toBeLessThan(60 * 1024);
+    // start, one without keeps each such module whole, as it cannot tree-shake a module namespace) and issue 36's bounds;
+    // 66.5 KB with GoldSrc's exporter (issue 38: its run-length decoder, rigid skin and palette textures; its parser
+    // stays out, formats/goldsrc/materials.ts)
+    expect(r.start).toBeLessThan(68 * 1024);
   });
 });
 

@@ -9,6 +9,9 @@ export const IDST = 0x54534449; // "IDST" little-endian
 export const IDSQ = 0x51534449; // "IDSQ"
 export const STUDIO_VERSION = 10;
 
+/** studioseqhdr_t's 76 bytes: what every studio file (a model or a sequence group) begins with. */
+export const SEQ_HEADER_BYTES = 76;
+
 /** Record sizes (bytes) of studio.h's structs. */
 export const SIZE = {
   header: 244, // studiohdr_t

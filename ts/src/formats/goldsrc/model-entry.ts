@@ -12,7 +12,7 @@ export const goldsrcModel: ModelEntry<GoldsrcModel> = {
   title: 'Half-Life studio model (GoldSrc MDL)',
   owns: (data): data is GoldsrcModel => (data as GoldsrcModel | null)?.format === 'hl1mdl',
   // its own textures, else its <name>T.mdl's, each decoded through its palette
-  materials: async (resolver, model, path) => (await import('./textures.js')).resolveGoldsrcMaterials(resolver.fs, model, path),
+  materials: async (resolver, model, path) => (await import('./materials.js')).resolveGoldsrcMaterials(resolver.fs, model, path),
   gltf: {
     uses: [],
     load: async () => {

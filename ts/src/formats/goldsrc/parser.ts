@@ -8,12 +8,13 @@ import { BufferedParser, parseBuffered, type BufferedFormat } from '../../base/b
 import { parseStream, type ByteSource, type ReadOptions } from '../../base/source.js';
 import { decodeGoldsrc } from './decode.js';
 import { checkGoldsrcPrefix, fail, readGoldsrcHead, type GoldsrcHead } from './header.js';
-import { SIZE } from './limits.js';
+import { SEQ_HEADER_BYTES } from './limits.js';
 import type { GoldsrcModel } from './model.js';
 
 const GOLDSRC_BUFFERED: BufferedFormat<GoldsrcHead, GoldsrcModel> = {
   parserName: 'GoldsrcParser',
-  headerBytes: SIZE.seqHeader,
+  // a plain number: a property read at the top level is one a bundler must keep (ts/test/tree-shaking.test.ts)
+  headerBytes: SEQ_HEADER_BYTES,
   checkPrefix: checkGoldsrcPrefix,
   readHeader: readGoldsrcHead,
   end: (h) => h.length,

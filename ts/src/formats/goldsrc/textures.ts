@@ -8,12 +8,8 @@
  * when the model has none.
  */
 import { implicitLook } from '../../materials/appearance.js';
-import type { EmbeddedPixels, MaterialWarning, ResolvedMaterial } from '../../materials/types.js';
-import type { MaterialSet } from '../../materials/resolver.js';
-import type { FileSystem } from '../../vfs/file-system.js';
-import { textureFilePath } from './companions.js';
+import type { EmbeddedPixels, ResolvedMaterial } from '../../materials/types.js';
 import { goldsrcDraw } from './geometry.js';
-import { parseGoldsrcStream } from './parser.js';
 import { NF_ADDITIVE, NF_CHROME, NF_MASKED } from './limits.js';
 import type { GoldsrcModel, GoldsrcTexture } from './model.js';
 
@@ -72,26 +68,4 @@ export function goldsrcMaterials(model: GoldsrcModel, source: GoldsrcModel, mode
     return m;
   });
   return { materials, pixels };
-}
-
-/**
- * The model's materials as the engine finds them in `fs`: its own textures, else those of `<name>T.mdl` beside it
- * (read through the file system, whose names fold case). What is missing is a warning, never an exception.
- */
-export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcModel, path: string): Promise<MaterialSet> {
-  const warnings: MaterialWarning[] = [];
-  let source = model;
-  if (model.kind === 'studio' && model.textures.length === 0) {
-    const p = textureFilePath(path);
-    const f = await fs.file(p);
-    if (!f) warnings.push({ code: 'MISSING_IMAGE', message: `${p}: the model has no textures and its texture file is not beside it`, path: p });
-    else {
-      try {
-        source = await parseGoldsrcStream(f.stream(), { sizeHint: f.size });
-      } catch (e) {
-        warnings.push({ code: 'MISSING_IMAGE', message: `${p}: ${(e as Error).message}`, path: p, origin: f.origin });
-      }
-    }
-  }
-  return { ...goldsrcMaterials(model, source, path), warnings };
 }
