@@ -281,6 +281,13 @@ describe('hostile files (built from man.mdl in the test)', () => {
     poke(long, 72, 100);
     expect(refused(long).code).toBe(ErrorCode.BadOffset);
   });
+  it("a sequence whose animation records run past the file is BAD_OFFSET at its animindex", () => {
+    const b = base();
+    const seqAt = new DataView(b.buffer).getInt32(168, true) + 176; // sequence 1
+    poke(b, seqAt + 124, b.length - 4);
+    const e = refused(b);
+    expect([e.code, e.offset]).toEqual([ErrorCode.BadOffset, seqAt + 124]);
+  });
   it('a bone whose parent comes after it, and a corner naming a vertex past its submodel, are INDEX_OUT_OF_RANGE', () => {
     const b = base();
     const v = new DataView(b.buffer);

@@ -300,11 +300,12 @@ export function decodeGoldsrc(bytes: Uint8Array, head: GoldsrcHead, received: nu
   limit(model.bodyParts.length, MAXSTUDIO.BODYPARTS, 'body parts (MAXSTUDIOBODYPARTS)', 204);
   limit(model.controllers.length, MAXSTUDIO.CONTROLLERS, 'bone controllers (MAXSTUDIOCONTROLLERS)', 148);
   model.sequences.forEach((s, i) => {
-    if (s.seqGroup < 0 || s.seqGroup >= Math.max(1, model.seqGroups.length)) warnings.push({ code: 'INDEX_OUT_OF_RANGE', message: `sequence ${i} ("${s.label}") is in group ${s.seqGroup} of ${model.seqGroups.length}: not played`, offset: 0 });
+    const at = r.i32(168) + i * SIZE.sequence;
+    if (s.seqGroup < 0 || s.seqGroup >= Math.max(1, model.seqGroups.length)) warnings.push({ code: 'INDEX_OUT_OF_RANGE', message: `sequence ${i} ("${s.label}") is in group ${s.seqGroup} of ${model.seqGroups.length}: not played`, offset: at + 156 });
     else if (s.seqGroup === 0 && s.blendCount > 0 && boneList.length > 0) {
       // its animation table: numblends × numbones mstudioanim_t (the values they point to are checked as they are decoded)
       const need = s.blendCount * boneList.length * SIZE.anim;
-      if (s.animOffset < 0 || s.animOffset > end || need > end - s.animOffset) fail(ErrorCode.BadOffset, `sequence ${i} ("${s.label}"): its ${s.blendCount}×${boneList.length} animation records from offset ${s.animOffset} run past the file's ${end} bytes`, 0);
+      if (s.animOffset < 0 || s.animOffset > end || need > end - s.animOffset) fail(ErrorCode.BadOffset, `sequence ${i} ("${s.label}"): its ${s.blendCount}×${boneList.length} animation records from offset ${s.animOffset} run past the file's ${end} bytes`, at + 124);
     }
   });
   return model;
