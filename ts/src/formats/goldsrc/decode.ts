@@ -52,6 +52,11 @@ class Reader {
   }
 }
 
+/** Refuses a NaN or an infinity among `values` (BAD_NUMBER at its byte). */
+function finite(values: Float32Array, at: number, what: string): void {
+  for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) fail(ErrorCode.BadNumber, `${what}: value ${k} is ${values[k]}`, at + 4 * k);
+}
+
 function bones(r: Reader): GoldsrcBone[] {
   const t = r.table(140, 144, SIZE.bone, 'bones');
   // the engine's bone arrays hold MAXSTUDIOBONES (bonetransform[MAXSTUDIOBONES]): more cannot be posed
@@ -63,7 +68,11 @@ function bones(r: Reader): GoldsrcBone[] {
     // StudioSetupBones composes bone i on bonetransform[parent], which must have been made already
     if (parent < -1 || parent >= i) fail(ErrorCode.IndexOutOfRange, `bone ${i} has parent ${parent}, not a bone before it`, at + 32);
     const controllers = Int32Array.from({ length: 6 }, (_, k) => r.i32(at + 40 + 4 * k));
-    out.push({ name: r.name(at, 32), parent, flags: r.i32(at + 36), controllers, value: r.floats(at + 64, 6), scale: r.floats(at + 88, 6) });
+    const value = r.floats(at + 64, 6), scale = r.floats(at + 88, 6);
+    // every pose of the bone and of what hangs on it is made from these: a NaN or an infinity would be in all of them
+    finite(value, at + 64, `bone ${i}'s default values`);
+    finite(scale, at + 88, `bone ${i}'s scales`);
+    out.push({ name: r.name(at, 32), parent, flags: r.i32(at + 36), controllers, value, scale });
   }
   return out;
 }
@@ -219,7 +228,10 @@ function submodel(r: Reader, at: number, boneCount: number, where: string, warni
     const ma = r.i32(at + 76) + m * SIZE.mesh;
     meshes.push({ skinRef: r.i32(ma + 8), normalCount: r.i32(ma + 12), declaredTriangles: r.i32(ma), corners: meshCorners(r, r.i32(ma + 4), vertexCount, normalCount, `${where} mesh ${m}`) });
   }
-  return { name: r.name(at, 64), type: r.i32(at + 64), radius: r.f32(at + 68), vertices: r.floats(vi, vertexCount * 3), vertexBones, normals: r.floats(ni, normalCount * 3), normalBones, meshes };
+  const vertices = r.floats(vi, vertexCount * 3), normals = r.floats(ni, normalCount * 3);
+  finite(vertices, vi, `${where} vertices`);
+  finite(normals, ni, `${where} normals`);
+  return { name: r.name(at, 64), type: r.i32(at + 64), radius: r.f32(at + 68), vertices, vertexBones, normals, normalBones, meshes };
 }
 
 function bodyParts(r: Reader, boneCount: number, warnings: ParseWarning[]): GoldsrcBodyPart[] {
