@@ -309,6 +309,14 @@ cases.push({
   cases.push({ what: 'IQM: a tangent of 8 floats holding a NaN', input: file('iqm/wide-tangent.iqm', iqm.wideTangentNaN()), args: [], raise: [] });
   cases.push({ what: 'IQM: a position of 0 components beside 9 normal floats, no meshes', input: file('iqm/position-size-0.iqm', iqm.positionSizeZero()), args: [], raise: [] });
 }
+// --- GoldSrc (Half-Life) studio models (fixtures/generate-goldsrc.mjs, issue 38) ------------------------------------
+{
+  const gs = await import('../fixtures/generate-goldsrc.mjs');
+  cases.push({ what: 'GoldSrc: a 244-byte header claiming 2³¹ − 1 bones', input: file('goldsrc/huge-bones.mdl', gs.hugeBones()), args: [], raise: [] });
+  cases.push({ what: 'GoldSrc: a header whose length claims 2 GB, 300 bytes sent', input: file('goldsrc/long-length.mdl', gs.longLength()), args: [], raise: [] });
+  cases.push({ what: 'GoldSrc: 2,000,000 one-frame runs in one sequence (8 MB): every frame exported', input: file('goldsrc/one-frame-runs.mdl', gs.oneFrameRuns(2_000_000)), args: [], raise: [] });
+  cases.push({ what: 'GoldSrc: 64 fans of 32,767 corners over one vertex (16 MB, 2.1 M triangles)', input: file('goldsrc/fans.mdl', gs.fans(64)), args: [], raise: [] });
+}
 
 // --- issue 40: a re-release's MD5 replacement beside an MD2, with a hostile .md5scale (convert --replacement) ---------
 {

@@ -58,11 +58,18 @@ export interface ObjFrameOptions {
   /** The header comment's subject (`drone.md5mesh posed by run.md5anim frame 3`, `tris.md2 frame 0`). */
   comment: (what: string) => string;
   materials?: ObjOptions['materials'];
+  /** The clip `--anim` named, for a format whose `obj.namesClips`. */
+  anim?: string;
 }
 
 export interface ObjCapability<D> {
+  /**
+   * `--anim` names a clip of the model itself (a Half-Life sequence), not a file to play on it: the CLI hands it to
+   * `frames` and `write` (`ObjFrameOptions.anim`) instead of reading it as a companion.
+   */
+  namesClips?: boolean;
   /** How many frames `--frame` may name, and of what (a companion's path, or the model's): null when only a rest pose. */
-  frames(set: ModelSet<D>): { count: number; of: string } | null;
+  frames(set: ModelSet<D>, anim?: string): { count: number; of: string } | null;
   /** The frame as OBJ text, and the facts of the summary line (`2 meshes`, `1439 vertices`, `frame 3 of idle.md5anim`). */
   write(set: ModelSet<D>, options: ObjFrameOptions): Promise<{ text: string; facts: string[] }>;
 }

@@ -9,7 +9,7 @@
  * The formats are handed in: this room knows none of them.
  */
 import { ModelParseError } from '../base/errors.js';
-import type { CompanionRef, ModelFormat } from './format.js';
+import { nameIsAmbiguous, selectFormat, type CompanionRef, type ModelFormat } from './format.js';
 import { listSkins, type SkinOffer } from '../materials/skins.js';
 import { folderOpening } from './model-set.js';
 import { byPath, fileHead, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
@@ -106,9 +106,13 @@ export async function catalogModels(fs: FileSystem, formats: readonly ModelForma
         out.push({ kind: whole.format.id, path: whole.folder, anims: [], files: files.map((g) => g.path), skins, ...sourceFacts(files) });
         continue;
       }
-      const format = formats.find((x) => x.extensions.some((e) => name.endsWith(e)));
+      // a name several formats claim (`.mdl`: Quake's and Half-Life's) is told apart by the file's first bytes
+      const ambiguous = nameIsAmbiguous(name, formats);
+      let head: Uint8Array | null = null;
+      const headOf = async () => (head ??= await fileHead(f, 256).catch(() => new Uint8Array(0)));
+      const format = selectFormat(name, ambiguous ? await headOf() : null, formats);
       if (!format || format.role !== 'model') continue;
-      if (format.animationOnly && format.animationOnly(await fileHead(f, 256).catch(() => new Uint8Array(0)))) continue;
+      if (format.animationOnly && format.animationOnly(await headOf())) continue;
       let refs: CompanionRef[] = [];
       let error: ModelParseError | undefined;
       try {

@@ -212,9 +212,26 @@ export function formatForBytes<F extends ModelFormat>(head: Uint8Array, formats:
   return null;
 }
 
-/** By name, else (when `head` is given) by first bytes: loaders.gl's selectLoader. */
+/** Every format claiming the name's extension, in their order (`.mdl`: Quake's and Half-Life's). */
+export function formatsForName<F extends ModelFormat>(name: string, formats: readonly F[]): F[] {
+  const lower = name.toLowerCase();
+  return formats.filter((f) => f.extensions.some((x) => lower.endsWith(x)));
+}
+
+/** Whether the name's extension is claimed by more than one format, so only its first bytes can tell which. */
+export function nameIsAmbiguous(name: string, formats: readonly ModelFormat[]): boolean {
+  return formatsForName(name, formats).length > 1;
+}
+
+/**
+ * By name, else (when `head` is given) by first bytes: loaders.gl's selectLoader. Where several formats claim the
+ * name's extension (`.mdl`: Quake's `IDPO` and Half-Life's `IDST`), the first of them whose first bytes `head` are;
+ * without `head`, or when none is, the first of them (whose parser then refuses the bytes by name).
+ */
 export function selectFormat<F extends ModelFormat>(name: string, head: Uint8Array | null, formats: readonly F[]): F | null {
-  return formatForName(name, formats) ?? (head ? formatForBytes(head, formats) : null);
+  const named = formatsForName(name, formats);
+  if (named.length > 1 && head) return named.find((f) => f.test?.(head)) ?? named[0];
+  return named[0] ?? (head ? formatForBytes(head, formats) : null);
 }
 
 /** `.md5mesh, .md5anim, .md2, .md3`: the extensions of the formats that are read (not refused), for messages. */

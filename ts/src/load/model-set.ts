@@ -9,7 +9,7 @@
  */
 import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../base/errors.js';
 import type { ReadOptions } from '../base/source.js';
-import { formatForBytes, formatForName, type Companion, type CompanionRef, type FileWarnings, type ModelFormat, type Replacement } from './format.js';
+import { formatForBytes, formatForName, nameIsAmbiguous, selectFormat, type Companion, type CompanionRef, type FileWarnings, type ModelFormat, type Replacement } from './format.js';
 import { readScriptFile } from '../vfs/bounded-read.js';
 import { fileHead, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
@@ -76,9 +76,16 @@ const refPath = (r: CompanionRef) => (typeof r === 'string' ? r : r.path);
 /** The file name without folder and extension: what a companion's clip is called. */
 export const companionName = (path: string): string => nameOf(path.replace(/\\/g, '/')).replace(/\.[^.]*$/, '');
 
-/** The format of `file` by its name, else by its first bytes; null when no format claims it. */
+/**
+ * The format of `file` by its name, else by its first bytes; null when no format claims it. A name several formats
+ * claim (`.mdl`) is decided by the first bytes among them (`selectFormat`).
+ */
 export async function detectFile(file: VfsFile, formats: readonly ModelFormat[], signal?: AbortSignal): Promise<ModelFormat | null> {
-  return formatForName(file.path, formats) ?? formatForBytes(await readingFile(file.origin, () => fileHead(file, 4096, signal)), formats);
+  if (!nameIsAmbiguous(file.path, formats)) {
+    const named = formatForName(file.path, formats);
+    if (named) return named;
+  }
+  return selectFormat(file.path, await readingFile(file.origin, () => fileHead(file, 4096, signal)), formats);
 }
 
 /** The direct children of `folder` (any case), by lower-case name. */

@@ -15,11 +15,12 @@ import { md2Entry } from '../formats/md2/entry.js';
 import { buildableEntry, md3Entry, nonsegEntry, playerEntry } from '../formats/md3/entry.js';
 import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from '../formats/md5/entry.js';
 import { mdlEntry } from '../formats/mdl/entry.js';
+import { goldsrcEntry, type GoldsrcModel } from '../formats/goldsrc/entry.js';
 
 /** The parsed models of the default formats (what `toGlb`, `resolveModelTextures` … take). */
-export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model } | TremulousModel | MdlModel | IqmModel;
+export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model } | TremulousModel | MdlModel | IqmModel | GoldsrcModel;
 
-export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, nonsegEntry, buildableEntry, mdlEntry, iqmEntry, md5CameraEntry];
+export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, nonsegEntry, buildableEntry, mdlEntry, iqmEntry, goldsrcEntry, md5CameraEntry];
 
 /** The entry with format id `id` among `formats`. */
 export function entryFor(id: string, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry | undefined {

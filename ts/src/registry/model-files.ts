@@ -7,7 +7,6 @@
  */
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byteChunks, knownSize } from '../base/source.js';
-import { formatForName } from '../load/format.js';
 import { detectFile, fileHead, notAModel } from '../load/model-set.js';
 import type { ModelFile } from '../playable/playable.js';
 import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
@@ -131,7 +130,8 @@ export async function pickModel(files: readonly VfsFile[], formats: readonly For
   const found: { file: VfsFile; format: FormatEntry }[] = [];
   for (const file of files) {
     if (sides.has(file.path.toLowerCase())) continue;
-    const format = (formatForName(file.path, formats) ?? (await detectFile(file, formats, signal))) as FormatEntry | null;
+    // by first bytes where several formats claim the name (`.mdl`: Quake's and Half-Life's)
+    const format = (await detectFile(file, formats, signal)) as FormatEntry | null;
     if (!format) throw noModel(`not a model file this reads (${formats.filter((f) => f.role !== 'refused').flatMap((f) => f.extensions).join(', ')})`).inFile(file.origin);
     if (format.role === 'refused') throw noModel(notAModel(format, formats)!).inFile(file.origin);
     found.push({ file, format });

@@ -13,5 +13,6 @@ import { md2Model } from '../formats/md2/model-entry.js';
 import { buildableModel, md3Model, nonsegModel, playerModel } from '../formats/md3/model-entry.js';
 import { md5AnimModel, md5CameraModel, md5MeshModel } from '../formats/md5/model-entry.js';
 import { mdlModel } from '../formats/mdl/model-entry.js';
+import { goldsrcModel } from '../formats/goldsrc/model-entry.js';
 
-export const DEFAULT_MODELS: readonly ModelEntry[] = [md5MeshModel, md5AnimModel, md2Model, md3Model, playerModel, nonsegModel, buildableModel, mdlModel, iqmModel, md5CameraModel];
+export const DEFAULT_MODELS: readonly ModelEntry[] = [md5MeshModel, md5AnimModel, md2Model, md3Model, playerModel, nonsegModel, buildableModel, mdlModel, iqmModel, goldsrcModel, md5CameraModel];

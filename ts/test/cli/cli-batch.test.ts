@@ -18,7 +18,7 @@ import { BIN, runCli as run } from '../helpers/cli.js';
 import { runChild } from '../helpers/child.js';
 import { zerosDeflated } from '../helpers/bomb.js';
 import { corpusArchives } from '../helpers/corpus-archives.js';
-import { unreadButListed, unreadModelFiles } from '../helpers/corpus-kinds.js';
+import { goldsrcCompanionOnly, unreadButListed, unreadModelFiles } from '../helpers/corpus-kinds.js';
 import { manifest, read, SHARED_MODELS } from '../helpers/models.js';
 import { makePak } from '../helpers/pak-writer.js';
 import { makeZip } from '../helpers/zip-writer.js';
@@ -41,8 +41,9 @@ function walk(dir: string, base = dir): string[] {
  * one player (its parts not listed again), and the files the parsers refuse (assimp's invalid/ and the zero-vertex
  * MD2). The formats follow the registry, so a newly registered format's files are expected here too. Model files of
  * formats this build does not read (helpers/corpus-kinds.ts) are listed only where a registered extension claims them
- * — GoldSrc's `.mdl`, taken for Quake's and refused by its parser (BAD_MAGIC), each a failed row; `.mdc`, `.mds`,
- * `.mdm`, `.mdx` are no model to this build and are not listed.
+ * (none is: `.mdc`, `.mds`, `.mdm`, `.mdx` are no model to this build and are not listed). GoldSrc's `.mdl` is read
+ * (formats/goldsrc, told apart from Quake's by its first bytes): its models listed as hl1mdl, its sequence group and
+ * texture files not listed (they are read with the model beside them).
  */
 const MODEL_FORMATS = DEFAULT_FORMATS.filter((f) => f.role === 'model' && f.extensions.length);
 async function expectedCorpus() {
@@ -51,7 +52,7 @@ async function expectedCorpus() {
   const playerCfg = join(SHARED_MODELS, 'actors-iqm/player/player.cfg');
   const played = new Set(existsSync(playerCfg) ? [...new TextDecoder('latin1').decode(read(playerCfg)).matchAll(/iqmanim\s+"[^"]*"\s+"([^"]+)"/g)].map((m) => `actors-iqm/player/${m[1]}`) : []);
   const unread = unreadButListed();
-  const rows = [...manifest().filter((r) => MODEL_FORMATS.some((f) => f.id === r.format) && !/animation only/.test(r.notes) && !played.has(r.path)), ...unread];
+  const rows = [...manifest().filter((r) => MODEL_FORMATS.some((f) => f.id === r.format) && !/animation only/.test(r.notes) && !played.has(r.path) && !goldsrcCompanionOnly(r)), ...unread];
   const folders = new Map<string, string[]>();
   for (const r of rows) folders.set(dirname(r.path), [...(folders.get(dirname(r.path)) ?? []), r.path.split('/').pop()!]);
   const players = [...folders].filter(([, names]) => ['lower.md3', 'upper.md3', 'head.md3'].every((n) => names.includes(n))).map(([f]) => f).sort();
@@ -105,9 +106,13 @@ describe('inspect ARCHIVE_OR_DIR', () => {
     expect(bsuit.frames).toEqual({ lower: 191, upper: 153, head: 1 }); // README: 153- and 191-frame parts
     expect(j.models.find((m: { path: string }) => m.path.endsWith('faerie.md2')).frames).toBe(198);
     expect(j.models.find((m: { path: string }) => m.path.endsWith('malformed_zero_numvertices.md2')).error).toMatch(/^BAD_COUNT: /);
-    // GoldSrc's .mdl (IDST, IDSQ): listed as Quake's MDL by their extension, each with the ident refused.
-    expect(want.unread.length).toBeGreaterThan(0);
-    for (const p of want.unread) expect(j.models.find((m: { path: string }) => m.path === p), p).toMatchObject({ format: 'mdl', error: expect.stringMatching(/^BAD_MAGIC: ident is 0x5[14]534449,/) });
+    // GoldSrc's .mdl (IDST): listed as hl1mdl, not as Quake's MDL; its group (IDSQ) and texture files are not listed.
+    expect(want.unread).toEqual([]);
+    const goldsrc = manifest().filter((r) => r.format === 'hl1mdl');
+    const hl = goldsrc.filter((r) => !goldsrcCompanionOnly(r));
+    expect(hl.length).toBeGreaterThan(0);
+    for (const r of hl) expect(j.models.find((m: { path: string }) => m.path === r.path), r.path).toMatchObject({ format: 'hl1mdl' });
+    for (const r of goldsrc.filter(goldsrcCompanionOnly)) expect(j.models.some((m: { path: string }) => m.path === r.path), r.path).toBe(false);
     // MDC, MDS, MDM, MDX: not listed (their extensions are no registered format's), though the archive holds them.
     const unlisted = unreadModelFiles().filter((r) => !want.unread.includes(r.path));
     expect(new Set(unlisted.map((r) => r.format))).toEqual(new Set(['mdc', 'mds', 'mdm', 'mdx']));
@@ -117,7 +122,7 @@ describe('inspect ARCHIVE_OR_DIR', () => {
     const table = await run('inspect', archives.stored);
     expect(table.status, table.stderr).toBe(0);
     expect(table.stdout.split('\n')[0]).toBe(`${archives.stored}: ${want.models.length} models, ${want.players.length} players`);
-    // A path longer than the column is cut in the middle (cli-output.test.ts): GoldSrc's sequence groups are.
+    // A path longer than the column is cut in the middle (cli-output.test.ts): GoldSrc's models in their group folders are.
     const shown = want.models.map((m) => middleEllipsis(m, PATH_COLUMN_MAX));
     for (const m of shown) expect(table.stdout).toMatch(new RegExp(`^${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s`, 'm'));
     expect(json(await run('inspect', archives.infozip, '--json')).models.length).toBe(want.models.length);

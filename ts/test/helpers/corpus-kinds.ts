@@ -1,7 +1,8 @@
 /**
  * What a file of ../shared/models is, from its MANIFEST row and its own bytes — never from its extension alone: `.mdl`
  * is both Quake's model (`IDPO`; Hexen II's `RAPO`; `MD16`) and Half-Life's studio model (`IDST`, sequence groups
- * `IDSQ`), and the corpus also holds model formats this build does not read (GoldSrc MDL, RTCW/ET MDC, MDS, MDM/MDX).
+ * `IDSQ`, read by formats/goldsrc and told apart by those first bytes), and the corpus also holds model formats this
+ * build does not read (RTCW/ET MDC, MDS, MDM/MDX).
  * Tests select what they exercise here, so a corpus that grows adds files to the right tests and only to them.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -42,6 +43,18 @@ export function goldsrcMdl(row: ManifestRow): boolean {
 }
 
 /**
+ * A GoldSrc file that is no model of its own: a sequence group (`IDSQ`) or a texture file (`<name>T.mdl`: `IDST` with
+ * no bones and no body parts) — read with the model beside it, never listed on its own. From the header, by hand.
+ */
+export function goldsrcCompanionOnly(row: ManifestRow): boolean {
+  if (!goldsrcMdl(row)) return false;
+  if (magicOf(row) === 'IDSQ') return true;
+  const b = read(row.absPath);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return v.getInt32(140, true) === 0 && v.getInt32(204, true) === 0;
+}
+
+/**
  * MANIFEST formats of the corpus: model files (id formats and their descendants) and everything else (side files a
  * model uses, licences, reference values, glTF samples). A format neither lists stops the tests that ask: a corpus
  * that grows with a new kind of file is sorted here by hand, once.
@@ -55,16 +68,16 @@ export function isModelFile(row: ManifestRow): boolean {
   throw new Error(`MANIFEST format "${row.format}" (${row.path}) is sorted neither as a model nor as a side file (helpers/corpus-kinds.ts)`);
 }
 
-/** A model format a registration of this build claims by its id (md2, md3, md5mesh, md5anim, md5camera, mdl, iqm). */
+/** A model format a registration of this build claims by its id (md2, md3, md5mesh, md5anim, md5camera, mdl, iqm, hl1mdl). */
 export const registered = (format: string) => DEFAULT_FORMATS.some((f) => f.id === format);
 
-/** Model files of formats this build does not read (GoldSrc MDL, RTCW/ET MDC, MDS, MDM/MDX): each one's MANIFEST row. */
+/** Model files of formats this build does not read (RTCW/ET MDC, MDS, MDM/MDX): each one's MANIFEST row. */
 export const unreadModelFiles = (rows: ManifestRow[] = manifest()): ManifestRow[] => rows.filter((r) => isModelFile(r) && !registered(r.format));
 
 /**
- * The unread model files a catalog of this build lists anyway because their extension is one a registration claims
- * (GoldSrc's `.mdl`): each is listed as that format and refused by its parser. The others (`.mdc`, `.mds`, `.mdm`,
- * `.mdx`) are no model to this build: never listed.
+ * The unread model files a catalog of this build lists anyway because their extension is one a registration claims:
+ * each would be listed as that format and refused by its parser (none since GoldSrc's `.mdl` is read: `.mdc`, `.mds`,
+ * `.mdm`, `.mdx` are no model to this build, never listed).
  */
 export function unreadButListed(rows: ManifestRow[] = manifest()): ManifestRow[] {
   const claimed = DEFAULT_FORMATS.flatMap((f) => (f.role === 'model' ? f.extensions : [])).map((e) => e.toLowerCase());

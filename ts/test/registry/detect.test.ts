@@ -5,9 +5,9 @@
  * MANIFEST format that a registration claims is checked.
  */
 import { describe, expect, it } from 'vitest';
-import { formatForBytes, formatForName } from '../../src/load/format.js';
+import { formatForBytes, formatForName, selectFormat } from '../../src/load/format.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
-import { goldsrcMdl, unreadModelFiles } from '../helpers/corpus-kinds.js';
+import { unreadModelFiles } from '../helpers/corpus-kinds.js';
 import { manifest, read } from '../helpers/models.js';
 
 const kinds = DEFAULT_FORMATS.filter((f) => f.extensions.length).map((f) => f.id);
@@ -22,15 +22,24 @@ describe('kind by content', () => {
     expect(rows.filter((r) => r.format === 'md5camera')).toHaveLength(1);
     expect(new Set(rows.map((r) => r.format)).size).toBeGreaterThanOrEqual(5);
   });
-  it('by name too, whatever the case of the extension', () => {
-    for (const r of rows) expect(kindFromName(r.path.toUpperCase())).toBe(r.format);
+  it('by name too, whatever the case of the extension; a name two formats claim (.mdl: Quake\'s and Half-Life\'s) by its first bytes among them', () => {
+    const mdl = rows.filter((r) => r.format === 'mdl' || r.format === 'hl1mdl');
+    expect(new Set(mdl.map((r) => r.format))).toEqual(new Set(['mdl', 'hl1mdl']));
+    for (const r of rows) {
+      const upper = r.path.toUpperCase();
+      if (r.format === 'mdl' || r.format === 'hl1mdl') {
+        // the name alone gives the first that claims it; its bytes decide between the two, and only between them
+        expect(kindFromName(upper)).toBe('mdl');
+        expect(selectFormat(upper, read(r.absPath).subarray(0, 4096), DEFAULT_FORMATS)?.id, r.path).toBe(r.format);
+      } else expect(kindFromName(upper)).toBe(r.format);
+    }
   });
-  it('a model file of a format this build does not read (GoldSrc MDL, MDC, MDS, MDM, MDX) sniffs as none; by name only GoldSrc\'s .mdl is taken, for Quake\'s', () => {
+  it('a model file of a format this build does not read (MDC, MDS, MDM, MDX) sniffs as none, and no name of theirs is claimed', () => {
     const unread = unreadModelFiles();
-    expect(new Set(unread.map((r) => r.format))).toEqual(new Set(['hl1mdl', 'mdc', 'mds', 'mdm', 'mdx']));
+    expect(new Set(unread.map((r) => r.format))).toEqual(new Set(['mdc', 'mds', 'mdm', 'mdx']));
     for (const r of unread) {
       expect(kindFromBytes(read(r.absPath).subarray(0, 4096)), r.path).toBeNull();
-      expect(kindFromName(r.path), r.path).toBe(goldsrcMdl(r) ? 'mdl' : null);
+      expect(kindFromName(r.path), r.path).toBeNull();
     }
   });
   it('the commandline string cannot decide: an md5anim whose commandline says numMeshes / numCuts stays an md5anim', () => {

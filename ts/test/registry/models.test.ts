@@ -19,7 +19,7 @@ describe('DEFAULT_MODELS', () => {
       expect(f.gltf, m.id).toBe(m.gltf);
       expect(f.materials, m.id).toBe(m.materials);
     });
-    expect(DEFAULT_MODELS.filter((m) => m.gltf).map((m) => m.id)).toEqual(['md5mesh', 'md2', 'md3', 'player', 'nonseg', 'buildable', 'mdl', 'iqm']);
+    expect(DEFAULT_MODELS.filter((m) => m.gltf).map((m) => m.id)).toEqual(['md5mesh', 'md2', 'md3', 'player', 'nonseg', 'buildable', 'mdl', 'iqm', 'hl1mdl']);
   });
 
   it('toGlb finds a model among them as among the registrations: the same bytes, the same refusals', async () => {
@@ -28,6 +28,6 @@ describe('DEFAULT_MODELS', () => {
     expect(Buffer.compare(await toGlb(model), await toGlb(model, { formats: DEFAULT_FORMATS }))).toBe(0);
     const notAModel = { format: 'md5anim' };
     await expect(toGlb(notAModel as never)).rejects.toThrow(/^Doom 3 animation \(md5anim\): no glTF export for this format$/);
-    await expect(toGlb({} as never)).rejects.toThrow(/no format here holds this value \(formats: md5mesh, md5anim, md2, md3, player, nonseg, buildable, mdl, iqm, md5camera\)/);
+    await expect(toGlb({} as never)).rejects.toThrow(/no format here holds this value \(formats: md5mesh, md5anim, md2, md3, player, nonseg, buildable, mdl, iqm, hl1mdl, md5camera\)/);
   });
 });

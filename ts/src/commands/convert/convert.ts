@@ -49,7 +49,7 @@ const spec: CommandSpec = {
   ],
   options: [
     { name: '--output', aliases: ['-o'], value: 'OUT', group: 'output', help: `The file to write; its extension picks the format: .glb (one binary glTF file), .gltf (glTF JSON plus OUT.bin next to it) or .obj; ${WRITER_EXTENSIONS.join(', ')} (an id format, from glTF input or any model). Required.` },
-    { name: '--anim', value: 'ANIM.md5anim', repeatable: true, group: 'animation (.md5mesh input)', help: "An animation to play on the .md5mesh; its joints must match the mesh's. glTF: each becomes one animation named after its file. OBJ: at most one, posed at --frame." },
+    { name: '--anim', value: 'ANIM.md5anim', repeatable: true, group: 'animation (.md5mesh input)', help: "An animation to play on the .md5mesh; its joints must match the mesh's. glTF: each becomes one animation named after its file. OBJ: at most one, posed at --frame. A Half-Life .mdl (OBJ output): the name or number of one of its sequences." },
     { name: '--clip', value: 'NAME:FIRST:COUNT[:FPS]', repeatable: true, group: GLTF, help: 'MD2/MD3: export these frames as an animation named NAME, instead of the clips found from frame names; e.g. run:40:6 or run:40:6:10. FPS defaults to --fps.' },
     { name: '--fps', value: 'N', group: GLTF, help: "MD2/MD3/player: frames per second of clips that give none. Default 10 for MD2 (Quake 2's server rate), 15 for MD3; a player's animation.cfg gives its own." },
     { name: '--step', group: GLTF, help: 'MD2/MD3/player: jump from frame to frame (STEP) instead of blending between them as the engines do (LINEAR, the default).' },
@@ -63,7 +63,7 @@ const spec: CommandSpec = {
     { name: '--reorder', group: GLTF, help: "With --meshopt: renumber each animated mesh's vertices so that they compress better (faerie.md2: 1.65x -> 1.40x its file). Vertex i is then no longer the file's vertex i; each mesh primitive's extras.sourceVertex maps them back." },
     { name: '--replacement', group: GLTF, help: "MD2/MDL: convert the MD5 model the Quake II or Quake re-release draws in its place (models/x/md5/tris.md5mesh with tris.md5anim and its .md5scale; progs/x.md5mesh with progs/x.md5anim) instead of the model itself; inspect lists it." },
     { name: '--z-up', group: GLTF, help: "Keep the file's Z-up axes. By default they are turned to glTF's Y-up (x, y, z) → (x, z, −y)." },
-    { name: '--frame', value: 'N', group: OBJ, help: 'The frame to pose, from 0: of --anim for an .md5mesh (without --anim, its bind pose), of the file for an .md2 or .md3. Default 0.' },
+    { name: '--frame', value: 'N', group: OBJ, help: 'The frame to pose, from 0: of --anim for an .md5mesh (without --anim, its bind pose), of the file for an .md2 or .md3, of the sequence --anim names for a Half-Life .mdl (its first without --anim). Default 0.' },
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
     ...BATCH_OPTIONS,
     ...ID_OPTIONS,

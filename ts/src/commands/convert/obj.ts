@@ -33,10 +33,13 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
   const { anims, frame, backendName } = objOptions(a);
   const obj = format.obj;
   if (!obj) throw new UsageError(`${input.label}: a ${format.folder?.noun ?? format.title} converts to .glb or .gltf (OBJ output is one model's frame)`, 'convert');
-  checkCompanions(format, anims, formats);
+  // --anim names a clip inside the model for some formats (a Half-Life sequence), a file to play on it for the others
+  const clip = obj.namesClips ? anims[0] : undefined;
+  const companions = obj.namesClips ? [] : anims;
+  checkCompanions(format, companions, formats);
   refuseSkin(a, format, formats);
-  const set = await readModel(input, format, anims, formats);
-  const frames = obj.frames(set);
+  const set = await readModel(input, format, companions, formats);
+  const frames = obj.frames(set, clip);
   if (frame !== undefined && frames === null) throw new UsageError(`--frame needs --anim (${format.extensions[0] ? `an ${format.extensions[0]}` : format.title} alone has only its bind pose)`, 'convert');
   if (frame !== undefined && frames && frame >= frames.count) throw new UsageError(`--frame ${frame}: ${frames.of} has frames 0..${frames.count - 1}`, 'convert');
 
@@ -59,7 +62,7 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
     read.push(...textureFiles(t.gameFolder, t.textures.images.keys()));
     warnings.push(...t.warnings, ...exportWarnings(input.label, libWarnings));
   }
-  const posed = await load(input.label, () => obj.write(set, { frame, backend, yUp: a.flags.has('--y-up'), comment: (what) => `${what} (backend ${backend.name})`, materials }));
+  const posed = await load(input.label, () => obj.write(set, { frame, backend, yUp: a.flags.has('--y-up'), comment: (what) => `${what} (backend ${backend.name})`, materials, ...(clip !== undefined ? { anim: clip } : {}) }));
   const files: OutputFile[] = [{ path: out, bytes: posed.text }, ...extra];
   await refuseOverwritingInputs(a, files.map((f) => f.path), await modelInputFiles(input, set, read));
   const bytes = await writeOutputs(files);

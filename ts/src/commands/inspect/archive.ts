@@ -5,7 +5,8 @@
  * 3 player folder) with its parts' frames, and the skins offered. A model whose header is bad is listed with its
  * error code, not fatal: one broken member must not hide the rest.
  */
-import { ModelParseError, selectFormat, catalogModels, type CatalogEntry, type FormatEntry, type FileSystem } from '../../node.js';
+import { ModelParseError, catalogModels, type CatalogEntry, type FormatEntry, type FileSystem } from '../../node.js';
+import { detectFile } from '../../files.js';
 import { openContainer } from '../inputs.js';
 
 interface Listed {
@@ -24,9 +25,11 @@ const codeOf = (e: unknown) => (e instanceof ModelParseError ? `${e.code}: ${e.d
 
 /** Frames of one file, from its header, by its format's registration; null when its format has no header count. */
 async function framesOf(fs: FileSystem, path: string, formats: readonly FormatEntry[]): Promise<number | null> {
-  const format = selectFormat(path, null, formats);
+  const file = (await fs.file(path))!;
+  // a name several formats claim (`.mdl`) is told apart by the file's first bytes
+  const format = (await detectFile(file, formats)) as FormatEntry | null;
   if (!format?.headerFrames) return null;
-  return format.headerFrames((await fs.file(path))!);
+  return format.headerFrames(file);
 }
 
 async function describe(fs: FileSystem, e: CatalogEntry, formats: readonly FormatEntry[]): Promise<Listed> {

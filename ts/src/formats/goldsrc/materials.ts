@@ -1,0 +1,33 @@
+/**
+ * Where a studio model's textures are found (the registration's `materials`): its own, else those of the texture
+ * file beside it, read through the file system. Apart from textures.ts so the glTF exporter does not carry the parser.
+ */
+import type { MaterialSet } from '../../materials/resolver.js';
+import type { MaterialWarning } from '../../materials/types.js';
+import type { FileSystem } from '../../vfs/file-system.js';
+import { textureFilePath } from './companions.js';
+import type { GoldsrcModel } from './model.js';
+import { parseGoldsrcStream } from './parser.js';
+import { goldsrcMaterials } from './textures.js';
+
+/**
+ * The model's materials as the engine finds them in `fs`: its own textures, else those of `<name>T.mdl` beside it
+ * (read through the file system, whose names fold case). What is missing is a warning, never an exception.
+ */
+export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcModel, path: string): Promise<MaterialSet> {
+  const warnings: MaterialWarning[] = [];
+  let source = model;
+  if (model.kind === 'studio' && model.textures.length === 0) {
+    const p = textureFilePath(path);
+    const f = await fs.file(p);
+    if (!f) warnings.push({ code: 'MISSING_IMAGE', message: `${p}: the model has no textures and its texture file is not beside it`, path: p });
+    else {
+      try {
+        source = await parseGoldsrcStream(f.stream(), { sizeHint: f.size });
+      } catch (e) {
+        warnings.push({ code: 'MISSING_IMAGE', message: `${p}: ${(e as Error).message}`, path: p, origin: f.origin });
+      }
+    }
+  }
+  return { ...goldsrcMaterials(model, source, path), warnings };
+}
