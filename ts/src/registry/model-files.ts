@@ -8,6 +8,7 @@
 import { ErrorCode, ModelParseError } from '../base/errors.js';
 import { byteChunks, knownSize } from '../base/source.js';
 import { detectFile, fileHead, notAModel } from '../load/model-set.js';
+import { formatForName } from '../load/format.js';
 import type { ModelFile } from '../playable/playable.js';
 import { byPath, folderPrefix, hasExtension, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 import type { FormatEntry } from '../formats/entry.js';
