@@ -129,7 +129,7 @@ export async function inputFormat(input: ModelInput, formats: readonly FormatEnt
  * The model INPUT names with the files `anims` names played on it (paths in the same file system as the model:
  * on disk, or inside the same archive). An animation that does not fit fails, naming both files.
  */
-export async function readModel(input: ModelInput, format: FormatEntry, anims: readonly string[], formats: readonly FormatEntry[]): Promise<ModelSet> {
+export async function readModel(input: ModelInput, format: FormatEntry, anims: readonly string[], formats: readonly FormatEntry[]): Promise<ModelSet<unknown, FormatEntry>> {
   const companions = anims.map((a) => (input.archive ? (archiveInner(a, input.archive) ?? a) : a));
   if (!input.archive) {
     // on disk: a missing file is the file system's own error (ENOENT), a folder is said to be one

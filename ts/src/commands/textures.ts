@@ -8,6 +8,7 @@
  * Reported per surface: `name → image path`, or the warning that says why there is none.
  */
 import { sep } from 'node:path';
+import type { FormatEntry } from '../formats/entry.js';
 import { resolveModelTextures, type ModelTextures, type TexturedModel } from '../registry/textures.js';
 import { resolveTexturesOnDisk, type GameFolderTextures } from '../registry/node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
@@ -45,15 +46,18 @@ export interface CliTextures {
   gameFolder: string;
 }
 
-/** Resolves the textures of `model` (read from `input`; `path` is its file or folder there). */
-export async function resolveCliTextures(input: ModelInput, model: TexturedModel, a: ParsedArgs, command: string, origin = input.label): Promise<CliTextures> {
+/**
+ * Resolves the textures of `model` (read from `input`; `path` is its file or folder there): a model set, or a bare
+ * model with the registration that read it (`inspect`'s) — the format is never looked for again.
+ */
+export async function resolveCliTextures(input: ModelInput, model: TexturedModel, a: ParsedArgs, command: string, origin = input.label, registration?: FormatEntry): Promise<CliTextures> {
   const skin = optionValue(a, '--skin');
   if (input.archive?.form === 'colon') {
     if (given(a, '--game-dir')) throw new UsageError('--game-dir: a model inside an archive resolves its textures in that archive', command);
-    const textures = await load(input.label, () => resolveModelTextures(input.fs, model, input.path, { skin }));
+    const textures = await load(input.label, () => resolveModelTextures(input.fs, model, input.path, { skin, registration }));
     return { textures, report: [`textures from ${input.archive.archive}:`, ...surfaceLines(textures)], warnings: materialWarnings(origin, textures, originRoot(origin, input.path)), gameFolder: input.archive.archive };
   }
-  const textures = await load(input.label, () => resolveTexturesOnDisk(input.label, model, { skin, gameDir: optionValue(a, '--game-dir') }));
+  const textures = await load(input.label, () => resolveTexturesOnDisk(input.label, model, { skin, registration, gameDir: optionValue(a, '--game-dir') }));
   return { textures, report: textureReport(textures), warnings: materialWarnings(input.label, textures, textures.place.gameDir + sep), gameFolder: textures.place.gameDir };
 }
 

@@ -16,8 +16,7 @@ import { type MaterialResolver } from '../../materials/resolver.js';
 import { type FormatEntry } from '../../formats/entry.js';
 import { entryFor } from '../../registry/formats.js';
 import { toGlb } from '../../registry/gltf.js';
-import { setGltfOptions } from '../../registry/gltf-options.js';
-import { resolveModelTextures, type TexturedModel } from '../../registry/textures.js';
+import { resolveModelTextures } from '../../registry/textures.js';
 import { type FileSystem } from '../../vfs/file-system.js';
 import { InputError } from '../inputs.js';
 import { describeInputError, isSystemError } from '../report.js';
@@ -111,8 +110,9 @@ export async function convertJob(fs: FileSystem, job: BatchJob, formats: readonl
     // A batch plays the anims lying beside a mesh, and a folder may hold two meshes' anims: one that does not fit is skipped.
     const set = await openModelSet(fs, job.path, { formats, format: format.folder ? undefined : format, companions: format.companionsByDefault ? 'beside' : job.anims, onMismatch: 'skip' });
     const exportList: NonNullable<GltfOptions['warnings']> = [];
-    const t = job.textures ? await resolveModelTextures(fs, set.data as TexturedModel, job.path, { skin: job.skin, resolver, formats }) : undefined;
-    const glb = await toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }, formats), ...(t ? { textures: t } : {}), formats });
+    // the set carries its registration: textures and export through it, the format not looked for again
+    const t = job.textures ? await resolveModelTextures(fs, set, job.path, { skin: job.skin, resolver }) : undefined;
+    const glb = await toGlb(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList, ...(t ? { textures: t } : {}) });
     return { glb, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t, originRoot(set.origin, job.path)) : []), ...exportWarnings(set.origin, exportList)]) };
   } catch (e) {
     return failedResult(job.id, job.origin, e);

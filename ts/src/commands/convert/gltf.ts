@@ -28,7 +28,7 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
   const set = await readModel(input, format, anims, formats);
   const { options, lines, warnings } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
-  const { files, facts } = await load(input.label, () => gltfOutput(set, format, out, options, formats, meshopt));
+  const { files, facts } = await load(input.label, () => gltfOutput(set, out, options, meshopt));
   const bytes = await writeOutputs(files);
   warnings.push(...exportWarnings(input.archive ? set.origin : input.label, exportList));
   report([...lines, ...warningLines(warnings)], files, facts, bytes);

@@ -84,7 +84,7 @@ async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly Form
     const set = await readModel(input, format, a.options.get('--anim') ?? [], formats);
     const exportList: NonNullable<GltfOptions['warnings']> = [];
     const { options, lines, warnings } = await withTextures(a, input, set, { name: baseName(input.path), warnings: exportList, quantize: false });
-    const { files } = await load(input.label, () => gltfOutput(set, format, 'memory.glb', options, formats));
+    const { files } = await load(input.label, () => gltfOutput(set, 'memory.glb', options));
     warnings.push(...exportWarnings(input.label, exportList));
     return { bytes: files[0].bytes as Uint8Array, warnings, lines };
   } finally {

@@ -8,7 +8,6 @@ import { type ObjOptions } from '../../export/obj.js';
 import { type BackendChoice } from '../../kernels/backend.js';
 import { createBackend } from '../../kernels/select.js';
 import { type FormatEntry } from '../../formats/entry.js';
-import { type TexturedModel } from '../../registry/textures.js';
 import { objMaterialLibrary } from '../../export/obj-material.js';
 import { optionValue, UsageError, type ParsedArgs } from '../args.js';
 import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';
@@ -47,7 +46,7 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
   let materials: ObjOptions['materials'];
   const extra: OutputFile[] = [];
   if (wantsTextures(a, 'convert')) {
-    const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
+    const t = await resolveCliTextures(input, set, a, 'convert', set.origin);
     const stem = out.slice(0, out.length - 4);
     const file = stem.split(/[\\/]/).pop()!;
     const folder = out.slice(0, out.length - file.length - 4);

@@ -66,7 +66,7 @@ async function run(a: ParsedArgs, { formats }: CliContext): Promise<void> {
     const summary: Summary = { file: path, ...found };
     let textureLines: string[] = [];
     if (materialsOf && format.materials && wantsTextures(a, 'inspect')) {
-      const t = await resolveCliTextures(input, materialsOf as TexturedModel, a, 'inspect');
+      const t = await resolveCliTextures(input, materialsOf as TexturedModel, a, 'inspect', input.label, format);
       textureLines = surfaceLines(t.textures).map((line) => line.trimStart());
       Object.assign(summary, {
         gameFolder: t.gameFolder,
