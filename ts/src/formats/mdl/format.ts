@@ -1,8 +1,9 @@
 /**
  * Quake's MDL as one `ModelFormat` (load/format.ts): what its files look like (`.mdl`; `IDPO` version 6,
  * QuakeForge's `MD16`, Hexen II's `RAPO` version 50) and how their bytes become an `MdlModel`. The registry adds
- * the capabilities (posing, export, materials) to the same object. Its room (index.ts: the parser, the header reader)
- * is imported on the first parse, as MD3's (md3/format.ts); the first bytes' test stays.
+ * the capabilities (posing, export, materials) to the same object. Its stream parser (stream.ts) is imported on the
+ * first parse — that module, not the room's index.ts, which re-exports this object (an import circle) —; the first
+ * bytes' test stays.
  */
 import type { MdlModel } from '../../base/model.js';
 import type { ModelFormat } from '../../load/format.js';
@@ -15,6 +16,6 @@ export const mdlFormat: ModelFormat<MdlModel> = {
   test: isMdlHead,
   role: 'model',
   animation: 'vertex',
-  parseStream: async (source, options) => (await import('./index.js')).parseMdlStream(source, options),
+  parseStream: async (source, options) => (await import('./stream.js')).parseMdlStream(source, options),
   warnings: (model) => model.warnings,
 };
