@@ -63,11 +63,6 @@ const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 /** The file name without folder and extension: what a companion's clip is called. */
 export const companionName = (path: string): string => nameOf(path.replace(/\\/g, '/')).replace(/\.[^.]*$/, '');
 
-/** Whether `x` is a model set (what `openModelSet` returns), not a parsed model: the doors that take either tell them so. */
-export function isModelSet(x: unknown): x is ModelSet {
-  return typeof x === 'object' && x !== null && 'registration' in x && 'companions' in x && 'data' in x && 'files' in x;
-}
-
 /** The format of `file` by its name, else by its first bytes; null when no format claims it. */
 export async function detectFile<F extends ModelFormat>(file: VfsFile, formats: readonly F[], signal?: AbortSignal): Promise<F | null> {
   return formatForName(file.path, formats) ?? formatForBytes(await readingFile(file.origin, () => fileHead(file, 4096, signal)), formats);

@@ -12,7 +12,8 @@
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
 import { ownerAmong, type GltfAdd, type ModelEntry } from '../formats/entry.js';
-import { isModelSet, type ModelSet } from '../load/model-set.js';
+import { isModelSet } from '../load/is-model-set.js';
+import type { ModelSet } from '../load/model-set.js';
 import type { RegisteredModel } from './formats.js';
 import { setGltfOptions } from './gltf-options.js';
 import { DEFAULT_MODELS } from './models.js';

@@ -9,7 +9,8 @@ import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FileSystem, VfsFile } from '../vfs/file-system.js';
 import { readTextureBytes } from '../load/texture-image.js';
 import { ownerAmong, type ModelEntry } from '../formats/entry.js';
-import { isModelSet, type ModelSet } from '../load/model-set.js';
+import { isModelSet } from '../load/is-model-set.js';
+import type { ModelSet } from '../load/model-set.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
 
