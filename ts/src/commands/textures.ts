@@ -13,14 +13,16 @@ import { resolveModelTextures, type ModelTextures, type TexturedModel } from '..
 import { resolveTexturesOnDisk, type GameFolderTextures } from '../registry/node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
 import { load, type ModelInput } from './inputs.js';
+import { GAME_ARCHIVES } from './format-words.js';
 import type { FileWarning } from './warnings.js';
 
 export const TEXTURES = 'textures';
 
+
 /** The options every textured command takes (convert: both outputs; inspect). */
 export const TEXTURE_OPTIONS: OptionSpec[] = [
-  { name: '--skin', value: 'NAME', group: TEXTURES, help: "MD3: use <model>_NAME.skin beside it; a player folder: <part>_NAME.skin for each part (default: a player's _default skins, an MD3's own shader names)." },
-  { name: '--game-dir', value: 'DIR', group: TEXTURES, help: 'The game folder to resolve shaders, skins and images in (mounted with its .pk3/.pk4/.dpk files and .pk3dir/.dpkdir folders in engine order). Default: the nearest folder above the model holding models/, scripts/, materials/ or textures/.' },
+  { name: '--skin', value: 'NAME', group: TEXTURES, help: `Use <model>_NAME.skin beside the model (the formats whose engines read .skin files); a player folder: <part>_NAME.skin for each part (default: a player's _default skins, a model's own shader names).` },
+  { name: '--game-dir', value: 'DIR', group: TEXTURES, help: `The game folder to resolve shaders, skins and images in (mounted with its ${GAME_ARCHIVES} files and .pk3dir/.dpkdir folders in engine order). Default: the nearest folder above the model holding models/, scripts/, materials/ or textures/.` },
   { name: '--no-textures', group: TEXTURES, help: 'Do not resolve textures: materials carry shader names only.' },
 ];
 

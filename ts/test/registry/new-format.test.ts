@@ -62,6 +62,12 @@ describe('a format registered at test time flows through every door', () => {
     expect(selectFormat('no-extension', toyFile(), DEFAULT_FORMATS)).toBeNull();
   });
 
+  it('--help lists it among the formats read, from its registration (id and title: it gives no name or description)', async () => {
+    const r = await cli('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\n  toy (.toy): toy model (TOYM)\nwrites: ');
+  });
+
   it('inspect prints its summary (and the package without it does not know the file)', async () => {
     const r = await cli('inspect', file, '--json', '--no-textures');
     expect(r.code).toBe(0);

@@ -20,6 +20,7 @@ import { ErrorCode, type ParseWarning } from '../../base/errors.js';
 import { formatForName } from '../../load/format.js';
 import { catalogModels, type CatalogEntry } from '../../registry/catalog.js';
 import { type FormatEntry } from '../../formats/entry.js';
+import { ARCHIVES } from '../format-words.js';
 import { ARCHIVE_FILE_EXTENSIONS } from '../../vfs/game-dir.js';
 import { safeOutputPath } from '../../vfs/safe-path.js';
 import { openArchive } from '../../vfs/node.js';
@@ -35,7 +36,7 @@ import { BatchQueue } from './batch-queue.js';
 const BATCH = 'batch (--all)';
 
 export const BATCH_OPTIONS: OptionSpec[] = [
-  { name: '--all', group: BATCH, help: 'INPUT is an archive (.pk3 .pk4 .dpk), a folder of them or a game folder: convert every model in it to OUTDIR/<inner path>.glb (a player folder to <folder>.glb, an .md5mesh with the .md5anims beside it). -o names OUTDIR.' },
+  { name: '--all', group: BATCH, help: `INPUT is an archive (${ARCHIVES}), a folder of them or a game folder: convert every model in it to OUTDIR/<inner path>.glb (a player folder to <folder>.glb, a model with the animation files beside it). -o names OUTDIR.` },
   { name: '--jobs', value: 'N', group: BATCH, help: 'Worker processes converting at once. Default: every core (os.availableParallelism()).' },
   { name: '--model-timeout', value: 'SECONDS', group: BATCH, help: `Wall time one model may take to convert; past it its worker is stopped and the model fails as TIMEOUT (Infinity: no limit). Default: ${DEFAULT_BATCH_BUDGET.seconds}.` },
   { name: '--model-memory', value: 'MB', group: BATCH, help: `V8 heap one worker may hold (--max-old-space-size); a model that needs more fails as RESOURCE_LIMIT and its worker is replaced (Infinity: V8's default). Default: ${DEFAULT_BATCH_BUDGET.heapMb}.` },

@@ -13,6 +13,8 @@ import { HEADER_BYTES } from './layout.js';
 export const iqmFormat: ModelFormat<IqmModel> = {
   id: 'iqm',
   title: 'Inter-Quake Model (IQM)',
+  name: 'IQM',
+  description: 'Inter-Quake Models (ioquake3, DarkPlaces, Daemon, Tesseract), with the animation files its iqm.cfg names',
   extensions: ['.iqm'],
   test: isIqm,
   role: 'model',

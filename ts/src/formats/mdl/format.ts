@@ -12,6 +12,8 @@ import { isMdlHead } from './header.js';
 export const mdlFormat: ModelFormat<MdlModel> = {
   id: 'mdl',
   title: 'Quake model (MDL)',
+  name: 'Quake MDL',
+  description: "Quake's models (and Hexen II's, QuakeForge's), with their palette skins",
   extensions: ['.mdl'],
   test: isMdlHead,
   role: 'model',
