@@ -115,6 +115,7 @@ const CONTENTS = [
   ['`dist/*.js`: the entries, the worker scripts and the chunks they share', /^dist\/[^/]+\.js$/],
   ["`dist/cli/`: the CLI's commands, each loaded when it runs", /^dist\/cli\//],
   ['`dist/types/`: the public declarations', /^dist\/types\//],
+  ["`docs/`: the manual's pages (what README.md and `--help` point to) and the README's picture", /^docs\//],
   ['the rest: `package.json`, `README.md`, `LICENSE`, `bin/`, `dist/THIRD-PARTY-NOTICES.md`', /./],
 ];
 
