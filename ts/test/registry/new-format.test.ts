@@ -217,6 +217,18 @@ describe('the toy through the doors that find materials, the worker, the Node do
     } finally {
       err.mockRestore();
     }
+    // openPlayable with textures, and IdTechLoader: what read the file is what plays, draws and finds its materials
+    calls.test = 0;
+    const listed = [...DEFAULT_FORMATS, entry];
+    const fs = folderFileSystem(game);
+    const m = await openPlayable([{ name: 'tetra', source: toyFile() }], { formats: listed, textures: { fileSystem: fs, modelPath: 'models/shapes/tetra.toy' } });
+    expect(m.materials.map((x) => x.path)).toEqual(['models/shapes/skin.png']);
+    expect(calls).toEqual({ owns: 0, test: 1 });
+    calls.test = 0;
+    const model = await new IdTechLoader().setFormats(listed).parseAsync(toyFile());
+    expect(model.format).toBe('toy');
+    expect(calls).toEqual({ owns: 0, test: 1 });
+    model.dispose();
   });
 
   it('the texture resolver takes the set and asks its registration; a bare toy is found only among formats that hold it', async () => {
