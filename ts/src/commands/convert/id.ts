@@ -33,7 +33,7 @@ export const ID_OPTIONS: OptionSpec[] = [
   {
     name: '--validate',
     group: ID_OUTPUT,
-    help: "Check the target engine's limits (ioquake3 for .md3, Quake 2 for .md2, Doom 3 for .md5mesh) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
+    help: "Check the limits of the engine the output is for (each writer names its own: ioquake3 for .md3, Quake 2 for .md2, Doom 3 for .md5mesh …; docs/limits.md) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
   },
   ...flagOptions,
   {
