@@ -5,7 +5,10 @@
  */
 import type { CommandSpec, OptionSpec } from '../commands/args.js';
 import type { FormatEntry } from '../formats/entry.js';
-import { ARCHIVES, formatEntries, writerExtensions } from '../commands/format-words.js';
+import type * as FormatWords from '../commands/format-words.js';
+
+/** What the usage says about formats (commands/format-words.ts), handed in: loaded with the formats, not with the shell. */
+export type UsageWords = Pick<typeof FormatWords, 'ARCHIVES' | 'formatEntries' | 'writerExtensions'>;
 
 const WIDTH = 80;
 const OPTION_COLUMN = 26;
@@ -64,7 +67,8 @@ export function commandSynopsis(spec: CommandSpec): string {
  * The top-level usage: one line per command, then the formats it reads — each registration's name, files and one
  * line (`formats`: the command line's own list, so a CLI built with a format of its own lists it) — and writes.
  */
-export function topUsage(commands: readonly CommandSpec[], formats: readonly FormatEntry[]): string {
+export function topUsage(commands: readonly CommandSpec[], formats: readonly FormatEntry[], words: UsageWords): string {
+  const { ARCHIVES, formatEntries, writerExtensions } = words;
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
     'usage: idtech-models COMMAND [ARGS]',

@@ -22,7 +22,7 @@ const allSpecs = async () => Promise.all(NAMES.map(async (n) => (await COMMANDS[
 /** The formats the command line reads: the context's, else the package's (loaded when a command or the usage needs them). */
 const formatsOf = async (context: Partial<CliContext>) => context.formats ?? (await import('../commands/formats.js')).DEFAULT_FORMATS;
 /** The top-level usage, listing the formats read. */
-const usage = async (context: Partial<CliContext>) => topUsage(await allSpecs(), await formatsOf(context));
+const usage = async (context: Partial<CliContext>) => topUsage(await allSpecs(), await formatsOf(context), await import('../commands/format-words.js'));
 
 const out = (text: string) => process.stdout.write(text);
 const err = (text: string) => process.stderr.write(text);
