@@ -30,6 +30,45 @@ function ranks(): Map<string, number> {
 
 const floorOf = (room: string) => room.split('/')[0];
 
+/** Each module's imports of other modules under ts/src (type-only and `import()` too: a circle is a circle to a reader). */
+function importGraph(files: readonly string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const to = (specifiers(readFileSync(file, 'utf8')) as string[]).filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
+    graph.set(file, to.filter((t) => t.startsWith(SRC + '/')));
+  }
+  return graph;
+}
+
+/** The import circles of `graph`: its strongly connected components of more than one module, or a module importing itself (Tarjan). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], onStack = new Set<string>(), out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const c: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      c.push(w);
+    } while (w !== v);
+    if (c.length > 1 || graph.get(v)?.includes(v)) out.push(c.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
 describe('the one-way house', () => {
   const rank = ranks();
   const files = sourceFiles(SRC);
@@ -60,6 +99,10 @@ describe('the one-way house', () => {
     expect(bad).toEqual([]);
   });
 
+  test('no import circle among the modules of ts/src (a room re-exporting what lazily imports it is one)', () => {
+    expect(circles(importGraph(files)).map((c) => c.map((f) => relative(SRC, f)).join(' ⇄ '))).toEqual([]);
+  });
+
   test('docs/architecture.svg shows the rooms and arrows the code has (node scripts/house.mjs redraws it)', async () => {
     await expect(execChild(process.execPath, [join(REPO, 'scripts/house.mjs'), '--check'])).resolves.toBeTypeOf('string');
   });
@@ -69,5 +112,7 @@ describe('the one-way house', () => {
     expect(roomOf(join(SRC, 'formats/md5/mesh.ts'))).toBe('formats/md5');
     expect(roomOf(join(SRC, 'pose/md5-poser.ts'))).toBe('pose');
     expect(roomOf(join(SRC, 'index.ts'))).toBe('entry');
+    const g = new Map([['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []], ['e', ['e']], ['f', ['d']]]);
+    expect(circles(g)).toEqual([['a', 'b', 'c'], ['e']]);
   });
 });

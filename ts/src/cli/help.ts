@@ -4,6 +4,11 @@
  * columns whatever the terminal, so the text is the same in a pipe, a log and a test.
  */
 import type { CommandSpec, OptionSpec } from '../commands/args.js';
+import type { FormatEntry } from '../formats/entry.js';
+import type * as FormatWords from '../commands/format-words.js';
+
+/** What the usage says about formats (commands/format-words.ts), handed in: loaded with the formats, not with the shell. */
+export type UsageWords = Pick<typeof FormatWords, 'ARCHIVES' | 'formatEntries' | 'writerExtensions'>;
 
 const WIDTH = 80;
 const OPTION_COLUMN = 26;
@@ -58,14 +63,22 @@ export function commandSynopsis(spec: CommandSpec): string {
   return [...lines, `See 'idtech-models ${spec.name} --help' for every option.`].join('\n') + '\n';
 }
 
-/** The top-level usage: one line per command. */
-export function topUsage(commands: readonly CommandSpec[]): string {
+/**
+ * The top-level usage: one line per command, then the formats it reads — each registration's name, files and one
+ * line (`formats`: the command line's own list, so a CLI built with a format of its own lists it) — and writes.
+ */
+export function topUsage(commands: readonly CommandSpec[], formats: readonly FormatEntry[], words: UsageWords): string {
+  const { ARCHIVES, formatEntries, writerExtensions } = words;
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
     'usage: idtech-models COMMAND [ARGS]',
     '',
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    `reads (by extension, else by first bytes; loose, or inside ${ARCHIVES} archives):`,
+    ...formatEntries(formats).flatMap((f) => wrap(`${f.head}: ${f.text}`, WIDTH, '      ', '  ')),
+    `writes: .glb .gltf .obj, and ${writerExtensions(formats).join(' ')} (from glTF, or any model through glTF)`,
     '',
     'idtech-models COMMAND --help   every option of COMMAND (also: idtech-models help COMMAND)',
     'idtech-models --version        the version',

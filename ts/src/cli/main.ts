@@ -19,6 +19,10 @@ const NAMES = Object.keys(COMMANDS);
 
 const find = (name: string): Promise<Command> | undefined => (Object.hasOwn(COMMANDS, name) ? COMMANDS[name]() : undefined);
 const allSpecs = async () => Promise.all(NAMES.map(async (n) => (await COMMANDS[n]()).spec));
+/** The formats the command line reads: the context's, else the package's (loaded when a command or the usage needs them). */
+const formatsOf = async (context: Partial<CliContext>) => context.formats ?? (await import('../commands/formats.js')).DEFAULT_FORMATS;
+/** The top-level usage, listing the formats read. */
+const usage = async (context: Partial<CliContext>) => topUsage(await allSpecs(), await formatsOf(context), await import('../commands/format-words.js'));
 
 const out = (text: string) => process.stdout.write(text);
 const err = (text: string) => process.stderr.write(text);
@@ -26,11 +30,11 @@ const err = (text: string) => process.stderr.write(text);
 async function dispatch(argv: readonly string[], context: Partial<CliContext>): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    err(topUsage(await allSpecs()));
+    err(await usage(context));
     return 2;
   }
   if (name === '-h' || name === '--help') {
-    out(topUsage(await allSpecs()));
+    out(await usage(context));
     return 0;
   }
   if (name === '-V' || name === '--version' || name === 'version') {
@@ -39,7 +43,7 @@ async function dispatch(argv: readonly string[], context: Partial<CliContext>): 
   }
   if (name === 'help') {
     if (rest.length === 0) {
-      out(topUsage(await allSpecs()));
+      out(await usage(context));
       return 0;
     }
     const c = await find(rest[0]);
@@ -55,12 +59,12 @@ async function dispatch(argv: readonly string[], context: Partial<CliContext>): 
   }
   const args = parseArgs(rest, command.spec);
   applyLimitOptions(args, name); // --limit NAME=N: process-wide, before the command reads anything (limits.ts)
-  return (await command.run(args, { formats: context.formats ?? (await import('../commands/formats.js')).DEFAULT_FORMATS })) ?? 0;
+  return (await command.run(args, { formats: await formatsOf(context) })) ?? 0;
 }
 
 /**
- * Runs the command line `argv`; `context.formats` are the formats it reads (default: the package's, loaded with the
- * command that needs them, so `--help` loads none).
+ * Runs the command line `argv`; `context.formats` are the formats it reads and its usage lists (default: the
+ * package's registrations, loaded when a command runs or the usage is shown — their rooms only when a file is read).
  */
 export async function main(argv: readonly string[], context: Partial<CliContext> = {}): Promise<number> {
   try {
@@ -68,7 +72,7 @@ export async function main(argv: readonly string[], context: Partial<CliContext>
   } catch (e) {
     if (e instanceof UsageError) {
       const c = e.command === undefined ? undefined : await find(e.command);
-      err(`idtech-models: ${e.message}\n${c ? commandSynopsis(c.spec) : topUsage(await allSpecs())}`);
+      err(`idtech-models: ${e.message}\n${c ? commandSynopsis(c.spec) : await usage(context)}`);
       return 2;
     }
     if (isFileError(e)) {

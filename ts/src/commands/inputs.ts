@@ -129,7 +129,7 @@ export async function inputFormat(input: ModelInput, formats: readonly FormatEnt
  * on disk, or inside the same archive). An animation that does not fit fails, naming both files; with `onMismatch`
  * 'skip' it is left out with an ANIM_MESH_MISMATCH warning (`skippedCompanions` names them).
  */
-export async function readModel(input: ModelInput, format: FormatEntry, anims: readonly string[], formats: readonly FormatEntry[], onMismatch: 'fail' | 'skip' = 'fail'): Promise<ModelSet> {
+export async function readModel(input: ModelInput, format: FormatEntry, anims: readonly string[], formats: readonly FormatEntry[], onMismatch: 'fail' | 'skip' = 'fail'): Promise<ModelSet<unknown, FormatEntry>> {
   const companions = anims.map((a) => (input.archive ? (archiveInner(a, input.archive) ?? a) : a));
   if (!input.archive) {
     // on disk: a missing file is the file system's own error (ENOENT), a folder is said to be one

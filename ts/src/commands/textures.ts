@@ -9,17 +9,19 @@
  */
 import { sep } from 'node:path';
 import { resolveModelTextures, type ModelTextures, type TexturedModel } from '../textures.js';
-import { resolveTexturesOnDisk, type GameFolderTextures } from '../node.js';
+import { resolveTexturesOnDisk, type GameFolderTextures, type FormatEntry } from '../node.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
 import { load, type ModelInput } from './inputs.js';
+import { GAME_ARCHIVES } from './format-words.js';
 import type { FileWarning } from './warnings.js';
 
 export const TEXTURES = 'textures';
 
+
 /** The options every textured command takes (convert: both outputs; inspect). */
 export const TEXTURE_OPTIONS: OptionSpec[] = [
-  { name: '--skin', value: 'NAME', group: TEXTURES, help: "MD3: use <model>_NAME.skin beside it; a player folder: <part>_NAME.skin for each part (default: a player's _default skins, an MD3's own shader names)." },
-  { name: '--game-dir', value: 'DIR', group: TEXTURES, help: 'The game folder to resolve shaders, skins and images in (mounted with its .pk3/.pk4/.dpk files and .pk3dir/.dpkdir folders in engine order). Default: the nearest folder above the model holding models/, scripts/, materials/ or textures/.' },
+  { name: '--skin', value: 'NAME', group: TEXTURES, help: `Use <model>_NAME.skin beside the model (the formats whose engines read .skin files); a player folder: <part>_NAME.skin for each part (default: a player's _default skins, a model's own shader names).` },
+  { name: '--game-dir', value: 'DIR', group: TEXTURES, help: `The game folder to resolve shaders, skins and images in (mounted with its ${GAME_ARCHIVES} files and .pk3dir/.dpkdir folders in engine order). Default: the nearest folder above the model holding models/, scripts/, materials/ or textures/.` },
   { name: '--no-textures', group: TEXTURES, help: 'Do not resolve textures: materials carry shader names only.' },
 ];
 
@@ -45,15 +47,18 @@ export interface CliTextures {
   gameFolder: string;
 }
 
-/** Resolves the textures of `model` (read from `input`; `path` is its file or folder there). */
-export async function resolveCliTextures(input: ModelInput, model: TexturedModel, a: ParsedArgs, command: string, origin = input.label): Promise<CliTextures> {
+/**
+ * Resolves the textures of `model` (read from `input`; `path` is its file or folder there): a model set, or a bare
+ * model with the registration that read it (`inspect`'s) — the format is never looked for again.
+ */
+export async function resolveCliTextures(input: ModelInput, model: TexturedModel, a: ParsedArgs, command: string, origin = input.label, registration?: FormatEntry): Promise<CliTextures> {
   const skin = optionValue(a, '--skin');
   if (input.archive?.form === 'colon') {
     if (given(a, '--game-dir')) throw new UsageError('--game-dir: a model inside an archive resolves its textures in that archive', command);
-    const textures = await load(input.label, () => resolveModelTextures(input.fs, model, input.path, { skin }));
+    const textures = await load(input.label, () => resolveModelTextures(input.fs, model, input.path, { skin, registration }));
     return { textures, report: [`textures from ${input.archive.archive}:`, ...surfaceLines(textures)], warnings: materialWarnings(origin, textures, originRoot(origin, input.path)), gameFolder: input.archive.archive };
   }
-  const textures = await load(input.label, () => resolveTexturesOnDisk(input.label, model, { skin, gameDir: optionValue(a, '--game-dir') }));
+  const textures = await load(input.label, () => resolveTexturesOnDisk(input.label, model, { skin, registration, gameDir: optionValue(a, '--game-dir') }));
   return { textures, report: textureReport(textures), warnings: materialWarnings(input.label, textures, textures.place.gameDir + sep), gameFolder: textures.place.gameDir };
 }
 

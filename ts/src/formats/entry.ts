@@ -3,17 +3,19 @@
  * it) and what the pipeline does with its models — how `inspect` summarises a file, how its materials are found,
  * how it is played (`openPlayable`, the worker, the demo) and drawn (`IdTechLoader`), exported (glTF, OBJ) and, where a writer exists, written
  * from glTF. Every consumer (the CLI's commands, `openPlayable`, the worker, `IdTechLoader`, the texture resolver,
- * the Node loaders) goes through these objects; none of them names a format. A format is one room per floor it
- * needs (`formats/<x>/`, its poser, its exporter …) and one registration (`registry/<x>.ts`), listed once in
- * `registry/formats.ts`.
+ * the Node loaders) goes through these objects; none of them names a format. A format is one room
+ * (`formats/<x>/`: its parser, poser, exporter …) and one registration (`formats/<x>/entry.ts`), listed once in
+ * `registry/formats.ts`. What reads a file hands its registration on (`ModelSet.registration`): nothing asks the
+ * formats again which one a model is.
  *
  * Capabilities are optional: a format without `gltf` cannot be converted to glTF, and the CLI says so by name. The
  * id-format writers pull in glTF Transform and are loaded on first use, so an app that only opens, poses or exports
  * models never fetches it.
  *
- * What the synchronous door does with a parsed model (`toGlb`, and `resolveModelTextures`) is a smaller object of
- * its own, a `ModelEntry` (recognise the data, export it, find its materials: `registry/<format>-model.ts`), which the
- * registration includes: those functions look models up among `DEFAULT_MODELS`, never among the registrations, so an
+ * What the synchronous door does with a bare parsed model (`toGlb`, and `resolveModelTextures`, given a model rather
+ * than a set) is a smaller object of its own, a `ModelEntry` (recognise the data, export it, find its materials:
+ * `formats/<x>/model-entry.ts`), which the registration includes: those functions look a bare model up among
+ * `DEFAULT_MODELS`, never among the registrations, so an
  * app that exports carries the exporters and not what reads, inspects, plays or writes files (a bundler that inlines
  * what `import()` loads, as esbuild does without code splitting, would otherwise carry glTF Transform into every app
  * that calls `toGlb`). A `ModelEntry` is a plain object literal and a registration a call marked `@__PURE__`

@@ -68,6 +68,13 @@ export interface ModelFormat<M = unknown> {
   readonly id: string;
   /** For people: `Quake 2 model (MD2)`. */
   readonly title: string;
+  /**
+   * The format's name as people say it (`MD5`, `MD2`, `Quake MDL`), one for a family (an md5mesh and its md5anim are
+   * both MD5): what the CLI's help, the README and the package's description list. Default: the id.
+   */
+  readonly name?: string;
+  /** One line for people (the CLI's help, the generated docs): what the format is, whose it is, what plays on it. */
+  readonly description?: string;
   /** Lower case with the dot (`.md2`); a folder format has none. */
   readonly extensions: readonly string[];
   /** Whether a file's first bytes (up to 4096) are this format's. Formats without magic leave it out. */

@@ -9,15 +9,20 @@
  */
 import { ErrorCode, ModelParseError, readingFile, type ParseWarning } from '../base/errors.js';
 import type { ReadOptions } from '../base/source.js';
-import { formatForBytes, formatForName, nameIsAmbiguous, selectFormat, type Companion, type CompanionRef, type FileWarnings, type ModelFormat, type Replacement } from './format.js';
+import { formatForName, nameIsAmbiguous, selectFormat, type Companion, type CompanionRef, type FileWarnings, type ModelFormat, type Replacement } from './format.js';
 import { readScriptFile } from '../vfs/bounded-read.js';
 import { fileHead, pathKey, type FileSystem, type VfsFile } from '../vfs/file-system.js';
 
 export { fileHead };
 
-export interface ModelSet<D = unknown> {
+export interface ModelSet<D = unknown, F = ModelFormat> {
   /** The id of the model's format (`md5mesh`, `md3`, `player` …). */
   format: string;
+  /**
+   * The format that read it, as it was handed in (`options.formats`: a registration, when the caller gave
+   * registrations): what exports the set and finds its materials, so nothing asks the formats again which one it is.
+   */
+  registration: F;
   /** The model file, or the folder of a folder format ('' for the root), as stored. */
   path: string;
   /** Where it comes from, for messages: the model file's origin, or the folder's. */
@@ -50,11 +55,11 @@ export interface ReplacementSet {
   skins?: string[];
 }
 
-export interface ModelSetOptions extends Omit<ReadOptions, 'sizeHint'> {
+export interface ModelSetOptions<F extends ModelFormat = ModelFormat> extends Omit<ReadOptions, 'sizeHint'> {
   /** The formats to recognise, in the order they are tried. */
-  formats: readonly ModelFormat[];
+  formats: readonly F[];
   /** The format of `path` when the caller has already detected it. */
-  format?: ModelFormat;
+  format?: F;
   /**
    * What to play on the model: paths in the file system (or clip references), `'beside'` (what its format finds beside
    * it: the md5anims in an md5mesh's folder, the animations an IQM's iqm.cfg names) or none (the default; a format
@@ -80,12 +85,12 @@ export const companionName = (path: string): string => nameOf(path.replace(/\\/g
  * The format of `file` by its name, else by its first bytes; null when no format claims it. A name several formats
  * claim (`.mdl`) is decided by the first bytes among them (`selectFormat`).
  */
-export async function detectFile(file: VfsFile, formats: readonly ModelFormat[], signal?: AbortSignal): Promise<ModelFormat | null> {
+export async function detectFile<F extends ModelFormat>(file: VfsFile, formats: readonly F[], signal?: AbortSignal): Promise<F | null> {
   if (!nameIsAmbiguous(file.path, formats)) {
     const named = formatForName(file.path, formats);
     if (named) return named;
   }
-  return selectFormat(file.path, await readingFile(file.origin, () => fileHead(file, 4096, signal)), formats);
+  return selectFormat(file.path, await readingFile(file.origin, () => fileHead(file, 4096, signal)), formats) as F | null;
 }
 
 /** The direct children of `folder` (any case), by lower-case name. */
@@ -101,7 +106,7 @@ export async function folderChildren(fs: FileSystem, folder: string): Promise<Ma
 }
 
 /** The folder formats a folder's children make (a file system that cannot list is probed for the names they need). */
-async function folderFormat(fs: FileSystem, folder: string, formats: readonly ModelFormat[], seed?: VfsFile): Promise<{ format: ModelFormat; children: Map<string, VfsFile> } | null> {
+async function folderFormat<F extends ModelFormat>(fs: FileSystem, folder: string, formats: readonly F[], seed?: VfsFile): Promise<{ format: F; children: Map<string, VfsFile> } | null> {
   const children = await folderChildren(fs, folder);
   if (seed && !children.has(nameOf(seed.path).toLowerCase())) children.set(nameOf(seed.path).toLowerCase(), seed);
   const prefix = folder.replace(/\/+$/, '');
@@ -119,12 +124,12 @@ async function folderFormat(fs: FileSystem, folder: string, formats: readonly Mo
 }
 
 /** The folder format's model read from its folder. */
-async function openFolder(fs: FileSystem, path: string, found: { format: ModelFormat; children: Map<string, VfsFile> }, options: ModelSetOptions): Promise<ModelSet> {
+async function openFolder<F extends ModelFormat>(fs: FileSystem, path: string, found: { format: F; children: Map<string, VfsFile> }, options: ModelSetOptions<F>): Promise<ModelSet<unknown, F>> {
   const form = found.format.folder!;
   const files = form.files(found.children);
   const { data, warnings } = await form.load(found.children, path, { signal: options.signal, onProgress: options.onProgress }, { fs, root: options.root });
   const origin = files[0] ? files[0].origin.replace(/[\\/][^\\/]*$/, '') : path;
-  return { format: found.format.id, path: path.replace(/\/+$/, ''), origin, data, companions: [], files, sideFiles: [], warnings };
+  return { format: found.format.id, registration: found.format, path: path.replace(/\/+$/, ''), origin, data, companions: [], files, sideFiles: [], warnings };
 }
 
 /**
@@ -166,7 +171,7 @@ function unknownFormat(file: string, formats: readonly ModelFormat[]): ModelPars
  * animation opened without its model), the parser's error for bad bytes, ANIM_MESH_MISMATCH for a companion that
  * does not fit (with `onMismatch: 'fail'`).
  */
-export async function openModelSet(fs: FileSystem, path: string, options: ModelSetOptions): Promise<ModelSet> {
+export async function openModelSet<F extends ModelFormat>(fs: FileSystem, path: string, options: ModelSetOptions<F>): Promise<ModelSet<unknown, F>> {
   const { formats, signal } = options;
   const file = path ? await fs.file(path) : null;
   if (!file) {
@@ -190,7 +195,7 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
     throw new ModelParseError(ErrorCode.UnknownFormat, `an animation-only ${format.title} (no meshes, only poses and frames): ${plays} open a model together with this file as its animation (--anim)`, { offset: 0 }).inFile(file.origin);
   }
   const data = await parseFile(file, format, options);
-  const set: ModelSet = { format: format.id, path: file.path, origin: file.origin, data, companions: [], files: [file], sideFiles: [], warnings: [{ file: file.origin, warnings: format.warnings?.(data) ?? [] }] };
+  const set: ModelSet<unknown, F> = { format: format.id, registration: format, path: file.path, origin: file.origin, data, companions: [], files: [file], sideFiles: [], warnings: [{ file: file.origin, warnings: format.warnings?.(data) ?? [] }] };
   for (const p of format.sideFiles?.(file.path) ?? []) {
     const side = await fs.file(p);
     if (!side) continue;
@@ -222,7 +227,7 @@ export async function openModelSet(fs: FileSystem, path: string, options: ModelS
 }
 
 /** A companion read and checked against the model; null when it does not fit and `onMismatch` is `skip` (warned). */
-async function readCompanion(fs: FileSystem, p: string, format: ModelFormat, file: VfsFile, data: unknown, set: ModelSet, options: ModelSetOptions): Promise<{ file: VfsFile; data: unknown } | null> {
+async function readCompanion<F extends ModelFormat>(fs: FileSystem, p: string, format: ModelFormat, file: VfsFile, data: unknown, set: ModelSet<unknown, F>, options: ModelSetOptions<F>): Promise<{ file: VfsFile; data: unknown } | null> {
   const { formats, signal } = options;
   const cf = await fs.file(p);
   if (!cf) throw new ModelParseError(ErrorCode.ReadFailed, `no file ${p}`, { offset: 0 }).inFile(p);
@@ -250,7 +255,7 @@ async function readCompanion(fs: FileSystem, p: string, format: ModelFormat, fil
 }
 
 /** `file` parsed by `format`, its size the parser's size hint, any error naming the file. */
-function parseFile(file: VfsFile, format: ModelFormat, options: ModelSetOptions): Promise<unknown> {
+function parseFile(file: VfsFile, format: ModelFormat, options: ModelSetOptions<ModelFormat>): Promise<unknown> {
   if (!format.parseStream) throw new ModelParseError(ErrorCode.UnknownFormat, `${format.title}: no parser here reads it`, { offset: 0 }).inFile(file.origin);
   const parse = format.parseStream.bind(format);
   return readingFile(file.origin, () => parse(file.stream({ signal: options.signal }), { signal: options.signal, onProgress: options.onProgress, sizeHint: file.size }));

@@ -15,7 +15,7 @@ import { loadMaterialLibrary, type MaterialLibrary } from './library.js';
 import {
   builtinImage, declKey, doom3DdsName, triedPattern, fileNameOf, folderOf, joinPath, quake3ImageCandidates, QUAKE3_IMAGE_EXTENSIONS, shaderKey, stripExtension, tesseractDdsName,
 } from './names.js';
-import type { IqmCfgMaterials, IqmOptions, MaterialResolverOptions, MaterialSet, Md3Options, PlayerPart } from './resolver.js';
+import type { IqmCfgMaterials, IqmOptions, MaterialResolverOptions, MaterialSet, Md3Options, PlayerPart } from './resolve-options.js';
 import { md3SurfaceKey, parseSkin, skinShaderFor, type SkinFile } from './skin-file.js';
 import type { DefinitionSource, MaterialWarning, NameSource, ResolvedImage, ResolvedMaterial, WrittenAt } from './types.js';
 

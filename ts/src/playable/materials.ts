@@ -9,7 +9,7 @@ import { alphaLook, foundPath, materialForSlot } from '../materials/look.js';
 import { decodeTexture } from '../load/texture-image.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import type { EmbeddedPixels, MaterialWarning, ResolvedMaterial } from '../materials/types.js';
-import type { PlayablePart } from './playable.js';
+import type { PlayablePart } from './part.js';
 
 /** A part's image: RGBA8, top row first (TGA, PCX, BMP), or the file's bytes (PNG, JPEG) with their MIME type. */
 export type PlayableImage =

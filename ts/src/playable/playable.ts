@@ -10,6 +10,7 @@ import { checkTime } from '../pose/timing.js';
 import type { Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
 import type { MaterialWarning } from '../materials/types.js';
 import type { PlayableMaterial, PlayableTextureOptions } from './materials.js';
+import type { PlayablePart } from './part.js';
 
 export type { PlayableMaterial, PlayableImage, PlayableTextureOptions } from './materials.js';
 
@@ -32,14 +33,7 @@ export interface Clip {
   closesOnLastFrame: boolean;
 }
 
-/** A drawable piece (an MD5 mesh, an MD3 surface): a range of the index buffer. */
-export interface PlayablePart {
-  name: string;
-  firstIndex: number;
-  indexCount: number;
-  /** Which resolved material is its: the surface's index, and its player part (`lower`…) for a player. Default: its own index. */
-  slot?: { surface: number; part?: string };
-}
+export type { PlayablePart } from './part.js';
 
 /** What the main thread needs to draw a model it does not pose itself (all plain data: posts to a worker). */
 export interface PlayableInfo {

@@ -1,6 +1,6 @@
 /**
  * Export by registration, the stable door's `toGlb`, `toGltf` and `toObj`: a model set (what `openModelSet` gives)
- * or a parsed model goes out through its format's registration — the one given (`format`: a registration, or the
+ * or a parsed model goes out through its format's registration — the set's own (it carries the one that read it), the one given (`format`: a registration, or the
  * lighter `ModelEntry` a format's entry exports, `md3Model` from `idtech-models/md3`), else the one among `formats`
  * whose id is the set's or whose data it is. There is no default list here on purpose: a default would name every
  * format's exporter, and a bundler that puts what `import()` loads into one file (esbuild without splitting) would then
@@ -15,6 +15,7 @@ import type { ImageFile } from '../export/gltf-material.js';
 import type { ObjOptions } from '../export/obj.js';
 import { ownerAmong, type FormatEntry, type GltfAdd, type ModelEntry } from '../formats/entry.js';
 import type { BackendChoice, PoseBackend } from '../kernels/backend.js';
+import { isModelSet } from '../load/is-model-set.js';
 import type { ModelSet } from '../load/model-set.js';
 
 /** How the export finds the model's registration. */
@@ -27,14 +28,13 @@ export interface ExportBy {
 
 export type ExportOptions = GltfOptions & ExportBy;
 
-/** Whether `x` is a model set (`openModelSet`'s result) rather than a parsed model. */
-export function isModelSet(x: unknown): x is ModelSet {
-  return typeof x === 'object' && x !== null && 'data' in x && 'companions' in x && 'files' in x && typeof (x as ModelSet).format === 'string';
-}
 
 /** The registration `input` (a model set or a parsed model) exports through; a TypeError saying what to pass otherwise. */
 export function registrationOf(input: unknown, by: ExportBy): ModelEntry {
   if (by.format) return by.format;
+  // a set read through registrations carries the one that read it (identified once, when it was opened)
+  const carried = isModelSet(input) ? (input.registration as Partial<ModelEntry> | undefined) : undefined;
+  if (carried && typeof carried.owns === 'function') return carried as ModelEntry;
   if (!by.formats) throw new TypeError("the model's format is needed: pass { format } (its registration, e.g. md3Model from 'idtech-models/md3') or { formats } (DEFAULT_FORMATS)");
   if (isModelSet(input)) return by.formats.find((f) => f.id === input.format) ?? ownerAmong(input.data, by.formats);
   return ownerAmong(input, by.formats);

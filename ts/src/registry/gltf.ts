@@ -1,40 +1,50 @@
 /**
  * glTF export of any registered format: `toGlb(model, options)` → one `.glb` file's bytes, `toGltf(model, options)`
  * → `.gltf` JSON text + the `.bin` it points at, `gltfFiles(model, outName, options)` → the files to write for an
- * output name ending in `.glb` or `.gltf` (`gltf-meshopt.ts`: `toGlbMeshopt`, with EXT_meshopt_compression). The model's format is
- * found by its data (`owns`) among the formats (`DEFAULT_MODELS` unless given: registry/models.ts says why); its
- * exporter is the entry's `gltf`, loaded on first use — so all of these are async. A model set's options:
- * `gltf-options.ts` `setGltfOptions`.
+ * output name ending in `.glb` or `.gltf` (`gltf-meshopt.ts`: `toGlbMeshopt`, with EXT_meshopt_compression).
+ *
+ * Each takes a model set (`openModelSet`, `openModelOnDisk`) or a parsed model. A set carries the registration that
+ * read it: its exporter is that registration's `gltf`, and its companions and side files become the options as the
+ * registration says (`gltf-options.ts` `setGltfOptions`) — the format is not looked for again. A bare model's format
+ * is found by its data (`owns`) among the formats (`DEFAULT_MODELS` unless given: registry/models.ts says why). The
+ * exporter is loaded on first use, so all of these are async.
  */
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
 import { imageConverter } from '../export/image-convert.js';
 import { ownerAmong, type GltfAdd, type ModelEntry } from '../formats/entry.js';
+import { isModelSet } from '../load/is-model-set.js';
+import type { ModelSet } from '../load/model-set.js';
 import type { RegisteredModel } from './formats.js';
+import { setGltfOptions } from './gltf-options.js';
 import { DEFAULT_MODELS } from './models.js';
 
-/** What `toGlb` / `toGltf` accept: a parsed model of a registered format (an md5mesh's anims in the options). */
-export type GltfModel = RegisteredModel;
+/**
+ * What `toGlb` / `toGltf` accept: a model set read through registrations (its companions played as animations), or
+ * a parsed model of a registered format (an md5mesh's anims in the options).
+ */
+export type GltfModel = RegisteredModel | ModelSet<unknown, ModelEntry>;
 
 export interface GltfExportOptions extends GltfOptions {
-  /** The formats to find the model's exporter among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). */
+  /** The formats to find a bare model's exporter among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). A set's own registration is used instead. */
   formats?: readonly ModelEntry[];
 }
 
-/** The exporter of `model`'s format, loaded. */
-async function exporterOf(model: unknown, formats: readonly ModelEntry[] = DEFAULT_MODELS): Promise<GltfAdd<unknown>> {
-  const entry = ownerAmong(model, formats);
+/** The model's data, its exporter (loaded) and the options it exports with: a set's from its registration, a model's found by its data. */
+async function exportOf(model: GltfModel, options: GltfExportOptions): Promise<{ data: unknown; add: GltfAdd<unknown>; options: GltfExportOptions }> {
+  const set = isModelSet(model) ? (model as ModelSet<unknown, ModelEntry>) : null;
+  const entry = set ? set.registration : ownerAmong(model, options.formats ?? DEFAULT_MODELS);
   if (!entry.gltf) throw new TypeError(`${entry.title}: no glTF export for this format`);
-  return entry.gltf.load();
+  const add = await entry.gltf.load();
+  return set ? { data: set.data, add, options: setGltfOptions(set, options) } : { data: model, add, options };
 }
 
 /** Builds the glTF document for a model; `toGlb` / `toGltf` serialise it. */
 export async function buildGltf(model: GltfModel, options: GltfExportOptions = {}): Promise<GltfResult> {
-  const add = await exporterOf(model, options.formats);
-  const o = { imageConverter, ...options };
-  return buildGltfDocument((ctx, result) => add(ctx, model, o.name ?? 'model', o, result), o);
+  const e = await exportOf(model, options);
+  const o = { imageConverter, ...e.options };
+  return buildGltfDocument((ctx, result) => e.add(ctx, e.data, o.name ?? 'model', o, result), o);
 }
-
 
 /** The model as one binary glTF (`.glb`) file. */
 export async function toGlb(model: GltfModel, options: GltfExportOptions = {}): Promise<Uint8Array> {
@@ -56,6 +66,6 @@ export async function toGltf(model: GltfModel, options: GltfExportOptions & { bi
  * extension.
  */
 export async function gltfFiles(model: GltfModel, outPath: string, options: GltfExportOptions = {}): Promise<{ path: string; bytes: Uint8Array }[]> {
-  const add = await exporterOf(model, options.formats);
-  return gltfFilesOf((o) => buildGltfDocument((ctx, result) => add(ctx, model, o.name ?? 'model', o, result), o), outPath, { imageConverter, ...options });
+  const e = await exportOf(model, options);
+  return gltfFilesOf((o) => buildGltfDocument((ctx, result) => e.add(ctx, e.data, o.name ?? 'model', o, result), o), outPath, { imageConverter, ...e.options });
 }

@@ -9,9 +9,9 @@ import { openModelSet, type ModelSet } from '../load/model-set.js';
 import { playableMaterials } from '../playable/materials.js';
 import type { ModelFile, OpenOptions, PlayableModel } from '../playable/playable.js';
 import type { FormatEntry } from '../formats/entry.js';
-import { DEFAULT_FORMATS, entryFor } from './formats.js';
+import { DEFAULT_FORMATS } from './formats.js';
 import { filesFileSystem, pickModel, sourceFile } from './model-files.js';
-import { resolveModelTextures, type TexturedModel } from './textures.js';
+import { resolveModelTextures } from './textures.js';
 
 export interface OpenPlayableOptions extends OpenOptions {
   /** The formats to recognise (default: every format this package reads). */
@@ -41,8 +41,8 @@ export async function openPlayable(files: ModelFile[], options: OpenPlayableOpti
   );
   const fs = filesFileSystem(vfs);
   const picked = await pickModel(vfs, formats, options.signal);
-  const set: ModelSet = await openModelSet(fs, picked.path, { formats, format: picked.format, companions: picked.companions, signal: options.signal });
-  const entry = entryFor(set.format, formats)!;
+  const set: ModelSet<unknown, FormatEntry> = await openModelSet(fs, picked.path, { formats, format: picked.format, companions: picked.companions, signal: options.signal });
+  const entry = set.registration;
   if (!entry.playable) throw noModel(`${entry.title}: not playable here`).inFile(set.origin);
   const opened = await entry.playable(set);
   // a re-release's MD5 model drawn in its place (docs/md5-replacements.md): playable too, beside the original
@@ -50,7 +50,7 @@ export async function openPlayable(files: ModelFile[], options: OpenPlayableOpti
   const rEntry = r ? entryFor(r.set.format, formats) : null;
   if (r && rEntry?.playable) opened.replacement = { model: await rEntry.playable(r.set), by: r.by, replaces: r.replaces };
   if (options.textures) {
-    const t = await resolveModelTextures(options.textures.fileSystem, set.data as TexturedModel, options.textures.modelPath, { skin: options.textures.skin, signal: options.signal, formats });
+    const t = await resolveModelTextures(options.textures.fileSystem, set, options.textures.modelPath, { skin: options.textures.skin, signal: options.signal });
     const { materials, warnings } = playableMaterials(t, opened.parts);
     opened.materials = materials;
     opened.textureWarnings = warnings;

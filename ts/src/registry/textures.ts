@@ -11,11 +11,16 @@ import { readTextureBytes } from '../load/texture-image.js';
 import { imageConverter } from '../export/image-convert.js';
 import type { MakeImageSource } from '../export/textures.js';
 import { ownerAmong, type ModelEntry } from '../formats/entry.js';
+import { isModelSet } from '../load/is-model-set.js';
+import type { ModelSet } from '../load/model-set.js';
 import type { RegisteredModel } from './formats.js';
 import { DEFAULT_MODELS } from './models.js';
 
-/** A model whose textures can be resolved: a parsed model of a registered format. */
-export type TexturedModel = RegisteredModel;
+/**
+ * A model whose textures can be resolved: a model set read through registrations (its registration finds them: the
+ * format is not looked for again), or a parsed model of a registered format (found by its data).
+ */
+export type TexturedModel = RegisteredModel | ModelSet<unknown, ModelEntry>;
 
 export interface ResolveTexturesOptions {
   /** MD3: `<model>_<skin>.skin` beside it; player: `<part>_<skin>.skin` (default `default`). */
@@ -23,8 +28,10 @@ export interface ResolveTexturesOptions {
   /** A resolver to reuse (its shader library and lookups are cached): many models of one game folder. */
   resolver?: MaterialResolver;
   signal?: AbortSignal;
-  /** The formats to find the model's among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). */
+  /** The formats to find a bare model's among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). A set's own registration is used instead. */
   formats?: readonly ModelEntry[];
+  /** The bare model's registration, when the caller knows it (it read the model): used, not looked for. */
+  registration?: ModelEntry;
 }
 
 /**
@@ -39,16 +46,20 @@ export interface ModelTextures extends MaterialSet {
 
 /**
  * Resolves `model`'s materials in `fs` and reads their images. `modelPath` is the model's path inside `fs`
- * (`models/mapobjects/stasis/stasis.md3`), or for a player its folder (`models/players/sarge`). Missing files are
- * warnings, never exceptions; a format without materials resolves to none.
+ * (`models/mapobjects/stasis/stasis.md3`), or for a player its folder (`models/players/sarge`); a set's own path
+ * when left out. Missing files are warnings, never exceptions; a format without materials resolves to none.
  */
-export async function resolveModelTextures(fs: FileSystem, model: TexturedModel, modelPath: string, options: ResolveTexturesOptions = {}): Promise<ModelTextures> {
+export async function resolveModelTextures(fs: FileSystem, model: TexturedModel, modelPath?: string, options: ResolveTexturesOptions = {}): Promise<ModelTextures> {
   const resolver = options.resolver ?? new MaterialResolver(fs, { signal: options.signal });
-  const entry = ownerAmong(model, options.formats ?? DEFAULT_MODELS);
-  const set: MaterialSet = entry.materials ? await entry.materials(resolver, model, modelPath, { skin: options.skin }) : { materials: [], warnings: [] };
+  const set = isModelSet(model) ? (model as ModelSet<unknown, ModelEntry>) : null;
+  const entry = set ? set.registration : (options.registration ?? ownerAmong(model, options.formats ?? DEFAULT_MODELS));
+  const data = set ? set.data : model;
+  const at = modelPath ?? set?.path;
+  if (at === undefined) throw new TypeError('resolveModelTextures: a parsed model needs its path in the file system (modelPath)');
+  const found: MaterialSet = entry.materials ? await entry.materials(resolver, data, at, { skin: options.skin }) : { materials: [], warnings: [] };
   const images = new Map<string, Uint8Array>();
-  const warnings = [...set.warnings];
-  for (const m of set.materials) {
+  const warnings = [...found.warnings];
+  for (const m of found.materials) {
     for (const image of [m.diffuse, m.normal, m.emissive]) {
       const path = image?.path;
       if (!path || image.embedded || images.has(path)) continue;
@@ -61,7 +72,7 @@ export async function resolveModelTextures(fs: FileSystem, model: TexturedModel,
   const files = new Map<string, Promise<VfsFile | null>>();
   const fileOf = (path: string) => files.get(path) ?? files.set(path, fs.file(path)).get(path)!;
   const named = await Promise.all(warnings.map(async (w) => (w.path && !w.origin ? { ...w, ...originOf(await fileOf(w.path)) } : w)));
-  return { materials: set.materials, warnings: named, images, ...(set.pixels ? { pixels: set.pixels } : {}), convert: imageConverter };
+  return { materials: found.materials, warnings: named, images, ...(found.pixels ? { pixels: found.pixels } : {}), convert: imageConverter };
 }
 
 const originOf = (f: VfsFile | null) => (f ? { origin: f.origin } : {});

@@ -27,7 +27,7 @@ import { createBackend } from '../kernels/select.js';
 import { addReplacement, openModelSet, type ModelSet } from '../load/model-set.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FormatEntry } from '../formats/entry.js';
-import { DEFAULT_FORMATS, entryFor } from '../registry/formats.js';
+import { DEFAULT_FORMATS } from '../registry/formats.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { urlFileSystem } from '../vfs/browser.js';
 import { buildThree } from './build.js';
@@ -258,7 +258,7 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     const formats = this.formats;
     const source = await where.open(new LoadProgress(onProgress), signal);
     const set = await openModelSet(source.fs, source.path, { formats, format: source.format, companions: source.companions, signal });
-    const entry = entryFor(set.format, formats)!;
+    const entry = set.registration;
     const backend = await (this.backend ??= createBackend('auto'));
     const name = set.path.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'model';
     // named files are a file system of their own: the replacement is looked for in the one they came from

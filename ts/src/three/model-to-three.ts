@@ -38,7 +38,7 @@ export async function modelToThree(model: unknown, options: ModelToThreeOptions 
     if (why !== null) throw new ModelParseError(ErrorCode.AnimMeshMismatch, why, { offset: 0 }).inFile(c.name, name);
     return { name: c.name, path: c.name, origin: c.name, data: c.data };
   });
-  const set: ModelSet = { format: entry.id, path: name, origin: name, data: model, companions, files: [], sideFiles: [], warnings: [{ file: name, warnings }] };
+  const set: ModelSet = { format: entry.id, registration: entry, path: name, origin: name, data: model, companions, files: [], sideFiles: [], warnings: [{ file: name, warnings }] };
   const backend = options.backend ?? (await createBackend('auto'));
   return buildThree(set, entry, {
     name,

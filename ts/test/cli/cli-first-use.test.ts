@@ -155,11 +155,16 @@ describe('--version, help, usage', () => {
     });
   }
 
-  it('the top-level usage is short: one line per command, no options', async () => {
+  it('the top-level usage is short: one line per command, no options; then each format read, in at most two lines', async () => {
     const r = await run('--help');
     expect(r.status).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.length).toBeLessThanOrEqual(12);
+    const reads = lines.findIndex((l) => l.startsWith('reads ('));
+    const writes = lines.findIndex((l) => l.startsWith('writes: '));
+    expect(lines.length - (writes - reads)).toBeLessThanOrEqual(12);
+    const formats = lines.slice(reads + 1, writes);
+    expect(formats.filter((l) => /^ {2}\S/.test(l))).toHaveLength(6); // MD5 MD2 MD3 player MDL IQM, from their registrations (docs.test.ts)
+    expect(formats.length).toBeLessThanOrEqual(12);
     for (const c of commands) expect(lines.filter((l) => l.startsWith(`  ${c.spec.name} `))).toHaveLength(1);
     expect(r.stdout).not.toMatch(/--anim|--clip|--backend/);
     expect((await run('help')).stdout).toBe(r.stdout);

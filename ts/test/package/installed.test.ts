@@ -3,7 +3,7 @@
  * it, and TypeScript consumers in the resolution modes users configure. Expected values come from the library's
  * source in this process (the same files parsed here) and from MANIFEST.tsv.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,14 +50,16 @@ describe('the packed tarball', () => {
   it("docs/package.md's install figures are this tarball's (scripts/install-size.mjs --write generated them)", () => {
     // measured before any test writes into the project; sizes of built files are deterministic for one build
     const blocks = installSizeBlocks(measureInstall(consumer.packed, consumer.dir, 'this build'));
-    expect(blocks['install-size']).toContain(`| this build | ${consumer.packed.size.toLocaleString('en-US')} B |`); // the measure is this tarball
+    expect(blocks['install-size']).toContain(`| this build | ${Math.round(consumer.packed.size / 1000).toLocaleString('en-US')} kB |`); // the measure is this tarball (in kB: install-size.mjs says why)
     const stale = staleBlocks(readFileSync(join(REPO, 'docs/package.md'), 'utf8'), blocks);
     expect(stale, 'run node scripts/install-size.mjs --write after a build').toEqual([]);
   });
 
-  it('holds the entries with their chunks, the worker script, the CLI, the public declarations, LICENSE and README; no maps, demo or bench suite', () => {
+  it('holds the entries with their chunks, the worker script, the CLI, the public declarations, LICENSE, README and the docs it points to; no maps, demo or bench suite', () => {
     const files = consumer.packedFiles;
-    expect(files.filter((f) => !f.startsWith('dist/'))).toEqual(['LICENSE', 'README.md', 'bin/idtech-models.js', 'package.json']);
+    // the docs' pages (README.md and --help point to them: docs.test.ts) and the README's one picture
+    const docs = readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    expect(files.filter((f) => !f.startsWith('dist/'))).toEqual(['LICENSE', 'README.md', 'bin/idtech-models.js', ...docs, 'docs/viewer.png', 'package.json'].sort());
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     // The scripts: what `exports` maps to, the CLI, and the chunks they share.
     const exported = exportTargets().filter((t) => t.endsWith('.js')).map((t) => t.replace(/^\.\//, ''));

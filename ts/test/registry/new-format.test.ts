@@ -1,101 +1,40 @@
 /**
- * A format is one room and one registration: a made-up vertex-animated format ("TOYM": a few lines of parser over a
- * toy binary layout, and a MorphView of it) is registered here, at test time, and flows through detection,
- * `inspect`, `convert` to .glb (validator-clean) and .obj, `openPlayable` and `IdTechLoader` (three.js) — without
- * any of those files knowing it.
+ * A format is one file and one line: a made-up vertex-animated format ("TOYM", `toy-format.ts`: a few lines of parser
+ * over a toy binary layout, its glTF, OBJ, playable, view and material rule on the shared floors) is registered
+ * here, in this test's list alone (`[...DEFAULT_FORMATS, toy]`), and flows through every consumer the registry
+ * claims — detection, `inspect` (table and --json), `convert` (.glb validator-clean, .obj), `convert --all` over a
+ * .pk3 (a CLI built with the list: `toy-cli.ts`), the texture resolver, `openPlayable`, `IdTechLoader`, the Node
+ * door and the worker (`ModelWorker` over `serveModels`) — without any of their files knowing it. Each consumer
+ * identifies the file once: what reads it carries its registration on (a counting registration shows it).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
-import { byteChunks, type ByteSource } from '../../src/base/source.js';
+import { build } from 'esbuild';
+import { zipSync } from 'fflate';
+import { ErrorCode } from '../../src/base/errors.js';
 import { main } from '../../src/cli/main.js';
-import { hasMagic, selectFormat } from '../../src/load/format.js';
+import { selectFormat } from '../../src/load/format.js';
+import { openModelSet } from '../../src/load/model-set.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import type { FormatEntry } from '../../src/formats/entry.js';
+import { encodePng } from '../../src/images/png-encode.js';
+import { folderFileSystem } from '../../src/vfs/node.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
-import { morphCapabilities } from '../../src/formats/morph-view.js';
+import { openModelOnDisk } from '../../src/registry/node.js';
 import { openPlayable } from '../../src/registry/open-playable.js';
+import { resolveModelTextures } from '../../src/registry/textures.js';
 import { IdTechLoader } from '../../src/three/loader.js';
+import { ModelWorker, type WorkerLike } from '../../src/worker/client.js';
+import { serveModels, type WorkerScope } from '../../src/worker/serve.js';
+import { runChild } from '../helpers/child.js';
+import { parseToy, toy, toyFile, type Toy } from './toy-format.js';
 import type { IdTechModel } from '../../src/three/model.js';
 import { validate } from '../export/validate.js';
 import { REPO } from '../helpers/models.js';
 import { maxDistance, setTime, threePositions } from '../three/three-eval.js';
 import type { Mesh } from 'three';
-
-/** The toy layout: 'TOYM', u32 vertices, u32 triangles, u32 frames; u16 × 3 per triangle; f32 × 2 uv per vertex; f32 × 3 per vertex per frame. */
-interface Toy {
-  format: 'toy';
-  vertexCount: number;
-  frameCount: number;
-  triangles: Uint32Array;
-  uvs: Float32Array;
-  positions: Float32Array;
-}
-
-async function parseToy(source: ByteSource): Promise<Toy> {
-  const parts: Uint8Array[] = [];
-  for await (const c of byteChunks(source)) parts.push(c.slice());
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
-  if (!hasMagic(bytes, 'TOYM')) throw new ModelParseError(ErrorCode.BadMagic, 'not TOYM', { offset: 0 });
-  const dv = new DataView(bytes.buffer);
-  const [v, t, f] = [dv.getUint32(4, true), dv.getUint32(8, true), dv.getUint32(12, true)];
-  let at = 16;
-  const triangles = Uint32Array.from({ length: t * 3 }, (_, i) => dv.getUint16(at + i * 2, true));
-  at += t * 6;
-  const uvs = Float32Array.from({ length: v * 2 }, (_, i) => dv.getFloat32(at + i * 4, true));
-  at += v * 8;
-  const positions = Float32Array.from({ length: v * 3 * f }, (_, i) => dv.getFloat32(at + i * 4, true));
-  return { format: 'toy', vertexCount: v, frameCount: f, triangles, uvs, positions };
-}
-
-const toy: FormatEntry<Toy> = {
-  id: 'toy',
-  title: 'toy model (TOYM)',
-  extensions: ['.toy'],
-  test: (head) => hasMagic(head, 'TOYM'),
-  role: 'model',
-  animation: 'vertex',
-  parseStream: parseToy,
-  owns: (d): d is Toy => (d as Toy | null)?.format === 'toy',
-  inspect: async (source) => {
-    const m = await parseToy(source);
-    return { summary: { format: 'toy', vertices: m.vertexCount, triangles: m.triangles.length / 3, frames: m.frameCount } };
-  },
-  ...morphCapabilities<Toy>({
-    shape: (m) => ({
-      surfaces: [{ name: 'body', vertexCount: m.vertexCount, triangles: m.triangles, uvs: m.uvs, material: 'toy/skin' }],
-      frameCount: m.frameCount,
-      clips: [{ name: 'wobble', firstFrame: 0, frameCount: m.frameCount, fps: 5 }],
-    }),
-    posing: (m) => ({
-      pose(f1, f2, t, out) {
-        const n = m.vertexCount * 3;
-        for (let i = 0; i < n; i++) out.positions[i] = m.positions[f1 * n + i] * (1 - t) + m.positions[f2 * n + i] * t;
-        out.normals.fill(0);
-        for (let i = 2; i < n; i += 3) out.normals[i] = 1;
-      },
-    }),
-  }),
-};
-
-/** A tetrahedron whose apex rises over three frames. */
-function toyFile(): Uint8Array {
-  const tris = [0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3];
-  const uvs = [0, 0, 1, 0, 0, 1, 1, 1];
-  const frames = [0, 1, 2].flatMap((f) => [0, 0, 0, 10, 0, 0, 0, 10, 0, 3, 3, 5 + f * 4]);
-  const out = new DataView(new ArrayBuffer(16 + tris.length * 2 + uvs.length * 4 + frames.length * 4));
-  [0x54, 0x4f, 0x59, 0x4d].forEach((b, i) => out.setUint8(i, b));
-  out.setUint32(4, 4, true);
-  out.setUint32(8, 4, true);
-  out.setUint32(12, 3, true);
-  let at = 16;
-  for (const x of tris) (out.setUint16(at, x, true), (at += 2));
-  for (const x of [...uvs, ...frames]) (out.setFloat32(at, x, true), (at += 4));
-  return new Uint8Array(out.buffer);
-}
 
 const formats = [...DEFAULT_FORMATS, toy];
 const tmp = mkdtempSync(join(tmpdir(), 'idtech-toy-'));
@@ -123,8 +62,14 @@ describe('a format registered at test time flows through every door', () => {
     expect(selectFormat('no-extension', toyFile(), DEFAULT_FORMATS)).toBeNull();
   });
 
+  it('--help lists it among the formats read, from its registration (id and title: it gives no name or description)', async () => {
+    const r = await cli('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\n  toy (.toy): toy model (TOYM)\nwrites: ');
+  });
+
   it('inspect prints its summary (and the package without it does not know the file)', async () => {
-    const r = await cli('inspect', file, '--json');
+    const r = await cli('inspect', file, '--json', '--no-textures');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ file, format: 'toy', vertices: 4, triangles: 4, frames: 3 });
     const without = await main(['inspect', file, '--json'], { formats: DEFAULT_FORMATS }).catch((e) => e);
@@ -206,10 +151,137 @@ describe('a format registered at test time flows through every door', () => {
       }
     }
 
-    it('the loader without the toy does not know it; no file of three/ names it', async () => {
+    it('the loader without the toy does not know it; no file of ts/src names it (every door above took it untouched)', async () => {
       await expect(new IdTechLoader().parseAsync(toyFile())).rejects.toMatchObject({ code: ErrorCode.UnknownFormat });
-      const three = join(REPO, 'ts/src/three');
-      for (const f of readdirSync(three)) expect(readFileSync(join(three, f), 'utf8')).not.toMatch(/toy/i);
+      const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : [join(dir, d.name)]));
+      const src = files(join(REPO, 'ts/src'));
+      expect(src.length).toBeGreaterThan(300);
+      expect(src.filter((f) => /toy/i.test(readFileSync(f, 'utf8')))).toEqual([]);
     });
+  });
+});
+
+/** A game folder holding the toy and the image its material rule names: `game/models/shapes/{tetra.toy,skin.png}`. */
+const game = join(tmp, 'game');
+mkdirSync(join(game, 'models/shapes'), { recursive: true });
+const gameFile = join(game, 'models/shapes/tetra.toy');
+writeFileSync(gameFile, toyFile());
+const skinPng = encodePng(new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]), 2, 2);
+writeFileSync(join(game, 'models/shapes/skin.png'), skinPng);
+
+const glbJson = (glb: Uint8Array) => JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + new DataView(glb.buffer, glb.byteOffset).getUint32(12, true))));
+
+/** The toy with its `owns` and first-bytes test counted. */
+function counted(): { entry: FormatEntry<Toy>; calls: { owns: number; test: number } } {
+  const calls = { owns: 0, test: 0 };
+  const entry: FormatEntry<Toy> = { ...toy, owns: (d): d is Toy => (calls.owns++, toy.owns(d)), test: (head) => (calls.test++, toy.test!(head)) };
+  return { entry, calls };
+}
+
+describe('the toy through the doors that find materials, the worker, the Node door and a batch', () => {
+  it("convert with textures: the toy's own material rule finds skin.png in the game folder above it, embedded, validator-clean", async () => {
+    const out = join(tmp, 'textured.glb');
+    const r = await cli('convert', gameFile, '-o', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`textures from ${game} (found above the model):`);
+    expect(r.stderr).toContain('body: models/shapes/skin.png');
+    const glb = new Uint8Array(readFileSync(out));
+    const v = await validate(glb);
+    expect(v.errors, v.sample.join('\n')).toBe(0);
+    const json = glbJson(glb);
+    expect(json.images).toHaveLength(1);
+    expect(json.materials[0].pbrMetallicRoughness.baseColorTexture).toEqual({ index: 0 });
+  });
+
+  it('inspect (the table) names its counts and the texture it resolves', async () => {
+    const r = await cli('inspect', gameFile);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/format\s+toy/);
+    expect(r.stdout).toMatch(/frames\s+3/);
+    expect(r.stdout).toContain('body: models/shapes/skin.png');
+    const json = JSON.parse((await cli('inspect', gameFile, '--json')).stdout);
+    expect([json.format, json.gameFolder, json.textures]).toEqual(['toy', game, [{ surface: 'body', shader: 'models/shapes/skin.png', image: 'models/shapes/skin.png', builtin: null, normal: null }]]);
+  });
+
+  it('identified once per convert: the first bytes tested once, `owns` never asked (the set carries its registration)', async () => {
+    const { entry, calls } = counted();
+    const noExt = join(game, 'models/shapes/tetra');
+    writeFileSync(noExt, toyFile());
+    let stderr = '';
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+    try {
+      expect(await main(['convert', noExt, '-o', join(tmp, 'counted.glb')], { formats: [...DEFAULT_FORMATS, entry] }), stderr).toBe(0);
+      expect(stderr).toContain('body: models/shapes/skin.png');
+      expect(calls).toEqual({ owns: 0, test: 1 });
+      calls.test = 0;
+      expect(await main(['convert', noExt, '-o', join(tmp, 'counted.obj')], { formats: [...DEFAULT_FORMATS, entry] }), stderr).toBe(0);
+      expect(calls).toEqual({ owns: 0, test: 1 });
+    } finally {
+      err.mockRestore();
+    }
+    // openPlayable with textures, and IdTechLoader: what read the file is what plays, draws and finds its materials
+    calls.test = 0;
+    const listed = [...DEFAULT_FORMATS, entry];
+    const fs = folderFileSystem(game);
+    const m = await openPlayable([{ name: 'tetra', source: toyFile() }], { formats: listed, textures: { fileSystem: fs, modelPath: 'models/shapes/tetra.toy' } });
+    expect(m.materials.map((x) => x.path)).toEqual(['models/shapes/skin.png']);
+    expect(calls).toEqual({ owns: 0, test: 1 });
+    calls.test = 0;
+    const model = await new IdTechLoader().setFormats(listed).parseAsync(toyFile());
+    expect(model.format).toBe('toy');
+    expect(calls).toEqual({ owns: 0, test: 1 });
+    model.dispose();
+  });
+
+  it('the texture resolver takes the set and asks its registration; a bare toy is found only among formats that hold it', async () => {
+    const fs = folderFileSystem(game);
+    const set = await openModelSet(fs, 'models/shapes/tetra.toy', { formats });
+    expect(set.registration).toBe(toy);
+    const t = await resolveModelTextures(fs, set);
+    expect(t.materials.map((m) => [m.surface, m.diffuse?.path])).toEqual([['body', 'models/shapes/skin.png']]);
+    expect(t.images.get('models/shapes/skin.png')).toEqual(skinPng);
+    await expect(resolveModelTextures(fs, set.data as never, set.path)).rejects.toThrow(/no format here holds toy/);
+    expect((await resolveModelTextures(fs, set.data as never, set.path, { formats })).images.size).toBe(1);
+  });
+
+  it('the Node door opens it from a path, and its set exports through its registration', async () => {
+    const set = await openModelOnDisk(gameFile, { formats });
+    expect([set.format, set.registration, (set.data as Toy).frameCount]).toEqual(['toy', toy, 3]);
+  });
+
+  it('the worker: ModelWorker over serveModels with the toy opens it and poses its frames', async () => {
+    const toClient = new EventTarget(), toWorker = new EventTarget();
+    const send = (to: EventTarget, data: unknown) => queueMicrotask(() => to.dispatchEvent(new MessageEvent('message', { data })));
+    const end: WorkerLike = {
+      postMessage: (m) => send(toWorker, m),
+      addEventListener: (type, l) => toClient.addEventListener(type, (e) => l(e as MessageEvent)),
+      terminate: () => {},
+    };
+    const w = new ModelWorker(end);
+    const scope: WorkerScope = { postMessage: (m) => send(toClient, m), addEventListener: (_t, l) => toWorker.addEventListener('message', (e) => l(e as MessageEvent)) };
+    serveModels(scope, formats);
+    const info = await w.open([{ name: 'tetra.toy', source: toyFile() }], { backend: 'ts' });
+    expect(info.format).toBe('toy');
+    expect(info.clips.map((c) => c.name)).toEqual(['wobble']);
+    const posed = await w.pose(1, 2, 0.5);
+    expect(Array.from(posed.positions.subarray(9, 12))).toEqual([3, 3, 11]);
+    w.terminate();
+  });
+
+  it('convert --all over a .pk3 holding it, with a CLI built with the toy: every model to a validator-clean .glb', async () => {
+    const cliFile = join(tmp, 'toy-cli.mjs');
+    await build({ entryPoints: [join(REPO, 'ts/test/registry/toy-cli.ts')], outfile: cliFile, bundle: true, platform: 'node', format: 'esm', target: 'es2022', logLevel: 'error', banner: { js: "import { createRequire as __toyRequire } from 'node:module'; const require = __toyRequire(import.meta.url);" } });
+    const pk3 = join(tmp, 'toys.pk3');
+    writeFileSync(pk3, zipSync({ 'models/shapes/tetra.toy': toyFile(), 'models/shapes/skin.png': skinPng, 'models/other/b.toy': toyFile() }));
+    const outDir = join(tmp, 'all');
+    const r = await runChild(process.execPath, [cliFile, 'convert', pk3, '--all', '--jobs', '1', '-o', outDir]);
+    expect(r.status, r.stderr).toBe(0);
+    for (const p of ['models/shapes/tetra.glb', 'models/other/b.glb']) {
+      const glb = new Uint8Array(readFileSync(join(outDir, p)));
+      const v = await validate(glb);
+      expect(v.errors, `${p}: ${v.sample.join('\n')}`).toBe(0);
+      expect(glbJson(glb).animations.map((a: { name: string }) => a.name)).toEqual(['wobble']);
+    }
+    expect(glbJson(new Uint8Array(readFileSync(join(outDir, 'models/shapes/tetra.glb')))).images).toHaveLength(1);
   });
 });

@@ -10,9 +10,8 @@ import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ErrorCode, ModelParseError, type GltfOptions, openModelSet, type FormatEntry, toGlb, type FileSystem } from '../../node.js';
-import { type MaterialResolver, resolveModelTextures, type TexturedModel } from '../../textures.js';
+import { type MaterialResolver, resolveModelTextures } from '../../textures.js';
 import { entryFor } from '../../files.js';
-import { setGltfOptions } from '../../write.js';
 import { InputError } from '../inputs.js';
 import { describeInputError, isSystemError } from '../report.js';
 import { materialWarnings, originRoot } from '../textures.js';
@@ -105,8 +104,9 @@ export async function convertJob(fs: FileSystem, job: BatchJob, formats: readonl
     // A batch plays the anims lying beside a mesh, and a folder may hold two meshes' anims: one that does not fit is skipped.
     const set = await openModelSet(fs, job.path, { formats, format: format.folder ? undefined : format, companions: format.companionsByDefault ? 'beside' : job.anims, onMismatch: 'skip' });
     const exportList: NonNullable<GltfOptions['warnings']> = [];
-    const t = job.textures ? await resolveModelTextures(fs, set.data as TexturedModel, job.path, { skin: job.skin, resolver, formats }) : undefined;
-    const glb = await toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList }, formats), ...(t ? { textures: t } : {}), formats });
+    // the set carries its registration: textures and export through it, the format not looked for again
+    const t = job.textures ? await resolveModelTextures(fs, set, job.path, { skin: job.skin, resolver }) : undefined;
+    const glb = await toGlb(set, { name: baseName(job.path), yUp: job.yUp, warnings: exportList, ...(t ? { textures: t } : {}) });
     return { glb, warnings: warningLines([...setWarnings(set), ...(t ? materialWarnings(set.origin, t, originRoot(set.origin, job.path)) : []), ...exportWarnings(set.origin, exportList)]) };
   } catch (e) {
     return failedResult(job.id, job.origin, e);

@@ -4,7 +4,7 @@
  * input (an archive or a game folder) and the resource limits; it opens the input once, then converts the jobs it is
  * sent one after the other, in the order sent (it is sent the next while it runs one); `null` ends it, and so does
  * the pool going away (the channel closes). One bundle serves both sides, so the installed CLI needs no second
- * script. Workers read the package's own formats (a format given to `main` in-process cannot cross to a process).
+ * script. Workers read the formats `serveBatchJobs` is given: the package's own from dist/cli.js; a CLI built with formats of its own (a script calling `main(argv, { formats })`) passes the same list here (a format given to `main` in-process cannot cross to a process).
  *
  * - **`{ started: id }`** goes to the pool as a job's converting begins, so a worker that dies fails the job it was
  *   converting and no other, and the pool's clock for that model starts (batch-pool.ts).
@@ -20,7 +20,7 @@
  * budget), so the CLI tests can show the budget ending a model that never ends without racing a real model against a
  * clock. Unset (always, outside those tests) it does nothing.
  */
-import { setResourceLimits, DEFAULT_FORMATS } from '../../node.js';
+import { setResourceLimits, DEFAULT_FORMATS, type FormatEntry } from '../../node.js';
 import { MaterialResolver } from '../../textures.js';
 import { openContainer } from '../inputs.js';
 import { convertJob, failedResult, writeJob, type BatchJob, type BatchMessage, type BatchResult } from './batch-job.js';
@@ -29,15 +29,16 @@ import { type BatchWorkerInit } from './batch-pool.js';
 /** See the file comment: a test's model that never ends. */
 const TEST_HANG = 'IDTECH_MODELS_TEST_BATCH_HANG';
 
-export function serveBatchJobs(): void {
+/** Serves the pool's jobs, reading `formats` (a CLI built with formats of its own passes them, as it passes them to `main`). */
+export function serveBatchJobs(formats: readonly FormatEntry[] = DEFAULT_FORMATS): void {
   const post = (m: BatchMessage) => process.send!(m);
   // The pool gone (it ended, or was killed): nothing is left to serve.
   process.on('disconnect', () => process.exit(0));
-  process.once('message', (init: BatchWorkerInit) => serve(init, post));
+  process.once('message', (init: BatchWorkerInit) => serve(init, post, formats));
   post({ ready: true });
 }
 
-function serve({ input, limits }: BatchWorkerInit, post: (m: BatchMessage) => void): void {
+function serve({ input, limits }: BatchWorkerInit, post: (m: BatchMessage) => void, formats: readonly FormatEntry[]): void {
   setResourceLimits(limits); // the command's --limit values (limits.ts)
   const hang = process.env[TEST_HANG];
   const opened = openContainer(input);
@@ -62,7 +63,7 @@ function serve({ input, limits }: BatchWorkerInit, post: (m: BatchMessage) => vo
       try {
         const fs = await opened;
         resolver ??= new MaterialResolver(fs);
-        const converted = await convertJob(fs, job, DEFAULT_FORMATS, resolver);
+        const converted = await convertJob(fs, job, formats, resolver);
         result = 'glb' in converted ? writeJob(job, converted) : Promise.resolve(converted);
       } catch (e) {
         result = Promise.resolve(failedResult(job.id, job.path, e));

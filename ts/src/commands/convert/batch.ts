@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { ErrorCode, type ParseWarning, catalogModels, type CatalogEntry, type FormatEntry, openArchive } from '../../node.js';
 import { formatForName, ARCHIVE_FILE_EXTENSIONS, safeOutputPath } from '../../files.js';
+import { ARCHIVES } from '../format-words.js';
 import { given, optionValue, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { openContainer, type OpenedInput } from '../inputs.js';
 import { formatBytes } from '../output.js';
@@ -30,7 +31,7 @@ import { BatchQueue } from './batch-queue.js';
 const BATCH = 'batch (--all)';
 
 export const BATCH_OPTIONS: OptionSpec[] = [
-  { name: '--all', group: BATCH, help: 'INPUT is an archive (.pk3 .pk4 .dpk), a folder of them or a game folder: convert every model in it to OUTDIR/<inner path>.glb (a player folder to <folder>.glb, an .md5mesh with the .md5anims beside it). -o names OUTDIR.' },
+  { name: '--all', group: BATCH, help: `INPUT is an archive (${ARCHIVES}), a folder of them or a game folder: convert every model in it to OUTDIR/<inner path>.glb (a player folder to <folder>.glb, a model with the animation files beside it). -o names OUTDIR.` },
   { name: '--jobs', value: 'N', group: BATCH, help: 'Worker processes converting at once. Default: every core (os.availableParallelism()).' },
   { name: '--model-timeout', value: 'SECONDS', group: BATCH, help: `Wall time one model may take to convert; past it its worker is stopped and the model fails as TIMEOUT (Infinity: no limit). Default: ${DEFAULT_BATCH_BUDGET.seconds}.` },
   { name: '--model-memory', value: 'MB', group: BATCH, help: `V8 heap one worker may hold (--max-old-space-size); a model that needs more fails as RESOURCE_LIMIT and its worker is replaced (Infinity: V8's default). Default: ${DEFAULT_BATCH_BUDGET.heapMb}.` },

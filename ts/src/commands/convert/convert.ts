@@ -5,8 +5,8 @@
  */
 import { extname } from 'node:path';
 import { DEFAULT_FORMATS } from '../../node.js';
-import { readableExtensions } from '../../files.js';
 import { given, optionValue, UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
+import { ARCHIVES, companionExtensions, folderNouns, listed, modelExtensions, namesWhere, writerExtensions } from '../format-words.js';
 import { inputFormat, modelInput } from '../inputs.js';
 import { LIMIT_OPTIONS } from '../limits.js';
 import { TEXTURE_OPTIONS } from '../textures.js';
@@ -15,10 +15,20 @@ import { checkGltfOutput, convertGltf } from './gltf.js';
 import { convertId, ID_OPTIONS, ID_OUTPUT, ID_SHARED_OPTIONS, writerFor } from './id.js';
 import { BACKENDS, convertObj, objOptions } from './obj.js';
 
+// The help's words about formats, from the registrations (format-words.ts): a format registered is a format described.
+const FORMATS = DEFAULT_FORMATS;
 /** What a player folder holds, for help: from the folder formats' registrations. */
-const FOLDERS = DEFAULT_FORMATS.flatMap((f) => (f.folder ? [`a ${f.folder.noun} holding ${f.folder.describes}`] : [])).join(' or ');
-const MODEL_EXTENSIONS = readableExtensions(DEFAULT_FORMATS.filter((f) => f.role === 'model'));
-const WRITER_EXTENSIONS = DEFAULT_FORMATS.flatMap((f) => f.writer?.extensions ?? []);
+const FOLDERS = FORMATS.flatMap((f) => (f.folder ? [`a ${f.folder.noun} holding ${f.folder.describes}`] : [])).join(' or ');
+const MODEL_EXTENSIONS = modelExtensions(FORMATS);
+const WRITER_EXTENSIONS = writerExtensions(FORMATS);
+/** The model formats animation files play on, and what plays on each: `.md5anim on an .md5mesh; .iqm on an .iqm`. */
+const PLAYED = FORMATS.filter((f) => f.role === 'model' && companionExtensions(f, FORMATS).length);
+const PLAYED_ON = PLAYED.map((f) => `${companionExtensions(f, FORMATS).join(' ')} on an ${f.extensions[0]}`).join('; ');
+/** Models whose frames are in their own file (vertex-animated, one file). */
+/** The formats whose --anim names a clip inside the model (a Half-Life sequence), not a file. */
+const SEQUENCES = namesWhere(FORMATS, (f) => Boolean(f.obj?.namesClips));
+const OWN_FRAMES = FORMATS.filter((f) => f.role === 'model' && f.animation === 'vertex' && !f.folder).flatMap((f) => f.extensions);
+const uses = (option: string) => (f: (typeof FORMATS)[number]) => (f.gltf?.uses as readonly string[] | undefined)?.includes(option) ?? false;
 
 const GLTF = 'glTF output (.glb, .gltf)';
 const OBJ = 'OBJ output (.obj)';
@@ -33,13 +43,14 @@ const spec: CommandSpec = {
     `convert IN.glb|IN.gltf|MODEL [--fps N] [--scale S] [--split] [--validate] -o OUT${WRITER_EXTENSIONS.join('|OUT')}`,
   ],
   about: [
-    `INPUT is a model file (${MODEL_EXTENSIONS}), ${FOLDERS}, or either of them inside a .pk3/.pk4/.dpk (ARCHIVE:models/…/x.md3, or ARCHIVE/models/…/x.md3). ` +
-      "An .md5mesh's animations are .md5anim files given with --anim; an .md2's or .md3's are in the file, " +
-      "cut into clips by frame name (run1, run2, … → run); a player's come from its animation.cfg. " +
-      'A model inside an archive is read from the archive without extracting it; there --anim names md5anims inside the same archive.',
+    `INPUT is a model file (${MODEL_EXTENSIONS}), ${FOLDERS}, or either of them inside a ${ARCHIVES} (ARCHIVE:models/…/x.md3, or ARCHIVE/models/…/x.md3). ` +
+      `Animation files are given with --anim (${PLAYED_ON}); an ${listed(OWN_FRAMES)}'s frames are in the file, ` +
+      `cut into clips by frame name (run1, run2, … → run); ${listed(folderNouns(FORMATS))}'s come from its files. ` +
+      'A model inside an archive is read from the archive without extracting it; there --anim names animation files inside the same archive.',
     'With --all, INPUT is an archive, a folder of them or a game folder, and every model in it is converted to a .glb under OUTDIR (docs/cli.md, "Batch conversion").',
-    'glTF output is the whole model with every animation: MD5 as a skinned mesh, MD2 and MD3 as morph targets, a ' +
-      "player as its parts chained by tags. OBJ output is one frame, posed, positions in the file's Z-up axes unless --y-up.",
+    `glTF output is the whole model with every animation: ${namesWhere(FORMATS, (f) => f.animation === 'skeletal')} as a skinned mesh, ` +
+      `${namesWhere(FORMATS, (f) => f.animation === 'vertex' && !f.folder)} as morph targets, ${listed(folderNouns(FORMATS))} as its parts chained by tags. ` +
+      "OBJ output is one frame, posed, positions in the file's Z-up axes unless --y-up.",
     "Textures are resolved as the model's engine does: in the game folder above INPUT (the nearest folder holding models/, " +
       'scripts/, materials/ or textures/; or --game-dir), through .skin files, shader scripts and .mtr materials, with the ' +
       'engine\'s extension fallback. .glb embeds the images (TGA/PCX/BMP as PNG), .gltf and .obj (with a .mtl) write them beside OUT. ' +
@@ -49,21 +60,21 @@ const spec: CommandSpec = {
   ],
   options: [
     { name: '--output', aliases: ['-o'], value: 'OUT', group: 'output', help: `The file to write; its extension picks the format: .glb (one binary glTF file), .gltf (glTF JSON plus OUT.bin next to it) or .obj; ${WRITER_EXTENSIONS.join(', ')} (an id format, from glTF input or any model). Required.` },
-    { name: '--anim', value: 'ANIM.md5anim', repeatable: true, group: 'animation (.md5mesh input)', help: "An animation to play on the .md5mesh; its joints must match the mesh's. glTF: each becomes one animation named after its file. OBJ: at most one, posed at --frame. A Half-Life .mdl (OBJ output): the name or number of one of its sequences." },
-    { name: '--clip', value: 'NAME:FIRST:COUNT[:FPS]', repeatable: true, group: GLTF, help: 'MD2/MD3: export these frames as an animation named NAME, instead of the clips found from frame names; e.g. run:40:6 or run:40:6:10. FPS defaults to --fps.' },
-    { name: '--fps', value: 'N', group: GLTF, help: "MD2/MD3/player: frames per second of clips that give none. Default 10 for MD2 (Quake 2's server rate), 15 for MD3; a player's animation.cfg gives its own." },
-    { name: '--step', group: GLTF, help: 'MD2/MD3/player: jump from frame to frame (STEP) instead of blending between them as the engines do (LINEAR, the default).' },
+    { name: '--anim', value: 'ANIM', repeatable: true, group: `animation (${PLAYED.map((f) => f.extensions[0]).join(' ')} input)`, help: `An animation file to play on the model (${PLAYED_ON}); its joints must match the model's. glTF: each becomes one animation named after its file. OBJ: at most one, posed at --frame.${SEQUENCES ? ` A ${SEQUENCES} (OBJ output): the name or number of one of its sequences.` : ''}` },
+    { name: '--clip', value: 'NAME:FIRST:COUNT[:FPS]', repeatable: true, group: GLTF, help: `${namesWhere(FORMATS, uses('clips'))}: export these frames as an animation named NAME, instead of the clips found from frame names; e.g. run:40:6 or run:40:6:10. FPS defaults to --fps.` },
+    { name: '--fps', value: 'N', group: GLTF, help: `${namesWhere(FORMATS, uses('fps'))}: frames per second of clips that give none. Default: the rate its engine plays it at (10 for MD2 and Quake MDL, 15 for MD3); a player's animation.cfg, an IQM's animations and a Quake MDL's frame groups give their own.` },
+    { name: '--step', group: GLTF, help: `${namesWhere(FORMATS, uses('step'))}: jump from frame to frame (STEP) instead of blending between them as the engines do (LINEAR, the default).` },
     { name: '--md2-frame-nodes', group: GLTF, help: 'MD2: one node and mesh per frame, shown one at a time, instead of one mesh with a morph target per frame; for tools without morph targets.' },
     { name: '--md2-box-grid', group: GLTF, help: "MD2: quantise positions in 255 steps over the box every frame fits in (smaller) instead of the default grid, fine enough that every frame reads back onto the .md2's own bytes; coarser than the file where the model moves far across its frames." },
     ...TEXTURE_OPTIONS,
     { name: '--textures', value: 'DIR', group: GLTF, help: "Instead of resolving textures, point materials at images by name: a shader or skin 'models/x/skin.tga' becomes DIR/skin.png (DIR relative to OUT, or a URL)." },
     { name: '--texture-ext', value: '.EXT', group: GLTF, help: 'The extension of the images in --textures DIR, with its dot. Default .png.' },
-    { name: '--float', group: GLTF, help: 'MD2/MD3/player: float32 positions, normals and morph weights. By default they are quantised (KHR_mesh_quantization: MD3 exactly as stored, MD2 on a grid that reads back onto its own bytes; docs/gltf.md), 2–3× smaller.' },
+    { name: '--float', group: GLTF, help: `${namesWhere(FORMATS, uses('quantize'))}: float32 positions, normals and morph weights. By default they are quantised (KHR_mesh_quantization: MD3 exactly as stored, MD2 on a grid that reads back onto its own bytes; docs/gltf.md), 2–3× smaller.` },
     { name: '--meshopt', group: GLTF, help: '.glb only: compress the geometry and animation data with EXT_meshopt_compression (meshoptimizer); loaders need its decoder (three.js: GLTFLoader.setMeshoptDecoder).' },
     { name: '--reorder', group: GLTF, help: "With --meshopt: renumber each animated mesh's vertices so that they compress better (faerie.md2: 1.65x -> 1.40x its file). Vertex i is then no longer the file's vertex i; each mesh primitive's extras.sourceVertex maps them back." },
     { name: '--replacement', group: GLTF, help: "MD2/MDL: convert the MD5 model the Quake II or Quake re-release draws in its place (models/x/md5/tris.md5mesh with tris.md5anim and its .md5scale; progs/x.md5mesh with progs/x.md5anim) instead of the model itself; inspect lists it." },
     { name: '--z-up', group: GLTF, help: "Keep the file's Z-up axes. By default they are turned to glTF's Y-up (x, y, z) → (x, z, −y)." },
-    { name: '--frame', value: 'N', group: OBJ, help: 'The frame to pose, from 0: of --anim for an .md5mesh (without --anim, its bind pose), of the file for an .md2 or .md3, of the sequence --anim names for a Half-Life .mdl (its first without --anim). Default 0.' },
+    { name: '--frame', value: 'N', group: OBJ, help: `The frame to pose, from 0: of --anim for a model animation files play on (without --anim, its first frame or bind pose), of the file for an ${listed(OWN_FRAMES)}${SEQUENCES ? `, of the sequence --anim names for a ${SEQUENCES} (its first without --anim)` : ''}. Default 0.` },
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
     ...BATCH_OPTIONS,
     ...ID_OPTIONS,
@@ -85,9 +96,9 @@ const spec: CommandSpec = {
 async function run(a: ParsedArgs, { formats }: CliContext): Promise<void | number> {
   if (a.flags.has('--all')) return convertAll(a, formats);
   refuseBatchOptions(a);
-  if (a.positionals.length !== 1) throw new UsageError('convert takes one INPUT (a model file or a Quake 3 player folder)', 'convert');
+  if (a.positionals.length !== 1) throw new UsageError(`convert takes one INPUT (${listed(['a model file', ...folderNouns(formats)])})`, 'convert');
   const out = optionValue(a, '--output');
-  if (!out) throw new UsageError('convert needs -o OUT.glb, OUT.gltf or OUT.obj', 'convert');
+  if (!out) throw new UsageError(`convert needs -o OUT: its extension picks what is written (${listed(['.glb', '.gltf', '.obj', ...writerExtensions(formats)])})`, 'convert');
   const ext = extname(out).toLowerCase();
   const writer = writerFor(a, out, formats);
   const flagged = writer?.writer.folderFlag && given(a, writer.writer.folderFlag.name);

@@ -34,7 +34,7 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
   const { options, lines, warnings, inputs } = await withTextures(a, input, set, gltfOptions(a, baseName(input.path), exportList));
   const meshopt = given(a, '--meshopt') ? { reorder: a.flags.has('--reorder') } : undefined;
   const before = set.warnings.length;
-  const { files, facts } = await load(input.label, () => gltfOutput(set, setFormat, out, options, formats, meshopt));
+  const { files, facts } = await load(input.label, () => gltfOutput(set, out, options, meshopt));
   // what the export read beside the model's files (a .md5scale's warnings join the set as its anims are read)
   warnings.push(...setWarnings({ warnings: set.warnings.slice(before) }));
   const replacementFiles = set === read ? [] : [...set.files, ...set.sideFiles].map((f) => f.origin);

@@ -32,7 +32,7 @@ export const ID_OPTIONS: OptionSpec[] = [
   {
     name: '--validate',
     group: ID_OUTPUT,
-    help: "Check the target engine's limits (ioquake3 for .md3, Quake 2 for .md2, Doom 3 for .md5mesh) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
+    help: "Check the limits of the engine the output is for (each writer names its own: ioquake3 for .md3, Quake 2 for .md2, Doom 3 for .md5mesh …; docs/limits.md) on what would be written: name each limit past and where, and write nothing (exit 1) when there is one. Without it they are warnings and the file is written.",
   },
   ...flagOptions,
   {
@@ -87,7 +87,7 @@ async function gltfInput(a: ParsedArgs, inputArg: string, formats: readonly Form
     const set = await readModel(input, format, a.options.get('--anim') ?? [], formats, 'skip');
     const exportList: NonNullable<GltfOptions['warnings']> = [];
     const { options, lines, warnings, inputs } = await withTextures(a, input, set, { name: baseName(input.path), warnings: exportList, quantize: false });
-    const { files } = await load(input.label, () => gltfOutput(set, format, 'memory.glb', options, formats));
+    const { files } = await load(input.label, () => gltfOutput(set, 'memory.glb', options));
     warnings.push(...exportWarnings(input.label, exportList));
     return { bytes: files[0].bytes as Uint8Array, warnings, lines, skipped: skippedCompanions(set), inputs: await modelInputFiles(input, set, [...(a.options.get('--anim') ?? []), ...inputs]) };
   } finally {

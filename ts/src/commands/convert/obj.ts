@@ -50,7 +50,7 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
   const extra: OutputFile[] = [];
   const read: string[] = [...anims];
   if (wantsTextures(a, 'convert')) {
-    const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
+    const t = await resolveCliTextures(input, set, a, 'convert', set.origin);
     const stem = out.slice(0, out.length - 4);
     const file = stem.split(/[\\/]/).pop()!;
     const folder = out.slice(0, out.length - file.length - 4);

@@ -26,19 +26,20 @@ export interface GltfOutput {
 }
 
 /** The set as glTF files for OUT (`.glb`, or `.gltf` + `.bin` + images); with `meshopt`, one compressed `.glb`. */
-export async function gltfOutput(set: ModelSet, entry: FormatEntry, out: string, options: GltfOptions, formats: readonly FormatEntry[], meshopt?: { reorder: boolean }): Promise<GltfOutput> {
+export async function gltfOutput(set: ModelSet<unknown, FormatEntry>, out: string, options: GltfOptions, meshopt?: { reorder: boolean }): Promise<GltfOutput> {
+  const entry = set.registration;
   if (!entry.gltf) throw badInput(set.origin, `${entry.title}: no glTF export for this format`);
-  const o = { ...setGltfOptions(set, options, formats), formats };
-  const files: OutputFile[] = meshopt ? [{ path: out, bytes: await toGlbMeshopt(set.data as never, { ...o, reorder: meshopt.reorder }) }] : await gltfFiles(set.data as never, out, o);
+  // the set carries the registration that read it: exported, its companions played, by it — no format is looked for again
+  const files: OutputFile[] = meshopt ? [{ path: out, bytes: await toGlbMeshopt(set, { ...options, reorder: meshopt.reorder }) }] : await gltfFiles(set, out, options);
   const c = gltfCounts(gltfJson(files[0].bytes as Uint8Array));
   return { files, facts: [count(c.meshes, 'mesh', 'meshes'), count(c.vertices, 'vertex', 'vertices'), count(c.animations, 'clip')] };
 }
 
 /** The set's warnings; with textures wanted (not --no-textures), the resolved textures in `options`, their report lines and warnings, and the image files read (`inputs`). */
-export async function withTextures(a: ParsedArgs, input: ModelInput, set: ModelSet, options: GltfOptions): Promise<{ options: GltfOptions; lines: string[]; warnings: FileWarning[]; inputs: string[] }> {
+export async function withTextures(a: ParsedArgs, input: ModelInput, set: ModelSet<unknown, FormatEntry>, options: GltfOptions): Promise<{ options: GltfOptions; lines: string[]; warnings: FileWarning[]; inputs: string[] }> {
   const warnings = setWarnings(set);
   if (!wantsTextures(a, 'convert')) return { options, lines: [], warnings, inputs: [] };
-  const t = await resolveCliTextures(input, set.data as TexturedModel, a, 'convert', set.origin);
+  const t = await resolveCliTextures(input, set, a, 'convert', set.origin);
   return { options: { ...options, textures: t.textures }, lines: t.report, warnings: [...warnings, ...t.warnings], inputs: textureFiles(t.gameFolder, t.textures.images.keys()) };
 }
 

@@ -7,6 +7,7 @@ import { readingFile, type ParseWarning, type FormatEntry, type Summary, DEFAULT
 import { readableExtensions } from '../../files.js';
 import type { TexturedModel } from '../../textures.js';
 import { UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
+import { ARCHIVES, companionExtensions, folderNouns, listed } from '../format-words.js';
 import { inputFormat, isContainer, load, modelInput, readModel, reusedFileChunks, type ModelInput } from '../inputs.js';
 import { LIMIT_OPTIONS } from '../limits.js';
 import { fileProgress, PROGRESS_MIN_BYTES } from '../progress.js';
@@ -17,6 +18,8 @@ import { replacementLines, replacementSummary } from './replacement.js';
 
 /** `.md2, .md3, .md5mesh or .md5anim`: what the package reads. */
 const READABLE = readableExtensions(DEFAULT_FORMATS).replace(/, ([^,]*)$/, ' or $1');
+/** What plays on which model, for the listing's help: `.md5anim beside an .md5mesh, .iqm beside an .iqm`. */
+const BESIDE = DEFAULT_FORMATS.filter((f) => f.role === 'model' && f.companionsBeside).map((f) => `${companionExtensions(f, DEFAULT_FORMATS).join(' ')} beside an ${f.extensions[0]}`);
 
 const spec: CommandSpec = {
   name: 'inspect',
@@ -31,8 +34,8 @@ const spec: CommandSpec = {
       'shows a progress bar when stderr is a terminal.',
     "For a model (not an .md5anim), each surface's texture as convert resolves it: in the game folder above FILE " +
       '(or --game-dir), through skins, shader scripts and .mtr materials: `texture N  "surface": shader → image`.',
-    'ARCHIVE_OR_DIR (a .pk3/.pk4/.dpk, a folder of them or a game folder) lists the models inside: path, format, frames, ' +
-      "an .md5mesh's .md5anim files beside it, Quake 3 player folders (lower/upper/head.md3) and the skins offered for each.",
+    `ARCHIVE_OR_DIR (a ${ARCHIVES}, a folder of them or a game folder) lists the models inside: path, format, frames, ` +
+      `the animation files that play on each (${listed(BESIDE, 'and')}), ${listed(folderNouns(DEFAULT_FORMATS))}s and the skins offered for each.`,
     'Exit status: 0 read, 1 bad input (one line on stderr: file, error code, position), 2 bad usage.',
   ],
   options: [{ name: '--json', help: 'Print one JSON object instead of the table: every field, with warnings ungrouped as { code, message, offset }.' }, ...TEXTURE_OPTIONS, ...LIMIT_OPTIONS],
@@ -69,7 +72,7 @@ async function run(a: ParsedArgs, { formats }: CliContext): Promise<void> {
     if (format.replacedBy) Object.assign(summary, await load(input.label, () => replacementSummary(input, format, formats)));
     let textureLines: string[] = [];
     if (materialsOf && format.materials && wantsTextures(a, 'inspect')) {
-      const t = await resolveCliTextures(input, materialsOf as TexturedModel, a, 'inspect');
+      const t = await resolveCliTextures(input, materialsOf as TexturedModel, a, 'inspect', input.label, format);
       textureLines = surfaceLines(t.textures).map((line) => line.trimStart());
       Object.assign(summary, {
         gameFolder: t.gameFolder,

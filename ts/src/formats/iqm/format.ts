@@ -1,7 +1,8 @@
 /**
- * IQM's entry in the registry: the `ModelFormat` the registry extends with its capabilities. Its room (index.ts: the
- * parser, the iqm.cfg reader that finds companions) is imported on the first parse or companion lookup, as MD3's
- * (md3/format.ts); the header reader stays, for `animationOnly`'s synchronous answer.
+ * IQM's entry in the registry: the `ModelFormat` the registry extends with its capabilities. Its parser (stream.ts)
+ * and the iqm.cfg reader that finds companions (companions.ts) are imported on the first parse or companion lookup
+ * — those modules, not the room's index.ts, which re-exports this object (an import circle) —; the header reader
+ * stays, for `animationOnly`'s synchronous answer.
  */
 import type { IqmModel } from '../../base/model.js';
 import type { ModelFormat } from '../../load/format.js';
@@ -12,18 +13,20 @@ import { HEADER_BYTES } from './layout.js';
 export const iqmFormat: ModelFormat<IqmModel> = {
   id: 'iqm',
   title: 'Inter-Quake Model (IQM)',
+  name: 'IQM',
+  description: 'Inter-Quake Models (ioquake3, DarkPlaces, Daemon, Tesseract), with the animation files its iqm.cfg names',
   extensions: ['.iqm'],
   test: isIqm,
   role: 'model',
   animation: 'skeletal',
-  parseStream: async (source, options) => (await import('./index.js')).parseIqmStream(source, options),
+  parseStream: async (source, options) => (await import('./stream.js')).parseIqmStream(source, options),
   warnings: (data) => data.warnings,
   // DarkPlaces reads `<model>.framegroups` beside a model as its named clips (model_shared.c Mod_FrameGroupify)
   sideFiles: (path) => [`${path}.framegroups`],
-  companionsBeside: async (fs, path, options) => (await import('./index.js')).iqmCompanionsBeside(fs, path, options),
+  companionsBeside: async (fs, path, options) => (await import('./companions.js')).iqmCompanionsBeside(fs, path, options),
   // Tesseract (rendermodel.cpp loadmodel) runs the model's iqm.cfg: its iqmanim lines are the model's animations
   companionsByDefault: true,
-  playedBy: async (fs, path, options) => (await import('./index.js')).iqmMeshesPlaying(fs, path, options),
+  playedBy: async (fs, path, options) => (await import('./companions.js')).iqmMeshesPlaying(fs, path, options),
   acceptsCompanion: iqmAcceptsCompanion,
   // poses without meshes: what Tesseract plays on a mesh of the same skeleton (iqm.h loadiqmanims)
   animationOnly(head) {

@@ -9,8 +9,9 @@ export { iqmCompanionsBeside, iqmMeshesPlaying } from './companions.js';
 export { iqmClips, type IqmClip, type IqmClipInput } from './clips.js';
 export { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from './pairing.js';
 export { boundFrameGroups, parseFrameGroups, type IqmFrameGroup } from './framegroups.js';
+export { clipFrames } from './clips.js';
 export {
-  clipFrames, configAnimationFiles, configClips, readIqmConfig, stripTextureCommand, type IqmCfgClip,
+  configAnimationFiles, configClips, readIqmConfig, stripTextureCommand, type IqmCfgClip,
   type IqmCfgAnim, type IqmCfgBumpmap, type IqmCfgSkin, type IqmCfgTag, type IqmConfig,
 } from './iqm-cfg.js';
 export { cubeCommands, type CubeCommand, type CubeWord } from './cubescript.js';

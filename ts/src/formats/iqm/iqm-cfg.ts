@@ -514,4 +514,3 @@ export function configClips(config: IqmConfig): IqmCfgClip[] {
   return out;
 }
 
-export { clipFrames } from './clips.js';

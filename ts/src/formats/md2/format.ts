@@ -6,6 +6,8 @@ import { md2Md5Replacement } from './md5-replacement.js';
 export const md2Format: ModelFormat<Md2Model> = {
   id: 'md2',
   title: 'Quake 2 model (MD2)',
+  name: 'MD2',
+  description: "Quake 2's vertex-animated models, their clips named by their frames",
   extensions: ['.md2'],
   test: (head) => hasMagic(head, 'IDP2'),
   role: 'model',

@@ -9,6 +9,8 @@ import { hasMagic, type ModelFormat } from '../../load/format.js';
 export const md3Format: ModelFormat<Md3Model> = {
   id: 'md3',
   title: 'Quake 3 model (MD3)',
+  name: 'MD3',
+  description: "Quake 3's models (ioquake3, Daemon, Xonotic): surfaces, tags and vertex frames",
   extensions: ['.md3'],
   test: (head) => hasMagic(head, 'IDP3'),
   role: 'model',

@@ -56,6 +56,8 @@ const playerFolder: FolderForm<Md3PlayerData> = {
 export const md3PlayerFormat: ModelFormat<Md3PlayerData> = {
   id: 'player',
   title: 'Quake 3 player (a folder of MD3 parts)',
+  name: 'MD3',
+  description: 'its lower, upper and head parts joined by tags, played by its animation.cfg',
   extensions: [],
   role: 'model',
   animation: 'vertex',

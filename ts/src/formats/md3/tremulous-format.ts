@@ -159,6 +159,8 @@ async function fileAnyCase(fs: FileSystem, path: string): Promise<VfsFile | null
 export const nonsegFormat: ModelFormat<TremulousModel> = {
   id: 'nonseg',
   title: 'Tremulous non-segmented player (nonseg.md3 and its animation.cfg)',
+  name: 'MD3',
+  description: "Tremulous' non-segmented players (its aliens): nonseg.md3 played by its animation.cfg",
   extensions: [],
   role: 'model',
   animation: 'vertex',
@@ -170,6 +172,8 @@ export const nonsegFormat: ModelFormat<TremulousModel> = {
 export const buildableFormat: ModelFormat<TremulousModel> = {
   id: 'buildable',
   title: 'Tremulous buildable (its MD3s and animation.cfg)',
+  name: 'MD3',
+  description: "Tremulous' buildables: their MD3s hung on tag_turret as configs/buildables/<name>.cfg says, played by its animation.cfg",
   extensions: [],
   role: 'model',
   animation: 'vertex',

@@ -42,6 +42,8 @@ const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/
 export const md5MeshFormat: ModelFormat<Md5Mesh> = {
   id: 'md5mesh',
   title: 'Doom 3 mesh (md5mesh)',
+  name: 'MD5',
+  description: "Doom 3's skeletal meshes (also Quake 4's, Daemon's, Tesseract's); the .md5anim files of its folder play on it",
   extensions: ['.md5mesh'],
   test: (head) => md5Kind(head) === 'md5mesh',
   role: 'model',
@@ -65,6 +67,8 @@ export const md5MeshFormat: ModelFormat<Md5Mesh> = {
 export const md5AnimFormat: ModelFormat<Md5Anim> = {
   id: 'md5anim',
   title: 'Doom 3 animation (md5anim)',
+  name: 'MD5',
+  description: 'a Doom 3 skeletal animation, played on its .md5mesh',
   extensions: ['.md5anim'],
   test: (head) => md5Kind(head) === 'md5anim',
   role: 'animation',
@@ -76,6 +80,8 @@ export const md5AnimFormat: ModelFormat<Md5Anim> = {
 export const md5CameraFormat: ModelFormat<never> = {
   id: 'md5camera',
   title: 'Doom 3 camera path (md5camera)',
+  name: 'MD5',
+  description: 'a Doom 3 camera path: recognised, to be refused by name',
   extensions: ['.md5camera'],
   test: (head) => md5Kind(head) === 'md5camera',
   role: 'refused',

@@ -1,21 +1,29 @@
 /**
- * The capabilities of a vertex-animated format, made from one description of its model: surfaces (triangles,
- * texture coordinates, a material name) whose vertices take their positions and normals from frames, a way to decode
- * a blend of two frames, and named clips. A new vertex-animated format registers its parser and a `MorphView`, and
- * gets glTF export (morph targets, one animation per clip), OBJ of any frame, a playable form and a renderer's view
- * (`model-view.ts`: what `IdTechLoader` builds) from here — the same shapes the MD2/MD3 exporters write, without
- * format code in the pipeline.
+ * A made-up format, "TOYM", as a format's room holds it — this one file — registered only by the test's list
+ * (`[...DEFAULT_FORMATS, toy]`): a few lines of parser over a toy binary layout, and its capabilities built on the
+ * shared floors alone (`export/gltf-morph.ts` morph targets, `export/obj.ts`, `playable/playable.ts`,
+ * `formats/model-view.ts`), from one description of the model (surfaces, frames, clips). Its material rule is its
+ * own, as an engine's would be: the one surface draws `skin.png` beside the model, so the texture resolver, the
+ * exporters and the three.js adapter have an image to find.
+ *
+ * Nothing in ts/src names it: `new-format.test.ts` runs it through every consumer the registry claims.
  */
-import type { PoseBackend } from '../kernels/backend.js';
-import type { ModelSet } from '../load/model-set.js';
-import type { GltfAnimation } from '../export/gltf-builder.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphFrame } from '../export/gltf-morph.js';
-import { fmt, objFace, objHeader, objUseMaterial, objVector } from '../export/obj.js';
-import { concatUvs, partsBackToBack, type Clip, type PlayableModel } from '../playable/playable.js';
-import type { FormatEntry, GltfAdd } from './entry.js';
-import { growBounds, gridOver, loopingFrames, type MorphModelView, type ViewBounds, type ViewExtras } from './model-view.js';
+import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
+import { byteChunks, type ByteSource } from '../../src/base/source.js';
+import type { GltfAnimation } from '../../src/export/gltf-builder.js';
+import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type MorphFrame } from '../../src/export/gltf-morph.js';
+import { fmt, objFace, objHeader, objUseMaterial, objVector } from '../../src/export/obj.js';
+import type { FormatEntry, GltfAdd } from '../../src/formats/entry.js';
+import { growBounds, gridOver, loopingFrames, type MorphModelView, type ViewBounds, type ViewExtras } from '../../src/formats/model-view.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
+import { hasMagic } from '../../src/load/format.js';
+import type { ModelSet } from '../../src/load/model-set.js';
+import type { MaterialSet } from '../../src/materials/resolver.js';
+import type { ResolvedImage, ResolvedMaterial } from '../../src/materials/types.js';
+import type { FileSystem } from '../../src/vfs/file-system.js';
+import { concatUvs, partsBackToBack, type Clip, type PlayableModel } from '../../src/playable/playable.js';
 
-export interface MorphViewSurface {
+interface MorphViewSurface {
   name: string;
   vertexCount: number;
   /** 3 per triangle into the surface's own vertices, clockwise seen from the front (as the id formats store them). */
@@ -27,7 +35,7 @@ export interface MorphViewSurface {
 }
 
 /** What a vertex-animated model is made of: its surfaces, its frames and its clips. */
-export interface MorphShape {
+interface MorphShape {
   surfaces: readonly MorphViewSurface[];
   frameCount: number;
   clips: readonly { name: string; firstFrame: number; frameCount: number; fps: number }[];
@@ -36,14 +44,14 @@ export interface MorphShape {
 }
 
 /** Decodes a model's frames (a format whose frames the kernels decode does it on the backend it is given). */
-export interface MorphPosing {
+interface MorphPosing {
   /** Frames `frame1` and `frame2` blended by `t` into `out` (surfaces back to back, 3 floats per vertex each). */
   pose(frame1: number, frame2: number, t: number, out: MorphFrame): void;
   /** Releases what decoding holds (a poser's buffers). */
   dispose?(): void;
 }
 
-export interface MorphView<D> {
+interface MorphView<D> {
   shape(data: D): MorphShape;
   posing(data: D, backend: PoseBackend): MorphPosing;
 }
@@ -94,8 +102,8 @@ function shapeView(shape: MorphShape, posing: MorphPosing): MorphModelView {
   };
 }
 
-/** glTF export, OBJ of a frame, the playable form and the renderer's view of a vertex-animated format, from its `MorphView`. */
-export function morphCapabilities<D>(view: MorphView<D>): Required<Pick<FormatEntry<D>, 'gltf' | 'obj' | 'playable' | 'view'>> {
+/** glTF export, OBJ of a frame, the playable form and the renderer's view of the toy, from its `MorphView`. */
+function morphCapabilities<D>(view: MorphView<D>): Required<Pick<FormatEntry<D>, 'gltf' | 'obj' | 'playable' | 'view'>> {
   return {
     view: async (set, backend) => shapeView(view.shape(set.data), view.posing(set.data, backend)),
     gltf: {
@@ -210,4 +218,98 @@ export function morphCapabilities<D>(view: MorphView<D>): Required<Pick<FormatEn
       };
     },
   };
+}
+
+/** The toy layout: 'TOYM', u32 vertices, u32 triangles, u32 frames; u16 × 3 per triangle; f32 × 2 uv per vertex; f32 × 3 per vertex per frame. */
+export interface Toy {
+  format: 'toy';
+  vertexCount: number;
+  frameCount: number;
+  triangles: Uint32Array;
+  uvs: Float32Array;
+  positions: Float32Array;
+}
+
+export async function parseToy(source: ByteSource): Promise<Toy> {
+  const parts: Uint8Array[] = [];
+  for await (const c of byteChunks(source)) parts.push(c.slice());
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+  if (!hasMagic(bytes, 'TOYM')) throw new ModelParseError(ErrorCode.BadMagic, 'not TOYM', { offset: 0 });
+  const dv = new DataView(bytes.buffer);
+  const [v, t, f] = [dv.getUint32(4, true), dv.getUint32(8, true), dv.getUint32(12, true)];
+  let at = 16;
+  const triangles = Uint32Array.from({ length: t * 3 }, (_, i) => dv.getUint16(at + i * 2, true));
+  at += t * 6;
+  const uvs = Float32Array.from({ length: v * 2 }, (_, i) => dv.getFloat32(at + i * 4, true));
+  at += v * 8;
+  const positions = Float32Array.from({ length: v * 3 * f }, (_, i) => dv.getFloat32(at + i * 4, true));
+  return { format: 'toy', vertexCount: v, frameCount: f, triangles, uvs, positions };
+}
+
+/** The toy's one surface's image: `skin.png` in the model's folder. */
+export const toySkin = (path: string) => `${path.replace(/[^/]*$/, '')}skin.png`;
+
+/** The toy's material rule: its one surface draws `skin.png` beside it, opaque; a warning when it is not there. */
+async function toyMaterials(fs: FileSystem, path: string): Promise<MaterialSet> {
+  const name = toySkin(path);
+  const found = await fs.file(name);
+  const image: ResolvedImage = { role: 'diffuse', name, path: found ? found.path : null, origin: found ? found.origin : null, builtin: null, program: null, writtenAt: null, tried: [name] };
+  const material: ResolvedMaterial = {
+    index: 0, surface: 'body', shaderName: name, nameSource: { kind: 'model' }, definition: { kind: 'implicit' },
+    diffuse: image, normal: null, specular: null, emissive: null, animation: null, others: [],
+    blend: null, blendMode: 'opaque', alphaTest: null, sides: 'front', doubleSided: false, nodraw: false, translucent: false, clamp: false,
+  };
+  return { materials: [material], warnings: found ? [] : [{ code: 'IMAGE_NOT_FOUND', message: `no ${name}`, path: name }] };
+}
+
+export const toy: FormatEntry<Toy> = {
+  id: 'toy',
+  title: 'toy model (TOYM)',
+  extensions: ['.toy'],
+  test: (head) => hasMagic(head, 'TOYM'),
+  role: 'model',
+  animation: 'vertex',
+  parseStream: parseToy,
+  owns: (d): d is Toy => (d as Toy | null)?.format === 'toy',
+  async inspect(source) {
+    const m = await parseToy(source);
+    return { summary: { format: 'toy', vertices: m.vertexCount, triangles: m.triangles.length / 3, frames: m.frameCount }, materialsOf: m };
+  },
+  async headerFrames(file) {
+    const m = await parseToy(file.stream());
+    return m.frameCount;
+  },
+  materials: (resolver, _model, path) => toyMaterials(resolver.fs, path),
+  ...morphCapabilities<Toy>({
+    shape: (m) => ({
+      surfaces: [{ name: 'body', vertexCount: m.vertexCount, triangles: m.triangles, uvs: m.uvs, material: 'body' }],
+      frameCount: m.frameCount,
+      clips: [{ name: 'wobble', firstFrame: 0, frameCount: m.frameCount, fps: 5 }],
+    }),
+    posing: (m) => ({
+      pose(f1, f2, t, out) {
+        const n = m.vertexCount * 3;
+        for (let i = 0; i < n; i++) out.positions[i] = m.positions[f1 * n + i] * (1 - t) + m.positions[f2 * n + i] * t;
+        out.normals.fill(0);
+        for (let i = 2; i < n; i += 3) out.normals[i] = 1;
+      },
+    }),
+  }),
+};
+
+/** A tetrahedron whose apex rises over three frames. */
+export function toyFile(): Uint8Array {
+  const tris = [0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3];
+  const uvs = [0, 0, 1, 0, 0, 1, 1, 1];
+  const frames = [0, 1, 2].flatMap((f) => [0, 0, 0, 10, 0, 0, 0, 10, 0, 3, 3, 5 + f * 4]);
+  const out = new DataView(new ArrayBuffer(16 + tris.length * 2 + uvs.length * 4 + frames.length * 4));
+  [0x54, 0x4f, 0x59, 0x4d].forEach((b, i) => out.setUint8(i, b));
+  out.setUint32(4, 4, true);
+  out.setUint32(8, 4, true);
+  out.setUint32(12, 3, true);
+  let at = 16;
+  for (const x of tris) (out.setUint16(at, x, true), (at += 2));
+  for (const x of [...uvs, ...frames]) (out.setFloat32(at, x, true), (at += 4));
+  return new Uint8Array(out.buffer);
 }
