@@ -9,7 +9,7 @@ export type { FileSystem, VfsFile } from './vfs/file-system.js';
 export { memoryFileSystem } from './vfs/memory.js';
 export { blobFileSystem, droppedFileSystem, urlFileSystem, type UrlFileSystemOptions } from './vfs/browser.js';
 export { overlayFileSystem, subFolderFileSystem } from './vfs/overlay.js';
-export { mountGameDir, ARCHIVE_FILE_EXTENSIONS, type MountedGame, type MountOptions } from './vfs/game-dir.js';
+export { mountGameDir, ARCHIVE_EXTENSIONS, ARCHIVE_FILE_EXTENSIONS, type MountedGame, type MountOptions } from './vfs/game-dir.js';
 export { safeOutputPath } from './vfs/safe-path.js';
 // a list of formats and the files a tool meets
 export { formatForName } from './load/format.js';

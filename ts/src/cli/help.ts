@@ -4,7 +4,7 @@
  * columns whatever the terminal, so the text is the same in a pipe, a log and a test.
  */
 import type { CommandSpec, OptionSpec } from '../commands/args.js';
-import type { FormatEntry } from '../formats/entry.js';
+import type { FormatEntry } from '../node.js';
 import type * as FormatWords from '../commands/format-words.js';
 
 /** What the usage says about formats (commands/format-words.ts), handed in: loaded with the formats, not with the shell. */

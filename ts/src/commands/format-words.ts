@@ -4,8 +4,8 @@
  * plays on each, their one-line descriptions, the archives read in place. `--help`, the commands' option help and
  * their usage errors take them from here; the README's CLI block is `--help`'s text (scripts/cli-help.mjs).
  */
-import type { FormatEntry } from '../formats/entry.js';
-import { ARCHIVE_EXTENSIONS, ARCHIVE_FILE_EXTENSIONS } from '../vfs/game-dir.js';
+import type { FormatEntry } from '../node.js';
+import { ARCHIVE_EXTENSIONS, ARCHIVE_FILE_EXTENSIONS } from '../files.js';
 
 /** `a`, `a or b`, `a, b or c` (`and` with `last`). */
 export function listed(words: readonly string[], last = 'or'): string {

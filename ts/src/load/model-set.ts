@@ -137,7 +137,7 @@ async function openFolder<F extends ModelFormat>(fs: FileSystem, path: string, f
  * folder, or null when the file opens alone: only a form that claims the file's name is asked, so opening any other
  * file reads nothing more.
  */
-export async function folderOpening(fs: FileSystem, file: VfsFile, formats: readonly ModelFormat[], signal?: AbortSignal): Promise<{ format: ModelFormat; folder: string; children: Map<string, VfsFile> } | null> {
+export async function folderOpening<F extends ModelFormat>(fs: FileSystem, file: VfsFile, formats: readonly F[], signal?: AbortSignal): Promise<{ format: F; folder: string; children: Map<string, VfsFile> } | null> {
   const path = file.path;
   const name = nameOf(path).toLowerCase();
   const claiming = formats.filter((f) => f.folder?.opensFrom?.(name, path));

@@ -47,7 +47,7 @@ export async function openPlayable(files: ModelFile[], options: OpenPlayableOpti
   const opened = await entry.playable(set);
   // a re-release's MD5 model drawn in its place (docs/md5-replacements.md): playable too, beside the original
   const r = set.replacement;
-  const rEntry = r ? entryFor(r.set.format, formats) : null;
+  const rEntry = r ? (r.set.registration as FormatEntry) : null; // opened through the same registrations
   if (r && rEntry?.playable) opened.replacement = { model: await rEntry.playable(r.set), by: r.by, replaces: r.replaces };
   if (options.textures) {
     const t = await resolveModelTextures(options.textures.fileSystem, set, options.textures.modelPath, { skin: options.textures.skin, signal: options.signal });

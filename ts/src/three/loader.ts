@@ -266,7 +266,7 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     const model = await this.buildSet(set, entry, name, where, options, backend, signal);
     // a re-release's MD5 model drawn in its place (docs/md5-replacements.md): built too, beside the original
     const r = set.replacement;
-    const rEntry = r ? entryFor(r.set.format, formats) : null;
+    const rEntry = r ? (r.set.registration as FormatEntry) : null; // opened through the same registrations
     if (r && rEntry) model.replacement = { model: await this.buildSet(r.set, rEntry, name, where, options, backend, signal), by: r.by, replaces: r.replaces };
     return model;
   }

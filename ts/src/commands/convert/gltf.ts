@@ -46,9 +46,10 @@ export async function convertGltf(a: ParsedArgs, input: ModelInput, format: Form
 }
 
 /** The replacement `--replacement` asks for, or why there is none (no MD5 files beside it, or they failed to load). */
-function replacementOf(set: ModelSet, format: FormatEntry, input: ModelInput): ModelSet {
+function replacementOf(set: ModelSet<unknown, FormatEntry>, format: FormatEntry, input: ModelInput): ModelSet<unknown, FormatEntry> {
   if (!format.replacedBy) throw new UsageError(`--replacement is for the models a re-release replaces with MD5 ones (MD2, MDL), not ${format.title}`, 'convert');
-  if (set.replacement) return set.replacement.set;
+  // opened through the same registrations as the set: its registration is one of them
+  if (set.replacement) return set.replacement.set as ModelSet<unknown, FormatEntry>;
   const failed = set.warnings.flatMap((w) => w.warnings.filter((x) => x.code === 'REPLACEMENT_FAILED').map((x) => `${w.file}: ${x.message}`));
   const r = format.replacedBy(set.path, set.data);
   throw badInput(input.label, failed.length ? `its MD5 replacement did not load (${failed[0]})` : `no MD5 model replaces it: ${r?.model ?? 'its md5mesh'} and ${[...new Set(r?.companions.map((c) => (typeof c === 'string' ? c : c.path)))].join(', ') || 'its md5anim'} are not both there`);

@@ -10,7 +10,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ModelSet } from '../../load/model-set.js';
+import { type ModelSet } from '../../node.js';
 import { given, UsageError, type ParsedArgs } from '../args.js';
 import { type ModelInput } from '../inputs.js';
 
