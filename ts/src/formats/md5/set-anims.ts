@@ -40,7 +40,8 @@ export function md5SetAnims(set: ModelSet<Md5Mesh>): NamedMd5Anim[] {
       scalesOf.set(key, s);
     }
     const s = scalesOf.get(key) ?? null;
-    const whole: NamedMd5Anim = s ? { name: c.name, anim: scaledAnim(anim, s), ...(s.any ? { scales: s.scales } : {}) } : { name: c.name, anim };
+    // `warned`: openModelSet checked each pairing and gave its warnings on the anim's file; the export does not repeat them
+    const whole: NamedMd5Anim = s ? { name: c.name, anim: scaledAnim(anim, s), warned: true, ...(s.any ? { scales: s.scales } : {}) } : { name: c.name, anim, warned: true };
     const clip = clipOf(c.detail);
     return clip ? cut(whole, clip, c.fps) : c.fps ? { ...whole, anim: { ...whole.anim, frameRate: c.fps } } : whole;
   });
@@ -61,5 +62,5 @@ function cut(a: NamedMd5Anim, clip: ClipFrames, fps: number | undefined): NamedM
     bounds.set(anim.bounds.subarray(f * 6, f * 6 + 6), i * 6);
     scales?.set(a.scales!.subarray(f * J, f * J + J), i * J);
   }
-  return { name: a.name, anim: { ...anim, frameCount: clip.count, frameRate: fps ?? anim.frameRate, frames, bounds }, ...(scales ? { scales } : {}) };
+  return { name: a.name, warned: a.warned, anim: { ...anim, frameCount: clip.count, frameRate: fps ?? anim.frameRate, frames, bounds }, ...(scales ? { scales } : {}) };
 }
