@@ -49,6 +49,20 @@ const library = libraryEntries(pkg.exports);
 const outName = (file) => file.replace(/^dist\//, '').replace(/\.js$/, '');
 
 /**
+ * Each format's `ModelEntry` module (`formats/<x>/model-entry.ts`: recognise the data, export it, find its materials)
+ * is an entry of the split build too, whose file is not written: esbuild puts modules reached from the same entries
+ * into one chunk, and every entry that reaches a format's `ModelEntry` reaches its registration (which includes it),
+ * so the two shared a chunk. A registration's module names its capabilities by `import()` (inspect, play, view,
+ * write …), and a user's esbuild with splitting makes every `import()` of a file the app loads an entry of the app's
+ * build: `toGlb(parseMd3(bytes), { format: md3Model })` carried them all (issue 37, when `DEFAULT_MODELS` went: it
+ * was reached where the registrations were not, which kept them apart). Found by name, not listed.
+ */
+const modelEntries = readdirSync('ts/src/formats', { withFileTypes: true })
+  .filter((d) => d.isDirectory() && readdirSync(join('ts/src/formats', d.name)).includes('model-entry.ts'))
+  .map((d) => ({ in: `ts/src/formats/${d.name}/model-entry.ts`, out: `model-entry-${d.name}` }));
+const unwritten = new Set(modelEntries.map((e) => resolve('dist', `${e.out}.js`)));
+
+/**
  * wasm-bindgen's glue falls back to `new URL('idtech_wasm_bg.wasm', import.meta.url)` when given no module; we
  * always pass the embedded bytes (kernels/wasm-backend.ts), so that branch is dead, but bundlers read the
  * expression as an asset to copy: Vite warns that the file does not exist, webpack fails to resolve it. The
@@ -98,7 +112,7 @@ const split = build({
   minifySyntax: true,
   minifyIdentifiers: true,
   write: false,
-  entryPoints: [...library].map(([out, e]) => ({ in: e.source, out: outName(out) })),
+  entryPoints: [...[...library].map(([out, e]) => ({ in: e.source, out: outName(out) })), ...modelEntries],
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunk-[hash]',
@@ -117,7 +131,7 @@ async function compact(code) {
 const shipped = await Promise.all([
   split.then(async ({ metafile, outputFiles }) => {
     mkdirSync('dist', { recursive: true });
-    const files = withDoors(outputFiles, [...library.keys()].map((out) => resolve(out)));
+    const files = withDoors(outputFiles.filter((f) => !unwritten.has(f.path)), [...library.keys()].map((out) => resolve(out)));
     await Promise.all([...files].map(async ([path, text]) => writeFile(path, typeof text === 'string' ? await compact(text) : text)));
     if (process.env.IDTECH_METAFILE) writeFileSync(process.env.IDTECH_METAFILE, JSON.stringify(metafile));
     for (const [out, e] of library) if (e.browser) assertNoNodeBuiltins(metafile, out);

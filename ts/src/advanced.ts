@@ -65,7 +65,7 @@ export { ImageConverter } from './export/image-convert.js';
 export { alphaLook, type AlphaLook } from './materials/look.js';
 // the format registry: every format's registration, the model-set loader, what the pipeline does per format
 export { supportedFormats } from './registry/open-playable.js';
-export { DEFAULT_FORMATS, entryFor, entryOwning, readableExtensions, type RegisteredModel } from './registry/formats.js';
+export { DEFAULT_FORMATS, entryFor, entryOwning, readableExtensions } from './registry/formats.js';
 export type { FormatEntry, InspectResult, Summary, GltfCapability, ObjCapability, WriterCapability, WriterOptions, WriterResult, MaterialOptions } from './formats/entry.js';
 export { openModelSet, detectFile, folderChildren, folderOpening, fileHead, type ModelSet, type ModelSetOptions } from './load/model-set.js';
 export { readingFile } from './base/errors.js';

@@ -14,7 +14,7 @@
 // errors
 export { ErrorCode, ModelParseError, type ErrorPosition, type ParseWarning } from './base/errors.js';
 // the formats: the list, and which of them a file is (by name, else first bytes)
-export { DEFAULT_FORMATS, type RegisteredModel } from './registry/formats.js';
+export { DEFAULT_FORMATS } from './registry/formats.js';
 export { selectFormat, type ModelFormat, type Companion, type CompanionRef, type FileWarnings, type FolderForm, type FormatRole, type AnimationKind } from './load/format.js';
 export type { FormatEntry, ModelEntry, GltfCapability, ObjCapability, WriterCapability, InspectResult, Summary, GltfOptionUse } from './formats/entry.js';
 // a model with everything that belongs to it, from any FileSystem; what an archive or game folder holds

@@ -223,9 +223,11 @@ describe('dist bundles', () => {
       expect(new TextDecoder().decode(glb.subarray(0, 4)), p).toBe('glTF');
     }
     expect(formats).toEqual(['mdl', 'iqm', 'md5mesh', 'md2']);
-    // without a registration or a list, the stable toGlb says what to pass (it names no format's exporter itself)
+    // a set exports through the registration that read it, with no list; a bare model without a registration or a
+    // list: the stable toGlb says what to pass (it names no format's exporter itself)
     const set = await node.openModelFile(join(SHARED_MODELS, paths[0]));
-    await expect(node.toGlb(set)).rejects.toThrow(/pass \{ format \}/);
+    expect(Buffer.compare(await node.toGlb(set), await node.toGlb(set, { formats: node.DEFAULT_FORMATS }))).toBe(0);
+    await expect(node.toGlb(set.data)).rejects.toThrow(/pass \{ format \}/);
   });
 
   it('package.json routes node and browser to their bundles, with types', () => {

@@ -6,7 +6,7 @@
  * fetches it only when asked). A writer making several files (an md5mesh and its md5anims) gives a .zip of them.
  */
 import { toGlb, type FormatEntry, type ParseWarning } from 'idtech-models';
-import { resolveModelTextures, type TexturedModel } from 'idtech-models/textures';
+import { resolveModelTextures } from 'idtech-models/textures';
 import { setGltfOptions } from 'idtech-models/write';
 import { zipSync } from 'fflate';
 import type { Exported } from '../protocol.js';
@@ -15,12 +15,12 @@ import type { OpenModel } from './open.js';
 export async function exportModel(open: OpenModel, target: string, formats: readonly FormatEntry[], signal: AbortSignal, progress: (done: number, what: string) => void): Promise<Exported> {
   const { set, name } = open;
   progress(0.05, 'reading textures');
-  const textures = await resolveModelTextures(open.fs, set.data as TexturedModel, set.path, { skin: open.skin, signal, formats });
+  const textures = await resolveModelTextures(open.fs, set.data, set.path, { skin: open.skin, signal, formats });
   const warnings: string[] = [];
   const gltfWarnings: ParseWarning[] = [];
   if (target === 'glb') {
     progress(0.4, 'writing the .glb');
-    const bytes = await toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name, textures, warnings: gltfWarnings }, formats), formats });
+    const bytes = await toGlb(set.data, { ...setGltfOptions(set, { name, textures, warnings: gltfWarnings }, formats), formats });
     return { name: `${name}.glb`, bytes, mimeType: 'model/gltf-binary', facts: [], warnings: gltfWarnings.map((w) => `${w.code}: ${w.message}`) };
   }
   const to = formats.find((f) => f.id === target);
@@ -28,7 +28,7 @@ export async function exportModel(open: OpenModel, target: string, formats: read
   if (!to || !writer || writer.extensions.length === 0) throw new Error(`no writer for ${target}`);
   progress(0.25, 'exporting to glTF');
   // as `convert IN -o OUT.<id>` does: the model through glTF in memory, float32 (the writers re-quantise)
-  const glb = await toGlb(set.data as TexturedModel, { ...setGltfOptions(set, { name, textures, quantize: false, warnings: gltfWarnings }, formats), formats });
+  const glb = await toGlb(set.data, { ...setGltfOptions(set, { name, textures, quantize: false, warnings: gltfWarnings }, formats), formats });
   progress(0.5, `loading the ${to.title} writer`);
   const out = `${name}${writer.extensions[0]}`;
   const result = await writer.fromGltf({ bytes: glb, resources: {} }, { fps: writer.defaultFps, scale: 1, split: false, out });

@@ -12,14 +12,13 @@
  * id-format writers pull in glTF Transform and are loaded on first use, so an app that only opens, poses or exports
  * models never fetches it.
  *
- * What the synchronous door does with a bare parsed model (`toGlb`, and `resolveModelTextures`, given a model rather
- * than a set) is a smaller object of its own, a `ModelEntry` (recognise the data, export it, find its materials:
- * `formats/<x>/model-entry.ts`), which the registration includes: those functions look a bare model up among
- * `DEFAULT_MODELS`, never among the registrations, so an
- * app that exports carries the exporters and not what reads, inspects, plays or writes files (a bundler that inlines
- * what `import()` loads, as esbuild does without code splitting, would otherwise carry glTF Transform into every app
- * that calls `toGlb`). A `ModelEntry` is a plain object literal and a registration a call marked `@__PURE__`
- * (`formatEntry`), so a bundler drops either where it is unused (docs/package.md, "What an app carries").
+ * What export and texture resolution do with a bare parsed model is a smaller object of its own, a `ModelEntry`
+ * (recognise the data, export it, find its materials: `formats/<x>/model-entry.ts`), which the registration includes
+ * and each format's entry exports (`md3Model` from `idtech-models/md3`): an app that hands `toGlb` that object carries
+ * the format's exporter and not what reads, inspects, plays or writes files (a bundler that inlines what `import()`
+ * loads, as esbuild does without code splitting, would otherwise carry glTF Transform into it). A `ModelEntry` is a
+ * plain object literal and a registration a call marked `@__PURE__` (`formatEntry`), so a bundler drops either where
+ * it is unused (docs/package.md, "What an app carries").
  */
 import type { ParseWarning } from '../base/errors.js';
 import type { ByteSource, ReadOptions } from '../base/source.js';

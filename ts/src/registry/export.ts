@@ -5,7 +5,7 @@
  * whose id is the set's or whose data it is. There is no default list here on purpose: a default would name every
  * format's exporter, and a bundler that puts what `import()` loads into one file (esbuild without splitting) would then
  * carry all of them into an app that exports one format (docs/package.md, "What an app carries"). `registry/gltf.ts`
- * keeps the defaulting forms (`DEFAULT_MODELS`) for `idtech-models/advanced` and `/write`.
+ * keeps the defaulting forms (`DEFAULT_FORMATS`) for `idtech-models/advanced` and `/write`.
  *
  * A set's companions become its animations as its registration says (`gltfOptions`: IQM's iqm.cfg cuts and rates),
  * so a caller cannot forget them. The glTF builder itself is loaded on the first export.

@@ -6,19 +6,13 @@
  * The order is the order messages list them in and first bytes are tried in (MD5's sniffing looks for whole
  * keywords of its text, which no binary header holds).
  */
-import type { IqmModel, Md2Model, Md3Model, Md5Mesh, MdlModel } from '../base/model.js';
-import type { Md3PlayerData } from '../formats/md3/player-parts.js';
-import type { TremulousModel } from '../formats/md3/tremulous-parts.js';
 import { ownerAmong, type FormatEntry } from '../formats/entry.js';
 import { iqmEntry } from '../formats/iqm/entry.js';
 import { md2Entry } from '../formats/md2/entry.js';
 import { buildableEntry, md3Entry, nonsegEntry, playerEntry } from '../formats/md3/entry.js';
 import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from '../formats/md5/entry.js';
 import { mdlEntry } from '../formats/mdl/entry.js';
-import { goldsrcEntry, type GoldsrcModel } from '../formats/goldsrc/entry.js';
-
-/** The parsed models of the default formats (what `toGlb`, `resolveModelTextures` … take). */
-export type RegisteredModel = Md5Mesh | Md2Model | Md3Model | Md3PlayerData | { lower: Md3Model; upper: Md3Model; head: Md3Model } | TremulousModel | MdlModel | IqmModel | GoldsrcModel;
+import { goldsrcEntry } from '../formats/goldsrc/entry.js';
 
 export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, nonsegEntry, buildableEntry, mdlEntry, iqmEntry, goldsrcEntry, md5CameraEntry];
 

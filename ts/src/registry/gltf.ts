@@ -6,8 +6,11 @@
  * Each takes a model set (`openModelSet`, `openModelOnDisk`) or a parsed model. A set carries the registration that
  * read it: its exporter is that registration's `gltf`, and its companions and side files become the options as the
  * registration says (`gltf-options.ts` `setGltfOptions`) — the format is not looked for again. A bare model's format
- * is found by its data (`owns`) among the formats (`DEFAULT_MODELS` unless given: registry/models.ts says why). The
- * exporter is loaded on first use, so all of these are async.
+ * is found by its data (`owns`) among the formats (`DEFAULT_FORMATS` unless given). The exporter is loaded on first
+ * use, so all of these are async. These are the defaulting forms of `/advanced` and `/write`: a bundler that puts what
+ * `import()` loads into one file (esbuild without splitting) carries every registration's capabilities into an app
+ * that calls them without `formats` — the stable `toGlb` (`export.ts`) has no default list for that reason
+ * (docs/package.md, "What an app carries").
  */
 import { buildGltfDocument, gltfFilesOf, type GltfOptions, type GltfResult } from '../export/gltf.js';
 import type { ImageFile } from '../export/gltf-material.js';
@@ -15,25 +18,25 @@ import { imageConverter } from '../export/image-convert.js';
 import { ownerAmong, type GltfAdd, type ModelEntry } from '../formats/entry.js';
 import { isModelSet } from '../load/is-model-set.js';
 import type { ModelSet } from '../load/model-set.js';
-import type { RegisteredModel } from './formats.js';
+import { DEFAULT_FORMATS } from './formats.js';
 import { setGltfOptions } from './gltf-options.js';
-import { DEFAULT_MODELS } from './models.js';
 
 /**
  * What `toGlb` / `toGltf` accept: a model set read through registrations (its companions played as animations), or
- * a parsed model of a registered format (an md5mesh's anims in the options).
+ * a parsed model `D` of a format among the options' `formats` (an md5mesh's anims in the options). Open: whatever a
+ * registration's `owns` recognises, a format of the app's own too.
  */
-export type GltfModel = RegisteredModel | ModelSet<unknown, ModelEntry>;
+export type GltfModel<D = unknown> = ModelSet<D, ModelEntry<D>> | D;
 
 export interface GltfExportOptions extends GltfOptions {
-  /** The formats to find a bare model's exporter among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). A set's own registration is used instead. */
+  /** The formats to find a bare model's exporter among (default: `DEFAULT_FORMATS`; a format's `ModelEntry`, `md3Model`, works too). A set's own registration is used instead. */
   formats?: readonly ModelEntry[];
 }
 
 /** The model's data, its exporter (loaded) and the options it exports with: a set's from its registration, a model's found by its data. */
 async function exportOf(model: GltfModel, options: GltfExportOptions): Promise<{ data: unknown; add: GltfAdd<unknown>; options: GltfExportOptions }> {
-  const set = isModelSet(model) ? (model as ModelSet<unknown, ModelEntry>) : null;
-  const entry = set ? set.registration : ownerAmong(model, options.formats ?? DEFAULT_MODELS);
+  const set = isModelSet<ModelEntry>(model) ? model : null;
+  const entry = set ? set.registration : ownerAmong(model, options.formats ?? DEFAULT_FORMATS);
   if (!entry.gltf) throw new TypeError(`${entry.title}: no glTF export for this format`);
   const add = await entry.gltf.load();
   return set ? { data: set.data, add, options: setGltfOptions(set, options) } : { data: model, add, options };

@@ -74,6 +74,6 @@ export async function loadPlayer(dir: string, options: Omit<ResolveTexturesOptio
   const player = set.data as Md3PlayerData;
   const { lower, upper, head } = player.models;
   const models = { lower, upper, head };
-  const materials = await resolveTexturesOnDisk(dir, models as TexturedModel, options);
+  const materials = await resolveTexturesOnDisk(dir, models, options);
   return { lower, upper, head, animationCfg: player.animations, models, animations: player.animations, materials };
 }

@@ -13,14 +13,14 @@ import type { MakeImageSource } from '../export/textures.js';
 import { ownerAmong, type ModelEntry } from '../formats/entry.js';
 import { isModelSet } from '../load/is-model-set.js';
 import type { ModelSet } from '../load/model-set.js';
-import type { RegisteredModel } from './formats.js';
-import { DEFAULT_MODELS } from './models.js';
+import { DEFAULT_FORMATS } from './formats.js';
 
 /**
  * A model whose textures can be resolved: a model set read through registrations (its registration finds them: the
- * format is not looked for again), or a parsed model of a registered format (found by its data).
+ * format is not looked for again), or a parsed model `D` of a format among `formats` (found by its data) or of the
+ * `registration` given. Open: a format of the app's own too.
  */
-export type TexturedModel = RegisteredModel | ModelSet<unknown, ModelEntry>;
+export type TexturedModel<D = unknown> = ModelSet<D, ModelEntry<D>> | D;
 
 export interface ResolveTexturesOptions {
   /** MD3: `<model>_<skin>.skin` beside it; player: `<part>_<skin>.skin` (default `default`). */
@@ -28,7 +28,7 @@ export interface ResolveTexturesOptions {
   /** A resolver to reuse (its shader library and lookups are cached): many models of one game folder. */
   resolver?: MaterialResolver;
   signal?: AbortSignal;
-  /** The formats to find a bare model's among (default: every format this package reads, `DEFAULT_MODELS`; registrations work too). A set's own registration is used instead. */
+  /** The formats to find a bare model's among (default: `DEFAULT_FORMATS`; a format's `ModelEntry`, `md3Model`, works too). A set's own registration is used instead. */
   formats?: readonly ModelEntry[];
   /** The bare model's registration, when the caller knows it (it read the model): used, not looked for. */
   registration?: ModelEntry;
@@ -51,8 +51,8 @@ export interface ModelTextures extends MaterialSet {
  */
 export async function resolveModelTextures(fs: FileSystem, model: TexturedModel, modelPath?: string, options: ResolveTexturesOptions = {}): Promise<ModelTextures> {
   const resolver = options.resolver ?? new MaterialResolver(fs, { signal: options.signal });
-  const set = isModelSet(model) ? (model as ModelSet<unknown, ModelEntry>) : null;
-  const entry = set ? set.registration : (options.registration ?? ownerAmong(model, options.formats ?? DEFAULT_MODELS));
+  const set = isModelSet<ModelEntry>(model) ? model : null;
+  const entry = set ? set.registration : (options.registration ?? ownerAmong(model, options.formats ?? DEFAULT_FORMATS));
   const data = set ? set.data : model;
   const at = modelPath ?? set?.path;
   if (at === undefined) throw new TypeError('resolveModelTextures: a parsed model needs its path in the file system (modelPath)');

@@ -23,7 +23,7 @@ import { MaterialResolver } from '../../src/materials/resolver.js';
 import { DEFAULT_FORMATS, entryFor } from '../../src/registry/formats.js';
 import { toGlb } from '../../src/registry/gltf.js';
 import { setGltfOptions } from '../../src/registry/gltf-options.js';
-import { resolveModelTextures, type TexturedModel } from '../../src/registry/textures.js';
+import { resolveModelTextures } from '../../src/registry/textures.js';
 import { openArchive } from '../../src/vfs/node.js';
 import type { FileSystem } from '../../src/vfs/file-system.js';
 import type { GameArchive } from '../../src/vfs/open-archive.js';
@@ -395,8 +395,8 @@ describe('the viewer in Chromium', () => {
     expect(out.name).toBe('faerie.md3');
     // the CLI's way (convert IN -o OUT.md3): the model through glTF in memory, float32, with its textures; the writer at its default rate
     const { set } = await nodeModel(archive, entryAt(FAERIE));
-    const textures = await resolveModelTextures(archive, set.data as TexturedModel, set.path, {});
-    const glb = await toGlb(set.data as TexturedModel, setGltfOptions(set, { name: 'faerie', textures, quantize: false, warnings: [] }));
+    const textures = await resolveModelTextures(archive, set.data, set.path, {});
+    const glb = await toGlb(set.data, setGltfOptions(set, { name: 'faerie', textures, quantize: false, warnings: [] }));
     const writer = entryFor('md3')!.writer!;
     const want = await writer.fromGltf({ bytes: glb, resources: {} }, { fps: writer.defaultFps, scale: 1, split: false, out: 'faerie.md3' });
     expect(Buffer.from(out.bytes).equals(Buffer.from(want.files[0].bytes as Uint8Array))).toBe(true);

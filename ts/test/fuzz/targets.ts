@@ -17,7 +17,6 @@ import { Md5AnimParser, Md5MeshParser, parseMd5Anim, parseMd5Mesh } from '../../
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { toObj } from '../../src/export/obj.js';
-import { type GltfModel } from '../../src/registry/gltf.js';
 import { parseMtr, parseShaderScript, parseSkin, md3SurfaceKey, skinShaderFor, type MtrFile, type ShaderScript, type SkinFile } from '../../src/materials/index.js';
 import { mtrLook, shaderLook } from '../../src/materials/appearance.js';
 import { checkZip, readZipSync, ZIP_MEMORY_BOUND, zipSeeds, zipStructure } from './zip-target.js';
@@ -276,7 +275,7 @@ function poseMesh(model: unknown): void {
   poser.poseBind();
   toObj(model as Md5Mesh, { positions: poser.positions, normals: poser.normals });
   poser.dispose();
-  toGlbNow(model as GltfModel);
+  toGlbNow(model);
 }
 
 /** The mesh each real anim belongs to (parsed once), to attach fuzzed anims to. */

@@ -4,7 +4,6 @@
  * vertex-animated model's frame N. With textures, `OUT.mtl` and its images are written beside OUT.
  */
 import { type ParseWarning, type ToObjOptions as ObjOptions, type BackendChoice, createBackend, type FormatEntry } from '../../node.js';
-import type { TexturedModel } from '../../textures.js';
 import { objMaterialLibrary } from '../../write.js';
 import { optionValue, UsageError, type ParsedArgs } from '../args.js';
 import { checkCompanions, load, readModel, type ModelInput } from '../inputs.js';

@@ -5,7 +5,6 @@
  */
 import type { GltfOptions, FileWarnings, ModelSet, FormatEntry } from '../../node.js';
 import { gltfFiles, setGltfOptions, toGlbMeshopt } from '../../write.js';
-import type { TexturedModel } from '../../textures.js';
 import { type ParsedArgs } from '../args.js';
 import { badInput, type ModelInput } from '../inputs.js';
 import { count, summaryLine, type OutputFile } from '../output.js';

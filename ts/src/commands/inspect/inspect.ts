@@ -5,7 +5,6 @@
  */
 import { readingFile, type ParseWarning, type FormatEntry, type Summary, DEFAULT_FORMATS } from '../../node.js';
 import { readableExtensions } from '../../files.js';
-import type { TexturedModel } from '../../textures.js';
 import { UsageError, type CliContext, type Command, type CommandSpec, type ParsedArgs } from '../args.js';
 import { ARCHIVES, companionExtensions, folderNouns, listed } from '../format-words.js';
 import { inputFormat, isContainer, load, modelInput, readModel, reusedFileChunks, type ModelInput } from '../inputs.js';
@@ -72,7 +71,7 @@ async function run(a: ParsedArgs, { formats }: CliContext): Promise<void> {
     if (format.replacedBy) Object.assign(summary, await load(input.label, () => replacementSummary(input, format, formats)));
     let textureLines: string[] = [];
     if (materialsOf && format.materials && wantsTextures(a, 'inspect')) {
-      const t = await resolveCliTextures(input, materialsOf as TexturedModel, a, 'inspect', input.label, format);
+      const t = await resolveCliTextures(input, materialsOf, a, 'inspect', input.label, format);
       textureLines = surfaceLines(t.textures).map((line) => line.trimStart());
       Object.assign(summary, {
         gameFolder: t.gameFolder,
