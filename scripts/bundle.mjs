@@ -55,11 +55,16 @@ const outName = (file) => file.replace(/^dist\//, '').replace(/\.js$/, '');
  * so the two shared a chunk. A registration's module names its capabilities by `import()` (inspect, play, view,
  * write …), and a user's esbuild with splitting makes every `import()` of a file the app loads an entry of the app's
  * build: `toGlb(parseMd3(bytes), { format: md3Model })` carried them all (issue 37, when `DEFAULT_MODELS` went: it
- * was reached where the registrations were not, which kept them apart). Found by name, not listed.
+ * was reached where the registrations were not, which kept them apart). Found by name (`model-entry.ts`, and a
+ * folder's other `*-model-entries.ts`: MD3's players and Tremulous models apart from `md3Model`), not listed.
  */
 const modelEntries = readdirSync('ts/src/formats', { withFileTypes: true })
-  .filter((d) => d.isDirectory() && readdirSync(join('ts/src/formats', d.name)).includes('model-entry.ts'))
-  .map((d) => ({ in: `ts/src/formats/${d.name}/model-entry.ts`, out: `model-entry-${d.name}` }));
+  .filter((d) => d.isDirectory())
+  .flatMap((d) =>
+    readdirSync(join('ts/src/formats', d.name))
+      .filter((f) => /model-entr(y|ies)\.ts$/.test(f))
+      .map((f) => ({ in: `ts/src/formats/${d.name}/${f}`, out: `${f.replace(/\.ts$/, '')}-${d.name}` })),
+  );
 const unwritten = new Set(modelEntries.map((e) => resolve('dist', `${e.out}.js`)));
 
 /**

@@ -12,6 +12,7 @@ export {
   type Md3PartPose, type Md3PlayerModels, type Md3PlayerPart, type Md3PlayerPose, type Md3PlayerPoseInput, type Md3PlayerSurfaceRange,
 } from './formats/md3/player.js';
 export { md3Entry, playerEntry } from './formats/md3/entry.js';
-export { md3Model, playerModel, type PlayerLike } from './formats/md3/model-entry.js';
+export { md3Model } from './formats/md3/model-entry.js';
+export { playerModel, type PlayerLike } from './formats/md3/folder-model-entries.js';
 export type { Md3PlayerData } from './formats/md3/player-parts.js';
 export type { Md3Model, Md3Surface } from './base/model.js';

@@ -333,7 +333,9 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
         st.tcMods.push(a.text.toLowerCase());
         // atof: the longest number at the start of the token, else 0; a wave's function name (sin, triangle …) is not a number
         const numbers = args(lex).filter((x) => !/^[a-z_]/i.test(x.text)).map((x) => Number.parseFloat(x.text) || 0);
-        st.texMods.push({ kind: a.text.toLowerCase(), args: numbers });
+        // a number past float range (1e400) is atof's HUGE_VAL: the engine's texture coordinates become NaN; not played here
+        if (numbers.every(Number.isFinite)) st.texMods.push({ kind: a.text.toLowerCase(), args: numbers });
+        else warnAt(t)(`tcMod ${a.text} has a number out of range: not played`);
       } else warnAt(t)('missing parameters for tcMod');
       skipLine(lex, name);
     } else {

@@ -13,7 +13,7 @@ export const goldsrcFormat: ModelFormat<GoldsrcModel> = {
   id: 'hl1mdl',
   title: 'Half-Life studio model (GoldSrc MDL)',
   name: 'GoldSrc MDL',
-  description: "Half-Life's studio models (its mods', Xash3D's): bones, sequences, body parts and palette textures, with their <name>T.mdl and <name>NN.mdl files",
+  description: "Half-Life's studio models (and its mods'): bones, sequences, body parts, palette skins",
   extensions: ['.mdl'],
   test: isGoldsrcHead,
   role: 'model',
