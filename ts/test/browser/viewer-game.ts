@@ -7,7 +7,7 @@
  * and, for any other registered model format (IQM, MDL …), the first MANIFEST sample of it with the files of its folder. Paths
  * are game paths (a dpkdir's or an asset repository's own folder dropped).
  */
-import { readdirSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { selectFormat } from '../../src/load/format.js';
 import type { FormatEntry } from '../../src/formats/entry.js';
@@ -79,7 +79,8 @@ export function viewerGame(formats: readonly FormatEntry[] = DEFAULT_FORMATS): {
   const rows = manifest().filter((r) => !/\/invalid\//.test(r.path));
   for (const f of formats) {
     if (f.role !== 'model' || f.folder || samples[f.id]) continue;
-    const sample = rows.find((r) => selectFormat(r.path, null, formats) === f);
+    // by its first bytes as well as its name: `.mdl` is Quake's and Half-Life's
+    const sample = rows.find((r) => f.extensions.some((e) => r.path.toLowerCase().endsWith(e)) && selectFormat(r.path, head(r.absPath), formats) === f);
     if (!sample) throw new Error(`${f.title} is registered but MANIFEST.tsv has no file of it for the viewer to open`);
     samples[f.id] = gamePath(sample.path);
     const folder = dirname(sample.path);
@@ -87,6 +88,17 @@ export function viewerGame(formats: readonly FormatEntry[] = DEFAULT_FORMATS): {
     for (const r of beside.length <= 24 ? beside : [sample]) files.push({ path: gamePath(r.path), from: r.path });
   }
   return { files, samples };
+}
+
+/** A file's first 64 bytes. */
+function head(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const b = new Uint8Array(64);
+    return b.subarray(0, readSync(fd, b, 0, 64, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The game as one .pk3 (deflated). */
