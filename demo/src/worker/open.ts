@@ -50,6 +50,25 @@ function countingFileSystem(fs: FileSystem, count: (n: number) => void): FileSys
 
 const baseName = (path: string) => path.replace(/\/+$/, '').replace(/^.*\//, '').replace(/\.[^.]*$/, '') || 'model';
 
+/**
+ * The model's set as the CLI opens it: what its format finds beside it (`'beside'`: an IQM's iqm.cfg with its clips'
+ * names, cuts and rates — the catalog's `anims` are only those files' paths, so opening with them played each file
+ * whole under its file's name), then the animations picked or dropped since (paths the format did not find), after them.
+ */
+async function openSet(fs: FileSystem, model: ModelEntry, entry: FormatEntry, formats: readonly FormatEntry[], signal: AbortSignal): Promise<ModelSet<unknown, FormatEntry>> {
+  const format = entry.folder ? undefined : entry;
+  if (!entry.companionsBeside) return openModelSet(fs, model.path, { formats, format, companions: model.anims, signal });
+  const set = await openModelSet(fs, model.path, { formats, format, companions: 'beside', signal });
+  const found = new Set([set.path, ...set.companions.map((c) => c.path)].map((p) => p.toLowerCase()));
+  const added = model.anims.filter((p) => !found.has(p.toLowerCase()));
+  if (!added.length) return set;
+  const refs = set.companions.map((c) => ({ path: c.path, name: c.name, fps: c.fps, detail: c.detail }));
+  const again = await openModelSet(fs, model.path, { formats, format, companions: [...refs, ...added], signal });
+  // what the lookup beside it warned of (a config's path out of the root), which naming the companions does not repeat
+  again.warnings.push(...set.warnings.filter((w) => w.unpositioned));
+  return again;
+}
+
 export async function openModel(
   fs: FileSystem,
   model: ModelEntry,
@@ -64,7 +83,7 @@ export async function openModel(
   let read = 0;
   const t0 = performance.now();
   const counting = countingFileSystem(fs, (n) => progress((read += n), model.size, `reading ${model.path}`));
-  const set = await openModelSet(counting, model.path, { formats, format: entry.folder ? undefined : entry, companions: model.anims, signal });
+  const set = await openSet(counting, model, entry, formats, signal);
   const t1 = performance.now();
   if (!entry.view) throw new Error(`${entry.title}: its registration has no view to draw`);
   progress(read, model.size, 'posing');
