@@ -212,6 +212,8 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
   const t0 = performance.now();
   const sameModel = openedEntry?.path === entry.path;
   const replacement = sameModel && replacementWanted;
+  // the replacement is another mesh, of its own size: framed anew as another model is
+  const reframe = !sameModel || (opened?.replacement?.shown ?? false) !== replacement;
   body.dataset.state = 'loading';
   $('error').hidden = true;
   const task = status.start(`opening ${entry.path}`);
@@ -244,7 +246,7 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     animator.load(built, clipRows(o.view), o.view.extras?.spin ?? 0);
     animPanel.rebuild();
     built.update(0);
-    if (!sameModel) stage.frame(built.scene, everyFrameBox(o, built));
+    if (reframe) stage.frame(built.scene, everyFrameBox(o, built));
     overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);
     surfacePanel.attach(surfacesOf(o.view, built));
     showHangChoices();
@@ -412,7 +414,7 @@ function showReplacement(o: Opened): void {
     return;
   }
   const select = $<HTMLSelectElement>('replacement');
-  select.replaceChildren(new Option(`original (${openedEntry?.path ?? o.path})`, 'original'), new Option(`${r.title} by ${r.by}`, 'replacement'));
+  select.replaceChildren(new Option(`original (${openedEntry?.path ?? o.path})`, 'original'), new Option(`replacement (${r.path}: ${r.title}, as ${r.by} draws it)`, 'replacement'));
   select.value = r.shown ? 'replacement' : 'original';
   body.dataset.replacement = select.value;
 }
