@@ -2,7 +2,7 @@
  * The viewer draws a re-release's MD5 replacement (issue 40, docs/md5-replacements.md), in real Chromium as
  * viewer.test.ts drives it: a Quake II game folder laid out by fixtures/generate-md5-replacement.mjs (the corpus
  * drone's md5mesh and forward.md5anim as models/drone/md5/tris.*, a made-up MD2 whose frames are stand1..4 and
- * run1..10) is picked as a folder; the MD2 opens as itself and offers its replacement; switching draws the md5mesh
+ * run1..10, a tris.md5scale hiding the right upper arm at frame 8) is picked as a folder; the MD2 opens as itself and offers its replacement; switching draws the md5mesh
  * with the MD2's clips, textured with the MD2's skin looked up in md5/, and switching back draws the MD2 again.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   rmSync(WORK, { recursive: true, force: true });
   const names = [...Array.from({ length: 4 }, (_, i) => `stand${i + 1}`), ...Array.from({ length: 10 }, (_, i) => `run${i + 1}`)];
   const files = [
-    ...q2Replacement({ mesh: corpus('actors/drone/mesh.md5mesh'), anim: corpus('actors/drone/forward.md5anim'), md2Frames: 14, frameNames: names }),
+    ...q2Replacement({ mesh: corpus('actors/drone/mesh.md5mesh'), anim: corpus('actors/drone/forward.md5anim'), md2Frames: 14, frameNames: names, scale: { 'Upperarm.Right': { '8': 0 } } }),
     // the MD2's skin models/drone/skin.pcx, as q2pro looks it up for the replacement (md5/), found by its extension fallback
     { path: 'models/drone/md5/skin.jpg', bytes: corpus('actors/drone/skin.jpg') },
   ];
@@ -95,6 +95,13 @@ describe('the viewer: a Quake II MD2 with its re-release MD5 (q2pro)', () => {
     expect(opened.files).toEqual(expect.arrayContaining([MD2, MESH, 'models/drone/md5/tris.md5anim']));
     expect(await page.locator('#error').isHidden()).toBe(true);
     expect(await page.evaluate(() => window.viewer.coverage())).toBeGreaterThan(0.01);
+    // its .md5scale drawn: a bone holding the arm's weights, its scale stepped per frame (three's InterpolateDiscrete: 2300)
+    expect(await page.evaluate(() => {
+      const m = window.viewer.model();
+      const bones = m.skeleton.bones.map((b: { name: string }) => b.name).filter((n: string) => n.endsWith('_md5scale'));
+      const tracks = m.animations.flatMap((c: any) => c.tracks.filter((t: any) => t.name.endsWith('_md5scale.scale')).map((t: any) => t.getInterpolation()));
+      return { bones, tracks };
+    })).toEqual({ bones: ['UpperarmRight_md5scale'], tracks: [2300, 2300] });
     // it plays: the anim's frames move its vertices (stand is forward.md5anim's frames 0..3, at 10 a second)
     const at0 = await page.evaluate(() => window.viewer.projectVertex(0));
     await page.evaluate(() => window.viewer.advance(0.25));
