@@ -56,6 +56,8 @@ let listing: Listing | null = null;
 let model: IdTechModel | null = null;
 let opened: Opened | null = null;
 let openedEntry: ModelEntry | null = null;
+/** Whether the open model's replacement (`Opened.replacement`) is drawn in its place: chosen again for each model. */
+let replacementWanted = false;
 let inspected: Inspected[] | null = null;
 let pageTimes: PageTimes | null = null;
 let openToken = 0;
@@ -187,11 +189,12 @@ function clearModel(): void {
   animator.clear();
   animPanel.rebuild();
   stage.holder.rotation.y = 0;
-  for (const id of ['info', 'perf-model', 'textures', 'export-buttons', 'export-result', 'skin', 'spin']) $(id).replaceChildren();
+  for (const id of ['info', 'perf-model', 'textures', 'export-buttons', 'export-result', 'skin', 'spin', 'replacement']) $(id).replaceChildren();
+  $('replacement-choice').hidden = true;
   $<HTMLTableElement>('bench').tBodies[0]?.replaceChildren();
   $('textures').dataset.images = '0';
   tree.select(null);
-  for (const k of ['model', 'format', 'images', 'textured', 'playing', 'frame', 'key', 'skins', 'inspected', 'bench', 'shaderAnims']) delete body.dataset[k];
+  for (const k of ['model', 'format', 'images', 'textured', 'playing', 'frame', 'key', 'skins', 'inspected', 'bench', 'shaderAnims', 'replacement']) delete body.dataset[k];
   invalidate();
 }
 
@@ -208,12 +211,15 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
   const token = ++openToken;
   const t0 = performance.now();
   const sameModel = openedEntry?.path === entry.path;
+  const replacement = sameModel && replacementWanted;
+  // the replacement is another mesh, of its own size: framed anew as another model is
+  const reframe = !sameModel || (opened?.replacement?.shown ?? false) !== replacement;
   body.dataset.state = 'loading';
   $('error').hidden = true;
   const task = status.start(`opening ${entry.path}`);
   opening++;
   try {
-    const o = await worker.request({ type: 'open', entry, skin }, task.update).reply;
+    const o = await worker.request({ type: 'open', entry, skin, replacement }, task.update).reply;
     if (token !== openToken) return false;
     task.update(1, 1, 'building');
     const t1 = performance.now();
@@ -234,12 +240,13 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     model = built;
     opened = o;
     openedEntry = entry;
+    replacementWanted = replacement;
     inspected = null;
     stage.holder.add(built.scene);
     animator.load(built, clipRows(o.view), o.view.extras?.spin ?? 0);
     animPanel.rebuild();
     built.update(0);
-    if (!sameModel) stage.frame(built.scene, everyFrameBox(o, built));
+    if (reframe) stage.frame(built.scene, everyFrameBox(o, built));
     overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);
     surfacePanel.attach(surfacesOf(o.view, built));
     showHangChoices();
@@ -247,6 +254,7 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     if (!sameModel) $('picked').replaceChildren();
     $<HTMLButtonElement>('export-pose').disabled = false;
     showSkins(o);
+    showReplacement(o);
     showExports(o);
     render(0);
     await new Promise(requestAnimationFrame);
@@ -396,6 +404,21 @@ function showSkins(o: Opened): void {
   body.dataset.skins = String(o.skins.length);
 }
 
+/** The choice between the model and what a source port draws in its place (`Opened.replacement`), when it has one. */
+function showReplacement(o: Opened): void {
+  const r = o.replacement;
+  $('replacement-choice').hidden = !r;
+  if (!r) {
+    $('replacement').replaceChildren();
+    delete body.dataset.replacement;
+    return;
+  }
+  const select = $<HTMLSelectElement>('replacement');
+  select.replaceChildren(new Option(`original (${openedEntry?.path ?? o.path})`, 'original'), new Option(`replacement (${r.path}: ${r.title}, as ${r.by} draws it)`, 'replacement'));
+  select.value = r.shown ? 'replacement' : 'original';
+  body.dataset.replacement = select.value;
+}
+
 function showExports(o: Opened): void {
   const box = $('export-buttons');
   const button = (text: string, target: string) => {
@@ -517,6 +540,11 @@ $('export-pose').addEventListener('click', () => {
   body.dataset.exported = name;
 });
 $('skin').addEventListener('change', () => openedEntry && void openModel(openedEntry, $<HTMLSelectElement>('skin').value || undefined));
+$('replacement').addEventListener('change', () => {
+  if (!openedEntry) return;
+  replacementWanted = $<HTMLSelectElement>('replacement').value === 'replacement';
+  void openModel(openedEntry, replacementWanted ? undefined : opened?.skin);
+});
 $('bench-again').addEventListener('click', () => void measureBackends());
 $('error').addEventListener('click', () => ($('error').hidden = true));
 $<HTMLInputElement>('filter').addEventListener('input', (e) => tree.applyFilter((e.target as HTMLInputElement).value));
@@ -622,6 +650,12 @@ const hooks = {
     await openModel(entry);
   },
   listing: () => listing,
+  /** Draws the open model's replacement (true) or the model itself (false), as the Draw choice does. */
+  async showReplacement(on: boolean): Promise<void> {
+    if (!openedEntry) throw new Error('no model is open');
+    replacementWanted = on;
+    await openModel(openedEntry);
+  },
   /** The last open's times: the worker's (parse, view, materials, images) and the page's (build, first frame). */
   times: () => (opened ? { ...opened.times, ...pageTimes } : null),
   model: () => model,

@@ -82,6 +82,11 @@ export interface Opened {
   /** Id formats a writer can turn it into (`writer.fromGltf`): format id, title, extension. */
   writers: { id: string; title: string; extension: string }[];
   times: { parse: number; view: number; materials: number; images: number };
+  /**
+   * The model a source port draws in its place (`ModelSet.replacement`: a re-release's MD5 beside an MD2 or MDL),
+   * when its files are there: who loads it, its path, its format's title, and whether it is what is shown.
+   */
+  replacement?: { by: string; path: string; title: string; shown: boolean };
 }
 
 /** One image of the model as the texture viewer shows it. */
@@ -126,7 +131,8 @@ export type Request =
   | { type: 'mount'; source: MountSource }
   /** Files read above the mounted game (animations dropped on the open model), at their paths. */
   | { type: 'add-files'; files: { path: string; blob: Blob }[]; origin: string }
-  | { type: 'open'; entry: ModelEntry; skin?: string }
+  /** `replacement`: show the model's replacement (`Opened.replacement`) in its place, when it has one. */
+  | { type: 'open'; entry: ModelEntry; skin?: string; replacement?: boolean }
   /** A model opened to hang on a tag of the open one: the open model stays what later requests work on. */
   | { type: 'open-hung'; entry: ModelEntry }
   | { type: 'inspect' }

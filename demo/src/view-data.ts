@@ -64,7 +64,7 @@ function skinnedData(view: SkinnedModelView, transfer: Transferable[]): SkinnedD
   const { influences, exact: _exact, dispose, ...rest } = view;
   try {
     const inf = influences.call(view);
-    const clips = view.clips.map((c) => ({ ...c, times: own(c.times), joints: c.joints.map((j) => ({ translation: own(j.translation), rotation: own(j.rotation), ...(j.scale ? { scale: own(j.scale) } : {}) })) }));
+    const clips = view.clips.map((c) => ({ ...c, times: own(c.times), joints: c.joints.map((j) => ({ translation: own(j.translation), rotation: own(j.rotation), ...(j.scale ? { scale: own(j.scale) } : {}), ...(j.scaleStep ? { scaleStep: true } : {}) })) }));
     const data: SkinnedData = { ...rest, positions: own(view.positions), normals: own(view.normals), st: own(view.st), triangles: own(view.triangles), clips, influences: { ...inf, joints: own(inf.joints), weights: own(inf.weights) } };
     transfer.push(data.positions.buffer, data.normals.buffer, data.st.buffer, data.triangles.buffer, data.influences.joints.buffer, data.influences.weights.buffer);
     for (const clip of clips) {

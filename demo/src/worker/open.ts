@@ -77,23 +77,32 @@ export async function openModel(
   backend: PoseBackend,
   signal: AbortSignal,
   progress: (done: number, total: number, what: string) => void,
+  replacementAsked = false,
 ): Promise<{ opened: Opened; open: OpenModel; transfer: Transferable[] }> {
-  const entry = entryFor(model.kind, formats);
-  if (!entry) throw new Error(`${model.path}: no registered format ${model.kind}`);
+  const original = entryFor(model.kind, formats);
+  if (!original) throw new Error(`${model.path}: no registered format ${model.kind}`);
   let read = 0;
   const t0 = performance.now();
   const counting = countingFileSystem(fs, (n) => progress((read += n), model.size, `reading ${model.path}`));
-  const set = await openSet(counting, model, entry, formats, signal);
+  const whole = await openSet(counting, model, original, formats, signal);
+  // a re-release's MD5 drawn in the original's place (docs/md5-replacements.md): its own set, drawn through its own
+  // format's registration, playing the clips the library gave it (the MD2's); inspect and export then work on it too
+  const r = whole.replacement;
+  const replacementEntry = r ? (r.set.registration as FormatEntry) : undefined;
+  const shown = replacementAsked && r && replacementEntry ? r : undefined;
+  const set = shown ? (shown.set as ModelSet<unknown, FormatEntry>) : whole;
+  const entry = shown && replacementEntry ? replacementEntry : original;
   const t1 = performance.now();
   if (!entry.view) throw new Error(`${entry.title}: its registration has no view to draw`);
   progress(read, model.size, 'posing');
   const view = await entry.view(set, backend);
-  const skins = [...new Set([...model.skins, ...(view.extras?.skins ?? [])])];
+  // the replacement shows the skin the engine gives it (its shaders are the original's first skin: ReplacementSet.skins)
+  const skins = [...new Set([...(shown ? [] : model.skins), ...(view.extras?.skins ?? [])])];
   const transfer: Transferable[] = [];
   const data = viewToData(view, transfer);
   const t2 = performance.now();
   // a model's skin files or the skins it carries: the one asked for, else `default`, else the first (the engines' default skin is `default`)
-  const skin = skinAsked ?? (skins.includes('default') ? 'default' : skins[0]);
+  const skin = shown ? undefined : skinAsked ?? (skins.includes('default') ? 'default' : skins[0]);
   progress(read, model.size, 'finding textures');
   const materials = entry.materials ? await entry.materials(new MaterialResolver(fs, { signal }), set.data, set.path, { skin }) : { materials: [], warnings: [] };
   const t3 = performance.now();
@@ -119,12 +128,13 @@ export async function openModel(
     view: data,
     materials,
     images,
-    warnings: set.warnings.map((w) => ({ file: w.file, warnings: w.warnings })),
-    files: set.files.map((f) => ({ path: f.path, origin: f.origin, size: f.size })),
+    warnings: (shown ? [whole, set] : [set]).flatMap((s) => s.warnings.map((w) => ({ file: w.file, warnings: w.warnings }))),
+    files: (shown ? [whole, set] : [set]).flatMap((s) => s.files.map((f) => ({ path: f.path, origin: f.origin, size: f.size }))),
     skins,
     skin,
     writers,
     times: { parse: t1 - t0, view: t2 - t1, materials: t3 - t2, images: t4 - t3 },
+    ...(r && replacementEntry ? { replacement: { by: r.by, path: r.set.path, title: replacementEntry.title, shown: !!shown } } : {}),
   };
   return { opened, open: { entry, set, fs, skin, materials, name }, transfer };
 }

@@ -115,8 +115,11 @@ export interface SkinnedClipView {
   frameCount: number;
   /** Seconds of each key (two at least: a still pose is two equal keys). */
   times: Float32Array;
-  /** Per joint (joint order): translation (3 per key), unit rotation (x y z w, 4 per key), scale (3 per key) when the format has one. */
-  joints: readonly { translation: Float32Array; rotation: Float32Array; scale?: Float32Array }[];
+  /**
+   * Per joint (joint order): translation (3 per key), unit rotation (x y z w, 4 per key), scale (3 per key) when the
+   * format has one; `scaleStep`: the scale holds each key until the next (an md5scale's per-frame scale), not lerped.
+   */
+  joints: readonly { translation: Float32Array; rotation: Float32Array; scale?: Float32Array; scaleStep?: boolean }[];
   loop: 'repeat' | 'once';
 }
 
@@ -135,6 +138,11 @@ export interface JointSkinner {
   /** Per joint, row-major 3×4 (rows: x, y, z; columns: the three axes and the translation), `stride` floats apart. Read it again after each `skin` (WASM memory may move). */
   readonly jointMatrices: Float32Array;
   readonly stride: number;
+  /**
+   * The joints it skins with, when fewer than the view's: the first `joints` (an md5mesh's own; the md5scale joints
+   * after them, `formats/md5/view.ts`, are for a skin of four influences and are not drawn by it).
+   */
+  readonly joints?: number;
   skin(): { positions: Float32Array; normals: Float32Array };
   dispose(): void;
 }

@@ -8,7 +8,7 @@
  * so `LoopRepeat` wraps exactly where the engine does. Keys equal to both neighbours are dropped
  * (`KeyframeTrack.optimize`: lossless for linear interpolation).
  */
-import { AnimationClip, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
+import { AnimationClip, InterpolateDiscrete, QuaternionKeyframeTrack, VectorKeyframeTrack, type KeyframeTrack } from 'three';
 import type { SkinnedClipView } from '../formats/model-view.js';
 
 /** What a skeletal clip carries in `userData.idtech`. */
@@ -29,7 +29,7 @@ export function skinnedClip(clip: SkinnedClipView, name: string, boneNames: read
     if (bone === undefined) return;
     tracks.push(new VectorKeyframeTrack(`${bone}.position`, clip.times, j.translation).optimize());
     tracks.push(new QuaternionKeyframeTrack(`${bone}.quaternion`, clip.times, j.rotation).optimize());
-    if (j.scale) tracks.push(new VectorKeyframeTrack(`${bone}.scale`, clip.times, j.scale).optimize());
+    if (j.scale) tracks.push(new VectorKeyframeTrack(`${bone}.scale`, clip.times, j.scale, j.scaleStep ? InterpolateDiscrete : undefined).optimize());
   });
   const out = new AnimationClip(name, clip.times[clip.times.length - 1], tracks);
   const info: SkinnedClipInfo = { format, frameRate: clip.frameRate, frameCount: clip.frameCount, loop: clip.loop };

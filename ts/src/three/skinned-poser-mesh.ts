@@ -36,7 +36,7 @@ export class SkinnedPoserMesh extends Mesh {
 
   /** Skins the vertices for the bones' current pose; false when nothing moved since the last call. */
   sync(): boolean {
-    const n = this.bones.length;
+    const n = Math.min(this.bones.length, this.skinner.joints ?? Infinity);
     const obj = this.object;
     const next = this.skinner.jointMatrices;
     const stride = this.skinner.stride;

@@ -28,6 +28,7 @@ import { quatConjugate, quatMultiply, quatRotate, quatUnit, type Quat } from '..
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
 import { POSE_STRIDE } from '../../kernels/layout.js';
 import { bindJoints, MAX_INFLUENCES, vertexInfluences } from './bind.js';
+import { scaledJoints } from './set-anims.js';
 import type { InfluenceStats, NamedMd5Anim } from '../../export/gltf.js';
 
 export type { NamedMd5Anim };
@@ -226,15 +227,3 @@ function addAnimation(b: GltfBuilder, axes: Axes, anim: Md5Anim, name: string, j
   b.add('animations', animation);
 }
 
-/** The joints any anim scales to other than 1 (`NamedMd5Anim.scales`), in joint order. */
-function scaledJoints(n: number, anims: readonly NamedMd5Anim[]): number[] {
-  const out: number[] = [];
-  for (let j = 0; j < n; j++) {
-    if (anims.some(({ anim, scales }) => {
-      if (!scales) return false;
-      for (let f = 0; f < anim.frameCount; f++) if (scales[f * n + j] !== 1) return true;
-      return false;
-    })) out.push(j);
-  }
-  return out;
-}

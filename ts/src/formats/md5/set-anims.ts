@@ -64,3 +64,16 @@ function cut(a: NamedMd5Anim, clip: ClipFrames, fps: number | undefined): NamedM
   }
   return { name: a.name, warned: a.warned, anim: { ...anim, frameCount: clip.count, frameRate: fps ?? anim.frameRate, frames, bounds }, ...(scales ? { scales } : {}) };
 }
+
+/** The joints any anim scales to other than 1 (`NamedMd5Anim.scales`), in joint order. */
+export function scaledJoints(n: number, anims: readonly NamedMd5Anim[]): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < n; j++) {
+    if (anims.some(({ anim, scales }) => {
+      if (!scales) return false;
+      for (let f = 0; f < anim.frameCount; f++) if (scales[f * n + j] !== 1) return true;
+      return false;
+    })) out.push(j);
+  }
+  return out;
+}

@@ -13,8 +13,12 @@
  * - bounds over the bind pose and every frame of every anim (positions skinned once per frame, nothing kept);
  * - four influences per vertex chosen as the glTF exporter chooses them (`vertexInfluences`: weights on one joint
  *   merged, the four largest kept and renormalised, Doom 3 BFG's rule for its GPU format);
+ * - a joint `<name>_md5scale` after the mesh's own for each joint an anim's `.md5scale` scales (q2pro, a Quake II
+ *   replacement's: docs/md5-replacements.md), at rest under its joint and bound as it, holding that joint's
+ *   influences; each clip keys its scale per frame, held to the next (the glTF export's `_md5scale` nodes);
  * - `exact`: the poser itself skinning every weight (each weight its own position in its joint's space: the
- *   engine's formula, which one bind position under four influences only approximates).
+ *   engine's formula, which one bind position under four influences only approximates), from the mesh's own joints
+ *   (`JointSkinner.joints`): the scale joints are not its, so it draws no `.md5scale`.
  */
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
 import { quatConjugate, quatNormalize, quatRotate, type Quat } from '../../base/quat.js';
@@ -23,7 +27,7 @@ import { MATRIX_STRIDE, POSE_STRIDE } from '../../kernels/layout.js';
 import type { ModelSet } from '../../load/model-set.js';
 import { bindJoints, vertexInfluences, type InfluenceStats } from './bind.js';
 import { Md5Poser } from '../../pose/md5-poser.js';
-import { md5SetAnims } from './set-anims.js';
+import { md5SetAnims, scaledJoints } from './set-anims.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView, type ViewBounds, type ViewGroup } from '../model-view.js';
 
 /** Column-major 4×4 inverse of the rigid transform (R(q), t): [Rᵀ | −Rᵀt], Rᵀ's columns the axes turned back by q*. */
@@ -34,13 +38,17 @@ function inverseRigid(t: ArrayLike<number>, q: Quat, out: Float64Array, o: numbe
   out.set([-tr[0], -tr[1], -tr[2], 1], o + 12);
 }
 
-/** The clip of `anim`: every joint's local pose at every frame, composed by `poser` (the anim attached for the call). */
-function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string): SkinnedClipView {
+/**
+ * The clip of `anim`: every joint's local pose at every frame, composed by `poser` (the anim attached for the call);
+ * then each scale joint (`scaled[k]`'s, see md5View) at rest, its scale the frame's (`scales`, 1 without), held to
+ * the next frame as the glTF export keys it (STEP).
+ */
+function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string, scaled: readonly number[], scales: Float32Array | undefined): SkinnedClipView {
   poser.setAnim(anim);
   try {
     const keys = Math.max(2, anim.frameCount);
     const times = Float32Array.from({ length: keys }, (_, k) => k / anim.frameRate);
-    const joints = Array.from({ length: anim.jointCount }, () => ({ translation: new Float32Array(keys * 3), rotation: new Float32Array(keys * 4) }));
+    const joints: SkinnedClipView['joints'][number][] = Array.from({ length: anim.jointCount }, () => ({ translation: new Float32Array(keys * 3), rotation: new Float32Array(keys * 4) }));
     for (let k = 0; k < keys; k++) {
       const local = poser.meshLocalPose(Math.min(k, anim.frameCount - 1));
       joints.forEach((j, i) => {
@@ -48,6 +56,14 @@ function md5Clip(poser: Md5Poser, anim: Md5Anim, name: string): SkinnedClipView 
         j.translation.set(local.subarray(o, o + 3), k * 3);
         j.rotation.set(quatNormalize(local.subarray(o + 4, o + 8)), k * 4);
       });
+    }
+    const n = anim.jointCount;
+    for (const j of scaled) {
+      const rotation = new Float32Array(keys * 4);
+      for (let k = 0; k < keys; k++) rotation[k * 4 + 3] = 1;
+      const scale = new Float32Array(keys * 3).fill(1);
+      if (scales) for (let k = 0; k < keys; k++) scale.fill(scales[Math.min(k, anim.frameCount - 1) * n + j], k * 3, k * 3 + 3);
+      joints.push({ translation: new Float32Array(keys * 3), rotation, scale, scaleStep: true });
     }
     return { name, frameRate: anim.frameRate, frameCount: anim.frameCount, times, joints, loop: 'repeat' };
   } finally {
@@ -74,13 +90,23 @@ export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedMo
   try {
     const { local, world } = bindJoints(mesh);
     const n = mesh.joints.count;
-    const translations = new Float64Array(n * 3), rotations = new Float64Array(n * 4), inverseBind = new Float64Array(n * 16);
+    // joints whose weights an anim scales (q2pro's .md5scale): a joint `<name>_md5scale` each, child of its joint at
+    // rest and bound as it, holding its weights (the glTF export's way, formats/md5/gltf.ts): scaling it scales the
+    // weights' offsets about the joint, and not the joint's children
+    const scaled = scaledJoints(n, anims);
+    const total = n + scaled.length;
+    const translations = new Float64Array(total * 3), rotations = new Float64Array(total * 4), inverseBind = new Float64Array(total * 16);
     for (let j = 0; j < n; j++) {
       translations.set(local[j].t, j * 3);
       rotations.set(local[j].q, j * 4);
       inverseRigid(world[j].t, world[j].q, inverseBind, j * 16);
     }
-    const clips = anims.map((a) => md5Clip(poser, a.anim, a.name));
+    scaled.forEach((j, k) => {
+      rotations[(n + k) * 4 + 3] = 1;
+      inverseBind.copyWithin((n + k) * 16, j * 16, j * 16 + 16);
+    });
+    const scaleJoint = new Map(scaled.map((j, k) => [j, n + k]));
+    const clips = anims.map((a) => md5Clip(poser, a.anim, a.name, scaled, a.scales));
     const bounds = allFrameBounds(poser, anims);
     poser.poseBind();
     const starts = poser.stream.meshVertexStart;
@@ -96,7 +122,13 @@ export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedMo
     });
     return {
       kind: 'skinned',
-      joints: { names: mesh.joints.names, parents: mesh.joints.parents, translations, rotations, inverseBind },
+      joints: {
+        names: scaled.length ? [...mesh.joints.names, ...scaled.map((j) => `${mesh.joints.names[j]}_md5scale`)] : mesh.joints.names,
+        parents: scaled.length ? [...Array.from(mesh.joints.parents), ...scaled] : mesh.joints.parents,
+        translations,
+        rotations,
+        inverseBind,
+      },
       vertexCount: poser.vertexCount,
       positions: poser.positions.slice(),
       normals: poser.normals.slice(),
@@ -115,6 +147,7 @@ export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedMo
           weights.set(inf.weights, starts[i] * 4);
           unweighted += inf.nonPositive;
         });
+        for (let i = 0; i < joints.length; i++) joints[i] = scaleJoint.get(joints[i]) ?? joints[i];
         return { joints, weights, dropped: { vertices: stats.verticesLostWeight, maxWeight: stats.maxLostWeight }, unweighted };
       },
       exact() {
@@ -124,6 +157,7 @@ export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedMo
             return poser.jointMatrices;
           },
           stride: MATRIX_STRIDE,
+          joints: n,
           skin() {
             poser.skin(true);
             return { positions: poser.positions, normals: poser.normals };
