@@ -9,7 +9,7 @@ ROOT=$PWD
 source target/toolchain.env
 log() { printf '[build] %s\n' "$*" >&2; }
 
-wasm_sum=$( (cat Cargo.lock Cargo.toml target/toolchain.env; find crates -type f \( -name '*.rs' -o -name Cargo.toml \) | sort | xargs cat) | sha1sum | cut -d' ' -f1)
+wasm_sum=$( (cat Cargo.lock Cargo.toml target/toolchain.env scripts/build.sh; find crates -type f \( -name '*.rs' -o -name Cargo.toml \) | sort | xargs cat) | sha1sum | cut -d' ' -f1)
 if [ ! -f ts/wasm/.stamp ] || [ "$(cat ts/wasm/.stamp)" != "$wasm_sum" ]; then
   for variant in simd scalar; do
     flags=""

@@ -6,8 +6,8 @@
 #
 # What it settles (docs/toolchain.md explains why):
 #   1. npm dev dependencies (npm install from package-lock.json, only when it changed).
-#   2. A Rust toolchain that has the wasm32-unknown-unknown target. A toolchain that already has it (a
-#      user's rustup) wins; otherwise Debian's rustc + libstd-rust-dev-wasm32 + lld, installed with apt
+#   2. A Rust toolchain that has the wasm32-unknown-unknown target. Debian's, where installed, wins (see below);
+#      else one that already has it (a user's rustup); otherwise Debian's rustc + libstd-rust-dev-wasm32 + lld, installed with apt
 #      when we are root. The choice is written to target/toolchain.env for scripts/build.sh.
 #   3. When that toolchain's cargo predates sparse registries (Debian's 1.65), the locked dependencies are
 #      vendored once with the newer host cargo and the wasm build runs offline against them.
@@ -71,11 +71,14 @@ cargo_minor() { "$1" --version 2>/dev/null | sed -E 's/^cargo 1\.([0-9]+).*/\1/'
 HOST_CARGO=$(command -v cargo || true)
 if [ -z "$HOST_CARGO" ]; then apt_install cargo rustc; HOST_CARGO=/usr/bin/cargo; fi
 
+# Debian's pair first where it is installed: a rustc from 1.82 (a rustup with the wasm32 target added) turns on
+# reference types, wasm-bindgen then keeps an externref table, and after wasm-opt the module fails at start in V8
+# (`Table.grow(): failed to grow table by 4`) — the build this project checks is Debian's (docs/toolchain.md).
 WASM_RUSTC=""; WASM_CARGO=""
-if command -v rustc >/dev/null && has_wasm32 "$(command -v rustc)"; then
-  WASM_RUSTC=$(command -v rustc); WASM_CARGO=$HOST_CARGO
-elif [ -x /usr/bin/rustc ] && has_wasm32 /usr/bin/rustc && { [ -x /usr/bin/rust-lld ] || [ -x /usr/bin/lld ]; }; then
+if [ -x /usr/bin/rustc ] && [ -x /usr/bin/cargo ] && has_wasm32 /usr/bin/rustc && { [ -x /usr/bin/rust-lld ] || [ -x /usr/bin/lld ]; }; then
   WASM_RUSTC=/usr/bin/rustc; WASM_CARGO=/usr/bin/cargo
+elif command -v rustc >/dev/null && has_wasm32 "$(command -v rustc)"; then
+  WASM_RUSTC=$(command -v rustc); WASM_CARGO=$HOST_CARGO
 fi
 if [ -z "$WASM_RUSTC" ] || [ ! -x "$WASM_CARGO" ]; then
   log "no Rust toolchain with the wasm32-unknown-unknown target: installing Debian's"

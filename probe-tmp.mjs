@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage();
+const logs = [];
+p.on('console', (m) => logs.push(m.type() + ': ' + m.text()));
+p.on('pageerror', (e) => logs.push('pageerror: ' + e.message));
+p.on('worker', (w) => w.on('console', (m) => logs.push('worker ' + m.type() + ': ' + m.text())));
+p.on('response', (r) => { if (r.status() >= 400) logs.push(r.status() + ' ' + r.url()); });
+await p.goto(process.argv[2]);
+await p.waitForTimeout(3000);
+await p.locator('#pick-files').setInputFiles(process.argv[3]);
+await p.waitForTimeout(8000);
+console.log(JSON.stringify(await p.evaluate(() => ({ ...document.body.dataset }))));
+console.log(await p.locator('#error').innerText().catch(() => 'no #error'));
+console.log(logs.filter((l) => !/GL Driver/.test(l)).join('\n'));
+await b.close();
