@@ -16,7 +16,7 @@ import { REPO } from '../helpers/models.js';
 describe('an uncaught library error in Node', () => {
   it('prints a short source line, then `ModelParseError: CODE: …` and the stack', async () => {
     const script = join(cliTemp('stack-trace'), 'uncaught.mjs');
-    writeFileSync(script, `import { parseMd2 } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'node.js')).href)};\nparseMd2(new Uint8Array(10));\n`);
+    writeFileSync(script, `import { parseMd2 } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'md2.js')).href)};\nparseMd2(new Uint8Array(10));\n`);
     const r = await runChild(process.execPath, [script]);
     expect(r.status).toBe(1);
     const lines = r.stderr.split('\n');
