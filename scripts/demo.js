@@ -1,16 +1,11 @@
 // `npm run demo`: stream the bundled default model (fixtures/default/worm.*) in small chunks, pose and skin
 // every frame with WASM (SIMD and scalar) and with TS, and report parity and time per frame.
-// Uses the built package (dist/node.js), exactly as a user would import it.
+// Uses the built package (dist/node.js, dist/md5.js: `idtech-models/node`, `idtech-models/md5`), as a user would import it.
 import { fileURLToPath } from 'node:url';
 import { stat } from 'node:fs/promises';
 import { boundingDiagonal } from '../dist/advanced.js';
-import {
-  createBackend,
-  fileChunks,
-  Md5Poser,
-  parseMd5AnimStream,
-  parseMd5MeshStream,
-} from '../dist/node.js';
+import { createBackend, fileChunks } from '../dist/node.js';
+import { Md5Poser, parseMd5AnimStream, parseMd5MeshStream } from '../dist/md5.js';
 import { wasmSimdSupported } from '../dist/advanced.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
