@@ -527,7 +527,9 @@ describe('issue 41: the viewer', () => {
     await treeitem('models/fx/portal/portals.md3').locator('.row').click();
     // the folder's first model opened on its own before the click; its textures may settle after portals.md3's open
     // began: wait for portals.md3's own texture animations, not for the flag alone
-    await page.waitForFunction(() => document.body.dataset.model === 'models/fx/portal/portals.md3' && document.body.dataset.shaderAnims !== undefined && window.viewer.texMods().length >= 2);
+    await page.waitForFunction(() => document.body.dataset.model === 'models/fx/portal/portals.md3' && document.body.dataset.shaderAnims !== undefined && document.body.dataset.state === 'ready' && window.viewer.texMods().length >= 2);
+    await settled();
+    await page.waitForFunction(() => window.viewer.texMods().length >= 2);
     const skin = await page.getByRole('combobox', { name: 'Skin' }).inputValue();
     const md3 = parseMd3(corpus('aaa-assets/models/fx/portal/portals.md3'));
     const surface = (name: string) => md3.surfaces.findIndex((x) => x.name === name);
