@@ -27,6 +27,7 @@ import { GOLDSRC_DEFAULT_FPS } from './gltf-constants.js';
 import { STUDIO_LOOPING } from './limits.js';
 import type { GoldsrcModel } from './model.js';
 import { GoldsrcPoser } from './poser.js';
+import { drawUvs } from './uvs.js';
 import { goldsrcMaterials, textureOf, textureSource } from './textures.js';
 
 /** What a model set adds to the model: its texture file, and its group files by number (`entry.ts` `gltfOptions`). */
@@ -117,7 +118,7 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
     const rootNodes = [...roots];
     const V = draw.vertexCount;
     if (V > 0 && skin !== undefined) {
-      const positions = new Float32Array(V * 3), normals = new Float32Array(V * 3), uvs = new Float32Array(V * 2);
+      const positions = new Float32Array(V * 3), normals = new Float32Array(V * 3), uvs = drawUvs(draw, shown);
       const p = poser.positions, n = poser.normals;
       for (let v = 0; v < V; v++) {
         axes.vec(p[v * 3], p[v * 3 + 1], p[v * 3 + 2], positions, v * 3);
@@ -129,11 +130,6 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
       for (const mesh of draw.meshes) {
         const t = textureOf(shown, mesh.skinRef);
         const tex = t >= 0 ? shown.textures[t] : null;
-        for (let i = mesh.firstIndex; i < mesh.firstIndex + mesh.indexCount; i++) {
-          const v = draw.indices[i];
-          uvs[v * 2] = tex && tex.width ? draw.texels[v * 2] / tex.width : 0;
-          uvs[v * 2 + 1] = tex && tex.height ? draw.texels[v * 2 + 1] / tex.height : 0;
-        }
         materialOf.push(ctx.materials.index(tex ? `${name}/${tex.name || `texture${t}`}` : `${name}/skinref${mesh.skinRef}`, { index: materialOf.length }));
       }
       const joints = new Uint8Array(V * 4), weights = new Float32Array(V * 4);
