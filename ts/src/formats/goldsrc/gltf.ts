@@ -17,7 +17,7 @@
 import { ErrorCode } from '../../base/errors.js';
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import { counterClockwise } from '../../pose/winding.js';
-import type { Axes } from '../../export/gltf-axes.js';
+import { convertMatrix, type Axes } from '../../export/gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
 import { POSE_STRIDE } from '../../kernels/layout.js';
@@ -38,26 +38,6 @@ export interface GoldsrcCompanions {
 }
 
 
-/** The 3×3 axis change applied to a column-major 4×4 (as formats/iqm/gltf.ts does for IQM's matrices). */
-function convertMatrix(axes: Axes, m: Float64Array, out: Float32Array, o: number): void {
-  const col = (c: number) => {
-    const v = [0, 0, 0];
-    axes.vec(m[c * 4], m[c * 4 + 1], m[c * 4 + 2], v, 0);
-    return v;
-  };
-  const [x, y, z, t] = [col(0), col(1), col(2), col(3)];
-  const cols = axes.yUp ? [x, z, y.map((v) => -v)] : [x, y, z];
-  for (let c = 0; c < 3; c++) {
-    out[o + c * 4] = cols[c][0];
-    out[o + c * 4 + 1] = cols[c][1];
-    out[o + c * 4 + 2] = cols[c][2];
-    out[o + c * 4 + 3] = 0;
-  }
-  out[o + 12] = t[0];
-  out[o + 13] = t[1];
-  out[o + 14] = t[2];
-  out[o + 15] = 1;
-}
 
 /** The inverse of a rigid pose (`tx ty tz 0 qx qy qz qw`) as a column-major 4×4. */
 function inverseRigid(p: Float32Array, o: number): Float64Array {

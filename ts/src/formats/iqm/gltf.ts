@@ -34,7 +34,7 @@ import { IQM_DEFAULT_FPS } from './pairing.js';
 import { iqmInfluences } from './influences.js';
 import { counterClockwise } from '../../pose/winding.js';
 import { vertexTangents } from '../../export/gltf-tangents.js';
-import type { Axes } from '../../export/gltf-axes.js';
+import { convertMatrix, type Axes } from '../../export/gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation, type GltfBuilder } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
 import { buildGltfDocument, type GltfOptions } from '../../export/gltf.js';
@@ -49,28 +49,6 @@ export interface NamedIqmAnimation {
   clip?: { firstFrame: number; frameCount: number; fps: number; loop: boolean };
 }
 
-/** The 3×3 axis change C ((x, y, z) → (x, z, −y) for Y-up) applied to a column-major 4×4: C · M · C⁻¹. */
-function convertMatrix(axes: Axes, m: Float64Array, out: Float32Array, o: number): void {
-  // columns of M, each converted (C·col), then rows permuted by the same map (· C⁻¹) through the column order
-  const col = (c: number) => {
-    const v = [0, 0, 0];
-    axes.vec(m[c * 4], m[c * 4 + 1], m[c * 4 + 2], v, 0);
-    return v;
-  };
-  const [x, y, z, t] = [col(0), col(1), col(2), col(3)];
-  // C⁻¹ maps the new basis back: new x = old x, new y = old z, new z = −old y (for Y-up); identity otherwise
-  const cols = axes.yUp ? [x, z, y.map((v) => -v)] : [x, y, z];
-  for (let c = 0; c < 3; c++) {
-    out[o + c * 4] = cols[c][0];
-    out[o + c * 4 + 1] = cols[c][1];
-    out[o + c * 4 + 2] = cols[c][2];
-    out[o + c * 4 + 3] = 0;
-  }
-  out[o + 12] = t[0];
-  out[o + 13] = t[1];
-  out[o + 14] = t[2];
-  out[o + 15] = 1;
-}
 
 /** Row-major 3×4 (ioquake3) → column-major 4×4 in float64. */
 function columns(r: ArrayLike<number>, at: number): Float64Array {
