@@ -22,7 +22,7 @@ import { q2Replacement, quakeReplacement } from '../../../fixtures/generate-md5-
 import { readGlb } from '../export/gltf-eval.js';
 import { cliTemp, runCli } from '../helpers/cli.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
-import { buildMdl, richSpec } from '../mdl/_build.js';
+import { buildMdl, poseVerts, richSpec } from '../mdl/_build.js';
 
 const DRONE = join(SHARED_MODELS, 'actors/drone');
 const mesh = read(join(DRONE, 'mesh.md5mesh'));
@@ -94,16 +94,61 @@ describe('Quake II: models/x/md5/tris.md5mesh + tris.md5anim replace models/x/tr
   });
 });
 
-describe('Quake: progs/x.md5mesh + progs/x.md5anim replace progs/x.mdl (vkQuake)', () => {
-  it('opens the MDL with its replacement (its skins not applied: the _%02d_%02d numbering is unverified)', async () => {
-    const mdl = buildMdl(richSpec());
-    const set = await open(quakeReplacement({ mdl, mesh, anim: forward }), 'progs/drone.mdl');
+describe('Quake: progs/x.md5mesh (+ progs/x.md5anim) replaces progs/x.mdl (QuakeSpasm-Spiked Mod_LoadMD5MeshModel, vkQuake)', () => {
+  // an MDL of 2 + runs frame records: stand1, the group wave1..3 (one record), run1..run<runs>
+  const mdlRuns = (runs: number) => {
+    const spec = richSpec();
+    return buildMdl({ ...spec, frames: [...spec.frames, ...Array.from({ length: runs }, (_, i) => ({ pose: { name: `run${i + 1}`, verts: poseVerts(20 + i, spec.numverts) } }))] });
+  };
+
+  it('opens the MDL with its replacement, each mesh skinned with progs/<shader>_00_00 (skin 0, frame 0: "progs/%s_%02u_%02u")', async () => {
+    const set = await open(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }), 'progs/drone.mdl');
     expect(set.format).toBe('mdl');
     const r = set.replacement!;
+    expect(r.set.format).toBe('md5mesh');
     expect(r.set.path).toBe('progs/drone.md5mesh');
-    expect(r.set.companions.map((c) => c.path)).toEqual(['progs/drone.md5anim']);
+    expect([...new Set(r.set.companions.map((c) => c.path))]).toEqual(['progs/drone.md5anim']);
     expect(r.by).toMatch(/vkQuake/);
-    expect(r.skins).toBeUndefined();
+    expect(r.replaces).toBe(set.origin);
+    expect(r.skins).toEqual(['progs/drone_00_00']);
+    expect((r.set.data as Md5Mesh).meshes.map((m) => m.shader)).toEqual(['progs/drone_00_00', 'progs/drone_00_00']);
+  });
+
+  it("the anim plays as the MDL's clips over its frame records (a group is one frame), a frame past the anim's end drawing frame 0, at 10 fps", async () => {
+    // 16 records, a 12-frame anim: run is records 2..15, of which 12..15 are past the anim's end
+    const set = await open(quakeReplacement({ mdl: mdlRuns(14), mesh, anim: forward }), 'progs/drone.mdl');
+    const sub = set.replacement!.set as ModelSet<Md5Mesh>;
+    expect(sub.companions.map((c) => [c.name, c.detail])).toEqual([
+      ['stand', { frames: { first: 0, count: 1, beyond: 'first' } }],
+      ['wave', { frames: { first: 1, count: 1, beyond: 'first' } }],
+      ['run', { frames: { first: 2, count: 14, beyond: 'first' } }],
+    ]);
+    const anims = md5SetAnims(sub);
+    expect(anims.map((a) => [a.name, a.anim.frameCount, a.anim.frameRate])).toEqual([['stand', 1, 10], ['wave', 1, 10], ['run', 14, 10]]);
+    const full = parseMd5Anim(forward);
+    const C = full.componentCount;
+    const frame = (a: Md5Anim, f: number) => Array.from(a.frames.subarray(f * C, f * C + C));
+    expect(frame(anims[1].anim, 0)).toEqual(frame(full, 1)); // wave: record 1
+    for (let i = 0; i < 10; i++) expect(frame(anims[2].anim, i)).toEqual(frame(full, 2 + i)); // records 2..11
+    // records 12..15: frame 0 (R_SetupAliasFrame's "no such frame"), not f mod 12 as q2pro would draw them
+    for (let i = 10; i < 14; i++) expect(frame(anims[2].anim, i)).toEqual(frame(full, 0));
+    expect(frame(full, 13 % 12)).not.toEqual(frame(full, 0));
+    const w = sub.warnings.flatMap((x) => x.warnings).filter((x) => x.code === 'REPLACEMENT_FRAMES');
+    expect(w.map((x) => x.message)).toEqual([expect.stringMatching(/drone\.md5anim has fewer frames than drone\.mdl \(12 < 16\): vkQuake draws frames 12 and on as frame 0/)]);
+    const g = readGlb(await toGlb(sub.data as never, setGltfOptions(sub, {})));
+    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['stand', 'wave', 'run']);
+  });
+
+  it('the md5mesh alone replaces it (MD5Anim_Begin reads the md5anim only when it is there): no clip, its bind pose', async () => {
+    const set = await open(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, shader: 'drone' }), 'progs/drone.mdl');
+    const r = set.replacement!;
+    expect(r.set.path).toBe('progs/drone.md5mesh');
+    expect(r.set.companions).toEqual([]);
+    expect(r.skins).toEqual(['progs/drone_00_00']);
+    // no md5mesh: the MDL alone
+    const alone = await open(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward }).filter((f) => !f.path.endsWith('.md5mesh')), 'progs/drone.mdl');
+    expect(alone.replacement).toBeUndefined();
+    expect(alone.warnings.flatMap((w) => w.warnings)).toEqual([]);
   });
 });
 
@@ -150,6 +195,52 @@ describe('inspect lists what replaces what', () => {
     const r = JSON.parse(json.stdout).replacement;
     expect(r.model).toMatch(/md5\/tris\.md5mesh$/);
     expect(r.anims).toEqual([expect.stringMatching(/md5\/tris\.md5anim$/)]);
+  });
+});
+
+describe('inspect and convert --replacement for an MDL', () => {
+  const layOut = (files: { path: string; bytes: Uint8Array }[]) => {
+    const dir = cliTemp('q1md5');
+    for (const f of files) {
+      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+      writeFileSync(join(dir, f.path), f.bytes);
+    }
+    return dir;
+  };
+  const skin = () => encodePng(new Uint8Array(4 * 4 * 4).fill(120), 4, 4);
+
+  it('inspect names the md5mesh, its anim, who loads them and the progs/<shader>_00_00 skins; without the anim, its bind pose', async () => {
+    const dir = layOut(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }));
+    const mdl = join(dir, 'progs/drone.mdl');
+    const table = await runCli('inspect', mdl, '--no-textures');
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/replaced by\s+\S*progs\/drone\.md5mesh with \S*progs\/drone\.md5anim \(vkQuake/);
+    expect(table.stdout).toMatch(/replacement skins\s+progs\/drone_00_00/);
+    const json = JSON.parse((await runCli('inspect', mdl, '--json', '--no-textures')).stdout).replacement;
+    expect(json.anims).toEqual([expect.stringMatching(/progs\/drone\.md5anim$/)]); // one file, however many clips cut it
+    expect(json.skins).toEqual(['progs/drone_00_00']);
+    const bare = layOut(quakeReplacement({ mdl: buildMdl(richSpec()), mesh }));
+    const t2 = await runCli('inspect', join(bare, 'progs/drone.mdl'), '--no-textures');
+    expect(t2.stdout).toMatch(/replaced by\s+\S*progs\/drone\.md5mesh with no md5anim \(its bind pose\)/);
+  });
+
+  it("convert --replacement writes the md5mesh with the MDL's clips, skinned with progs/<shader>_00_00", async () => {
+    const dir = layOut([...quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }), { path: 'progs/drone_00_00.png', bytes: skin() }]);
+    const out = join(dir, 'x.glb');
+    const r = await runCli('convert', join(dir, 'progs/drone.mdl'), '--replacement', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/progs\/drone_00_00\.png/);
+    const g = readGlb(new Uint8Array(readFileSync(out)));
+    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['stand', 'wave']);
+    expect(g.json.images).toHaveLength(1);
+    expect(g.json.skins).toHaveLength(1); // the md5mesh, not the MDL's morph targets
+  });
+
+  it('with no md5mesh beside it: a bad input naming the file it looked for (exit 1)', async () => {
+    const dir = layOut(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward }).filter((f) => !f.path.endsWith('.md5mesh')));
+    const r = await runCli('convert', join(dir, 'progs/drone.mdl'), '--replacement', '--no-textures', '-o', join(dir, 'x.glb'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/no MD5 model replaces it: \S*progs\/drone\.md5mesh is not there/);
   });
 });
 
