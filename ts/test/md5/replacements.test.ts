@@ -163,6 +163,17 @@ describe('three.js: IdTechLoader builds the MD2 and, beside it, its replacement'
     expect(r.model.animations.map((c) => c.name)).toEqual(['frame']);
     expect(r.model.skeleton!.bones).toHaveLength(27);
   });
+
+  it("an MDL's: the md5mesh playing the MDL's clips (a frame record each here)", async () => {
+    const fs = memoryFileSystem(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }));
+    const model = await new IdTechLoader().setFileSystem(fs).setTextures(false).loadAsync('progs/drone.mdl');
+    expect(model.format).toBe('mdl');
+    const r = model.replacement!;
+    expect(r.by).toMatch(/vkQuake/);
+    expect(r.model.format).toBe('md5mesh');
+    expect(r.model.animations.map((c) => c.name)).toEqual(['stand', 'wave']);
+    expect(r.model.animations.map((c) => Math.round(c.duration * 10))).toEqual([1, 1]); // one frame each: two equal keys 0.1 s apart
+  });
 });
 
 describe('openPlayable: the MD2 and its replacement\'s files dropped together', () => {
