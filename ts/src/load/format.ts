@@ -164,6 +164,12 @@ export interface Replacement {
    * pose (QuakeSpasm-Spiked's and vkQuake's MD5Anim_Begin: an md5mesh without its md5anim loads with no frames).
    */
   companionsOptional?: boolean;
+  /**
+   * The model is a replacement only when read from the original's search path or a higher one
+   * (`FileSystem.searchPath`: vkQuake's "this is a replacement only if its priority is >= MDL one"), so a mod's own
+   * model is not replaced by the base game's MD5.
+   */
+  notFromLowerSearchPath?: boolean;
   /** Side files of the replacement read whole when present (Quake II's `tris.md5scale`). */
   sideFiles?: string[];
   /** Who loads it so, for messages: `q2pro MOD_LoadMD5 (the Quake II re-release)`. */

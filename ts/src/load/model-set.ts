@@ -288,6 +288,10 @@ async function openReplacement(fs: FileSystem, r: Replacement, set: ModelSet, op
     }
   };
   if (!(await there(r.model))) return;
+  if (r.notFromLowerSearchPath && fs.searchPath) {
+    const [mine, original] = await Promise.all([fs.searchPath(r.model), fs.searchPath(set.path)]);
+    if (mine !== null && original !== null && mine < original) return; // a lower search path's: the engine draws the original
+  }
   let companions: CompanionRef[] = r.companions;
   for (const p of new Set(r.companions.map(refPath))) {
     if (await there(p)) continue;

@@ -18,6 +18,7 @@ import { openPlayable } from '../../src/registry/open-playable.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
+import { mountGameDirs } from '../../src/vfs/game-dir.js';
 import { q2Replacement, quakeReplacement } from '../../../fixtures/generate-md5-replacement.mjs';
 import { readGlb } from '../export/gltf-eval.js';
 import { cliTemp, runCli } from '../helpers/cli.js';
@@ -137,6 +138,22 @@ describe('Quake: progs/x.md5mesh (+ progs/x.md5anim) replaces progs/x.mdl (Quake
     expect(w.map((x) => x.message)).toEqual([expect.stringMatching(/drone\.md5anim has fewer frames than drone\.mdl \(12 < 16\): vkQuake draws frames 12 and on as frame 0/)]);
     const g = readGlb(await toGlb(sub.data as never, setGltfOptions(sub, {})));
     expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['stand', 'wave', 'run']);
+  });
+
+  it("a lower search path's md5mesh does not replace it (vkQuake: \"a replacement only if its priority is >= MDL one\"): a mod's MDL over the base game's MD5", async () => {
+    const files = quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward });
+    const mdlOnly = memoryFileSystem(files.filter((f) => f.path.endsWith('.mdl')));
+    const md5Only = memoryFileSystem(files.filter((f) => !f.path.endsWith('.mdl')));
+    // base id1 with the MD5, a mod with its own MDL: the mod's model is drawn as it is
+    const modMdl = await mountGameDirs([md5Only, mdlOnly]);
+    expect(await modMdl.searchPath!('progs/drone.mdl')).toBe(1);
+    expect((await openModelSet(modMdl, 'progs/drone.mdl', { formats: DEFAULT_FORMATS })).replacement).toBeUndefined();
+    // the MDL in the base game, the MD5 in a mod (a higher search path): replaced
+    const modMd5 = await mountGameDirs([mdlOnly, md5Only]);
+    expect((await openModelSet(modMd5, 'progs/drone.mdl', { formats: DEFAULT_FORMATS })).replacement?.set.path).toBe('progs/drone.md5mesh');
+    // both in one game folder: the same search path
+    const one = await mountGameDirs([memoryFileSystem(files)]);
+    expect((await openModelSet(one, 'progs/drone.mdl', { formats: DEFAULT_FORMATS })).replacement?.set.path).toBe('progs/drone.md5mesh');
   });
 
   it('the md5mesh alone replaces it (MD5Anim_Begin reads the md5anim only when it is there): no clip, its bind pose', async () => {

@@ -4,7 +4,8 @@
  * vkQuake-derived `Mod_LoadModel`; the vkQuake tree stored there predates its MD5 code). docs/md5-replacements.md.
  *
  * - For `progs/x.mdl`: `progs/x.md5mesh` (the model's name, its extension changed), from the same or a
- *   higher-priority search path than the MDL (one file system is one search path here). The md5anim beside it,
+ *   higher-priority search path than the MDL (`FileSystem.searchPath`: a mounted game's folders; any other file system
+ *   is one search path). The md5anim beside it,
  *   `progs/x.md5anim`, is optional (`MD5Anim_Begin` reads it when it is there): without it the mesh stands in its
  *   bind pose.
  * - Frames: the md5anim's frame k is the model's frame k (one pose each, 0.1 s apart); an entity's frame number is
@@ -27,7 +28,7 @@ export function mdlMd5Replacement(path: string, model?: Pick<MdlModel, 'frameCou
   const base = p.replace(/\.[^./]*$/, '');
   const name = p.slice(p.lastIndexOf('/') + 1);
   const anim = `${base}.md5anim`;
-  const paths = { model: `${base}.md5mesh`, companions: [anim], companionsOptional: true, by: 'vkQuake (QuakeSpasm-Spiked Mod_LoadMD5MeshModel), the Quake re-release' };
+  const paths = { model: `${base}.md5mesh`, companions: [anim], companionsOptional: true, notFromLowerSearchPath: true, by: 'vkQuake (QuakeSpasm-Spiked Mod_LoadMD5MeshModel), the Quake re-release' };
   if (!model) return paths;
   return {
     ...paths,
