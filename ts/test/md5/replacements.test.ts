@@ -204,6 +204,15 @@ describe('openPlayable: the MD2 and its replacement\'s files dropped together', 
     // an unrelated md5mesh beside an MD2 is still one model too many
     await expect(openPlayable([...files, { name: 'other/x.md5mesh', source: mesh, size: mesh.length }])).rejects.toThrow(/one model at a time/);
   });
+
+  it("an MDL with its md5mesh and md5anim: plays the MDL, its replacement the MDL's clips", async () => {
+    const files = quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }).map((f) => ({ name: f.path, source: f.bytes, size: f.bytes.length }));
+    const p = await openPlayable(files);
+    expect(p.format).toBe('mdl');
+    expect(p.replacement!.model.format).toBe('md5mesh');
+    expect(p.replacement!.model.clips.map((c) => c.name)).toEqual(['stand', 'wave']);
+    expect(p.replacement!.by).toMatch(/vkQuake/);
+  });
 });
 
 describe('inspect lists what replaces what', () => {
