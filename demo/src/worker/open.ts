@@ -96,7 +96,7 @@ export async function openModel(
   if (!entry.view) throw new Error(`${entry.title}: its registration has no view to draw`);
   progress(read, model.size, 'posing');
   const view = await entry.view(set, backend);
-  // the replacement shows the skin the engine gives it (its shaders are the original's first skin: ReplacementSet.skins)
+  // the replacement shows the skins the engine gives it (its shaders are already those images: ReplacementSet.skins)
   const skins = [...new Set([...(shown ? [] : model.skins), ...(view.extras?.skins ?? [])])];
   const transfer: Transferable[] = [];
   const data = viewToData(view, transfer);

@@ -143,7 +143,13 @@ export interface JointSkinner {
    * after them, `formats/md5/view.ts`, are for a skin of four influences and are not drawn by it).
    */
   readonly joints?: number;
-  skin(): { positions: Float32Array; normals: Float32Array };
+  /**
+   * The view's joints after the first `joints` that scale a joint's weights (an md5mesh's `<joint>_md5scale`, each at
+   * rest under its joint): `scaleJoints[k]` is the joint that view joint `joints + k` scales. The caller reads each
+   * one's scale off its bone and passes them to `skin`, one per skinned joint (1 for none).
+   */
+  readonly scaleJoints?: readonly number[];
+  skin(scales?: Float32Array): { positions: Float32Array; normals: Float32Array };
   dispose(): void;
 }
 

@@ -141,11 +141,12 @@ export interface ModelFormat<M = unknown> {
    */
   replacedBy?(path: string, data?: M): Replacement | null;
   /**
-   * This format's model drawn with `images` in place of its own materials — as a replacement is skinned by its
-   * original's skins (`Replacement.skins`: q2pro's MD5 models take the MD2's, from `md5/` beside them). Absent: the
-   * model keeps its own.
+   * This format's model with each material drawn with the image `skin(material)` names instead — as a replacement is
+   * skinned by its engine's rule (`Replacement.skins`: q2pro's MD5 models take the MD2's first skin, from `md5/`
+   * beside it; `Replacement.skinOf`: QuakeSpasm-Spiked's and vkQuake's `progs/<shader>_00_00`). Absent: the model
+   * keeps its own.
    */
-  skinnedWith?(data: M, images: readonly string[]): M;
+  skinnedWith?(data: M, skin: (material: string) => string): M;
 }
 
 /** A model a source port draws instead of another (`ModelFormat.replacedBy`): where its files are, who loads them. */
@@ -154,16 +155,33 @@ export interface Replacement {
   model: string;
   /**
    * What plays on it (its md5anim), each file at least once; every file must be there, or the engine draws the
-   * original. A reference may cut clips out of a file (`detail`, for the replacing format alone): the original's clips
-   * over the frames the engine shows for them.
+   * original (unless `companionsOptional`). A reference may cut clips out of a file (`detail`, for the replacing format
+   * alone): the original's clips over the frames the engine shows for them.
    */
   companions: CompanionRef[];
+  /**
+   * The model alone replaces the original; its companions play when they are all there, else it stands in its bind
+   * pose (QuakeSpasm-Spiked's and vkQuake's MD5Anim_Begin: an md5mesh without its md5anim loads with no frames).
+   */
+  companionsOptional?: boolean;
+  /**
+   * The model is a replacement only when read from the original's search path or a higher one
+   * (`FileSystem.searchPath`: vkQuake's "this is a replacement only if its priority is >= MDL one"), so a mod's own
+   * model is not replaced by the base game's MD5.
+   */
+  notFromLowerSearchPath?: boolean;
   /** Side files of the replacement read whole when present (Quake II's `tris.md5scale`). */
   sideFiles?: string[];
   /** Who loads it so, for messages: `q2pro MOD_LoadMD5 (the Quake II re-release)`. */
   by: string;
-  /** The images the engine skins it with (`<skin dir>/md5/<skin>`), in skin order; absent where it finds them otherwise. */
+  /** The images the engine skins it with (`<skin dir>/md5/<skin>`), in skin order; every material drawn with the first. */
   skins?: string[];
+  /**
+   * The image the engine draws each of the replacement's materials with, from the material's name (the default skin,
+   * number 0: QuakeSpasm-Spiked's `progs/<shader>_00_00`), where it is found from the replacement's own materials
+   * rather than the original's skins. The set's `replacement.skins` lists them then.
+   */
+  skinOf?(material: string): string;
   /** Warnings about the opened replacement the original's format can tell (fewer anim frames than its own). */
   check?(replacement: { companions: readonly Companion[] }): ParseWarning[];
 }

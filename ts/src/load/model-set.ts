@@ -51,7 +51,7 @@ export interface ReplacementSet {
   by: string;
   /** The original it replaces (the model set's origin). */
   replaces: string;
-  /** The images the engine skins it with, as it names them (`Replacement.skins`). */
+  /** The images the engine skins it with, as it names them (`Replacement.skins`, or what `Replacement.skinOf` named). */
   skins?: string[];
 }
 
@@ -287,21 +287,42 @@ async function openReplacement(fs: FileSystem, r: Replacement, set: ModelSet, op
       return false;
     }
   };
-  for (const p of [r.model, ...r.companions.map(refPath)]) if (!(await there(p))) return;
+  if (!(await there(r.model))) return;
+  if (r.notFromLowerSearchPath && fs.searchPath) {
+    const [mine, original] = await Promise.all([fs.searchPath(r.model), fs.searchPath(set.path)]);
+    if (mine !== null && original !== null && mine < original) return; // a lower search path's: the engine draws the original
+  }
+  let companions: CompanionRef[] = r.companions;
+  for (const p of new Set(r.companions.map(refPath))) {
+    if (await there(p)) continue;
+    if (!r.companionsOptional) return;
+    companions = []; // vkQuake: the md5mesh without its md5anim, in its bind pose
+    break;
+  }
   try {
-    const sub = await openModelSet(fs, r.model, { ...options, format: undefined, companions: r.companions, onMismatch: 'fail' });
+    const sub = await openModelSet(fs, r.model, { ...options, format: undefined, companions, onMismatch: 'fail' });
     for (const p of r.sideFiles ?? []) {
       const side = await fs.file(p);
       if (!side) continue;
       sub.sideFiles.push({ path: side.path, origin: side.origin, bytes: await readingFile(side.origin, () => readScriptFile(side, { signal: options.signal })) });
       sub.files.push(side);
     }
-    // the engine skins the replacement with the original's skins (q2pro's MD5_LoadSkins), not its own materials
+    // the engine skins the replacement by its own rule, not with the md5mesh's materials: the original's skins (q2pro's
+    // MD5_LoadSkins), or an image named after each material (QuakeSpasm-Spiked's progs/<shader>_00_00)
     const subFormat = options.formats.find((f) => f.id === sub.format);
-    if (r.skins?.length && subFormat?.skinnedWith) sub.data = subFormat.skinnedWith(sub.data, r.skins);
+    const skinOf = r.skinOf ?? (r.skins?.length ? () => r.skins![0] : null);
+    const used: string[] = [];
+    if (skinOf && subFormat?.skinnedWith) {
+      sub.data = subFormat.skinnedWith(sub.data, (material) => {
+        const image = skinOf(material);
+        if (!used.includes(image)) used.push(image);
+        return image;
+      });
+    }
+    const skins = r.skins ?? (r.skinOf && used.length ? used : undefined);
     const own = r.check?.(sub) ?? [];
     if (own.length) sub.warnings.push({ file: sub.companions[0]?.origin ?? sub.origin, warnings: own, unpositioned: true });
-    set.replacement = { set: sub, by: r.by, replaces: set.origin, ...(r.skins ? { skins: r.skins } : {}) };
+    set.replacement = { set: sub, by: r.by, replaces: set.origin, ...(skins ? { skins } : {}) };
   } catch (e) {
     if (!(e instanceof ModelParseError) || options.signal?.aborted) throw e;
     set.warnings.push({ file: e.file ?? r.model, warnings: [{ code: 'REPLACEMENT_FAILED', message: `${e.message}: ${r.by} draws ${set.path} instead`, offset: 0 }], unpositioned: true });

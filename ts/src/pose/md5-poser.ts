@@ -102,6 +102,8 @@ export class Md5Poser {
   private attached: AttachedAnim | null = null;
   /** The attached anim's per-frame joint scales (`setScales`: q2pro's `.md5scale`), in the backend; null: none. */
   private scaling: { values: Float32Array; scales: F32; scaled: F32; job: ScaleMatricesJob; positions: SkinJob; frame: number } | null = null;
+  /** `skinWithScales`'s buffers, made on its first call (one scale per joint, the scaled matrices). */
+  private held: { scales: F32; job: ScaleMatricesJob; positions: SkinJob } | null = null;
   private attachedWarnings: ParseWarning[] = [];
   private batch: { indices: U32; out: F32; matrices: F32 } | null = null;
   /** What the last pose showed (one object, updated in place: no allocation per pose); null: the bind pose. */
@@ -386,6 +388,34 @@ export class Md5Poser {
     this.scaling = null;
     this.backend.memory.release(sc.scales);
     this.backend.memory.release(sc.scaled);
+  }
+
+  /**
+   * Skin the vertices with the current `jointMatrices`, each joint's weights' offsets scaled by `scales[j]` (one per
+   * joint, 1 for none): q2pro's `.md5scale` at a moment the caller holds rather than at an anim frame (three's exact
+   * skinning reads them off the view's `<joint>_md5scale` bones, formats/md5/view.ts). The same `scaleMatrices`
+   * kernel as `setScales`; normals take the unscaled axes, as q2pro's do.
+   */
+  skinWithScales(scales: ArrayLike<number>, withNormals = true): this {
+    this.alive();
+    const n = this.jointCount;
+    if (scales.length !== n) throw new RangeError(`skinWithScales: ${scales.length} scales for ${n} joints`);
+    if (!this.held) {
+      const m = this.backend.memory;
+      const buf = m.f32(n);
+      const scaled = m.f32(n * MATRIX_STRIDE);
+      this.owned.push(buf, scaled);
+      this.held = { scales: buf, job: { matrices: this.matrices, scales: buf, out: scaled }, positions: { ...this.skinPositionsJob, matrices: scaled } };
+    }
+    const h = this.held;
+    h.scales.view.set(scales);
+    const k = this.backend.kernels;
+    k.scaleMatrices(h.job);
+    k.skinPositions(h.positions);
+    if (!withNormals) return this;
+    k.skinNormals(this.skinNormalsJob);
+    if (this.skinTangentsJob) k.skinNormals(this.skinTangentsJob);
+    return this;
   }
 
   /** Skin the vertices with the current `jointMatrices` (the last pose). */

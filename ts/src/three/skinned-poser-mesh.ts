@@ -20,6 +20,8 @@ export class SkinnedPoserMesh extends Mesh {
   private readonly parents: Int32Array;
   private readonly last: Float32Array;
   private readonly object: Float64Array;
+  /** One per skinned joint: the weights' scales its scale bone holds (`JointSkinner.scaleJoints`), 1 for none; null without such bones. */
+  private readonly scales: Float32Array | null;
 
   constructor(geometry: BufferGeometry, material: Material | Material[], skinner: JointSkinner, bones: readonly Bone[], parents: ArrayLike<number>) {
     super(geometry, material);
@@ -28,6 +30,7 @@ export class SkinnedPoserMesh extends Mesh {
     this.parents = Int32Array.from(parents);
     this.last = new Float32Array(bones.length * skinner.stride).fill(NaN);
     this.object = new Float64Array(bones.length * 16);
+    this.scales = skinner.scaleJoints?.length ? new Float32Array(skinner.joints ?? bones.length).fill(1) : null;
     for (const name of ['position', 'normal'] as const) (geometry.getAttribute(name) as BufferAttribute).setUsage(DynamicDrawUsage);
     this.onBeforeRender = () => {
       this.sync();
@@ -54,9 +57,22 @@ export class SkinnedPoserMesh extends Mesh {
         }
       }
     }
+    // a scale bone (an md5mesh's `<joint>_md5scale`, at rest under its joint, formats/md5/view.ts) holds its joint's
+    // weights' scale as its own: the ratio of the two bones' object-space 3×3 determinants is its cube (sign kept)
+    const sj = this.skinner.scaleJoints, scales = this.scales;
+    if (sj && scales) {
+      for (let k = 0; k < sj.length && n + k < this.bones.length; k++) {
+        const j = sj[k];
+        const s = Math.fround(Math.cbrt(det3(obj, (n + k) * 16) / det3(obj, j * 16)));
+        if (s !== scales[j]) {
+          scales[j] = s;
+          changed = true;
+        }
+      }
+    }
     if (!changed) return false;
     this.last.set(next.subarray(0, this.last.length));
-    const out = this.skinner.skin();
+    const out = scales ? this.skinner.skin(scales) : this.skinner.skin();
     const positions = this.geometry.getAttribute('position') as BufferAttribute;
     const normals = this.geometry.getAttribute('normal') as BufferAttribute;
     (positions.array as Float32Array).set(out.positions);
@@ -71,4 +87,13 @@ export class SkinnedPoserMesh extends Mesh {
     super.dispose();
     this.skinner.dispose();
   }
+}
+
+/** The determinant of the 3×3 part of the column-major 4×4 at `o`. */
+function det3(m: Float64Array, o: number): number {
+  return (
+    m[o] * (m[o + 5] * m[o + 10] - m[o + 9] * m[o + 6]) -
+    m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 9] * m[o + 2]) +
+    m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 5] * m[o + 2])
+  );
 }

@@ -43,6 +43,12 @@ export interface FileSystem {
   list(folder: string, extensions?: readonly string[]): Promise<VfsFile[]>;
   /** Releases what the file system holds open (archive file handles); optional, idempotent. */
   close?(): Promise<void>;
+  /**
+   * The search path `path` is read from, as the Quake engines number them (a game folder: later folders, mods, are
+   * higher; every archive of one folder shares its number), or null when it is not there. Absent where the file
+   * system is one search path (what a source port's replacement rule then takes it to be: docs/md5-replacements.md).
+   */
+  searchPath?(path: string): Promise<number | null>;
 }
 
 /** `folder` as a key prefix: '' for the root, else its key with one trailing '/'. */

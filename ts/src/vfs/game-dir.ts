@@ -179,6 +179,11 @@ export async function mountGameDirs(folders: readonly FileSystem[], options: Mou
   return {
     file: overlay.file,
     list: overlay.list,
+    // the game folder of the layer that holds it (Quake's path_id: one per COM_AddGameDirectory, its paks included)
+    async searchPath(path) {
+      for (const l of all) if (await l.fs.file(path)) return l.layer.folder;
+      return null;
+    },
     layers: all.map((l) => l.layer),
     warnings,
     close: async () => {

@@ -18,11 +18,12 @@ import { openPlayable } from '../../src/registry/open-playable.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { DEFAULT_FORMATS } from '../../src/registry/formats.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
+import { mountGameDirs } from '../../src/vfs/game-dir.js';
 import { q2Replacement, quakeReplacement } from '../../../fixtures/generate-md5-replacement.mjs';
 import { readGlb } from '../export/gltf-eval.js';
 import { cliTemp, runCli } from '../helpers/cli.js';
 import { read, SHARED_MODELS } from '../helpers/models.js';
-import { buildMdl, richSpec } from '../mdl/_build.js';
+import { buildMdl, poseVerts, richSpec } from '../mdl/_build.js';
 
 const DRONE = join(SHARED_MODELS, 'actors/drone');
 const mesh = read(join(DRONE, 'mesh.md5mesh'));
@@ -94,16 +95,77 @@ describe('Quake II: models/x/md5/tris.md5mesh + tris.md5anim replace models/x/tr
   });
 });
 
-describe('Quake: progs/x.md5mesh + progs/x.md5anim replace progs/x.mdl (vkQuake)', () => {
-  it('opens the MDL with its replacement (its skins not applied: the _%02d_%02d numbering is unverified)', async () => {
-    const mdl = buildMdl(richSpec());
-    const set = await open(quakeReplacement({ mdl, mesh, anim: forward }), 'progs/drone.mdl');
+describe('Quake: progs/x.md5mesh (+ progs/x.md5anim) replaces progs/x.mdl (QuakeSpasm-Spiked Mod_LoadMD5MeshModel, vkQuake)', () => {
+  // an MDL of 2 + runs frame records: stand1, the group wave1..3 (one record), run1..run<runs>
+  const mdlRuns = (runs: number) => {
+    const spec = richSpec();
+    return buildMdl({ ...spec, frames: [...spec.frames, ...Array.from({ length: runs }, (_, i) => ({ pose: { name: `run${i + 1}`, verts: poseVerts(20 + i, spec.numverts) } }))] });
+  };
+
+  it('opens the MDL with its replacement, each mesh skinned with progs/<shader>_00_00 (skin 0, frame 0: "progs/%s_%02u_%02u")', async () => {
+    const set = await open(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }), 'progs/drone.mdl');
     expect(set.format).toBe('mdl');
     const r = set.replacement!;
+    expect(r.set.format).toBe('md5mesh');
     expect(r.set.path).toBe('progs/drone.md5mesh');
-    expect(r.set.companions.map((c) => c.path)).toEqual(['progs/drone.md5anim']);
+    expect([...new Set(r.set.companions.map((c) => c.path))]).toEqual(['progs/drone.md5anim']);
     expect(r.by).toMatch(/vkQuake/);
-    expect(r.skins).toBeUndefined();
+    expect(r.replaces).toBe(set.origin);
+    expect(r.skins).toEqual(['progs/drone_00_00']);
+    expect((r.set.data as Md5Mesh).meshes.map((m) => m.shader)).toEqual(['progs/drone_00_00', 'progs/drone_00_00']);
+  });
+
+  it("the anim plays as the MDL's clips over its frame records (a group is one frame), a frame past the anim's end drawing frame 0, at 10 fps", async () => {
+    // 16 records, a 12-frame anim: run is records 2..15, of which 12..15 are past the anim's end
+    const set = await open(quakeReplacement({ mdl: mdlRuns(14), mesh, anim: forward }), 'progs/drone.mdl');
+    const sub = set.replacement!.set as ModelSet<Md5Mesh>;
+    expect(sub.companions.map((c) => [c.name, c.detail])).toEqual([
+      ['stand', { frames: { first: 0, count: 1, beyond: 'first' } }],
+      ['wave', { frames: { first: 1, count: 1, beyond: 'first' } }],
+      ['run', { frames: { first: 2, count: 14, beyond: 'first' } }],
+    ]);
+    const anims = md5SetAnims(sub);
+    expect(anims.map((a) => [a.name, a.anim.frameCount, a.anim.frameRate])).toEqual([['stand', 1, 10], ['wave', 1, 10], ['run', 14, 10]]);
+    const full = parseMd5Anim(forward);
+    const C = full.componentCount;
+    const frame = (a: Md5Anim, f: number) => Array.from(a.frames.subarray(f * C, f * C + C));
+    expect(frame(anims[1].anim, 0)).toEqual(frame(full, 1)); // wave: record 1
+    for (let i = 0; i < 10; i++) expect(frame(anims[2].anim, i)).toEqual(frame(full, 2 + i)); // records 2..11
+    // records 12..15: frame 0 (R_SetupAliasFrame's "no such frame"), not f mod 12 as q2pro would draw them
+    for (let i = 10; i < 14; i++) expect(frame(anims[2].anim, i)).toEqual(frame(full, 0));
+    expect(frame(full, 13 % 12)).not.toEqual(frame(full, 0));
+    const w = sub.warnings.flatMap((x) => x.warnings).filter((x) => x.code === 'REPLACEMENT_FRAMES');
+    expect(w.map((x) => x.message)).toEqual([expect.stringMatching(/drone\.md5anim has fewer frames than drone\.mdl \(12 < 16\): vkQuake draws frames 12 and on as frame 0/)]);
+    const g = readGlb(await toGlb(sub.data as never, setGltfOptions(sub, {})));
+    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['stand', 'wave', 'run']);
+  });
+
+  it("a lower search path's md5mesh does not replace it (vkQuake: \"a replacement only if its priority is >= MDL one\"): a mod's MDL over the base game's MD5", async () => {
+    const files = quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward });
+    const mdlOnly = memoryFileSystem(files.filter((f) => f.path.endsWith('.mdl')));
+    const md5Only = memoryFileSystem(files.filter((f) => !f.path.endsWith('.mdl')));
+    // base id1 with the MD5, a mod with its own MDL: the mod's model is drawn as it is
+    const modMdl = await mountGameDirs([md5Only, mdlOnly]);
+    expect(await modMdl.searchPath!('progs/drone.mdl')).toBe(1);
+    expect((await openModelSet(modMdl, 'progs/drone.mdl', { formats: DEFAULT_FORMATS })).replacement).toBeUndefined();
+    // the MDL in the base game, the MD5 in a mod (a higher search path): replaced
+    const modMd5 = await mountGameDirs([mdlOnly, md5Only]);
+    expect((await openModelSet(modMd5, 'progs/drone.mdl', { formats: DEFAULT_FORMATS })).replacement?.set.path).toBe('progs/drone.md5mesh');
+    // both in one game folder: the same search path
+    const one = await mountGameDirs([memoryFileSystem(files)]);
+    expect((await openModelSet(one, 'progs/drone.mdl', { formats: DEFAULT_FORMATS })).replacement?.set.path).toBe('progs/drone.md5mesh');
+  });
+
+  it('the md5mesh alone replaces it (MD5Anim_Begin reads the md5anim only when it is there): no clip, its bind pose', async () => {
+    const set = await open(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, shader: 'drone' }), 'progs/drone.mdl');
+    const r = set.replacement!;
+    expect(r.set.path).toBe('progs/drone.md5mesh');
+    expect(r.set.companions).toEqual([]);
+    expect(r.skins).toEqual(['progs/drone_00_00']);
+    // no md5mesh: the MDL alone
+    const alone = await open(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward }).filter((f) => !f.path.endsWith('.md5mesh')), 'progs/drone.mdl');
+    expect(alone.replacement).toBeUndefined();
+    expect(alone.warnings.flatMap((w) => w.warnings)).toEqual([]);
   });
 });
 
@@ -118,6 +180,17 @@ describe('three.js: IdTechLoader builds the MD2 and, beside it, its replacement'
     expect(r.model.animations.map((c) => c.name)).toEqual(['frame']);
     expect(r.model.skeleton!.bones).toHaveLength(27);
   });
+
+  it("an MDL's: the md5mesh playing the MDL's clips (a frame record each here)", async () => {
+    const fs = memoryFileSystem(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }));
+    const model = await new IdTechLoader().setFileSystem(fs).setTextures(false).loadAsync('progs/drone.mdl');
+    expect(model.format).toBe('mdl');
+    const r = model.replacement!;
+    expect(r.by).toMatch(/vkQuake/);
+    expect(r.model.format).toBe('md5mesh');
+    expect(r.model.animations.map((c) => c.name)).toEqual(['stand', 'wave']);
+    expect(r.model.animations.map((c) => Math.round(c.duration * 10))).toEqual([1, 1]); // one frame each: two equal keys 0.1 s apart
+  });
 });
 
 describe('openPlayable: the MD2 and its replacement\'s files dropped together', () => {
@@ -130,6 +203,15 @@ describe('openPlayable: the MD2 and its replacement\'s files dropped together', 
     expect(p.replacement!.by).toMatch(/q2pro/);
     // an unrelated md5mesh beside an MD2 is still one model too many
     await expect(openPlayable([...files, { name: 'other/x.md5mesh', source: mesh, size: mesh.length }])).rejects.toThrow(/one model at a time/);
+  });
+
+  it("an MDL with its md5mesh and md5anim: plays the MDL, its replacement the MDL's clips", async () => {
+    const files = quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }).map((f) => ({ name: f.path, source: f.bytes, size: f.bytes.length }));
+    const p = await openPlayable(files);
+    expect(p.format).toBe('mdl');
+    expect(p.replacement!.model.format).toBe('md5mesh');
+    expect(p.replacement!.model.clips.map((c) => c.name)).toEqual(['stand', 'wave']);
+    expect(p.replacement!.by).toMatch(/vkQuake/);
   });
 });
 
@@ -150,6 +232,52 @@ describe('inspect lists what replaces what', () => {
     const r = JSON.parse(json.stdout).replacement;
     expect(r.model).toMatch(/md5\/tris\.md5mesh$/);
     expect(r.anims).toEqual([expect.stringMatching(/md5\/tris\.md5anim$/)]);
+  });
+});
+
+describe('inspect and convert --replacement for an MDL', () => {
+  const layOut = (files: { path: string; bytes: Uint8Array }[]) => {
+    const dir = cliTemp('q1md5');
+    for (const f of files) {
+      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+      writeFileSync(join(dir, f.path), f.bytes);
+    }
+    return dir;
+  };
+  const skin = () => encodePng(new Uint8Array(4 * 4 * 4).fill(120), 4, 4);
+
+  it('inspect names the md5mesh, its anim, who loads them and the progs/<shader>_00_00 skins; without the anim, its bind pose', async () => {
+    const dir = layOut(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }));
+    const mdl = join(dir, 'progs/drone.mdl');
+    const table = await runCli('inspect', mdl, '--no-textures');
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/replaced by\s+\S*progs\/drone\.md5mesh with \S*progs\/drone\.md5anim \(vkQuake/);
+    expect(table.stdout).toMatch(/replacement skins\s+progs\/drone_00_00/);
+    const json = JSON.parse((await runCli('inspect', mdl, '--json', '--no-textures')).stdout).replacement;
+    expect(json.anims).toEqual([expect.stringMatching(/progs\/drone\.md5anim$/)]); // one file, however many clips cut it
+    expect(json.skins).toEqual(['progs/drone_00_00']);
+    const bare = layOut(quakeReplacement({ mdl: buildMdl(richSpec()), mesh }));
+    const t2 = await runCli('inspect', join(bare, 'progs/drone.mdl'), '--no-textures');
+    expect(t2.stdout).toMatch(/replaced by\s+\S*progs\/drone\.md5mesh with no md5anim \(its bind pose\)/);
+  });
+
+  it("convert --replacement writes the md5mesh with the MDL's clips, skinned with progs/<shader>_00_00", async () => {
+    const dir = layOut([...quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward, shader: 'drone' }), { path: 'progs/drone_00_00.png', bytes: skin() }]);
+    const out = join(dir, 'x.glb');
+    const r = await runCli('convert', join(dir, 'progs/drone.mdl'), '--replacement', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/progs\/drone_00_00\.png/);
+    const g = readGlb(new Uint8Array(readFileSync(out)));
+    expect(g.json.animations.map((x: { name: string }) => x.name)).toEqual(['stand', 'wave']);
+    expect(g.json.images).toHaveLength(1);
+    expect(g.json.skins).toHaveLength(1); // the md5mesh, not the MDL's morph targets
+  });
+
+  it('with no md5mesh beside it: a bad input naming the file it looked for (exit 1)', async () => {
+    const dir = layOut(quakeReplacement({ mdl: buildMdl(richSpec()), mesh, anim: forward }).filter((f) => !f.path.endsWith('.md5mesh')));
+    const r = await runCli('convert', join(dir, 'progs/drone.mdl'), '--replacement', '--no-textures', '-o', join(dir, 'x.glb'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/no MD5 model replaces it: \S*progs\/drone\.md5mesh is not there/);
   });
 });
 

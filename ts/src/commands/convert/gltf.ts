@@ -52,5 +52,6 @@ function replacementOf(set: ModelSet<unknown, FormatEntry>, format: FormatEntry,
   if (set.replacement) return set.replacement.set as ModelSet<unknown, FormatEntry>;
   const failed = set.warnings.flatMap((w) => w.warnings.filter((x) => x.code === 'REPLACEMENT_FAILED').map((x) => `${w.file}: ${x.message}`));
   const r = format.replacedBy(set.path, set.data);
-  throw badInput(input.label, failed.length ? `its MD5 replacement did not load (${failed[0]})` : `no MD5 model replaces it: ${r?.model ?? 'its md5mesh'} and ${[...new Set(r?.companions.map((c) => (typeof c === 'string' ? c : c.path)))].join(', ') || 'its md5anim'} are not both there`);
+  const missing = r?.companionsOptional ? `${r.model} is not there` : `${r?.model ?? 'its md5mesh'} and ${[...new Set(r?.companions.map((c) => (typeof c === 'string' ? c : c.path)))].join(', ') || 'its md5anim'} are not both there`;
+  throw badInput(input.label, failed.length ? `its MD5 replacement did not load (${failed[0]})` : `no MD5 model replaces it: ${missing}`);
 }

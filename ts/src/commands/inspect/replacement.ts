@@ -24,7 +24,7 @@ export async function replacementSummary(input: ModelInput, format: FormatEntry,
       by: r.by,
       replaces: r.replaces,
       model: r.set.origin,
-      anims: r.set.companions.map((c) => c.origin),
+      anims: [...new Set(r.set.companions.map((c) => c.origin))],
       sideFiles: r.set.sideFiles.map((s) => s.origin),
       skins: r.skins ?? [],
       warnings: r.set.warnings.flatMap((w) => w.warnings.map((x) => ({ file: w.file, ...x }))),
@@ -37,7 +37,7 @@ export function replacementLines(summary: Summary): [string, string][] {
   const r = summary.replacement as undefined | { by?: string; model?: string; anims?: string[]; sideFiles?: string[]; skins?: string[]; warnings?: { file: string; code: string; message: string }[]; failed?: { file: string; code: string; message: string }[] };
   if (!r) return [];
   if (r.failed) return r.failed.map((f) => ['replacement', `not loaded: ${f.file}: ${f.message}`]);
-  const out: [string, string][] = [['replaced by', `${r.model} with ${r.anims!.join(', ')} (${r.by})`]];
+  const out: [string, string][] = [['replaced by', `${r.model} ${r.anims!.length ? `with ${r.anims!.join(', ')}` : 'with no md5anim (its bind pose)'} (${r.by})`]];
   for (const s of r.sideFiles!) out.push(['replacement reads', s]);
   if (r.skins!.length) out.push(['replacement skins', r.skins!.join(', ')]);
   for (const w of r.warnings!) out.push(['replacement warning', `${w.file}: ${w.code}: ${w.message}`]);

@@ -59,9 +59,9 @@ export const md5MeshFormat: ModelFormat<Md5Mesh> = {
     if (format !== 'md5anim') return `an .${format} does not play on an .md5mesh`;
     return animMeshMismatch(mesh, companion as Md5Anim, warnings);
   },
-  // a re-release's replacement drawn with its original's skins (q2pro: every mesh takes the entity's skin, its own
-  // shaders unread): the first skin, the one an entity shows by default, as every mesh's material
-  skinnedWith: (mesh, images) => (images.length ? { ...mesh, meshes: mesh.meshes.map((m) => ({ ...m, shader: images[0] })) } : mesh),
+  // a re-release's replacement drawn by its engine's skin rule (docs/md5-replacements.md): q2pro's every mesh the
+  // MD2's first skin, its own shaders unread; QuakeSpasm-Spiked's and vkQuake's progs/<shader>_00_00 per mesh
+  skinnedWith: (mesh, skin) => ({ ...mesh, meshes: mesh.meshes.map((m) => ({ ...m, shader: skin(m.shader) })) }),
 };
 
 export const md5AnimFormat: ModelFormat<Md5Anim> = {

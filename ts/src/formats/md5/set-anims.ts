@@ -3,7 +3,7 @@
  * where the set read a `.md5scale` beside an anim (`tris.md5scale` for `tris.md5anim`: the Quake II re-release's
  * replacements, load/model-set.ts), with its scales — `scale_positions` folded into the anim's frames, the weights'
  * scales carried as `scales` (md5scale.ts). A companion reference may cut a clip out of its file (`detail.frames`:
- * a replaced MD2's clips, frame f showing anim frame f mod numFrames, as q2pro draws it) at its own rate (`fps`).
+ * a replaced MD2's or MDL's clips over the frames its engine shows for them) at its own rate (`fps`).
  * The scale file's warnings join the set's once.
  */
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
@@ -14,10 +14,15 @@ import { parseMd5Scales, scaledAnim, type Md5Scales } from './md5scale.js';
 const stem = (path: string) => path.replace(/\.[^./]*$/, '').toLowerCase();
 const read = new WeakMap<object, NamedMd5Anim[]>();
 
-/** A clip cut out of an anim's file: `count` frames from `first`, each frame number taken mod the anim's frames. */
+/**
+ * A clip cut out of an anim's file: `count` frames from `first`. A frame number past the anim's last is taken mod
+ * the anim's frames (`beyond: 'wrap'`, the default: q2pro's lerp_alias_skeleton) or is frame 0 (`'first'`: Quake's
+ * R_SetupAliasFrame, "no such frame", in QuakeSpasm-Spiked and vkQuake).
+ */
 interface ClipFrames {
   first: number;
   count: number;
+  beyond?: 'wrap' | 'first';
 }
 const clipOf = (detail: unknown): ClipFrames | null => {
   const f = (detail as { frames?: ClipFrames } | undefined)?.frames;
@@ -49,7 +54,7 @@ export function md5SetAnims(set: ModelSet<Md5Mesh>): NamedMd5Anim[] {
   return anims;
 }
 
-/** The clip `clip` of `a` as an anim of its own: frame i is frame (first + i) mod numFrames, at `fps` when given. */
+/** The clip `clip` of `a` as an anim of its own: frame i is frame first + i (past the end: see ClipFrames), at `fps` when given. */
 function cut(a: NamedMd5Anim, clip: ClipFrames, fps: number | undefined): NamedMd5Anim {
   const { anim } = a;
   const N = anim.frameCount, C = anim.componentCount, J = anim.jointCount;
@@ -57,7 +62,7 @@ function cut(a: NamedMd5Anim, clip: ClipFrames, fps: number | undefined): NamedM
   const bounds = new Float32Array(clip.count * 6);
   const scales = a.scales ? new Float32Array(clip.count * J) : undefined;
   for (let i = 0; i < clip.count; i++) {
-    const f = (clip.first + i) % N;
+    const f = clip.beyond === 'first' ? (clip.first + i < N ? clip.first + i : 0) : (clip.first + i) % N;
     frames.set(anim.frames.subarray(f * C, f * C + C), i * C);
     bounds.set(anim.bounds.subarray(f * 6, f * 6 + 6), i * 6);
     scales?.set(a.scales!.subarray(f * J, f * J + J), i * J);

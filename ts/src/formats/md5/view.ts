@@ -18,7 +18,8 @@
  *   influences; each clip keys its scale per frame, held to the next (the glTF export's `_md5scale` nodes);
  * - `exact`: the poser itself skinning every weight (each weight its own position in its joint's space: the
  *   engine's formula, which one bind position under four influences only approximates), from the mesh's own joints
- *   (`JointSkinner.joints`): the scale joints are not its, so it draws no `.md5scale`.
+ *   (`JointSkinner.joints`), each scale joint's scale read off its bone by the caller (`scaleJoints`) and applied as
+ *   `Md5Poser.skinWithScales` applies it — q2pro's `calc_skel_vert`, the same kernel as the loader's poses.
  */
 import type { Md5Anim, Md5Mesh } from '../../base/model.js';
 import { quatConjugate, quatNormalize, quatRotate, type Quat } from '../../base/quat.js';
@@ -158,8 +159,10 @@ export function md5View(set: ModelSet<Md5Mesh>, backend: PoseBackend): SkinnedMo
           },
           stride: MATRIX_STRIDE,
           joints: n,
-          skin() {
-            poser.skin(true);
+          ...(scaled.length ? { scaleJoints: scaled } : {}),
+          skin(scales?: Float32Array) {
+            if (scales) poser.skinWithScales(scales, true);
+            else poser.skin(true);
             return { positions: poser.positions, normals: poser.normals };
           },
           dispose: () => poser.dispose(),
