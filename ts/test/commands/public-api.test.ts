@@ -2,7 +2,7 @@
  * The command line and the model viewer use the library as users do: through the package's entries, never
  * `idtech-models/advanced` ("expect changes") nor an internal module. In the repository that means:
  * - `ts/src/cli/` and `ts/src/commands/` import library names only from the entry modules (`ts/src/index.ts`,
- *   `node.ts`, `files.ts`, `textures.ts`, `write.ts`, `three.ts`, a format's `md5.ts` … — the files package.json
+ *   `node.ts`, `files.ts`, `textures.ts`, `write.ts`, `three.ts`, a format's `formats/md5/public.ts` … — the files package.json
  *   `exports` builds), besides Node's built-ins, their own files and the bench suite (the `bench` command's own, not a
  *   library API). The CLI's build then imports each name from the module that defines it (scripts/entry-imports.mjs:
  *   through an entry, esbuild's code splitting gave every command what the entry re-exports);
