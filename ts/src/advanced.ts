@@ -36,6 +36,7 @@ export {
   IqmParser, parseIqm, parseIqmStream, iqmFormat, readIqmConfig, parseFrameGroups, boundFrameGroups, iqmCompanionsBeside, iqmAcceptsCompanion,
 } from './formats/iqm/index.js';
 export { IqmPoser } from './pose/iqm-poser.js';
+export { IQM_DEFAULT_FPS } from './pose/iqm-anim-match.js';
 export * as tsIqmKernels from './kernels/ts-iqm-kernels.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';
@@ -47,7 +48,7 @@ export { MD2_NORMAL_TABLE, MD3_NORMAL_TABLE, md3DecodedNormals, md3NormalBuffer 
 // pose: load-time preparation, timing, tags
 export { assertAnimMatchesMesh } from './pose/md5-poser.js';
 export { buildSkinStream, buildTangentStream, bindPose, groupedTriangles, type Md5SkinStream, type Md5TangentStream } from './pose/skin-stream.js';
-export { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, IQM_DEFAULT_FPS, clipBlend, frameAtTime, md3ClipFrameAt } from './pose/timing.js';
+export { MD2_DEFAULT_FPS, MD3_DEFAULT_FPS, clipBlend, frameAtTime, md3ClipFrameAt } from './pose/timing.js';
 export type { Md2Frames } from './pose/md2-poser.js';
 export type { Md3Frames } from './pose/md3-poser.js';
 export { backToBackIndices } from './pose/morph-poser.js';

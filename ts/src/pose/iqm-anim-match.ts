@@ -7,6 +7,9 @@
 import type { ParseWarning } from '../base/errors.js';
 import type { IqmModel } from '../base/model.js';
 
+/** Frames a second where neither a clip nor its IQM anim gives a rate: Tesseract's default (animmodel.h: 100 ms a frame). */
+export const IQM_DEFAULT_FPS = 10;
+
 /**
  * Whether the IQM `companion` can play on the mesh `data`: null when it can, else why not. Tesseract checks only the
  * pose count against the skeleton's joints; a parent that differs is accepted with a warning (the anim then moves

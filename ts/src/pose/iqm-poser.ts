@@ -14,9 +14,9 @@ import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js
 import type { IqmAnim, IqmModel } from '../base/model.js';
 import { disposedError, type F32, type IqmBakeSkin, type IqmPoseJob, type KernelBuffer, type LbsSkinJob, type PoseBackend, type Typed, type U32 } from '../kernels/backend.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../kernels/layout.js';
-import { iqmAcceptsCompanion } from './iqm-anim-match.js';
+import { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from './iqm-anim-match.js';
 import { bakeInRuns } from './bake-runs.js';
-import { clipBlend, IQM_DEFAULT_FPS, type FrameBlend } from './timing.js';
+import { clipBlend, type FrameBlend } from './timing.js';
 
 
 export interface IqmPoserOptions {

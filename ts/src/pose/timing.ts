@@ -143,9 +143,6 @@ export function md3ClipFrameAt(anim: LerpFrameClip, seconds: number): FrameBlend
 /** Quake animates models at 10 frames per second (QuakeC think functions step `self.frame` every 0.1 s). */
 export const MDL_DEFAULT_FPS = 10;
 
-/** Frames a second where neither a clip nor its IQM anim gives a rate: Tesseract's default (animmodel.h: 100 ms a frame). */
-export const IQM_DEFAULT_FPS = 10;
-
 /**
  * The blend `seconds` into an MDL frame group, poses local to the group. Which pose shows follows Quake's
  * R_AliasSetupFrame (r_alias.c): the group loops over its last interval, and a pose shows until the time its

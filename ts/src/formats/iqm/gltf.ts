@@ -30,7 +30,7 @@ import { quatNormalize } from '../../base/quat.js';
 import { iqmAcceptsCompanion } from '../../pose/iqm-anim-match.js';
 import { iqmBindMatrices, iqmDecodeFrame } from '../../kernels/ts-iqm-kernels.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS } from '../../kernels/layout.js';
-import { IQM_DEFAULT_FPS } from '../../pose/timing.js';
+import { IQM_DEFAULT_FPS } from '../../pose/iqm-anim-match.js';
 import { iqmInfluences } from './influences.js';
 import { counterClockwise } from '../../pose/winding.js';
 import { vertexTangents } from '../../export/gltf-tangents.js';

@@ -13,7 +13,7 @@
  */
 import type { IqmModel } from '../../base/model.js';
 import { iqmInfluences } from './influences.js';
-import { IQM_DEFAULT_FPS } from '../../pose/timing.js';
+import { IQM_DEFAULT_FPS } from '../../pose/iqm-anim-match.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../../kernels/layout.js';
 import { iqmBindMatrices, iqmDecodeFrame } from '../../kernels/ts-iqm-kernels.js';

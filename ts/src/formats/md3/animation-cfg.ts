@@ -34,14 +34,10 @@
 import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
 
 // the names and the parsed shape are data every floor may hold (a player's glTF, the Node door's `loadPlayer`): base/model.ts
-import {
-  MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS,
-  type AnimationCfgForm, type Md3Animation, type Md3AnimationCfg, type Md3AnimationClip, type Md3AnimationName, type PlayerAnimationNames,
-} from '../../base/model.js';
-export {
-  MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_BUILDABLE_ANIMATIONS,
-  type Md3AnimationName, type AnimationCfgForm, type PlayerAnimationNames, type Md3Animation, type Md3AnimationClip, type Md3AnimationCfg,
-} from '../../base/model.js';
+import { MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS } from '../../base/md3-animations.js';
+import type { AnimationCfgForm, Md3Animation, Md3AnimationCfg, Md3AnimationClip, Md3AnimationName, PlayerAnimationNames } from '../../base/model.js';
+export { MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_BUILDABLE_ANIMATIONS };
+export type { Md3AnimationName, AnimationCfgForm, PlayerAnimationNames, Md3Animation, Md3AnimationClip, Md3AnimationCfg };
 
 const PLAYER_LISTS: Record<PlayerAnimationNames, readonly Md3AnimationName[]> = { quake3: MD3_PLAYER_ANIMATIONS, unvanquished: MD3_UNVANQUISHED_PLAYER_ANIMATIONS };
 
