@@ -96,7 +96,7 @@ const noWriters = {
     // each format's writer (formats/<format>/writer.ts), which its registration imports on first use
     b.onResolve({ filter: /^\.\/writer\.js$/ }, (args) => (/[\\/]formats[\\/][^\\/]+$/.test(args.resolveDir) ? { path: 'writer', namespace: 'no-writers' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'no-writers' }, () => ({
-      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse, iqmFromGltf = refuse, mdlFromGltf = refuse;",
+      contents: "const refuse = async () => { throw new Error('writing id formats is not part of this script: use idtech-models/write'); };\nexport const md2FromGltf = refuse, md3FromGltf = refuse, md5FromGltf = refuse, playerFromGltf = refuse, iqmFromGltf = refuse, mdlFromGltf = refuse, md2ModelFromGltf = refuse, md3ModelFromGltf = refuse, md5ModelFromGltf = refuse;",
       loader: 'js',
     }));
   },

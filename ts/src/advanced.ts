@@ -35,7 +35,8 @@ export { mdlPlayable } from './formats/mdl/playable.js';
 export {
   IqmParser, parseIqm, parseIqmStream, iqmFormat, readIqmConfig, parseFrameGroups, boundFrameGroups, iqmCompanionsBeside, iqmAcceptsCompanion,
 } from './formats/iqm/index.js';
-export { IqmPoser, IQM_DEFAULT_FPS } from './formats/iqm/poser.js';
+export { IqmPoser } from './pose/iqm-poser.js';
+export { IQM_DEFAULT_FPS } from './pose/iqm-anim-match.js';
 export * as tsIqmKernels from './kernels/ts-iqm-kernels.js';
 // kernels: the backend contract, the TS and WASM backends, the TS kernels themselves, layouts and tables
 export type * from './kernels/backend.js';

@@ -7,7 +7,8 @@
  *   const glb = await toGlb(set, { formats: DEFAULT_FORMATS });     // the set's registration exports it
  *
  * Kept small (a test holds at most 13 values) and stable: what is about one format is on its own entry
- * (`idtech-models/md5`, `/md2`, `/md3`, `/mdl`, `/iqm`: parsers, posers, its registration); file systems are
+ * (`idtech-models/md5`, `/md2`, `/md3`, `/mdl`, `/iqm`, `/goldsrc`: parsers, posers, its registration; each in its
+ * folder, `formats/<x>/public.ts`); file systems are
  * `idtech-models/files`, materials and images `idtech-models/textures`, what is written `idtech-models/write`, the
  * rooms behind all of them `idtech-models/advanced` (expect changes). Types cost nothing and are exported freely.
  */

@@ -30,6 +30,13 @@ function ranks(): Map<string, number> {
 
 const floorOf = (room: string) => room.split('/')[0];
 
+/**
+ * The two doors that list pieces of every format's room by name — what is written (`idtech-models/write`) and the
+ * rooms behind the doors (`idtech-models/advanced`) — and are left out of the count of a room's importers
+ * (docs/architecture.md, "A format is one folder").
+ */
+const GATHERING_DOORS = ['write.ts', 'advanced.ts'];
+
 /** Each module's imports of other modules under ts/src (type-only and `import()` too: a circle is a circle to a reader). */
 function importGraph(files: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -101,6 +108,23 @@ describe('the one-way house', () => {
 
   test('no import circle among the modules of ts/src (a room re-exporting what lazily imports it is one)', () => {
     expect(circles(importGraph(files)).map((c) => c.map((f) => relative(SRC, f)).join(' ⇄ '))).toEqual([]);
+  });
+
+  test('a format is one folder: outside formats/<x>/, the list (registry/formats.ts) alone imports it, and its door is inside', () => {
+    const graph = importGraph(files);
+    const rooms = readdirSync(join(SRC, 'formats'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const importersOf = (room: string, skip: readonly string[] = []) => {
+      const dir = join(SRC, 'formats', room) + '/';
+      return files.filter((f) => !f.startsWith(dir) && !skip.includes(relative(SRC, f)) && graph.get(f)!.some((t) => t.startsWith(dir))).map((f) => relative(SRC, f)).sort();
+    };
+    // every room, each imported by the list: a folder the list does not name is a format nobody can reach
+    expect(Object.fromEntries(rooms.map((r) => [r, importersOf(r, GATHERING_DOORS)]))).toEqual(Object.fromEntries(rooms.map((r) => [r, ['registry/formats.ts']])));
+    // the two doors left out do gather rooms (the count above would see them), and are doors: no code of their own
+    expect(rooms.filter((r) => importersOf(r).includes('write.ts'))).toEqual(expect.arrayContaining(['md2', 'md3', 'md5', 'mdl', 'iqm']));
+    for (const door of GATHERING_DOORS) expect(readFileSync(join(SRC, door), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').trim().split(/;\s*/).filter(Boolean).every((s) => /^export\b[\s\S]*\bfrom\s/.test(s)), door).toBe(true);
+    // each room's package door (`idtech-models/<x>`) is its public.ts
+    const types = JSON.stringify(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).exports);
+    for (const r of rooms) expect(types, r).toContain(`"./dist/types/formats/${r}/public.d.ts"`);
   });
 
   test('docs/architecture.svg shows the rooms and arrows the code has (node scripts/house.mjs redraws it)', async () => {

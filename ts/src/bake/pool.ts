@@ -24,7 +24,7 @@ import type { IqmModel, Md5Anim, Md5Mesh } from '../base/model.js';
 import type { BackendName } from '../kernels/backend.js';
 import { createBackend } from '../kernels/select.js';
 import { wasmSimdSupported } from '../kernels/wasm-backend.js';
-import { IqmPoser, iqmAnimationError, iqmSkinned } from '../formats/iqm/poser.js';
+import { IqmPoser, iqmAnimationError, iqmSkinned } from '../pose/iqm-poser.js';
 import { Md5Poser, assertAnimMatchesMesh } from '../pose/md5-poser.js';
 import { buildSkinStream, type Md5SkinStream } from '../pose/skin-stream.js';
 import type { BakeEndpoint, BakeReply, BakeRequest } from './protocol.js';

@@ -14,7 +14,7 @@ import { BASEFRAME_STRIDE, IQM_BIND_JOB, IQM_BIND_STRIDE, IQM_CHANNELS, IQM_SKIN
 import { validateLbs } from '../kernels/ts-iqm-kernels.js';
 import { validateAnim, validateParents, validateSkin } from '../kernels/ts-kernels.js';
 import { decodeBase64 } from '../kernels/wasm-backend.js';
-import { iqmSkinError, iqmWeightsF32 } from '../formats/iqm/poser.js';
+import { iqmSkinError, iqmWeightsF32 } from '../pose/iqm-poser.js';
 import { BAKE_RUN_FRAMES } from '../pose/bake-runs.js';
 import { animError, skinError } from '../pose/md5-poser.js';
 import type { Md5SkinStream } from '../pose/skin-stream.js';

@@ -6,7 +6,7 @@
  * memory, each copied out). Runs in any worker (`bake-worker.ts`) or, for tests, on any port.
  */
 import { createBackend } from '../kernels/select.js';
-import { IqmPoser } from '../formats/iqm/poser.js';
+import { IqmPoser } from '../pose/iqm-poser.js';
 import { Md5Poser } from '../pose/md5-poser.js';
 import type { BakeEndpoint, BakeRequest } from './protocol.js';
 import { joinShared, type SharedMemory } from './shared-worker.js';

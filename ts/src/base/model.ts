@@ -434,3 +434,96 @@ export interface IqmModel {
   extensions: IqmExtension[];
   warnings: import('./errors.js').ParseWarning[];
 }
+
+// ——— a Quake 3 family animation.cfg, as parsed (formats/md3/animation-cfg.ts reads it) ———
+
+// the names' lists are values: md3-animations.ts, so that the shapes here stay types (what loads this file does not carry them)
+import type { MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS } from './md3-animations.js';
+
+export type Md3AnimationName =
+  | (typeof MD3_PLAYER_ANIMATIONS)[number]
+  | (typeof MD3_UNVANQUISHED_PLAYER_ANIMATIONS)[number]
+  | (typeof MD3_DERIVED_ANIMATIONS)[number]
+  | (typeof MD3_NONSEGMENTED_ANIMATIONS)[number]
+  | 'NSPA_WALKBACK'
+  | (typeof MD3_BUILDABLE_ANIMATIONS)[number];
+
+/** Which game file the cfg is (see the file comment). */
+export type AnimationCfgForm = 'player' | 'nonsegmented' | 'buildable';
+
+/** Which game's list names a player file's animations (see the file comment). */
+export type PlayerAnimationNames = 'quake3' | 'unvanquished';
+
+export interface Md3Animation {
+  name: Md3AnimationName;
+  /**
+   * player: into lower.md3 for BOTH_/LEGS_, into upper.md3 for BOTH_/TORSO_ (after the LEGS_ adjustment);
+   * nonsegmented: into nonseg.md3; buildable: into each of the buildable's models.
+   */
+  firstFrame: number;
+  /** ≥ 0 (a negative count in the file sets `reversed`). */
+  numFrames: number;
+  /** The last `loopFrames` frames repeat; 0 = play once and hold the last frame. */
+  loopFrames: number;
+  fps: number;
+  /** trunc(1000 / fps): the engine's milliseconds per frame. */
+  frameLerpMs: number;
+  reversed: boolean;
+  flipflop: boolean;
+}
+
+/**
+ * A named clip, the same shape in every form: what the MD3 glTF exporter's `clips` option (`GltfClip`, which also
+ * honours `reversed`) and the posers' timing (`md3ClipFrameAt`) take.
+ */
+export interface Md3AnimationClip {
+  name: Md3AnimationName;
+  firstFrame: number;
+  frameCount: number;
+  /** The last `loopFrames` frames repeat; 0 = play once and hold the last frame. */
+  loopFrames: number;
+  fps: number;
+  reversed: boolean;
+}
+
+export interface Md3AnimationCfg {
+  form: AnimationCfgForm;
+  /** A player file's list: Quake 3's (ioquake3, Tremulous) or Unvanquished's; 'quake3' in the other forms. */
+  playerNames: PlayerAnimationNames;
+  sex: 'male' | 'female' | 'neuter';
+  /** Quake 3's values, and Tremulous' `none` / `custom`. */
+  footsteps: 'normal' | 'boot' | 'flesh' | 'mech' | 'energy' | 'none' | 'custom';
+  headOffset: [number, number, number];
+  fixedLegs: boolean;
+  fixedTorso: boolean;
+  /**
+   * The form's animations in its enum order, then the derived ones: player — the 31 file animations (Unvanquished:
+   * 43) and the 5 derived (animNumber_t order); nonsegmented — the 27 NSPA_* and NSPA_WALKBACK; buildable — the 14 BANIM_*.
+   */
+  animations: Md3Animation[];
+  /** The same by name (only the form's names are present). */
+  byName: Partial<Record<Md3AnimationName, Md3Animation>>;
+  /**
+   * Every animation with frames, as form-independent clips (FLAG_* left out: they index the CTF flag's model, not
+   * the player's).
+   */
+  clips: Md3AnimationClip[];
+  /** Whether a player file gave the Team Arena gestures itself (else they copy TORSO_GESTURE); false in other forms. */
+  teamArena: boolean;
+  warnings: import('./errors.js').ParseWarning[];
+}
+
+// ——— a Quake 3 player folder read whole (formats/md3/player-parts.ts) ———
+
+export interface Md3PlayerModels {
+  lower: Md3Model;
+  upper: Md3Model;
+  head: Md3Model;
+  weapon?: Md3Model;
+}
+
+/** A player folder read whole: its parts and, when the folder has one, its animation.cfg. */
+export interface Md3PlayerData {
+  models: Md3PlayerModels;
+  animations?: Md3AnimationCfg;
+}

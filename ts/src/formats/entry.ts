@@ -136,6 +136,11 @@ export interface WriterCapability {
   checkFps?(fps: number): string | null;
   /** glTF (bytes and the files a .gltf names) → the files to write. Loaded on first use (glTF Transform). */
   fromGltf(gltf: GltfInput, options: WriterOptions): Promise<WriterResult>;
+  /**
+   * glTF → the data model the format's writer writes (`importGltf(input, { format })`, `idtech-models/write`), for
+   * the targets that offer it; the options are the room's (`GltfToMd3Options` …). Loaded on first use.
+   */
+  model?(gltf: GltfInput, options: object): Promise<unknown>;
 }
 
 /** What a parsed model of the format can do without reading files: be recognised by its data, exported, textured. */

@@ -5,9 +5,7 @@
  * resolves the model's textures there; `loadPlayer` does both for a player folder.
  */
 import { mountGameDir, lazyFolderFileSystem } from '../vfs/node.js';
-import type { Md3Model } from '../base/model.js';
-import type { Md3AnimationCfg } from '../formats/md3/animation-cfg.js';
-import type { Md3PlayerData } from '../formats/md3/player-parts.js';
+import type { Md3AnimationCfg, Md3Model, Md3PlayerData } from '../base/model.js';
 import { GAME_FOLDER_MARKERS, locateGameFolder, looseModelRoot, type GameFolderPlace } from '../load/game-folder.js';
 import { openModelSet, type ModelSet, type ModelSetOptions } from '../load/model-set.js';
 import type { FormatEntry } from '../formats/entry.js';

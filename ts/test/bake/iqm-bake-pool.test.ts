@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { IqmModel } from '../../src/base/model.js';
 import type { BackendName } from '../../src/kernels/backend.js';
 import { createBackend } from '../../src/kernels/select.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { BakePool } from '../../src/bake/pool.js';
 import { createBakePool } from '../../src/bake/node.js';
 import { syntheticIqmModel } from '../../../bench/synthetic-iqm.mjs';

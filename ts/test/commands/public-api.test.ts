@@ -2,7 +2,7 @@
  * The command line and the model viewer use the library as users do: through the package's entries, never
  * `idtech-models/advanced` ("expect changes") nor an internal module. In the repository that means:
  * - `ts/src/cli/` and `ts/src/commands/` import library names only from the entry modules (`ts/src/index.ts`,
- *   `node.ts`, `files.ts`, `textures.ts`, `write.ts`, `three.ts`, a format's `md5.ts` … — the files package.json
+ *   `node.ts`, `files.ts`, `textures.ts`, `write.ts`, `three.ts`, a format's `formats/md5/public.ts` … — the files package.json
  *   `exports` builds), besides Node's built-ins, their own files and the bench suite (the `bench` command's own, not a
  *   library API). The CLI's build then imports each name from the module that defines it (scripts/entry-imports.mjs:
  *   through an entry, esbuild's code splitting gave every command what the entry re-exports);
@@ -86,10 +86,10 @@ describe('the command line and the viewer use the library through its package en
     expect(cliAllowed('node:fs', cliFile)).toBe(true);
     expect(demoAllowed('idtech-models/advanced')).toBe(false);
     expect(demoAllowed('idtech-models/md3')).toBe(true);
-    expect(entries.has(join(SRC, 'index.ts')) && entries.has(join(SRC, 'md3.ts'))).toBe(true);
+    expect(entries.has(join(SRC, 'index.ts')) && entries.has(join(SRC, 'formats/md3/public.ts'))).toBe(true);
   });
 
   it('the entries the CLI takes from are built (every entry module is in package.json exports)', () => {
-    for (const e of ['index.ts', 'node.ts', 'files.ts', 'textures.ts', 'write.ts', 'md5.ts', 'md2.ts', 'md3.ts', 'mdl.ts', 'iqm.ts']) expect(entries.has(join(SRC, e)), e).toBe(true);
+    for (const e of ['index.ts', 'node.ts', 'files.ts', 'textures.ts', 'write.ts', ...['md5', 'md2', 'md3', 'mdl', 'iqm', 'goldsrc'].map((f) => `formats/${f}/public.ts`)]) expect(entries.has(join(SRC, e)), e).toBe(true);
   });
 });

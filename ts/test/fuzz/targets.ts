@@ -6,7 +6,7 @@
 import { toGlbNow } from '../helpers/glb-now.js';
 import type { IqmModel, Md2Model, Md3Model, Md5Anim, Md5Mesh } from '../../src/base/model.js';
 import { IqmParser, parseIqm } from '../../src/formats/iqm/parser.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { writeIqm } from '../../src/formats/iqm/write.js';
 import { iqmToGlb } from '../../src/formats/iqm/gltf.js';
 import { Md2Parser, md2Unwelded, parseMd2 } from '../../src/formats/md2/index.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IqmModel } from '../../src/base/model.js';
-import { iqmAcceptsCompanion } from '../../src/formats/iqm/pairing.js';
+import { iqmAcceptsCompanion } from '../../src/pose/iqm-anim-match.js';
 import { parseIqm } from '../../src/formats/iqm/parser.js';
 import { manifest, SHARED_MODELS } from '../helpers/models.js';
 

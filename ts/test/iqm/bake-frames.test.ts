@@ -11,7 +11,7 @@ import type { IqmModel } from '../../src/base/model.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { syntheticIqmModel } from '../../../bench/synthetic-iqm.mjs';
 import { animationPairs, iqmFile } from './_corpus.js';
 

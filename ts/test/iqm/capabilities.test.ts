@@ -20,7 +20,7 @@ import { modelToThree } from '../../src/three/model-to-three.js';
 import { SkinnedPoserMesh } from '../../src/three/skinned-poser-mesh.js';
 import type { SkinnedClipInfo } from '../../src/three/skinned-clips.js';
 import type { SkinningMode } from '../../src/three/skinned-model.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { ACCEPTED_WARNINGS, expectClean, validate, type ValidatorSummary } from '../export/validate.js';
 import { diagonal } from '../helpers/compare.js';
 import { sharedFileSystem } from '../helpers/shared-fs.js';

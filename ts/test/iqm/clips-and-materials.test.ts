@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { iqmCompanionsBeside } from '../../src/formats/iqm/companions.js';
-import { iqmAcceptsCompanion } from '../../src/formats/iqm/pairing.js';
+import { iqmAcceptsCompanion } from '../../src/pose/iqm-anim-match.js';
 import { boundFrameGroups, parseFrameGroups } from '../../src/formats/iqm/framegroups.js';
 import { configClips, readIqmConfig } from '../../src/formats/iqm/iqm-cfg.js';
 import { clipFrames } from '../../src/formats/iqm/clips.js';

@@ -23,7 +23,7 @@ import { iqmFiles } from './_corpus.js';
 import { memoryFileSystem } from '../../src/vfs/memory.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { iqmEntry } from '../../src/formats/iqm/entry.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 
 afterEach(() => resetResourceLimits());
 

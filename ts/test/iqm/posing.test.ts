@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { diagonal, maxAbsDiff } from '../helpers/compare.js';
 import { readIqmReference, referenceSkin, referenceSkinMatrices } from '../reference/iqm.js';
 import { animationPairs, iqmFile, sampleFrames, skinnedMeshes } from './_corpus.js';

@@ -17,7 +17,7 @@ import { parseIqm } from '../../src/formats/iqm/parser.js';
 import { iqmToGlb } from '../../src/formats/iqm/gltf.js';
 import { writeIqm } from '../../src/formats/iqm/write.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { TARGETS } from '../fuzz/targets.js';
 import { buildIqm, positionSizeZero, wideTangentNaN } from '../../../fixtures/generate-iqm.mjs';
 import { refusal } from '../helpers/failure.js';

@@ -15,7 +15,7 @@ import { gltfToMd5 } from '../../src/import/gltf-md5.js';
 import { iqmBlendCombo } from '../../src/formats/iqm/blend.js';
 import { md5ToIqm } from '../../src/formats/iqm/md5-iqm.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { Md5Poser } from '../../src/pose/md5-poser.js';
 import { writeIqm } from '../../src/formats/iqm/write.js';
 import { assimpField, assimpInfo } from '../helpers/assimp.js';

@@ -21,7 +21,7 @@ import { createTsBackend } from '../../src/kernels/ts-backend.js';
 import type { ModelSet } from '../../src/load/model-set.js';
 import { md5View } from '../../src/formats/md5/view.js';
 import { md5ToIqm } from '../../src/formats/iqm/md5-iqm.js';
-import { IqmPoser } from '../../src/formats/iqm/poser.js';
+import { IqmPoser } from '../../src/pose/iqm-poser.js';
 import { assertAnimMatchesMesh, Md5Poser } from '../../src/pose/md5-poser.js';
 import { writeMd5Anim } from '../../src/formats/md5/write-anim.js';
 import { gltfPositions, readGlb, yUp } from '../export/gltf-eval.js';

@@ -17,7 +17,7 @@ import type { Companion } from '../../load/format.js';
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import type { IqmClipDetail } from './companions.js';
 import { boundFrameGroups, parseFrameGroups } from './framegroups.js';
-import { IQM_DEFAULT_FPS } from './pairing.js';
+import { IQM_DEFAULT_FPS } from '../../pose/iqm-anim-match.js';
 
 /** The frames [first, first + count) of a clip over an anim of `frames` frames starting at `firstFrame` (skelmodel.h setanim's offsets). */
 export function clipFrames(clip: { startOffset: number; endOffset: number }, firstFrame: number, frames: number): { first: number; count: number } {

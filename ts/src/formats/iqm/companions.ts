@@ -2,7 +2,7 @@
  * What plays on an IQM mesh, as the engine that ships such sets pairs them: Tesseract / Red Eclipse name a mesh's
  * animation files in the `iqm.cfg` beside it (`iqmanim`, through `exec`s), and play a file on a mesh when the file's
  * poses are one per joint of the mesh's skeleton (iqm.h `loadiqmanims`: `hdr.num_poses != skel->numbones` refuses
- * the file: `pairing.ts`). The IQM's own anims play on it too (ioquake3 and DarkPlaces read no other file).
+ * the file: `pose/iqm-anim-match.ts`). The IQM's own anims play on it too (ioquake3 and DarkPlaces read no other file).
  *
  * Everything is read under the game's root (`root`: the game folder a loose model sits in, or its own folder when it
  * sits in none; the file system's root for an archive or a mounted folder): a config's paths never lead out of it.

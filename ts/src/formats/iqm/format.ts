@@ -6,7 +6,7 @@
  */
 import type { IqmModel } from '../../base/model.js';
 import type { ModelFormat } from '../../load/format.js';
-import { iqmAcceptsCompanion } from './pairing.js';
+import { iqmAcceptsCompanion } from '../../pose/iqm-anim-match.js';
 import { isIqm, readIqmHeader } from './header.js';
 import { HEADER_BYTES } from './layout.js';
 

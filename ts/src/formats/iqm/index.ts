@@ -7,7 +7,7 @@ export { IQM_LIMITS } from './limits.js';
 export { iqmFormat } from './format.js';
 export { iqmCompanionsBeside, iqmMeshesPlaying } from './companions.js';
 export { iqmClips, type IqmClip, type IqmClipInput } from './clips.js';
-export { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from './pairing.js';
+export { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from '../../pose/iqm-anim-match.js';
 export { boundFrameGroups, parseFrameGroups, type IqmFrameGroup } from './framegroups.js';
 export { clipFrames } from './clips.js';
 export {

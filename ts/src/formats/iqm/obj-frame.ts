@@ -2,7 +2,7 @@
 import type { IqmModel } from '../../base/model.js';
 import type { ModelSet } from '../../load/model-set.js';
 import type { ObjFrameOptions } from '../entry.js';
-import { IqmPoser } from './poser.js';
+import { IqmPoser } from '../../pose/iqm-poser.js';
 import { iqmToObj } from './obj.js';
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -9,7 +9,7 @@
 import type { IqmModel } from '../../base/model.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { createTsBackend } from '../../kernels/ts-backend.js';
-import { IqmPoser } from './poser.js';
+import { IqmPoser } from '../../pose/iqm-poser.js';
 import { fmt, objFace, objHeader, objUseMaterial, objVector, type ObjOptions } from '../../export/obj.js';
 
 /** The OBJ text of `model` with `options.positions` / `normals` (a poser's outputs, the file's vertex order). */

@@ -9,7 +9,7 @@ import type { IqmModel } from '../../base/model.js';
 import { iqmClips } from './clips.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import type { ModelSet } from '../../load/model-set.js';
-import { IqmPoser } from './poser.js';
+import { IqmPoser } from '../../pose/iqm-poser.js';
 import { poserPlayer, type Clip, type ModelPlayer, type PlayableModel } from '../../playable/playable.js';
 
 /** A clip and where its frames are: which file, from which stored frame; whether the engine loops it. */

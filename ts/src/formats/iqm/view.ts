@@ -13,12 +13,12 @@
  */
 import type { IqmModel } from '../../base/model.js';
 import { iqmInfluences } from './influences.js';
-import { IQM_DEFAULT_FPS } from './pairing.js';
+import { IQM_DEFAULT_FPS } from '../../pose/iqm-anim-match.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../../kernels/layout.js';
 import { iqmBindMatrices, iqmDecodeFrame } from '../../kernels/ts-iqm-kernels.js';
 import type { ModelSet } from '../../load/model-set.js';
-import { IqmPoser } from './poser.js';
+import { IqmPoser } from '../../pose/iqm-poser.js';
 import { iqmClipSources, type IqmClipSource } from './playable.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView, type ViewGroup } from '../model-view.js';
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';

@@ -54,5 +54,6 @@ export const md2Entry = /* @__PURE__ */ formatEntry(md2Format, md2Model, {
     defaultFps: 10,
     refuses: { '--split': '--split cuts MD3 surfaces; an MD2 has one mesh and cannot be split' },
     fromGltf: async (gltf, options) => (await import('./writer.js')).md2FromGltf(gltf, options),
+    model: async (gltf, options) => (await import('./writer.js')).md2ModelFromGltf(gltf, options),
   },
 });

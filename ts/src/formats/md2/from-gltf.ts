@@ -40,30 +40,12 @@ import { LIMITS } from './limits.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose, WorldMatrices } from '../../import/gltf-sample.js';
-import { materialNames, type ImportTextureOptions, type TextureFile } from '../../import/gltf-textures.js';
+import { materialNames } from '../../import/gltf-textures.js';
 import { animationRates, checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
+import type { GltfToMd2Options, ImportedMd2 } from '../../import/gltf-targets.js';
+// what `importGltf` takes and gives for an MD2 (its overloads name them: import/gltf-targets.ts)
+export type { GltfToMd2Options, ImportedMd2 };
 
-export interface GltfToMd2Options extends ImportTextureOptions {
-  /** Frames per second animations are sampled at (default 10, Quake 2's). */
-  fps?: number;
-  /** Without `fps`: each animation at its own even key rate (every key kept), else at 10 (`animationRates`). */
-  keyRate?: boolean;
-  /** Uniform scale applied to positions (default 1). */
-  scale?: number;
-  /** The skin size st pixels are counted in when the material has no baseColor texture (default 256 × 256). */
-  skinSize?: { width: number; height: number };
-  /**
-   * At most this many frames in all (default: `maxImportFrames` of the input's `limits` or the process's
-   * `ResourceLimits`, 65,536): more is UNWRITABLE, naming the limit, before any frame is sampled.
-   */
-  maxFrames?: number;
-  /**
-   * At most this many bytes of quantised vertices sampled before merging (4 × glTF vertices × frames; default:
-   * `maxImportBytes`, 64 MiB): more is UNWRITABLE, naming the limit, before anything is sampled. Meshes used by many
-   * nodes and long animations make an output far bigger than the file.
-   */
-  maxBytes?: number;
-}
 
 /** The largest finite float32. */
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -135,8 +117,6 @@ function distinctVertices(all: Uint8Array, V: number): number {
   return new Set(words).size;
 }
 
-/** The MD2 and the images its skin names (with `texturePath`; gltf-textures.ts). */
-export type ImportedMd2 = Md2Model & { textures: TextureFile[] };
 
 export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}): Promise<ImportedMd2> {
   const doc = await readGltfDocument(input);

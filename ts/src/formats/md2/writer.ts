@@ -9,6 +9,9 @@ import { writeMd2 } from './write.js';
 import type { GltfInput } from '../../import/gltf.js';
 import type { WriterOptions, WriterResult } from '../entry.js';
 
+/** glTF → the MD2 the writer writes (the registration's `writer.model`, `importGltf(input, { format: 'md2' })`): glTF Transform is this module's. */
+export const md2ModelFromGltf = gltfToMd2;
+
 export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
   const imported = await gltfToMd2(gltf, { fps: o.fps, keyRate: o.keyRate, scale: o.scale, texturePath: o.texturePath });
   const gl = md2GlCommands(imported);

@@ -33,118 +33,13 @@
  */
 import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
 
-/** The animations of a Quake 3 player, in file order (bg_public.h animNumber_t up to MAX_ANIMATIONS). */
-export const MD3_PLAYER_ANIMATIONS = [
-  'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
-  'TORSO_GESTURE', 'TORSO_ATTACK', 'TORSO_ATTACK2', 'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND2',
-  'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB',
-  'LEGS_LANDB', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
-  'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
-] as const;
-/**
- * Unvanquished's MD3 player animations, in file order (its bg_public.h playerAnimNumber_t of the MD3 era, up to
- * MAX_PLAYER_ANIMATIONS; TORSO_STAND_BLASTER is the line its human_bsuit/animation.cfg labels TORSO_STAND2).
- */
-export const MD3_UNVANQUISHED_PLAYER_ANIMATIONS = [
-  'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
-  'TORSO_GESTURE_BLASTER', 'TORSO_GESTURE', 'TORSO_GESTURE_PSAW', 'TORSO_GESTURE_SHOTGUN', 'TORSO_GESTURE_LGUN',
-  'TORSO_GESTURE_MDRIVER', 'TORSO_GESTURE_CHAINGUN', 'TORSO_GESTURE_PRIFLE', 'TORSO_GESTURE_FLAMER', 'TORSO_GESTURE_LUCI',
-  'TORSO_GESTURE_CKIT', 'TORSO_RALLY', 'TORSO_ATTACK_BLASTER', 'TORSO_ATTACK_PSAW', 'TORSO_ATTACK',
-  'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND_BLASTER',
-  'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB',
-  'LEGS_LANDB', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
-  'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
-] as const;
-/** Built by the game after reading the file (animNumber_t after MAX_ANIMATIONS). */
-export const MD3_DERIVED_ANIMATIONS = ['LEGS_BACKCR', 'LEGS_BACKWALK', 'FLAG_RUN', 'FLAG_STAND', 'FLAG_STAND2RUN'] as const;
+// the names and the parsed shape are data every floor may hold (a player's glTF, the Node door's `loadPlayer`): base/model.ts
+import { MD3_BUILDABLE_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS } from '../../base/md3-animations.js';
+import type { AnimationCfgForm, Md3Animation, Md3AnimationCfg, Md3AnimationClip, Md3AnimationName, PlayerAnimationNames } from '../../base/model.js';
+export { MD3_PLAYER_ANIMATIONS, MD3_UNVANQUISHED_PLAYER_ANIMATIONS, MD3_DERIVED_ANIMATIONS, MD3_NONSEGMENTED_ANIMATIONS, MD3_BUILDABLE_ANIMATIONS };
+export type { Md3AnimationName, AnimationCfgForm, PlayerAnimationNames, Md3Animation, Md3AnimationClip, Md3AnimationCfg };
 
-/** A Tremulous non-segmented player's animations, in file order (bg_public.h nonSegPlayerAnimNumber_t). */
-export const MD3_NONSEGMENTED_ANIMATIONS = [
-  'NSPA_STAND', 'NSPA_GESTURE', 'NSPA_WALK', 'NSPA_RUN', 'NSPA_RUNBACK', 'NSPA_CHARGE',
-  'NSPA_RUNLEFT', 'NSPA_WALKLEFT', 'NSPA_RUNRIGHT', 'NSPA_WALKRIGHT', 'NSPA_SWIM',
-  'NSPA_JUMP', 'NSPA_LAND', 'NSPA_JUMPBACK', 'NSPA_LANDBACK', 'NSPA_TURN',
-  'NSPA_ATTACK1', 'NSPA_ATTACK2', 'NSPA_ATTACK3', 'NSPA_PAIN1', 'NSPA_PAIN2',
-  'NSPA_DEATH1', 'NSPA_DEAD1', 'NSPA_DEATH2', 'NSPA_DEAD2', 'NSPA_DEATH3', 'NSPA_DEAD3',
-] as const;
-/** A Tremulous buildable's animations, in file order (bg_public.h buildableAnimNumber_t after BANIM_NONE). */
-export const MD3_BUILDABLE_ANIMATIONS = [
-  'BANIM_CONSTRUCT1', 'BANIM_CONSTRUCT2', 'BANIM_IDLE1', 'BANIM_IDLE2', 'BANIM_IDLE3', 'BANIM_ATTACK1', 'BANIM_ATTACK2',
-  'BANIM_SPAWN1', 'BANIM_SPAWN2', 'BANIM_PAIN1', 'BANIM_PAIN2', 'BANIM_DESTROY1', 'BANIM_DESTROY2', 'BANIM_DESTROYED',
-] as const;
-
-export type Md3AnimationName =
-  | (typeof MD3_PLAYER_ANIMATIONS)[number]
-  | (typeof MD3_UNVANQUISHED_PLAYER_ANIMATIONS)[number]
-  | (typeof MD3_DERIVED_ANIMATIONS)[number]
-  | (typeof MD3_NONSEGMENTED_ANIMATIONS)[number]
-  | 'NSPA_WALKBACK'
-  | (typeof MD3_BUILDABLE_ANIMATIONS)[number];
-
-/** Which game file the cfg is (see the file comment). */
-export type AnimationCfgForm = 'player' | 'nonsegmented' | 'buildable';
-
-/** Which game's list names a player file's animations (see the file comment). */
-export type PlayerAnimationNames = 'quake3' | 'unvanquished';
 const PLAYER_LISTS: Record<PlayerAnimationNames, readonly Md3AnimationName[]> = { quake3: MD3_PLAYER_ANIMATIONS, unvanquished: MD3_UNVANQUISHED_PLAYER_ANIMATIONS };
-
-export interface Md3Animation {
-  name: Md3AnimationName;
-  /**
-   * player: into lower.md3 for BOTH_/LEGS_, into upper.md3 for BOTH_/TORSO_ (after the LEGS_ adjustment);
-   * nonsegmented: into nonseg.md3; buildable: into each of the buildable's models.
-   */
-  firstFrame: number;
-  /** ≥ 0 (a negative count in the file sets `reversed`). */
-  numFrames: number;
-  /** The last `loopFrames` frames repeat; 0 = play once and hold the last frame. */
-  loopFrames: number;
-  fps: number;
-  /** trunc(1000 / fps): the engine's milliseconds per frame. */
-  frameLerpMs: number;
-  reversed: boolean;
-  flipflop: boolean;
-}
-
-/**
- * A named clip, the same shape in every form: what the MD3 glTF exporter's `clips` option (`GltfClip`, which also
- * honours `reversed`) and the posers' timing (`md3ClipFrameAt`) take.
- */
-export interface Md3AnimationClip {
-  name: Md3AnimationName;
-  firstFrame: number;
-  frameCount: number;
-  /** The last `loopFrames` frames repeat; 0 = play once and hold the last frame. */
-  loopFrames: number;
-  fps: number;
-  reversed: boolean;
-}
-
-export interface Md3AnimationCfg {
-  form: AnimationCfgForm;
-  /** A player file's list: Quake 3's (ioquake3, Tremulous) or Unvanquished's; 'quake3' in the other forms. */
-  playerNames: PlayerAnimationNames;
-  sex: 'male' | 'female' | 'neuter';
-  /** Quake 3's values, and Tremulous' `none` / `custom`. */
-  footsteps: 'normal' | 'boot' | 'flesh' | 'mech' | 'energy' | 'none' | 'custom';
-  headOffset: [number, number, number];
-  fixedLegs: boolean;
-  fixedTorso: boolean;
-  /**
-   * The form's animations in its enum order, then the derived ones: player — the 31 file animations (Unvanquished:
-   * 43) and the 5 derived (animNumber_t order); nonsegmented — the 27 NSPA_* and NSPA_WALKBACK; buildable — the 14 BANIM_*.
-   */
-  animations: Md3Animation[];
-  /** The same by name (only the form's names are present). */
-  byName: Partial<Record<Md3AnimationName, Md3Animation>>;
-  /**
-   * Every animation with frames, as form-independent clips (FLAG_* left out: they index the CTF flag's model, not
-   * the player's).
-   */
-  clips: Md3AnimationClip[];
-  /** Whether a player file gave the Team Arena gestures itself (else they copy TORSO_GESTURE); false in other forms. */
-  teamArena: boolean;
-  warnings: ParseWarning[];
-}
 
 export interface AnimationCfgOptions {
   /** Read the file as this form (default: by its content, see the file comment). */

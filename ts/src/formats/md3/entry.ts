@@ -66,6 +66,7 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
     extensions: ['.md3'],
     defaultFps: 15,
     fromGltf: async (gltf, options) => (await import('./writer.js')).md3FromGltf(gltf, options),
+    model: async (gltf, options) => (await import('./writer.js')).md3ModelFromGltf(gltf, options),
   },
 });
 

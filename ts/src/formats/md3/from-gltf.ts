@@ -24,34 +24,14 @@ import type { ParseWarning } from '../../base/errors.js';
 import { MD3_LIMITS } from './limits.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { PrimitivePoser, restPose, transformInPlace, WorldMatrices } from '../../import/gltf-sample.js';
-import { materialNames, type ImportTextureOptions, type TextureFile } from '../../import/gltf-textures.js';
+import { materialNames } from '../../import/gltf-textures.js';
 import { animationRates, checkImportBytes, checkSampling, field, importBounds, nameOf, sampleFrames, sceneNodes, toId, trianglePrimitives, unwritable, type SampleFrame } from '../../import/gltf-scene.js';
 import { md3Extent, md3GridWarning } from './grid.js';
+import type { GltfToMd3Options, ImportedMd3 } from '../../import/gltf-targets.js';
+// what `importGltf` takes and gives for an MD3 (its overloads name them: import/gltf-targets.ts)
+export type { GltfToMd3Options, ImportedMd3 };
 
-export interface GltfToMd3Options extends ImportTextureOptions {
-  /** Frames per second animations are sampled at (default 15). */
-  fps?: number;
-  /** Without `fps`: each animation at its own even key rate (every key kept), else at 15 (`animationRates`). */
-  keyRate?: boolean;
-  /** Uniform scale applied to positions and tag origins (default 1). */
-  scale?: number;
-  /** The model name in the header (default ''). */
-  name?: string;
-  /**
-   * At most this many frames in all (default: `maxImportFrames` of the input's `limits` or the process's
-   * `ResourceLimits`, 65,536): more is UNWRITABLE, naming the limit, before any frame is sampled.
-   */
-  maxFrames?: number;
-  /**
-   * At most this many bytes of MD3 frames, tags and vertices (default: `maxImportBytes`, 64 MiB; MD3's int32 offsets
-   * address 2³¹ − 1): more is UNWRITABLE, naming the limit, before anything is sampled. Meshes used by many nodes
-   * and long animations make an output far bigger than the file.
-   */
-  maxBytes?: number;
-}
 
-/** The MD3 and the images its shaders name (with `texturePath`; gltf-textures.ts). */
-export type ImportedMd3 = Md3Model & { textures: TextureFile[] };
 
 /** The packed lat/lng normal nearest to unit `n` under ioquake3's decode (x = cos a·sin b, y = sin a·sin b, z = cos b). */
 export function packMd3Normal(x: number, y: number, z: number): number {

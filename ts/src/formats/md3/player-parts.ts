@@ -5,15 +5,9 @@
  * `animation-cfg.ts`; posing is `formats/md3/player.ts`.
  */
 import type { ParseWarning } from '../../base/errors.js';
-import type { Md3Model } from '../../base/model.js';
-import type { Md3AnimationCfg } from './animation-cfg.js';
-
-export interface Md3PlayerModels {
-  lower: Md3Model;
-  upper: Md3Model;
-  head: Md3Model;
-  weapon?: Md3Model;
-}
+import type { Md3PlayerModels } from '../../base/model.js';
+// the shapes of a player read whole are data other floors hold (the Node door's `loadPlayer`): base/model.ts
+export type { Md3PlayerData, Md3PlayerModels } from '../../base/model.js';
 
 export type Md3PlayerPart = 'lower' | 'upper' | 'head' | 'weapon';
 /** Parts in the order their vertices are laid out. */
@@ -44,8 +38,3 @@ export function playerTagWarnings(models: Md3PlayerModels): PartWarning[] {
   return out;
 }
 
-/** A player folder read whole: its parts and, when the folder has one, its animation.cfg. */
-export interface Md3PlayerData {
-  models: Md3PlayerModels;
-  animations?: Md3AnimationCfg;
-}

@@ -20,6 +20,9 @@ function prepareMd3(imported: Md3Model, split: boolean) {
   return { model, md3, engine: md3EngineLimits(md3) };
 }
 
+/** glTF → the MD3 the writer writes (the registration's `writer.model`, `importGltf(input, { format: 'md3' })`): glTF Transform is this module's. */
+export const md3ModelFromGltf = gltfToMd3;
+
 export async function md3FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
   const imported = await gltfToMd3(gltf, { fps: o.fps, keyRate: o.keyRate, scale: o.scale, texturePath: o.texturePath });
   if (imported.surfaces.length === 0) throw noMesh();

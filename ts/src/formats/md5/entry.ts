@@ -82,6 +82,7 @@ export const md5MeshEntry = /* @__PURE__ */ formatEntry(md5MeshFormat, md5MeshMo
     refuses: { '--split': '--split cuts MD3 surfaces; Doom 3 has no per-mesh limit to cut an md5mesh to' },
     checkFps: (fps) => (Number.isInteger(fps) ? null : `--fps ${fps}: an md5anim's frameRate is a whole number (Doom 3 reads it with ParseInt)`),
     fromGltf: async (gltf, options) => (await import('./writer.js')).md5FromGltf(gltf, options),
+    model: async (gltf, options) => (await import('./writer.js')).md5ModelFromGltf(gltf, options),
   },
 });
 

@@ -14,6 +14,9 @@ import type { WriterOptions, WriterResult } from '../entry.js';
  * `assimpNames`: assimp's MD5 loader reads only the md5anim named after its mesh (MD5Loader::LoadMD5AnimFile);
  * Doom 3 names anims in a .def, so any name works there.
  */
+/** glTF → the md5mesh and its md5anims the writer writes (the registration's `writer.model`, `importGltf(input, { format: 'md5' })`): glTF Transform is this module's. */
+export const md5ModelFromGltf = gltfToMd5;
+
 export async function md5FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
   const { mesh, anims, warnings, textures } = await gltfToMd5(gltf, { fps: o.fps, scale: o.scale, texturePath: o.texturePath });
   if (mesh.meshes.length === 0) throw noMesh();

@@ -10,15 +10,14 @@
  * `pose*` method returns the poser; what was posed is in `blend` (null: the bind pose). After `dispose()` every call
  * throws.
  */
-import { ErrorCode, ModelParseError, type ParseWarning } from '../../base/errors.js';
-import type { IqmAnim, IqmModel } from '../../base/model.js';
-import { disposedError, type F32, type IqmBakeSkin, type IqmPoseJob, type KernelBuffer, type LbsSkinJob, type PoseBackend, type Typed, type U32 } from '../../kernels/backend.js';
-import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../../kernels/layout.js';
-import { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from './pairing.js';
-import { bakeInRuns } from '../../pose/bake-runs.js';
-import { clipBlend, type FrameBlend } from '../../pose/timing.js';
+import { ErrorCode, ModelParseError, type ParseWarning } from '../base/errors.js';
+import type { IqmAnim, IqmModel } from '../base/model.js';
+import { disposedError, type F32, type IqmBakeSkin, type IqmPoseJob, type KernelBuffer, type LbsSkinJob, type PoseBackend, type Typed, type U32 } from '../kernels/backend.js';
+import { IQM_BIND_STRIDE, IQM_CHANNELS, LBS_MATRIX_STRIDE } from '../kernels/layout.js';
+import { iqmAcceptsCompanion, IQM_DEFAULT_FPS } from './iqm-anim-match.js';
+import { bakeInRuns } from './bake-runs.js';
+import { clipBlend, type FrameBlend } from './timing.js';
 
-export { IQM_DEFAULT_FPS };
 
 export interface IqmPoserOptions {
   /** Also skin the tangent array (when the file has one): `tangents`. */

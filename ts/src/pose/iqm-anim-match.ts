@@ -1,10 +1,11 @@
 /**
  * Whether an animation file plays on an IQM mesh, as Tesseract pairs them (iqm.h `loadiqmanims`: the file's poses
  * must be one per joint of the mesh's skeleton, `num_poses != numbones` refuses it). Apart from the config reading
- * (`companions.ts`), so that what poses and exports IQM does not carry the Cubescript reader.
+ * (`formats/iqm/companions.ts`), so that what poses and exports IQM does not carry the Cubescript reader. Beside its
+ * poser (`iqm-poser.ts`), which the bakes (`bake/`) run as well as IQM's room, as the MD5 pair (`anim-mesh-match.ts`).
  */
-import type { ParseWarning } from '../../base/errors.js';
-import type { IqmModel } from '../../base/model.js';
+import type { ParseWarning } from '../base/errors.js';
+import type { IqmModel } from '../base/model.js';
 
 /** Frames a second where neither a clip nor its IQM anim gives a rate: Tesseract's default (animmodel.h: 100 ms a frame). */
 export const IQM_DEFAULT_FPS = 10;
