@@ -27,7 +27,7 @@ export function mdcSummary(m: MdcModel): Summary {
     // frame 0's place of each tag, as the engine decodes it (R_LerpTag): origin and pitch yaw roll in degrees
     tags: m.tagNames.map((n, k) => {
       const x = m.tagXyz, a = m.tagAngles;
-      return `${k} ${JSON.stringify(shortName(n))} at ${r(x[k * 3] * XYZ_SCALE)} ${r(x[k * 3 + 1] * XYZ_SCALE)} ${r(x[k * 3 + 2] * XYZ_SCALE)} angles ${r(a[k * 3] * MDC_TAG_ANGLE_SCALE)} ${r(a[k * 3 + 1] * MDC_TAG_ANGLE_SCALE)} ${r(a[k * 3 + 2] * MDC_TAG_ANGLE_SCALE)}`;
+      return `${k} ${shortName(n)} at ${r(x[k * 3] * XYZ_SCALE)} ${r(x[k * 3 + 1] * XYZ_SCALE)} ${r(x[k * 3 + 2] * XYZ_SCALE)} angles ${r(a[k * 3] * MDC_TAG_ANGLE_SCALE)} ${r(a[k * 3 + 1] * MDC_TAG_ANGLE_SCALE)} ${r(a[k * 3 + 2] * MDC_TAG_ANGLE_SCALE)}`;
     }),
     frameNames: [...new Set(m.frameNames)].slice(0, 16),
     shaders: m.surfaces.flatMap((s) => s.shaders.map((sh) => sh.name)),
@@ -35,9 +35,8 @@ export function mdcSummary(m: MdcModel): Summary {
       name: s.name,
       vertices: s.vertexCount,
       triangles: s.triangleCount,
-      baseFrames: s.numBaseFrames,
-      compressedFrames: s.numCompFrames,
       shader: s.shaders[0]?.name ?? '',
+      frames: `${s.numBaseFrames} base + ${s.numCompFrames} compressed frames`,
     })),
     warnings: plainWarnings(m.warnings),
   };
