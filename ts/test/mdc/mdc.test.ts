@@ -22,7 +22,7 @@ import { expectClean, validate } from '../export/validate.js';
 import { runChild } from '../helpers/child.js';
 import { runCli, shared } from '../helpers/cli.js';
 import { read } from '../helpers/models.js';
-import { buildMdc } from './build.js';
+import { buildMdc, frameFlood, hugeSurfaces, longEnd } from '../../../fixtures/generate-mdc.mjs';
 
 const SPIDER = shared('assimp/test/models/MDC/spider.mdc');
 const INVALID = shared('assimp/test/models/MDC/invalid/InvalidFrameBaseOffset.mdc');
@@ -231,6 +231,17 @@ describe('streaming and hostile input', () => {
       expect(e, what).toBeInstanceOf(ModelParseError);
       expect([e!.code, e!.offset], what).toEqual([code, at]);
     }
+    expect([thrown(() => parseMdc(hugeSurfaces())).code, thrown(() => parseMdc(hugeSurfaces())).offset]).toEqual([ErrorCode.BadCount, 84]);
+    // a header claiming a 2 GB file, 300 bytes sent: what was kept, no more
+    const long = new MdcParser();
+    long.write(longEnd());
+    let e: unknown;
+    try {
+      long.end();
+    } catch (x) {
+      e = x;
+    }
+    expect([(e as ModelParseError).code, (e as ModelParseError).offset]).toEqual([ErrorCode.Truncated, 300]);
     // a negative compressed entry is "stored whole", and a surface without compressed frames ignores the table (as the engine)
     const ok = base();
     new DataView(ok.bytes.buffer).setInt16(ok.fields.frameCompFrames, -5, true);
@@ -239,7 +250,7 @@ describe('streaming and hostile input', () => {
 
   it('frames that decode to more than maxMdcFrameBytes are refused before they are made, naming the limit', () => {
     // 10,000 vertices stored once, 20,000 frames of 4 bytes of table each: 0.9 MB that decodes to 1.6 GB
-    const { bytes } = buildMdc({ frames: 20000, verts: 10000, baseFrames: [0], frameBase: new Array(20000).fill(0) });
+    const bytes = frameFlood(10000, 20000);
     expect(bytes.length).toBeLessThan(1.5e6);
     const m = parseMdc(bytes);
     const e = thrown(() => mdcToMd3(m));
