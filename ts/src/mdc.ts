@@ -6,6 +6,7 @@
  */
 export { parseMdc, parseMdcStream, MdcParser } from './formats/mdc/parser.js';
 export { mdcToMd3 } from './formats/mdc/to-md3.js';
+export { writeMdc } from './formats/mdc/write.js';
 export { mdcEntry } from './formats/mdc/entry.js';
 export { mdcModel } from './formats/mdc/model-entry.js';
 export type { MdcModel, MdcSurface } from './formats/mdc/model.js';

@@ -12,7 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ModelParseError } from '../../src/base/errors.js';
 import { resetResourceLimits, setResourceLimits } from '../../src/base/resource-limits.js';
-import { MdcParser, mdcNormalTable, mdcToMd3, parseMdc } from '../../src/formats/mdc/index.js';
+import { MdcParser, mdcNormalTable, mdcToMd3, parseMdc, writeMdc } from '../../src/formats/mdc/index.js';
+import { MDC_MAX_ERROR, nearestTableNormal } from '../../src/formats/mdc/write.js';
+import { parseMd3 } from '../../src/formats/md3/parser.js';
+import { assimpInfo, assimpField } from '../helpers/assimp.js';
 import type { MdcModel } from '../../src/formats/mdc/model.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';
@@ -29,6 +32,8 @@ const INVALID = shared('assimp/test/models/MDC/invalid/InvalidFrameBaseOffset.md
 const LUGER = shared('etlegacy/etmain/models/weapons2/luger/v_luger_hand.mdc');
 const GIBS = shared('etlegacy/etmain/models/gibs');
 const TREM = shared('rtcw-made/mdc/tremulous_human_base_upper.mdc');
+/** R1's source (README: the add-on wrote R1 from it). */
+const UPPER_MD3 = shared('res-tremulous_src.dpkdir/models/tremulous/players/human_base/upper.md3');
 const trem = () => JSON.parse(readFileSync(TREM.replace(/\.mdc$/, '.json'), 'utf8'));
 
 /** The ModelParseError `f` throws. */
@@ -327,5 +332,50 @@ describe('every door', () => {
     const names: string[] = [];
     three.scene.traverse((o) => names.push(o.name));
     expect(names).toEqual(expect.arrayContaining(['tag_head', 'tag_weapon', 'tag_torso']));
+  });
+});
+
+describe('the writer: MD3 → MDC by the engine\'s encoder rules', () => {
+  it("upper.md3 written as MDC: R1's base frames and compressed offsets exactly, every vertex within MDC_MAX_ERROR, read back by assimp", async () => {
+    const md3 = parseMd3(read(UPPER_MD3));
+    const bytes = writeMdc(md3);
+    const ours = parseMdc(bytes), theirs = parseMdc(read(TREM));
+    expect(bytes.length).toBe(read(TREM).length);
+    ours.surfaces.forEach((s, i) => {
+      const t = theirs.surfaces[i];
+      expect([s.numBaseFrames, s.numCompFrames]).toEqual([59, 94]);
+      expect(s.frameBaseFrames).toEqual(t.frameBaseFrames);
+      expect(s.frameCompFrames).toEqual(t.frameCompFrames);
+      // base frames: the MD3's positions as the add-on's (its packed normals are its own re-encoding, the writer copies the MD3's)
+      expect(s.baseXyzNormals.filter((_, k) => k % 4 !== 3)).toEqual(t.baseXyzNormals.filter((_, k) => k % 4 !== 3));
+      // the offsets are the add-on's; the normal's table entry is the engine's choice (R_MDC_GetAnorm), not always the add-on's
+      expect(s.compressed.map((w) => w & 0xffffff)).toEqual(t.compressed.map((w) => w & 0xffffff));
+    });
+    expect(ours.tagAngles).toEqual(theirs.tagAngles);
+    // positions back within MDC_MAX_ERROR of the MD3's, plus the 1/128 of MD3's grid (to-md3.ts)
+    const back = mdcToMd3(ours);
+    let worst = 0;
+    md3.surfaces.forEach((s, i) => {
+      for (let k = 0; k < s.xyzNormals.length; k++) if (k % 4 !== 3) worst = Math.max(worst, Math.abs(s.xyzNormals[k] - back.surfaces[i].xyzNormals[k]) / 64);
+    });
+    expect(worst).toBeLessThanOrEqual(MDC_MAX_ERROR + 1 / 128);
+    const dir = mkdtempSync(join(tmpdir(), 'idtech-mdc-w-'));
+    writeFileSync(join(dir, 'upper.mdc'), bytes);
+    const info = await assimpInfo(join(dir, 'upper.mdc'));
+    expect([assimpField(info, 'Meshes'), assimpField(info, 'Faces')]).toEqual(['4', '529']);
+  });
+
+  it('every table normal is its own nearest (the encoder inverts the table)', () => {
+    const t = mdcNormalTable();
+    for (let i = 0; i < 256; i++) expect(nearestTableNormal(t[i * 3], t[i * 3 + 1], t[i * 3 + 2]), `entry ${i}`).toBe(i);
+  });
+
+  it('convert MD3 → .mdc through the CLI says how the frames are stored, and the file reads back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idtech-mdc-cw-'));
+    const r = await runCli('convert', UPPER_MD3, '-o', join(dir, 'upper.mdc'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/153 frames, 3 tags, 59 base \+ 94 compressed frames/);
+    const m = parseMdc(read(join(dir, 'upper.mdc')));
+    expect([m.frameCount, m.tagNames, m.surfaces.length]).toEqual([153, ['tag_head', 'tag_weapon', 'tag_torso'], 4]);
   });
 });

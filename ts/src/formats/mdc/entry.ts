@@ -35,6 +35,11 @@ export const mdcEntry = /* @__PURE__ */ formatEntry(mdcFormat, mdcModel, {
     frames: (set) => ({ count: set.data.frameCount, of: set.path }),
     write: async (set, o) => (await import('../md3/obj.js')).writeObjFrame(await asMd3(set), o),
   },
+  writer: {
+    extensions: ['.mdc'],
+    defaultFps: 15,
+    fromGltf: async (gltf, options) => (await import('./writer.js')).mdcFromGltf(gltf, options),
+  },
 });
 
 export type { MdcModel };
