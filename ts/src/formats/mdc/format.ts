@@ -1,6 +1,6 @@
 /**
  * MDC's entry in the format list: RTCW's and Enemy Territory's compressed MD3, magic `IDPC` version 2 (docs/mdc.md).
- * Its room (index.ts: the parser, the decoder into MD3's shape) is imported on the first parse.
+ * Its parser is imported on the first parse (parser.ts, not the room's index.ts, which re-exports this door).
  */
 import { isMdcHead } from './header.js';
 import type { MdcModel } from './model.js';
@@ -15,7 +15,7 @@ export const mdcFormat: ModelFormat<MdcModel> = {
   test: isMdcHead,
   role: 'model',
   animation: 'vertex',
-  parseStream: async (source, options) => (await import('./index.js')).parseMdcStream(source, options),
+  parseStream: async (source, options) => (await import('./parser.js')).parseMdcStream(source, options),
   warnings: (m) => m.warnings,
   // `<model>_<skin>.skin` beside it, as an MD3's
   skinNames: (path) => [path.slice(path.lastIndexOf('/') + 1).replace(/\.mdc$/i, '')],

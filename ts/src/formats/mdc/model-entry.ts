@@ -15,7 +15,7 @@ export const mdcModel: ModelEntry<MdcModel> = {
   gltf: {
     uses: ['clips', 'fps', 'step', 'quantize'],
     load: async () => {
-      const [{ addMd3 }, { mdcToMd3 }] = await Promise.all([import('../md3/gltf.js'), import('./to-md3.js')]);
+      const [{ addMd3 }, { mdcToMd3 }] = await Promise.all([import('../../export/gltf-md3.js'), import('./to-md3.js')]);
       return (ctx, model, name, options) => addMd3(ctx, mdcToMd3(model), name, options).rootNodes;
     },
   },
