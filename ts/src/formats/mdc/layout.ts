@@ -70,10 +70,10 @@ export const S = {
 } as const;
 
 /** MD3_XYZ_SCALE: a base frame's int16 and a tag's xyz are in 1/64 units. */
-export const XYZ_SCALE = 1 / 64;
+export const XYZ_SCALE = 0.015625; // 1 / 64, as a literal: a division at the top level is work a bundler must keep
 /** MDC_DIST_SCALE: one step of a compressed offset, in units (tr_local.h). */
 export const MDC_DIST_SCALE = 0.05;
 /** MDC_MAX_OFS: the stored byte of an offset axis is offset / MDC_DIST_SCALE + 127. */
 export const MDC_MAX_OFS = 127;
 /** MDC_TAG_ANGLE_SCALE (qfiles.h): a tag's int16 angle × this is degrees. */
-export const MDC_TAG_ANGLE_SCALE = 360 / 32700;
+export const MDC_TAG_ANGLE_SCALE = 0.011009174311926606; // 360 / 32700, as a literal (see XYZ_SCALE)

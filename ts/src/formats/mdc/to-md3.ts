@@ -17,14 +17,14 @@
  */
 import type { Md3Model, Md3Surface } from '../../base/model.js';
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';
-import { H, MDC_DIST_SCALE, MDC_MAX_OFS, MDC_TAG_ANGLE_SCALE, XYZ_SCALE } from './layout.js';
+import { H, MDC_MAX_OFS, MDC_TAG_ANGLE_SCALE, XYZ_SCALE } from './layout.js';
 import type { MdcModel, MdcSurface } from './model.js';
 import { mdcNormalTable, packLatLng } from './normals.js';
 
 const cache = new WeakMap<MdcModel, Md3Model>();
 
-/** 64 × MDC_DIST_SCALE: one compressed step in 1/64 units. */
-const STEP = MDC_DIST_SCALE / XYZ_SCALE;
+/** MDC_DIST_SCALE / XYZ_SCALE: one compressed step in 1/64 units (a literal: top-level arithmetic is work a bundler keeps). */
+const STEP = 3.2;
 
 /** Bytes the decoded frames take (vertices × frames × 8), the figure `maxMdcFrameBytes` bounds. */
 export function mdcFrameBytes(m: MdcModel): number {

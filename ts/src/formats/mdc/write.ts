@@ -24,7 +24,8 @@ import { mdcNormalTable } from './normals.js';
 
 /** MDC_MAX_ERROR (tr_local.h): the farthest a compressed vertex may land from its place. */
 export const MDC_MAX_ERROR = 0.1;
-const MDC_MAX_DIST = MDC_MAX_OFS * MDC_DIST_SCALE;
+/** MDC_MAX_OFS × MDC_DIST_SCALE (a literal: top-level arithmetic is work a bundler keeps). */
+const MDC_MAX_DIST = 6.35;
 
 /** The engine's decode of a packed lat/lng normal (R_LatLongToNormal). */
 function latLngNormal(p: number, out: number[]): void {
