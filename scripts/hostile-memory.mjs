@@ -318,6 +318,14 @@ cases.push({
   cases.push({ what: 'GoldSrc: 64 fans of 32,767 corners over one vertex (16 MB, 2.1 M triangles)', input: file('goldsrc/fans.mdl', gs.fans(64)), args: [], raise: [] });
 }
 
+// --- RTCW/ET MDC (fixtures/generate-mdc.mjs, issue 39) --------------------------------------------------------------
+{
+  const mdc = await import('../fixtures/generate-mdc.mjs');
+  cases.push({ what: 'MDC: 10,000 vertices stored once, 20,000 frames naming them (1.2 MB → 1.6 GB of frames)', input: file('mdc/frame-flood.mdc', mdc.frameFlood(10000, 20000)), args: [], raise: ['maxMdcFrameBytes=4G'] });
+  cases.push({ what: 'MDC: a header claiming 2³¹ − 1 surfaces', input: file('mdc/huge-surfaces.mdc', mdc.hugeSurfaces()), args: [], raise: [] });
+  cases.push({ what: 'MDC: a header whose ofsEnd claims 2 GB, 300 bytes sent', input: file('mdc/long-end.mdc', mdc.longEnd()), args: [], raise: [] });
+}
+
 // --- issue 40: a re-release's MD5 replacement beside an MD2, with a hostile .md5scale (convert --replacement) ---------
 {
   const { q2Replacement } = await import('../fixtures/generate-md5-replacement.mjs');

@@ -83,6 +83,15 @@ export interface ResourceLimits {
    * the targets share (50,000 targets naming one 3,072-vertex accessor asked for 1.8 GB).
    */
   maxMorphTargetVertices: number;
+
+  // ——— issue 39 (RTCW/ET MDC) ———
+  /**
+   * MDC: the most bytes its frames decode to (vertices × frames × 8, over the surfaces: formats/mdc/to-md3.ts), counted
+   * before any is decoded. A frame of an MDC can be two int16 of frame table naming a base frame of every vertex, so a
+   * small file can ask for frames of thousands of vertices each: a 1 MB file of 10,000-vertex surfaces and 250,000
+   * frames would decode to 20 GB.
+   */
+  maxMdcFrameBytes: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -110,6 +119,8 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxImportFrames: 65536,
     maxImportBytes: 64 * 1024 * 1024,
     maxMorphTargetVertices: 1 << 22,
+    // issue 39
+    maxMdcFrameBytes: 256 * 1024 * 1024,
   });
 }
 

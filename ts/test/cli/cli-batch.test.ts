@@ -41,7 +41,7 @@ function walk(dir: string, base = dir): string[] {
  * one player (its parts not listed again), and the files the parsers refuse (assimp's invalid/ and the zero-vertex
  * MD2). The formats follow the registry, so a newly registered format's files are expected here too. Model files of
  * formats this build does not read (helpers/corpus-kinds.ts) are listed only where a registered extension claims them
- * (none is: `.mdc`, `.mds`, `.mdm`, `.mdx` are no model to this build and are not listed). GoldSrc's `.mdl` is read
+ * (none is: `.mds`, `.mdm`, `.mdx` are no model to this build and are not listed; `.mdc` is read since formats/mdc). GoldSrc's `.mdl` is read
  * (formats/goldsrc, told apart from Quake's by its first bytes): its models listed as hl1mdl, its sequence group and
  * texture files not listed (they are read with the model beside them).
  */
@@ -113,9 +113,9 @@ describe('inspect ARCHIVE_OR_DIR', () => {
     expect(hl.length).toBeGreaterThan(0);
     for (const r of hl) expect(j.models.find((m: { path: string }) => m.path === r.path), r.path).toMatchObject({ format: 'hl1mdl' });
     for (const r of goldsrc.filter(goldsrcCompanionOnly)) expect(j.models.some((m: { path: string }) => m.path === r.path), r.path).toBe(false);
-    // MDC, MDS, MDM, MDX: not listed (their extensions are no registered format's), though the archive holds them.
+    // MDS, MDM, MDX: not listed (MDC is read since formats/mdc, and listed as mdc) (their extensions are no registered format's), though the archive holds them.
     const unlisted = unreadModelFiles().filter((r) => !want.unread.includes(r.path));
-    expect(new Set(unlisted.map((r) => r.format))).toEqual(new Set(['mdc', 'mds', 'mdm', 'mdx']));
+    expect(new Set(unlisted.map((r) => r.format))).toEqual(new Set(['mds', 'mdm', 'mdx']));
     for (const r of unlisted) expect(j.models.some((m: { path: string }) => m.path === r.path), r.path).toBe(false);
   });
   it('the table names each model once; a stored archive and Info-ZIP’s lists the same models', async () => {

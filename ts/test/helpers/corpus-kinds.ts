@@ -71,7 +71,7 @@ export function isModelFile(row: ManifestRow): boolean {
 /** A model format a registration of this build claims by its id (md2, md3, md5mesh, md5anim, md5camera, mdl, iqm, hl1mdl). */
 export const registered = (format: string) => DEFAULT_FORMATS.some((f) => f.id === format);
 
-/** Model files of formats this build does not read (RTCW/ET MDC, MDS, MDM/MDX): each one's MANIFEST row. */
+/** Model files of formats this build does not read (RTCW/ET MDS, MDM/MDX): each one's MANIFEST row. */
 export const unreadModelFiles = (rows: ManifestRow[] = manifest()): ManifestRow[] => rows.filter((r) => isModelFile(r) && !registered(r.format));
 
 /**

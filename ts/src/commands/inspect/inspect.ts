@@ -111,7 +111,8 @@ function print(file: string, summary: Summary, textureLines: readonly string[], 
     (summary.perMesh as { vertices: number; triangles: number; weights: number; shader: string }[]).forEach((m, i) => lines.push(row(`mesh ${i}`, `${m.vertices} vertices, ${m.triangles} triangles, ${m.weights} weights, shader ${JSON.stringify(m.shader)}`)));
   }
   if (Array.isArray(summary.perSurface)) {
-    (summary.perSurface as { name: string; vertices: number; triangles: number; shader: string }[]).forEach((s, i) => lines.push(row(`surface ${i}`, `${JSON.stringify(s.name)}: ${s.vertices} vertices, ${s.triangles} triangles, shader ${JSON.stringify(s.shader)}`)));
+    // `frames`: how a surface stores its frames, where a format says (MDC: base and compressed)
+    (summary.perSurface as { name: string; vertices: number; triangles: number; shader: string; frames?: string }[]).forEach((s, i) => lines.push(row(`surface ${i}`, `${JSON.stringify(s.name)}: ${s.vertices} vertices, ${s.triangles} triangles, shader ${JSON.stringify(s.shader)}${s.frames ? `, ${s.frames}` : ''}`)));
   }
   for (const [label, text] of replacementLines(summary)) lines.push(row(label, text));
   if (Array.isArray(summary.textures)) {

@@ -53,9 +53,9 @@ export const md3Entry = /* @__PURE__ */ formatEntry(md3Format, md3Model, {
     const b = await fileHead(file, MD3_HEADER_BYTES);
     return readMd3Header(b, b.length).numFrames;
   },
-  playable: async (set) => (await import('./playable.js')).md3Playable(set.data),
+  playable: async (set) => (await import('../../playable/md3-playable.js')).md3Playable(set.data),
   async view(set, backend) {
-    const { md3View, md3Clips } = await import('./view.js');
+    const { md3View, md3Clips } = await import('../md3-view.js');
     return md3View(set.data, backend, md3Clips(set.data));
   },
   obj: {

@@ -14,7 +14,7 @@ import type { Md3AnimationCfg } from './animation-cfg.js';
 import type { Md3PlayerModels } from './player.js';
 import type { GltfAnimation } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
-import { addMd3Part, partClipChannels, type Md3Part } from './gltf.js';
+import { addMd3Part, partClipChannels, type Md3Part } from '../../export/gltf-md3.js';
 import { clipTimes, type ClipFrames, type MorphExportOptions } from '../../export/gltf-morph.js';
 
 /** A Quake 3 player's parts and its animation.cfg (an `Md3Player` is one; so is what `loadPlayer` returns). */

@@ -13,7 +13,7 @@ import { addTrsChannels, type GltfAnimation } from '../../export/gltf-builder.js
 import { clipTimes, type MorphExportOptions } from '../../export/gltf-morph.js';
 import { lerpTag, TAG_FLOATS } from '../../pose/md3-tag.js';
 import { MD3_DEFAULT_FPS } from '../../pose/timing.js';
-import { addMd3Part, partClipChannels, type Md3Part } from './gltf.js';
+import { addMd3Part, partClipChannels, type Md3Part } from '../../export/gltf-md3.js';
 import { cfgFrames } from './gltf-player.js';
 import type { TremulousModel } from './tremulous-parts.js';
 

@@ -16,7 +16,7 @@ export const md3Model: ModelEntry<Md3Model> = {
   gltf: {
     uses: ['clips', 'fps', 'step', 'quantize'],
     load: async () => {
-      const { addMd3 } = await import('./gltf.js');
+      const { addMd3 } = await import('../../export/gltf-md3.js');
       return (ctx, model, name, options) => addMd3(ctx, model, name, options).rootNodes;
     },
   },

@@ -17,7 +17,7 @@ import type { Md3Animation } from './animation-cfg.js';
 import { MD3_PLAYER_PARTS, type Md3PlayerData } from './player-parts.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { MD3_DEFAULT_FPS, md3ClipFrameAt } from '../../pose/timing.js';
-import { md3View } from './view.js';
+import { md3View } from '../md3-view.js';
 import { loopingFrames, type TaggedClipView, type TaggedModelView, type TaggedPartView } from '../model-view.js';
 
 /** Where each part hangs (CG_Player). */

@@ -16,7 +16,7 @@
 import type { ParseWarning } from '../../base/errors.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import type { Md3Animation } from './animation-cfg.js';
-import { md3View } from './view.js';
+import { md3View } from '../md3-view.js';
 import { cfgClipFrames } from './player-view.js';
 import type { TremulousModel } from './tremulous-parts.js';
 import type { MorphClipView, MorphModelView, TaggedClipView, TaggedModelView, TaggedPartView } from '../model-view.js';

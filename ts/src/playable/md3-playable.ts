@@ -1,13 +1,13 @@
 /**
- * A single MD3 as a playable model: one part per surface, all frames as one clip at 15 fps (a single .md3 carries no
+ * A single MD3 (or a model in its data shape: an MDC once decoded, formats/mdc) as a playable model: one part per surface, all frames as one clip at 15 fps (a single .md3 carries no
  * clip table; Quake 3 keeps that in a player's animation.cfg).
  */
-import type { Md3Model } from '../../base/model.js';
-import type { PoseBackend } from '../../kernels/backend.js';
-import { MD3_DEFAULT_FPS } from '../../pose/timing.js';
-import { Md3Poser } from '../../pose/md3-poser.js';
-import { morphPlayer, type RangeClip } from '../../playable/morph-playable.js';
-import { concatUvs, partsBackToBack, type PlayableModel } from '../../playable/playable.js';
+import type { Md3Model } from '../base/model.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { MD3_DEFAULT_FPS } from '../pose/timing.js';
+import { Md3Poser } from '../pose/md3-poser.js';
+import { morphPlayer, type RangeClip } from './morph-playable.js';
+import { concatUvs, partsBackToBack, type PlayableModel } from './playable.js';
 
 /** An MD3: one part per surface, all frames one clip. */
 export function md3Playable(model: Md3Model): PlayableModel {

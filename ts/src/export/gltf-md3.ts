@@ -1,5 +1,6 @@
 /**
- * MD3 → glTF 2.0: each surface is a mesh whose morph targets are the model's frames (gltf-morph.ts), each tag
+ * MD3 → glTF 2.0 (any model in MD3's data shape, `Md3Model`: an MD3, an MDC once decoded by formats/mdc/to-md3.ts —
+ * hence on the export floor, shared by both rooms): each surface is a mesh whose morph targets are the model's frames (gltf-morph.ts), each tag
  * an empty node whose translation and rotation follow the tag frame by frame, and each clip one animation that
  * drives every surface's `weights` and every tag's TRS together. A model is one group node holding its surface
  * and tag nodes, so the player exporter can hang a part under another part's tag node.
@@ -12,16 +13,16 @@
  * one clip of every frame) at 15 frames per second. Materials are named after the surface's first shader, or
  * the surface name when it has none (player models take their skins from .skin files).
  */
-import { groupClips } from '../../base/frame-clips.js';
-import { lerpTag, TAG_FLOATS, tagQuaternion } from '../../pose/md3-tag.js';
-import { Md3Poser } from '../../pose/md3-poser.js';
-import type { Md3Model } from '../../base/model.js';
-import { MD3_DEFAULT_FPS } from '../../pose/timing.js';
-import type { ExportContext } from '../../export/gltf-context.js';
-import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphFrame, type MorphInterpolation } from '../../export/gltf-morph.js';
-import { addTrsChannels, setRotationKey, type GltfAnimation } from '../../export/gltf-builder.js';
-import { MD3_XYZ_SCALE } from '../../kernels/layout.js';
-import type { PositionGrid } from '../../export/gltf-quantize.js';
+import { groupClips } from '../base/frame-clips.js';
+import { lerpTag, TAG_FLOATS, tagQuaternion } from '../pose/md3-tag.js';
+import { Md3Poser } from '../pose/md3-poser.js';
+import type { Md3Model } from '../base/model.js';
+import { MD3_DEFAULT_FPS } from '../pose/timing.js';
+import type { ExportContext } from './gltf-context.js';
+import { addMorphMesh, clipFrames, clipTimes, weightsSampler, type ClipFrames, type MorphExportOptions, type MorphFrame, type MorphInterpolation } from './gltf-morph.js';
+import { addTrsChannels, setRotationKey, type GltfAnimation } from './gltf-builder.js';
+import { MD3_XYZ_SCALE } from '../kernels/layout.js';
+import type { PositionGrid } from './gltf-quantize.js';
 
 /** MD3's own grid: the file's int16 positions in 1/64 units (MD3_XYZ_SCALE), written back exactly. */
 const MD3_GRID: PositionGrid = { origin: [0, 0, 0], step: MD3_XYZ_SCALE };

@@ -1,17 +1,18 @@
 /**
+ * (A top-level file of the formats floor: the view of any model in MD3's data shape, shared by the md3/ and mdc/ rooms.)
  * An MD3 as a morph view (`model-view.ts`): its frames stay quantised in an `Md3Poser` (surfaces back to back, the
  * two frames a pose blends decoded by the MD3 kernels), its tags placed as ioquake3's R_LerpTag places them
  * (`lerpTag`). Positions are int16 in 1/64 units in the file: the grid is that one, exactly (nothing rounded). A
  * lone MD3 has no clip table (Quake 3 keeps it in a player's animation.cfg): its clips are the frame-name groups at
  * 15 fps, looping; a player part takes its clips from the player (`player-view.ts`).
  */
-import type { Md3Model } from '../../base/model.js';
-import { groupClips } from '../../base/frame-clips.js';
-import type { PoseBackend } from '../../kernels/backend.js';
-import { lerpTag } from '../../pose/md3-tag.js';
-import { Md3Poser } from '../../pose/md3-poser.js';
-import { MD3_DEFAULT_FPS } from '../../pose/timing.js';
-import { loopingFrames, type MorphClipView, type MorphModelView, type ViewBounds } from '../model-view.js';
+import type { Md3Model } from '../base/model.js';
+import { groupClips } from '../base/frame-clips.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { lerpTag } from '../pose/md3-tag.js';
+import { Md3Poser } from '../pose/md3-poser.js';
+import { MD3_DEFAULT_FPS } from '../pose/timing.js';
+import { loopingFrames, type MorphClipView, type MorphModelView, type ViewBounds } from './model-view.js';
 
 /** The box of every frame's positions, from the stored int16 records (1/64 units). */
 function md3Bounds(model: Md3Model): ViewBounds | null {
