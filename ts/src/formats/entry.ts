@@ -61,6 +61,9 @@ export interface ObjFrameOptions {
   materials?: ObjOptions['materials'];
   /** The clip `--anim` named, for a format whose `obj.namesClips`. */
   anim?: string;
+  /** `--controller N=V` (index → degrees or units) and `--blend X[,Y]` (bytes), for a format whose `obj.controls`. */
+  controllers?: ReadonlyMap<number, number>;
+  blend?: readonly number[];
 }
 
 export interface ObjCapability<D> {
@@ -69,6 +72,8 @@ export interface ObjCapability<D> {
    * `frames` and `write` (`ObjFrameOptions.anim`) instead of reading it as a companion.
    */
   namesClips?: boolean;
+  /** The pose takes bone controllers and blending (`ObjFrameOptions.controllers` / `blend`: a Half-Life model). */
+  controls?: boolean;
   /** How many frames `--frame` may name, and of what (a companion's path, or the model's): null when only a rest pose. */
   frames(set: ModelSet<D>, anim?: string): { count: number; of: string } | null;
   /** The frame as OBJ text, and the facts of the summary line (`2 meshes`, `1439 vertices`, `frame 3 of idle.md5anim`). */

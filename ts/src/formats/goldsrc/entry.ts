@@ -26,6 +26,8 @@ export const goldsrcEntry = /* @__PURE__ */ formatEntry(goldsrcFormat, goldsrcMo
   obj: {
     // --anim names a sequence of the model (its label or number); --frame a frame of it (of the first without --anim)
     namesClips: true,
+    // --controller N=V and --blend X[,Y]: the entity's controllers and blending (controls.ts)
+    controls: true,
     frames: (set, anim) => {
       const m = set.data;
       let i = anim === undefined ? 0 : m.sequences.findIndex((s) => s.label.toLowerCase() === anim.toLowerCase());

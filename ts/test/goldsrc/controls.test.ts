@@ -1,0 +1,196 @@
+/**
+ * What an entity sets on a Half-Life studio model (formats/goldsrc/controls.ts): bone controllers (StudioCalcBoneAdj:
+ * degrees or units per controller index, clamped to the range, RLOOP wrapped, 4 the mouth; none given: no
+ * adjustment) and a sequence's blends (StudioSetupBones / StudioSlerpBones). Poses of the H1 group's man.mdl on WASM
+ * and TS against the independent reference decoder (ts/test/reference/goldsrc.ts), and on copies of it whose
+ * controller records are changed in the test (an RLOOP controller, a mouth controller) — the corpus has none.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sequenceSources, type SequenceSource } from '../../src/formats/goldsrc/anim.js';
+import type { GoldsrcControls } from '../../src/formats/goldsrc/controls.js';
+import { goldsrcDraw } from '../../src/formats/goldsrc/geometry.js';
+import type { GoldsrcModel } from '../../src/formats/goldsrc/model.js';
+import { parseGoldsrc } from '../../src/formats/goldsrc/parser.js';
+import { GoldsrcPoser } from '../../src/formats/goldsrc/poser.js';
+import type { PoseBackend } from '../../src/kernels/backend.js';
+import { createTsBackend } from '../../src/kernels/ts-backend.js';
+import { createWasmBackend } from '../../src/kernels/wasm-backend.js';
+import { goldsrcMdl } from '../helpers/corpus-kinds.js';
+import { manifest, read } from '../helpers/models.js';
+import { readRef, refBoneMatrices, transform, type RefControls } from '../reference/goldsrc.js';
+
+const rows = manifest().filter(goldsrcMdl);
+const manPath = rows.find((r) => r.path.endsWith('/man.mdl'))!.absPath;
+
+let backends: PoseBackend[];
+beforeAll(async () => {
+  backends = [await createWasmBackend('simd'), createTsBackend()];
+});
+afterAll(() => backends.forEach((b) => b.dispose()));
+
+/** man.mdl's bytes, with controller `c`'s record changed by `edit` (type at +4, index at +20). */
+function manWith(edit?: (v: DataView, at: number) => void): Uint8Array {
+  const bytes = read(manPath).slice();
+  if (edit) {
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    edit(v, v.getInt32(152, true));
+  }
+  return bytes;
+}
+
+/** Positions of sequence `s` frame `f` with `controls` on `backend`. */
+function pose(backend: PoseBackend, m: GoldsrcModel, s: number, f: number, controls: GoldsrcControls, t = 0): Float32Array {
+  const poser = new GoldsrcPoser(backend, m, goldsrcDraw(m));
+  try {
+    const source = sequenceSources(m, new Map(), 'man.mdl').sources[s] as SequenceSource;
+    return Float32Array.from(poser.setControls(controls).poseSequence(source, f, t).positions);
+  } finally {
+    poser.dispose();
+  }
+}
+
+/** Largest distance from the reference's vertices, and the reference's box diagonal. */
+function againstRef(bytes: Uint8Array, m: GoldsrcModel, s: number, f: number, controls: RefControls, positions: Float32Array): { err: number; diag: number } {
+  const mats = refBoneMatrices(readRef(bytes), bytes, s, f, controls);
+  const draw = goldsrcDraw(m);
+  let err = 0;
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let v = 0; v < draw.vertexCount; v++) {
+    const w = draw.positionWeights;
+    const p = transform(mats[draw.vertexBones[v]], [w[v * 4], w[v * 4 + 1], w[v * 4 + 2]]);
+    for (let k = 0; k < 3; k++) {
+      err = Math.max(err, Math.abs(p[k] - positions[v * 3 + k]));
+      lo[k] = Math.min(lo[k], p[k]);
+      hi[k] = Math.max(hi[k], p[k]);
+    }
+  }
+  return { err, diag: Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) };
+}
+
+const maxDiff = (a: Float32Array, b: Float32Array) => a.reduce((m, x, k) => Math.max(m, Math.abs(x - b[k])), 0);
+
+describe('bone controllers', () => {
+  it("man.mdl's three controllers (bone 7: YR ±60°, ZR ±45°, Y 0–5 units) move its head as the reference does, on WASM and TS", () => {
+    const bytes = manWith();
+    const m = parseGoldsrc(bytes);
+    const settings: Record<number, number>[] = [{ 0: 30 }, { 1: -20 }, { 2: 3 }, { 0: -45, 1: 40, 2: 5 }];
+    for (const controllers of settings) {
+      for (const f of [0, 5, 13]) {
+        const got = backends.map((b) => pose(b, m, 1, f, { controllers }));
+        expect(maxDiff(got[0], got[1]), JSON.stringify(controllers)).toBeLessThan(1e-4);
+        for (const p of got) {
+          const r = againstRef(bytes, m, 1, f, { controllers }, p);
+          expect(r.err, `${JSON.stringify(controllers)} frame ${f}`).toBeLessThanOrEqual(1e-4 * r.diag);
+        }
+        // and the head did move: the pose is not the unadjusted one
+        expect(maxDiff(got[1], pose(backends[1], m, 1, f, {})), JSON.stringify(controllers)).toBeGreaterThan(0.1);
+      }
+    }
+  });
+
+  it('no value is no adjustment (the default); a value past the range is held at its end', () => {
+    const m = parseGoldsrc(manWith());
+    const none = pose(backends[1], m, 1, 5, {});
+    // 0 lies in each range of man.mdl's controllers (−60..60, −45..45, 0..5): the same pose as none given
+    expect(maxDiff(pose(backends[1], m, 1, 5, { controllers: { 0: 0, 1: 0, 2: 0 } }), none)).toBe(0);
+    expect(maxDiff(pose(backends[1], m, 1, 5, { controllers: new Map([[0, 0]]) }), none)).toBe(0);
+    expect(maxDiff(pose(backends[1], m, 1, 5, { controllers: { 0: 100 } }), pose(backends[1], m, 1, 5, { controllers: { 0: 60 } }))).toBe(0);
+    expect(maxDiff(pose(backends[1], m, 1, 5, { controllers: { 2: -7 } }), pose(backends[1], m, 1, 5, { controllers: { 2: 0 } }))).toBe(0);
+    // a controller index the model does not have adjusts nothing
+    expect(maxDiff(pose(backends[1], m, 1, 5, { controllers: { 3: 40 } }), none)).toBe(0);
+  });
+
+  it('an RLOOP controller wraps around its 360° instead of stopping at its end (man.mdl with controller 0 made RLOOP)', () => {
+    const bytes = manWith((v, at) => v.setInt32(at + 4, v.getInt32(at + 4, true) | 0x8000, true));
+    const m = parseGoldsrc(bytes);
+    expect(m.controllers[0].type & 0x8000).toBe(0x8000);
+    const at30 = pose(backends[0], m, 1, 5, { controllers: { 0: 30 } });
+    expect(maxDiff(pose(backends[0], m, 1, 5, { controllers: { 0: 390 } }), at30)).toBeLessThan(1e-4);
+    expect(maxDiff(pose(backends[0], m, 1, 5, { controllers: { 0: -330 } }), at30)).toBeLessThan(1e-4);
+    // 200° is −160°, not clamped to 60° as the plain controller is
+    const at200 = pose(backends[1], m, 1, 5, { controllers: { 0: 200 } });
+    expect(maxDiff(at200, pose(backends[1], m, 1, 5, { controllers: { 0: -160 } }))).toBeLessThan(1e-4);
+    expect(maxDiff(at200, pose(backends[1], m, 1, 5, { controllers: { 0: 60 } }))).toBeGreaterThan(0.1);
+    const r = againstRef(bytes, m, 1, 5, { controllers: { 0: 200 } }, at200);
+    expect(r.err).toBeLessThanOrEqual(1e-4 * r.diag);
+  });
+
+  it('the mouth is controller 4 (man.mdl with controller 2 given index 4): set by 4, no longer by 2', () => {
+    const bytes = manWith((v, at) => v.setInt32(at + 2 * 24 + 20, 4, true));
+    const m = parseGoldsrc(bytes);
+    expect(m.controllers[2].index).toBe(4);
+    const none = pose(backends[1], m, 1, 5, {});
+    const open = pose(backends[1], m, 1, 5, { controllers: { 4: 4 } });
+    expect(maxDiff(open, none)).toBeGreaterThan(1);
+    expect(maxDiff(pose(backends[1], m, 1, 5, { controllers: { 2: 4 } }), none)).toBe(0);
+    for (const p of [open, pose(backends[0], m, 1, 5, { controllers: { 4: 4 } })]) {
+      const r = againstRef(bytes, m, 1, 5, { controllers: { 4: 4 } }, p);
+      expect(r.err).toBeLessThanOrEqual(1e-4 * r.diag);
+    }
+  });
+
+  it('between two frames the adjustment holds (t = 0.5 lies between the adjusted frames, WASM = TS)', () => {
+    const m = parseGoldsrc(manWith());
+    const c = { controllers: { 0: 45, 2: 2 } };
+    const [w, t] = backends.map((b) => pose(b, m, 1, 3, c, 0.5));
+    expect(maxDiff(w, t)).toBeLessThan(1e-4);
+    const a = pose(backends[1], m, 1, 3, c), b = pose(backends[1], m, 1, 4, c);
+    const k = a.findIndex((x, i) => Math.abs(x - b[i]) > 0.01);
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(Math.min(a[k], b[k]) - 1e-4).toBeLessThanOrEqual(t[k]);
+    expect(t[k]).toBeLessThanOrEqual(Math.max(a[k], b[k]) + 1e-4);
+  });
+});
+
+describe('the command line', () => {
+  it('convert man.mdl --anim walk --frame 5 --controller 0=30 --controller 2=3 -o x.obj: the reference pose on WASM and TS; a bad N=V, or --controller on a format without, exits 2', async () => {
+    const { runCli, cliTemp } = await import('../helpers/cli.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = cliTemp('goldsrc-controls');
+    const bytes = read(manPath);
+    const m = parseGoldsrc(bytes);
+    for (const backend of ['wasm', 'ts']) {
+      const out = join(dir, `${backend}.obj`);
+      const r = await runCli('convert', manPath, '--anim', 'walk', '--frame', '5', '--controller', '0=30', '--controller', '2=3', '--backend', backend, '--no-textures', '-o', out);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/sequence walk frame 5 controller 0=30 controller 2=3/);
+      const v = Float32Array.from(readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('v ')).flatMap((l) => l.slice(2).split(' ').map(Number)));
+      const ref = againstRef(bytes, m, 1, 5, { controllers: { 0: 30, 2: 3 } }, v);
+      expect(ref.err, backend).toBeLessThanOrEqual(1e-4 * ref.diag + 1e-5); // the OBJ's 6 decimals
+      expect(maxDiff(v, pose(backends[1], m, 1, 5, {}))).toBeGreaterThan(0.1);
+    }
+    for (const bad of ['x=1', '0', '5=1', '0=abc']) {
+      const r = await runCli('convert', manPath, '--controller', bad, '-o', join(dir, 'bad.obj'));
+      expect(r.status, bad).toBe(2);
+      expect(r.stderr).toMatch(/--controller .*expected N=V/);
+    }
+    const md2 = manifest().find((r) => r.path.endsWith('.md2'))!;
+    const other = await runCli('convert', md2.absPath, '--controller', '0=30', '-o', join(dir, 'md2.obj'));
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/--controller: a .* has no bone controllers/);
+  });
+});
+
+describe('the playable path (openPlayable: the viewer and the worker)', () => {
+  it("a player's setControls poses man.mdl's walk with its controllers as the poser does, on both backends", async () => {
+    const { openPlayable } = await import('../../src/registry/open-playable.js');
+    const playable = await openPlayable([{ name: 'man.mdl', source: read(manPath) }]);
+    const m = parseGoldsrc(read(manPath));
+    for (const backend of backends) {
+      const player = playable.createPlayer(backend);
+      try {
+        player.setClip(1);
+        expect(player.setControls).toBeTypeOf('function');
+        player.setControls!({ controllers: { 0: -40, 1: 30 } });
+        player.poseBlend(5, 6, 0);
+        expect(maxDiff(Float32Array.from(player.positions), pose(backend, m, 1, 5, { controllers: { 0: -40, 1: 30 } })), backend.name).toBeLessThan(1e-5);
+        player.setControls!({});
+        player.poseBlend(5, 6, 0);
+        expect(maxDiff(Float32Array.from(player.positions), pose(backend, m, 1, 5, {})), backend.name).toBeLessThan(1e-5);
+      } finally {
+        player.dispose();
+      }
+    }
+  });
+});
