@@ -194,3 +194,151 @@ describe('the playable path (openPlayable: the viewer and the worker)', () => {
     }
   });
 });
+
+/**
+ * man.mdl with sequence `s` given `n` blends of generated values: `n` × bones records appended, each channel of each
+ * record a one-run stream (valid 2, total 255) holding `stored(blend, bone, channel)` at frame 0 and 400 more from
+ * frame 1 on (0: the channel does not move),
+ * the sequence's numblends and animindex pointed at them, the header's length grown. Built here: nothing committed.
+ */
+function withBlends(s: number, n: number, stored: (blend: number, bone: number, channel: number) => number): Uint8Array {
+  const base = read(manPath);
+  const v0 = new DataView(base.buffer, base.byteOffset, base.byteLength);
+  const J = v0.getInt32(140, true);
+  const recordsAt = (base.length + 3) & ~3;
+  const streamsAt = recordsAt + n * J * 12;
+  const out = new Uint8Array(streamsAt + n * J * 6 * 6);
+  out.set(base);
+  const v = new DataView(out.buffer);
+  for (let k = 0; k < n; k++) {
+    for (let j = 0; j < J; j++) {
+      const rec = recordsAt + (k * J + j) * 12;
+      for (let c = 0; c < 6; c++) {
+        const value = stored(k, j, c);
+        if (value === 0) continue;
+        const at = streamsAt + ((k * J + j) * 6 + c) * 6;
+        out[at] = 2;
+        out[at + 1] = 255;
+        v.setInt16(at + 2, value, true);
+        v.setInt16(at + 4, value + 400, true);
+        v.setUint16(rec + 2 * c, at - rec, true);
+      }
+    }
+  }
+  const seq = v.getInt32(168, true) + s * 176;
+  v.setInt32(seq + 120, n, true);
+  v.setInt32(seq + 124, recordsAt, true);
+  v.setInt32(72, out.length, true);
+  return out;
+}
+
+/** Generated blends that turn every bone differently (angles) and move the root (position). */
+const turning = (k: number, j: number, c: number) => (c >= 3 ? (k - 4) * 1200 + j * 90 + c * 40 + 1 : j === 0 && c < 3 ? (k + 1) * 20 : 0);
+
+describe('blends', () => {
+  it("man.mdl's arms_up (4 blends: Half-Life's two-axis blend) at blending (X, Y) is the reference's mix, on WASM and TS; (0, 0) its first blend", () => {
+    const bytes = read(manPath);
+    const m = parseGoldsrc(bytes);
+    expect(m.sequences[2].blendCount).toBe(4);
+    const poses: Float32Array[] = [];
+    for (const blend of [[0, 0], [255, 0], [0, 255], [255, 255], [128, 200], [60, 30]]) {
+      for (const f of [0, 1]) {
+        const got = backends.map((b) => pose(b, m, 2, f, { blend }));
+        expect(maxDiff(got[0], got[1]), `${blend}`).toBeLessThan(1e-4);
+        for (const p of got) {
+          const r = againstRef(bytes, m, 2, f, { blend }, p);
+          expect(r.err, `blend ${blend} frame ${f}`).toBeLessThanOrEqual(1e-4 * r.diag);
+        }
+        if (f === 0) poses.push(got[1]);
+      }
+    }
+    // the four corners are four different poses: the blends are not one pose read four times
+    for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) expect(maxDiff(poses[a], poses[b]), `${a} ${b}`).toBeGreaterThan(0.1);
+  });
+
+  it('two blends (arms_up cut to numblends 2): blending[0] mixes blends 0 and 1, blending[1] does nothing', () => {
+    const bytes = read(manPath).slice();
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    v.setInt32(v.getInt32(168, true) + 2 * 176 + 120, 2, true);
+    const m = parseGoldsrc(bytes);
+    for (const blend of [[0, 0], [255, 0], [100, 0], [100, 255]]) {
+      const p = pose(backends[0], m, 2, 1, { blend });
+      const r = againstRef(bytes, m, 2, 1, { blend }, p);
+      expect(r.err, `${blend}`).toBeLessThanOrEqual(1e-4 * r.diag);
+    }
+    expect(maxDiff(pose(backends[1], m, 2, 1, { blend: [100, 0] }), pose(backends[1], m, 2, 1, { blend: [100, 255] }))).toBe(0);
+    expect(maxDiff(pose(backends[1], m, 2, 1, { blend: [100, 0] }), pose(backends[1], m, 2, 1, { blend: [0, 0] }))).toBeGreaterThan(0.1);
+  });
+
+  it("nine blends (Counter-Strike's 3 × 3 aim grid, generated on man.mdl): each byte's half picks the cell, its corners mixed as CS does, on WASM and TS", () => {
+    const bytes = withBlends(2, 9, turning);
+    const m = parseGoldsrc(bytes);
+    expect(m.sequences[2].blendCount).toBe(9);
+    const cases = [[0, 0], [255, 255], [127, 127], [128, 128], [255, 0], [0, 255], [64, 200], [200, 64], [127, 128], [300, -5]];
+    for (const blend of cases) {
+      const got = backends.map((b) => pose(b, m, 2, 0, { blend }));
+      expect(maxDiff(got[0], got[1]), `${blend}`).toBeLessThan(1e-4);
+      for (const p of got) {
+        const r = againstRef(bytes, m, 2, 0, { blend }, p);
+        expect(r.err, `blend ${blend}`).toBeLessThanOrEqual(1e-4 * r.diag);
+      }
+    }
+    // the grid's corners are its cells 0, 2, 6 and 8: (0,0), (255,0), (0,255), (255,255); bytes past 0–255 are held
+    const cell = (k: number) => {
+      const only = withBlends(2, 9, (b, j, c) => turning(b === 0 ? k : -99, j, c));
+      const mk = parseGoldsrc(only);
+      return pose(backends[1], mk, 2, 0, {});
+    };
+    expect(maxDiff(pose(backends[1], m, 2, 0, { blend: [0, 0] }), cell(0))).toBeLessThan(1e-4);
+    expect(maxDiff(pose(backends[1], m, 2, 0, { blend: [255, 0] }), cell(2))).toBeLessThan(1e-4);
+    expect(maxDiff(pose(backends[1], m, 2, 0, { blend: [0, 255] }), cell(6))).toBeLessThan(1e-4);
+    expect(maxDiff(pose(backends[1], m, 2, 0, { blend: [255, 255] }), cell(8))).toBeLessThan(1e-4);
+    expect(maxDiff(pose(backends[1], m, 2, 0, { blend: [300, -5] }), cell(2))).toBeLessThan(1e-4);
+  });
+
+  it('blends and controllers together, frame 1 against the reference, and between frames (t = 0.5): WASM = TS, between the two frames', () => {
+    const bytes = withBlends(2, 9, turning);
+    const m = parseGoldsrc(bytes);
+    const c = { controllers: { 0: 20, 1: -30 }, blend: [90, 170] };
+    for (const b of backends) {
+      const r = againstRef(bytes, m, 2, 1, c, pose(b, m, 2, 1, c));
+      expect(r.err, b.name).toBeLessThanOrEqual(1e-4 * r.diag);
+    }
+    const [w, t] = backends.map((b) => pose(b, m, 2, 0, c, 0.5));
+    expect(maxDiff(w, t)).toBeLessThan(1e-4);
+    const a = pose(backends[1], m, 2, 0, c), b = pose(backends[1], m, 2, 1, c);
+    const k = a.findIndex((x, i) => Math.abs(x - b[i]) > 0.01);
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(Math.abs(t[k] - a[k])).toBeGreaterThan(0);
+    expect(Math.abs(t[k] - b[k])).toBeGreaterThan(0);
+  });
+
+  it('convert --blend X,Y -o x.obj poses the mix (the reference), and the glTF export has one clip per blend named after the sequence', async () => {
+    const { runCli, cliTemp } = await import('../helpers/cli.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = cliTemp('goldsrc-blend');
+    const bytes = read(manPath);
+    const m = parseGoldsrc(bytes);
+    const out = join(dir, 'b.obj');
+    const r = await runCli('convert', manPath, '--anim', 'arms_up', '--frame', '1', '--blend', '200,80', '--no-textures', '-o', out);
+    expect(r.status, r.stderr).toBe(0);
+    const v = Float32Array.from(readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('v ')).flatMap((l) => l.slice(2).split(' ').map(Number)));
+    const ref = againstRef(bytes, m, 2, 1, { blend: [200, 80] }, v);
+    expect(ref.err).toBeLessThanOrEqual(1e-4 * ref.diag + 1e-5);
+    for (const bad of ['256', 'a', '1,2,3', '']) {
+      const b = await runCli('convert', manPath, '--blend', bad, '-o', join(dir, 'bad.obj'));
+      expect(b.status, bad).toBe(2);
+    }
+    const glb = join(dir, 'man.glb');
+    const g = await runCli('convert', manPath, '--no-textures', '-o', glb);
+    expect(g.status, g.stderr).toBe(0);
+    expect(g.stderr).not.toMatch(/NOT_APPLIED/);
+    // the GLB's JSON chunk: its length at byte 12, its text from byte 20
+    const file = readFileSync(glb);
+    const json = JSON.parse(file.subarray(20, 20 + file.readUInt32LE(12)).toString('utf8')) as { animations: { name: string; extras: Record<string, unknown> }[] };
+    expect(json.animations.map((a) => a.name)).toEqual(['reference', 'walk', 'arms_up blend 0', 'arms_up blend 1', 'arms_up blend 2', 'arms_up blend 3']);
+    expect(json.animations[3].extras).toMatchObject({ sequence: 'arms_up', blend: 1, blendCount: 4, blendType: [16, 0], blendStart: [-30, 0], blendEnd: [30, 0] });
+    expect(json.animations[1].extras.blend).toBeUndefined();
+  });
+});
