@@ -342,3 +342,73 @@ describe('blends', () => {
     expect(json.animations[1].extras.blend).toBeUndefined();
   });
 });
+
+/**
+ * StudioCalcRotations (Half-Life SDK): after the channels (and controllers) are made, the motion bone's position
+ * loses x, y, z where the motion type has STUDIO_X, Y, Z (1, 2, 4); STUDIO_LX, LY, LZ (64, 128, 256) add
+ * `s × linearmovement` with s = 0 × … — nothing: studiomdl took the linear movement out of the stored frames when it
+ * compiled them (the entity is moved by the game instead). Checked on man.mdl's walk (LX, as compiled) and on copies
+ * of it whose motion type, bone and linear movement are changed in the test.
+ */
+describe('motion removal', () => {
+  /** man.mdl with sequence 1 (walk)'s motion type, motion bone and linear movement set. */
+  const walkWith = (type: number, bone = 0, linear = [0, 0, 0]) => {
+    const bytes = read(manPath).slice();
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const seq = v.getInt32(168, true) + 176;
+    v.setInt32(seq + 68, type, true);
+    v.setInt32(seq + 72, bone, true);
+    linear.forEach((x, k) => v.setFloat32(seq + 76 + 4 * k, x, true));
+    return bytes;
+  };
+  /** The motion bone's local position on `backend` at `frame` (with `controls`). */
+  const rootAt = (backend: PoseBackend, bytes: Uint8Array, frame: number, bone = 0, controls: GoldsrcControls = {}) => {
+    const m = parseGoldsrc(bytes);
+    const poser = new GoldsrcPoser(backend, m, goldsrcDraw(m));
+    try {
+      const source = sequenceSources(m, new Map(), 'man.mdl').sources[1]!;
+      return Array.from(poser.setControls(controls).poseSequence(source, frame).localPoses.subarray(bone * 8, bone * 8 + 3));
+    } finally {
+      poser.dispose();
+    }
+  };
+
+  it("man.mdl's walk is LX on its root (as studiomdl compiled it): posed as with no motion type, every vertex", () => {
+    const m = parseGoldsrc(read(manPath));
+    expect([m.sequences[1].motionType, m.sequences[1].motionBone]).toEqual([0x40, 0]);
+    const none = parseGoldsrc(walkWith(0));
+    for (const b of backends) for (const f of [0, 6, 13, 20]) expect(maxDiff(pose(b, m, 1, f, {}), pose(b, none, 1, f, {})), `${b.name} frame ${f}`).toBe(0);
+  });
+
+  it('STUDIO_Y, Z zero those of the motion bone at every frame (bone 5 of man.mdl, which stands off its parent); LY, LZ with a linear movement change nothing (the engine adds 0 × it)', () => {
+    for (const b of backends) {
+      for (const f of [0, 7, 19]) {
+        const raw = rootAt(b, walkWith(0, 5), f, 5);
+        expect(Math.abs(raw[1]) > 1 && Math.abs(raw[2]) > 1, `${raw}`).toBe(true);
+        expect(rootAt(b, walkWith(0x2, 5), f, 5), `Y frame ${f}`).toEqual([raw[0], 0, raw[2]]);
+        expect(rootAt(b, walkWith(0x4, 5), f, 5), `Z frame ${f}`).toEqual([raw[0], raw[1], 0]);
+        expect(rootAt(b, walkWith(0x7, 5), f, 5), `XYZ frame ${f}`).toEqual([0, 0, 0]);
+        expect(rootAt(b, walkWith(0x1c0, 5, [100, -50, 25]), f, 5), `LX LY LZ frame ${f}`).toEqual(raw);
+      }
+    }
+    // and every vertex agrees with the reference under each type
+    for (const type of [0x2, 0x4, 0x6, 0x1c0]) {
+      const bytes = walkWith(type, 5, [100, -50, 25]);
+      const m = parseGoldsrc(bytes);
+      for (const b of backends) {
+        const r = againstRef(bytes, m, 1, 9, {}, pose(b, m, 1, 9, {}));
+        expect(r.err, `type ${type} ${b.name}`).toBeLessThanOrEqual(1e-4 * r.diag);
+      }
+    }
+  });
+
+  it('the motion test comes after the controllers (StudioCalcRotations): a controller moving the motion bone along a removed axis moves nothing', () => {
+    // bone 7's y channel is controller 2's (0–5 units): with bone 7 the motion bone and STUDIO_Y, controller 2 is undone
+    const plain = walkWith(0, 7), removed = walkWith(0x2, 7);
+    for (const b of backends) {
+      expect(rootAt(b, plain, 5, 7, { controllers: { 2: 4 } })[1] - rootAt(b, plain, 5, 7)[1]).toBeCloseTo(4, 4);
+      expect(rootAt(b, removed, 5, 7, { controllers: { 2: 4 } })).toEqual(rootAt(b, removed, 5, 7));
+      expect(rootAt(b, removed, 5, 7)[1]).toBe(0);
+    }
+  });
+});

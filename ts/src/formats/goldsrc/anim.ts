@@ -140,7 +140,12 @@ function addAdjust(bones: readonly GoldsrcBone[], adjust: Float32Array, out: Flo
   }
 }
 
-/** StudioCalcRotations: the motion bone loses the position components its sequence's motion type names. */
+/**
+ * StudioCalcRotations: the motion bone loses the position components STUDIO_X / Y / Z of its sequence's motion type
+ * name. STUDIO_LX / LY / LZ are left alone, as the engine leaves them: it adds `s × linearmovement` with `s = 0 × …`
+ * (Half-Life SDK), because studiomdl took the linear movement out of the stored frames when it compiled them and
+ * the game moves the entity instead.
+ */
 function removeMotion(s: GoldsrcSequence, J: number, out: Float32Array): void {
   const m = s.motionBone;
   if (m >= 0 && m < J) {
