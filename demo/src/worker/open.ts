@@ -8,7 +8,7 @@
 import { openModelSet, type FileSystem, type FormatEntry, type ModelSet, type PoseBackend, type VfsFile } from 'idtech-models';
 import { entryFor } from 'idtech-models/files';
 import { MaterialResolver } from 'idtech-models/textures';
-import type { ModelEntry, Opened } from '../protocol.js';
+import type { ModelEntry, Opened, ViewControls } from '../protocol.js';
 import { viewToData } from '../view-data.js';
 
 /** The open model: what the page's later requests (inspect, images, bench, export) work on. */
@@ -78,6 +78,7 @@ export async function openModel(
   signal: AbortSignal,
   progress: (done: number, total: number, what: string) => void,
   replacementAsked = false,
+  controls?: ViewControls,
 ): Promise<{ opened: Opened; open: OpenModel; transfer: Transferable[] }> {
   const original = entryFor(model.kind, formats);
   if (!original) throw new Error(`${model.path}: no registered format ${model.kind}`);
@@ -95,7 +96,8 @@ export async function openModel(
   const t1 = performance.now();
   if (!entry.view) throw new Error(`${entry.title}: its registration has no view to draw`);
   progress(read, model.size, 'posing');
-  const view = await entry.view(set, backend);
+  // the controls a format offers (extras.controls) baked into its clips; shown only on the model they were set for
+  const view = await entry.view(set, backend, shown ? undefined : controls);
   // the replacement shows the skin the engine gives it (its shaders are the original's first skin: ReplacementSet.skins)
   const skins = [...new Set([...(shown ? [] : model.skins), ...(view.extras?.skins ?? [])])];
   const transfer: Transferable[] = [];

@@ -34,6 +34,24 @@ export interface ViewExtras {
   flags?: readonly string[];
   /** Skins the file itself carries (an MDL's skin records), by the names the registration's `materials` takes as `skin`. */
   skins?: readonly string[];
+  /**
+   * What the model's engine sets besides clip and frame (a Half-Life model's bone controllers and blending), for a
+   * UI to offer: each with its range. `FormatEntry.view(set, backend, controls)` bakes the clips with values set.
+   */
+  controls?: readonly ViewControl[];
+}
+
+/** One setting of `ViewExtras.controls`: `controller` N (degrees or units) or `blend` axis N (the engine's 0–255 byte). */
+export interface ViewControl {
+  kind: 'controller' | 'blend';
+  index: number;
+  /** For people: `controller 0 (bone "Bip01 Head", YR)`. */
+  label: string;
+  min: number;
+  max: number;
+  unit: 'degrees' | 'units' | 'byte';
+  /** Its value when none is given (no adjustment; blending 0). */
+  rest: number;
 }
 
 /** An axis-aligned box. */

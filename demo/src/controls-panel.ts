@@ -1,0 +1,48 @@
+/**
+ * What a model's engine sets besides clip and frame, where its view offers it (`extras.controls`: a Half-Life
+ * model's bone controllers — degrees or units within their range, a looping one over its 360° — and its blending
+ * bytes): a slider each, with its value. A change asks for the model again with every value (`onChange`): the worker
+ * bakes them into its clips, as the engine's StudioCalcBoneAdj and StudioSlerpBones apply them. No format is named
+ * here; a model whose view offers nothing shows nothing.
+ */
+import type { ViewControl } from 'idtech-models/three';
+import type { ViewControls } from './protocol.js';
+import { el } from './text.js';
+
+const unitText = (c: ViewControl, v: number) => (c.unit === 'degrees' ? `${v}°` : c.unit === 'units' ? `${v} units` : String(v));
+
+export class ControlsPanel {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly onChange: (values: ViewControls) => void,
+  ) {}
+
+  /** The sliders of `controls`, set to `values` (a control not in them at its rest). */
+  show(controls: readonly ViewControl[] | undefined, values: ViewControls): void {
+    const current: ViewControls = { controllers: { ...values.controllers }, blend: [...(values.blend ?? [])] };
+    const sliders = (controls ?? []).map((c) => {
+      const value = c.kind === 'controller' ? current.controllers![c.index] ?? c.rest : current.blend![c.index] ?? c.rest;
+      // a byte steps by 1; degrees and units take any value (a fixed step would move the rest value off its grid)
+      const step = c.unit === 'byte' ? '1' : 'any';
+      const input = el('input', '', { type: 'range', min: String(c.min), max: String(c.max), step, value: String(value), 'aria-label': c.label, 'data-control': `${c.kind}:${c.index}` });
+      const shown = el('output', unitText(c, value));
+      input.addEventListener('input', () => (shown.value = unitText(c, Number(input.value))));
+      input.addEventListener('change', () => {
+        const v = Number(input.value);
+        if (c.kind === 'controller') current.controllers![c.index] = v;
+        else {
+          const blend = current.blend!;
+          while (blend.length <= c.index) blend.push(0);
+          blend[c.index] = v;
+        }
+        this.onChange({ controllers: { ...current.controllers }, blend: [...current.blend!] });
+      });
+      const label = el('label', `${c.label} `, { title: `${c.min} to ${c.max} ${c.unit}` });
+      label.append(input, shown);
+      return label;
+    });
+    this.root.replaceChildren(...sliders);
+    this.root.hidden = sliders.length === 0;
+    document.body.dataset.controls = String(sliders.length);
+  }
+}
