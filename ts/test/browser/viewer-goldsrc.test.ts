@@ -106,6 +106,23 @@ describe('the viewer in Chromium: GoldSrc', () => {
     await sliders.nth(0).fill('0');
     await page.waitForFunction((b) => document.body.dataset.state === 'ready' && JSON.stringify(window.viewer.times()) !== b, before);
     expect(near(await pageKey(7, 5), rest)).toBe(true);
+
+    // skin families as skins: family1 draws manT.mdl's second row of textures (the controllers stay as set)
+    expect(await page.locator('#skin option').allTextContents()).toEqual(['family0', 'family1']);
+    expect(await page.locator('#skin').inputValue()).toBe('family0');
+    const diffuse = () => page.evaluate(() => window.viewer.opened().materials.materials.map((m: { diffuse: { name: string } | null }) => m.diffuse?.name));
+    const family0 = await diffuse();
+    const beforeTurn = JSON.stringify(await page.evaluate(() => window.viewer.times()));
+    await sliders.nth(1).fill('20');
+    await page.waitForFunction((b) => document.body.dataset.state === 'ready' && JSON.stringify(window.viewer.times()) !== b, beforeTurn);
+    const beforeSkin = JSON.stringify(await page.evaluate(() => window.viewer.times()));
+    await page.locator('#skin').selectOption('family1');
+    await page.waitForFunction((b) => document.body.dataset.state === 'ready' && JSON.stringify(window.viewer.times()) !== b, beforeSkin);
+    const family1 = await diffuse();
+    expect(family1).not.toEqual(family0);
+    expect(family1.every((n: string | undefined) => n?.startsWith('man.mdl/'))).toBe(true);
+    expect(await sliders.nth(1).inputValue()).toBe('20');
+    expect(near(await pageKey(7, 5), poserKey(7, 5, { 1: 20 }))).toBe(true);
     expect(problems).toEqual([]);
   });
 });

@@ -412,3 +412,32 @@ describe('motion removal', () => {
     }
   });
 });
+
+describe('skin families (the entity\'s skin: StudioSetupSkin\'s row of the table)', () => {
+  it("man.mdl's materials in family1 show manT.mdl's second row; a skin that is no family is a warning and family0; the view offers the families as skins", async () => {
+    const { memoryFileSystem } = await import('../../src/vfs/memory.js');
+    const { resolveGoldsrcMaterials } = await import('../../src/formats/goldsrc/materials.js');
+    const dir = manPath.slice(0, -'man.mdl'.length);
+    const fs = memoryFileSystem(['man.mdl', 'manT.mdl', 'man01.mdl'].map((n) => ({ path: n, bytes: read(dir + n) })));
+    const m = parseGoldsrc(read(manPath));
+    const t = parseGoldsrc(read(`${dir}manT.mdl`));
+    expect(t.skinFamilies.length).toBe(2);
+    const names = (set: { materials: { diffuse: { name: string } | null }[] }) => set.materials.map((x) => x.diffuse?.name);
+    const f0 = await resolveGoldsrcMaterials(fs, m, 'man.mdl'), f1 = await resolveGoldsrcMaterials(fs, m, 'man.mdl', 'family1');
+    // each mesh's texture is the one its skin reference names in that row of manT.mdl's table
+    const { goldsrcDraw: draw } = await import('../../src/formats/goldsrc/geometry.js');
+    const want = (row: number) => draw(m).meshes.map((mesh) => `man.mdl/${t.textures[t.skinFamilies[row][mesh.skinRef]].name}`);
+    expect(names(f0)).toEqual(want(0));
+    expect(names(f1)).toEqual(want(1));
+    expect(names(f1)).not.toEqual(names(f0));
+    const bad = await resolveGoldsrcMaterials(fs, m, 'man.mdl', 'family7');
+    expect(names(bad)).toEqual(want(0));
+    expect(bad.warnings.map((w) => w.message).join()).toMatch(/skin "family7": the model's skin families are family0, family1/);
+    const { openModelSet } = await import('../../src/load/model-set.js');
+    const { DEFAULT_FORMATS } = await import('../../src/registry/formats.js');
+    const { entryFor } = await import('../../src/registry/formats.js');
+    const set = await openModelSet(fs, 'man.mdl', { formats: DEFAULT_FORMATS });
+    const view = await entryFor('hl1mdl')!.view!(set, backends[1]);
+    expect(view.extras?.skins).toEqual(['family0', 'family1']);
+  });
+});

@@ -24,7 +24,7 @@ import { goldsrcDraw } from './geometry.js';
 import type { GoldsrcModel } from './model.js';
 import { goldsrcClips } from './playable.js';
 import { GoldsrcPoser } from './poser.js';
-import { goldsrcMaterials, textureSource } from './textures.js';
+import { familyNames, goldsrcMaterials, textureSource } from './textures.js';
 import { drawUvs } from './uvs.js';
 
 /** Sequence `s` as a clip: every frame posed by `poser` (its controls set), its bones' local poses kept. */
@@ -124,8 +124,9 @@ export function goldsrcView(set: ModelSet<GoldsrcModel>, backend: PoseBackend, c
       },
       dispose: () => undefined,
       ...(() => {
-        const offered = viewControls(model);
-        return offered.length ? { extras: { controls: offered } } : {};
+        // the skin families (of the texture file when the model has none) as skins to choose from, and the controls
+        const offered = viewControls(model), skins = familyNames(shown);
+        return offered.length || skins.length ? { extras: { ...(offered.length ? { controls: offered } : {}), ...(skins.length ? { skins } : {}) } } : {};
       })(),
       warnings: [],
     };
