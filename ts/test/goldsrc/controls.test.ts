@@ -441,3 +441,41 @@ describe('skin families (the entity\'s skin: StudioSetupSkin\'s row of the table
     expect(view.extras?.skins).toEqual(['family0', 'family1']);
   });
 });
+
+describe('hostile blend counts', () => {
+  it('a numblends whose records run past the file is BAD_OFFSET when read; the clips (sequences × blends) meet maxGltfAnimations before any is listed', async () => {
+    const { ModelParseError } = await import('../../src/base/errors.js');
+    const bytes = read(manPath).slice();
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    v.setInt32(v.getInt32(168, true) + 2 * 176 + 120, 0x7fffffff, true);
+    const err = (() => {
+      try {
+        parseGoldsrc(bytes);
+        return null;
+      } catch (e) {
+        return e as InstanceType<typeof ModelParseError>;
+      }
+    })();
+    expect(err).toBeInstanceOf(ModelParseError);
+    expect(err!.code).toBe('BAD_OFFSET');
+    // man.mdl's 1 + 1 + 4 clips against a limit of 5: refused by count, naming the limit
+    const { memoryFileSystem } = await import('../../src/vfs/memory.js');
+    const { openModelSet } = await import('../../src/load/model-set.js');
+    const { DEFAULT_FORMATS, entryFor } = await import('../../src/registry/formats.js');
+    const { buildGltf } = await import('../../src/registry/gltf.js');
+    const { resourceLimits, setResourceLimits } = await import('../../src/base/resource-limits.js');
+    const set = await openModelSet(memoryFileSystem([{ path: 'man.mdl', bytes: read(manPath) }]), 'man.mdl', { formats: DEFAULT_FORMATS });
+    const options = entryFor('hl1mdl')!.gltfOptions!(set, { name: 'man' });
+    const before = resourceLimits().maxGltfAnimations;
+    setResourceLimits({ maxGltfAnimations: 5 });
+    try {
+      const e = await buildGltf(set.data as never, options).then(() => null, (x: unknown) => x as Error);
+      expect(e?.message).toMatch(/6 animations \(sequences × their blends\).*maxGltfAnimations/);
+      setResourceLimits({ maxGltfAnimations: 6 });
+      const ok = await buildGltf(set.data as never, options);
+      expect((ok.builder.json as { animations: unknown[] }).animations.length).toBe(6);
+    } finally {
+      setResourceLimits({ maxGltfAnimations: before });
+    }
+  });
+});

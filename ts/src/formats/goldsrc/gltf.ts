@@ -151,11 +151,13 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
     const { sources, missing } = sequenceSources(model, groups, name);
     if (missing.length) ctx.warnings.push({ code: 'MISSING_FILE', message: `${missing.length} sequence(s) are in group files not read (${missing.slice(0, 3).map((s) => JSON.stringify(s)).join(', ')}${missing.length > 3 ? ' …' : ''}): not exported`, offset: 0 });
     const playable = sources.filter((s) => s !== null);
-    // one clip per blend of each sequence (a sequence of one blend: one clip, its label)
-    const clips = playable.flatMap((s) => Array.from({ length: s.sequence.blendCount }, (_, blend) => ({ s, blend })));
-    if (J > 0 && clips.length) {
+    // one clip per blend of each sequence (a sequence of one blend: one clip, its label); counted before any is listed:
+    // numblends is the file's word, and a count that lies must meet the limit, not an array of its size
+    const clipCount = playable.reduce((n, s) => n + s.sequence.blendCount, 0);
+    if (J > 0 && clipCount) {
       const maxAnimations = resourceLimits().maxGltfAnimations;
-      if (clips.length > maxAnimations) throw overLimit(`${clips.length} animations (sequences × their blends)`, 'maxGltfAnimations', maxAnimations, 0, ErrorCode.Unwritable);
+      if (clipCount > maxAnimations) throw overLimit(`${clipCount} animations (sequences × their blends)`, 'maxGltfAnimations', maxAnimations, 0, ErrorCode.Unwritable);
+      const clips = playable.flatMap((s) => Array.from({ length: s.sequence.blendCount }, (_, blend) => ({ s, blend })));
       const keys = clips.reduce((k, { s }) => k + s.sequence.frameCount * J, 0);
       const maxKeys = resourceLimits().maxAnimationKeys;
       if (keys > maxKeys) throw overLimit(`${clips.length} clip(s) (sequences × blends) of ${keys / J} frames in all × ${J} bones are ${keys} bone poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
