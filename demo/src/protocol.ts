@@ -126,10 +126,15 @@ export interface Exported {
   warnings: string[];
 }
 
-/** Values for a view's `extras.controls` (a Half-Life model's controllers by index, its blending bytes): baked into its clips. */
+/**
+ * Values for a view's `extras.controls` (a Half-Life model's controllers by index, its blending bytes, the submodel of
+ * each body part): baked into its clips and geometry; `body` is the submodels' body value (Σ submodel × base).
+ */
 export interface ViewControls {
   controllers?: Record<number, number>;
   blend?: number[];
+  submodels?: Record<number, number>;
+  body?: number;
 }
 
 export type Request =

@@ -106,7 +106,9 @@ export async function openModel(
   // a model's skin files or the skins it carries: the one asked for, else `default`, else the first (the engines' default skin is `default`)
   const skin = shown ? undefined : skinAsked ?? (skins.includes('default') ? 'default' : skins[0]);
   progress(read, model.size, 'finding textures');
-  const materials = entry.materials ? await entry.materials(new MaterialResolver(fs, { signal }), set.data, set.path, { skin }) : { materials: [], warnings: [] };
+  // the materials of the meshes the body value draws (a Half-Life model's submodels), as the view's groups are
+  const body = shown ? undefined : controls?.body;
+  const materials = entry.materials ? await entry.materials(new MaterialResolver(fs, { signal }), set.data, set.path, { skin, ...(body ? { body } : {}) }) : { materials: [], warnings: [] };
   const t3 = performance.now();
   const images: Opened['images'] = [];
   for (const m of materials.materials) {

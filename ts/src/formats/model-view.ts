@@ -17,6 +17,7 @@
  * growing downward from the image's top row, positions in the file's own axes (Z up): the renderer turns them.
  */
 import type { ParseWarning } from '../base/errors.js';
+import type { PoseControls } from '../playable/playable.js';
 
 export type Vec3 = [number, number, number];
 
@@ -41,17 +42,30 @@ export interface ViewExtras {
   controls?: readonly ViewControl[];
 }
 
-/** One setting of `ViewExtras.controls`: `controller` N (degrees or units) or `blend` axis N (the engine's 0–255 byte). */
+/**
+ * What `FormatEntry.view` bakes in besides the file: the pose controls (a Half-Life model's controllers and blending)
+ * and the entity's body value (which submodel of each body part is drawn: StudioSetupModel's `(body / base) % n`).
+ */
+export interface ViewSettings extends PoseControls {
+  body?: number;
+}
+
+/**
+ * One setting of `ViewExtras.controls`: `controller` N (degrees or units), `blend` axis N (the engine's 0–255 byte),
+ * or the `submodel` of body part N (0 … its count − 1; the body value is Σ submodel × `weight`, the part's base).
+ */
 export interface ViewControl {
-  kind: 'controller' | 'blend';
+  kind: 'controller' | 'blend' | 'submodel';
   index: number;
   /** For people: `controller 0 (bone "Bip01 Head", YR)`. */
   label: string;
   min: number;
   max: number;
-  unit: 'degrees' | 'units' | 'byte';
-  /** Its value when none is given (no adjustment; blending 0). */
+  unit: 'degrees' | 'units' | 'byte' | 'submodel';
+  /** Its value when none is given (no adjustment; blending 0; submodel 0). */
   rest: number;
+  /** A submodel choice's body part base: what one step of it adds to the body value. */
+  weight?: number;
 }
 
 /** An axis-aligned box. */

@@ -84,6 +84,7 @@ describe('the viewer in Chromium: GoldSrc', () => {
       ['controller 0 ("Neck" YR)', '-60', '60', '0'],
       ['controller 1 ("Neck" ZR)', '-45', '45', '0'],
       ['controller 2 ("Neck" Y)', '0', '5', '0'],
+      ['body part "heads" (3 submodels)', '0', '2', '0'],
       ['blend X (blending[0])', '0', '255', '0'],
       ['blend Y (blending[1])', '0', '255', '0'],
     ]);
@@ -123,6 +124,22 @@ describe('the viewer in Chromium: GoldSrc', () => {
     expect(family1.every((n: string | undefined) => n?.startsWith('man.mdl/'))).toBe(true);
     expect(await sliders.nth(1).inputValue()).toBe('20');
     expect(near(await pageKey(7, 5), poserKey(7, 5, { 1: 20 }))).toBe(true);
+
+    // the heads body part's submodel 2 (reference_head3): the geometry body 2 draws, its materials one per mesh
+    const m = parseGoldsrc(new Uint8Array(readFileSync(join(H1, 'man.mdl'))));
+    const beforeBody = JSON.stringify(await page.evaluate(() => window.viewer.times()));
+    await sliders.nth(3).fill('2');
+    await page.waitForFunction((b) => document.body.dataset.state === 'ready' && JSON.stringify(window.viewer.times()) !== b, beforeBody);
+    const drawn = await page.evaluate(() => {
+      const o = window.viewer.opened();
+      return { vertices: o.view.vertexCount, groups: o.view.groups.map((g: { name: string }) => g.name), materials: o.materials.materials.length };
+    });
+    const body2 = goldsrcDraw(m, 2);
+    expect(drawn.vertices).toBe(body2.vertexCount);
+    expect(drawn.vertices).not.toBe(goldsrcDraw(m, 0).vertexCount);
+    expect(drawn.groups).toEqual(body2.meshes.map((x) => x.name));
+    expect(drawn.materials).toBe(body2.meshes.length);
+    expect(await page.locator('#skin').inputValue()).toBe('family1');
     expect(problems).toEqual([]);
   });
 });

@@ -479,3 +479,26 @@ describe('hostile blend counts', () => {
     }
   });
 });
+
+describe('the body value (StudioSetupModel: submodel (body / base) % count of each part)', () => {
+  it("man.mdl's view and materials for body 2 are its heads part's submodel 2 (reference_head3); the view offers the part's submodels", async () => {
+    const { memoryFileSystem } = await import('../../src/vfs/memory.js');
+    const { openModelSet } = await import('../../src/load/model-set.js');
+    const { DEFAULT_FORMATS, entryFor } = await import('../../src/registry/formats.js');
+    const { resolveGoldsrcMaterials } = await import('../../src/formats/goldsrc/materials.js');
+    const dir = manPath.slice(0, -'man.mdl'.length);
+    const fs = memoryFileSystem(['man.mdl', 'manT.mdl'].map((n) => ({ path: n, bytes: read(dir + n) })));
+    const set = await openModelSet(fs, 'man.mdl', { formats: DEFAULT_FORMATS });
+    const entry = entryFor('hl1mdl')!;
+    const m = parseGoldsrc(read(manPath));
+    const [v0, v2] = [await entry.view!(set, backends[0]), await entry.view!(set, backends[0], { body: 2 })];
+    expect(m.bodyParts[1].models[2].name).toBe('reference_head3');
+    expect(v2.kind === 'skinned' && v2.groups.map((g) => g.name)).toEqual(goldsrcDraw(m, 2).meshes.map((x) => x.name));
+    expect(v2.kind === 'skinned' && v2.vertexCount).toBe(goldsrcDraw(m, 2).vertexCount);
+    expect(v0.kind === 'skinned' && v0.vertexCount).toBe(goldsrcDraw(m, 0).vertexCount);
+    expect(goldsrcDraw(m, 2).vertexCount).not.toBe(goldsrcDraw(m, 0).vertexCount);
+    expect(v0.extras?.controls?.filter((c) => c.kind === 'submodel')).toEqual([{ kind: 'submodel', index: 1, label: 'body part "heads" (3 submodels)', min: 0, max: 2, unit: 'submodel', rest: 0, weight: 1 }]);
+    const mats = await resolveGoldsrcMaterials(fs, m, 'man.mdl', undefined, 2);
+    expect(mats.materials.map((x) => x.surface)).toEqual(goldsrcDraw(m, 2).meshes.map((x) => x.name));
+  });
+});

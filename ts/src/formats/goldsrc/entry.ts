@@ -22,7 +22,7 @@ export const goldsrcEntry = /* @__PURE__ */ formatEntry(goldsrcFormat, goldsrcMo
   // the texture and group files the set read go to the exporter with the model
   gltfOptions: (set, options) => ({ ...options, anims: [{ goldsrc: true, ...goldsrcParts(set.data, set.companions, set.path) }] as unknown as GltfOptions['anims'] }),
   playable: async (set) => (await import('./playable.js')).goldsrcPlayable(set),
-  view: async (set, backend, controls) => (await import('./view.js')).goldsrcView(set, backend, controls),
+  view: async (set, backend, settings) => (await import('./view.js')).goldsrcView(set, backend, settings),
   obj: {
     // --anim names a sequence of the model (its label or number); --frame a frame of it (of the first without --anim)
     namesClips: true,

@@ -12,10 +12,10 @@ import { familyNames, familyOf, goldsrcMaterials } from './textures.js';
 
 /**
  * The model's materials as the engine finds them in `fs`: its own textures, else those of `<name>T.mdl` beside it
- * (read through the file system, whose names fold case), in skin family `skin` (`family1`; family 0 by default). What is
+ * (read through the file system, whose names fold case), one per mesh `body` draws (geometry.ts), in skin family `skin` (`family1`; family 0 by default). What is
  * missing is a warning, never an exception; so is a skin that is no family of the model (family 0 is shown).
  */
-export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcModel, path: string, skin?: string): Promise<MaterialSet> {
+export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcModel, path: string, skin?: string, body = 0): Promise<MaterialSet> {
   const warnings: MaterialWarning[] = [];
   let source = model;
   if (model.kind === 'studio' && model.textures.length === 0) {
@@ -35,5 +35,5 @@ export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcMode
     warnings.push({ code: 'MISSING_IMAGE', message: `skin ${JSON.stringify(skin)}: the model's skin families are ${familyNames(source).join(', ') || 'family0 alone'}; family0 is shown`, path });
     family = 0;
   }
-  return { ...goldsrcMaterials(model, source, path, family), warnings };
+  return { ...goldsrcMaterials(model, source, path, family, body), warnings };
 }

@@ -48,13 +48,13 @@ export function decodeTexture(t: GoldsrcTexture): EmbeddedPixels {
 }
 
 /**
- * The materials, one per mesh drawn (geometry.ts `goldsrcDraw(model)`'s order: every drawer's slot is its mesh), each
+ * The materials, one per mesh drawn (geometry.ts `goldsrcDraw(model, body)`'s order: every drawer's slot is its mesh), each
  * showing the texture its skin reference names in skin family `family` (0 unless a skin is asked for: the entity's
  * `skin`, StudioSetupSkin's row of the table) — the same texture once decoded, keyed `<model>/<texture name or index>`.
  */
-export function goldsrcMaterials(model: GoldsrcModel, source: GoldsrcModel, modelName: string, family = 0): { materials: ResolvedMaterial[]; pixels: Map<string, EmbeddedPixels> } {
+export function goldsrcMaterials(model: GoldsrcModel, source: GoldsrcModel, modelName: string, family = 0, body = 0): { materials: ResolvedMaterial[]; pixels: Map<string, EmbeddedPixels> } {
   const pixels = new Map<string, EmbeddedPixels>();
-  const materials = goldsrcDraw(model).meshes.map((mesh, i): ResolvedMaterial => {
+  const materials = goldsrcDraw(model, body).meshes.map((mesh, i): ResolvedMaterial => {
     const ti = textureOf(source, mesh.skinRef, family);
     const t = ti >= 0 ? source.textures[ti] : null;
     const key = `${modelName}/${t ? t.name || `texture${ti}` : `skinref${mesh.skinRef}`}`;

@@ -2,7 +2,7 @@
  * A studio model as a skinned view (`model-view.ts`), what `IdTechLoader` draws:
  * - joints at the bones' default values (parent-relative translation, AngleQuaternion rotation), inverse bind
  *   matrices the inverse of each bone's default object transform (composed by the kernels: poser.ts);
- * - the draw vertices of the submodels body 0 shows in that bind pose, one group per studio mesh (its material slot);
+ * - the draw vertices of the submodels the body value (`settings.body`, 0 by default) shows in that bind pose, one group per studio mesh (its material slot);
  * - one clip per sequence that plays: key k at k / fps holding frame k's local pose as the poser makes it (anim.ts's
  *   decoded channels, with the controls given — bone controllers and blending, controls.ts — mixed by the kernels),
  *   the keys bounded by maxAnimationKeys before any is made;
@@ -15,8 +15,7 @@ import type { PoseBackend } from '../../kernels/backend.js';
 import { POSE_STRIDE } from '../../kernels/layout.js';
 import type { ModelSet } from '../../load/model-set.js';
 import { growBounds, type SkinnedClipView, type SkinnedModelView } from '../model-view.js';
-import type { PoseControls } from '../../playable/playable.js';
-import type { ViewControl } from '../model-view.js';
+import type { ViewControl, ViewSettings } from '../model-view.js';
 import { angleQuaternion, type SequenceSource } from './anim.js';
 import { STUDIO_RLOOP } from './controls.js';
 import { goldsrcParts } from './companions.js';
@@ -45,7 +44,7 @@ function clipOf(poser: GoldsrcPoser, J: number, s: SequenceSource, name: string,
 
 const CONTROLLER_AXES: Record<number, string> = { 1: 'X', 2: 'Y', 4: 'Z', 8: 'XR', 16: 'YR', 32: 'ZR' };
 
-/** The controllers (one per index, the mouth as 4) and the blend axes of the model's sequences, for a UI. */
+/** The controllers (one per index, the mouth as 4), the blend axes of the model's sequences and its body parts' submodel choices, for a UI. */
 function viewControls(model: GoldsrcModel): ViewControl[] {
   const out: ViewControl[] = [];
   const seen = new Set<number>();
@@ -62,16 +61,21 @@ function viewControls(model: GoldsrcModel): ViewControl[] {
       rest: 0,
     });
   }
+  // the submodel of each body part that has more than one (StudioSetupModel: body = Σ submodel × base)
+  model.bodyParts.forEach((p, i) => {
+    if (p.models.length > 1) out.push({ kind: 'submodel', index: i, label: `body part ${JSON.stringify(p.name || `part ${i}`)} (${p.models.length} submodels)`, min: 0, max: p.models.length - 1, unit: 'submodel', rest: 0, weight: Math.max(1, p.base) });
+  });
   const blends = Math.max(0, ...model.sequences.map((s) => s.blendCount));
   if (blends > 1) out.push({ kind: 'blend', index: 0, label: 'blend X (blending[0])', min: 0, max: 255, unit: 'byte', rest: 0 });
   if (blends === 4 || blends === 9 || model.sequences.some((s) => s.blendCount === 4 || s.blendCount === 9)) out.push({ kind: 'blend', index: 1, label: 'blend Y (blending[1])', min: 0, max: 255, unit: 'byte', rest: 0 });
   return out;
 }
 
-export function goldsrcView(set: ModelSet<GoldsrcModel>, backend: PoseBackend, controls: PoseControls = {}): SkinnedModelView {
+export function goldsrcView(set: ModelSet<GoldsrcModel>, backend: PoseBackend, settings: ViewSettings = {}): SkinnedModelView {
+  const { body = 0, ...controls } = settings;
   const model = set.data;
   const J = model.bones.length;
-  const draw = goldsrcDraw(model);
+  const draw = goldsrcDraw(model, body);
   const shown = textureSource(model, goldsrcParts(model, set.companions, set.path).textures);
   const { clips, sources } = goldsrcClips(set);
   const keys = sources.reduce((n, s) => n + Math.max(2, s.sequence.frameCount) * J, 0);
@@ -101,7 +105,7 @@ export function goldsrcView(set: ModelSet<GoldsrcModel>, backend: PoseBackend, c
       translations.set(b.value.subarray(0, 3), j * 3);
       angleQuaternion(b.value[3], b.value[4], b.value[5], rotations, j * 4);
     });
-    const materials = goldsrcMaterials(model, shown, set.path).materials;
+    const materials = goldsrcMaterials(model, shown, set.path, 0, body).materials;
     const V = draw.vertexCount;
     const view: SkinnedModelView = {
       kind: 'skinned',
