@@ -536,3 +536,21 @@ describe('the three.js loader (IdTechLoader): settings baked in', () => {
     expect(vertices(plain)).toBe(goldsrcDraw(m, 0).vertexCount);
   });
 });
+
+describe('a generated sequence of many blends (fixtures/generate-goldsrc.mjs manyBlends)', () => {
+  it('20,000 blends whose records fit: convert -o x.glb exits 1 UNWRITABLE naming maxGltfAnimations and how to raise it; the OBJ of its mix poses', async () => {
+    const { manyBlends } = await import('../../../fixtures/generate-goldsrc.mjs');
+    const { runCli, cliTemp } = await import('../helpers/cli.js');
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = cliTemp('goldsrc-blends');
+    const file = join(dir, 'many.mdl');
+    writeFileSync(file, manyBlends(20_000));
+    expect(parseGoldsrc(manyBlends(20_000)).sequences[0].blendCount).toBe(20_000);
+    const r = await runCli('convert', file, '--no-textures', '-o', join(dir, 'x.glb'));
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/UNWRITABLE: 20000 animations \(sequences × their blends\): over the limit maxGltfAnimations = 16384 \(raise it with --limit maxGltfAnimations=N/);
+    const obj = await runCli('convert', file, '--blend', '128', '--no-textures', '-o', join(dir, 'x.obj'));
+    expect(obj.status, obj.stderr).toBe(0);
+  });
+});
