@@ -28,6 +28,7 @@ import { benchCliStartup, formatCliStartupTable } from './cli-startup.mjs';
 import { benchGltfImport, formatGltfImportTable } from './gltf-import.mjs';
 import { benchMdl, formatMdlTable } from './mdl.mjs';
 import { benchIqm, formatIqmTable } from './iqm.mjs';
+import { benchGoldsrc, formatGoldsrcTable } from './goldsrc.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -123,6 +124,8 @@ const archives = await benchArchives({ quick, log });
 const batch = await benchBatch({ quick, log });
 log('Quake MDL parse vs assimp, MDL blend per backend, .pak listing vs unzip -l…');
 const mdl = await benchMdl({ quick });
+log('GoldSrc (Half-Life MDL): pose per backend, parse vs assimp (import only and whole process)…');
+const goldsrc = await benchGoldsrc({ quick, log });
 
 const out = {
   date: new Date().toISOString(),
@@ -147,6 +150,7 @@ const out = {
   batch,
   mdl,
   iqm,
+  goldsrc,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -173,5 +177,6 @@ if (jsonOnly) {
   console.log('\nArchives: listing vs unzip -l; streaming every member (MB/s inflated)\n' + formatArchivesTable(archives));
   console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));
   console.log('\nQuake MDL: parse vs assimp (import only), blend per backend; .pak listing vs unzip -l\n' + formatMdlTable(mdl));
+  console.log('\nGoldSrc (Half-Life MDL): one frame posed per backend; parse vs assimp, import only and whole process\n' + formatGoldsrcTable(goldsrc));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

@@ -316,6 +316,7 @@ cases.push({
   cases.push({ what: 'GoldSrc: a header whose length claims 2 GB, 300 bytes sent', input: file('goldsrc/long-length.mdl', gs.longLength()), args: [], raise: [] });
   cases.push({ what: 'GoldSrc: 2,000,000 one-frame runs in one sequence (8 MB): every frame exported', input: file('goldsrc/one-frame-runs.mdl', gs.oneFrameRuns(2_000_000)), args: [], raise: [] });
   cases.push({ what: 'GoldSrc: 64 fans of 32,767 corners over one vertex (16 MB, 2.1 M triangles)', input: file('goldsrc/fans.mdl', gs.fans(64)), args: [], raise: [] });
+  cases.push({ what: 'GoldSrc: a sequence of 1,000,000 blends (12 MB of records): one glTF clip each', input: file('goldsrc/many-blends.mdl', gs.manyBlends(1_000_000)), args: [], raise: ['maxGltfAnimations=Infinity'] });
 }
 
 // --- RTCW/ET MDC (fixtures/generate-mdc.mjs, issue 39) --------------------------------------------------------------

@@ -14,6 +14,7 @@
 import { Box3, Vector2, Vector3, type Mesh, type MeshStandardMaterial } from 'three';
 import type { IdTechModel } from 'idtech-models/three';
 import { AnimationPanel } from './animation-panel.js';
+import { ControlsPanel } from './controls-panel.js';
 import { Animator } from './animation.js';
 import { clipRows } from './clips.js';
 import { ViewerWorker, WorkerError } from './client.js';
@@ -23,7 +24,7 @@ import { Overlays, type OverlayName } from './overlays.js';
 import { showBench, showPerformance, type PageTimes } from './perf-panel.js';
 import { posedVertex } from './posed.js';
 import { StatusLine } from './progress.js';
-import type { FormatInfo, Inspected, Listing, ModelEntry, MountSource, Opened } from './protocol.js';
+import type { FormatInfo, Inspected, Listing, ModelEntry, MountSource, Opened, ViewControls } from './protocol.js';
 import { droppedSource, pickedSource, urlSource } from './sources.js';
 import { Stage } from './stage.js';
 import { download, el } from './text.js';
@@ -44,6 +45,12 @@ const worker = new ViewerWorker(new URL('./worker.js', import.meta.url));
 const stage = new Stage($<HTMLCanvasElement>('view'));
 const animator = new Animator();
 const animPanel = new AnimationPanel($('anim'), animator);
+/** The controllers and blending set on the open model (its view's `extras.controls`), baked into its clips by the worker. */
+let controlValues: ViewControls = {};
+const controlsPanel = new ControlsPanel($('controls'), (values) => {
+  controlValues = values;
+  if (openedEntry) void openModel(openedEntry, opened?.skin);
+});
 const overlays = new Overlays(stage.scene, $('labels'), $('joint-tip'));
 const status = new StatusLine($<HTMLProgressElement>('progress'), $('status-text'));
 const tree = new FileTree($('tree'), $('tree-note'), (n) => void pickNode(n));
@@ -188,6 +195,8 @@ function clearModel(): void {
   $<HTMLButtonElement>('export-pose').disabled = true;
   animator.clear();
   animPanel.rebuild();
+  controlValues = {};
+  controlsPanel.show(undefined, {});
   stage.holder.rotation.y = 0;
   for (const id of ['info', 'perf-model', 'textures', 'export-buttons', 'export-result', 'skin', 'spin', 'replacement']) $(id).replaceChildren();
   $('replacement-choice').hidden = true;
@@ -211,6 +220,8 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
   const token = ++openToken;
   const t0 = performance.now();
   const sameModel = openedEntry?.path === entry.path;
+  // the controllers and blending set on the model stay set while it is reopened (a skin, an added animation); another model starts at rest
+  const controls = sameModel ? controlValues : {};
   const replacement = sameModel && replacementWanted;
   // the replacement is another mesh, of its own size: framed anew as another model is
   const reframe = !sameModel || (opened?.replacement?.shown ?? false) !== replacement;
@@ -219,7 +230,7 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
   const task = status.start(`opening ${entry.path}`);
   opening++;
   try {
-    const o = await worker.request({ type: 'open', entry, skin, replacement }, task.update).reply;
+    const o = await worker.request({ type: 'open', entry, skin, replacement, controls }, task.update).reply;
     if (token !== openToken) return false;
     task.update(1, 1, 'building');
     const t1 = performance.now();
@@ -245,6 +256,8 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
     stage.holder.add(built.scene);
     animator.load(built, clipRows(o.view), o.view.extras?.spin ?? 0);
     animPanel.rebuild();
+    controlValues = controls;
+    controlsPanel.show(o.view.extras?.controls, controls);
     built.update(0);
     if (reframe) stage.frame(built.scene, everyFrameBox(o, built));
     overlays.attach(built, stage.box.getSize(new Vector3()).length(), o.view.kind === 'skinned' ? o.view.joints.names : []);

@@ -126,13 +126,24 @@ export interface Exported {
   warnings: string[];
 }
 
+/**
+ * Values for a view's `extras.controls` (a Half-Life model's controllers by index, its blending bytes, the submodel of
+ * each body part): baked into its clips and geometry; `body` is the submodels' body value (Σ submodel × base).
+ */
+export interface ViewControls {
+  controllers?: Record<number, number>;
+  blend?: number[];
+  submodels?: Record<number, number>;
+  body?: number;
+}
+
 export type Request =
   | { type: 'hello'; formatsUrl?: string }
   | { type: 'mount'; source: MountSource }
   /** Files read above the mounted game (animations dropped on the open model), at their paths. */
   | { type: 'add-files'; files: { path: string; blob: Blob }[]; origin: string }
   /** `replacement`: show the model's replacement (`Opened.replacement`) in its place, when it has one. */
-  | { type: 'open'; entry: ModelEntry; skin?: string; replacement?: boolean }
+  | { type: 'open'; entry: ModelEntry; skin?: string; replacement?: boolean; controls?: ViewControls }
   /** A model opened to hang on a tag of the open one: the open model stays what later requests work on. */
   | { type: 'open-hung'; entry: ModelEntry }
   | { type: 'inspect' }

@@ -78,7 +78,7 @@ async function handle(req: Request, id: number, signal: AbortSignal, transfer: T
     case 'open': {
       if (!mounted) throw new Error('nothing is mounted');
       backend ??= createBackend('auto');
-      const r = await openModel(mounted.fs, req.entry, req.skin, formats, await backend, signal, progress, req.replacement);
+      const r = await openModel(mounted.fs, req.entry, req.skin, formats, await backend, signal, progress, req.replacement, req.controls);
       if (open) void disposeBench(open);
       open = r.open;
       transfer.push(...r.transfer);

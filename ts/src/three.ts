@@ -20,4 +20,4 @@ export { MorphPoserMesh, type MorphMode } from './three/morph-mesh.js';
 export type { SkinnedClipInfo } from './three/skinned-clips.js';
 export type { MorphClipInfo } from './three/morph-clips.js';
 export { threeMaterial, plainMaterial } from './three/materials.js';
-export type { ModelView, MorphModelView, SkinnedModelView, TaggedModelView, ViewExtras } from './formats/model-view.js';
+export type { ModelView, MorphModelView, SkinnedModelView, TaggedModelView, ViewControl, ViewExtras, ViewSettings } from './formats/model-view.js';

@@ -8,7 +8,7 @@
 import { openModelSet, type FileSystem, type FormatEntry, type ModelSet, type PoseBackend, type VfsFile } from 'idtech-models';
 import { entryFor } from 'idtech-models/files';
 import { MaterialResolver } from 'idtech-models/textures';
-import type { ModelEntry, Opened } from '../protocol.js';
+import type { ModelEntry, Opened, ViewControls } from '../protocol.js';
 import { viewToData } from '../view-data.js';
 
 /** The open model: what the page's later requests (inspect, images, bench, export) work on. */
@@ -78,6 +78,7 @@ export async function openModel(
   signal: AbortSignal,
   progress: (done: number, total: number, what: string) => void,
   replacementAsked = false,
+  controls?: ViewControls,
 ): Promise<{ opened: Opened; open: OpenModel; transfer: Transferable[] }> {
   const original = entryFor(model.kind, formats);
   if (!original) throw new Error(`${model.path}: no registered format ${model.kind}`);
@@ -95,7 +96,8 @@ export async function openModel(
   const t1 = performance.now();
   if (!entry.view) throw new Error(`${entry.title}: its registration has no view to draw`);
   progress(read, model.size, 'posing');
-  const view = await entry.view(set, backend);
+  // the controls a format offers (extras.controls) baked into its clips; shown only on the model they were set for
+  const view = await entry.view(set, backend, shown ? undefined : controls);
   // the replacement shows the skins the engine gives it (its shaders are already those images: ReplacementSet.skins)
   const skins = [...new Set([...(shown ? [] : model.skins), ...(view.extras?.skins ?? [])])];
   const transfer: Transferable[] = [];
@@ -104,7 +106,9 @@ export async function openModel(
   // a model's skin files or the skins it carries: the one asked for, else `default`, else the first (the engines' default skin is `default`)
   const skin = shown ? undefined : skinAsked ?? (skins.includes('default') ? 'default' : skins[0]);
   progress(read, model.size, 'finding textures');
-  const materials = entry.materials ? await entry.materials(new MaterialResolver(fs, { signal }), set.data, set.path, { skin }) : { materials: [], warnings: [] };
+  // the materials of the meshes the body value draws (a Half-Life model's submodels), as the view's groups are
+  const body = shown ? undefined : controls?.body;
+  const materials = entry.materials ? await entry.materials(new MaterialResolver(fs, { signal }), set.data, set.path, { skin, ...(body ? { body } : {}) }) : { materials: [], warnings: [] };
   const t3 = performance.now();
   const images: Opened['images'] = [];
   for (const m of materials.materials) {

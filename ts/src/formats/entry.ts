@@ -35,7 +35,7 @@ import type { VfsFile } from '../vfs/file-system.js';
 import type { WrittenFile } from '../write/files.js';
 
 export type { WrittenFile };
-import { withClipNames, type ModelView } from './model-view.js';
+import { withClipNames, type ModelView, type ViewSettings } from './model-view.js';
 
 /** What `inspect` prints about a file: plain JSON, keys in the order the table shows them (`format` first). */
 export type Summary = Record<string, unknown>;
@@ -49,6 +49,8 @@ export interface InspectResult<D> {
 export interface MaterialOptions {
   /** A skin by name (`<model>_<skin>.skin`; a player's `<part>_<skin>.skin`). */
   skin?: string;
+  /** The entity's body value, where it picks what is drawn (a Half-Life model's submodels): the materials follow its meshes. */
+  body?: number;
 }
 
 export interface ObjFrameOptions {
@@ -61,6 +63,9 @@ export interface ObjFrameOptions {
   materials?: ObjOptions['materials'];
   /** The clip `--anim` named, for a format whose `obj.namesClips`. */
   anim?: string;
+  /** `--controller N=V` (index → degrees or units) and `--blend X[,Y]` (bytes), for a format whose `obj.controls`. */
+  controllers?: ReadonlyMap<number, number>;
+  blend?: readonly number[];
 }
 
 export interface ObjCapability<D> {
@@ -69,6 +74,8 @@ export interface ObjCapability<D> {
    * `frames` and `write` (`ObjFrameOptions.anim`) instead of reading it as a companion.
    */
   namesClips?: boolean;
+  /** The pose takes bone controllers and blending (`ObjFrameOptions.controllers` / `blend`: a Half-Life model). */
+  controls?: boolean;
   /** How many frames `--frame` may name, and of what (a companion's path, or the model's): null when only a rest pose. */
   frames(set: ModelSet<D>, anim?: string): { count: number; of: string } | null;
   /** The frame as OBJ text, and the facts of the summary line (`2 meshes`, `1439 vertices`, `frame 3 of idle.md5anim`). */
@@ -176,7 +183,7 @@ export interface FormatEntry<D = any> extends ModelFormat<D>, ModelEntry<D> {
    * What a renderer builds, by kind (`model-view.ts`: a morph, skinned or tagged view, plain data posed on `backend`):
    * what `IdTechLoader` turns into three.js objects without knowing the format.
    */
-  view?(set: ModelSet<D>, backend: PoseBackend): Promise<ModelView>;
+  view?(set: ModelSet<D>, backend: PoseBackend, settings?: ViewSettings): Promise<ModelView>;
   /**
    * How a model set (its companions, side files) becomes its glTF export's options, where they are more than each
    * companion one `anims` entry (IQM: one animation per clip an `iqm.cfg` or a `.framegroups` makes).
@@ -197,7 +204,7 @@ export type FileCapabilities<D> = Omit<FormatEntry<D>, keyof ModelFormat<D> | ke
 export function formatEntry<D>(format: ModelFormat<D>, model: ModelEntry<D>, capabilities: FileCapabilities<D> = {}): FormatEntry<D> {
   const { view } = capabilities;
   // one clip name for one clip, whoever draws it (the viewer's list, three's clips): named here, once, for every format
-  return { ...model, ...format, ...capabilities, ...(view ? { view: async (set, backend) => withClipNames(await view(set, backend)) } : {}) };
+  return { ...model, ...format, ...capabilities, ...(view ? { view: async (set, backend, settings) => withClipNames(await view(set, backend, settings)) } : {}) };
 }
 
 /** The entry whose data `data` is (a parsed model), among `entries`; a TypeError naming what it got otherwise. */

@@ -17,6 +17,7 @@
  * growing downward from the image's top row, positions in the file's own axes (Z up): the renderer turns them.
  */
 import type { ParseWarning } from '../base/errors.js';
+import type { PoseControls } from '../playable/playable.js';
 
 export type Vec3 = [number, number, number];
 
@@ -34,6 +35,37 @@ export interface ViewExtras {
   flags?: readonly string[];
   /** Skins the file itself carries (an MDL's skin records), by the names the registration's `materials` takes as `skin`. */
   skins?: readonly string[];
+  /**
+   * What the model's engine sets besides clip and frame (a Half-Life model's bone controllers and blending), for a
+   * UI to offer: each with its range. `FormatEntry.view(set, backend, controls)` bakes the clips with values set.
+   */
+  controls?: readonly ViewControl[];
+}
+
+/**
+ * What `FormatEntry.view` bakes in besides the file: the pose controls (a Half-Life model's controllers and blending)
+ * and the entity's body value (which submodel of each body part is drawn: StudioSetupModel's `(body / base) % n`).
+ */
+export interface ViewSettings extends PoseControls {
+  body?: number;
+}
+
+/**
+ * One setting of `ViewExtras.controls`: `controller` N (degrees or units), `blend` axis N (the engine's 0–255 byte),
+ * or the `submodel` of body part N (0 … its count − 1; the body value is Σ submodel × `weight`, the part's base).
+ */
+export interface ViewControl {
+  kind: 'controller' | 'blend' | 'submodel';
+  index: number;
+  /** For people: `controller 0 (bone "Bip01 Head", YR)`. */
+  label: string;
+  min: number;
+  max: number;
+  unit: 'degrees' | 'units' | 'byte' | 'submodel';
+  /** Its value when none is given (no adjustment; blending 0; submodel 0). */
+  rest: number;
+  /** A submodel choice's body part base: what one step of it adds to the body value. */
+  weight?: number;
 }
 
 /** An axis-aligned box. */

@@ -57,10 +57,21 @@ export interface PlayableInfo {
   textureWarnings: MaterialWarning[];
 }
 
+/**
+ * What an entity sets on a model besides its clip and frame, for formats that have it (a Half-Life model's bone
+ * controllers, index → degrees or units, and its blending bytes: formats/goldsrc/controls.ts).
+ */
+export interface PoseControls {
+  controllers?: ReadonlyMap<number, number> | Readonly<Record<number, number>>;
+  blend?: readonly number[];
+}
+
 /** Poses one model on one backend. Frame indices are local to the current clip. */
 export interface ModelPlayer {
   readonly backend: PoseBackend;
   setClip(index: number): void;
+  /** The controls the next poses use, where the format has them (absent elsewhere). */
+  setControls?(controls: PoseControls): void;
   /** Frames `frame1` and `frame2` of the current clip blended by `t` (frame2's weight), skinned. */
   poseBlend(frame1: number, frame2: number, t: number): void;
   /** Views valid until the next pose call (see `Md5Poser.positions`). */

@@ -12,7 +12,7 @@ import type { PoseBackend } from '../kernels/backend.js';
 import type { ModelSet } from '../load/model-set.js';
 import type { MaterialSet } from '../materials/resolver.js';
 import type { FormatEntry } from '../formats/entry.js';
-import type { ModelView, ViewGroup } from '../formats/model-view.js';
+import type { ModelView, ViewGroup, ViewSettings } from '../formats/model-view.js';
 import { plainMaterial, threeMaterial, type MaterialOptions } from './materials.js';
 import { IdTechModel } from './model.js';
 import type { MorphMode } from './morph-mesh.js';
@@ -31,6 +31,8 @@ export interface BuildOptions {
   materials: MaterialSet | null;
   /** How resolved materials become three's (textures, normal maps); its `warnings` are the load's, added last. */
   materialOptions: MaterialOptions;
+  /** Baked into the view where its format takes them (`IdTechLoadOptions.settings`). */
+  settings?: ViewSettings;
 }
 
 /** Releases the posers a view holds (when building it fails). */
@@ -52,7 +54,7 @@ export const setWarnings = (set: ModelSet): ParseWarning[] => set.warnings.flatM
 /** `set` as three.js objects, by what kind of model its registration says it is. */
 export async function buildThree(set: ModelSet, entry: FormatEntry, o: BuildOptions): Promise<IdTechModel> {
   if (!entry.view) throw new TypeError(`${entry.title}: no view of it here to draw (its registration has no \`view\`)`);
-  const view = await entry.view(set, o.backend);
+  const view = await entry.view(set, o.backend, o.settings);
   let three: Material[];
   const loadWarnings = o.materialOptions.warnings;
   try {

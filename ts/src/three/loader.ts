@@ -27,6 +27,7 @@ import { createBackend } from '../kernels/select.js';
 import { addReplacement, openModelSet, type ModelSet } from '../load/model-set.js';
 import { MaterialResolver, type MaterialSet } from '../materials/resolver.js';
 import type { FormatEntry } from '../formats/entry.js';
+import type { ViewSettings } from '../formats/model-view.js';
 import { DEFAULT_FORMATS } from '../registry/formats.js';
 import type { FileSystem } from '../vfs/file-system.js';
 import { urlFileSystem } from '../vfs/browser.js';
@@ -44,6 +45,12 @@ export interface IdTechLoadOptions {
   signal?: AbortSignal;
   /** A skin by name: a player's `<part>_<skin>.skin`, an MD3's `<model>_<skin>.skin` (default: the loader's). */
   skin?: string;
+  /**
+   * What the model's engine sets besides clip and frame, baked into its clips and geometry where its format has it
+   * (a Half-Life model: `controllers` by index in degrees or units, `blend` bytes, `body`; the view's
+   * `extras.controls` lists what it offers).
+   */
+  settings?: ViewSettings;
 }
 
 /** Where a load's model is read from, and where its materials are looked up. */
@@ -277,8 +284,8 @@ export class IdTechLoader extends Loader<IdTechModel, string | readonly string[]
     if (where.fs) {
       if (this.textures) materialOptions.textures = textureReader({ fs: where.fs, manager: this.manager, warnings: materialOptions.warnings, signal, embedded: () => materials?.pixels });
       const resolver = new MaterialResolver(where.fs, { signal });
-      materials = entry.materials ? await entry.materials(resolver, set.data, where.pathInFs(set.path, set.origin), { skin: options.skin ?? this.skin }) : null;
+      materials = entry.materials ? await entry.materials(resolver, set.data, where.pathInFs(set.path, set.origin), { skin: options.skin ?? this.skin, ...(options.settings?.body ? { body: options.settings.body } : {}) }) : null;
     }
-    return buildThree(set, entry, { name, backend, skinning: this.skinning, morph: this.morph, quantize: this.quantize, materials, materialOptions });
+    return buildThree(set, entry, { name, backend, skinning: this.skinning, morph: this.morph, quantize: this.quantize, materials, materialOptions, ...(options.settings ? { settings: options.settings } : {}) });
   }
 }

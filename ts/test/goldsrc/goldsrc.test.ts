@@ -228,7 +228,7 @@ describe('what the engine reads beside a model', () => {
 });
 
 describe('glTF', () => {
-  it('every studio model exports validator-clean, skinned, one animation per sequence that plays', async () => {
+  it('every studio model exports validator-clean, skinned, one animation per blend of each sequence that plays', async () => {
     const { buildGltf } = await import('../../src/registry/gltf.js');
     const { entryFor } = await import('../../src/registry/formats.js');
     const results: string[] = [];
@@ -239,7 +239,7 @@ describe('glTF', () => {
       const { builder } = await buildGltf(set.data as never, options);
       const json = builder.json as { animations?: unknown[]; skins?: unknown[]; images?: unknown[] };
       const model = set.data as GoldsrcModel;
-      expect(json.animations?.length ?? 0, r.path).toBe(model.sequences.filter((s) => s.frameCount > 0 && s.blendCount > 0).length);
+      expect(json.animations?.length ?? 0, r.path).toBe(model.sequences.filter((s) => s.frameCount > 0 && s.blendCount > 0).reduce((n, s) => n + s.blendCount, 0));
       expect(json.skins?.length, r.path).toBe(1);
       expect(json.images?.length ?? 0, r.path).toBeGreaterThan(0);
       expectClean(results, r.path, await validate(builder.glb()));

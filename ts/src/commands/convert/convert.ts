@@ -27,6 +27,8 @@ const PLAYED_ON = PLAYED.map((f) => `${companionExtensions(f, FORMATS).join(' ')
 /** Models whose frames are in their own file (vertex-animated, one file). */
 /** The formats whose --anim names a clip inside the model (a Half-Life sequence), not a file. */
 const SEQUENCES = namesWhere(FORMATS, (f) => Boolean(f.obj?.namesClips));
+/** The formats whose pose takes bone controllers and blending (--controller, --blend). */
+const CONTROLS = namesWhere(FORMATS, (f) => Boolean(f.obj?.controls));
 const OWN_FRAMES = FORMATS.filter((f) => f.role === 'model' && f.animation === 'vertex' && !f.folder).flatMap((f) => f.extensions);
 const uses = (option: string) => (f: (typeof FORMATS)[number]) => (f.gltf?.uses as readonly string[] | undefined)?.includes(option) ?? false;
 
@@ -75,6 +77,8 @@ const spec: CommandSpec = {
     { name: '--replacement', group: GLTF, help: "MD2/MDL: convert the MD5 model the Quake II or Quake re-release draws in its place (models/x/md5/tris.md5mesh with tris.md5anim and its .md5scale; progs/x.md5mesh with progs/x.md5anim) instead of the model itself; inspect lists it." },
     { name: '--z-up', group: GLTF, help: "Keep the file's Z-up axes. By default they are turned to glTF's Y-up (x, y, z) → (x, z, −y)." },
     { name: '--frame', value: 'N', group: OBJ, help: `The frame to pose, from 0: of --anim for a model animation files play on (without --anim, its first frame or bind pose), of the file for an ${listed(OWN_FRAMES)}${SEQUENCES ? `, of the sequence --anim names for a ${SEQUENCES} (its first without --anim)` : ''}. Default 0.` },
+    { name: '--controller', value: 'N=V', repeatable: true, group: OBJ, help: `${CONTROLS}: set bone controller N (0–3; 4 the mouth) to V degrees, or units for one that moves a bone, as the engine's StudioCalcBoneAdj takes it (held within the controller's range; a looping one wraps). One not set adjusts nothing. E.g. --controller 0=30 --controller 4=2.` },
+    { name: '--blend', value: 'X[,Y]', group: OBJ, help: `${CONTROLS}: the entity's blending bytes (0–255) for a sequence with blends: X mixes blends 0 and 1 (and 2, 3 of four), Y the pairs of four, both the cell of Counter-Strike's 3×3 aim grid of nine. Default 0,0: the first blend.` },
     { name: '--backend', value: 'NAME', group: OBJ, help: `What poses the frame: ${BACKENDS.join(', ')}. Default auto: WASM (with SIMD where the CPU has it), or TS where WebAssembly is missing. All pose alike.` },
     ...BATCH_OPTIONS,
     ...ID_OPTIONS,

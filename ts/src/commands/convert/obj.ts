@@ -17,7 +17,7 @@ import { report, setWarnings } from './pipeline.js';
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'wasm', 'wasm-simd', 'wasm-scalar', 'ts'];
 
 /** OBJ output's options, checked before any file is read. */
-export function objOptions(a: ParsedArgs): { anims: string[]; frame: number | undefined; backendName: BackendChoice } {
+export function objOptions(a: ParsedArgs): { anims: string[]; frame: number | undefined; backendName: BackendChoice; controllers: Map<number, number> | undefined; blend: number[] | undefined } {
   const anims = a.options.get('--anim') ?? [];
   if (anims.length > 1) throw new UsageError('OBJ output takes at most one --anim (glTF output takes many)', 'convert');
   const frameText = optionValue(a, '--frame');
@@ -25,13 +25,32 @@ export function objOptions(a: ParsedArgs): { anims: string[]; frame: number | un
   if (frame !== undefined && (!Number.isInteger(frame) || frame < 0)) throw new UsageError(`--frame must be a whole number ≥ 0, not ${frameText}`, 'convert');
   const backendName = (optionValue(a, '--backend') ?? 'auto') as BackendChoice;
   if (!BACKENDS.includes(backendName)) throw new UsageError(`unknown backend ${backendName} (${BACKENDS.join(', ')})`, 'convert');
-  return { anims, frame, backendName };
+  return { anims, frame, backendName, ...poseControls(a) };
+}
+
+/** `--controller N=V` (repeatable) and `--blend X[,Y]`, checked. */
+function poseControls(a: ParsedArgs): { controllers: Map<number, number> | undefined; blend: number[] | undefined } {
+  const given = a.options.get('--controller') ?? [];
+  const controllers = given.length ? new Map<number, number>() : undefined;
+  for (const text of given) {
+    const m = /^(\d+)=([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)$/i.exec(text);
+    if (!m || Number(m[1]) > 4) throw new UsageError(`--controller ${text}: expected N=V, N a controller index 0–4 (4 the mouth), V degrees or units, e.g. --controller 0=30`, 'convert');
+    controllers!.set(Number(m[1]), Number(m[2]));
+  }
+  const blendText = optionValue(a, '--blend');
+  let blend: number[] | undefined;
+  if (blendText !== undefined) {
+    blend = blendText.split(',').map(Number);
+    if (blend.length > 2 || blend.some((x) => !Number.isFinite(x) || x < 0 || x > 255) || blendText.trim() === '') throw new UsageError(`--blend ${blendText}: expected X or X,Y, each 0–255 (the entity's blending bytes)`, 'convert');
+  }
+  return { controllers, blend };
 }
 
 export async function convertObj(a: ParsedArgs, input: ModelInput, format: FormatEntry, out: string, formats: readonly FormatEntry[]): Promise<void> {
-  const { anims, frame, backendName } = objOptions(a);
+  const { anims, frame, backendName, controllers, blend } = objOptions(a);
   const obj = format.obj;
   if (!obj) throw new UsageError(`${input.label}: a ${format.folder?.noun ?? format.title} converts to .glb or .gltf (OBJ output is one model's frame)`, 'convert');
+  if ((controllers || blend) && !obj.controls) throw new UsageError(`${controllers ? '--controller' : '--blend'}: a ${format.title} has no bone controllers or blends (a Half-Life model has)`, 'convert');
   // --anim names a clip inside the model for some formats (a Half-Life sequence), a file to play on it for the others
   const clip = obj.namesClips ? anims[0] : undefined;
   const companions = obj.namesClips ? [] : anims;
@@ -61,7 +80,7 @@ export async function convertObj(a: ParsedArgs, input: ModelInput, format: Forma
     read.push(...textureFiles(t.gameFolder, t.textures.images.keys()));
     warnings.push(...t.warnings, ...exportWarnings(input.label, libWarnings));
   }
-  const posed = await load(input.label, () => obj.write(set, { frame, backend, yUp: a.flags.has('--y-up'), comment: (what) => `${what} (backend ${backend.name})`, materials, ...(clip !== undefined ? { anim: clip } : {}) }));
+  const posed = await load(input.label, () => obj.write(set, { frame, backend, yUp: a.flags.has('--y-up'), comment: (what) => `${what} (backend ${backend.name})`, materials, ...(clip !== undefined ? { anim: clip } : {}), ...(controllers ? { controllers } : {}), ...(blend ? { blend } : {}) }));
   const files: OutputFile[] = [{ path: out, bytes: posed.text }, ...extra];
   await refuseOverwritingInputs(a, files.map((f) => f.path), await modelInputFiles(input, set, read));
   const bytes = await writeOutputs(files);

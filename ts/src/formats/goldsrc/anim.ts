@@ -5,8 +5,9 @@
  * three Euler angles; 0: the channel does not move). A stream is runs of `{ valid, total }` (two bytes) followed by
  * `valid` shorts: the run covers `total` frames, the frames past its `valid` values holding its last one. A
  * channel's value at frame k is `default + stored × scale`; the angles become a quaternion by AngleQuaternion (Z·Y·X).
- * Controllers adjust nothing by default (the engine's adjustment for a controller at rest is not applied here), and
- * the motion bone's position loses the components the sequence's motion type names, as StudioCalcRotations does.
+ * A bone controller's adjustment (controls.ts `boneAdjust`: StudioCalcBoneAdj's `adj[]`) is added to the channels it
+ * drives, at both frames, before the motion bone's position loses the components the sequence's motion type names —
+ * the order of StudioCalcRotations (StudioCalcBoneQuaterion / StudioCalcBonePosition add it, then the motion test).
  *
  * Every read is bounds-checked against the file the sequence's group is in: a stream that runs past it is BAD_OFFSET
  * at the stream's offset. The walk moves forward at least two bytes a run, so it ends within the file however the
@@ -109,8 +110,8 @@ export class SequenceDecoder {
       for (let c = 0; c < 6; c++) if (rec.offsets[c] !== 0) this.cursors[j * 6 + c] = { start: rec.at + rec.offsets[c], p: rec.at + rec.offsets[c], first: 0, stuck: false, value: 0 };
     }
   }
-  /** As `sequenceChannels` gives them. */
-  channels(frame: number, out: Float32Array = new Float32Array(this.bones.length * 6)): Float32Array {
+  /** As `sequenceChannels` gives them (with `adjust`: each controller's adjustment added to the channels it drives). */
+  channels(frame: number, out: Float32Array = new Float32Array(this.bones.length * 6), adjust: Float32Array | null = null): Float32Array {
     const J = this.bones.length;
     for (let j = 0; j < J; j++) {
       const bone = this.bones[j];
@@ -119,12 +120,32 @@ export class SequenceDecoder {
         out[j * 6 + c] = cur === null ? bone.value[c] : bone.value[c] + cursorValue(this.source, cur, frame) * bone.scale[c];
       }
     }
+    if (adjust) addAdjust(this.bones, adjust, out);
     removeMotion(this.source.sequence, J, out);
     return out;
   }
 }
 
-/** StudioCalcRotations: the motion bone loses the position components its sequence's motion type names. */
+/**
+ * StudioCalcBoneQuaterion / StudioCalcBonePosition: a channel linked to controller k (`bone.controllers`) gets
+ * `adjust[k]`. A link past the model's controllers reads no adjustment (the engine's `adj[]` there is never set).
+ */
+function addAdjust(bones: readonly GoldsrcBone[], adjust: Float32Array, out: Float32Array): void {
+  for (let j = 0; j < bones.length; j++) {
+    const links = bones[j].controllers;
+    for (let c = 0; c < 6; c++) {
+      const k = links[c];
+      if (k >= 0 && k < adjust.length) out[j * 6 + c] += adjust[k];
+    }
+  }
+}
+
+/**
+ * StudioCalcRotations: the motion bone loses the position components STUDIO_X / Y / Z of its sequence's motion type
+ * name. STUDIO_LX / LY / LZ are left alone, as the engine leaves them: it adds `s × linearmovement` with `s = 0 × …`
+ * (Half-Life SDK), because studiomdl took the linear movement out of the stored frames when it compiled them and
+ * the game moves the entity instead.
+ */
 function removeMotion(s: GoldsrcSequence, J: number, out: Float32Array): void {
   const m = s.motionBone;
   if (m >= 0 && m < J) {
@@ -154,7 +175,7 @@ export function angleQuaternion(ax: number, ay: number, az: number, out: Float32
 }
 
 /** The six channel values (position, angles) of every bone at frame `frame` of blend `blend`: 6 floats a bone. */
-export function sequenceChannels(bones: readonly GoldsrcBone[], source: SequenceSource, frame: number, blend = 0, out: Float32Array = new Float32Array(bones.length * 6)): Float32Array {
+export function sequenceChannels(bones: readonly GoldsrcBone[], source: SequenceSource, frame: number, blend = 0, out: Float32Array = new Float32Array(bones.length * 6), adjust: Float32Array | null = null): Float32Array {
   const J = bones.length;
   for (let j = 0; j < J; j++) {
     const bone = bones[j];
@@ -164,6 +185,7 @@ export function sequenceChannels(bones: readonly GoldsrcBone[], source: Sequence
       out[j * 6 + c] = off === 0 ? bone.value[c] : bone.value[c] + channelValue(source, rec.at + off, frame) * bone.scale[c];
     }
   }
+  if (adjust) addAdjust(bones, adjust, out);
   removeMotion(source.sequence, J, out);
   return out;
 }

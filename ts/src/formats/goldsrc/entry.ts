@@ -22,10 +22,12 @@ export const goldsrcEntry = /* @__PURE__ */ formatEntry(goldsrcFormat, goldsrcMo
   // the texture and group files the set read go to the exporter with the model
   gltfOptions: (set, options) => ({ ...options, anims: [{ goldsrc: true, ...goldsrcParts(set.data, set.companions, set.path) }] as unknown as GltfOptions['anims'] }),
   playable: async (set) => (await import('./playable.js')).goldsrcPlayable(set),
-  view: async (set, backend) => (await import('./view.js')).goldsrcView(set, backend),
+  view: async (set, backend, settings) => (await import('./view.js')).goldsrcView(set, backend, settings),
   obj: {
     // --anim names a sequence of the model (its label or number); --frame a frame of it (of the first without --anim)
     namesClips: true,
+    // --controller N=V and --blend X[,Y]: the entity's controllers and blending (controls.ts)
+    controls: true,
     frames: (set, anim) => {
       const m = set.data;
       let i = anim === undefined ? 0 : m.sequences.findIndex((s) => s.label.toLowerCase() === anim.toLowerCase());

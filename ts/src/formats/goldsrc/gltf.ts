@@ -1,6 +1,8 @@
 /**
  * A studio model → glTF 2.0: one skinned mesh (a primitive per studio mesh, of the submodel body 0 shows in each body
- * part), the skeleton as joint nodes at the bones' default values, one animation per sequence that can play.
+ * part), the skeleton as joint nodes at the bones' default values, one animation per sequence that can play — per blend
+ * of a sequence with several (`arms_up blend 0` … `arms_up blend 3`: issue 38's "blends as separate clips named after
+ * the sequence"; a blend mix is the entity's choice at run time, each blend is what the file stores).
  *
  * - Bind pose: the bones at their default values (composed and skinned by the kernels: poser.ts), so the mesh's
  *   POSITION is the model in its reference pose and each inverse bind matrix is the inverse of a bone's default
@@ -10,9 +12,10 @@
  *   from the top as glTF's. Triangles as GL draws the strips and fans, turned counter-clockwise (Quake's lineage
  *   culls GL_FRONT: what it shows winds clockwise).
  * - Animations: each frame of a sequence is a key at frame / fps (30 fps where the file says none), LINEAR
- *   (StudioCalcBoneQuaterion slerps between frames, the positions lerp); its first blend (the engine's default
- *   blending 0), controllers at no adjustment, the motion bone's movement removed as its motion type says.
- *   `extras`: the sequence's flags, activity, events; on the node the hitboxes, attachments and controllers.
+ *   (StudioCalcBoneQuaterion slerps between frames, the positions lerp); controllers at no adjustment, the motion
+ *   bone's movement removed as its motion type says. `extras`: the sequence's flags, activity, events (and for a
+ *   blend: the sequence, the blend's number, the sequence's blend count, types and ranges); on the node the
+ *   hitboxes, attachments and controllers.
  */
 import { ErrorCode } from '../../base/errors.js';
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';
@@ -147,18 +150,20 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
     // ——— animations: one per sequence that can play ———
     const { sources, missing } = sequenceSources(model, groups, name);
     if (missing.length) ctx.warnings.push({ code: 'MISSING_FILE', message: `${missing.length} sequence(s) are in group files not read (${missing.slice(0, 3).map((s) => JSON.stringify(s)).join(', ')}${missing.length > 3 ? ' …' : ''}): not exported`, offset: 0 });
-    const blended = model.sequences.filter((s) => s.blendCount > 1).map((s) => s.label);
-    if (blended.length) ctx.warnings.push({ code: 'NOT_APPLIED', message: `${blended.length} sequence(s) have blends (${blended.slice(0, 3).map((s) => JSON.stringify(s)).join(', ')}): exported with their first blend, the engine's default blending 0`, offset: 0 });
     const playable = sources.filter((s) => s !== null);
-    if (J > 0 && playable.length) {
+    // one clip per blend of each sequence (a sequence of one blend: one clip, its label); counted before any is listed:
+    // numblends is the file's word, and a count that lies must meet the limit, not an array of its size
+    const clipCount = playable.reduce((n, s) => n + s.sequence.blendCount, 0);
+    if (J > 0 && clipCount) {
       const maxAnimations = resourceLimits().maxGltfAnimations;
-      if (playable.length > maxAnimations) throw overLimit(`${playable.length} animations`, 'maxGltfAnimations', maxAnimations, 0, ErrorCode.Unwritable);
-      const keys = playable.reduce((k, s) => k + s.sequence.frameCount * J, 0);
+      if (clipCount > maxAnimations) throw overLimit(`${clipCount} animations (sequences × their blends)`, 'maxGltfAnimations', maxAnimations, 0, ErrorCode.Unwritable);
+      const clips = playable.flatMap((s) => Array.from({ length: s.sequence.blendCount }, (_, blend) => ({ s, blend })));
+      const keys = clips.reduce((k, { s }) => k + s.sequence.frameCount * J, 0);
       const maxKeys = resourceLimits().maxAnimationKeys;
-      if (keys > maxKeys) throw overLimit(`${playable.length} sequence(s) of ${keys / J} frames in all × ${J} bones are ${keys} bone poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
+      if (keys > maxKeys) throw overLimit(`${clips.length} clip(s) (sequences × blends) of ${keys / J} frames in all × ${J} bones are ${keys} bone poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
       const used = new Map<string, number>();
       const channels = new Float32Array(J * 6), local = new Float32Array(J * POSE_STRIDE);
-      for (const s of playable) {
+      for (const { s, blend } of clips) {
         const seq = s.sequence;
         const F = seq.frameCount;
         const fps = seq.fps > 0 && Number.isFinite(seq.fps) ? seq.fps : GOLDSRC_DEFAULT_FPS;
@@ -166,7 +171,7 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
         const tr = Array.from({ length: J }, () => new Float32Array(F * 3));
         const ro = Array.from({ length: J }, () => new Float32Array(F * 4));
         const qq = [0, 0, 0, 1];
-        const decoder = new SequenceDecoder(model.bones, s);
+        const decoder = new SequenceDecoder(model.bones, s, blend);
         for (let f = 0; f < F; f++) {
           channelsToLocal(decoder.channels(f, channels), local);
           for (let j = 0; j < J; j++) {
@@ -176,7 +181,8 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
             setRotationKey(ro[j], f, qq);
           }
         }
-        const base = seq.label || name;
+        const blends = seq.blendCount > 1;
+        const base = `${seq.label || name}${blends ? ` blend ${blend}` : ''}`;
         const count = (used.get(base) ?? 0) + 1;
         used.set(base, count);
         const input = b.accessor(times, 'SCALAR', { bounds: true });
@@ -184,7 +190,8 @@ export function addGoldsrc(ctx: ExportContext, model: GoldsrcModel, name: string
           name: count > 1 ? `${base} (${count})` : base,
           channels: [],
           samplers: [],
-          extras: { framerate: fps, loop: (seq.flags & STUDIO_LOOPING) !== 0, frameCount: F, activity: seq.activity, actWeight: seq.actWeight, events: seq.events.map((e) => ({ frame: e.frame, event: e.event, type: e.type, options: e.options })) },
+          extras: { framerate: fps, loop: (seq.flags & STUDIO_LOOPING) !== 0, frameCount: F, activity: seq.activity, actWeight: seq.actWeight, events: seq.events.map((e) => ({ frame: e.frame, event: e.event, type: e.type, options: e.options })),
+            ...(blends ? { sequence: seq.label, blend, blendCount: seq.blendCount, blendType: seq.blendType, blendStart: seq.blendStart, blendEnd: seq.blendEnd } : {}) },
         };
         for (let j = 0; j < J; j++) {
           for (const [path, data, type] of [['translation', tr[j], 'VEC3'], ['rotation', ro[j], 'VEC4']] as const) {

@@ -8,13 +8,14 @@ import type { FileSystem } from '../../vfs/file-system.js';
 import { textureFilePath } from './companions.js';
 import type { GoldsrcModel } from './model.js';
 import { parseGoldsrcStream } from './parser.js';
-import { goldsrcMaterials } from './textures.js';
+import { familyNames, familyOf, goldsrcMaterials } from './textures.js';
 
 /**
  * The model's materials as the engine finds them in `fs`: its own textures, else those of `<name>T.mdl` beside it
- * (read through the file system, whose names fold case). What is missing is a warning, never an exception.
+ * (read through the file system, whose names fold case), one per mesh `body` draws (geometry.ts), in skin family `skin` (`family1`; family 0 by default). What is
+ * missing is a warning, never an exception; so is a skin that is no family of the model (family 0 is shown).
  */
-export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcModel, path: string): Promise<MaterialSet> {
+export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcModel, path: string, skin?: string, body = 0): Promise<MaterialSet> {
   const warnings: MaterialWarning[] = [];
   let source = model;
   if (model.kind === 'studio' && model.textures.length === 0) {
@@ -29,5 +30,10 @@ export async function resolveGoldsrcMaterials(fs: FileSystem, model: GoldsrcMode
       }
     }
   }
-  return { ...goldsrcMaterials(model, source, path), warnings };
+  let family = familyOf(skin);
+  if (skin !== undefined && (family < 0 || family >= Math.max(1, source.skinFamilies.length))) {
+    warnings.push({ code: 'MISSING_IMAGE', message: `skin ${JSON.stringify(skin)}: the model's skin families are ${familyNames(source).join(', ') || 'family0 alone'}; family0 is shown`, path });
+    family = 0;
+  }
+  return { ...goldsrcMaterials(model, source, path, family, body), warnings };
 }

@@ -12,7 +12,8 @@ export const goldsrcModel: ModelEntry<GoldsrcModel> = {
   title: 'Half-Life studio model (GoldSrc MDL)',
   owns: (data): data is GoldsrcModel => (data as GoldsrcModel | null)?.format === 'hl1mdl',
   // its own textures, else its <name>T.mdl's, each decoded through its palette
-  materials: async (resolver, model, path) => (await import('./materials.js')).resolveGoldsrcMaterials(resolver.fs, model, path),
+  // in the skin family a skin choice names (`family1`: the view offers them as skins), for the meshes `body` draws
+  materials: async (resolver, model, path, options) => (await import('./materials.js')).resolveGoldsrcMaterials(resolver.fs, model, path, options?.skin, options?.body),
   gltf: {
     uses: [],
     load: async () => {

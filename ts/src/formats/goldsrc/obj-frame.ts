@@ -1,7 +1,8 @@
 /**
  * A studio model as OBJ: one pose (`convert x.mdl [--anim SEQUENCE] [--frame N] -o x.obj`) — the bones at their
  * default values, or sequence SEQUENCE (its label, else its number; the first sequence when only --frame is given)
- * at frame N — posed and skinned by the kernels on the chosen backend, in the file's coordinates. The draw vertices
+ * at frame N, with `--controller N=V` and `--blend X[,Y]` as the entity's controllers and blending (controls.ts) —
+ * posed and skinned by the kernels on the chosen backend, in the file's coordinates. The draw vertices
  * of the submodels body 0 shows (geometry.ts), one group per studio mesh using its texture's material; UVs as the
  * glTF's with v flipped (OBJ's rows go up).
  */
@@ -41,14 +42,16 @@ export async function writeGoldsrcObj(set: ModelSet<GoldsrcModel>, o: ObjFrameOp
   try {
     let what = `${set.path} at its bones' default values`;
     let fact = 'default pose';
-    if (o.anim !== undefined || o.frame !== undefined) {
+    // controllers and blending act on a sequence (the engine always plays one): given alone, the first sequence's
+    if (o.anim !== undefined || o.frame !== undefined || o.controllers || o.blend) {
       const i = namedSequence(model, o.anim);
       const source = i >= 0 ? sequenceSources(model, parts.groups, set.path).sources[i] : null;
       if (!source) throw new ModelParseError(ErrorCode.MissingBlock, i < 0 ? 'the model has no sequences' : `sequence ${JSON.stringify(model.sequences[i].label)} cannot play (its group file was not read, or it has no frames)`, { offset: 0 });
       const frame = o.frame ?? 0;
-      poser.poseSequence(source, frame);
-      what = `${set.path} sequence ${JSON.stringify(source.sequence.label)} frame ${frame}`;
-      fact = `sequence ${source.sequence.label} frame ${frame}`;
+      poser.setControls({ ...(o.controllers ? { controllers: o.controllers } : {}), ...(o.blend ? { blend: o.blend } : {}) }).poseSequence(source, frame);
+      const given = [...(o.controllers ?? [])].map(([i, v]) => `controller ${i}=${v}`).concat(o.blend ? [`blend ${o.blend.join(',')}`] : []);
+      what = `${set.path} sequence ${JSON.stringify(source.sequence.label)} frame ${frame}${given.length ? ` (${given.join(', ')})` : ''}`;
+      fact = `sequence ${source.sequence.label} frame ${frame}${given.length ? ` ${given.join(' ')}` : ''}`;
     } else poser.bindPose();
     const out = objHeader({ comment: o.comment(what), materials: o.materials });
     const V = draw.vertexCount;

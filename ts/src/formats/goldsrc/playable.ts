@@ -7,7 +7,7 @@
 import type { ModelSet } from '../../load/model-set.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { playableMaterials } from '../../playable/materials.js';
-import { poserPlayer, type Clip, type ModelPlayer, type PlayableModel } from '../../playable/playable.js';
+import { poserPlayer, type Clip, type ModelPlayer, type PlayableModel, type PoseControls } from '../../playable/playable.js';
 import { sequenceSources, type SequenceSource } from './anim.js';
 import { goldsrcParts } from './companions.js';
 import { goldsrcDraw } from './geometry.js';
@@ -64,7 +64,8 @@ export function goldsrcPlayable(set: ModelSet<GoldsrcModel>): PlayableModel {
         },
       });
       player.setClip(0);
-      return player;
+      // the entity's bone controllers and blending (controls.ts), kept for the poses after
+      return Object.assign(player, { setControls: (c: PoseControls) => void poser.setControls(c) });
     },
   };
 }

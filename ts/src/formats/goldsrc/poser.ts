@@ -6,13 +6,18 @@
  * and normal bound rigidly to its one bone (`skinPositions` / `skinNormals` with one weight of 1 a vertex:
  * R_StudioDrawPoints' VectorTransform by the bone's matrix). Every buffer is allocated, and every job built, once.
  *
- * Not applied (docs/goldsrc.md): bone controllers (at no adjustment), a sequence's second blend (the engine's
- * default blending 0 shows its first), the sequence-to-sequence blending of StudioSlerpBones.
+ * Controls (controls.ts, `setControls`): each bone controller's adjustment is added to the channels it drives before
+ * the frames are blended (StudioCalcRotations); a sequence's blends are posed each at the two frames and blended by
+ * the same kernel as StudioSlerpBones does (two blends by `blending[0]`; four as two pairs then by `blending[1]`;
+ * Counter-Strike's nine as the grid cell the bytes pick) — the frames first, then the blends, the engine's order.
+ *
+ * Not applied (docs/goldsrc.md): the sequence-to-sequence blending of StudioSlerpBones (one sequence at a time).
  */
 import { ErrorCode, ModelParseError } from '../../base/errors.js';
 import { disposedError, type F32, type I32, type KernelBuffer, type PoseBackend, type Typed, type U32 } from '../../kernels/backend.js';
 import { MATRIX_STRIDE, POSE_STRIDE } from '../../kernels/layout.js';
 import { channelsToLocal, defaultChannels, SequenceDecoder, type SequenceSource } from './anim.js';
+import { blendCorners, boneAdjust, type GoldsrcControls } from './controls.js';
 import type { GoldsrcDraw } from './geometry.js';
 import type { GoldsrcModel } from './model.js';
 
@@ -24,6 +29,8 @@ export class GoldsrcPoser {
   private readonly localA: F32;
   private readonly localB: F32;
   private readonly local: F32;
+  /** The (up to four) blends' poses at the asked frame, before they are mixed. */
+  private readonly corners: F32[];
   private readonly object: F32;
   private readonly matrices: F32;
   private readonly groupSizes: U32;
@@ -35,7 +42,11 @@ export class GoldsrcPoser {
   private readonly outNormals: F32;
   private readonly channels: Float32Array;
   private readonly scratch: Float32Array;
-  private decoder: SequenceDecoder | null = null;
+  /** One decoder per blend of the current sequence, its walks resumed frame after frame. */
+  private decoders = new Map<number, SequenceDecoder>();
+  private decoded: SequenceSource | null = null;
+  private adjust: Float32Array | null = null;
+  private blend: readonly number[] = [0, 0];
   private disposed = false;
 
   constructor(readonly backend: PoseBackend, readonly model: GoldsrcModel, readonly draw: GoldsrcDraw) {
@@ -47,6 +58,7 @@ export class GoldsrcPoser {
     this.localA = own(m.f32(J * POSE_STRIDE));
     this.localB = own(m.f32(J * POSE_STRIDE));
     this.local = own(m.f32(J * POSE_STRIDE));
+    this.corners = [0, 1, 2, 3].map(() => own(m.f32(J * POSE_STRIDE)));
     this.object = own(m.f32(J * POSE_STRIDE));
     this.matrices = own(m.f32(J * MATRIX_STRIDE));
     this.groupSizes = own(m.u32(1));
@@ -98,6 +110,17 @@ export class GoldsrcPoser {
     return this.finish();
   }
 
+  /**
+   * The bone controllers and blending the next poses use (controls.ts): a controller not named adjusts nothing,
+   * blending not given is [0, 0]. Replaces what an earlier call set.
+   */
+  setControls(controls: GoldsrcControls = {}): this {
+    this.alive();
+    this.adjust = boneAdjust(this.model, controls.controllers);
+    this.blend = controls.blend ? Array.from(controls.blend) : [0, 0];
+    return this;
+  }
+
   /** The sequence of `source` at frame `frame` + `t` of the way to the next (clamped to its last frame). */
   poseSequence(source: SequenceSource, frame: number, t = 0): this {
     const last = Math.max(0, source.sequence.frameCount - 1);
@@ -105,19 +128,35 @@ export class GoldsrcPoser {
     return this.poseFrames(source, a, Math.min(a + 1, last), t);
   }
 
-  /** Frames `a` and `b` of the sequence (clamped to its frames) blended by `t` (b's weight). */
+  /** Frames `a` and `b` of the sequence (clamped to its frames) blended by `t` (b's weight), with the controls set. */
   poseFrames(source: SequenceSource, frameA: number, frameB: number, t: number): this {
     this.alive();
     const last = Math.max(0, source.sequence.frameCount - 1);
     const a = Math.min(Math.max(0, Math.floor(frameA)), last);
     const b = Math.min(Math.max(0, Math.floor(frameB)), last);
-    // one decoder a sequence, its walks resumed frame after frame (anim.ts SequenceDecoder)
-    if (this.decoder?.source !== source) this.decoder = new SequenceDecoder(this.model.bones, source);
-    this.localA.view.set(channelsToLocal(this.decoder.channels(a, this.channels), this.scratch));
-    if (t > 0 && b !== a) {
-      this.localB.view.set(channelsToLocal(this.decoder.channels(b, this.channels), this.scratch));
-      this.backend.kernels.interpolateLocal({ a: this.localA, b: this.localB, t, out: this.local });
-    } else this.local.view.set(this.localA.view);
+    if (this.decoded !== source) {
+      this.decoders.clear();
+      this.decoded = source;
+    }
+    const k = this.backend.kernels;
+    const { corners, sx, sy } = blendCorners(source.sequence, this.blend);
+    corners.forEach((blend, c) => {
+      let decoder = this.decoders.get(blend);
+      if (!decoder) this.decoders.set(blend, (decoder = new SequenceDecoder(this.model.bones, source, blend)));
+      const out = corners.length === 1 ? this.local : this.corners[c];
+      this.localA.view.set(channelsToLocal(decoder.channels(a, this.channels, this.adjust), this.scratch));
+      if (t > 0 && b !== a) {
+        this.localB.view.set(channelsToLocal(decoder.channels(b, this.channels, this.adjust), this.scratch));
+        k.interpolateLocal({ a: this.localA, b: this.localB, t, out });
+      } else out.view.set(this.localA.view);
+    });
+    const [c0, c1, c2, c3] = this.corners;
+    if (corners.length === 2) k.interpolateLocal({ a: c0, b: c1, t: sx, out: this.local });
+    else if (corners.length === 4) {
+      k.interpolateLocal({ a: c0, b: c1, t: sx, out: this.localA });
+      k.interpolateLocal({ a: c2, b: c3, t: sx, out: this.localB });
+      k.interpolateLocal({ a: this.localA, b: this.localB, t: sy, out: this.local });
+    }
     return this.finish();
   }
 

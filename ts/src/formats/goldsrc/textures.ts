@@ -16,6 +16,15 @@ import type { GoldsrcModel, GoldsrcTexture } from './model.js';
 /** The model whose textures and skin families are shown: its own, else its texture file's. */
 export const textureSource = (model: GoldsrcModel, textures: GoldsrcModel | null): GoldsrcModel => (model.textures.length === 0 && textures ? textures : model);
 
+/** Skin family k by the name a skin choice gives it (`family1`, as the view's `extras.skins` offers them); −1 for another name. */
+export const familyOf = (skin: string | undefined): number => {
+  const m = skin === undefined ? null : /^family(\d+)$/.exec(skin);
+  return m ? Number(m[1]) : -1;
+};
+
+/** The skin names of `source`'s families (`family0` …), when it has more than one to choose from. */
+export const familyNames = (source: GoldsrcModel): string[] => (source.skinFamilies.length > 1 ? source.skinFamilies.map((_, k) => `family${k}`) : []);
+
 /** The texture a mesh's skin reference shows in `family` (clamped to the table as R_StudioSetupSkin does not: −1 when none). */
 export function textureOf(source: GoldsrcModel, skinRef: number, family = 0): number {
   const row = source.skinFamilies[Math.min(Math.max(0, family), source.skinFamilies.length - 1)];
@@ -39,14 +48,14 @@ export function decodeTexture(t: GoldsrcTexture): EmbeddedPixels {
 }
 
 /**
- * The materials, one per mesh drawn (geometry.ts `goldsrcDraw(model)`'s order: every drawer's slot is its mesh), each
- * showing the texture its skin reference names in skin family 0 — the same texture once decoded, keyed
- * `<model>/<texture name or index>`.
+ * The materials, one per mesh drawn (geometry.ts `goldsrcDraw(model, body)`'s order: every drawer's slot is its mesh), each
+ * showing the texture its skin reference names in skin family `family` (0 unless a skin is asked for: the entity's
+ * `skin`, StudioSetupSkin's row of the table) — the same texture once decoded, keyed `<model>/<texture name or index>`.
  */
-export function goldsrcMaterials(model: GoldsrcModel, source: GoldsrcModel, modelName: string): { materials: ResolvedMaterial[]; pixels: Map<string, EmbeddedPixels> } {
+export function goldsrcMaterials(model: GoldsrcModel, source: GoldsrcModel, modelName: string, family = 0, body = 0): { materials: ResolvedMaterial[]; pixels: Map<string, EmbeddedPixels> } {
   const pixels = new Map<string, EmbeddedPixels>();
-  const materials = goldsrcDraw(model).meshes.map((mesh, i): ResolvedMaterial => {
-    const ti = textureOf(source, mesh.skinRef);
+  const materials = goldsrcDraw(model, body).meshes.map((mesh, i): ResolvedMaterial => {
+    const ti = textureOf(source, mesh.skinRef, family);
     const t = ti >= 0 ? source.textures[ti] : null;
     const key = `${modelName}/${t ? t.name || `texture${ti}` : `skinref${mesh.skinRef}`}`;
     const flags = t?.flags ?? 0;
