@@ -24,5 +24,5 @@ export const noMesh = () => new Error('no triangle mesh to convert');
 
 
 /** The summary's word on an MD2 / MDL atlas: how many materials share the one skin, and whether they were scaled. */
-export const atlasFacts = (m: { atlas: { materials: number; scale: number } | null }): string[] =>
-  m.atlas ? [`${m.atlas.materials} materials packed into one skin${m.atlas.scale < 1 ? ` (scaled by ${m.atlas.scale.toFixed(2)})` : ''}`] : [];
+export const atlasFacts = (atlas: { materials: number; scale: number } | null): string[] =>
+  atlas ? [`${atlas.materials} materials packed into one skin${atlas.scale < 1 ? ` (scaled by ${atlas.scale.toFixed(2)})` : ''}`] : [];

@@ -21,7 +21,7 @@ export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<Wr
     files: [{ path: o.out, bytes }, ...besideOut(o.out, imported.textures)],
     engine: [{ file: o.out, warnings: md2EngineLimits(bytes) }],
     warnings: model.warnings,
-    facts: [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl.commandCount, 'glcmd strip/fan', 'glcmd strips/fans'), ...atlasFacts(imported)],
+    facts: [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl.commandCount, 'glcmd strip/fan', 'glcmd strips/fans'), ...atlasFacts(imported.atlas)],
     refusal: 'Quake 2 will not load it (--validate)',
   };
 }

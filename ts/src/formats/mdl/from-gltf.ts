@@ -102,10 +102,12 @@ function quakeExtras(prims: TrianglePrimitive[]): { flags?: number; synctype?: n
   return {};
 }
 
-/** The MDL and, when its materials were packed into one skin, how (gltf-atlas.ts). */
-export type ImportedMdl = MdlModel & { atlas: AtlasSummary | null };
+export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}): Promise<MdlModel> {
+  return (await importMdl(input, options)).model;
+}
 
-export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}): Promise<ImportedMdl> {
+/** The MDL and, when its materials were packed into one skin, how (gltf-atlas.ts; the writer's summary says so). @internal */
+export async function importMdl(input: GltfInput, options: GltfToMdlOptions = {}): Promise<{ model: MdlModel; atlas: AtlasSummary | null }> {
   const doc = await readGltfDocument(input);
   const scale = options.scale ?? 1;
   checkSampling(options.fps, scale);
@@ -220,7 +222,7 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
   }));
   const extras = quakeExtras(prims);
   const eye = Array.isArray(extras.eyePosition) && extras.eyePosition.length === 3 ? extras.eyePosition : [0, 0, 0];
-  return {
+  const model: MdlModel = {
     format: 'mdl',
     variant: 'IDPO',
     version: MDL_VERSION,
@@ -255,6 +257,6 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
     clips: mdlClips(names),
     trailing: null,
     warnings,
-    atlas: atlas ? { materials: atlas.materials, scale: atlas.scale } : null,
   };
+  return { model, atlas: atlas ? { materials: atlas.materials, scale: atlas.scale } : null };
 }
