@@ -83,6 +83,14 @@ export interface ResourceLimits {
    * the targets share (50,000 targets naming one 3,072-vertex accessor asked for 1.8 GB).
    */
   maxMorphTargetVertices: number;
+  // ——— glTF → MD2 / MDL atlas (issue 41) ———
+  /**
+   * glTF import to MD2 / MDL: the most pixels of the materials' images packed into one skin (import/gltf-atlas.ts):
+   * the images decoded, in all, and the texels baked (an image repeated 3 times counts 3 times), checked before each
+   * decode (from the size the PNG / JPEG header declares) and before baking. 100 materials naming 4096² PNGs of
+   * 22 KB in all asked for 6.7 GB of RGBA. Over it the atlas is refused (a warning) and the model keeps one skin.
+   */
+  maxAtlasPixels: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -110,6 +118,8 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxImportFrames: 65536,
     maxImportBytes: 64 * 1024 * 1024,
     maxMorphTargetVertices: 1 << 22,
+    // glTF → MD2 / MDL atlas (issue 41)
+    maxAtlasPixels: 4096 * 4096,
   });
 }
 

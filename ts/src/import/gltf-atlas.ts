@@ -43,8 +43,10 @@ export interface AtlasOptions {
   maxWidth: number;
   /** The width is a multiple of this (MDL: 4, WinQuake's "skinwidth not multiple of 4"). */
   widthMultiple?: number;
-  /** `maxImagePixels`: the most pixels an image decodes to, and the atlas may have. */
+  /** `maxImagePixels`: the most pixels one image decodes to, and the atlas may have. */
   maxImagePixels: number;
+  /** `maxAtlasPixels`: the most pixels decoded and texels baked, in all. */
+  maxAtlasPixels: number;
   /** Also build the emissive layer (MDL's fullbright texels). */
   emissive?: boolean;
 }
@@ -118,8 +120,9 @@ function tileRange(prims: TrianglePrimitive[]): [number, number, number, number]
 
 /**
  * The atlas of `prims`' materials, or null: one material (nothing to pack), or refused (a warning says why).
- * Bounded: each image is decoded under `maxImagePixels`, at most MAX_BAKED_TILES tiles of it are baked, and the
- * atlas is scaled down until it has at most `maxImagePixels` texels.
+ * Bounded: each image is decoded under `maxImagePixels`, the images' pixels and the texels baked at most
+ * `maxAtlasPixels` in all, at most MAX_BAKED_TILES tiles of one image, and the atlas is scaled down until it has at
+ * most `maxImagePixels` texels.
  */
 export function buildAtlas(prims: TrianglePrimitive[], options: AtlasOptions, warnings: ParseWarning[]): Atlas | null {
   const byMaterial = new Map<Material | null, number[]>();
@@ -130,11 +133,26 @@ export function buildAtlas(prims: TrianglePrimitive[], options: AtlasOptions, wa
   if (byMaterial.size < 2) return null;
 
   const regions: Region[] = [];
-  // Each image decoded once; the distinct images' pixels and the texels baked (tiles included) at most maxImagePixels
+  // Each image decoded once; the distinct images' pixels and the texels baked (tiles included) at most maxAtlasPixels
   // in all, checked before decoding (from the sizes their headers declare) and before baking.
   const decoded = new Map<Texture, Pixels | null>();
   let declared = 0, baked = 0;
-  const limit = `maxImagePixels ${options.maxImagePixels} (raise it with --limit maxImagePixels=N)`;
+  const limit = `maxAtlasPixels ${options.maxAtlasPixels} (raise it with --limit maxAtlasPixels=N)`;
+  const sizeOf = (t: Texture): [number, number] | null => {
+    try {
+      return t.getSize();
+    } catch {
+      return null; // a header glTF Transform cannot read: the decoder says why
+    }
+  };
+  // the emissive images too (MDL's fullbright layer): each is decoded beside its base colour's
+  const glows = (m: Material | null) => (options.emissive && m?.getEmissiveFactor().some((f) => f !== 0) ? [m.getEmissiveTexture()] : []);
+  const textures = new Set([...byMaterial.keys()].flatMap((m) => [m?.getBaseColorTexture(), ...glows(m)]).filter((t): t is Texture => !!t?.getImage()));
+  for (const t of textures) {
+    const size = sizeOf(t);
+    declared += size ? size[0] * size[1] : 0;
+  }
+  if (declared > options.maxAtlasPixels) return refuse(warnings, `the materials' images have more than ${limit} pixels in all`);
   for (const [material, members] of byMaterial) {
     const label = `material "${nameOf(material)}"`;
     const factor = material?.getBaseColorFactor() ?? [1, 1, 1, 1];
@@ -146,18 +164,11 @@ export function buildAtlas(prims: TrianglePrimitive[], options: AtlasOptions, wa
       if (info && info.getTexCoord() !== 0) return refuse(warnings, `${label} reads its base colour through TEXCOORD_${info.getTexCoord()}`);
       if (info?.getExtension('KHR_texture_transform')) return refuse(warnings, `${label} moves its base colour with KHR_texture_transform`);
       if (!decoded.has(texture)) {
-        let size: [number, number] | null = null;
-        try {
-          size = texture.getSize();
-        } catch {
-          size = null;
-        }
-        declared += size ? size[0] * size[1] : 0;
-        if (declared > options.maxImagePixels) return refuse(warnings, `the materials' images have more than ${limit} pixels in all`);
+        const size = sizeOf(texture);
         const pixels = texturePixels(texture, 'base colour', options.maxImagePixels, warnings, 'the surfaces are not packed into one skin');
         // an image whose header glTF Transform does not read (TGA, BMP …) is counted once decoded: one at most over
         declared += !size && pixels ? pixels.width * pixels.height : 0;
-        if (declared > options.maxImagePixels) return refuse(warnings, `the materials' images have more than ${limit} pixels in all`);
+        if (declared > options.maxAtlasPixels) return refuse(warnings, `the materials' images have more than ${limit} pixels in all`);
         decoded.set(texture, pixels);
       }
       base = decoded.get(texture) ?? null;
@@ -168,9 +179,13 @@ export function buildAtlas(prims: TrianglePrimitive[], options: AtlasOptions, wa
         return refuse(warnings, `${label}'s texture coordinates reach ${u1 - u0}×${v1 - v0} repeats of its image (u ${u0}..${u1}, v ${v0}..${v1}); at most ${MAX_BAKED_TILES} are baked into the atlas`);
       }
       baked += tiles * base.width * base.height;
-      if (baked > options.maxImagePixels) return refuse(warnings, `the materials' images, repeats baked, have more than ${limit} texels in all`);
+      if (baked > options.maxAtlasPixels) return refuse(warnings, `the materials' images, repeats baked, have more than ${limit} texels in all`);
       if (options.emissive && material && material.getEmissiveFactor().some((f) => f !== 0)) {
-        glow = texturePixels(material.getEmissiveTexture(), 'emissive', options.maxImagePixels, warnings, 'no fullbright texels for it');
+        const emissive = material.getEmissiveTexture();
+        const size = emissive ? sizeOf(emissive) : null;
+        glow = texturePixels(emissive, 'emissive', options.maxImagePixels, warnings, 'no fullbright texels for it');
+        declared += !size && glow ? glow.width * glow.height : 0;
+        if (declared > options.maxAtlasPixels) return refuse(warnings, `the materials' images have more than ${limit} pixels in all`);
         if (glow && (glow.width !== base.width || glow.height !== base.height)) glow = null;
       }
     }

@@ -27,6 +27,7 @@ import { readGltfDocument } from '../../src/import/gltf.js';
 import { sceneNodes, trianglePrimitives, type TrianglePrimitive } from '../../src/import/gltf-scene.js';
 import { MAX_BAKED_TILES } from '../../src/import/gltf-atlas.js';
 import { cliTemp, runCli, shared } from '../helpers/cli.js';
+import { atlasBombGlb } from '../../../fixtures/generate-hostile-gltf.mjs';
 
 const STASIS = shared('res-tremulous_src.dpkdir/models/mapobjects/stasis/stasis.md3');
 
@@ -219,3 +220,19 @@ async function writeBack(md2: Awaited<ReturnType<typeof gltfToMd2>>): Promise<Ui
   const { md2GlCommands } = await import('../../src/formats/md2/write-glcmds.js');
   return writeMd2({ ...md2, glCommands: md2GlCommands(md2) });
 }
+
+describe('the atlas\'s bound (maxAtlasPixels)', () => {
+  it('the images\' declared pixels in all over maxAtlasPixels: refused before any is decoded (GLTF_ATLAS_REFUSED names the limit), the old merge', async () => {
+    const bytes = atlasBombGlb({ materials: 3, side: 64 });
+    const fits = await gltfToMdl({ bytes, limits: { maxAtlasPixels: 3 * 64 * 64 } });
+    expect(fits.warnings.map((w) => w.code)).toEqual([]);
+    const over = await gltfToMdl({ bytes, limits: { maxAtlasPixels: 3 * 64 * 64 - 1 } });
+    expect(over.warnings.map((w) => w.code)).toEqual(['GLTF_ATLAS_REFUSED', 'GLTF_MATERIALS_MERGED']);
+    expect(over.warnings[0].message).toMatch(/more than maxAtlasPixels 12287 \(raise it with --limit maxAtlasPixels=N\) pixels in all/);
+    // repeats count: 2 materials of 64², each over 3 tiles, are 6 × 64² texels baked
+    const tiles = atlasBombGlb({ materials: 2, side: 64, repeats: 3 });
+    expect((await gltfToMdl({ bytes: tiles, limits: { maxAtlasPixels: 6 * 64 * 64 } })).warnings.map((w) => w.code)).toEqual([]);
+    const baked = await gltfToMd2({ bytes: tiles, limits: { maxAtlasPixels: 6 * 64 * 64 - 1 } });
+    expect(baked.warnings[0].message).toMatch(/repeats baked, have more than maxAtlasPixels/);
+  });
+});

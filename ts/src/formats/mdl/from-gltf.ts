@@ -118,7 +118,7 @@ export async function importMdl(input: GltfInput, options: GltfToMdlOptions = {}
   if (prims.length === 0) unwritable('no triangle primitive to import: an MDL needs at least one vertex');
   const palette = options.palette ?? DEFAULT_QUAKE_PALETTE;
   // One skin set: the materials' images packed into one (gltf-atlas.ts), else the first primitive's material.
-  const atlas = options.atlas === false ? null : buildAtlas(prims, { maxHeight: MDL_LIMITS.maxSkinHeight, maxWidth: MDL_LIMITS.darkplacesBound - 1, widthMultiple: 4, maxImagePixels: bounds.maxImagePixels, emissive: true }, warnings);
+  const atlas = options.atlas === false ? null : buildAtlas(prims, { maxHeight: MDL_LIMITS.maxSkinHeight, maxWidth: MDL_LIMITS.darkplacesBound - 1, widthMultiple: 4, maxImagePixels: bounds.maxImagePixels, maxAtlasPixels: bounds.maxAtlasPixels, emissive: true }, warnings);
   const material = prims[0].prim.getMaterial();
   const others = atlas ? [] : [...new Set(prims.map((p) => p.prim.getMaterial()).filter((m) => m !== material))];
   if (others.length > 0) {
