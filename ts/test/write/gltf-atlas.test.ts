@@ -147,7 +147,7 @@ async function quads(parts: { image?: [number, number]; color?: number[]; uv?: [
       const rgba = new Uint8Array(4 * w * h);
       for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rgba.set([x & 255, y & 255, 40 * i, 255], 4 * (y * w + x));
       m.setBaseColorTexture(doc.createTexture(`t${i}`).setMimeType('image/png').setImage(encodePng(rgba, w, h)));
-      if (part.wrap) m.getBaseColorTextureInfo()!.setWrapS(part.wrap).setWrapT(part.wrap);
+      if (part.wrap) m.getBaseColorTextureInfo()!.setWrapS(part.wrap as 33648).setWrapT(part.wrap as 33648);
     }
     mesh.addPrimitive(
       doc
