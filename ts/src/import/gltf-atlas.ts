@@ -49,6 +49,11 @@ export interface AtlasOptions {
   maxAtlasPixels: number;
   /** Also build the emissive layer (MDL's fullbright texels). */
   emissive?: boolean;
+  /**
+   * No atlas unless at least two materials have a base colour image (MD2: its skin is a path, and a material
+   * without an image names one the game may hold — a merge keeps that name, an atlas would draw a flat swatch).
+   */
+  needImages?: boolean;
 }
 
 /** @internal */
@@ -131,6 +136,7 @@ export function buildAtlas(prims: TrianglePrimitive[], options: AtlasOptions, wa
     byMaterial.set(m, [...(byMaterial.get(m) ?? []), i]);
   });
   if (byMaterial.size < 2) return null;
+  if (options.needImages && [...byMaterial.keys()].filter((m) => m?.getBaseColorTexture()?.getImage()).length < 2) return null;
 
   const regions: Region[] = [];
   // Each image decoded once; the distinct images' pixels and the texels baked (tiles included) at most maxAtlasPixels

@@ -221,6 +221,23 @@ async function writeBack(md2: Awaited<ReturnType<typeof gltfToMd2>>): Promise<Ui
   return writeMd2({ ...md2, glCommands: md2GlCommands(md2) });
 }
 
+describe('materials without images', () => {
+  it('MD2 keeps the merge (its skin names the first material, a path the game may hold); MDL packs a swatch of each colour', async () => {
+    const bytes = await quads([{ color: [1, 0, 0, 1] }, { color: [0, 0, 1, 1] }]);
+    const md2 = await gltfToMd2({ bytes });
+    expect(md2.warnings.map((w) => w.code)).toEqual(['GLTF_MATERIALS_MERGED']);
+    expect(md2.skins.map((x) => x.name)).toEqual(['m0']);
+    const mdl = await gltfToMdl({ bytes });
+    expect(mdl.warnings.map((w) => w.code)).toEqual([]);
+    const at = (q: number) => {
+      const c = mdl.triangleStIndices[6 * q];
+      return mdl.skinPixels[mdl.st[2 * c + 1] * mdl.skinWidth + mdl.st[2 * c]];
+    };
+    const index = (rgb: number[]) => quantizeQuakeSkin(Uint8Array.of(...rgb, 255), null, 1, 1, DEFAULT_QUAKE_PALETTE)[0];
+    expect([at(0), at(1)]).toEqual([index([255, 0, 0]), index([0, 0, 255])]);
+  });
+});
+
 describe('the atlas\'s bound (maxAtlasPixels)', () => {
   it('the images\' declared pixels in all over maxAtlasPixels: refused before any is decoded (GLTF_ATLAS_REFUSED names the limit), the old merge', async () => {
     const bytes = atlasBombGlb({ materials: 3, side: 64 });

@@ -161,7 +161,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
 
   // One skin set: the materials' images packed into one (gltf-atlas.ts), else the first primitive's material.
   const material = prims[0].prim.getMaterial();
-  const atlas = options.atlas === false ? null : buildAtlas(prims, { maxHeight: LIMITS.maxSkinHeight, maxWidth: 0x7fff, maxImagePixels: bounds.maxImagePixels, maxAtlasPixels: bounds.maxAtlasPixels }, warnings);
+  const atlas = options.atlas === false ? null : buildAtlas(prims, { maxHeight: LIMITS.maxSkinHeight, maxWidth: 0x7fff, needImages: true, maxImagePixels: bounds.maxImagePixels, maxAtlasPixels: bounds.maxAtlasPixels }, warnings);
   // with texturePath the skin names the image written under it (gltf-textures.ts), else the texture's own uri or name
   const names = options.texturePath === undefined || atlas ? null : materialNames(doc, { texturePath: options.texturePath, extension: true });
   const skinOf = (m: Material | null) => (names ? names.nameOf(m) : skinPath(m));
