@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 
-import { longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb } from '../fixtures/generate-hostile-gltf.mjs';
+import { atlasBombGlb, longAnimationGlb, morphGlb, pngBombGlb, skeletonGlb } from '../fixtures/generate-hostile-gltf.mjs';
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = process.env.IDTECH_BIN ?? join(REPO, 'bin', 'idtech-models.js'); // IDTECH_BIN: another build, to compare
 const MODELS = join(REPO, '..', 'shared', 'models');
@@ -278,6 +278,13 @@ cases.push({
 {
   const glb = file('png-skin.glb', pngBombGlb({ side: 24000 }));
   cases.push({ what: '.glb → .mdl: a 1-bit PNG skin of 24,000² (2.3 GB as RGBA)', input: glb, args: [], out: 'x.mdl', raise: [] });
+}
+// the MD2 / MDL atlas (issue 41 item 12): every material's image decoded and every repeat baked into one skin
+{
+  const glb = file('atlas-many.glb', atlasBombGlb({ materials: 100, side: 4096 }));
+  cases.push({ what: '.glb → .mdl: 100 materials, each its own 4096² PNG (6.7 GB as RGBA), packed into one skin', input: glb, args: [], out: 'x.mdl', raise: [] });
+  const tiles = file('atlas-tiles.glb', atlasBombGlb({ materials: 2, side: 2048, repeats: 16 }));
+  cases.push({ what: '.glb → .md2: 2 materials of 2048², UVs over 16 repeats (134 M texels to bake)', input: tiles, args: [], out: 'x.md2', raise: [] });
 }
 {
   const glb = file('long.glb', longAnimationGlb({ vertices: 4095, seconds: 4360 }));

@@ -100,6 +100,7 @@ async function mount(source: MountSource): Promise<void> {
     body.dataset.mount = 'done';
     body.dataset.models = String(l.models.length);
     body.dataset.listing = l.name;
+    $<HTMLButtonElement>('export-all').disabled = l.models.length === 0;
     task.end(`${l.name}: ${l.files.length} files, ${l.models.length} models${l.layers.length > 1 ? ` in ${l.layers.filter((x) => x.kind !== 'loose').length} archives` : ''}${l.warnings.length ? `; ${l.warnings.join('; ')}` : ''}`);
     $('error').hidden = true;
     const first = l.models.find((m) => m.path === params.get('model')) ?? l.models[0];
@@ -124,6 +125,7 @@ async function mount(source: MountSource): Promise<void> {
     $<HTMLInputElement>('filter').value = '';
     body.dataset.models = '0';
     body.dataset.listing = '';
+    $<HTMLButtonElement>('export-all').disabled = true;
     showError(e, 'opening');
   }
 }
@@ -460,6 +462,25 @@ async function exportAs(target: string, b: HTMLButtonElement): Promise<void> {
   }
 }
 
+/** Every model of the open folder or archive as a .glb, in one .zip (worker/export-all.ts). */
+async function exportAll(b: HTMLButtonElement): Promise<void> {
+  b.disabled = true;
+  const task = status.start(`exporting every model of ${listing?.name}`);
+  const out = $('export-result');
+  try {
+    const r = await worker.request({ type: 'export-all' }, task.update).reply;
+    download(r.bytes, r.name, r.mimeType);
+    out.replaceChildren(el('p', `${r.name}: ${r.bytes.length} bytes, ${r.facts.join(', ')}`), ...r.warnings.map((w) => el('p', w, { class: 'small bad' })));
+    body.dataset.exported = r.name;
+    task.end(`wrote ${r.name}`);
+  } catch (e) {
+    task.end('');
+    showError(e, 'export of every model');
+  } finally {
+    b.disabled = !listing?.models.length;
+  }
+}
+
 async function pickNode(n: TreeNode): Promise<void> {
   if (n.model) return void (await openModel(n.model));
   if (n.animation) return addAnimations([n.path]);
@@ -545,6 +566,7 @@ $('take-off').addEventListener('click', () => {
   showHung();
   invalidate();
 });
+$('export-all').addEventListener('click', (e) => void exportAll(e.currentTarget as HTMLButtonElement));
 $('export-pose').addEventListener('click', () => {
   if (!model || !opened) return;
   const name = `${opened.name}_frame${body.dataset.frame ?? 0}.obj`;

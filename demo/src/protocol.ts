@@ -151,6 +151,8 @@ export type Request =
   | { type: 'image'; path: string }
   | { type: 'bench'; clip: string }
   | { type: 'export'; target: string }
+  /** Every model of the mounted folder or archive as a .glb, in one .zip (worker/export-all.ts). */
+  | { type: 'export-all' }
   | { type: 'abort'; id: number };
 
 export interface Replies {
@@ -164,6 +166,7 @@ export interface Replies {
   image: ViewedImage;
   bench: BenchResult;
   export: Exported;
+  'export-all': Exported;
   abort: null;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Shader animation played: the diffuse stage's `tcMod scroll / rotate / scale / transform` (ioquake3
- * `RB_CalcScrollTexCoords`, `RB_CalcRotateTexCoords`, `RB_CalcScaleTexCoords`, `RB_CalcTransformTexCoords`, applied in
+ * Shader animation played: the diffuse stage's `tcMod scroll / rotate / scale / transform / stretch` (ioquake3
+ * `RB_CalcScrollTexCoords`, `RB_CalcRotateTexCoords`, `RB_CalcScaleTexCoords`, `RB_CalcTransformTexCoords`,
+ * `RB_CalcStretchTexCoords` with `EvalWaveForm`'s tables; `turb` bends each vertex's coordinates and is not played), applied in
  * the order written) as the texture's uv transform, and a stage's `animMap` (Quake 3: a picture sequence at a rate, `animMap 24 a.jpg b.jpg …`)
  * cycles its pictures on the surface as the engine does — picture ⌊time · fps⌋ mod n (ioquake3
  * `R_BindAnimatedImage`) — on the page's animation clock (paused with it, at its speed). The adapter draws a
@@ -16,14 +17,38 @@ import { drawInto } from './texture-panel.js';
 
 type Mapped = Material & { map: Texture | null };
 
-/** tcMods the page plays; `stretch` and `turb` (waves bending the coordinates per vertex) are listed, not played. */
-const PLAYED = new Set(['scroll', 'rotate', 'scale', 'transform']);
+/** tcMods the page plays; `turb` (a wave bending the coordinates per vertex) is listed, not played. */
+const PLAYED = new Set(['scroll', 'rotate', 'scale', 'transform', 'stretch']);
+
+/** ioquake3's FUNCTABLE_SIZE: its waves are tables of this many steps over one period. */
+const FUNCTABLE_SIZE = 1024;
+
+/** Entry i of ioquake3's table for `wave` (tr_init.c R_InitFunctionTables), or null for none it tabulates (noise). */
+function waveTable(wave: string, i: number): number | null {
+  const quarter = FUNCTABLE_SIZE / 4;
+  if (wave === 'sin') return Math.sin((i * 360) / (FUNCTABLE_SIZE - 1) * (Math.PI / 180));
+  if (wave === 'square') return i < FUNCTABLE_SIZE / 2 ? 1 : -1;
+  if (wave === 'sawtooth') return i / FUNCTABLE_SIZE;
+  if (wave === 'inversesawtooth') return 1 - i / FUNCTABLE_SIZE;
+  if (wave === 'triangle') {
+    const half = i % (FUNCTABLE_SIZE / 2);
+    const up = half < quarter ? half / quarter : 1 - (half - quarter) / quarter;
+    return i < FUNCTABLE_SIZE / 2 ? up : -up;
+  }
+  return null;
+}
+
+/** EvalWaveForm: base + table[⌊(phase + time · freq) · 1024⌋ & 1023] · amplitude (WAVEVALUE), or null. */
+export function waveValue(wave: string, [base = 0, amplitude = 0, phase = 0, frequency = 0]: number[], time: number): number | null {
+  const v = waveTable(wave, Math.trunc((phase + time * frequency) * FUNCTABLE_SIZE) & (FUNCTABLE_SIZE - 1));
+  return v === null ? null : base + v * amplitude;
+}
 
 /** The st → st' transform (affine, as a Matrix3 on (s, t, 1)) of `mods` at `time`, as ioquake3 computes it. */
-export function texModMatrix(mods: readonly { kind: string; args: number[] }[], time: number): Matrix3 {
+export function texModMatrix(mods: readonly { kind: string; args: number[]; wave?: string }[], time: number): Matrix3 {
   const total = new Matrix3();
   const m = new Matrix3();
-  for (const { kind, args } of mods) {
+  for (const { kind, args, wave } of mods) {
     const a = (i: number) => args[i] ?? 0;
     if (kind === 'scroll') {
       // adjust = speed · time, its fraction (RB_CalcScrollTexCoords)
@@ -36,7 +61,13 @@ export function texModMatrix(mods: readonly { kind: string; args: number[] }[], 
     } else if (kind === 'scale') m.set(a(0), 0, 0, 0, a(1), 0, 0, 0, 1);
     // matrix[0][0] [0][1] [1][0] [1][1] translate[0] [1]: s' = s·m00 + t·m10 + t0, t' = s·m01 + t·m11 + t1
     else if (kind === 'transform') m.set(a(0), a(2), a(4), a(1), a(3), a(5), 0, 0, 1);
-    else continue;
+    else if (kind === 'stretch') {
+      // about the middle by p = 1 / wave (RB_CalcStretchTexCoords); a wave at 0 (p infinite) or noise is not played
+      const w = waveValue(wave ?? 'sin', args, time);
+      const p = w === null ? NaN : 1 / w;
+      if (!Number.isFinite(p)) continue;
+      m.set(p, 0, 0.5 - 0.5 * p, 0, p, 0.5 - 0.5 * p, 0, 0, 1);
+    } else continue;
     total.premultiply(m);
   }
   return total;
@@ -48,7 +79,7 @@ const FLIP = new Matrix3().set(1, 0, 0, 0, -1, 1, 0, 0, 1);
 interface Scrolled {
   surface: number;
   material: Mapped;
-  mods: { kind: string; args: number[] }[];
+  mods: { kind: string; args: number[]; wave?: string }[];
   /** The material's own textures (its map, animMap pictures) given their own transform. */
   textures: Texture[];
 }

@@ -14,6 +14,7 @@ import { DEFAULT_FORMATS, type FormatEntry } from 'idtech-models';
 import type { FormatInfo, Replies, Reply, Request, SerializedError } from './protocol.js';
 import { BACKENDS, benchModel, disposeBench } from './worker/bench.js';
 import { exportModel } from './worker/export.js';
+import { exportAll } from './worker/export-all.js';
 import { modelImages, viewImage } from './worker/images.js';
 import { inspectModel } from './worker/inspect.js';
 import { mount, withFiles, type Mounted } from './worker/mount.js';
@@ -104,6 +105,9 @@ async function handle(req: Request, id: number, signal: AbortSignal, transfer: T
       return benchModel(needModel(), req.clip, signal);
     case 'export':
       return exportModel(needModel(), req.target, formats, signal, (done, what) => progress(done, 1, what));
+    case 'export-all':
+      if (!mounted) throw new Error('nothing is mounted');
+      return exportAll(mounted.fs, mounted.listing.models, mounted.listing.name, formats, signal, (done, what) => progress(done, 1, what));
     case 'abort':
       running.get(req.id)?.abort();
       return null;

@@ -55,7 +55,7 @@ const baseName = (path: string) => path.replace(/\/+$/, '').replace(/^.*\//, '')
  * names, cuts and rates — the catalog's `anims` are only those files' paths, so opening with them played each file
  * whole under its file's name), then the animations picked or dropped since (paths the format did not find), after them.
  */
-async function openSet(fs: FileSystem, model: ModelEntry, entry: FormatEntry, formats: readonly FormatEntry[], signal: AbortSignal): Promise<ModelSet<unknown, FormatEntry>> {
+export async function openSet(fs: FileSystem, model: ModelEntry, entry: FormatEntry, formats: readonly FormatEntry[], signal: AbortSignal): Promise<ModelSet<unknown, FormatEntry>> {
   const format = entry.folder ? undefined : entry;
   if (!entry.companionsBeside) return openModelSet(fs, model.path, { formats, format, companions: model.anims, signal });
   const set = await openModelSet(fs, model.path, { formats, format, companions: 'beside', signal });

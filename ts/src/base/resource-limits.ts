@@ -92,6 +92,14 @@ export interface ResourceLimits {
    * frames would decode to 20 GB.
    */
   maxMdcFrameBytes: number;
+  // ——— glTF → MD2 / MDL atlas (issue 41) ———
+  /**
+   * glTF import to MD2 / MDL: the most pixels of the materials' images packed into one skin (import/gltf-atlas.ts):
+   * the images decoded, in all, and the texels baked (an image repeated 3 times counts 3 times), checked before each
+   * decode (from the size the PNG / JPEG header declares) and before baking. 100 materials naming 4096² PNGs of
+   * 22 KB in all asked for 6.7 GB of RGBA. Over it the atlas is refused (a warning) and the model keeps one skin.
+   */
+  maxAtlasPixels: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -121,6 +129,8 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxMorphTargetVertices: 1 << 22,
     // issue 39
     maxMdcFrameBytes: 256 * 1024 * 1024,
+    // glTF → MD2 / MDL atlas (issue 41)
+    maxAtlasPixels: 4096 * 4096,
   });
 }
 

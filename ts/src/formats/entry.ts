@@ -109,6 +109,8 @@ export interface WriterOptions {
   scale: number;
   texturePath?: string;
   split: boolean;
+  /** MD2 / MDL: pack the materials' images into one skin (default true; `import/gltf-atlas.ts`). */
+  atlas?: boolean;
   /** The output path: the main file, and the stem its siblings are named from. */
   out: string;
   /** Name each md5anim as assimp looks for it (`<mesh>.md5anim` for the first) — formats where it applies. */

@@ -50,6 +50,8 @@ export interface ImportBounds {
   maxMorphTargetVertices: number;
   /** `maxImagePixels`: pixels of an image decoded (MDL's skin). */
   maxImagePixels: number;
+  /** `maxAtlasPixels`: pixels of the images an MD2 / MDL atlas decodes and bakes, in all (gltf-atlas.ts). */
+  maxAtlasPixels: number;
 }
 
 /** @internal */
@@ -61,6 +63,7 @@ export function importBounds(input: Pick<GltfInput, 'limits'>, options: { maxFra
     maxBytes: options.maxBytes ?? given.maxImportBytes ?? process.maxImportBytes,
     maxMorphTargetVertices: given.maxMorphTargetVertices ?? process.maxMorphTargetVertices,
     maxImagePixels: given.maxImagePixels ?? process.maxImagePixels,
+    maxAtlasPixels: given.maxAtlasPixels ?? process.maxAtlasPixels,
   };
 }
 

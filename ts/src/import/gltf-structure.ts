@@ -23,7 +23,7 @@ import { overLimit, resourceLimits, type ResourceLimits } from '../base/resource
  * depth), and what an import to an id format may sample from it (gltf-scene.ts `importBounds`: frames, bytes, morph
  * target vertices, and the pixels of an image it decodes).
  */
-export type GltfLimits = Partial<Pick<ResourceLimits, 'maxGltfNodes' | 'maxGltfDepth' | 'maxImportFrames' | 'maxImportBytes' | 'maxMorphTargetVertices' | 'maxImagePixels'>>;
+export type GltfLimits = Partial<Pick<ResourceLimits, 'maxGltfNodes' | 'maxGltfDepth' | 'maxImportFrames' | 'maxImportBytes' | 'maxMorphTargetVertices' | 'maxImagePixels' | 'maxAtlasPixels'>>;
 
 const COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };

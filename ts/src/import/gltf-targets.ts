@@ -6,6 +6,7 @@
  */
 import type { Md2Model, Md3Model } from '../base/model.js';
 import type { ImportTextureOptions, TextureFile } from './gltf-textures.js';
+import type { AtlasSummary } from './gltf-atlas.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
@@ -39,6 +40,14 @@ export interface GltfToMd2Options extends ImportTextureOptions {
   keyRate?: boolean;
   /** Uniform scale applied to positions (default 1). */
   scale?: number;
+  /**
+   * Primitives with different materials: pack their base colour images into one skin (`import/gltf-atlas.ts`), written
+   * as `<texturePath>/<atlasName>.png` (default true). false: the first primitive's material is the skin of all
+   * (GLTF_MATERIALS_MERGED), as MD2's one skin set draws them.
+   */
+  atlas?: boolean;
+  /** The atlas image's file name without extension (default `skin`). */
+  atlasName?: string;
   /** The skin size st pixels are counted in when the material has no baseColor texture (default 256 × 256). */
   skinSize?: { width: number; height: number };
   /**
@@ -55,4 +64,4 @@ export interface GltfToMd2Options extends ImportTextureOptions {
 }
 
 /** The MD2 and the images its skin names (with `texturePath`; gltf-textures.ts). */
-export type ImportedMd2 = Md2Model & { textures: TextureFile[] };
+export type ImportedMd2 = Md2Model & { textures: TextureFile[]; atlas: AtlasSummary | null };

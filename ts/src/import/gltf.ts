@@ -26,7 +26,7 @@ export interface GltfInput {
   /**
    * Bounds for this input (default: the process's `ResourceLimits`): node count and depth (16,384 nodes, depth 256),
    * and what an import to an id format may sample from it — `maxImportFrames`, `maxImportBytes`,
-   * `maxMorphTargetVertices`, and `maxImagePixels` for an MDL skin (docs/security.md, "glTF → id formats").
+   * `maxMorphTargetVertices`, `maxImagePixels` for an MDL skin and `maxAtlasPixels` for an MD2 / MDL atlas (docs/security.md, "glTF → id formats").
    */
   limits?: GltfLimits;
 }

@@ -57,7 +57,7 @@ export interface Look {
   emissive: ImageName | null;
   animation: { fps: number; frames: ImageName[] } | null;
   /** The diffuse stage's `tcMod`s with their numbers (absent when it has none). */
-  texMods?: { kind: string; args: number[] }[];
+  texMods?: { kind: string; args: number[]; wave?: string }[];
   others: ImageName[];
   blend: Blend;
   blendMode: BlendMode;
@@ -149,7 +149,7 @@ export function shaderLook(def: ShaderDefinition): Look {
     clamp = diffuseStage.clamp;
     const a = diffuseStage.animMap;
     if (a) animation = { fps: a.fps, frames: a.frames.map((name) => ({ name, role: 'frame' as const, program: null, line: a.line, column: a.column })) };
-    if (diffuseStage.texMods.length) texMods = diffuseStage.texMods.map((m) => ({ kind: m.kind, args: [...m.args] }));
+    if (diffuseStage.texMods.length) texMods = diffuseStage.texMods.map((m) => ({ kind: m.kind, args: [...m.args], ...(m.wave ? { wave: m.wave } : {}) }));
   }
 
   const stageMap = (kinds: string[], field: 'normalMap' | 'specularMap'): ImageName | null => {

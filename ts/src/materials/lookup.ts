@@ -411,7 +411,7 @@ export class MaterialLookup {
       nodraw: look.nodraw,
       translucent: look.translucent,
       clamp: look.clamp,
-      ...(look.texMods && !defaultShader ? { texMods: look.texMods.map((x) => ({ kind: x.kind, args: [...x.args] })) } : {}),
+      ...(look.texMods && !defaultShader ? { texMods: look.texMods.map((x) => ({ kind: x.kind, args: [...x.args], ...(x.wave ? { wave: x.wave } : {}) })) } : {}),
     };
   }
 

@@ -55,9 +55,10 @@ export interface ShaderStage {
   /**
    * The same lines with their numbers, in order (`tcMod scroll 0.5 0` → `{ kind: 'scroll', args: [0.5, 0] }`), read
    * as ioquake3's ParseTexMod reads them: each token of the line by `atof` (a word is 0; a wave's function name is
-   * kept out, its numbers in).
+   * kept out, its numbers in). `wave`: a `stretch` line's function (`sin`, `triangle`, `square`, `sawtooth`,
+   * `inversesawtooth`, `noise`; lower-cased), which ParseWaveForm reads before the numbers.
    */
-  texMods: { kind: string; args: number[] }[];
+  texMods: { kind: string; args: number[]; wave?: string }[];
 }
 
 export interface ShaderDefinition {
@@ -332,9 +333,13 @@ function parseStage(lex: ScriptLexer, open: ScriptToken, name: ScriptToken, warn
       if (a) {
         st.tcMods.push(a.text.toLowerCase());
         // atof: the longest number at the start of the token, else 0; a wave's function name (sin, triangle …) is not a number
-        const numbers = args(lex).filter((x) => !/^[a-z_]/i.test(x.text)).map((x) => Number.parseFloat(x.text) || 0);
+        const tokens = args(lex);
+        const numbers = tokens.filter((x) => !/^[a-z_]/i.test(x.text)).map((x) => Number.parseFloat(x.text) || 0);
+        const kind = a.text.toLowerCase();
+        // stretch's wave: ParseWaveForm takes the first token as the function's name
+        const wave = kind === 'stretch' && tokens[0] && /^[a-z_]/i.test(tokens[0].text) ? tokens[0].text.toLowerCase() : undefined;
         // a number past float range (1e400) is atof's HUGE_VAL: the engine's texture coordinates become NaN; not played here
-        if (numbers.every(Number.isFinite)) st.texMods.push({ kind: a.text.toLowerCase(), args: numbers });
+        if (numbers.every(Number.isFinite)) st.texMods.push({ kind, args: numbers, ...(wave ? { wave } : {}) });
         else warnAt(t)(`tcMod ${a.text} has a number out of range: not played`);
       } else warnAt(t)('missing parameters for tcMod');
       skipLine(lex, name);

@@ -126,9 +126,10 @@ export interface ResolvedMaterial {
   animation: { fps: number; frames: ResolvedImage[] } | null;
   /**
    * The diffuse stage's `tcMod`s in order, with their numbers as written (`scroll` s t per second, `rotate` degrees
-   * per second, `scale`, `transform`, `stretch` / `turb` waves): for renderers that play them. Absent when none.
+   * per second, `scale`, `transform`, `stretch` / `turb` waves; `wave`: stretch's function name): for renderers that
+   * play them. Absent when none.
    */
-  texMods?: { kind: string; args: number[] }[];
+  texMods?: { kind: string; args: number[]; wave?: string }[];
   /**
    * Every other image the definition names (stages other than the diffuse — effect layers, environment maps —,
    * Cube masks), for renderers that draw more.

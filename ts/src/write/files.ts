@@ -22,3 +22,7 @@ export const besideOut = (out: string, textures: readonly { path: string; bytes:
 /** No triangles: nothing an id format could show. */
 export const noMesh = () => new Error('no triangle mesh to convert');
 
+
+/** The summary's word on an MD2 / MDL atlas: how many materials share the one skin, and whether they were scaled. */
+export const atlasFacts = (atlas: { materials: number; scale: number } | null): string[] =>
+  atlas ? [`${atlas.materials} materials packed into one skin${atlas.scale < 1 ? ` (scaled by ${atlas.scale.toFixed(2)})` : ''}`] : [];

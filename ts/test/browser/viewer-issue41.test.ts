@@ -22,6 +22,9 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMd3 } from '../../src/formats/md3/index.js';
 import { parseMd5Anim, parseMd5Mesh } from '../../src/formats/md5/index.js';
+import { parseMdl } from '../../src/formats/mdl/index.js';
+import { toGlb } from '../../src/registry/gltf.js';
+import { unzipSync } from 'fflate';
 import { REPO, SHARED_MODELS } from '../helpers/models.js';
 import { makePak } from '../helpers/pak-writer.js';
 import { makeZip } from '../helpers/zip-writer.js';
@@ -552,6 +555,44 @@ describe('issue 41: the viewer', () => {
     expect(c[0] * 0.5 + c[3] * 0.5 + c[6]).toBeCloseTo(0.5, 5);
     expect(c[1] * 0.5 + c[4] * 0.5 + c[7]).toBeCloseTo(0.5, 5);
     expect((await page.locator('#view').screenshot()).equals(shot0), `skin ${skin}`).toBe(false);
+  });
+
+  it('4. downloads every model of the open archive as a .glb, in one .zip: each at its path, its clips its animations, its skin embedded; one that fails is named', async () => {
+    mkdirSync(join(WORK, 'every'), { recursive: true });
+    const p = join(WORK, 'every', 'pak0.pak'); // Quake reads pak0.pak, pak1.pak …: a .pak by another name is no archive to it
+    const models = ['progs/dog.mdl', 'progs/armor.mdl', 'progs/g_axe.mdl'];
+    writeFileSync(p, makePak([
+      { name: 'gfx/palette.lmp', data: corpus('LibreQuake/lq1/gfx/palette.lmp') },
+      ...models.map((m) => ({ name: m, data: corpus(`LibreQuake/lq1/${m}`) })),
+      // a model the catalog lists that does not parse: cut inside its skin
+      { name: 'progs/cut.mdl', data: corpus('LibreQuake/lq1/progs/dog.mdl').slice(0, 200) },
+    ]));
+    await openViewer('idle');
+    await pickFiles(p);
+    const all = page.getByRole('button', { name: 'Download every model (.zip of .glb)' });
+    expect(await all.isEnabled()).toBe(true);
+    const [d] = await Promise.all([page.waitForEvent('download'), all.click()]);
+    expect((d as Download).suggestedFilename()).toBe('pak0-glb.zip');
+    const zip = unzipSync(new Uint8Array(readFileSync((await (d as Download).path())!)));
+    expect(Object.keys(zip).sort()).toEqual(models.map((m) => m.replace(/\.mdl$/, '.glb')).sort());
+    for (const m of models) {
+      const glb = zip[m.replace(/\.mdl$/, '.glb')];
+      expect(new TextDecoder().decode(glb.subarray(0, 4)), m).toBe('glTF');
+      const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + new DataView(glb.buffer, glb.byteOffset).getUint32(12, true))));
+      // the library's export of the same file has the same animations (its clips); its skin is an embedded PNG
+      const alone = await toGlb(parseMdl(corpus(`LibreQuake/lq1/${m}`)));
+      const aloneJson = JSON.parse(new TextDecoder().decode(alone.subarray(20, 20 + new DataView(alone.buffer, alone.byteOffset).getUint32(12, true))));
+      const names = (j: { animations?: { name: string }[] }) => (j.animations ?? []).map((a) => a.name);
+      expect(names(json), m).toEqual(names(aloneJson));
+      expect(json.meshes.length, m).toBe(aloneJson.meshes.length);
+      expect(json.images?.length, m).toBeGreaterThanOrEqual(1);
+      expect(json.images[0].mimeType, m).toBe('image/png');
+    }
+    const result = await page.locator('#export-result').textContent();
+    expect(result).toMatch(/pak0-glb\.zip: \d+ bytes, 3 of 4 models as \.glb, 1 failed/);
+    expect(result).toMatch(/progs\/cut\.mdl: not exported: TRUNCATED/);
+    // the model on screen is untouched by it
+    expect((await state()).state).toBe('ready');
   });
 
   it('logged no errors (page, console, worker)', () => {

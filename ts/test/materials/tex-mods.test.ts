@@ -26,7 +26,7 @@ describe('tcMod numbers', () => {
   it('a wave function name is not a number; a word where a number goes is 0 (atof)', () => {
     const s = parseShaderScript('x\n{\n {\n  map a.tga\n  tcMod stretch sin 0.9 0.1 0 0.2\n  tcMod scroll fast 1\n }\n}\n');
     expect(s.shaders[0].stages[0].texMods).toEqual([
-      { kind: 'stretch', args: [0.9, 0.1, 0, 0.2] },
+      { kind: 'stretch', args: [0.9, 0.1, 0, 0.2], wave: 'sin' },
       { kind: 'scroll', args: [1] },
     ]);
   });
@@ -39,5 +39,30 @@ describe('tcMod numbers', () => {
     const by = Object.fromEntries(set.materials.map((m) => [m.shaderName, m.texMods]));
     expect(by['models/fx/portal/bluering']).toEqual([{ kind: 'scroll', args: [-0.2, 0] }]);
     expect(by['models/fx/portal/bluecenter']).toEqual([{ kind: 'rotate', args: [-5] }]);
+  });
+});
+
+describe('tcMod stretch as the viewer plays it (demo/src/shader-anim.ts, ioquake3 RB_CalcStretchTexCoords)', () => {
+  it('scales about the middle by 1 / the wave, read from ioquake3\'s tables at ⌊(phase + time · freq) · 1024⌋', async () => {
+    const { texModMatrix, waveValue } = await import('../../../demo/src/shader-anim.js');
+    const [mod] = parseShaderScript('x\n{\n {\n  map a.tga\n  tcMod stretch square 1 0.5 0 1\n }\n}\n').shaders[0].stages[0].texMods;
+    expect(mod).toEqual({ kind: 'stretch', args: [1, 0.5, 0, 1], wave: 'square' });
+    // square is +1 over the first half period, −1 over the second: the wave is 1.5 then 0.5, p = 2/3 then 2
+    expect([waveValue('square', mod.args, 0.25), waveValue('square', mod.args, 0.75)]).toEqual([1.5, 0.5]);
+    const at = (time: number, s: number, t: number) => {
+      const e = texModMatrix([mod], time).elements; // column-major
+      return [e[0] * s + e[3] * t + e[6], e[1] * s + e[4] * t + e[7]];
+    };
+    const p = 2 / 3;
+    [[0, 0], [1, 1]].forEach(([s, t], k) => at(0.25, s, t).forEach((x, c) => expect(x).toBeCloseTo(k === 0 ? 0.5 - 0.5 * p : 0.5 + 0.5 * p, 9)));
+    expect(at(0.75, 0, 0)).toEqual([-0.5, -0.5]);
+    expect(at(0.75, 1, 1)).toEqual([1.5, 1.5]);
+    // sin's table: entry 256 of 1024 is sin(256 · 360° / 1023); triangle peaks at a quarter; sawtooth rises over the period
+    expect(waveValue('sin', [0, 1, 0, 1], 0.25)).toBeCloseTo(Math.sin((256 * 360 * Math.PI) / (1023 * 180)), 12);
+    expect([waveValue('triangle', [0, 1, 0, 1], 0.25), waveValue('triangle', [0, 1, 0, 1], 0.75)]).toEqual([1, -1]);
+    expect(waveValue('sawtooth', [0, 1, 0, 1], 0.5)).toBe(0.5);
+    // noise has no table (the engine errors): not played
+    expect(waveValue('noise', mod.args, 0.25)).toBeNull();
+    expect(texModMatrix([{ ...mod, wave: 'noise' }], 0.25).elements).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
   });
 });

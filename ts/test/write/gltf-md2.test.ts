@@ -275,8 +275,17 @@ describe('gltfToMd2: names, merging and what MD2 cannot hold', () => {
     expect(groupClips(long)).toHaveLength(1);
   });
 
-  it('primitives with different materials: one mesh, the first material\'s skin (texture uri), a GLTF_MATERIALS_MERGED warning', async () => {
-    const model = await gltfToMd2(await glb([{ positions: TRI, material: 'a', texture: 'skins/a.pcx' }, { positions: TRI.map((x) => x + 2), material: 'b' }]), { skinSize: { width: 16, height: 16 } });
+  it('primitives with different materials, atlas: false (or an image that does not decode, or one image alone): one mesh, the first material\'s skin (texture uri), a GLTF_MATERIALS_MERGED warning', async () => {
+    const parts = [{ positions: TRI, material: 'a', texture: 'skins/a.pcx' }, { positions: TRI.map((x) => x + 2), material: 'b' }];
+    // the default packs the materials' images into one skin (gltf-atlas.test.ts) when two have one: here one has
+    const one = await gltfToMd2(await glb(parts), { skinSize: { width: 16, height: 16 } });
+    expect(one.warnings.map((w) => w.code)).toEqual(['GLTF_MATERIALS_MERGED']);
+    // two, and this header-only PNG does not decode: the atlas is refused, and it merges
+    const two = [parts[0], { ...parts[1], texture: 'skins/b.pcx' }];
+    const refused = await gltfToMd2(await glb(two), { skinSize: { width: 16, height: 16 } });
+    expect(refused.warnings.map((w) => w.code)).toEqual(['GLTF_SKIN_NOT_DECODED', 'GLTF_MATERIALS_MERGED']);
+    expect(refused.skins.map((x) => x.name)).toEqual(['skins/a.pcx']);
+    const model = await gltfToMd2(await glb(parts), { skinSize: { width: 16, height: 16 }, atlas: false });
     expect(model.triangleCount).toBe(2);
     expect(model.skins.map((x) => x.name)).toEqual(['skins/a.pcx']);
     expect(model.warnings.map((w) => w.code)).toEqual(['GLTF_MATERIALS_MERGED']);

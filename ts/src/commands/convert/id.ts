@@ -47,6 +47,11 @@ export const ID_OPTIONS: OptionSpec[] = [
     help: "With .md5mesh output: write the first animation as OUT.md5anim instead of OUT_<animation>.md5anim. assimp's MD5 loader reads only the md5anim named after its mesh (X.md5anim beside X.md5mesh) and no other; further animations keep OUT_<animation>.md5anim.",
   },
   {
+    name: '--no-atlas',
+    group: ID_OUTPUT,
+    help: "MD2 and MDL (one skin set for the whole model): draw every surface with the first surface's material's skin, as earlier versions did, instead of packing the materials' images into one skin (the default; .md2 writes it as OUT's name .png beside OUT, .mdl carries it quantised to Quake's palette).",
+  },
+  {
     name: '--split',
     group: ID_OUTPUT,
     help: "Cut MD3 surfaces past ioquake3's tessellator limits (999 vertices, 1999 triangles) into pieces that fit, each with the surface's name and shader.",
@@ -119,7 +124,7 @@ export async function convertId(a: ParsedArgs, out: string, target: { entry: For
   }
   const scale = positive(a, '--scale') ?? 1;
   const gltf = await gltfInput(a, inputArg, formats);
-  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, keyRate: !gltfIn && fps === undefined, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), out, assimpNames: given(a, '--assimp-anim') }));
+  const result = await load(inputArg, () => writer.fromGltf(gltf, { fps, keyRate: !gltfIn && fps === undefined, scale, texturePath: optionValue(a, '--texture-path'), split: given(a, '--split'), atlas: !given(a, '--no-atlas'), out, assimpNames: given(a, '--assimp-anim') }));
   const engine = result.engine.flatMap((e) => parseWarnings(e.file, e.warnings));
   if (!engineFindings(a, out, engine, result.refusal)) return 1;
   await refuseOverwritingInputs(a, result.files.map((f) => f.path), gltf.inputs);

@@ -40,7 +40,9 @@ import { LIMITS } from './limits.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose, WorldMatrices } from '../../import/gltf-sample.js';
-import { materialNames } from '../../import/gltf-textures.js';
+import { atlasWarnings, buildAtlas } from '../../import/gltf-atlas.js';
+import { encodePng } from '../../images/png-encode.js';
+import { materialNames, type TextureFile } from '../../import/gltf-textures.js';
 import { animationRates, checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
 import type { GltfToMd2Options, ImportedMd2 } from '../../import/gltf-targets.js';
 // what `importGltf` takes and gives for an MD2 (its overloads name them: import/gltf-targets.ts)
@@ -126,23 +128,30 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
   const fps = animationRates(options.fps, 10, options.keyRate, warnings);
   const order: Node[] = sceneNodes(doc);
   const bounds = importBounds(input, options);
-  const prims: TrianglePrimitive[] = trianglePrimitives(order, warnings, bounds);
+  let prims: TrianglePrimitive[] = trianglePrimitives(order, warnings, bounds);
   if (prims.length === 0) unwritable('no triangle primitive to import: an MD2 needs at least one vertex (num_xyz ≥ 1)');
 
-  // One skin set: the first primitive's material.
+  // One skin set: the materials' images packed into one (gltf-atlas.ts), else the first primitive's material.
   const material = prims[0].prim.getMaterial();
+  const atlas = options.atlas === false ? null : buildAtlas(prims, { maxHeight: LIMITS.maxSkinHeight, maxWidth: 0x7fff, needImages: true, maxImagePixels: bounds.maxImagePixels, maxAtlasPixels: bounds.maxAtlasPixels }, warnings);
   // with texturePath the skin names the image written under it (gltf-textures.ts), else the texture's own uri or name
-  const names = options.texturePath === undefined ? null : materialNames(doc, { texturePath: options.texturePath, extension: true });
+  const names = options.texturePath === undefined || atlas ? null : materialNames(doc, { texturePath: options.texturePath, extension: true });
   const skinOf = (m: Material | null) => (names ? names.nameOf(m) : skinPath(m));
-  const skin = skinOf(material);
-  const others = [...new Set(prims.map((p) => skinOf(p.prim.getMaterial())))].filter((s) => s !== skin);
+  const prefix = options.texturePath?.replace(/[\\/]+$/, '');
+  const skin = atlas ? `${prefix ? `${prefix}/` : ''}${options.atlasName ?? 'skin'}.png` : skinOf(material);
+  const others = atlas ? [] : [...new Set(prims.map((p) => skinOf(p.prim.getMaterial())))].filter((s) => s !== skin);
   if (others.length > 0) {
     warnings.push({ code: 'GLTF_MATERIALS_MERGED', message: `MD2 has one mesh and one skin set: the primitives' materials ${others.map((s) => JSON.stringify(s)).join(', ')} are drawn with "${skin}"`, offset: 0 });
   }
   if (skin.length > LIMITS.skinNameBytes) unwritable(`skin "${skin}" is ${skin.length} bytes, MD2's skin field holds ${LIMITS.skinNameBytes}`);
   if (/[^\x01-\xff]/.test(skin)) unwritable(`skin "${skin}" has a character Latin-1 cannot hold`);
-  const size = imageSize(material, warnings);
+  if (atlas) {
+    atlasWarnings(atlas, 'MD2', LIMITS.maxSkinHeight, warnings);
+    prims = prims.map((p, i) => ({ ...p, uvs: atlas.uvs[i] }));
+  }
+  const size = atlas ? ([atlas.width, atlas.height] as [number, number]) : imageSize(material, warnings);
   const [skinWidth, skinHeight] = size ?? [options.skinSize?.width ?? 256, options.skinSize?.height ?? 256];
+  const textures: TextureFile[] = atlas ? [{ path: skin, bytes: encodePng(atlas.rgba, atlas.width, atlas.height), mimeType: 'image/png' }] : names ? names.files.filter((f) => f.path === skin) : [];
 
   // The merged vertex list: primitive i's vertices start at first[i].
   // What does not depend on the frames is checked before sampling them: the st table, and (after frame 0) the
@@ -224,7 +233,7 @@ export async function gltfToMd2(input: GltfInput, options: GltfToMd2Options = {}
     clips: [],
     warnings,
   };
-  const imported: ImportedMd2 = Object.assign(model, { textures: names ? names.files.filter((f) => f.path === skin) : [] });
+  const imported: ImportedMd2 = Object.assign(model, { textures, atlas: atlas ? { materials: atlas.materials, scale: atlas.scale } : null });
   model.clips = groupClips(model.frameNames);
   return imported;
 }

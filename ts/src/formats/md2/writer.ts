@@ -1,7 +1,7 @@
 /**
  * glTF → MD2: the registration's `writer.fromGltf`, loaded on first use (it pulls in glTF Transform).
  */
-import { besideOut, count } from '../../write/files.js';
+import { atlasFacts, besideOut, count } from '../../write/files.js';
 import { md2EngineLimits } from './write-limits.js';
 import { gltfToMd2 } from './from-gltf.js';
 import { md2GlCommands } from './write-glcmds.js';
@@ -13,7 +13,9 @@ import type { WriterOptions, WriterResult } from '../entry.js';
 export const md2ModelFromGltf = gltfToMd2;
 
 export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<WriterResult> {
-  const imported = await gltfToMd2(gltf, { fps: o.fps, keyRate: o.keyRate, scale: o.scale, texturePath: o.texturePath });
+  // the atlas (materials packed into one skin) is named after OUT: x.md2's skin is x.png
+  const atlasName = o.out.slice(Math.max(o.out.lastIndexOf('/'), o.out.lastIndexOf('\\')) + 1).replace(/\.[^.]*$/, '');
+  const imported = await gltfToMd2(gltf, { fps: o.fps, keyRate: o.keyRate, scale: o.scale, texturePath: o.texturePath, atlas: o.atlas, atlasName });
   const gl = md2GlCommands(imported);
   const model = { ...imported, glCommands: gl };
   const bytes = writeMd2(model);
@@ -22,7 +24,7 @@ export async function md2FromGltf(gltf: GltfInput, o: WriterOptions): Promise<Wr
     files: [{ path: o.out, bytes }, ...besideOut(o.out, imported.textures)],
     engine: [{ file: o.out, warnings: md2EngineLimits(bytes) }],
     warnings: model.warnings,
-    facts: [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl.commandCount, 'glcmd strip/fan', 'glcmd strips/fans')],
+    facts: [count(model.vertexCount, 'vertex', 'vertices'), count(model.triangleCount, 'triangle'), count(model.frameCount, 'frame'), count(gl.commandCount, 'glcmd strip/fan', 'glcmd strips/fans'), ...atlasFacts(imported.atlas)],
     refusal: 'Quake 2 will not load it (--validate)',
   };
 }

@@ -25,17 +25,17 @@
  *
  * UNWRITABLE: no triangle; more than 65,535 vertices after merging (no engine loads them: DarkPlaces' limit).
  */
-import type { Material, Texture } from '@gltf-transform/core';
+import type { Material } from '@gltf-transform/core';
 import type { ParseWarning } from '../../base/errors.js';
 import type { MdlFrame, MdlModel } from '../../base/model.js';
 import { mdlClips } from './clips.js';
 import { MDL_LIMITS, MDL_POSE_NAME_BYTES, MDL_VERSION } from './limits.js';
-import { decodeImage } from '../../images/decode.js';
-import { decodePngRgba } from '../../images/png-decode.js';
 import { DEFAULT_QUAKE_PALETTE, quantizeQuakeSkin } from '../../images/quake-palette.js';
 import { readGltfDocument, type GltfInput } from '../../import/gltf.js';
 import { faceNormals, frameLayout, md2FrameNames, mergeVertices, nearestMd2Normal } from '../../import/quake-frames.js';
 import { PrimitivePoser, restPose } from '../../import/gltf-sample.js';
+import { texturePixels } from '../../import/gltf-pixels.js';
+import { atlasWarnings, buildAtlas, type AtlasSummary } from '../../import/gltf-atlas.js';
 import { animationRates, checkSampling, importBounds, nameOf, sceneNodes, toId, trianglePrimitives, unwritable, type TrianglePrimitive } from '../../import/gltf-scene.js';
 
 export interface GltfToMdlOptions {
@@ -47,6 +47,12 @@ export interface GltfToMdlOptions {
   scale?: number;
   /** The palette the skin is quantised to (768 bytes; default LibreQuake's). */
   palette?: Uint8Array;
+  /**
+   * Primitives with different materials: pack their base colour (and emissive) images into one skin
+   * (`import/gltf-atlas.ts`; default true). false: the first primitive's material is the skin of all
+   * (GLTF_MATERIALS_MERGED), as MDL's one skin set draws them.
+   */
+  atlas?: boolean;
   /** The skin's size when the material has no decodable image (default 256 × 256). */
   skinSize?: { width: number; height: number };
   /** flags and synctype to write (default: the glTF's `extras.quake`, else 0). */
@@ -67,31 +73,6 @@ export interface GltfToMdlOptions {
 
 /** modelgen.h DT_FACES_FRONT: the value modelgen writes for a triangle facing front. */
 const DT_FACES_FRONT = 0x10;
-
-interface Pixels {
-  width: number;
-  height: number;
-  rgba: Uint8Array;
-}
-
-/**
- * A texture's pixels (PNG, or what images/decode.ts decodes), or null with a warning. Every decoder checks the size
- * the image declares against `maxImagePixels` before it inflates or allocates (a 70 KB PNG of 24,000² zeros is 2.3 GB
- * of RGBA): over it, the warning names the limit and the skin is the base colour factor.
- */
-function texturePixels(texture: Texture | null, what: string, maxImagePixels: number, warnings: ParseWarning[]): Pixels | null {
-  const bytes = texture?.getImage();
-  if (!texture || !bytes) return null;
-  try {
-    if (texture.getMimeType() === 'image/png' || (bytes[0] === 0x89 && bytes[1] === 0x50)) return decodePngRgba(bytes, { maxImagePixels });
-    const img = decodeImage(bytes, nameOf(texture), { maxImagePixels });
-    if (img.kind === 'rgba') return img;
-    warnings.push({ code: 'GLTF_SKIN_NOT_DECODED', message: `the ${what} image "${nameOf(texture)}" is ${img.format.toUpperCase()}, which is not decoded here: the skin is the base colour factor`, offset: 0 });
-  } catch (e) {
-    warnings.push({ code: 'GLTF_SKIN_NOT_DECODED', message: `the ${what} image "${nameOf(texture)}" does not decode (${(e as Error).message}): the skin is the base colour factor`, offset: 0 });
-  }
-  return null;
-}
 
 /** The skin: the base colour image (and the emissive one) quantised to the palette, or one colour. */
 function skinOf(material: Material | null, palette: Uint8Array, options: GltfToMdlOptions, maxImagePixels: number, warnings: ParseWarning[]): { width: number; height: number; indices: Uint8Array } {
@@ -122,21 +103,34 @@ function quakeExtras(prims: TrianglePrimitive[]): { flags?: number; synctype?: n
 }
 
 export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}): Promise<MdlModel> {
+  return (await importMdl(input, options)).model;
+}
+
+/** The MDL and, when its materials were packed into one skin, how (gltf-atlas.ts; the writer's summary says so). @internal */
+export async function importMdl(input: GltfInput, options: GltfToMdlOptions = {}): Promise<{ model: MdlModel; atlas: AtlasSummary | null }> {
   const doc = await readGltfDocument(input);
   const scale = options.scale ?? 1;
   checkSampling(options.fps, scale);
   const warnings: ParseWarning[] = [];
   const fps = animationRates(options.fps, 10, options.keyRate, warnings);
   const bounds = importBounds(input, options);
-  const prims = trianglePrimitives(sceneNodes(doc), warnings, bounds);
+  let prims = trianglePrimitives(sceneNodes(doc), warnings, bounds);
   if (prims.length === 0) unwritable('no triangle primitive to import: an MDL needs at least one vertex');
+  const palette = options.palette ?? DEFAULT_QUAKE_PALETTE;
+  // One skin set: the materials' images packed into one (gltf-atlas.ts), else the first primitive's material.
+  const atlas = options.atlas === false ? null : buildAtlas(prims, { maxHeight: MDL_LIMITS.maxSkinHeight, maxWidth: MDL_LIMITS.darkplacesBound - 1, widthMultiple: 4, maxImagePixels: bounds.maxImagePixels, maxAtlasPixels: bounds.maxAtlasPixels, emissive: true }, warnings);
   const material = prims[0].prim.getMaterial();
-  const others = [...new Set(prims.map((p) => p.prim.getMaterial()).filter((m) => m !== material))];
+  const others = atlas ? [] : [...new Set(prims.map((p) => p.prim.getMaterial()).filter((m) => m !== material))];
   if (others.length > 0) {
     warnings.push({ code: 'GLTF_MATERIALS_MERGED', message: `MDL has one mesh and one skin set: the primitives' materials ${others.map((m) => JSON.stringify(nameOf(m))).join(', ')} are drawn with "${nameOf(material)}"`, offset: 0 });
   }
-  const palette = options.palette ?? DEFAULT_QUAKE_PALETTE;
-  const skin = skinOf(material, palette, options, bounds.maxImagePixels, warnings);
+  if (atlas) {
+    atlasWarnings(atlas, 'MDL', MDL_LIMITS.maxSkinHeight, warnings);
+    prims = prims.map((p, i) => ({ ...p, uvs: atlas.uvs[i] }));
+  }
+  const skin = atlas
+    ? { width: atlas.width, height: atlas.height, indices: quantizeQuakeSkin(atlas.rgba, atlas.glow, atlas.width, atlas.height, palette) }
+    : skinOf(material, palette, options, bounds.maxImagePixels, warnings);
 
   // every frame's float64 positions and normals (48 bytes a vertex) and quantised bytes (4), counted before sampling
   const { first, vertexCount: Vg, frames } = frameLayout(doc, prims, fps, bounds, 'MDL poses', 52);
@@ -228,7 +222,7 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
   }));
   const extras = quakeExtras(prims);
   const eye = Array.isArray(extras.eyePosition) && extras.eyePosition.length === 3 ? extras.eyePosition : [0, 0, 0];
-  return {
+  const model: MdlModel = {
     format: 'mdl',
     variant: 'IDPO',
     version: MDL_VERSION,
@@ -264,4 +258,5 @@ export async function gltfToMdl(input: GltfInput, options: GltfToMdlOptions = {}
     trailing: null,
     warnings,
   };
+  return { model, atlas: atlas ? { materials: atlas.materials, scale: atlas.scale } : null };
 }
