@@ -56,7 +56,7 @@ export interface AtlasOptions {
   needImages?: boolean;
 }
 
-/** @internal */
+/** The packed skin: its pixels and where each material went. */
 export interface Atlas {
   width: number;
   height: number;
@@ -273,11 +273,7 @@ export function buildAtlas(prims: TrianglePrimitive[], options: AtlasOptions, wa
   return { width, height, rgba, glow, uvs, materials: regions.length, scale };
 }
 
-/** What an import tells of its atlas. @internal */
-export interface AtlasSummary {
-  materials: number;
-  scale: number;
-}
+export type { AtlasSummary } from './gltf-targets.js';
 
 /** GLTF_ATLAS_SCALED when the images had to shrink to fit the skin (every surface is then drawn less sharp). */
 export function atlasWarnings(atlas: Atlas, format: string, maxHeight: number, warnings: ParseWarning[]): void {

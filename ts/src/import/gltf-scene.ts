@@ -89,7 +89,7 @@ export function sceneNodes(doc: Document): Node[] {
   return preorder(scene ? scene.listChildren() : root.listNodes().filter((n) => !n.getParentNode()));
 }
 
-/** One triangle primitive of a mesh node. @internal */
+/** One triangle primitive of a mesh node. */
 export interface TrianglePrimitive {
   node: Node;
   mesh: Mesh;

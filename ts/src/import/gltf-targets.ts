@@ -6,7 +6,6 @@
  */
 import type { Md2Model, Md3Model } from '../base/model.js';
 import type { ImportTextureOptions, TextureFile } from './gltf-textures.js';
-import type { AtlasSummary } from './gltf-atlas.js';
 
 export interface GltfToMd3Options extends ImportTextureOptions {
   /** Frames per second animations are sampled at (default 15). */
@@ -61,6 +60,16 @@ export interface GltfToMd2Options extends ImportTextureOptions {
    * nodes and long animations make an output far bigger than the file.
    */
   maxBytes?: number;
+}
+
+/**
+ * What an import tells of the skin it packed its materials into (import/gltf-atlas.ts): how many materials, and the
+ * one factor their images shrank by to fit (1: texel for texel). Here, with the other shapes of what an import gives,
+ * so that a type-only reader of `idtech-models/write` does not need glTF Transform's types.
+ */
+export interface AtlasSummary {
+  materials: number;
+  scale: number;
 }
 
 /** The MD2 and the images its skin names (with `texturePath`; gltf-textures.ts). */
