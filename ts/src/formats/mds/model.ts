@@ -1,0 +1,79 @@
+/**
+ * An MDS file (RtCW's skeletal model, `MDSW` version 4) as plain data: every header field, each frame's bounds and
+ * its bones' compressed angles as stored (shorts, decoded when posed: pose/wolf-skeleton.ts), the bones, the
+ * surfaces with their weighted vertices, triangles, collapse maps and bone references, the tags bound to bones.
+ */
+import type { ParseWarning } from '../../base/errors.js';
+import type { WolfBone } from '../../pose/wolf-skeleton.js';
+
+export type { WolfBone };
+
+export interface MdsFrame {
+  /** Bounds of every surface of every LOD in this frame. */
+  min: Float32Array;
+  max: Float32Array;
+  /** Midpoint of the bounds, for the engine's sphere cull. */
+  localOrigin: Float32Array;
+  radius: number;
+  /** Where the root bone starts the hierarchy in this frame. */
+  parentOffset: Float32Array;
+}
+
+
+/** A surface's vertices and weights as flat arrays (vertex v's weights are weightStart[v] .. weightStart[v + 1]). */
+export interface WolfSurfaceVertices {
+  vertexCount: number;
+  normals: Float32Array;
+  texCoords: Float32Array;
+  weightStart: Uint32Array;
+  /** Per weight: the bone (an index into the model's bones, as the renderer reads it), its weight, its offset in that bone's space. */
+  weightBones: Uint32Array;
+  weights: Float32Array;
+  offsets: Float32Array;
+}
+
+export interface MdsSurface extends WolfSurfaceVertices {
+  /** The surface's ident as stored (the renderer overwrites it with its surface type on load). */
+  ident: number;
+  name: string;
+  shader: string;
+  shaderIndex: number;
+  /** The fewest vertices the LOD may draw. */
+  minLod: number;
+  /** The offset back to the header (negative), as stored. */
+  ofsHeader: number;
+  /** Per vertex: the parent it stays equidistant from, and that distance (stored; no renderer reads them). */
+  fixedParents: Int32Array;
+  fixedDists: Float32Array;
+  triangles: Uint32Array;
+  /** Per vertex: the vertex it collapses to when the LOD drops it. */
+  collapseMap: Int32Array;
+  /** The bones this surface's weights name (the ones the renderer computes for it). */
+  boneRefs: Int32Array;
+  /** Where the surface starts in the file. */
+  offset: number;
+}
+
+export interface MdsTag {
+  name: string;
+  torsoWeight: number;
+  boneIndex: number;
+}
+
+export interface MdsModel {
+  format: 'mds';
+  name: string;
+  version: number;
+  lodScale: number;
+  lodBias: number;
+  frames: MdsFrame[];
+  /** Per frame, per bone: angles[4] then ofsAngles[2] as stored (6 shorts a bone, frame f at f · bones · 6). */
+  boneFrames: Int16Array;
+  bones: WolfBone[];
+  torsoParent: number;
+  surfaces: MdsSurface[];
+  tags: MdsTag[];
+  /** The header's offsets, as stored. */
+  offsets: { frames: number; bones: number; surfaces: number; tags: number; end: number };
+  warnings: ParseWarning[];
+}
