@@ -12,6 +12,7 @@
  * weight's offset in bone space is skinned by the MD5 skinning kernels unchanged. This is the composition only; the
  * skinning runs on a backend (formats/mds/poser.ts).
  */
+import { quatFromBasis } from '../base/quat.js';
 import { MATRIX_STRIDE } from '../kernels/layout.js';
 
 /** One bone of an MDS or MDX skeleton (mdsBoneInfo_t / mdxBoneInfo_t). */
@@ -25,6 +26,18 @@ export interface WolfBone {
   parentDist: number;
   /** BONEFLAG_TAG (1): the bone is a tag (the torso axis turns its axes one by one). */
   flags: number;
+}
+
+/** A surface's vertices and weights as flat arrays (vertex v's weights are weightStart[v] .. weightStart[v + 1]). */
+export interface WolfSurfaceVertices {
+  vertexCount: number;
+  normals: Float32Array;
+  texCoords: Float32Array;
+  weightStart: Uint32Array;
+  /** Per weight: the bone (an index into the model's bones, as the renderer reads it), its weight, its offset in that bone's space. */
+  weightBones: Uint32Array;
+  weights: Float32Array;
+  offsets: Float32Array;
 }
 
 /** What the composition reads of an MDS or MDX file. */
@@ -106,7 +119,7 @@ export function parentsFirst(bones: readonly WolfBone[]): Int32Array {
  * Composes every bone of `skeleton` for `frames` into `out` (bones × MATRIX_STRIDE floats, row-major 3×4). `scratch`
  * may be handed in to avoid allocating (bones × 12 float64s).
  */
-export function wolfBoneMatrices(skeleton: WolfSkeleton, frames: WolfFrames, out: Float32Array, order = parentsFirst(skeleton.bones), scratch = new Float64Array(skeleton.bones.length * 12)): Float32Array {
+export function wolfBoneMatrices(skeleton: WolfSkeleton, frames: WolfFrames, out: Float32Array, order: Int32Array = parentsFirst(skeleton.bones), scratch: Float64Array = new Float64Array(skeleton.bones.length * 12)): Float32Array {
   const { bones } = skeleton;
   const J = bones.length;
   const last = skeleton.frames.length - 1;
@@ -226,4 +239,31 @@ function torsoTurn(skeleton: WolfSkeleton, torsoAxis: ArrayLike<number> | undefi
       m.set(tmp, o);
     }
   }
+}
+
+/**
+ * Each bone's pose relative to its parent at one frame, from the composed matrices (`matrices`, MATRIX_STRIDE a
+ * bone): translation (3 a bone) and rotation (unit x y z w, 4 a bone) — what a glTF joint or a three.js bone takes.
+ * The rows of an engine matrix are the bone's axes as the skinning reads them (out = M · v), so its columns are the
+ * local axes in the model's space.
+ */
+export function wolfLocalPoses(bones: readonly WolfBone[], matrices: Float32Array, translations: Float32Array, rotations: Float32Array): void {
+  const col = (b: number, c: number) => [matrices[b * MATRIX_STRIDE + c], matrices[b * MATRIX_STRIDE + 4 + c], matrices[b * MATRIX_STRIDE + 8 + c]];
+  bones.forEach((bone, b) => {
+    const o = b * MATRIX_STRIDE;
+    const t = [matrices[o + 3], matrices[o + 7], matrices[o + 11]];
+    let x = col(b, 0), y = col(b, 1), z = col(b, 2);
+    if (bone.parent >= 0) {
+      const p = bone.parent * MATRIX_STRIDE;
+      // Rpᵀ · (t − tp), and Rpᵀ · each axis
+      const pr = [0, 1, 2].map((r) => [matrices[p + r * 4], matrices[p + r * 4 + 1], matrices[p + r * 4 + 2]]);
+      const pinv = (v: number[]) => [0, 1, 2].map((c) => pr[0][c] * v[0] + pr[1][c] * v[1] + pr[2][c] * v[2]);
+      const d = [t[0] - matrices[p + 3], t[1] - matrices[p + 7], t[2] - matrices[p + 11]];
+      const lt = pinv(d);
+      t[0] = lt[0]; t[1] = lt[1]; t[2] = lt[2];
+      x = pinv(x); y = pinv(y); z = pinv(z);
+    }
+    translations.set(t, b * 3);
+    rotations.set(quatFromBasis(x, y, z), b * 4);
+  });
 }

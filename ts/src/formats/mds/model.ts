@@ -4,9 +4,9 @@
  * surfaces with their weighted vertices, triangles, collapse maps and bone references, the tags bound to bones.
  */
 import type { ParseWarning } from '../../base/errors.js';
-import type { WolfBone } from '../../pose/wolf-skeleton.js';
+import type { WolfBone, WolfSurfaceVertices } from '../../pose/wolf-skeleton.js';
 
-export type { WolfBone };
+export type { WolfBone, WolfSurfaceVertices };
 
 export interface MdsFrame {
   /** Bounds of every surface of every LOD in this frame. */
@@ -20,17 +20,6 @@ export interface MdsFrame {
 }
 
 
-/** A surface's vertices and weights as flat arrays (vertex v's weights are weightStart[v] .. weightStart[v + 1]). */
-export interface WolfSurfaceVertices {
-  vertexCount: number;
-  normals: Float32Array;
-  texCoords: Float32Array;
-  weightStart: Uint32Array;
-  /** Per weight: the bone (an index into the model's bones, as the renderer reads it), its weight, its offset in that bone's space. */
-  weightBones: Uint32Array;
-  weights: Float32Array;
-  offsets: Float32Array;
-}
 
 export interface MdsSurface extends WolfSurfaceVertices {
   /** The surface's ident as stored (the renderer overwrites it with its surface type on load). */

@@ -6,11 +6,10 @@
  * first weight's bone's rotation of the stored normal (RB_SurfaceAnim), `skinNormals` with that one weight.
  * Vertices come out in file order, every surface after the one before. Every buffer is allocated once.
  */
-import { ErrorCode, ModelParseError } from '../../base/errors.js';
-import { disposedError, type F32, type KernelBuffer, type PoseBackend, type Typed, type U32 } from '../../kernels/backend.js';
-import { MATRIX_STRIDE, WEIGHT_STRIDE } from '../../kernels/layout.js';
-import { parentsFirst, wolfBoneMatrices, type WolfFrames, type WolfSkeleton } from '../../pose/wolf-skeleton.js';
-import type { WolfSurfaceVertices } from './model.js';
+import { ErrorCode, ModelParseError } from '../base/errors.js';
+import { disposedError, type F32, type KernelBuffer, type PoseBackend, type Typed, type U32 } from '../kernels/backend.js';
+import { MATRIX_STRIDE, WEIGHT_STRIDE } from '../kernels/layout.js';
+import { parentsFirst, wolfBoneMatrices, type WolfFrames, type WolfSkeleton, type WolfSurfaceVertices } from './wolf-skeleton.js';
 
 /** The grouped skin streams of surfaces' vertices (the kernels' layout: vertices grouped by weight count). */
 export interface WolfSkinStream {
