@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lodTriangles, lodVertexCount } from '../../src/formats/mds/lod.js';
 import { parseMds } from '../../src/formats/mds/parser.js';
-import { WolfPoser, wolfSkinStream } from '../../src/formats/mds/poser.js';
+import { WolfPoser, wolfSkinStream } from '../../src/pose/wolf-poser.js';
 import type { PoseBackend } from '../../src/kernels/backend.js';
 import { MATRIX_STRIDE } from '../../src/kernels/layout.js';
 import { createTsBackend } from '../../src/kernels/ts-backend.js';

@@ -1,7 +1,7 @@
 /**
- * An MDS → glTF 2.0: one skinned mesh (a primitive per surface) bound in frame 0 (skinned by the kernels, so POSITION
- * is the model as the engine draws frame 0, and each inverse bind matrix is the inverse of a bone's frame-0 matrix),
- * the bones as joint nodes at their frame-0 poses, each tag a node on its bone, and one animation holding every frame
+ * An MDS → glTF 2.0: one skinned mesh (a primitive per surface) bound in the pose its weights were made in
+ * (skinned.ts wolfRestPose: the file stores none, so it is fitted to the offsets), each inverse bind matrix the
+ * inverse of a bone's matrix in it; the bones as joint nodes at their frame-0 poses, each tag a node on its bone, and one animation holding every frame
  * (LINEAR: R_CalcBoneLerp blends neighbouring frames) at 20 fps, the rate nothing in the file names.
  *
  * Skinning: the four largest weights of each vertex, renormalised (MDS allows more; a vertex with more is counted in
@@ -13,7 +13,7 @@ import { convertMatrix } from '../../export/gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation } from '../../export/gltf-builder.js';
 import type { ExportContext } from '../../export/gltf-context.js';
 import { counterClockwise } from '../../pose/winding.js';
-import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfPoser, type WolfDrawable } from './skinned.js';
+import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfRestPose, type WolfDrawable } from './skinned.js';
 
 export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extras: Record<string, unknown> = {}): { rootNodes: number[] } {
   const { builder: b, axes } = ctx;
@@ -24,8 +24,7 @@ export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extra
   if (F * J > maxKeys) throw overLimit(`${F} frames × ${J} bones are ${F * J} bone poses`, 'maxAnimationKeys', maxKeys, 0, ErrorCode.Unwritable);
   const frames = wolfFrames(d.skeleton);
   const draw = wolfDraw(d);
-  const poser = wolfPoser(ctx.backend, d);
-  try {
+  {
     const jointNodes: number[] = [];
     const roots: number[] = [];
     const rot = [0, 0, 0, 1];
@@ -42,19 +41,19 @@ export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extra
     });
     // a tag is a frame of reference on its bone: a child node at the bone's own origin and axes
     for (const t of d.tags) (b.json.nodes[jointNodes[t.boneIndex]].children ??= []).push(b.add('nodes', { name: t.name, extras: { tag: true } }));
+    const rest = wolfRestPose(d, frames.bind);
     const ibm = new Float32Array(J * 16);
     const inv = new Float64Array(16);
     for (let j = 0; j < J; j++) {
-      wolfInverseBind(frames.bind, j, inv, 0);
+      wolfInverseBind(rest.bind, j, inv, 0);
       convertMatrix(axes, inv, ibm, j * 16);
     }
     const skin = J > 0 ? b.add('skins', { name: 'skeleton', joints: jointNodes, inverseBindMatrices: b.accessor(ibm, 'MAT4'), ...(roots.length === 1 ? { skeleton: roots[0] } : {}) }) : undefined;
     const rootNodes = [...roots];
     const V = draw.vertexCount;
     if (V > 0 && skin !== undefined) {
-      poser.pose({ frame: 0 });
       const positions = new Float32Array(V * 3), normals = new Float32Array(V * 3);
-      const p = poser.positions, n = poser.normals;
+      const p = rest.positions, n = rest.normals;
       for (let v = 0; v < V; v++) {
         axes.vec(p[v * 3], p[v * 3 + 1], p[v * 3 + 2], positions, v * 3);
         const len = Math.hypot(n[v * 3], n[v * 3 + 1], n[v * 3 + 2]);
@@ -106,7 +105,5 @@ export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extra
       b.add('animations', anim);
     }
     return { rootNodes };
-  } finally {
-    poser.dispose();
   }
 }

@@ -1,12 +1,12 @@
 /**
  * An MDS (or an MDM on its MDX) as a skinned view (`model-view.ts`), what `IdTechLoader` draws: joints at their
- * frame-0 poses with inverse binds of frame 0, the vertices as the kernels skin frame 0, one group per surface, one
+ * frame-0 poses with inverse binds of the pose the weights were made in (skinned.ts wolfRestPose), the vertices in it, one group per surface, one
  * clip of every frame at 20 fps, bounds over every frame (posed by the kernels, nothing kept), four influences a vertex.
  */
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { growBounds, type SkinnedModelView } from '../model-view.js';
-import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfPoser, type WolfDrawable } from './skinned.js';
+import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfPoser, wolfRestPose, type WolfDrawable } from './skinned.js';
 
 export function wolfView(d: WolfDrawable, backend: PoseBackend, clipName = 'frames'): SkinnedModelView {
   const { bones } = d.skeleton;
@@ -19,8 +19,9 @@ export function wolfView(d: WolfDrawable, backend: PoseBackend, clipName = 'fram
   try {
     let bounds = null;
     for (let f = F - 1; f >= 0; f--) bounds = growBounds(bounds, poser.pose({ frame: f }).positions);
+    const rest = wolfRestPose(d, frames.bind);
     const inverseBind = new Float64Array(J * 16);
-    for (let j = 0; j < J; j++) wolfInverseBind(frames.bind, j, inverseBind, j * 16);
+    for (let j = 0; j < J; j++) wolfInverseBind(rest.bind, j, inverseBind, j * 16);
     const keys = Math.max(2, F);
     const clipJoints = bones.map((_, j) => {
       const translation = new Float32Array(keys * 3), rotation = new Float32Array(keys * 4);
@@ -35,8 +36,8 @@ export function wolfView(d: WolfDrawable, backend: PoseBackend, clipName = 'fram
       kind: 'skinned',
       joints: { names: bones.map((b, j) => b.name || `bone${j}`), parents: bones.map((b) => b.parent), translations: frames.translations[0], rotations: frames.rotations[0], inverseBind },
       vertexCount: draw.vertexCount,
-      positions: poser.positions.slice(),
-      normals: poser.normals.slice(),
+      positions: rest.positions,
+      normals: rest.normals,
       st: draw.st,
       triangles: draw.triangles,
       groups: d.surfaces.map((s, i) => ({ name: s.name, material: s.shader || s.name, start: draw.indexStart[i], count: draw.indexStart[i + 1] - draw.indexStart[i] })),
