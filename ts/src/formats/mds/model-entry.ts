@@ -15,7 +15,7 @@ export const mdsModel: ModelEntry<MdsModel> = {
   gltf: {
     uses: [],
     load: async () => {
-      const { addWolf } = await import('./gltf.js');
+      const { addWolf } = await import('../../export/gltf-wolf.js');
       return (ctx, model, name) => addWolf(ctx, { skeleton: model, surfaces: model.surfaces, tags: model.tags }, name, { lodScale: model.lodScale, lodBias: model.lodBias }).rootNodes;
     },
   },

@@ -6,7 +6,7 @@
 import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import type { PoseBackend } from '../../kernels/backend.js';
 import { growBounds, type SkinnedModelView } from '../model-view.js';
-import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfPoser, wolfRestPose, type WolfDrawable } from './skinned.js';
+import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfPoser, wolfRestPose, type WolfDrawable } from '../../pose/wolf-bind.js';
 
 export function wolfView(d: WolfDrawable, backend: PoseBackend, clipName = 'frames'): SkinnedModelView {
   const { bones } = d.skeleton;

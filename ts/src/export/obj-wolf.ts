@@ -3,14 +3,23 @@
  * bones composed as R_CalcBones and the vertices skinned by the kernels on the chosen backend, in the file's
  * coordinates; one group per surface using its material; UVs with v flipped (OBJ's rows go up).
  */
-import { objFace, objHeader, objUseMaterial, objVector } from '../../export/obj.js';
-import type { ObjFrameOptions } from '../entry.js';
-import { wolfDraw, wolfPoser, type WolfDrawable } from './skinned.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { objFace, objHeader, objUseMaterial, objVector, type ObjOptions } from './obj.js';
+import { wolfDraw, wolfPoser, type WolfDrawable } from '../pose/wolf-bind.js';
+
+/** What the OBJ door hands a format's writer (formats/entry.ts ObjFrameOptions), as far as this one reads it. */
+export interface WolfObjOptions {
+  frame: number | undefined;
+  backend: PoseBackend;
+  yUp: boolean;
+  comment: (what: string) => string;
+  materials?: ObjOptions['materials'];
+}
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const fmt = (x: number) => String(+x.toFixed(6));
 
-export function writeWolfObj(d: WolfDrawable, path: string, o: ObjFrameOptions): { text: string; facts: string[] } {
+export function writeWolfObj(d: WolfDrawable, path: string, o: WolfObjOptions): { text: string; facts: string[] } {
   const draw = wolfDraw(d);
   const poser = wolfPoser(o.backend, d);
   try {

@@ -2,9 +2,9 @@
  * An MDS (or an MDM on its MDX) as a playable model: a part per surface, one clip of every frame at 20 fps (the rate
  * nothing in the file names), played by the MDS poser on the caller's backend (frames lerped as R_CalcBoneLerp).
  */
-import type { PoseBackend } from '../../kernels/backend.js';
-import { poserPlayer, type ModelPlayer, type PlayableModel } from '../../playable/playable.js';
-import { WOLF_DEFAULT_FPS, wolfDraw, wolfPoser, type WolfDrawable } from './skinned.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { poserPlayer, type ModelPlayer, type PlayableModel } from './playable.js';
+import { WOLF_DEFAULT_FPS, wolfDraw, wolfPoser, type WolfDrawable } from '../pose/wolf-bind.js';
 
 export function wolfPlayable(d: WolfDrawable, format: PlayableModel['format'], model: unknown, summary: string, clipName = 'frames'): PlayableModel {
   const draw = wolfDraw(d);

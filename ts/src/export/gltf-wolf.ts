@@ -1,19 +1,19 @@
 /**
- * An MDS → glTF 2.0: one skinned mesh (a primitive per surface) bound in the pose its weights were made in
- * (skinned.ts wolfRestPose: the file stores none, so it is fitted to the offsets), each inverse bind matrix the
+ * An MDS, or an MDM on its MDX → glTF 2.0 (formats/mds, formats/mdm): one skinned mesh (a primitive per surface) bound in the pose its weights were made in
+ * (pose/wolf-bind.ts wolfRestPose: the file stores none, so it is fitted to the offsets), each inverse bind matrix the
  * inverse of a bone's matrix in it; the bones as joint nodes at their frame-0 poses, each tag a node on its bone, and one animation holding every frame
  * (LINEAR: R_CalcBoneLerp blends neighbouring frames) at 20 fps, the rate nothing in the file names.
  *
  * Skinning: the four largest weights of each vertex, renormalised (MDS allows more; a vertex with more is counted in
  * a warning). UVs as stored (t down, as glTF's). Triangles turned counter-clockwise (the renderer shows clockwise).
  */
-import { overLimit, resourceLimits } from '../../base/resource-limits.js';
-import { ErrorCode } from '../../base/errors.js';
-import { convertMatrix } from '../../export/gltf-axes.js';
-import { BufferTarget, setRotationKey, type GltfAnimation } from '../../export/gltf-builder.js';
-import type { ExportContext } from '../../export/gltf-context.js';
-import { counterClockwise } from '../../pose/winding.js';
-import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfRestPose, type WolfDrawable } from './skinned.js';
+import { overLimit, resourceLimits } from '../base/resource-limits.js';
+import { ErrorCode } from '../base/errors.js';
+import { convertMatrix } from './gltf-axes.js';
+import { BufferTarget, setRotationKey, type GltfAnimation } from './gltf-builder.js';
+import type { ExportContext } from './gltf-context.js';
+import { counterClockwise } from '../pose/winding.js';
+import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfRestPose, type WolfDrawable } from '../pose/wolf-bind.js';
 
 export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extras: Record<string, unknown> = {}): { rootNodes: number[] } {
   const { builder: b, axes } = ctx;

@@ -1,15 +1,14 @@
 /**
- * What the doors of an MDS (and, in its own room, an MDM on its MDX) share: the model as a skinned mesh bound in
+ * What the doors of an MDS and of an MDM on its MDX share (formats/mds, formats/mdm): the model as a skinned mesh bound in
  * frame 0 — the engine has no other reference pose: a vertex is only its weights' offsets in bone space — with every
  * frame as the joints' parent-relative poses (pose/wolf-skeleton.ts), the vertices posed by the kernels
  * (pose/wolf-poser.ts), and four influences a vertex for linear blend skinning (the largest weights, renormalised).
  */
-import { quatFromBasis } from '../../base/quat.js';
-import type { PoseBackend } from '../../kernels/backend.js';
-import { MATRIX_STRIDE } from '../../kernels/layout.js';
-import { WolfPoser, wolfSkinStream } from '../../pose/wolf-poser.js';
-import { parentsFirst, wolfBoneMatrices, wolfLocalPoses, type WolfSkeleton, type WolfSurfaceVertices } from '../../pose/wolf-skeleton.js';
-import type { ViewInfluences } from '../model-view.js';
+import { quatFromBasis } from '../base/quat.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { MATRIX_STRIDE } from '../kernels/layout.js';
+import { WolfPoser, wolfSkinStream } from './wolf-poser.js';
+import { parentsFirst, wolfBoneMatrices, wolfLocalPoses, type WolfSkeleton, type WolfSurfaceVertices } from './wolf-skeleton.js';
 
 export interface WolfDrawable {
   skeleton: WolfSkeleton;
@@ -268,7 +267,7 @@ export function wolfInverseBind(bind: Float32Array, b: number, out: Float64Array
 }
 
 /** The four largest weights of each vertex (renormalised), as a four-influence skin takes them. */
-export function wolfInfluences(d: WolfDrawable): ViewInfluences {
+export function wolfInfluences(d: WolfDrawable): { joints: Uint16Array; weights: Float32Array; dropped: { vertices: number; maxWeight: number }; unweighted: number } {
   const V = d.surfaces.reduce((n, s) => n + s.vertexCount, 0);
   const joints = new Uint16Array(V * 4), weights = new Float32Array(V * 4);
   let dropped = 0, maxWeight = 0, unweighted = 0, v0 = 0;
