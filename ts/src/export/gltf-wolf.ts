@@ -9,6 +9,7 @@
  */
 import { overLimit, resourceLimits } from '../base/resource-limits.js';
 import { ErrorCode } from '../base/errors.js';
+import { quatFromBasis } from '../base/quat.js';
 import { convertMatrix } from './gltf-axes.js';
 import { BufferTarget, setRotationKey, type GltfAnimation } from './gltf-builder.js';
 import type { ExportContext } from './gltf-context.js';
@@ -39,8 +40,16 @@ export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extra
       if (bone.parent < 0) roots.push(jointNodes[j]);
       else (b.json.nodes[jointNodes[bone.parent]].children ??= []).push(jointNodes[j]);
     });
-    // a tag is a frame of reference on its bone: a child node at the bone's own origin and axes
-    for (const t of d.tags) (b.json.nodes[jointNodes[t.boneIndex]].children ??= []).push(b.add('nodes', { name: t.name, extras: { tag: true } }));
+    // a tag is a frame of reference on its bone: a child node at its offset and axes (an MDS tag: the bone's own)
+    for (const t of d.tags) {
+      const place: { translation?: number[]; rotation?: number[] } = {};
+      if (t.offset) axes.vec(t.offset[0], t.offset[1], t.offset[2], (place.translation = [0, 0, 0]), 0);
+      if (t.axis) {
+        const a = t.axis, q = quatFromBasis([a[0], a[1], a[2]], [a[3], a[4], a[5]], [a[6], a[7], a[8]]);
+        axes.quat(q[0], q[1], q[2], q[3], (place.rotation = [0, 0, 0, 1]), 0);
+      }
+      (b.json.nodes[jointNodes[t.boneIndex]].children ??= []).push(b.add('nodes', { name: t.name, ...place, extras: { tag: true } }));
+    }
     const rest = wolfRestPose(d, frames.bind);
     const ibm = new Float32Array(J * 16);
     const inv = new Float64Array(16);

@@ -13,7 +13,8 @@ import { parentsFirst, wolfBoneMatrices, wolfLocalPoses, type WolfSkeleton, type
 export interface WolfDrawable {
   skeleton: WolfSkeleton;
   surfaces: readonly (WolfSurfaceVertices & { name: string; shader: string; triangles: Uint32Array })[];
-  tags: readonly { name: string; boneIndex: number }[];
+  /** Tags on bones; an MDM's with an offset and axes (rows) in the bone's space (R_MDM_GetBoneTag: M · offset + t, M · axis). */
+  tags: readonly { name: string; boneIndex: number; offset?: ArrayLike<number>; axis?: ArrayLike<number> }[];
 }
 
 /** The rate frames play at when nothing names one: RtCW's and ET's animation scripts give most clips 20 fps. */

@@ -267,3 +267,15 @@ export function wolfLocalPoses(bones: readonly WolfBone[], matrices: Float32Arra
     rotations.set(quatFromBasis(x, y, z), b * 4);
   });
 }
+
+/** The first bone whose parents loop (no root above it), or −1: the readers refuse such a file (the renderer would compute a bone from one never computed). */
+export function firstLoopingBone(bones: readonly WolfBone[]): number {
+  for (let i = 0; i < bones.length; i++) {
+    let p = bones[i].parent;
+    for (let steps = 0; p >= 0; steps++) {
+      if (steps >= bones.length) return i;
+      p = bones[p].parent;
+    }
+  }
+  return -1;
+}

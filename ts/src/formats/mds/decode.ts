@@ -10,6 +10,7 @@
  */
 import { latin1Field } from '../../base/binary.js';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
+import { firstLoopingBone } from '../../pose/wolf-skeleton.js';
 import { fail, type MdsHead } from './header.js';
 import { MAX_QPATH, MDS_MAX, MDS_SIZE } from './limits.js';
 import type { MdsFrame, MdsModel, MdsSurface, MdsTag, WolfBone } from './model.js';
@@ -57,20 +58,11 @@ function bonesOf(r: Reader): WolfBone[] {
     if (parent < -1 || parent >= count) fail(ErrorCode.IndexOutOfRange, `bone ${i}'s parent is ${parent}, not a bone of ${count} (or -1)`, at + 64);
     bones.push({ name: r.name(at), parent, torsoWeight: r.real(at + 68, `bone ${i}'s torsoWeight`), parentDist: r.real(at + 72, `bone ${i}'s parentDist`), flags: r.i32(at + 76) });
   }
-  checkHierarchy(bones, (i) => at0 + i * MDS_SIZE.bone + 64);
+  const loop = firstLoopingBone(bones);
+  if (loop >= 0) fail(ErrorCode.IndexOutOfRange, `bone ${loop}'s parents loop (no root above it)`, at0 + loop * MDS_SIZE.bone + 64);
   return bones;
 }
 
-/** Refuses parents that loop: the renderer would compute a bone from one never computed. */
-export function checkHierarchy(bones: readonly WolfBone[], parentAt: (i: number) => number): void {
-  for (let i = 0; i < bones.length; i++) {
-    let p = bones[i].parent;
-    for (let steps = 0; p >= 0; steps++) {
-      if (steps >= bones.length) fail(ErrorCode.IndexOutOfRange, `bone ${i}'s parents loop (no root above it)`, parentAt(i));
-      p = bones[p].parent;
-    }
-  }
-}
 
 function framesOf(r: Reader, boneCount: number): { frames: MdsFrame[]; boneFrames: Int16Array } {
   const size = MDS_SIZE.frame + boneCount * MDS_SIZE.boneFrame;
