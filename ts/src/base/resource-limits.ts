@@ -83,6 +83,15 @@ export interface ResourceLimits {
    * the targets share (50,000 targets naming one 3,072-vertex accessor asked for 1.8 GB).
    */
   maxMorphTargetVertices: number;
+
+  // ——— issue 39 (RtCW's MDS, ET's MDM): records several surfaces or tags may share ———
+  /**
+   * MDS and MDM: the most records (vertices, weights, triangle indices, collapse-map entries, bone references) one
+   * file's surfaces and tags hold in all, counted before each surface or tag is read. Each surface and tag places its
+   * records by offsets of its own, so many may name one block of the file: 4,000 surfaces of 176 bytes naming one
+   * 312 KB block of 6,000 vertices would ask for 24 million vertices from a 1 MB file.
+   */
+  maxMeshRecords: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -110,6 +119,8 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxImportFrames: 65536,
     maxImportBytes: 64 * 1024 * 1024,
     maxMorphTargetVertices: 1 << 22,
+    // issue 39
+    maxMeshRecords: 1 << 21,
   });
 }
 

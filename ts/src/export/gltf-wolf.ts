@@ -31,8 +31,8 @@ export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extra
     const rot = [0, 0, 0, 1];
     bones.forEach((bone, j) => {
       const translation = [0, 0, 0];
-      axes.vec(frames.translations[0][j * 3], frames.translations[0][j * 3 + 1], frames.translations[0][j * 3 + 2], translation, 0);
-      const r = frames.rotations[0];
+      const t = frames.translations, r = frames.rotations;
+      axes.vec(t[j * 3], t[j * 3 + 1], t[j * 3 + 2], translation, 0);
       axes.quat(r[j * 4], r[j * 4 + 1], r[j * 4 + 2], r[j * 4 + 3], rot, 0);
       jointNodes.push(b.add('nodes', { name: bone.name || `bone${j}`, translation, rotation: [...rot] }));
     });
@@ -101,7 +101,7 @@ export function addWolf(ctx: ExportContext, d: WolfDrawable, name: string, extra
         const tr = new Float32Array(keys * 3), ro = new Float32Array(keys * 4);
         for (let k = 0; k < keys; k++) {
           const f = Math.min(k, F - 1);
-          const t = frames.translations[f], r = frames.rotations[f];
+          const t = frames.translations.subarray(f * J * 3), r = frames.rotations.subarray(f * J * 4);
           axes.vec(t[j * 3], t[j * 3 + 1], t[j * 3 + 2], tr, k * 3);
           axes.quat(r[j * 4], r[j * 4 + 1], r[j * 4 + 2], r[j * 4 + 3], qq, 0);
           setRotationKey(ro, k, qq);

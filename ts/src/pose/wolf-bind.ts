@@ -49,20 +49,18 @@ export function wolfPoser(backend: PoseBackend, d: WolfDrawable): WolfPoser {
   return new WolfPoser(backend, d.skeleton, wolfSkinStream(d.surfaces));
 }
 
-/** Every frame's joint poses (parent-relative), and frame 0's object matrices (the bind pose). */
-export function wolfFrames(skeleton: WolfSkeleton): { translations: Float32Array[]; rotations: Float32Array[]; bind: Float32Array } {
+/** Every frame's joint poses (parent-relative: frame f's at f · bones · 3 and f · bones · 4), and frame 0's object matrices. */
+export function wolfFrames(skeleton: WolfSkeleton): { translations: Float32Array; rotations: Float32Array; bind: Float32Array } {
   const J = skeleton.bones.length;
   const order = parentsFirst(skeleton.bones);
   const m = new Float32Array(J * MATRIX_STRIDE);
-  const translations: Float32Array[] = [], rotations: Float32Array[] = [];
+  const F = skeleton.frames.length;
+  const translations = new Float32Array(F * J * 3), rotations = new Float32Array(F * J * 4);
   let bind = new Float32Array(0);
-  for (let f = 0; f < skeleton.frames.length; f++) {
+  for (let f = 0; f < F; f++) {
     wolfBoneMatrices(skeleton, { frame: f }, m, order);
     if (f === 0) bind = m.slice();
-    const t = new Float32Array(J * 3), r = new Float32Array(J * 4);
-    wolfLocalPoses(skeleton.bones, m, t, r);
-    translations.push(t);
-    rotations.push(r);
+    wolfLocalPoses(skeleton.bones, m, translations.subarray(f * J * 3, (f + 1) * J * 3), rotations.subarray(f * J * 4, (f + 1) * J * 4));
   }
   return { translations, rotations, bind };
 }
@@ -158,7 +156,8 @@ function seedFromPairs(d: WolfDrawable, bind: Float32Array): void {
     for (let v = 0; v < s.vertexCount; v++) {
       for (let x = s.weightStart[v]; x < s.weightStart[v + 1]; x++) {
         weightOf[s.weightBones[x]] += Math.max(0, s.weights[x]);
-        for (let y = x + 1; y < s.weightStart[v + 1]; y++) {
+        // each weight with the next: the vertex's bones chained (linear in its weights, and enough to join them)
+        for (let y = x + 1; y < Math.min(x + 2, s.weightStart[v + 1]); y++) {
           let [p, q] = [x, y];
           if (s.weightBones[p] === s.weightBones[q]) continue;
           if (s.weightBones[p] > s.weightBones[q]) [p, q] = [q, p];

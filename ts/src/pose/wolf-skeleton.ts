@@ -40,12 +40,26 @@ export interface WolfSurfaceVertices {
   offsets: Float32Array;
 }
 
+/**
+ * An MDS's or MDX's frame records (mdsFrame_t / mdxFrame_t without their bones) as flat arrays, frame f's at f × the
+ * stride: a file may hold millions of frames, and an object per frame would cost far more than its 52 bytes.
+ */
+export interface WolfFrameTable {
+  readonly length: number;
+  /** min xyz then max xyz: 6 a frame. */
+  readonly bounds: Float32Array;
+  readonly localOrigins: Float32Array;
+  readonly radii: Float32Array;
+  /** Where the root bone starts the hierarchy: 3 a frame. */
+  readonly parentOffsets: Float32Array;
+}
+
 /** What the composition reads of an MDS or MDX file. */
 export interface WolfSkeleton {
   bones: readonly WolfBone[];
   torsoParent: number;
-  /** Each frame's root position. */
-  frames: readonly { parentOffset: ArrayLike<number> }[];
+  /** The frames: how many, and each one's root position (3 floats a frame). */
+  frames: { readonly length: number; readonly parentOffsets: Float32Array };
   /** Per frame, per bone: angles[4] (the 4th unused) then ofsAngles[2], as stored. */
   boneFrames: Int16Array;
 }
@@ -189,7 +203,7 @@ export function wolfBoneMatrices(skeleton: WolfSkeleton, frames: WolfFrames, out
       }
       for (let k = 0; k < 3; k++) m[o + 9 + k] = m[p + k] + bone.parentDist * vec[k];
     } else {
-      const a = skeleton.frames[frame].parentOffset, c = skeleton.frames[oldFrame].parentOffset;
+      const a = skeleton.frames.parentOffsets.subarray(frame * 3), c = skeleton.frames.parentOffsets.subarray(oldFrame * 3);
       for (let k = 0; k < 3; k++) m[o + 9 + k] = lerped ? frontlerp * a[k] + backlerp * c[k] : a[k];
     }
   }

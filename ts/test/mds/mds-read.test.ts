@@ -44,12 +44,12 @@ describe('cesiumman.mds as the tool that wrote it reads it', () => {
 
   it('has each sampled frame with its bounds, local origin, radius, parent offset and compressed bones', () => {
     for (const f of json.sampled_frames as number[]) {
-      const fr = m.frames[f], ref = json.frame_bounds[String(f)];
-      near(fr.min, ref.min);
-      near(fr.max, ref.max);
-      near(fr.localOrigin, ref.local_origin);
-      expect(fr.radius).toBeCloseTo(ref.radius, 5);
-      near(fr.parentOffset, json.frame_parent_offset[String(f)]);
+      const fr = m.frames, ref = json.frame_bounds[String(f)];
+      near(fr.bounds.subarray(f * 6), ref.min);
+      near(fr.bounds.subarray(f * 6 + 3), ref.max);
+      near(fr.localOrigins.subarray(f * 3), ref.local_origin);
+      expect(fr.radii[f]).toBeCloseTo(ref.radius, 5);
+      near(fr.parentOffsets.subarray(f * 3), json.frame_parent_offset[String(f)]);
       const raw = Array.from(m.boneFrames.subarray(f * 20 * 6, (f + 1) * 20 * 6));
       expect(raw).toEqual((json.bone_frames_raw[String(f)] as number[][]).flat());
     }

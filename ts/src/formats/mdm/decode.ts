@@ -5,10 +5,11 @@
  */
 import { latin1Field } from '../../base/binary.js';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
+import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import { firstLoopingBone, type WolfBone } from '../../pose/wolf-skeleton.js';
 import { fail, type WolfHead } from './header.js';
 import { MAX_QPATH, MDM_MAX, MDM_SIZE, MDX_MAX_BONES, MDX_SIZE } from './limits.js';
-import type { MdmModel, MdmSurface, MdmTag, MdxFrame, MdxModel } from './model.js';
+import type { MdmModel, MdmSurface, MdmTag, MdxModel } from './model.js';
 
 class Reader {
   readonly view: DataView;
@@ -49,13 +50,24 @@ const engineLimit = (warnings: ParseWarning[], what: string, count: number, limi
   if (count > limit) warnings.push({ code: 'ENGINE_LIMIT', message: `${what} ${count} is over ET's ${name} (${limit}): the engine's tools never write more`, offset: at });
 };
 
-function surfaceOf(r: Reader, at: number, index: number, warnings: ParseWarning[]): MdmSurface {
+/** The records surfaces and tags hold in all, counted before each is read (maxMeshRecords: they may share blocks). */
+class RecordBudget {
+  private used = 0;
+  private readonly max = resourceLimits().maxMeshRecords;
+  take(count: number, what: string, at: number): void {
+    this.used += count;
+    if (this.used > this.max) throw overLimit(`${what} bring the records of the surfaces and tags to ${this.used}`, 'maxMeshRecords', this.max, at);
+  }
+}
+
+function surfaceOf(r: Reader, at: number, index: number, warnings: ParseWarning[], budget: RecordBudget): MdmSurface {
   const what = `surface ${index}`;
   const vertexCount = r.i32(at + 144), ofsVerts = r.i32(at + 148);
   if (vertexCount < 0) fail(ErrorCode.BadCount, `${what}: numVerts is ${vertexCount}`, at + 144);
   // RB_MDM_SurfaceAnim's collapse[MDM_MAX_VERTS]
   if (vertexCount > MDM_MAX.VERTS) fail(ErrorCode.BadCount, `${what}: numVerts is ${vertexCount}; ET's renderer holds ${MDM_MAX.VERTS} (qfiles.h MDM_MAX_VERTS)`, at + 144);
   r.check(vertexCount, at + ofsVerts, MDM_SIZE.vertex + MDM_SIZE.weight, `${what}'s vertices`, at + 144, at + 148);
+  budget.take(2 * vertexCount, `${what}'s ${vertexCount} vertices and collapse map`, at + 144);
   const normals = new Float32Array(vertexCount * 3), texCoords = new Float32Array(vertexCount * 2), weightStart = new Uint32Array(vertexCount + 1);
   let p = at + ofsVerts, total = 0;
   for (let v = 0; v < vertexCount; v++) {
@@ -67,6 +79,7 @@ function surfaceOf(r: Reader, at: number, index: number, warnings: ParseWarning[
     weightStart[v + 1] = total;
     p += MDM_SIZE.vertex + n * MDM_SIZE.weight;
   }
+  budget.take(total, `${what}'s ${total} weights`, at + 148);
   const weightBones = new Uint32Array(total), weights = new Float32Array(total), offsets = new Float32Array(total * 3);
   p = at + ofsVerts;
   for (let v = 0; v < vertexCount; v++) {
@@ -84,6 +97,7 @@ function surfaceOf(r: Reader, at: number, index: number, warnings: ParseWarning[
   }
   const triCount = r.check(r.i32(at + 152), at + r.i32(at + 156), MDM_SIZE.triangle, `${what}'s triangles`, at + 152, at + 156);
   engineLimit(warnings, `${what}: numTriangles`, triCount, MDM_MAX.TRIANGLES, 'MDM_MAX_TRIANGLES', at + 152);
+  budget.take(triCount * 3, `${what}'s ${triCount} triangles`, at + 152);
   const triAt = at + r.i32(at + 156);
   const triangles = new Uint32Array(triCount * 3);
   for (let k = 0; k < triCount * 3; k++) {
@@ -100,6 +114,7 @@ function surfaceOf(r: Reader, at: number, index: number, warnings: ParseWarning[
     collapseMap[v] = c;
   }
   const refCount = r.check(r.i32(at + 164), at + r.i32(at + 168), 4, `${what}'s bone references`, at + 164, at + 168);
+  budget.take(refCount, `${what}'s ${refCount} bone references`, at + 164);
   const boneRefs = r.boneList(refCount, at + r.i32(at + 168), `${what}: bone reference`);
   const ofsHeader = r.i32(at + 140);
   if (ofsHeader !== -at) warnings.push({ code: 'BAD_OFFSET', message: `${what}: ofsHeader is ${ofsHeader}, not ${-at} (the header is at 0)`, offset: at + 140 });
@@ -120,10 +135,11 @@ function chained<T>(r: Reader, count: number, first: number, size: number, what:
   return out;
 }
 
-function tagOf(r: Reader, at: number, i: number): MdmTag {
+function tagOf(r: Reader, at: number, i: number, budget: RecordBudget): MdmTag {
   const boneIndex = r.i32(at + 100);
   if (boneIndex < 0 || boneIndex >= MDX_MAX_BONES) fail(ErrorCode.IndexOutOfRange, `tag ${i}'s boneIndex is ${boneIndex}; ET's skeletons hold ${MDX_MAX_BONES}`, at + 100);
   const refs = r.check(r.i32(at + 116), at + r.i32(at + 120), 4, `tag ${i}'s bone references`, at + 116, at + 120);
+  budget.take(refs, `tag ${i}'s ${refs} bone references`, at + 116);
   return { name: r.name(at), axis: r.vec(at + 64, 9, `tag ${i}'s axis`), boneIndex, offset: r.vec(at + 104, 3, `tag ${i}'s offset`), boneRefs: r.boneList(refs, at + r.i32(at + 120), `tag ${i}: bone reference`) };
 }
 
@@ -132,10 +148,11 @@ export function decodeMdm(bytes: Uint8Array, head: WolfHead, received: number): 
   const warnings: ParseWarning[] = [];
   const surfaceCount = r.check(r.i32(80), r.i32(84), MDM_SIZE.surface, 'surfaces', 80, 84);
   engineLimit(warnings, 'numSurfaces', surfaceCount, MDM_MAX.SURFACES, 'MDM_MAX_SURFACES', 80);
-  const surfaces = chained(r, surfaceCount, r.i32(84), MDM_SIZE.surface, 'surface', (at, i) => surfaceOf(r, at, i, warnings), 172);
+  const budget = new RecordBudget();
+  const surfaces = chained(r, surfaceCount, r.i32(84), MDM_SIZE.surface, 'surface', (at, i) => surfaceOf(r, at, i, warnings, budget), 172);
   const tagCount = r.check(r.i32(88), r.i32(92), MDM_SIZE.tag, 'tags', 88, 92);
   engineLimit(warnings, 'numTags', tagCount, MDM_MAX.TAGS, 'MDM_MAX_TAGS', 88);
-  const tags = chained(r, tagCount, r.i32(92), MDM_SIZE.tag, 'tag', (at, i) => tagOf(r, at, i), 124);
+  const tags = chained(r, tagCount, r.i32(92), MDM_SIZE.tag, 'tag', (at, i) => tagOf(r, at, i, budget), 124);
   let named = 0;
   for (const s of surfaces) {
     for (const b of s.weightBones) named = Math.max(named, b + 1);
@@ -165,11 +182,14 @@ export function decodeMdx(bytes: Uint8Array, head: WolfHead, received: number): 
   const frameCount = r.check(r.i32(72), r.i32(80), size, 'frames', 72, 80);
   if (frameCount < 1) fail(ErrorCode.BadCount, 'numFrames is 0: the renderer poses every mesh from its skeleton\'s frames', 72);
   const framesAt = r.i32(80);
-  const frames: MdxFrame[] = [];
+  const frames = { length: frameCount, bounds: new Float32Array(frameCount * 6), localOrigins: new Float32Array(frameCount * 3), radii: new Float32Array(frameCount), parentOffsets: new Float32Array(frameCount * 3) };
   const boneFrames = new Int16Array(frameCount * boneCount * 6);
   for (let f = 0; f < frameCount; f++) {
     const at = framesAt + f * size, w = `frame ${f}`;
-    frames.push({ min: r.vec(at, 3, `${w}'s bounds`), max: r.vec(at + 12, 3, `${w}'s bounds`), localOrigin: r.vec(at + 24, 3, `${w}'s localOrigin`), radius: r.real(at + 36, `${w}'s radius`), parentOffset: r.vec(at + 40, 3, `${w}'s parentOffset`) });
+    for (let k = 0; k < 6; k++) frames.bounds[f * 6 + k] = r.real(at + 4 * k, `${w}'s bounds`);
+    for (let k = 0; k < 3; k++) frames.localOrigins[f * 3 + k] = r.real(at + 24 + 4 * k, `${w}'s localOrigin`);
+    frames.radii[f] = r.real(at + 36, `${w}'s radius`);
+    for (let k = 0; k < 3; k++) frames.parentOffsets[f * 3 + k] = r.real(at + 40 + 4 * k, `${w}'s parentOffset`);
     for (let k = 0; k < boneCount * 6; k++) boneFrames[f * boneCount * 6 + k] = r.view.getInt16(at + MDX_SIZE.frame + 2 * k, true);
   }
   const torsoParent = r.i32(88);

@@ -4,7 +4,7 @@
  * animation group; here the MDX beside it with the same name, or the one given).
  */
 import type { ParseWarning } from '../../base/errors.js';
-import type { WolfBone, WolfSurfaceVertices } from '../../pose/wolf-skeleton.js';
+import type { WolfBone, WolfFrameTable, WolfSurfaceVertices } from '../../pose/wolf-skeleton.js';
 
 export interface MdmSurface extends WolfSurfaceVertices {
   ident: number;
@@ -43,19 +43,12 @@ export interface MdmModel {
   warnings: ParseWarning[];
 }
 
-export interface MdxFrame {
-  min: Float32Array;
-  max: Float32Array;
-  localOrigin: Float32Array;
-  radius: number;
-  parentOffset: Float32Array;
-}
 
 export interface MdxModel {
   format: 'mdx';
   name: string;
   version: number;
-  frames: MdxFrame[];
+  frames: WolfFrameTable;
   /** Per frame, per bone: angles[4] then ofsAngles[2] as stored. */
   boneFrames: Int16Array;
   bones: WolfBone[];

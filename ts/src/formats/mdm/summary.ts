@@ -27,13 +27,13 @@ export function mdmSummary(m: MdmModel, mdx: MdxModel | null = null): Summary {
 }
 
 export function mdxSummary(m: MdxModel): Summary {
-  const f0 = m.frames[0];
+  const b = m.frames.bounds;
   return {
     format: 'mdx',
     version: m.version,
     name: shortName(m.name),
     frames: m.frames.length,
-    bounds: `${v3(f0.min)} .. ${v3(f0.max)} (frame 0)`,
+    bounds: `${v3(b)} .. ${v3(b.subarray(3))} (frame 0)`,
     torsoParent: m.torsoParent,
     bones: m.bones.map((b, i) => `${i} ${q(b.name)} parent ${b.parent} dist ${+b.parentDist.toFixed(4)} torso ${+b.torsoWeight.toFixed(3)}${b.flags & 1 ? ' tag' : ''}`),
     warnings: plainWarnings(m.warnings),

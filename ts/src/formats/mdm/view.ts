@@ -23,14 +23,14 @@ export function mdmView(d: WolfDrawable, backend: PoseBackend): SkinnedModelView
       const translation = new Float32Array(keys * 3), rotation = new Float32Array(keys * 4);
       for (let k = 0; k < keys; k++) {
         const f = Math.min(k, F - 1);
-        translation.set(frames.translations[f].subarray(j * 3, j * 3 + 3), k * 3);
-        rotation.set(frames.rotations[f].subarray(j * 4, j * 4 + 4), k * 4);
+        translation.set(frames.translations.subarray((f * J + j) * 3, (f * J + j) * 3 + 3), k * 3);
+        rotation.set(frames.rotations.subarray((f * J + j) * 4, (f * J + j) * 4 + 4), k * 4);
       }
       return { translation, rotation };
     });
     return {
       kind: 'skinned',
-      joints: { names: bones.map((b, j) => b.name || `bone${j}`), parents: bones.map((b) => b.parent), translations: frames.translations[0], rotations: frames.rotations[0], inverseBind },
+      joints: { names: bones.map((b, j) => b.name || `bone${j}`), parents: bones.map((b) => b.parent), translations: frames.translations.slice(0, J * 3), rotations: frames.rotations.slice(0, J * 4), inverseBind },
       vertexCount: draw.vertexCount,
       positions: rest.positions,
       normals: rest.normals,

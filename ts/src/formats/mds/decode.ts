@@ -10,10 +10,11 @@
  */
 import { latin1Field } from '../../base/binary.js';
 import { ErrorCode, type ParseWarning } from '../../base/errors.js';
+import { overLimit, resourceLimits } from '../../base/resource-limits.js';
 import { firstLoopingBone } from '../../pose/wolf-skeleton.js';
 import { fail, type MdsHead } from './header.js';
 import { MAX_QPATH, MDS_MAX, MDS_SIZE } from './limits.js';
-import type { MdsFrame, MdsModel, MdsSurface, MdsTag, WolfBone } from './model.js';
+import type { MdsModel, MdsSurface, MdsTag, WolfBone, WolfFrameTable } from './model.js';
 
 class Reader {
   readonly view: DataView;
@@ -64,24 +65,40 @@ function bonesOf(r: Reader): WolfBone[] {
 }
 
 
-function framesOf(r: Reader, boneCount: number): { frames: MdsFrame[]; boneFrames: Int16Array } {
+function framesOf(r: Reader, boneCount: number): { frames: WolfFrameTable; boneFrames: Int16Array } {
   const size = MDS_SIZE.frame + boneCount * MDS_SIZE.boneFrame;
   const count = r.check(r.i32(80), r.i32(88), size, 'frames', 80, 88);
   // the renderer indexes frame 0 whatever the entity asks; a model without frames cannot be posed
   if (count < 1) fail(ErrorCode.BadCount, 'numFrames is 0: the renderer poses every model from its frames', 80);
   const at0 = r.i32(88);
-  const frames: MdsFrame[] = [];
+  const frames = { length: count, bounds: new Float32Array(count * 6), localOrigins: new Float32Array(count * 3), radii: new Float32Array(count), parentOffsets: new Float32Array(count * 3) };
   const boneFrames = new Int16Array(count * boneCount * 6);
   for (let f = 0; f < count; f++) {
     const at = at0 + f * size;
     const what = `frame ${f}`;
-    frames.push({ min: r.vec3(at, `${what}'s bounds`), max: r.vec3(at + 12, `${what}'s bounds`), localOrigin: r.vec3(at + 24, `${what}'s localOrigin`), radius: r.real(at + 36, `${what}'s radius`), parentOffset: r.vec3(at + 40, `${what}'s parentOffset`) });
+    for (let k = 0; k < 6; k++) frames.bounds[f * 6 + k] = r.real(at + 4 * k, `${what}'s bounds`);
+    for (let k = 0; k < 3; k++) frames.localOrigins[f * 3 + k] = r.real(at + 24 + 4 * k, `${what}'s localOrigin`);
+    frames.radii[f] = r.real(at + 36, `${what}'s radius`);
+    for (let k = 0; k < 3; k++) frames.parentOffsets[f * 3 + k] = r.real(at + 40 + 4 * k, `${what}'s parentOffset`);
     for (let k = 0; k < boneCount * 6; k++) boneFrames[f * boneCount * 6 + k] = r.view.getInt16(at + MDS_SIZE.frame + 2 * k, true);
   }
   return { frames, boneFrames };
 }
 
-function surfaceOf(r: Reader, at: number, index: number, boneCount: number, warnings: ParseWarning[]): MdsSurface {
+/**
+ * The records surfaces (and tags) hold in all, counted before each is read: they are placed by offsets of their own,
+ * so many may share one block of the file (maxMeshRecords).
+ */
+export class RecordBudget {
+  private used = 0;
+  private readonly max = resourceLimits().maxMeshRecords;
+  take(count: number, what: string, at: number): void {
+    this.used += count;
+    if (this.used > this.max) throw overLimit(`${what} bring the records of the surfaces and tags to ${this.used}`, 'maxMeshRecords', this.max, at);
+  }
+}
+
+function surfaceOf(r: Reader, at: number, index: number, boneCount: number, warnings: ParseWarning[], budget: RecordBudget): MdsSurface {
   const what = `surface ${index}`;
   const vertexCount = r.i32(at + 144);
   const ofsVerts = r.i32(at + 148);
@@ -90,6 +107,7 @@ function surfaceOf(r: Reader, at: number, index: number, boneCount: number, warn
   if (vertexCount > MDS_MAX.VERTS) fail(ErrorCode.BadCount, `${what}: numVerts is ${vertexCount}; RtCW's renderer holds ${MDS_MAX.VERTS} (qfiles.h MDS_MAX_VERTS)`, at + 144);
   // each vertex is at least its 32-byte head and one weight
   r.check(vertexCount, at + ofsVerts, MDS_SIZE.vertex + MDS_SIZE.weight, `${what}'s vertices`, at + 144, at + 148);
+  budget.take(2 * vertexCount, `${what}'s ${vertexCount} vertices and collapse map`, at + 144);
   const normals = new Float32Array(vertexCount * 3);
   const texCoords = new Float32Array(vertexCount * 2);
   const fixedParents = new Int32Array(vertexCount);
@@ -108,6 +126,7 @@ function surfaceOf(r: Reader, at: number, index: number, boneCount: number, warn
     weightStart[v + 1] = total;
     p += MDS_SIZE.vertex + n * MDS_SIZE.weight;
   }
+  budget.take(total, `${what}'s ${total} weights`, at + 148);
   const weightBones = new Uint32Array(total);
   const weights = new Float32Array(total);
   const offsets = new Float32Array(total * 3);
@@ -131,6 +150,7 @@ function surfaceOf(r: Reader, at: number, index: number, boneCount: number, warn
   }
   const triCount = r.check(r.i32(at + 152), at + r.i32(at + 156), MDS_SIZE.triangle, `${what}'s triangles`, at + 152, at + 156);
   engineLimit(warnings, `${what}: numTriangles`, triCount, MDS_MAX.TRIANGLES, 'MDS_MAX_TRIANGLES', at + 152);
+  budget.take(triCount * 3, `${what}'s ${triCount} triangles`, at + 152);
   const triAt = at + r.i32(at + 156);
   const triangles = new Uint32Array(triCount * 3);
   for (let k = 0; k < triCount * 3; k++) {
@@ -148,6 +168,7 @@ function surfaceOf(r: Reader, at: number, index: number, boneCount: number, warn
     collapseMap[v] = c;
   }
   const refCount = r.check(r.i32(at + 164), at + r.i32(at + 168), 4, `${what}'s bone references`, at + 164, at + 168);
+  budget.take(refCount, `${what}'s ${refCount} bone references`, at + 164);
   const refAt = at + r.i32(at + 168);
   const boneRefs = new Int32Array(refCount);
   for (let k = 0; k < refCount; k++) {
@@ -169,10 +190,11 @@ function surfacesOf(r: Reader, boneCount: number, warnings: ParseWarning[]): Mds
   const count = r.check(r.i32(100), r.i32(104), MDS_SIZE.surface, 'surfaces', 100, 104);
   engineLimit(warnings, 'numSurfaces', count, MDS_MAX.SURFACES, 'MDS_MAX_SURFACES', 100);
   const surfaces: MdsSurface[] = [];
+  const budget = new RecordBudget();
   let at = r.i32(104);
   for (let i = 0; i < count; i++) {
     if (at < 0 || at + MDS_SIZE.surface > r.end) fail(ErrorCode.BadOffset, `surface ${i} starts at ${at}, outside the file's ${r.end} bytes`, at);
-    surfaces.push(surfaceOf(r, at, i, boneCount, warnings));
+    surfaces.push(surfaceOf(r, at, i, boneCount, warnings, budget));
     const next = r.i32(at + 172);
     // each surface follows the one before (R_LoadMDS steps by ofsEnd): a step shorter than a header would revisit it
     if (i + 1 < count && next < MDS_SIZE.surface) fail(ErrorCode.BadOffset, `surface ${i}: ofsEnd is ${next}, shorter than its ${MDS_SIZE.surface}-byte header`, at + 172);

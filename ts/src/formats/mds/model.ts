@@ -4,20 +4,10 @@
  * surfaces with their weighted vertices, triangles, collapse maps and bone references, the tags bound to bones.
  */
 import type { ParseWarning } from '../../base/errors.js';
-import type { WolfBone, WolfSurfaceVertices } from '../../pose/wolf-skeleton.js';
+import type { WolfBone, WolfFrameTable, WolfSurfaceVertices } from '../../pose/wolf-skeleton.js';
 
-export type { WolfBone, WolfSurfaceVertices };
+export type { WolfBone, WolfFrameTable, WolfSurfaceVertices };
 
-export interface MdsFrame {
-  /** Bounds of every surface of every LOD in this frame. */
-  min: Float32Array;
-  max: Float32Array;
-  /** Midpoint of the bounds, for the engine's sphere cull. */
-  localOrigin: Float32Array;
-  radius: number;
-  /** Where the root bone starts the hierarchy in this frame. */
-  parentOffset: Float32Array;
-}
 
 
 
@@ -55,7 +45,8 @@ export interface MdsModel {
   version: number;
   lodScale: number;
   lodBias: number;
-  frames: MdsFrame[];
+  /** Each frame's bounds (of every surface of every LOD), local origin and radius (the engine's culling) and root position. */
+  frames: WolfFrameTable;
   /** Per frame, per bone: angles[4] then ofsAngles[2] as stored (6 shorts a bone, frame f at f · bones · 6). */
   boneFrames: Int16Array;
   bones: WolfBone[];

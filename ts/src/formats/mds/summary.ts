@@ -7,7 +7,7 @@ const v3 = (v: ArrayLike<number>) => `${+v[0].toFixed(4)} ${+v[1].toFixed(4)} ${
 const q = (s: string) => JSON.stringify(shortName(s));
 
 export function mdsSummary(m: MdsModel): Summary {
-  const f0 = m.frames[0];
+  const b = m.frames.bounds;
   return {
     format: 'mds',
     version: m.version,
@@ -15,7 +15,7 @@ export function mdsSummary(m: MdsModel): Summary {
     lodScale: m.lodScale,
     lodBias: m.lodBias,
     frames: m.frames.length,
-    bounds: `${v3(f0.min)} .. ${v3(f0.max)} (frame 0; radius ${+f0.radius.toFixed(4)} about ${v3(f0.localOrigin)})`,
+    bounds: `${v3(b)} .. ${v3(b.subarray(3))} (frame 0; radius ${+m.frames.radii[0].toFixed(4)} about ${v3(m.frames.localOrigins)})`,
     torsoParent: m.torsoParent,
     bones: m.bones.map((b, i) => `${i} ${q(b.name)} parent ${b.parent} dist ${+b.parentDist.toFixed(4)} torso ${+b.torsoWeight.toFixed(3)}${b.flags & 1 ? ' tag' : ''}${b.flags & ~1 ? ` flags ${b.flags}` : ''}`),
     surfaces: m.surfaces.map((s, i) => {
