@@ -79,8 +79,10 @@ export interface WolfFrames {
 }
 
 const BONEFLAG_TAG = 1;
-const SHORT2ANGLE = 360 / 65536;
-const DEG = Math.PI / 180;
+/** SHORT2ANGLE's factor, 360 / 65536 (a literal: a bundler keeps a top-level expression). */
+const SHORT2ANGLE = 0.0054931640625;
+/** π / 180. */
+const DEG = 0.017453292519943295;
 
 /** q_math.c AngleNormalize360 / 180, through the engine's 16-bit angle. */
 function angleNormalize180(a: number): number {
