@@ -149,6 +149,9 @@ describe('the doors', () => {
     expect((await failure(toGlb(lone, { name: 'x', warnings: [] }))).code).toBe(ErrorCode.MissingBlock);
     const { mdxFormat } = await import('../../src/formats/mdm/format.js');
     expect(await mdxFormat.playedBy!(fs, 'm/cesiumman.mdx')).toEqual(['m/cesiumman.mdm']);
+    const e = await failure(openModelSet(fs, 'm/cesiumman.mdx', { formats: DEFAULT_FORMATS }));
+    expect(e.code).toBe(ErrorCode.UnknownFormat);
+    expect(e.message).toContain('Enemy Territory skeleton (MDX) plays on Enemy Territory skeletal mesh (MDM): open them together (it plays on m/cesiumman.mdm)');
   });
 
   it('openPlayable plays the dropped pair on both backends alike', async () => {
