@@ -79,6 +79,12 @@ export interface WolfFrames {
 }
 
 const BONEFLAG_TAG = 1;
+
+/** One composition's working vectors (a call never yields, so one set serves every call: a million frames made four million arrays). */
+const SCRATCH = /* @__PURE__ */ scratchVectors();
+function scratchVectors() {
+  return { axis: new Float64Array(9), ang: new Float64Array(3), tang: new Float64Array(3), vec: new Float64Array(6) };
+}
 /** SHORT2ANGLE's factor, 360 / 65536 (a literal: a bundler keeps a top-level expression). */
 const SHORT2ANGLE = 0.0054931640625;
 /** π / 180. */
@@ -152,9 +158,7 @@ export function wolfBoneMatrices(skeleton: WolfSkeleton, frames: WolfFrames, out
   const stride = J * 6;
   // each bone: matrix rows (9) and translation (3) in float64, as the engine's floats but without their rounding
   const m = scratch;
-  const axis = new Float64Array(9);
-  const ang = new Float64Array(3), tang = new Float64Array(3);
-  const vec = new Float64Array(6);
+  const { axis, ang, tang, vec } = SCRATCH;
   const dec = (f: number, b: number, k: number) => bf[f * stride + b * 6 + k] * SHORT2ANGLE;
   const lerpAngle = (fNew: number, fOld: number, b: number, k: number, back: number) => {
     const a1 = dec(fNew, b, k), a2 = dec(fOld, b, k);
@@ -264,24 +268,28 @@ function torsoTurn(skeleton: WolfSkeleton, torsoAxis: ArrayLike<number> | undefi
  * local axes in the model's space.
  */
 export function wolfLocalPoses(bones: readonly WolfBone[], matrices: Float32Array, translations: Float32Array, rotations: Float32Array): void {
-  const col = (b: number, c: number) => [matrices[b * MATRIX_STRIDE + c], matrices[b * MATRIX_STRIDE + 4 + c], matrices[b * MATRIX_STRIDE + 8 + c]];
-  bones.forEach((bone, b) => {
-    const o = b * MATRIX_STRIDE;
-    const t = [matrices[o + 3], matrices[o + 7], matrices[o + 11]];
-    let x = col(b, 0), y = col(b, 1), z = col(b, 2);
-    if (bone.parent >= 0) {
-      const p = bone.parent * MATRIX_STRIDE;
-      // Rpᵀ · (t − tp), and Rpᵀ · each axis
-      const pr = [0, 1, 2].map((r) => [matrices[p + r * 4], matrices[p + r * 4 + 1], matrices[p + r * 4 + 2]]);
-      const pinv = (v: number[]) => [0, 1, 2].map((c) => pr[0][c] * v[0] + pr[1][c] * v[1] + pr[2][c] * v[2]);
-      const d = [t[0] - matrices[p + 3], t[1] - matrices[p + 7], t[2] - matrices[p + 11]];
-      const lt = pinv(d);
-      t[0] = lt[0]; t[1] = lt[1]; t[2] = lt[2];
-      x = pinv(x); y = pinv(y); z = pinv(z);
+  const x = [0, 0, 0], y = [0, 0, 0], z = [0, 0, 0];
+  for (let b = 0; b < bones.length; b++) {
+    const o = b * MATRIX_STRIDE, parent = bones[b].parent;
+    let tx = matrices[o + 3], ty = matrices[o + 7], tz = matrices[o + 11];
+    for (let r = 0; r < 3; r++) {
+      x[r] = matrices[o + 4 * r];
+      y[r] = matrices[o + 4 * r + 1];
+      z[r] = matrices[o + 4 * r + 2];
     }
-    translations.set(t, b * 3);
+    if (parent >= 0) {
+      // Rpᵀ · (t − tp), and Rpᵀ · each axis (column c of Rpᵀ·v is Σ_r Rp[r][c] v[r])
+      const p = parent * MATRIX_STRIDE;
+      const dx = tx - matrices[p + 3], dy = ty - matrices[p + 7], dz = tz - matrices[p + 11];
+      const inv = (v: number[], c: number) => matrices[p + c] * v[0] + matrices[p + 4 + c] * v[1] + matrices[p + 8 + c] * v[2];
+      const d = [dx, dy, dz];
+      tx = inv(d, 0); ty = inv(d, 1); tz = inv(d, 2);
+      const lx = [inv(x, 0), inv(x, 1), inv(x, 2)], ly = [inv(y, 0), inv(y, 1), inv(y, 2)], lz = [inv(z, 0), inv(z, 1), inv(z, 2)];
+      x.splice(0, 3, ...lx); y.splice(0, 3, ...ly); z.splice(0, 3, ...lz);
+    }
+    translations[b * 3] = tx; translations[b * 3 + 1] = ty; translations[b * 3 + 2] = tz;
     rotations.set(quatFromBasis(x, y, z), b * 4);
-  });
+  }
 }
 
 /** The first bone whose parents loop (no root above it), or −1: the readers refuse such a file (the renderer would compute a bone from one never computed). */
