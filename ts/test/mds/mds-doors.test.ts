@@ -104,6 +104,27 @@ describe('cesiumman.mds through the doors', () => {
     b.dispose();
   });
 
+  it('its view holds every frame and its bind pose in its bounds', async () => {
+    const { openModelSet } = await import('../../src/load/model-set.js');
+    const { memoryFileSystem } = await import('../../src/vfs/memory.js');
+    const set = await openModelSet(memoryFileSystem([{ path: 'cesiumman.mds', bytes: bytes() }]), 'cesiumman.mds', { formats: DEFAULT_FORMATS });
+    const view = await set.registration.view!(set, backends[1]);
+    if (view.kind !== 'skinned') throw new Error(view.kind);
+    const { min, max } = view.bounds!;
+    const p = new WolfPoser(backends[1], model, wolfSkinStream(model.surfaces));
+    for (let f = 0; f < model.frames.length; f += 7) {
+      const pos = p.pose({ frame: f }).positions;
+      for (let i = 0; i < pos.length; i++) {
+        expect(pos[i]).toBeGreaterThanOrEqual(min[i % 3] - 1e-6);
+        expect(pos[i]).toBeLessThanOrEqual(max[i % 3] + 1e-6);
+      }
+    }
+    p.dispose();
+    for (let i = 0; i < view.positions.length; i++) expect(view.positions[i] >= min[i % 3] && view.positions[i] <= max[i % 3]).toBe(true);
+    // at least the box the file states for frame 0 (the writing tool's decoding differs by 1.5e-3 at most)
+    expect(max[2] - min[2]).toBeGreaterThan(model.frames.bounds[5] - model.frames.bounds[2] - 2e-3);
+  });
+
   it('IdTechLoader draws it as one skinned mesh with its clip', async () => {
     const { IdTechLoader } = await import('../../src/three/loader.js');
     const { SkinnedMesh } = await import('three');

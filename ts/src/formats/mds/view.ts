@@ -20,6 +20,8 @@ export function wolfView(d: WolfDrawable, backend: PoseBackend, clipName = 'fram
     let bounds = null;
     for (let f = F - 1; f >= 0; f--) bounds = growBounds(bounds, poser.pose({ frame: f }).positions);
     const rest = wolfRestPose(d, frames.bind);
+    // the bind pose lies in it too (the weights' own pose, not a frame)
+    bounds = growBounds(bounds, rest.positions);
     const inverseBind = new Float64Array(J * 16);
     for (let j = 0; j < J; j++) wolfInverseBind(rest.bind, j, inverseBind, j * 16);
     const keys = Math.max(2, F);
