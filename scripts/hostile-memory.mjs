@@ -334,6 +334,15 @@ cases.push({
   cases.push({ what: 'MDC: a header whose ofsEnd claims 2 GB, 300 bytes sent', input: file('mdc/long-end.mdc', mdc.longEnd()), args: [], raise: [] });
 }
 
+// --- RtCW's MDS (fixtures/generate-mds.mjs, issue 39) ----------------------------------------------------------------
+{
+  const mds = await import('../fixtures/generate-mds.mjs');
+  cases.push({ what: 'MDS: a 120-byte header claiming 2³¹ − 1 frames', input: file('mds/huge-frames.mds', mds.hugeFrames()), args: [], raise: [] });
+  cases.push({ what: 'MDS: an ofsEnd claiming 2 GB, 300 bytes sent', input: file('mds/long-end.mds', mds.longEnd()), args: [], raise: [] });
+  cases.push({ what: 'MDS: 4,000 surfaces naming one block of 6,000 vertices (1 MB)', input: file('mds/shared-surfaces.mds', mds.sharedSurfaces(4000)), args: [], raise: ['maxMeshRecords=200M'] });
+  cases.push({ what: 'MDS: 1,000,000 frames of one bone (64 MB): every frame composed and exported', input: file('mds/many-frames.mds', mds.manyFrames(1_000_000)), args: [], raise: [] });
+}
+
 // --- issue 40: a re-release's MD5 replacement beside an MD2, with a hostile .md5scale (convert --replacement) ---------
 {
   const { q2Replacement } = await import('../fixtures/generate-md5-replacement.mjs');

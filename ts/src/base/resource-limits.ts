@@ -100,6 +100,14 @@ export interface ResourceLimits {
    * 22 KB in all asked for 6.7 GB of RGBA. Over it the atlas is refused (a warning) and the model keeps one skin.
    */
   maxAtlasPixels: number;
+  // ——— issue 39 (RtCW's MDS, ET's MDM): records several surfaces or tags may share ———
+  /**
+   * MDS and MDM: the most records (vertices, weights, triangle indices, collapse-map entries, bone references) one
+   * file's surfaces and tags hold in all, counted before each surface or tag is read. Each surface and tag places its
+   * records by offsets of its own, so many may name one block of the file: 4,000 surfaces of 176 bytes naming one
+   * 312 KB block of 6,000 vertices would ask for 24 million vertices from a 1 MB file.
+   */
+  maxMeshRecords: number;
 }
 
 /** Archives' fixed allowance on top of `maxTotalRatio` × their size: a tiny archive of ordinary files always opens. */
@@ -131,6 +139,7 @@ function defaultLimits(): Readonly<ResourceLimits> {
     maxMdcFrameBytes: 256 * 1024 * 1024,
     // glTF → MD2 / MDL atlas (issue 41)
     maxAtlasPixels: 4096 * 4096,
+    maxMeshRecords: 1 << 21,
   });
 }
 

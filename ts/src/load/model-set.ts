@@ -187,7 +187,11 @@ export async function openModelSet<F extends ModelFormat>(fs: FileSystem, path: 
   const format = options.format ?? (await detectFile(file, formats, signal));
   if (!format) throw unknownFormat(file.origin, formats);
   const refusal = notAModel(format, formats);
-  if (refusal) throw new ModelParseError(ErrorCode.UnknownFormat, refusal, { offset: 0 }).inFile(file.origin);
+  if (refusal) {
+    // what plays on a model names the models beside it it plays on, where its format can tell (ET's .mdx: its .mdm)
+    const on = format.role === 'animation' ? ((await format.playedBy?.(fs, file.path, { root: options.root, signal })) ?? []) : [];
+    throw new ModelParseError(ErrorCode.UnknownFormat, on.length ? `${refusal} (it plays on ${on.slice(0, 3).join(', ')}${on.length > 3 ? ` and ${on.length - 3} more` : ''})` : refusal, { offset: 0 }).inFile(file.origin);
+  }
   if (format.animationOnly?.(await readingFile(file.origin, () => fileHead(file, 256, signal)))) {
     const on = (await format.playedBy?.(fs, file.path, { root: options.root, signal })) ?? [];
     const shown = on.slice(0, 3).join(', ') + (on.length > 3 ? ` and ${on.length - 3} more` : '');

@@ -14,8 +14,10 @@ import { md5AnimEntry, md5CameraEntry, md5MeshEntry } from '../formats/md5/entry
 import { mdlEntry } from '../formats/mdl/entry.js';
 import { goldsrcEntry } from '../formats/goldsrc/entry.js';
 import { mdcEntry } from '../formats/mdc/entry.js';
+import { mdsEntry } from '../formats/mds/entry.js';
+import { mdmEntry, mdxEntry } from '../formats/mdm/entry.js';
 
-export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, nonsegEntry, buildableEntry, mdlEntry, iqmEntry, goldsrcEntry, mdcEntry, md5CameraEntry];
+export const DEFAULT_FORMATS: readonly FormatEntry[] = [md5MeshEntry, md5AnimEntry, md2Entry, md3Entry, playerEntry, nonsegEntry, buildableEntry, mdlEntry, iqmEntry, goldsrcEntry, mdcEntry, mdsEntry, mdmEntry, mdxEntry, md5CameraEntry];
 
 /** The entry with format id `id` among `formats`. */
 export function entryFor(id: string, formats: readonly FormatEntry[] = DEFAULT_FORMATS): FormatEntry | undefined {

@@ -113,9 +113,10 @@ describe('inspect ARCHIVE_OR_DIR', () => {
     expect(hl.length).toBeGreaterThan(0);
     for (const r of hl) expect(j.models.find((m: { path: string }) => m.path === r.path), r.path).toMatchObject({ format: 'hl1mdl' });
     for (const r of goldsrc.filter(goldsrcCompanionOnly)) expect(j.models.some((m: { path: string }) => m.path === r.path), r.path).toBe(false);
-    // MDS, MDM, MDX: not listed (MDC is read since formats/mdc, and listed as mdc) (their extensions are no registered format's), though the archive holds them.
+    // RtCW/ET's formats not registered (of MDC, MDS, MDM, MDX): not listed (their extensions are no registered
+    // format's), though the archive holds them.
     const unlisted = unreadModelFiles().filter((r) => !want.unread.includes(r.path));
-    expect(new Set(unlisted.map((r) => r.format))).toEqual(new Set(['mds', 'mdm', 'mdx']));
+    expect(new Set(unlisted.map((r) => r.format))).toEqual(new Set(['mdc', 'mds', 'mdm', 'mdx'].filter((k) => !DEFAULT_FORMATS.some((f) => f.id === k))));
     for (const r of unlisted) expect(j.models.some((m: { path: string }) => m.path === r.path), r.path).toBe(false);
   });
   it('the table names each model once; a stored archive and Info-ZIP’s lists the same models', async () => {

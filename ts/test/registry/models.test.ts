@@ -26,6 +26,8 @@ const ON_DISK: Record<string, string> = {
   iqm: 'actors-iqm/janitor/janitor.iqm',
   hl1mdl: 'assimp/test/models/MDL/MDL (HL1)/blend_additive.mdl',
   mdc: 'assimp/test/models/MDC/spider.mdc',
+  mds: 'rtcw-made/mds/cesiumman.mds',
+  mdm: 'rtcw-made/mdmmdx/cesiumman.mdm',
 };
 const IN_GAME: Record<string, string> = { nonseg: 'models/players/spitfire', buildable: 'models/buildables/slime_zunge' };
 
@@ -38,7 +40,7 @@ async function sample(id: string): Promise<ModelSet> {
 describe('DEFAULT_FORMATS, the one list', () => {
   it('every registration that exports to glTF is found by its own data (no format before it claims the data)', async () => {
     const exporting = DEFAULT_FORMATS.filter((f) => f.gltf);
-    expect(exporting.map((f) => f.id)).toEqual(['md5mesh', 'md2', 'md3', 'player', 'nonseg', 'buildable', 'mdl', 'iqm', 'hl1mdl', 'mdc']);
+    expect(exporting.map((f) => f.id)).toEqual(['md5mesh', 'md2', 'md3', 'player', 'nonseg', 'buildable', 'mdl', 'iqm', 'hl1mdl', 'mdc', 'mds', 'mdm']);
     for (const f of exporting) {
       const set = await sample(f.id);
       expect(set.registration, f.id).toBe(f); // the sample is the format's own
@@ -51,6 +53,6 @@ describe('DEFAULT_FORMATS, the one list', () => {
     const model = parseMd3(read(`${SHARED_MODELS}/assimp/test/models-nonbsd/MD3/watercan.md3`));
     expect(Buffer.compare(await toGlb(model), await toGlb(model, { formats: [md3Model] }))).toBe(0);
     await expect(toGlb({ format: 'md5anim' })).rejects.toThrow(/^Doom 3 animation \(md5anim\): no glTF export for this format$/);
-    await expect(toGlb({})).rejects.toThrow(/no format here holds this value \(formats: md5mesh, md5anim, md2, md3, player, nonseg, buildable, mdl, iqm, hl1mdl, mdc, md5camera\)/);
+    await expect(toGlb({})).rejects.toThrow(/no format here holds this value \(formats: md5mesh, md5anim, md2, md3, player, nonseg, buildable, mdl, iqm, hl1mdl, mdc, mds, mdm, mdx, md5camera\)/);
   });
 });

@@ -1,0 +1,32 @@
+/** What `inspect` prints of an MDS: the header, then every table, one fact per row (names cut to 64 characters). */
+import { shortName } from '../../base/message-name.js';
+import { plainWarnings, type Summary } from '../entry.js';
+import type { MdsModel } from './model.js';
+
+const v3 = (v: ArrayLike<number>) => `${+v[0].toFixed(4)} ${+v[1].toFixed(4)} ${+v[2].toFixed(4)}`;
+const q = (s: string) => JSON.stringify(shortName(s));
+
+export function mdsSummary(m: MdsModel): Summary {
+  const b = m.frames.bounds;
+  return {
+    format: 'mds',
+    version: m.version,
+    name: shortName(m.name),
+    lodScale: m.lodScale,
+    lodBias: m.lodBias,
+    frames: m.frames.length,
+    bounds: `${v3(b)} .. ${v3(b.subarray(3))} (frame 0; radius ${+m.frames.radii[0].toFixed(4)} about ${v3(m.frames.localOrigins)})`,
+    torsoParent: m.torsoParent,
+    bones: m.bones.map((b, i) => `${i} ${q(b.name)} parent ${b.parent} dist ${+b.parentDist.toFixed(4)} torso ${+b.torsoWeight.toFixed(3)}${b.flags & 1 ? ' tag' : ''}${b.flags & ~1 ? ` flags ${b.flags}` : ''}`),
+    surfaces: m.surfaces.map((s, i) => {
+      const w = s.weightStart[s.vertexCount];
+      let most = 0;
+      for (let v = 0; v < s.vertexCount; v++) most = Math.max(most, s.weightStart[v + 1] - s.weightStart[v]);
+      return `${i} ${q(s.name)} shader ${q(s.shader)} ${s.vertexCount} vertices ${s.triangles.length / 3} triangles ${w} weights (up to ${most} a vertex) minLod ${s.minLod} ${s.boneRefs.length} bone refs`;
+    }),
+    vertices: m.surfaces.reduce((n, s) => n + s.vertexCount, 0),
+    triangles: m.surfaces.reduce((n, s) => n + s.triangles.length / 3, 0),
+    tags: m.tags.map((t, i) => `${i} ${q(t.name)} bone ${t.boneIndex} torso ${+t.torsoWeight.toFixed(3)}`),
+    warnings: plainWarnings(m.warnings),
+  };
+}
