@@ -50,7 +50,7 @@ const sizes = (dist, files) => files.reduce((s, f) => {
 function entryRows(root) {
   const dist = join(root, 'dist');
   const rows = [];
-  for (const entry of ['browser.js', 'md5.js', 'md2.js', 'md3.js', 'mdl.js', 'iqm.js', 'goldsrc.js', 'mdc.js', 'node.js', 'advanced.js', 'worker.js']) {
+  for (const entry of ['browser.js', 'md5.js', 'md2.js', 'md3.js', 'mdl.js', 'iqm.js', 'goldsrc.js', 'mdc.js', 'mds.js', 'mdm.js', 'node.js', 'advanced.js', 'worker.js']) {
     const g = importGraph(entry, dist);
     rows.push({ what: `\`${entry}\` + its static chunks`, files: g.statics.length, ...sizes(dist, g.statics) });
     if (g.lazy.length) rows.push({ what: '  what it may load later (`import()`)', files: g.lazy.length, ...sizes(dist, g.lazy) });

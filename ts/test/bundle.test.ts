@@ -42,7 +42,7 @@ function importGraph(file: string, staticOnly = false): { files: string[]; speci
 }
 
 /** The per-format entries (`idtech-models/md5` …): browser entries like the front door. */
-const FORMAT_ENTRIES = ['md5.js', 'md2.js', 'md3.js', 'mdl.js', 'iqm.js', 'goldsrc.js'];
+const FORMAT_ENTRIES = ['md5.js', 'md2.js', 'md3.js', 'mdl.js', 'iqm.js', 'goldsrc.js', 'mdc.js', 'mds.js', 'mdm.js'];
 
 const gzipBytes = (files: string[]) => files.reduce((n, f) => n + gzipSync(readFileSync(join(REPO, 'dist', f)), { level: 9 }).length, 0);
 
@@ -123,7 +123,7 @@ describe('dist bundles', () => {
   it("a format's entry fetches that format: its parser and poser, no other format's", () => {
     const code = (entry: string) => importGraph(entry, true).files.map((f) => readFileSync(join(REPO, 'dist', f), 'utf8')).join('\n');
     // each format's magic or first keyword, as its parser compares it
-    const marks: Record<string, RegExp> = { 'md5.js': /"MD5Version"/, 'md2.js': /"IDP2"/, 'md3.js': /"IDP3"/, 'mdl.js': /"IDPO"/, 'iqm.js': /"INTERQUAKEMODEL/, 'goldsrc.js': /\b1414743113\b/ /* IDST, an int32 */ };
+    const marks: Record<string, RegExp> = { 'md5.js': /"MD5Version"/, 'md2.js': /"IDP2"/, 'md3.js': /"IDP3"/, 'mdl.js': /"IDPO"/, 'iqm.js': /"INTERQUAKEMODEL/, 'goldsrc.js': /\b1414743113\b/ /* IDST, an int32 */, 'mdc.js': /"IDPC"/, 'mds.js': /\b(1465074765|0x5753444d)\b/i /* MDSW */, 'mdm.js': /\b(1464681549|0x574d444d)\b/i /* MDMW */ };
     for (const entry of FORMAT_ENTRIES) {
       const text = code(entry);
       expect(text, entry).toMatch(marks[entry]);

@@ -90,6 +90,6 @@ describe('the command line and the viewer use the library through its package en
   });
 
   it('the entries the CLI takes from are built (every entry module is in package.json exports)', () => {
-    for (const e of ['index.ts', 'node.ts', 'files.ts', 'textures.ts', 'write.ts', ...['md5', 'md2', 'md3', 'mdl', 'iqm', 'goldsrc'].map((f) => `formats/${f}/public.ts`)]) expect(entries.has(join(SRC, e)), e).toBe(true);
+    for (const e of ['index.ts', 'node.ts', 'files.ts', 'textures.ts', 'write.ts', ...['md5', 'md2', 'md3', 'mdl', 'iqm', 'goldsrc', 'mdc', 'mds', 'mdm'].map((f) => `formats/${f}/public.ts`)]) expect(entries.has(join(SRC, e)), e).toBe(true);
   });
 });

@@ -145,6 +145,9 @@ describe('Node, importing the installed package', () => {
         import * as mdl from 'idtech-models/mdl';
         import * as iqm from 'idtech-models/iqm';
         import * as goldsrc from 'idtech-models/goldsrc';
+        import * as mdc from 'idtech-models/mdc';
+        import * as mds from 'idtech-models/mds';
+        import * as mdm from 'idtech-models/mdm';
         import * as files from 'idtech-models/files';
         import * as textures from 'idtech-models/textures';
         const [meshPath, invalidPath] = process.argv.slice(2);
@@ -159,14 +162,14 @@ describe('Node, importing the installed package', () => {
         console.log(JSON.stringify({
           vertices: poser.positions.length / 3,
           errorIsFront: thrown instanceof front.ModelParseError,
-          registrations: [md5.md5MeshEntry, md2.md2Entry, md3.md3Entry, md3.playerEntry, mdl.mdlEntry, iqm.iqmEntry, goldsrc.goldsrcEntry].map((e) => front.DEFAULT_FORMATS.includes(e)),
-          parsers: [md2.parseMd2, md3.parseMd3, mdl.parseMdl, iqm.parseIqm, goldsrc.parseGoldsrc, md3.Md3Player, textures.decodeImage].map((f) => typeof f),
+          registrations: [md5.md5MeshEntry, md2.md2Entry, md3.md3Entry, md3.playerEntry, mdl.mdlEntry, iqm.iqmEntry, goldsrc.goldsrcEntry, mdc.mdcEntry, mds.mdsEntry, mdm.mdmEntry, mdm.mdxEntry].map((e) => front.DEFAULT_FORMATS.includes(e)),
+          parsers: [md2.parseMd2, md3.parseMd3, mdl.parseMdl, iqm.parseIqm, goldsrc.parseGoldsrc, mdc.parseMdc, mds.parseMds, mdm.parseMdm, mdm.parseMdx, md3.Md3Player, textures.decodeImage].map((f) => typeof f),
           glb: new TextDecoder().decode(glb.subarray(0, 4)),
         }));`,
     });
     const r = await consumer.node(['formats.mjs', DRONE, INVALID]);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ vertices: 1439, errorIsFront: true, registrations: Array(7).fill(true), parsers: Array(7).fill('function'), glb: 'glTF' });
+    expect(JSON.parse(r.stdout)).toEqual({ vertices: 1439, errorIsFront: true, registrations: Array(11).fill(true), parsers: Array(11).fill('function'), glb: 'glTF' });
   });
 
   it('require() from CommonJS gets the same copy as import(), on every Node that engines admits', async () => {

@@ -35,7 +35,7 @@ export const mdmEntry = /* @__PURE__ */ formatEntry(mdmFormat, mdmModel, {
     const V = m.surfaces.reduce((n, s) => n + s.vertexCount, 0), T = m.surfaces.reduce((n, s) => n + s.triangles.length / 3, 0);
     return (await import('../../playable/wolf-playable.js')).wolfPlayable(drawable, set.format, m, `ET MDM+MDX: ${mdx.bones.length} bones, ${m.surfaces.length} surfaces, ${V} vertices, ${T} triangles, ${mdx.frames.length} frames`);
   },
-  view: async (set, backend) => (await import('./view.js')).mdmView(pairOf(set).drawable, backend),
+  view: async (set, backend) => (await import('../wolf-view.js')).wolfView(pairOf(set).drawable, backend),
   obj: {
     frames: (set) => ({ count: pairOf(set).mdx.frames.length, of: set.companions.find((c) => mdxOf([c]))?.path ?? set.path }),
     write: async (set, o) => (await import('../../export/obj-wolf.js')).writeWolfObj(pairOf(set).drawable, set.path, o),

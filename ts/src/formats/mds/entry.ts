@@ -23,7 +23,7 @@ export const mdsEntry = /* @__PURE__ */ formatEntry(mdsFormat, mdsModel, {
     const V = m.surfaces.reduce((n, s) => n + s.vertexCount, 0), T = m.surfaces.reduce((n, s) => n + s.triangles.length / 3, 0);
     return (await import('../../playable/wolf-playable.js')).wolfPlayable(drawable(m), set.format, m, `RtCW MDS: ${m.bones.length} bones, ${m.surfaces.length} surfaces, ${V} vertices, ${T} triangles, ${m.frames.length} frames`);
   },
-  view: async (set, backend) => (await import('./view.js')).wolfView(drawable(set.data), backend),
+  view: async (set, backend) => (await import('../wolf-view.js')).wolfView(drawable(set.data), backend),
   obj: {
     frames: (set) => ({ count: set.data.frames.length, of: set.path }),
     write: async (set, o) => (await import('../../export/obj-wolf.js')).writeWolfObj(drawable(set.data), set.path, o),

@@ -1,14 +1,15 @@
 /**
- * An MDS (or an MDM on its MDX) as a skinned view (`model-view.ts`), what `IdTechLoader` draws: joints at their
- * frame-0 poses with inverse binds of the pose the weights were made in (skinned.ts wolfRestPose), the vertices in it, one group per surface, one
- * clip of every frame at 20 fps, bounds over every frame (posed by the kernels, nothing kept), four influences a vertex.
+ * RtCW's MDS and ET's MDM on its MDX as a skinned view (`model-view.ts`), what `IdTechLoader` draws: joints at their
+ * frame-0 poses with inverse binds of the pose the weights were made in (`pose/wolf-bind.ts` wolfRestPose), the vertices
+ * in it, one group per surface, one clip of every frame at 20 fps, bounds over every frame (posed by the kernels,
+ * nothing kept), four influences a vertex. Shared by the `mds/` and `mdm/` rooms, as `md3-view.ts` by MD3 and MDC.
  */
-import { overLimit, resourceLimits } from '../../base/resource-limits.js';
-import type { PoseBackend } from '../../kernels/backend.js';
-import { growBounds, type SkinnedModelView } from '../model-view.js';
-import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfPoser, wolfRestPose, type WolfDrawable } from '../../pose/wolf-bind.js';
+import { overLimit, resourceLimits } from '../base/resource-limits.js';
+import type { PoseBackend } from '../kernels/backend.js';
+import { growBounds, type SkinnedModelView } from './model-view.js';
+import { WOLF_DEFAULT_FPS, wolfDraw, wolfFrames, wolfInfluences, wolfInverseBind, wolfPoser, wolfRestPose, type WolfDrawable } from '../pose/wolf-bind.js';
 
-export function wolfView(d: WolfDrawable, backend: PoseBackend, clipName = 'frames'): SkinnedModelView {
+export function wolfView(d: WolfDrawable, backend: PoseBackend): SkinnedModelView {
   const { bones } = d.skeleton;
   const J = bones.length, F = d.skeleton.frames.length;
   const max = resourceLimits().maxAnimationKeys;
@@ -44,7 +45,7 @@ export function wolfView(d: WolfDrawable, backend: PoseBackend, clipName = 'fram
       triangles: draw.triangles,
       groups: d.surfaces.map((s, i) => ({ name: s.name, material: s.shader || s.name, start: draw.indexStart[i], count: draw.indexStart[i + 1] - draw.indexStart[i] })),
       bounds,
-      clips: [{ name: clipName, frameRate: WOLF_DEFAULT_FPS, frameCount: F, times: Float32Array.from({ length: keys }, (_, k) => k / WOLF_DEFAULT_FPS), joints: clipJoints, loop: 'repeat' }],
+      clips: [{ name: 'frames', frameRate: WOLF_DEFAULT_FPS, frameCount: F, times: Float32Array.from({ length: keys }, (_, k) => k / WOLF_DEFAULT_FPS), joints: clipJoints, loop: 'repeat' }],
       influences: () => wolfInfluences(d),
       dispose: () => undefined,
       warnings: [],
