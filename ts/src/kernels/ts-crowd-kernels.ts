@@ -1,9 +1,12 @@
 /**
  * The TS mirror of `crates/core/src/crowd.rs`: a crowd's joint palettes in one call, name for name
- * (`crowd_palettes` → `crowdPalettes`), same layouts, same arithmetic order (Doom 3's slerp is `ts-kernels.ts`'
- * `slerpInto`, the 3×4 product ioquake3's as `ts-iqm-kernels.ts` writes it); float64 arithmetic with float32 storage
- * (the scratch and the output are float32, as the Rust side's), as the other TS kernels. Kept small: the TS backend
- * carries it into every app that poses on TS (`ts/test/tree-shaking.test.ts` holds an exporting app's size).
+ * (`crowd_palettes` → `crowdPalettes`), same layouts, same arithmetic order (the 3×4 product ioquake3's,
+ * `iqm::matrix34_multiply`); float64 arithmetic with float32 storage (the scratch and the output are float32, as the
+ * Rust side's), as the other TS kernels. One difference, on purpose: the rotation is Doom 3's slerp with `Math.acos` and
+ * `Math.sin` (`ts-kernels.ts` `slerpInto`, `quat::slerp`), where the Rust kernel takes polynomials for them
+ * (`crowd::slerp_poly`, within 1e-6: four libm calls per joint were a crowd's largest cost in WASM). The TS backend
+ * carries this kernel into every app that poses on TS, and a copy of the polynomials cost 300 B gzip more than the
+ * exporting app's bound (`ts/test/tree-shaking.test.ts`); the parity tests hold both to their tolerance.
  */
 import { CROWD_KEY_STRIDE as K, CROWD_PALETTE_STRIDE as P } from './layout.js';
 import { slerpInto } from './ts-kernels.js';
@@ -41,8 +44,8 @@ export function crowdPalettes(sk: CrowdSkeleton, instanceKeys: Uint32Array, inst
     for (let j = 0; j < joints; j++) {
       const a = ka + j * K, b = kb + j * K, o = j * P;
       slerpInto(keys, a + 3, keys, b + 3, t, q, 0);
-      // T · R · S (quat::to_columns, each column times its scale), lerped translation and scale
       const [x, y, z, w] = q;
+      // T · R · S (quat::to_columns, each column times its scale), lerped translation and scale
       const sx = keys[a + 7] + (keys[b + 7] - keys[a + 7]) * ts, sy = keys[a + 8] + (keys[b + 8] - keys[a + 8]) * ts, sz = keys[a + 9] + (keys[b + 9] - keys[a + 9]) * ts;
       l[0] = (1 - 2 * (y * y + z * z)) * sx; l[1] = 2 * (x * y - w * z) * sy; l[2] = 2 * (x * z + w * y) * sz;
       l[4] = 2 * (x * y + w * z) * sx; l[5] = (1 - 2 * (x * x + z * z)) * sy; l[6] = 2 * (y * z - w * x) * sz;
