@@ -29,6 +29,7 @@ import { benchGltfImport, formatGltfImportTable } from './gltf-import.mjs';
 import { benchMdl, formatMdlTable } from './mdl.mjs';
 import { benchIqm, formatIqmTable } from './iqm.mjs';
 import { benchGoldsrc, formatGoldsrcTable } from './goldsrc.mjs';
+import { benchCrowd, formatCrowdTable } from './crowd.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = join(ROOT, '..', 'shared', 'models');
@@ -113,6 +114,8 @@ log('glTF import (→ md5mesh, → MD3): per frame and per vertex…');
 const gltfImport = await benchGltfImport({ quick });
 log('IQM: parse vs assimp, linear blend skinning per backend and native…');
 const iqm = await benchIqm({ quick, log });
+log('Crowds: N instances of a real MD5 posed per frame (one job) vs three.js\'s mixer + skeleton per character…');
+const crowd = await benchCrowd({ quick, log });
 
 // --- MD5 parse: buffer / 64 KiB stream / frame stream, against assimp native and assimpjs; inspect RSS on ~1 GB --
 log('MD5 parse vs assimp and assimpjs…');
@@ -151,6 +154,7 @@ const out = {
   mdl,
   iqm,
   goldsrc,
+  crowd,
 };
 const dir = join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
@@ -178,5 +182,6 @@ if (jsonOnly) {
   console.log('\nBatch: convert ARCHIVE --all on 1 worker vs every core; inspect ARCHIVE vs unzip -l\n' + formatBatchTable(batch));
   console.log('\nQuake MDL: parse vs assimp (import only), blend per backend; .pak listing vs unzip -l\n' + formatMdlTable(mdl));
   console.log('\nGoldSrc (Half-Life MDL): one frame posed per backend; parse vs assimp, import only and whole process\n' + formatGoldsrcTable(goldsrc));
+  console.log('\nCrowds: one frame of N instances of the Unvanquished human (85 joints), joint palettes in one job vs three.js (mixer + skeleton per character)\n' + formatCrowdTable(crowd));
   console.log(`\nwrote bench/results/latest.json and bench/results/latest.svg`);
 }

@@ -35,6 +35,7 @@ import { ShaderAnimation } from './shader-anim.js';
 import { SurfacePanel, surfacesOf } from './surfaces.js';
 import { showImages, showUvLayout, type LayoutSource } from './texture-panel.js';
 import type { StageView } from './stage.js';
+import { CrowdMode } from './crowd-mode.js';
 import { buildTree, FileTree, isImage, type TreeNode } from './tree.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -51,6 +52,7 @@ const controlsPanel = new ControlsPanel($('controls'), (values) => {
   controlValues = values;
   if (openedEntry) void openModel(openedEntry, opened?.skin);
 });
+const crowdMode = new CrowdMode();
 const overlays = new Overlays(stage.scene, $('labels'), $('joint-tip'));
 const status = new StatusLine($<HTMLProgressElement>('progress'), $('status-text'));
 const tree = new FileTree($('tree'), $('tree-note'), (n) => void pickNode(n));
@@ -250,6 +252,9 @@ async function openModel(entry: ModelEntry, skin?: string, keep = false): Promis
       stage.holder.remove(model.scene);
       model.dispose();
     }
+    crowdMode.clear();
+    $<HTMLInputElement>('crowd-count').value = '0';
+    $('crowd-count-value').textContent = '0';
     model = built;
     opened = o;
     openedEntry = entry;
@@ -511,10 +516,28 @@ function render(dt: number): void {
     shaderAnim.advance(animator.paused ? 0 : dt * animator.speed);
     stage.holder.rotation.y = (animator.angle * Math.PI) / 180;
   }
+  crowdMode.update(animator.paused ? 0 : dt * animator.speed);
   stage.resize();
   overlays.update(stage.camera, stage.canvas.clientWidth, stage.canvas.clientHeight);
+  const r0 = performance.now();
   stage.render();
+  crowdMode.drawn(performance.now() - r0);
+  if (crowdMode.mesh && ++crowdFrames % 15 === 0) $('crowd-info').textContent = crowdMode.text();
   animPanel.refresh();
+}
+let crowdFrames = 0;
+
+/** The crowd mode's count changed: the open model as that many instances (0: the model itself again). */
+async function showCrowd(count: number): Promise<void> {
+  $('crowd-count-value').textContent = String(count);
+  if (!model || !opened) return;
+  const box = await crowdMode.show(opened, model, count, stage.holder);
+  model.scene.visible = !crowdMode.mesh;
+  document.body.dataset.crowd = String(crowdMode.mesh ? count : 0);
+  if (crowdMode.mesh && box) stage.frame(crowdMode.mesh, box);
+  else frameModel();
+  $('crowd-info').textContent = crowdMode.mesh ? crowdMode.text() : count > 0 ? 'No crowd of this kind of model yet (parts hung on tags).' : '';
+  invalidate();
 }
 
 /**
@@ -527,7 +550,7 @@ function tick(now: number): void {
   const dt = Math.min(0.1, Math.max(0, (now - last) / 1000));
   // while a model opens the one on screen holds still: drawing it would compete with the build for the thread (and,
   // on a software renderer, for the cores)
-  const moving = !!model && !manualClock && !animator.paused && opening === 0 && (animator.playing.size > 0 || animator.spin !== 0 || shaderAnim.active);
+  const moving = !!model && !manualClock && !animator.paused && opening === 0 && (animator.playing.size > 0 || animator.spin !== 0 || shaderAnim.active || !!crowdMode.mesh);
   if (moving || dirty) {
     dirty = false;
     keep(frames.interval, now - last);
@@ -542,6 +565,8 @@ function tick(now: number): void {
 // --- wiring ------------------------------------------------------------------------------------------------------
 
 for (const type of ['input', 'change', 'click', 'keydown', 'wheel', 'pointerdown', 'pointerup', 'resize']) addEventListener(type, invalidate, { capture: true, passive: true });
+$<HTMLInputElement>('crowd-count').addEventListener('change', (e) => void showCrowd(Number((e.target as HTMLInputElement).value)));
+$<HTMLInputElement>('crowd-count').addEventListener('input', (e) => void ($('crowd-count-value').textContent = (e.target as HTMLInputElement).value));
 stage.controls.addEventListener('change', invalidate);
 
 const OVERLAYS: Record<string, OverlayName> = { 'ov-wireframe': 'wireframe', 'ov-skeleton': 'skeleton', 'ov-bounds': 'bounds', 'ov-normals': 'normals', 'ov-tags': 'tags' };

@@ -118,3 +118,6 @@ export type { BakeReply, BakeRequest } from './bake/protocol.js';
 
 // the models a file system holds (an archive, a game folder): what the CLI's `inspect ARCHIVE` and the demo's archive picker list
 export { catalogModels, type CatalogEntry } from './registry/catalog.js';
+// crowds: many instances of one posable model posed together once per frame (issue 42; expect changes)
+export { createCrowd, openCrowd, disposeCrowdView, createSkinnedCrowd, createMorphCrowd, morphFrameTable, keyAt, MAX_CROWD } from './crowd/index.js';
+export type { Crowd, CrowdOptions, CrowdStart, CrowdInstances, SkinnedCrowd, SkinnedCrowdOptions, CrowdClip, MorphCrowd, MorphCrowdClip, MorphCrowdOptions, KeyBlend, ClockClip } from './crowd/index.js';

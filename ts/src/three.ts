@@ -21,3 +21,6 @@ export type { SkinnedClipInfo } from './three/skinned-clips.js';
 export type { MorphClipInfo } from './three/morph-clips.js';
 export { threeMaterial, plainMaterial } from './three/materials.js';
 export type { ModelView, MorphModelView, SkinnedModelView, TaggedModelView, ViewControl, ViewExtras, ViewSettings } from './formats/model-view.js';
+// crowds: one InstancedMesh per surface, posed on the GPU from one texture per frame (issue 42; expect changes)
+export { CrowdMesh, CROWD_TEXTURE_WIDTH, type CrowdThreeOptions } from './three/crowd.js';
+export { createCrowd, openCrowd, disposeCrowdView, type Crowd, type CrowdOptions, type SkinnedCrowd, type MorphCrowd } from './crowd/index.js';

@@ -39,3 +39,12 @@ pub const IQM_BIND_STRIDE: usize = 12;
 /// then the translation); the kernels read the top three rows, so an IQM pose matrix (w lanes 0 0 0 1) and a glTF
 /// joint matrix are both taken as they are.
 pub const LBS_MATRIX_STRIDE: usize = 16;
+/// f32 per joint per key of a crowd's clips (`crowd::crowd_palettes`): translation xyz, unit rotation xyzw, scale
+/// xyz — a skinned view's sampled clip (`formats/model-view.ts` `SkinnedClipView`), key-major, joints in order.
+pub const CROWD_KEY_STRIDE: usize = 10;
+/// f32 per joint of a crowd's palette: a row-major 3×4 skinning matrix (`m00 m01 m02 tx`, `m10 …`, `m20 …`), three
+/// RGBA texels of a float texture as they are — what GPU skinning reads per joint per instance.
+pub const CROWD_PALETTE_STRIDE: usize = 12;
+/// u32 per instance of a crowd's key pairs (`key_a key_b`, global key indices); its blends are as many f32
+/// (`t` for translation and rotation, `ts` for scale: 0 where a clip's scale steps rather than lerps).
+pub const CROWD_INSTANCE_STRIDE: usize = 2;

@@ -16,6 +16,7 @@
 //! matrix is 16 f32, three rows `m·0 m·1 m·2 t·` then a zero row.
 
 pub mod batch;
+pub mod crowd;
 pub mod iqm;
 pub mod iqm_batch;
 pub mod layout;

@@ -13,7 +13,7 @@
 //! (`crates/threads`, which includes it), so the allocator they export and the bake jobs' `run` (`SkinFramesJob`, `IqmSkinFramesJob`) live here too.
 
 use core::slice;
-use idtech_core::{batch, iqm, iqm_batch, layout};
+use idtech_core::{batch, crowd, iqm, iqm_batch, layout};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 
 /// Alignment of every block `alloc_block` hands out (a v128 load or a job descriptor never straddles it).
@@ -324,4 +324,28 @@ pub struct TransformJob {
     pub normals: Buf,
     pub first_vertex: u32,
     pub vertex_count: u32,
+}
+
+/// A crowd's joint palettes: the first `instance_count` instances, each at its own key pair and blend (see
+/// `idtech_core::crowd::crowd_palettes`).
+#[repr(C)]
+pub struct CrowdPalettesJob {
+    pub parents: Buf,
+    pub inv_bind: Buf,
+    pub keys: Buf,
+    pub instance_keys: Buf,
+    pub instance_blend: Buf,
+    /// joints · 12 floats: the object matrices of the instance in hand.
+    pub scratch: Buf,
+    pub out: Buf,
+    pub instance_count: u32,
+}
+
+impl CrowdPalettesJob {
+    /// SAFETY: the job's buffers come from `alloc_block` (see `Buf`).
+    pub unsafe fn run(&self) -> bool {
+        let j = self;
+        let sk = crowd::CrowdSkeleton { parents: j.parents.slice(), inv_bind: j.inv_bind.slice(), keys: j.keys.slice() };
+        crowd::crowd_palettes(&sk, j.instance_keys.slice(), j.instance_blend.slice(), j.instance_count as usize, j.scratch.slice_mut(), j.out.slice_mut())
+    }
 }

@@ -285,3 +285,12 @@ pub fn lbs_skin(job_ptr: usize) -> bool {
     let mut out = unsafe { lbs::LbsOutput { positions: j.out_positions.slice_mut(), normals: j.out_normals.slice_mut(), tangents: j.out_tangents.slice_mut() } };
     lbs::lbs_skin(&inp, &mut out)
 }
+
+/// A crowd's joint palettes, every instance in one call (see `idtech_core::crowd`); false when a buffer is too short
+/// for the instances (nothing written).
+/// Refused: a buffer is too short for {instance_count} instances, or the keys hold no whole key
+#[wasm_bindgen]
+pub fn crowd_palettes(job_ptr: usize) -> bool {
+    let j: &CrowdPalettesJob = unsafe { job(job_ptr) };
+    unsafe { j.run() }
+}

@@ -254,6 +254,24 @@ export interface LbsSkinJob {
 }
 
 /**
+ * A crowd's joint palettes in one call (`crates/core/src/crowd.rs`): for each of the first `instanceCount` instances,
+ * keys `instanceKeys[2i]` and `instanceKeys[2i + 1]` of `keys` (each `parents.length · CROWD_KEY_STRIDE` floats:
+ * translation, unit rotation, scale per joint) blended by `instanceBlend[2i]` (translation lerped, rotation slerped)
+ * and `instanceBlend[2i + 1]` (scale), composed parents first and through `invBind` (row-major 3×4 per joint) into
+ * `out`: instance i's joint j at `(i · joints + j) · CROWD_PALETTE_STRIDE`, row-major 3×4. `scratch`: joints · 12 floats.
+ */
+export interface CrowdPalettesJob {
+  parents: I32;
+  invBind: F32;
+  keys: F32;
+  instanceKeys: U32;
+  instanceBlend: F32;
+  scratch: F32;
+  out: F32;
+  instanceCount: number;
+}
+
+/**
  * The kernels, one job each. Validators return −1 when valid; runners throw RangeError on shapes that disagree (the
  * WASM SIMD128 skinning kernels also on a joint or destination index out of range: validate first).
  */
@@ -281,6 +299,7 @@ export interface PoseKernels {
   iqmPose(job: IqmPoseJob): void;
   lbsSkin(job: LbsSkinJob): void;
   iqmSkinFrames(job: IqmSkinFramesJob): void;
+  crowdPalettes(job: CrowdPalettesJob): void;
 }
 
 export interface PoseBackend {

@@ -31,6 +31,12 @@ export const IQM_CHANNELS = 10;
 export const IQM_BIND_STRIDE = 12;
 /** f32 per linear-blend-skinning joint matrix: column-major 4×4 as glTF stores it (columns `x y z w`: the three axes then the translation); the kernels read the top three rows, so an IQM pose matrix (w lanes 0 0 0 1) and a glTF joint matrix are both taken as they are. */
 export const LBS_MATRIX_STRIDE = 16;
+/** f32 per joint per key of a crowd's clips (`crowd::crowd_palettes`): translation xyz, unit rotation xyzw, scale xyz — a skinned view's sampled clip (`formats/model-view.ts` `SkinnedClipView`), key-major, joints in order. */
+export const CROWD_KEY_STRIDE = 10;
+/** f32 per joint of a crowd's palette: a row-major 3×4 skinning matrix (`m00 m01 m02 tx`, `m10 …`, `m20 …`), three RGBA texels of a float texture as they are — what GPU skinning reads per joint per instance. */
+export const CROWD_PALETTE_STRIDE = 12;
+/** u32 per instance of a crowd's key pairs (`key_a key_b`, global key indices); its blends are as many f32 (`t` for translation and rotation, `ts` for scale: 0 where a clip's scale steps rather than lerps). */
+export const CROWD_INSTANCE_STRIDE = 2;
 
 /** Word offsets of the job descriptors (`Buf` fields: address at the offset, element count at offset + 1). */
 export const VALIDATE_PARENTS_JOB = { parents: 0, words: 2 } as const;
@@ -51,3 +57,4 @@ export const LBS_SKIN_JOB = { matrices: 0, positions: 2, normals: 4, tangents: 6
 export const MD2_BLEND_JOB = { frames: 0, scales: 2, translates: 4, normalTable: 6, outPositions: 8, outNormals: 10, vertexCount: 12, outVertexOffset: 13, frameA: 14, frameB: 15, t: 16, words: 17 } as const;
 export const MD3_BLEND_JOB = { xyzNormals: 0, normalTable: 2, outPositions: 4, outNormals: 6, vertexCount: 8, outVertexOffset: 9, frameA: 10, frameB: 11, t: 12, words: 13 } as const;
 export const TRANSFORM_JOB = { matrix: 0, positions: 2, normals: 4, firstVertex: 6, vertexCount: 7, words: 8 } as const;
+export const CROWD_PALETTES_JOB = { parents: 0, invBind: 2, keys: 4, instanceKeys: 6, instanceBlend: 8, scratch: 10, out: 12, instanceCount: 14, words: 15 } as const;

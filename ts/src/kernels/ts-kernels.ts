@@ -52,20 +52,23 @@ export function interpolateLocal(a: Float32Array, b: Float32Array, t: number, ou
     outLocal[o + 1] = a[o + 1] + (b[o + 1] - a[o + 1]) * t;
     outLocal[o + 2] = a[o + 2] + (b[o + 2] - a[o + 2]) * t;
     outLocal[o + 3] = 0;
-    slerpInto(a, b, o + 4, t, outLocal);
+    slerpInto(a, o + 4, b, o + 4, t, outLocal, o + 4);
   }
 }
 
-/** Doom 3's slerp: t ≤ 0 → a, t ≥ 1 → b, flip b on a negative dot, plain lerp when nearly equal. */
-function slerpInto(a: Float32Array, b: Float32Array, i: number, t: number, out: Float32Array): void {
-  const ax = a[i], ay = a[i + 1], az = a[i + 2], aw = a[i + 3];
-  let bx = b[i], by = b[i + 1], bz = b[i + 2], bw = b[i + 3];
+/**
+ * Doom 3's slerp (`quat::slerp`) of a[ai…] and b[bi…] into out[oi…]: t ≤ 0 → a, t ≥ 1 → b, flip b on a negative dot,
+ * plain lerp when nearly equal. Also the crowd kernel's (`ts-crowd-kernels.ts`).
+ */
+export function slerpInto(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, t: number, out: Float32Array | Float64Array, oi: number): void {
+  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
+  let bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
   if (t <= 0) {
-    out[i] = ax; out[i + 1] = ay; out[i + 2] = az; out[i + 3] = aw;
+    out[oi] = ax; out[oi + 1] = ay; out[oi + 2] = az; out[oi + 3] = aw;
     return;
   }
   if (t >= 1) {
-    out[i] = bx; out[i + 1] = by; out[i + 2] = bz; out[i + 3] = bw;
+    out[oi] = bx; out[oi + 1] = by; out[oi + 2] = bz; out[oi + 3] = bw;
     return;
   }
   let cosom = ax * bx + ay * by + az * bz + aw * bw;
@@ -83,10 +86,10 @@ function slerpInto(a: Float32Array, b: Float32Array, i: number, t: number, out: 
     s0 = 1 - t;
     s1 = t;
   }
-  out[i] = s0 * ax + s1 * bx;
-  out[i + 1] = s0 * ay + s1 * by;
-  out[i + 2] = s0 * az + s1 * bz;
-  out[i + 3] = s0 * aw + s1 * bw;
+  out[oi] = s0 * ax + s1 * bx;
+  out[oi + 1] = s0 * ay + s1 * by;
+  out[oi + 2] = s0 * az + s1 * bz;
+  out[oi + 3] = s0 * aw + s1 * bw;
 }
 
 /** Local → object space, parents first: q = normalize(qParent·q), t = tParent + rotate(qParent, t). */

@@ -8,7 +8,7 @@
  * blend factors; `forget` is called whenever a buffer is released).
  */
 import { refused, type KernelBuffer, type PoseKernels, type Typed } from './backend.js';
-import type { ComposeJob, InterpolateJob, IqmBindJob, IqmPoseJob, IqmSkinFramesJob, LbsSkinJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, ScaleMatricesJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateLbsJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
+import type { ComposeJob, CrowdPalettesJob, InterpolateJob, IqmBindJob, IqmPoseJob, IqmSkinFramesJob, LbsSkinJob, LocalToObjectJob, MatricesJob, Md2BlendJob, Md3BlendJob, ScaleMatricesJob, SkinFramesJob, SkinJob, TransformJob, ValidateAnimJob, ValidateLbsJob, ValidateParentsJob, ValidateSkinJob } from './backend.js';
 
 /** The exports the kernels call, one per entry point of crates/wasm/src/lib.rs that takes a job. */
 export interface JobExports {
@@ -31,6 +31,7 @@ export interface JobExports {
   iqm_pose(job: number): boolean;
   iqm_skin_frames(job: number): boolean;
   lbs_skin(job: number): boolean;
+  crowd_palettes(job: number): boolean;
 }
 
 /** The backend's job block (wasm-backend.ts owns it). */
@@ -360,6 +361,23 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     u[7] = index(j.vertexCount);
   } // transformVertices
 
+  function writeCrowdPalettesJob(j: CrowdPalettesJob): void {
+    const u = block.words();
+    if (!(resident === j && residentAs === 18 && r[0] === j.parents && r[1] === j.invBind && r[2] === j.keys && r[3] === j.instanceKeys && r[4] === j.instanceBlend && r[5] === j.scratch && r[6] === j.out)) {
+      resident = null;
+      put(u, 0, (r[0] = j.parents));
+      put(u, 2, (r[1] = j.invBind));
+      put(u, 4, (r[2] = j.keys));
+      put(u, 6, (r[3] = j.instanceKeys));
+      put(u, 8, (r[4] = j.instanceBlend));
+      put(u, 10, (r[5] = j.scratch));
+      put(u, 12, (r[6] = j.out));
+      resident = j;
+      residentAs = 18;
+    }
+    u[14] = index(j.instanceCount);
+  } // crowdPalettes
+
   const kernels: PoseKernels = {
     validateParents(j) {
       writeValidateParentsJob(j);
@@ -436,6 +454,10 @@ export function wasmJobKernels(g: JobExports, block: JobBlock): { kernels: PoseK
     lbsSkin(j) {
       writeLbsSkinJob(j);
       if (!g.lbs_skin(at)) refused('lbsSkin');
+    },
+    crowdPalettes(j) {
+      writeCrowdPalettesJob(j);
+      if (!g.crowd_palettes(at)) refused('crowdPalettes', `a buffer is too short for ${j.instanceCount} instances, or the keys hold no whole key`);
     },
   };
 
