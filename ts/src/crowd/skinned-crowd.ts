@@ -9,6 +9,7 @@
  */
 import type { F32, I32, PoseBackend, U32 } from '../kernels/backend.js';
 import type { CrowdPalettesJob } from '../kernels/backend.js';
+import { crowdPalettesJob } from '../kernels/ts-crowd-kernels.js';
 import { CROWD_INSTANCE_STRIDE, CROWD_KEY_STRIDE, CROWD_PALETTE_STRIDE } from '../kernels/layout.js';
 import type { SkinnedModelView } from '../formats/model-view.js';
 import { keyAt, type ClockClip, type KeyBlend } from './clock.js';
@@ -118,7 +119,7 @@ export function createSkinnedCrowd(view: SkinnedModelView, count: number, option
       ib[i * 2] = at.t;
       ib[i * 2 + 1] = scaleSteps[c] ? 0 : at.t;
     }
-    backend.kernels.crowdPalettes(job);
+    runCrowdPalettes(backend, job);
   };
 
   return {
@@ -143,4 +144,10 @@ export function createSkinnedCrowd(view: SkinnedModelView, count: number, option
       for (const b of held) if (!backend.disposed) backend.memory.release(b);
     },
   };
+}
+
+/** One `crowdPalettes` job on `backend`: its own kernel (WASM), or the TS mirror the crowd brings (backend.ts). */
+export function runCrowdPalettes(backend: PoseBackend, job: CrowdPalettesJob): void {
+  if (backend.kernels.crowdPalettes) backend.kernels.crowdPalettes(job);
+  else crowdPalettesJob(job);
 }

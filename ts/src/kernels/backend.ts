@@ -299,7 +299,12 @@ export interface PoseKernels {
   iqmPose(job: IqmPoseJob): void;
   lbsSkin(job: LbsSkinJob): void;
   iqmSkinFrames(job: IqmSkinFramesJob): void;
-  crowdPalettes(job: CrowdPalettesJob): void;
+  /**
+   * A crowd's joint palettes in one job (`crates/core/src/crowd.rs`). The WASM backends carry it; the TS backend leaves
+   * it out, so an app that poses one model on TS carries no crowd code: a crowd on TS runs the mirror
+   * (`ts-crowd-kernels.ts` `crowdPalettesJob`), which comes with the crowd (`crowd/skinned-crowd.ts` `runCrowdPalettes`).
+   */
+  crowdPalettes?(job: CrowdPalettesJob): void;
 }
 
 export interface PoseBackend {

@@ -16,7 +16,6 @@ import {
 import { BASEFRAME_STRIDE, MATRIX_STRIDE, POSE_STRIDE, WEIGHT_STRIDE } from './layout.js';
 import * as k from './ts-kernels.js';
 import { md2Blend, md3Blend, transformVertices } from './ts-morph-kernels.js';
-import { crowdPalettes } from './ts-crowd-kernels.js';
 import { iqmBindMatrices, iqmPoseMatrices, iqmSkinFrames, lbsSkin, validateLbs } from './ts-iqm-kernels.js';
 
 class TsBuffer<T extends Typed> implements KernelBuffer<T> {
@@ -166,11 +165,6 @@ export function createTsBackend(): PoseBackend {
       const pose = { parents: p.parents.view, masks: p.masks.view, offsets: p.offsets.view, scales: p.scales.view, frames: p.frames.view, frameCount: p.frameCount, frameChannels: p.frameChannels, bind: p.bind.view, invBind: p.invBind.view };
       const skin = { positions: s.positions.view, indices: s.indices.view, weightsU8: s.weightsU8 ? s.weightsU8.view : EMPTY_U8, weightsF32: s.weightsF32 ? s.weightsF32.view : EMPTY_F32 };
       if (!iqmSkinFrames(pose, skin, j.frameIndices.view.subarray(0, j.frameCount), j.scratch.view, j.matrices.view, j.out.view)) refused('iqmSkinFrames', 'a frame index is past the frames, or a buffer is too short');
-    },
-    crowdPalettes(j) {
-      alive();
-      const sk = { parents: j.parents.view, invBind: j.invBind.view, keys: j.keys.view };
-      if (!crowdPalettes(sk, j.instanceKeys.view, j.instanceBlend.view, j.instanceCount, j.scratch.view, j.out.view)) refused('crowdPalettes', `a buffer is too short for ${j.instanceCount} instances, or the keys hold no whole key`);
     },
   };
 

@@ -4,12 +4,12 @@
  * `iqm::matrix34_multiply`); float64 arithmetic with float32 storage (the scratch and the output are float32, as the
  * Rust side's), as the other TS kernels. One difference, on purpose: the rotation is Doom 3's slerp with `Math.acos` and
  * `Math.sin` (`ts-kernels.ts` `slerpInto`, `quat::slerp`), where the Rust kernel takes polynomials for them
- * (`crowd::slerp_poly`, within 1e-6: four libm calls per joint were a crowd's largest cost in WASM). The TS backend
- * carries this kernel into every app that poses on TS, and a copy of the polynomials cost 300 B gzip more than the
- * exporting app's bound (`ts/test/tree-shaking.test.ts`); the parity tests hold both to their tolerance.
+ * (`crowd::slerp_poly`, within 1e-6: four libm calls per joint were a crowd's largest cost in WASM). The parity tests
+ * hold both to their tolerance. The TS backend does not carry this kernel (a crowd brings it: backend.ts).
  */
 import { CROWD_KEY_STRIDE as K, CROWD_PALETTE_STRIDE as P } from './layout.js';
 import { slerpInto } from './ts-kernels.js';
+import { refused, type CrowdPalettesJob } from './backend.js';
 
 /** What the kernel poses from: the skeleton, its inverse binds (row-major 3×4) and its keys (key-major). */
 export interface CrowdSkeleton {
@@ -58,4 +58,10 @@ export function crowdPalettes(sk: CrowdSkeleton, instanceKeys: Uint32Array, inst
     }
   }
   return true;
+}
+
+/** The kernel as a job on the TS backend's buffers: what a WASM backend's `kernels.crowdPalettes` is (backend.ts). */
+export function crowdPalettesJob(j: CrowdPalettesJob): void {
+  const sk = { parents: j.parents.view, invBind: j.invBind.view, keys: j.keys.view };
+  if (!crowdPalettes(sk, j.instanceKeys.view, j.instanceBlend.view, j.instanceCount, j.scratch.view, j.out.view)) refused('crowdPalettes', `a buffer is too short for ${j.instanceCount} instances, or the keys hold no whole key`);
 }
