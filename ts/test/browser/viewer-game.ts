@@ -87,7 +87,35 @@ export function viewerGame(formats: readonly FormatEntry[] = DEFAULT_FORMATS): {
     const beside = rows.filter((r) => dirname(r.path) === folder);
     for (const r of beside.length <= 24 ? beside : [sample]) files.push({ path: gamePath(r.path), from: r.path });
   }
+  files.push(...rtcwImages(samples));
   return { files, samples };
+}
+
+/**
+ * The corpus' RtCW/ET models come without their images (README groups C1, R1–R3), so the game gives their shaders
+ * images by the engines' rule (a shader name that is no script's is an image path): the MDS and MDM, made from
+ * CesiumMan.glb, get that glb's own texture (their UVs are its), under their shader's name; spider.mdc's four shaders
+ * get one real image each (chamber.png, not the spider's: its textures are not in assimp's tree). Made by the test,
+ * said here, as the Tremulous cfgs above.
+ */
+function rtcwImages(samples: Record<string, string>): GameFile[] {
+  const out: GameFile[] = [];
+  if (samples.mds || samples.mdm) out.push({ path: 'Cesium_Man-effect.png', from: '', bytes: glbImage('gltf-samples/mjolnir-zig/assets/CesiumMan.glb') });
+  if (samples.mdc?.endsWith('spider.mdc')) {
+    for (const shader of ['Augentex', 'BeinTex', 'Skin', 'HLeibTex']) out.push({ path: `${shader}.png`, from: 'res-tremulous_src.dpkdir/models/mapobjects/stasis/chamber.png' });
+  }
+  return out;
+}
+
+/** The first image of a .glb, its bytes as stored (GLB: JSON chunk, then the BIN chunk its buffer views cut). */
+function glbImage(path: string): Uint8Array {
+  const glb = read(join(SHARED_MODELS, path));
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength)));
+  const bin = 20 + jsonLength + 8;
+  const bv = json.bufferViews[json.images[0].bufferView];
+  return glb.subarray(bin + (bv.byteOffset ?? 0), bin + (bv.byteOffset ?? 0) + bv.byteLength);
 }
 
 /** A file's first 64 bytes. */

@@ -137,7 +137,7 @@ describe('the viewer in Chromium', () => {
     await expect(treeitem('models/worm/worm.md5mesh').getAttribute('data-format')).resolves.toBe('md5mesh');
     for (const name of OVERLAYS) await expect(page.getByRole('checkbox', { name, exact: true }).count()).resolves.toBe(1);
     await expect(page.getByRole('slider', { name: 'Frame' }).count()).resolves.toBe(1);
-    await expect(page.getByRole('button', { name: /\.glb/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('button', { name: 'Download .glb', exact: true }).count()).resolves.toBe(1);
     expect(await page.getByRole('slider', { name: 'Frame' }).getAttribute('aria-valuetext')).toMatch(/^frame \d+, key \d+ of 60$/); // worm.md5anim: 60 frames
   });
 
